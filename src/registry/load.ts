@@ -1,0 +1,128 @@
+// Reads config/hooks.json (either format of seed 000), checks it against the
+// schema compiled at build time, and flattens it to one HookDef per hook.
+import { readFileSync } from 'node:fs';
+import type { Fallback, HookDef, PlatformName } from '../contract/types';
+import { validateArrayRegistry, validateObjectRegistry, type AjvError } from '../generated/validators';
+import { jsonPointerToPath } from '../util/json-path';
+
+export class RegistryError extends Error {
+  constructor(
+    public readonly file: string,
+    public readonly problems: string[],
+  ) {
+    super(problems.map((p) => `${file}: ${p}`).join('\n'));
+  }
+}
+
+export const MAX_REGISTRY_BYTES = 4 * 1024 * 1024;
+
+interface RawHook {
+  id: string;
+  entry: string;
+  event?: string;
+  events?: string[];
+  description?: string;
+  platforms?: PlatformName[];
+  timeoutMs?: number;
+  blocking?: boolean;
+  idempotent?: boolean;
+  fallback?: Fallback;
+  retryCount?: number;
+  policy?: Record<string, unknown>;
+}
+
+function formatAjv(errors: AjvError[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => {
+    let detail = e.message ?? e.keyword;
+    if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) detail += ` (${(e.params.allowedValues as unknown[]).join(', ')})`;
+    if (e.keyword === 'required') detail = `missing required property "${String(e.params.missingProperty)}"`;
+    return `${jsonPointerToPath(e.instancePath)}: ${detail}`;
+  });
+}
+
+function resolveFallback(h: RawHook): Fallback {
+  if (h.fallback) return h.fallback;
+  return h.blocking ? 'error' : 'warn';
+}
+
+function toDef(h: RawHook, events: string[]): HookDef {
+  return {
+    id: h.id,
+    events,
+    entry: h.entry,
+    description: h.description,
+    platforms: h.platforms,
+    timeoutMs: h.timeoutMs ?? 10000,
+    blocking: h.blocking ?? false,
+    fallback: resolveFallback(h),
+    retryCount: h.retryCount ?? 2,
+    idempotent: h.idempotent ?? true,
+    policy: h.policy ?? {},
+  };
+}
+
+/** Parse and validate registry text. Throws RegistryError listing every problem with its JSON path. */
+export function parseRegistry(text: string, file: string): HookDef[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new RegistryError(file, [`$: invalid JSON: ${(e as Error).message}`]);
+  }
+  const problems: string[] = [];
+  const defs: HookDef[] = [];
+  if (Array.isArray(doc)) {
+    if (!validateArrayRegistry(doc)) throw new RegistryError(file, formatAjv(validateArrayRegistry.errors));
+    (doc as RawHook[]).forEach((h, i) => {
+      const events = h.events ?? (h.event ? [h.event] : []);
+      if (events.length === 0) problems.push(`$[${i}]: a hook in the flat format needs "event" or "events"`);
+      defs.push(toDef(h, events));
+    });
+  } else if (doc !== null && typeof doc === 'object') {
+    const groups = { ...(doc as Record<string, unknown>) };
+    // Editors add these; they are not event groups.
+    delete groups.$schema;
+    delete groups.$comment;
+    if (!validateObjectRegistry(groups)) throw new RegistryError(file, formatAjv(validateObjectRegistry.errors));
+    const byId = new Map<string, HookDef>();
+    for (const [event, hooks] of Object.entries(groups as Record<string, RawHook[]>)) {
+      hooks.forEach((h, i) => {
+        if (h.event && h.event !== event) problems.push(`$.${event}[${i}].event: "${h.event}" differs from its group "${event}"`);
+        const events = h.events && h.events.length ? h.events : [event];
+        const seen = byId.get(h.id);
+        // The same hook listed under several groups is one hook with several events.
+        if (seen && seen.entry === h.entry) {
+          for (const ev of events) if (!seen.events.includes(ev)) seen.events.push(ev);
+          return;
+        }
+        const def = toDef(h, events);
+        byId.set(h.id, def);
+        defs.push(def);
+      });
+    }
+  } else {
+    throw new RegistryError(file, ['$: the registry must be an object keyed by event or an array of hooks']);
+  }
+  const ids = new Map<string, number>();
+  for (const d of defs) ids.set(d.id, (ids.get(d.id) ?? 0) + 1);
+  for (const [id, n] of ids) if (n > 1) problems.push(`$: hook id "${id}" is defined ${n} times with different entries`);
+  if (problems.length) throw new RegistryError(file, problems);
+  return defs;
+}
+
+export function loadRegistry(file: string): HookDef[] {
+  let text: string;
+  try {
+    const buf = readFileSync(file);
+    if (buf.length > MAX_REGISTRY_BYTES) throw new RegistryError(file, [`$: registry is larger than ${MAX_REGISTRY_BYTES} bytes`]);
+    text = buf.toString('utf8');
+  } catch (e) {
+    if (e instanceof RegistryError) throw e;
+    throw new RegistryError(file, [`cannot read registry: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`]);
+  }
+  return parseRegistry(text, file);
+}
+
+export function hooksForEvent(defs: HookDef[], event: string, canonical: string): HookDef[] {
+  return defs.filter((d) => d.events.includes(event) || d.events.includes(canonical));
+}

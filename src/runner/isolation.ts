@@ -1,0 +1,79 @@
+// Keeps handlers from corrupting the protocol answer: while handlers run,
+// anything written to stdout goes to stderr, process.exit throws instead of
+// exiting, and stray errors are attributed to the running hook. The runner
+// keeps the real stdout and exit for its own answer.
+import fs = require('node:fs');
+
+export class ExitAttempt extends Error {
+  constructor(public readonly code: unknown) {
+    super(`handler called process.exit(${code === undefined ? '' : String(code)})`);
+  }
+}
+
+type Sink = (err: Error) => void;
+
+let installed = false;
+let currentSink: Sink | undefined;
+const realExit = process.exit.bind(process);
+const realWriteSync = fs.writeSync;
+
+function writeAllSync(fd: number, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += realWriteSync(fd, buf, off, buf.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+        continue;
+      }
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') return;
+      throw e;
+    }
+  }
+}
+
+/** Install once, before the first handler is loaded. */
+export function installIsolation(): void {
+  if (installed) return;
+  installed = true;
+  const toStderr = (chunk: unknown, encoding?: unknown, cb?: unknown): boolean => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) || chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
+    writeAllSync(2, text);
+    const done = typeof encoding === 'function' ? encoding : cb;
+    if (typeof done === 'function') process.nextTick(done as () => void);
+    return true;
+  };
+  process.stdout.write = toStderr as typeof process.stdout.write;
+  (fs as { writeSync: unknown }).writeSync = ((fd: number, ...rest: unknown[]) =>
+    (realWriteSync as (...a: unknown[]) => number)(fd === 1 ? 2 : fd, ...rest)) as typeof fs.writeSync;
+  process.exit = ((code?: unknown) => {
+    throw new ExitAttempt(code);
+  }) as typeof process.exit;
+  process.on('uncaughtException', (err) => route(err));
+  process.on('unhandledRejection', (reason) => route(reason instanceof Error ? reason : new Error(String(reason))));
+}
+
+function route(err: Error): void {
+  if (currentSink) currentSink(err);
+  else writeAllSync(2, `loom: stray error after its hook finished: ${err.message}\n`);
+}
+
+/** Errors thrown outside the handler's own call stack go to `sink` while it runs. */
+export function setErrorSink(sink: Sink | undefined): void {
+  currentSink = sink;
+}
+
+export function writeStdout(text: string): void {
+  if (text) writeAllSync(1, text);
+}
+
+export function writeStderr(text: string): void {
+  if (text) writeAllSync(2, text.endsWith('\n') ? text : text + '\n');
+}
+
+export function exitNow(code: number): never {
+  process.exitCode = code;
+  return realExit(code);
+}

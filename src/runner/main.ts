@@ -1,0 +1,123 @@
+// The invocation, start to finish: args, registry, payload, hooks under
+// isolation, aggregate, ledger, answer. One direction, no back and forth.
+import { isatty } from 'node:tty';
+import { dirname, join, resolve } from 'node:path';
+import { contractFor, isKnownEvent } from '../contract/events';
+import type { Aggregate, HookDef, HookOutcome, RenderedAnswer } from '../contract/types';
+import { HARNESS_NAMES, selectAdapter } from '../protocols';
+import { hooksForEvent, loadRegistry, RegistryError } from '../registry/load';
+import { emptyAggregate, foldOutcome } from './aggregate';
+import { parseRunnerArgs, RUNNER_USAGE, UsageError, type RunnerArgs } from './args';
+import { executeHook } from './execute';
+import { exitNow, installIsolation, writeStderr, writeStdout } from './isolation';
+import { platformSkipReason } from './platform';
+import { resolveProjectDir } from './project-dir';
+import { parsePayload, PayloadError, readStdinSync } from './stdin';
+import { recordInvocation } from './record';
+
+export interface RunnerPaths {
+  /** The pack's hooks/ directory (handler entries are relative to it). */
+  hooksDir: string;
+}
+
+function fail(lines: string[], code: number): RenderedAnswer {
+  return { stdout: '', stderr: lines.map((l) => l + '\n').join(''), exitCode: code };
+}
+
+export async function runInvocation(argv: string[], paths: RunnerPaths): Promise<RenderedAnswer> {
+  let args: RunnerArgs;
+  try {
+    args = parseRunnerArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) return fail([`loom: ${e.message}`, RUNNER_USAGE], 1);
+    throw e;
+  }
+  if (args.harness && !HARNESS_NAMES.includes(args.harness)) {
+    return fail([`loom: unknown harness "${args.harness}" (known: ${HARNESS_NAMES.join(', ')})`], 1);
+  }
+  const registryFile = resolve(args.config ?? join(paths.hooksDir, '..', 'config', 'hooks.json'));
+  let defs: HookDef[];
+  try {
+    defs = loadRegistry(registryFile);
+  } catch (e) {
+    if (e instanceof RegistryError) return fail(e.problems.map((p) => `loom: invalid registry ${e.file}: ${p}`), 1);
+    throw e;
+  }
+
+  let hooks: HookDef[];
+  let eventName: string;
+  let payload: Record<string, unknown> = {};
+  let payloadError: string | undefined;
+  try {
+    payload = isatty(0) ? {} : parsePayload(readStdinSync());
+  } catch (e) {
+    if (!(e instanceof PayloadError)) throw e;
+    payloadError = e.message;
+  }
+  const adapter = selectAdapter(args.harness, payload);
+  if (args.hookId) {
+    const hook = defs.find((d) => d.id === args.hookId);
+    if (!hook) return fail([`loom: unknown hook id "${args.hookId}"; known ids: ${defs.map((d) => d.id).join(', ') || '(none)'}`], 1);
+    hooks = [hook];
+    const sent = adapter.eventOf(payload);
+    eventName = sent && hook.events.includes(sent) ? sent : hook.events[0];
+  } else {
+    eventName = args.event!;
+    hooks = hooksForEvent(defs, eventName, contractFor(eventName)?.name ?? eventName);
+    if (hooks.length === 0 && !payloadError) return { stdout: '', stderr: '', exitCode: 0 };
+  }
+  const contract = contractFor(eventName);
+  const agg: Aggregate = emptyAggregate(eventName);
+  if (!isKnownEvent(eventName)) agg.warnings.push(`loom: unknown event "${eventName}" (accepted; no harness contract known for it)`);
+
+  if (payloadError) {
+    agg.failed = true;
+    agg.decision = 'deny';
+    agg.reasons.push(payloadError);
+    return adapter.render(agg, contract, eventName);
+  }
+
+  const projectDir = resolveProjectDir(args.projectDir, payload);
+  installIsolation();
+  for (const hook of hooks) {
+    const skip = platformSkipReason(hook);
+    let outcome: HookOutcome;
+    if (skip) {
+      agg.warnings.push(`loom: hook "${hook.id}" skipped: ${skip}`);
+      outcome = { hookId: hook.id, status: 'skipped', attempts: 0, durationMs: 0 };
+    } else {
+      // Each handler gets its own copy: one cannot change what the next sees, except through updatedInput.
+      const ctx = { event: contract?.name ?? eventName, payload: structuredClone(payload), hook: Object.freeze({ ...hook }) };
+      outcome = await executeHook(hook, ctx, { hooksDir: paths.hooksDir, registryDir: dirname(registryFile), warn: () => undefined });
+      const patch = outcome.verdict && !outcome.failure ? outcome.verdict.updatedInput : undefined;
+      if (patch) payload = { ...payload, tool_input: { ...((payload.tool_input as object) ?? {}), ...patch } };
+    }
+    foldOutcome(agg, outcome);
+  }
+  if (agg.updatedInput) agg.updatedInput = payload.tool_input as Record<string, unknown>;
+
+  const ledgerProblem = recordInvocation({ projectDir, payload, agg, harness: adapter.name, eventName, hooks });
+  if (ledgerProblem) {
+    const strict = hooks.some((h) => h.fallback === 'error' || h.fallback === 'retry');
+    if (strict) {
+      agg.failed = true;
+      agg.decision = 'deny';
+      agg.reasons.push(`ledger: ${ledgerProblem}`);
+    } else agg.warnings.push(`loom: ledger: ${ledgerProblem}`);
+  }
+  return adapter.render(agg, contract, eventName);
+}
+
+export function runAndExit(argv: string[], paths: RunnerPaths): void {
+  runInvocation(argv, paths).then(
+    (answer) => {
+      writeStdout(answer.stdout);
+      if (answer.stderr) writeStderr(answer.stderr);
+      exitNow(answer.exitCode);
+    },
+    (err: Error) => {
+      writeStderr(`loom: internal error: ${err && err.stack ? err.stack.split('\n').slice(0, 3).join(' | ') : String(err)}`);
+      exitNow(1);
+    },
+  );
+}

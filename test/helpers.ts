@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..');
+export const RUNNER = join(ROOT, 'hooks', 'run-hook.js');
+export const CLI = join(ROOT, 'bin', 'loom.js');
+export const BEHAVE = '../test/fixtures/handlers/behave.cjs';
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = 'loom-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Spawns a real child process with stdin piped; never asserts on time. */
+export function run(cmd: string, args: string[], stdin: string | Buffer | null, env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<RunResult> {
+  return new Promise((res, rej) => {
+    const child = spawn(cmd, args, {
+      cwd: cwd ?? ROOT,
+      env: { ...process.env, LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', rej);
+    child.on('close', (code) => res({ code, stdout, stderr }));
+    child.stdin.on('error', () => undefined);
+    if (stdin !== null) child.stdin.end(stdin);
+    else child.stdin.end();
+  });
+}
+
+export function runHook(args: string[], payload: unknown, env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+  return run(process.execPath, [RUNNER, ...args], body, env);
+}
+
+/** Writes a registry to a temp dir and returns its path. */
+export function writeRegistry(registry: unknown, dir = tempDir()): string {
+  const file = join(dir, 'hooks.json');
+  writeFileSync(file, typeof registry === 'string' ? registry : JSON.stringify(registry, null, 2));
+  return file;
+}
+
+export const preToolUse = (command = 'ls') => ({
+  session_id: 'sess-1',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command },
+  cwd: '/tmp',
+});
