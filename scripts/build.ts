@@ -13,29 +13,21 @@ function generateValidators(): void {
   const schema = JSON.parse(readFileSync(join(root, 'config/hooks.schema.json'), 'utf8'));
   const defs = schema.definitions;
   const [objectForm, arrayForm] = schema.hooks.oneOf;
-  const ajv = new Ajv({ code: { source: true }, allErrors: true, strict: false });
   const policySchema = JSON.parse(readFileSync(join(root, 'config/policy.schema.json'), 'utf8'));
-  ajv.addSchema({ ...objectForm, definitions: defs }, 'registry-object');
-  ajv.addSchema({ ...arrayForm, definitions: defs }, 'registry-array');
-  ajv.addSchema(policySchema, 'policy');
-  const code = standaloneCode(ajv, {
-    validateObjectRegistry: 'registry-object',
-    validateArrayRegistry: 'registry-array',
-    validatePolicy: 'policy',
-  });
+  const dts = 'export interface AjvError { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }\n' +
+    'export type Validator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };\n';
+  // Registry and policy validators live in separate modules so the runner
+  // bundle carries only what it uses.
+  const registryAjv = new Ajv({ code: { source: true }, allErrors: true, strict: false });
+  registryAjv.addSchema({ ...objectForm, definitions: defs }, 'registry-object');
+  registryAjv.addSchema({ ...arrayForm, definitions: defs }, 'registry-array');
+  const policyAjv = new Ajv({ code: { source: true }, allErrors: true, strict: false });
+  policyAjv.addSchema(policySchema, 'policy');
   mkdirSync(join(root, 'src/generated'), { recursive: true });
-  writeFileSync(join(root, 'src/generated/validators.js'), code);
-  writeFileSync(
-    join(root, 'src/generated/validators.d.ts'),
-    [
-      'export interface AjvError { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }',
-      'type V = ((data: unknown) => boolean) & { errors?: AjvError[] | null };',
-      'export const validateObjectRegistry: V;',
-      'export const validateArrayRegistry: V;',
-      'export const validatePolicy: V;',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(join(root, 'src/generated/registry-validators.js'), standaloneCode(registryAjv, { validateObjectRegistry: 'registry-object', validateArrayRegistry: 'registry-array' }));
+  writeFileSync(join(root, 'src/generated/registry-validators.d.ts'), dts + 'export const validateObjectRegistry: Validator;\nexport const validateArrayRegistry: Validator;\n');
+  writeFileSync(join(root, 'src/generated/policy-validator.js'), standaloneCode(policyAjv, { validatePolicy: 'policy' }));
+  writeFileSync(join(root, 'src/generated/policy-validator.d.ts'), dts + 'export const validatePolicy: Validator;\n');
 }
 
 async function bundle(): Promise<void> {

@@ -2,7 +2,7 @@
 // schema compiled at build time, and flattens it to one HookDef per hook.
 import { readFileSync } from 'node:fs';
 import type { Fallback, HookDef, PlatformName } from '../contract/types';
-import { validateArrayRegistry, validateObjectRegistry, type AjvError } from '../generated/validators';
+import { validateArrayRegistry, validateObjectRegistry, type AjvError } from '../generated/registry-validators';
 import { jsonPointerToPath } from '../util/json-path';
 
 export class RegistryError extends Error {

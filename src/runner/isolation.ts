@@ -38,14 +38,9 @@ function writeAllSync(fd: number, text: string): void {
 export function installIsolation(): void {
   if (installed) return;
   installed = true;
-  const toStderr = (chunk: unknown, encoding?: unknown, cb?: unknown): boolean => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) || chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
-    writeAllSync(2, text);
-    const done = typeof encoding === 'function' ? encoding : cb;
-    if (typeof done === 'function') process.nextTick(done as () => void);
-    return true;
-  };
-  process.stdout.write = toStderr as typeof process.stdout.write;
+  // Redirect the stdout *getter*: the real stdout stream is never created
+  // (that alone loads net and stream), and handlers that print reach stderr.
+  Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => process.stderr });
   (fs as { writeSync: unknown }).writeSync = ((fd: number, ...rest: unknown[]) =>
     (realWriteSync as (...a: unknown[]) => number)(fd === 1 ? 2 : fd, ...rest)) as typeof fs.writeSync;
   process.exit = ((code?: unknown) => {

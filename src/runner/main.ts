@@ -1,6 +1,6 @@
 // The invocation, start to finish: args, registry, payload, hooks under
 // isolation, aggregate, ledger, answer. One direction, no back and forth.
-import { isatty } from 'node:tty';
+import { fstatSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { contractFor, isKnownEvent } from '../contract/events';
 import type { Aggregate, HookDef, HookOutcome, RenderedAnswer } from '../contract/types';
@@ -18,6 +18,16 @@ import { recordInvocation } from './record';
 export interface RunnerPaths {
   /** The pack's hooks/ directory (handler entries are relative to it). */
   hooksDir: string;
+}
+
+// A terminal (or /dev/null) is a character device: reading a terminal would
+// wait for typing, /dev/null is empty either way. Avoids loading node:tty.
+function stdinIsTerminal(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return true;
+  }
 }
 
 function fail(lines: string[], code: number): RenderedAnswer {
@@ -49,7 +59,7 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   let payload: Record<string, unknown> = {};
   let payloadError: string | undefined;
   try {
-    payload = isatty(0) ? {} : parsePayload(readStdinSync());
+    payload = stdinIsTerminal() ? {} : parsePayload(readStdinSync());
   } catch (e) {
     if (!(e instanceof PayloadError)) throw e;
     payloadError = e.message;

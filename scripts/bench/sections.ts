@@ -1,0 +1,8 @@
+import { benchRunner } from './runner';
+
+export interface Section {
+  name: string;
+  run: () => Promise<string[]>;
+}
+
+export const sections: Section[] = [{ name: 'runner', run: benchRunner }];
