@@ -1,28 +1,58 @@
-// `loom <command>`: run, and the reviewer commands added by later modules.
+// `loom <command>`: the runner and the reviewer commands. Each command lives
+// in its own module under commands/.
 import { join } from 'node:path';
+import { KeyError } from '../ledger/chain';
+import { QueryError } from '../ledger/query';
+import { LedgerError } from '../ledger/store';
 import { runAndExit } from '../runner/main';
+import { checkpointCommand } from './commands/checkpoint';
+import { historyCommand } from './commands/history';
+import { verifyCommand } from './commands/verify';
+import { FlagError } from './flags';
 
 const USAGE = `usage: loom <command> [options]
 commands:
-  run <hook-id> | run --event <Event>   run hooks like a harness would (stdin: payload)
+  run <hook-id> | run --event <Event>    run hooks as a harness would (payload on stdin)
+  verify [--project-dir D] [--json]      check the ledger chain and checkpoints (0 intact, 1 tampered, 2 cannot verify)
+  history [--event E] [--session S] [--risk R] [--decision D] [--hook H]
+          [--since T] [--until T] [--limit N] [--json|--jsonl]
+  history rebuild                        regenerate history.json from the ledger
+  checkpoint [--project-dir D]           record the ledger head outside the database
 `;
+
+type Command = (argv: string[]) => number;
+const COMMANDS: Record<string, Command> = {
+  verify: verifyCommand,
+  history: historyCommand,
+  checkpoint: checkpointCommand,
+};
 
 function main(argv: string[]): void {
   const [cmd, ...rest] = argv;
-  switch (cmd) {
-    case 'run':
-      runAndExit(rest, { hooksDir: join(__dirname, '..', 'hooks') });
+  if (cmd === 'run') {
+    runAndExit(rest, { hooksDir: join(__dirname, '..', 'hooks') });
+    return;
+  }
+  if (cmd === undefined || cmd === 'help' || cmd === '--help' || cmd === '-h') {
+    process.stdout.write(USAGE);
+    process.exitCode = cmd === undefined ? 1 : 0;
+    return;
+  }
+  const fn = COMMANDS[cmd];
+  if (!fn) {
+    process.stderr.write(`loom: unknown command "${cmd}"\n${USAGE}`);
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    process.exitCode = fn(rest);
+  } catch (e) {
+    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError) {
+      process.stderr.write(`loom ${cmd}: ${e.message}\n`);
+      process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;
-    case undefined:
-    case '-h':
-    case '--help':
-    case 'help':
-      process.stdout.write(USAGE);
-      process.exitCode = cmd === undefined ? 1 : 0;
-      return;
-    default:
-      process.stderr.write(`loom: unknown command "${cmd}"\n${USAGE}`);
-      process.exitCode = 1;
+    }
+    throw e;
   }
 }
 

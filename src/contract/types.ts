@@ -113,7 +113,10 @@ export interface LedgerRecord {
   decision: string;
   status: string;
   kind: string;
+  /** The kind-specific object; stored under the key named by `kind`. */
   data: Record<string, unknown>;
+  /** How many secrets were redacted out of this record before it was stored. */
+  redactions: number;
   prev_hash: string;
   hash: string;
 }

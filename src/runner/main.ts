@@ -106,7 +106,7 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   }
   if (agg.updatedInput) agg.updatedInput = payload.tool_input as Record<string, unknown>;
 
-  const ledgerProblem = recordInvocation({ projectDir, payload, agg, harness: adapter.name, eventName, hooks });
+  const ledgerProblem = recordInvocation({ projectDir, payload, agg, harness: adapter.name, eventName, contract, hooks });
   if (ledgerProblem) {
     const strict = hooks.some((h) => h.fallback === 'error' || h.fallback === 'retry');
     if (strict) {

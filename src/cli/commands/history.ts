@@ -1,0 +1,59 @@
+// loom history [filters] [--json|--jsonl]; loom history rebuild.
+import { RISKS, type Risk } from '../../contract/types';
+import { rebuildHistory } from '../../ledger/history-view';
+import { parseTimeBound, queryHistory, QueryError, type HistoryFilter } from '../../ledger/query';
+import { Ledger } from '../../ledger/store';
+import { FlagError, parseFlags, projectDirFrom } from '../flags';
+import { table } from '../output';
+
+function summary(rec: Record<string, unknown>): string {
+  const obj = rec[rec.kind as string] as Record<string, unknown> | undefined;
+  if (!obj) return '';
+  for (const k of ['command', 'summary', 'reason', 'message', 'path', 'prompt', 'tool']) {
+    const v = obj[k];
+    if (typeof v === 'string' && v) return v;
+  }
+  const hook = obj.hook as Record<string, unknown> | undefined;
+  return typeof hook?.message === 'string' ? hook.message : '';
+}
+
+export function historyCommand(argv: string[]): number {
+  if (argv[0] === 'rebuild') {
+    const flags = parseFlags(argv.slice(1), { values: ['project-dir'] });
+    const ledger = Ledger.openForAppend(projectDirFrom(flags));
+    try {
+      const r = ledger.withWriteLock(() => rebuildHistory(ledger));
+      process.stdout.write(`history rebuilt: ${r.records} records (${r.segments} archived segments) in ${ledger.paths.history}\n`);
+      return 0;
+    } finally {
+      ledger.close();
+    }
+  }
+  const flags = parseFlags(argv, { values: ['project-dir', 'event', 'session', 'risk', 'decision', 'hook', 'since', 'until', 'limit'], booleans: ['json', 'jsonl'] });
+  const v = flags.values;
+  if (flags.positional.length) throw new FlagError(`unexpected argument "${flags.positional[0]}" (did you mean: loom history rebuild?)`);
+  const filter: HistoryFilter = { event: v.event, session: v.session, decision: v.decision, hook: v.hook };
+  if (v.risk !== undefined) {
+    if (!RISKS.includes(v.risk as Risk)) throw new QueryError(`--risk "${v.risk}": expected one of ${RISKS.join(', ')}`);
+    filter.risk = v.risk as Risk;
+  }
+  if (v.since) filter.since = parseTimeBound(v.since, '--since');
+  if (v.until) filter.until = parseTimeBound(v.until, '--until');
+  if (v.limit !== undefined) {
+    if (!/^\d{1,9}$/.test(v.limit) || Number(v.limit) < 1) throw new QueryError(`--limit "${v.limit}": expected a positive integer`);
+    filter.limit = Number(v.limit);
+  }
+  const ledger = Ledger.openReadOnly(projectDirFrom(flags));
+  try {
+    const records = queryHistory(ledger, filter);
+    if (flags.booleans.has('json')) process.stdout.write(JSON.stringify(records, null, 2) + '\n');
+    else if (flags.booleans.has('jsonl')) process.stdout.write(records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
+    else {
+      const rows = records.map((r) => [String(r.seq), String(r.ts), String(r.event), String(r.hook_id), String(r.decision), String(r.risk), String(r.session_id).slice(0, 12), summary(r)]);
+      process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'session', 'summary'], rows));
+    }
+    return 0;
+  } finally {
+    ledger.close();
+  }
+}

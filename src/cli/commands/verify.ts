@@ -1,0 +1,24 @@
+// loom verify [--project-dir D] [--json]: exit 0 intact, 1 tampered, 2 cannot verify.
+import { verifyLedger } from '../../ledger/verify';
+import { parseFlags, projectDirFrom } from '../flags';
+import { progressBar } from '../output';
+
+export function verifyCommand(argv: string[]): number {
+  const flags = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
+  const projectDir = projectDirFrom(flags);
+  const r = verifyLedger(projectDir, { onProgress: flags.booleans.has('json') ? undefined : progressBar('verifying') });
+  if (flags.booleans.has('json')) {
+    process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+    return r.exitCode;
+  }
+  for (const w of r.warnings) process.stderr.write(`loom verify: warning: ${w}\n`);
+  if (r.status === 'intact') {
+    const head = r.head ? `head seq ${r.head.seq} ${r.head.hash}` : 'empty ledger';
+    process.stdout.write(`intact: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
+  } else if (r.status === 'tampered') {
+    process.stdout.write(`TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}: ${r.problem!.detail}\n`);
+  } else {
+    process.stderr.write(`loom verify: cannot verify: ${r.error}\n`);
+  }
+  return r.exitCode;
+}

@@ -1,0 +1,52 @@
+// Record hashing: SHA-256 over the canonical bytes, or HMAC-SHA-256 when a
+// ledger key is configured. The key never leaves this module's callers'
+// memory: only a fingerprint (itself an HMAC) is stored to tell keys apart.
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+
+export const GENESIS_HASH = '0'.repeat(64);
+export type ChainMode = 'sha256' | 'hmac-sha256';
+
+export interface ChainKey {
+  key: Buffer;
+  /** HMAC(key, "loom-ledger-key-id"), first 16 hex: identifies a key without revealing it. */
+  id: string;
+}
+
+export class KeyError extends Error {}
+
+export function keyFingerprint(key: Buffer): string {
+  return createHmac('sha256', key).update('loom-ledger-key-id').digest('hex').slice(0, 16);
+}
+
+/** LOOM_LEDGER_KEY, or LOOM_LEDGER_KEY_FILE pointing outside the project (the agent can read the project). */
+export function loadChainKey(projectDir: string, env: NodeJS.ProcessEnv = process.env): ChainKey | undefined {
+  let key: Buffer | undefined;
+  if (env.LOOM_LEDGER_KEY) key = Buffer.from(env.LOOM_LEDGER_KEY, 'utf8');
+  else if (env.LOOM_LEDGER_KEY_FILE) {
+    const file = resolve(env.LOOM_LEDGER_KEY_FILE);
+    let real = file;
+    let realProject = projectDir;
+    try {
+      real = realpathSync(file);
+      realProject = realpathSync(projectDir);
+    } catch (e) {
+      throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    }
+    const rel = relative(realProject, real);
+    if (!rel.startsWith('..') && !isAbsolute(rel)) throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file} is inside the project; keep the key where the agent cannot read it`);
+    try {
+      key = Buffer.from(readFileSync(real, 'utf8').trim(), 'utf8');
+    } catch (e) {
+      throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    }
+  }
+  if (!key) return undefined;
+  if (key.length < 16) throw new KeyError('the ledger key must be at least 16 bytes');
+  return { key, id: keyFingerprint(key) };
+}
+
+export function hashBody(body: string, key?: ChainKey): string {
+  return key ? createHmac('sha256', key.key).update(body, 'utf8').digest('hex') : createHash('sha256').update(body, 'utf8').digest('hex');
+}

@@ -1,0 +1,158 @@
+// history.json: the reviewer's view of the ledger. A JSON array, oldest
+// first, one record per line, replaced atomically (write + rename) so a
+// reader never sees half a file. It holds at most SEGMENT_SIZE records; older
+// records move to history/segment-<first>-<last>.json listed in
+// history/index.json, so bringing it up to date costs the same at any
+// ledger size. The database stays the source of truth: rebuild regenerates
+// every file from it.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Ledger } from './store';
+
+export const SEGMENT_SIZE = 500;
+
+interface SegmentEntry {
+  file: string;
+  first_seq: number;
+  last_seq: number;
+  count: number;
+  sha256: string;
+}
+
+interface HistoryIndex {
+  version: 1;
+  segment_size: number;
+  segments: SegmentEntry[];
+}
+
+interface RowText {
+  seq: number;
+  body: string;
+  hash: string;
+}
+
+/** One line of history.json: the canonical body with its hash appended. */
+function line(r: RowText): string {
+  return r.body.slice(0, -1) + ',"hash":' + JSON.stringify(r.hash) + '}';
+}
+
+function renderArray(lines: string[]): string {
+  return lines.length ? '[\n' + lines.join(',\n') + '\n]\n' : '[]\n';
+}
+
+function atomicWrite(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+function readIndex(ledger: Ledger): HistoryIndex | undefined {
+  try {
+    return JSON.parse(readFileSync(ledger.paths.historyIndex, 'utf8')) as HistoryIndex;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines of the current history.json, or undefined when missing or unreadable. */
+function readCurrentLines(file: string): string[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (text === '[]\n') return [];
+  if (!text.startsWith('[\n') || !text.endsWith('\n]\n')) return undefined;
+  const inner = text.slice(2, -3);
+  return inner ? inner.split(',\n') : [];
+}
+
+function seqOfLine(l: string): number | undefined {
+  try {
+    const seq = (JSON.parse(l) as { seq?: unknown }).seq;
+    return typeof seq === 'number' ? seq : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function fetchAfter(ledger: Ledger, afterSeq: number, limit = -1): RowText[] {
+  return ledger.handle.prepare('SELECT seq, body, hash FROM records WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as RowText[];
+}
+
+function writeIndex(ledger: Ledger, index: HistoryIndex): void {
+  mkdirSync(ledger.paths.historyArchive, { recursive: true });
+  atomicWrite(ledger.paths.historyIndex, JSON.stringify(index, null, 2) + '\n');
+}
+
+function archive(ledger: Ledger, index: HistoryIndex, lines: string[], first: number, last: number): void {
+  mkdirSync(ledger.paths.historyArchive, { recursive: true });
+  const name = `segment-${String(first).padStart(9, '0')}-${String(last).padStart(9, '0')}.json`;
+  const text = renderArray(lines);
+  atomicWrite(join(ledger.paths.historyArchive, name), text);
+  index.segments.push({ file: `history/${name}`, first_seq: first, last_seq: last, count: lines.length, sha256: createHash('sha256').update(text).digest('hex') });
+}
+
+/**
+ * Brings history.json up to the database head. Call it while holding the
+ * ledger's write lock so two writers never interleave their renames.
+ */
+export function syncHistory(ledger: Ledger): void {
+  const index = readIndex(ledger);
+  let lines = readCurrentLines(ledger.paths.history);
+  const archivedLast = index?.segments.length ? index.segments[index.segments.length - 1].last_seq : 0;
+  const lastInFile = lines === undefined ? undefined : lines.length ? seqOfLine(lines[lines.length - 1]) : archivedLast;
+  const head = (ledger.handle.prepare('SELECT max(seq) AS s FROM records').get() as { s: number | null }).s ?? 0;
+  // Missing, unreadable or ahead of the database (a crash between the two): regenerate from the source of truth.
+  if (lines === undefined || lastInFile === undefined || lastInFile > head) {
+    rebuildHistory(ledger);
+    return;
+  }
+  if (lastInFile === head) return;
+  const idx = index ?? { version: 1 as const, segment_size: SEGMENT_SIZE, segments: [] };
+  let firstSeq = lines.length ? seqOfLine(lines[0])! : lastInFile + 1;
+  let archived = false;
+  for (const row of fetchAfter(ledger, lastInFile)) {
+    if (lines.length === SEGMENT_SIZE) {
+      archive(ledger, idx, lines, firstSeq, row.seq - 1);
+      archived = true;
+      lines = [];
+      firstSeq = row.seq;
+    }
+    lines.push(line(row));
+  }
+  atomicWrite(ledger.paths.history, renderArray(lines));
+  if (archived) writeIndex(ledger, idx);
+}
+
+/** Regenerates history.json, the segments and the index from the database. */
+export function rebuildHistory(ledger: Ledger): { records: number; segments: number } {
+  mkdirSync(ledger.paths.historyArchive, { recursive: true });
+  for (const f of readdirSync(ledger.paths.historyArchive)) {
+    if (/^segment-\d+-\d+\.json$/.test(f)) unlinkSync(join(ledger.paths.historyArchive, f));
+  }
+  const index: HistoryIndex = { version: 1, segment_size: SEGMENT_SIZE, segments: [] };
+  let after = 0;
+  let total = 0;
+  let pending: string[] = [];
+  let firstSeq = 1;
+  for (;;) {
+    const rows = fetchAfter(ledger, after, 10_000);
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      if (pending.length === SEGMENT_SIZE) {
+        archive(ledger, index, pending, firstSeq, row.seq - 1);
+        pending = [];
+      }
+      if (pending.length === 0) firstSeq = row.seq;
+      pending.push(line(row));
+      after = row.seq;
+      total++;
+    }
+  }
+  atomicWrite(ledger.paths.history, renderArray(pending));
+  writeIndex(ledger, index);
+  return { records: total, segments: index.segments.length };
+}

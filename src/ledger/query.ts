@@ -1,0 +1,75 @@
+// Reads records back from the database with the filters of `loom history`.
+import { RISKS, type Risk } from '../contract/types';
+import type { Ledger } from './store';
+
+export interface HistoryFilter {
+  event?: string;
+  session?: string;
+  risk?: Risk;
+  decision?: string;
+  hook?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+export class QueryError extends Error {}
+
+const UNITS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
+
+/** ISO date/time or a relative age such as 30m, 2h, 7d, 1w; returns an ISO timestamp. */
+export function parseTimeBound(text: string, flag: string, now = Date.now()): string {
+  const rel = /^(\d{1,6})([smhdw])$/.exec(text.trim());
+  if (rel) return new Date(now - Number(rel[1]) * UNITS[rel[2]]).toISOString();
+  if (/^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())) {
+    const t = Date.parse(text.trim());
+    if (!Number.isNaN(t)) return new Date(t).toISOString();
+  }
+  throw new QueryError(`${flag} "${text}": expected an ISO date (2026-11-30, 2026-11-30T09:00:00Z) or an age such as 30m, 2h, 7d`);
+}
+
+export interface StoredRow {
+  body: string;
+  hash: string;
+}
+
+export function recordFromRow(r: StoredRow): Record<string, unknown> {
+  const rec = JSON.parse(r.body) as Record<string, unknown>;
+  rec.hash = r.hash;
+  return rec;
+}
+
+export function queryHistory(ledger: Ledger, f: HistoryFilter): Record<string, unknown>[] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const eq = (col: string, v?: string) => {
+    if (v !== undefined) {
+      where.push(`${col} = ?`);
+      params.push(v);
+    }
+  };
+  eq('event', f.event);
+  eq('session_id', f.session);
+  eq('decision', f.decision);
+  eq('hook_id', f.hook);
+  if (f.risk) {
+    const levels = RISKS.slice(RISKS.indexOf(f.risk));
+    where.push(`risk IN (${levels.map(() => '?').join(',')})`);
+    params.push(...levels);
+  }
+  if (f.since) {
+    where.push('ts >= ?');
+    params.push(f.since);
+  }
+  if (f.until) {
+    where.push('ts <= ?');
+    params.push(f.until);
+  }
+  const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  // With a limit, the most recent N; always printed oldest first.
+  const sql = f.limit
+    ? `SELECT body, hash FROM (SELECT seq, body, hash FROM records ${cond} ORDER BY seq DESC LIMIT ?) ORDER BY seq`
+    : `SELECT body, hash FROM records ${cond} ORDER BY seq`;
+  if (f.limit) params.push(f.limit);
+  return (ledger.handle.prepare(sql).all(...params) as StoredRow[]).map(recordFromRow);
+}

@@ -1,0 +1,179 @@
+// loom verify: recompute the chain from seq 1 and compare the head with every
+// checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
+import { hashBody, loadChainKey, KeyError, GENESIS_HASH, type ChainKey } from './chain';
+import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
+import { compliancePaths } from './paths';
+import { Ledger, LedgerError } from './store';
+
+export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged';
+
+export interface VerifyResult {
+  status: 'intact' | 'tampered' | 'cannot-verify';
+  exitCode: 0 | 1 | 2;
+  chain?: string;
+  records: number;
+  head?: { seq: number; hash: string };
+  problem?: { seq: number; kind: TamperKind; detail: string };
+  error?: string;
+  checkpoints: { files: string[]; count: number; latestSeq: number | null };
+  warnings: string[];
+}
+
+interface Row {
+  seq: number;
+  id: string;
+  ts: string;
+  event: string;
+  hook_id: string;
+  harness: string;
+  session_id: string;
+  risk: string;
+  decision: string;
+  status: string;
+  kind: string;
+  body: string;
+  prev_hash: string;
+  hash: string;
+  parsed?: Record<string, unknown> | null;
+}
+
+const COLUMNS = ['id', 'ts', 'event', 'hook_id', 'harness', 'session_id', 'risk', 'decision', 'status', 'kind', 'prev_hash'] as const;
+
+function parse(row: Row): Record<string, unknown> | null {
+  if (row.parsed !== undefined) return row.parsed ?? null;
+  let parsed: Record<string, unknown> | null = null;
+  try {
+    const v = JSON.parse(row.body);
+    if (v && typeof v === 'object' && !Array.isArray(v)) parsed = v;
+  } catch {
+    parsed = null;
+  }
+  row.parsed = parsed;
+  return parsed;
+}
+
+export interface VerifyOptions {
+  env?: NodeJS.ProcessEnv;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): VerifyResult {
+  const env = opts.env ?? process.env;
+  const paths = compliancePaths(projectDir);
+  const result: VerifyResult = { status: 'intact', exitCode: 0, records: 0, checkpoints: { files: [], count: 0, latestSeq: null }, warnings: [] };
+  const cannot = (error: string): VerifyResult => ({ ...result, status: 'cannot-verify', exitCode: 2, error });
+  const tampered = (seq: number, kind: TamperKind, detail: string): VerifyResult => ({ ...result, status: 'tampered', exitCode: 1, problem: { seq, kind, detail } });
+
+  let key: ChainKey | undefined;
+  try {
+    key = loadChainKey(projectDir, env);
+  } catch (e) {
+    if (e instanceof KeyError) return cannot(e.message);
+    throw e;
+  }
+  let ledger: Ledger;
+  try {
+    ledger = Ledger.openReadOnly(projectDir);
+  } catch (e) {
+    return cannot(e instanceof LedgerError ? e.message : String(e));
+  }
+  try {
+    let meta: Record<string, string>;
+    let total: number;
+    try {
+      meta = ledger.meta();
+      total = (ledger.handle.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n;
+    } catch (e) {
+      return cannot(`${paths.db}: unreadable (${(e as Error).message})`);
+    }
+    result.chain = meta.chain;
+    if (meta.chain !== 'sha256' && meta.chain !== 'hmac-sha256') return cannot(`${paths.db}: unknown chain mode ${JSON.stringify(meta.chain)}`);
+    const keyed = meta.chain === 'hmac-sha256';
+    if (keyed && !key) return cannot('the ledger is keyed (HMAC-SHA-256): set LOOM_LEDGER_KEY or LOOM_LEDGER_KEY_FILE to verify it');
+    if (!keyed && key) result.warnings.push('a ledger key is set but this ledger is not keyed; verified as plain SHA-256');
+    const chainKey = keyed ? key : undefined;
+    if (chainKey && meta.key_id && meta.key_id !== chainKey.id) return tampered(1, 'wrong-key', `the ledger was keyed with key ${meta.key_id}, not the given key ${chainKey.id}`);
+
+    // Checkpoints: compared against the chain as it streams past.
+    const files = [paths.checkpoints];
+    const ext = externalCheckpointFile(projectDir, env);
+    if (ext) files.push(ext);
+    const bySeq = new Map<number, Checkpoint[]>();
+    let latest: Checkpoint | undefined;
+    for (const f of files) {
+      const r = readCheckpoints(f);
+      result.warnings.push(...r.problems);
+      if (r.checkpoints.length) result.checkpoints.files.push(f);
+      for (const c of r.checkpoints) {
+        if (chainKey && !checkpointMacValid(c, chainKey)) return tampered(c.seq, 'checkpoint-forged', `${f}: checkpoint for seq ${c.seq} has no valid HMAC`);
+        result.checkpoints.count++;
+        const list = bySeq.get(c.seq) ?? [];
+        list.push(c);
+        bySeq.set(c.seq, list);
+        if (!latest || c.seq > latest.seq) latest = c;
+      }
+    }
+    result.checkpoints.latestSeq = latest ? latest.seq : null;
+
+    const stmt = ledger.handle.prepare('SELECT seq, id, ts, event, hook_id, harness, session_id, risk, decision, status, kind, body, prev_hash, hash FROM records ORDER BY seq');
+    let expected = 1;
+    let prevHash = GENESIS_HASH;
+    let prevTs = '';
+    let pending: Row | undefined;
+    let done = 0;
+    const step = Math.max(1, Math.floor(total / 100));
+
+    const check = (row: Row, next: Row | undefined): VerifyResult | undefined => {
+      if (row.seq > expected) {
+        return expected === 1 ? tampered(1, 'head-cut', `the ledger starts at seq ${row.seq}; seq 1..${row.seq - 1} are gone`) : tampered(expected, 'deleted', `seq ${expected} is missing (next stored seq is ${row.seq})`);
+      }
+      const b = parse(row);
+      if (!b) return tampered(row.seq, 'edited', 'the stored record is not valid JSON');
+      const bseq = b.seq;
+      if (next && parse(next)?.seq === bseq && typeof bseq === 'number') return tampered(row.seq, 'inserted', `a record not in the chain was inserted at seq ${row.seq}`);
+      if (bseq !== row.seq) {
+        if (bseq === row.seq + 1 && next && parse(next)?.seq === row.seq) return tampered(row.seq, 'reordered', `records ${row.seq} and ${row.seq + 1} swapped places`);
+        if (typeof bseq === 'number' && bseq > row.seq) return tampered(row.seq, 'deleted', `the record stored at seq ${row.seq} is record ${bseq}: earlier records were removed and the rest renumbered`);
+        return tampered(row.seq, 'inserted', `the record stored at seq ${row.seq} says it is seq ${String(bseq)}: a record was inserted before it`);
+      }
+      for (const c of COLUMNS) {
+        if (b[c] !== row[c]) return tampered(row.seq, 'edited', `column ${c} differs from the hashed record`);
+      }
+      if (hashBody(row.body, chainKey) !== row.hash) return tampered(row.seq, 'edited', 'the record does not match its hash');
+      if (row.prev_hash !== prevHash) return tampered(row.seq, 'deleted', 'the link to the previous record is broken: a record before it was removed or replaced');
+      for (const c of bySeq.get(row.seq) ?? []) {
+        if (c.hash !== row.hash) return tampered(row.seq, 'rewritten', `checkpoint at seq ${row.seq} recorded hash ${c.hash.slice(0, 12)}…, the chain now has ${row.hash.slice(0, 12)}…: the chain was rebuilt`);
+      }
+      if (prevTs && row.ts < prevTs) result.warnings.push(`seq ${row.seq}: timestamp ${row.ts} is earlier than the previous record's (${prevTs})`);
+      prevTs = row.ts;
+      prevHash = row.hash;
+      expected = row.seq + 1;
+      result.records++;
+      result.head = { seq: row.seq, hash: row.hash };
+      return undefined;
+    };
+
+    for (const row of stmt.iterate() as IterableIterator<Row>) {
+      if (pending) {
+        const bad = check(pending, row);
+        if (bad) return bad;
+      }
+      pending = row;
+      done++;
+      if (opts.onProgress && done % step === 0) opts.onProgress(done, total);
+    }
+    if (pending) {
+      const bad = check(pending, undefined);
+      if (bad) return bad;
+    }
+    const headSeq = result.head?.seq ?? 0;
+    if (latest && latest.seq > headSeq) {
+      return tampered(headSeq + 1, 'tail-cut', `checkpoint ${latest.reason ? `(${latest.reason}) ` : ''}at ${latest.ts} recorded seq ${latest.seq}; the ledger ends at seq ${headSeq}`);
+    }
+    if (!latest && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
+    opts.onProgress?.(total, total);
+    return result;
+  } finally {
+    ledger.close();
+  }
+}
