@@ -36,7 +36,8 @@ async function bundle(): Promise<void> {
     platform: 'node' as const,
     target: 'node20',
     format: 'cjs' as const,
-    external: ['better-sqlite3'],
+    // better-sqlite3's JavaScript is bundled too (one file to compile instead of a dozen); its native addon is loaded by path at run time.
+    external: [],
     legalComments: 'none' as const,
     minifySyntax: true,
     logLevel: 'warning' as const,

@@ -1,3 +1,4 @@
+import { benchLedger } from './ledger';
 import { benchRunner } from './runner';
 
 export interface Section {
@@ -5,4 +6,7 @@ export interface Section {
   run: () => Promise<string[]>;
 }
 
-export const sections: Section[] = [{ name: 'runner', run: benchRunner }];
+export const sections: Section[] = [
+  { name: 'runner', run: benchRunner },
+  { name: 'ledger', run: benchLedger },
+];

@@ -1,7 +1,9 @@
 // Record hashing: SHA-256 over the canonical bytes, or HMAC-SHA-256 when a
 // ledger key is configured. The key never leaves this module's callers'
 // memory: only a fingerprint (itself an HMAC) is stored to tell keys apart.
-import { createHash, createHmac } from 'node:crypto';
+// The hook path hashes in JavaScript (no node:crypto load); verify uses
+// node:crypto for throughput. Both give the same digests (tested).
+import { hmacSha256Hex, sha256Hex } from '../util/sha256';
 import { readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 
@@ -17,7 +19,7 @@ export interface ChainKey {
 export class KeyError extends Error {}
 
 export function keyFingerprint(key: Buffer): string {
-  return createHmac('sha256', key).update('loom-ledger-key-id').digest('hex').slice(0, 16);
+  return hmacSha256Hex(key, 'loom-ledger-key-id').slice(0, 16);
 }
 
 /** LOOM_LEDGER_KEY, or LOOM_LEDGER_KEY_FILE pointing outside the project (the agent can read the project). */
@@ -47,6 +49,13 @@ export function loadChainKey(projectDir: string, env: NodeJS.ProcessEnv = proces
   return { key, id: keyFingerprint(key) };
 }
 
+/** For a few records per process (the hook path). */
 export function hashBody(body: string, key?: ChainKey): string {
-  return key ? createHmac('sha256', key.key).update(body, 'utf8').digest('hex') : createHash('sha256').update(body, 'utf8').digest('hex');
+  return key ? hmacSha256Hex(key.key, body) : sha256Hex(body);
+}
+
+/** For many records (verify): node:crypto, loaded on first use. */
+export function bulkHasher(key?: ChainKey): (body: string) => string {
+  const crypto = require('node:crypto') as typeof import('node:crypto');
+  return key ? (body) => crypto.createHmac('sha256', key.key).update(body, 'utf8').digest('hex') : (body) => crypto.hash('sha256', body, 'hex');
 }

@@ -3,9 +3,9 @@
 // .loom/compliance/checkpoints.jsonl and, with LOOM_CHECKPOINT_DIR, to a
 // file there that the agent should not be able to write. With a ledger key
 // each line carries an HMAC so a checkpoint cannot be forged either.
-import { createHash, createHmac } from 'node:crypto';
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { hmacSha256Hex, sha256Hex } from '../util/sha256';
 import { canonicalJson } from './canonical';
 import type { ChainKey } from './chain';
 import type { Head } from './store';
@@ -33,12 +33,12 @@ export function externalCheckpointFile(projectDir: string, env: NodeJS.ProcessEn
     // keep the given path
   }
   // One file per project: its name plus a short hash of its real path.
-  const id = createHash('sha256').update(real).digest('hex').slice(0, 12);
+  const id = sha256Hex(real).slice(0, 12);
   return join(resolve(dir), `${basename(real) || 'root'}-${id}.checkpoints.jsonl`);
 }
 
 function macOf(c: Omit<Checkpoint, 'mac'>, key: ChainKey): string {
-  return createHmac('sha256', key.key).update(canonicalJson(c)).digest('hex');
+  return hmacSha256Hex(key.key, canonicalJson(c));
 }
 
 function appendDurably(file: string, text: string): void {

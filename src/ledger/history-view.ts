@@ -5,7 +5,6 @@
 // history/index.json, so bringing it up to date costs the same at any
 // ledger size. The database stays the source of truth: rebuild regenerates
 // every file from it.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ledger } from './store';
@@ -92,7 +91,7 @@ function archive(ledger: Ledger, index: HistoryIndex, lines: string[], first: nu
   const name = `segment-${String(first).padStart(9, '0')}-${String(last).padStart(9, '0')}.json`;
   const text = renderArray(lines);
   atomicWrite(join(ledger.paths.historyArchive, name), text);
-  index.segments.push({ file: `history/${name}`, first_seq: first, last_seq: last, count: lines.length, sha256: createHash('sha256').update(text).digest('hex') });
+  index.segments.push({ file: `history/${name}`, first_seq: first, last_seq: last, count: lines.length, sha256: (require('node:crypto') as typeof import('node:crypto')).hash('sha256', text, 'hex') });
 }
 
 /**

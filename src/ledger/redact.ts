@@ -11,6 +11,8 @@ export interface RedactionResult<T> {
 
 interface TokenRule {
   name: string;
+  /** Literal substrings one of which every match contains: a cheap test that spares compiling and running the regex. */
+  hints: string[];
   re: RegExp;
   /** Index of the capture group to replace; 0 = whole match. */
   group?: number;
@@ -21,34 +23,34 @@ interface TokenRule {
 const mixed = (m: string) => /[0-9]/.test(m) && /[A-Z]/.test(m) && /[a-z]/.test(m);
 
 const TOKEN_RULES: TokenRule[] = [
-  { name: 'private-key', re: /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|$)/g },
-  { name: 'aws-access-key', re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
-  { name: 'gcp-api-key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { name: 'gcp-oauth-token', re: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
-  { name: 'google-oauth-secret', re: /\bGOCSPX-[0-9A-Za-z_-]{20,64}/g },
-  { name: 'azure-storage-key', re: /\bAccountKey=([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
-  { name: 'azure-sas-signature', re: /[?&]sig=([A-Za-z0-9%+/]{20,256}={0,2})/g, group: 1 },
-  { name: 'azure-client-secret', re: /\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, check: mixed },
-  { name: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g },
-  { name: 'github-fine-grained-token', re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
-  { name: 'gitlab-token', re: /\b(?:glpat|gldt|glrt|glptt|glsoat|gloas)-[A-Za-z0-9_-]{20,64}\b/g },
-  { name: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,250}/g },
-  { name: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g },
-  { name: 'stripe-key', re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,255}\b/g },
-  { name: 'stripe-webhook-secret', re: /\bwhsec_[A-Za-z0-9]{24,128}\b/g },
-  { name: 'anthropic-key', re: /\bsk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{20,255}/g },
-  { name: 'openai-key', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/g, check: mixed },
-  { name: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { name: 'pypi-token', re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,255}/g },
-  { name: 'huggingface-token', re: /\bhf_[A-Za-z]{34}\b/g },
-  { name: 'sendgrid-key', re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g },
-  { name: 'twilio-key', re: /\bSK[0-9a-f]{32}\b/g },
-  { name: 'digitalocean-token', re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
-  { name: 'shopify-token', re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
-  { name: 'mailgun-key', re: /\bkey-[0-9a-z]{32}\b/g },
-  { name: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{16,4096}/g },
-  { name: 'bearer-token', re: /\b(Bearer|Token|Basic)\s{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 2 },
-  { name: 'url-credentials', re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/?#]{1,256}:([^\s@/?#]{1,256})@/gi, group: 1 },
+  { name: 'private-key', hints: ['PRIVATE KEY'], re: /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|$)/g },
+  { name: 'aws-access-key', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
+  { name: 'gcp-api-key', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { name: 'gcp-oauth-token', hints: ['ya29.'], re: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
+  { name: 'google-oauth-secret', hints: ['GOCSPX-'], re: /\bGOCSPX-[0-9A-Za-z_-]{20,64}/g },
+  { name: 'azure-storage-key', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
+  { name: 'azure-sas-signature', hints: ['sig='], re: /[?&]sig=([A-Za-z0-9%+/]{20,256}={0,2})/g, group: 1 },
+  { name: 'azure-client-secret', hints: ['Q~'], re: /\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, check: mixed },
+  { name: 'github-token', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g },
+  { name: 'github-fine-grained-token', hints: ['github_pat_'], re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
+  { name: 'gitlab-token', hints: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glsoat-', 'gloas-'], re: /\b(?:glpat|gldt|glrt|glptt|glsoat|gloas)-[A-Za-z0-9_-]{20,64}\b/g },
+  { name: 'slack-token', hints: ['xox'], re: /\bxox[abposr]-[A-Za-z0-9-]{10,250}/g },
+  { name: 'slack-webhook', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g },
+  { name: 'stripe-key', hints: ['_live_', '_test_'], re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,255}\b/g },
+  { name: 'stripe-webhook-secret', hints: ['whsec_'], re: /\bwhsec_[A-Za-z0-9]{24,128}\b/g },
+  { name: 'anthropic-key', hints: ['sk-ant-'], re: /\bsk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{20,255}/g },
+  { name: 'openai-key', hints: ['sk-'], re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/g, check: mixed },
+  { name: 'npm-token', hints: ['npm_'], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: 'pypi-token', hints: ['pypi-'], re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,255}/g },
+  { name: 'huggingface-token', hints: ['hf_'], re: /\bhf_[A-Za-z]{34}\b/g },
+  { name: 'sendgrid-key', hints: ['SG.'], re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g },
+  { name: 'twilio-key', hints: ['SK'], re: /\bSK[0-9a-f]{32}\b/g },
+  { name: 'digitalocean-token', hints: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { name: 'shopify-token', hints: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { name: 'mailgun-key', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g },
+  { name: 'jwt', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{16,4096}/g },
+  { name: 'bearer-token', hints: ['Bearer', 'Token', 'Basic'], re: /\b(Bearer|Token|Basic)\s{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 2 },
+  { name: 'url-credentials', hints: ['://'], re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/?#]{1,256}:([^\s@/?#]{1,256})@/gi, group: 1 },
 ];
 
 const SENSITIVE_LAST = new Set([
@@ -105,10 +107,14 @@ export function looksRandomSecret(v: string): boolean {
 // lengths are bounded, so each start position costs a bounded amount.
 const ASSIGNMENT = /(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"'`&;,|<>(){}[\]]{1,512})/g;
 
+// Cheap pre-check: a word character right before = or : (then the full pattern runs).
+const HAS_ASSIGNMENT = /\w["']?\s{0,3}[:=]/;
+
 function redactString(input: string): { text: string; count: number } {
   let count = 0;
   let text = input;
   for (const rule of TOKEN_RULES) {
+    if (!rule.hints.some((h) => text.includes(h))) continue;
     rule.re.lastIndex = 0;
     if (!rule.re.test(text)) continue;
     rule.re.lastIndex = 0;
@@ -125,7 +131,7 @@ function redactString(input: string): { text: string; count: number } {
       return `[REDACTED:${rule.name}]`;
     });
   }
-  if (text.indexOf('=') >= 0 || text.indexOf(':') >= 0) {
+  if (text.length >= 5 && HAS_ASSIGNMENT.test(text)) {
     text = text.replace(ASSIGNMENT, (m: string, q1: string, name: string, sep: string, q2: string, value: string) => {
       if (value.startsWith('[REDACTED')) return m;
       const sensitive = isSensitiveName(name) && !isPlaceholder(value);

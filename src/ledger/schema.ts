@@ -1,5 +1,8 @@
 // The ledger's SQL schema, versioned with PRAGMA user_version. Migrations
 // only ever move forward and never drop a table that holds records.
+// A record is stored once: its canonical body and its hash. The queryable
+// columns are generated from the body, so they cannot drift from what is
+// hashed, and verify reads only (seq, body, hash).
 import type Database from 'better-sqlite3';
 
 export const SCHEMA_VERSION = 1;
@@ -9,19 +12,19 @@ const MIGRATIONS: Record<number, string> = {
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE records (
       seq INTEGER PRIMARY KEY,
-      id TEXT NOT NULL UNIQUE,
-      ts TEXT NOT NULL,
-      event TEXT NOT NULL,
-      hook_id TEXT NOT NULL,
-      harness TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      risk TEXT NOT NULL,
-      decision TEXT NOT NULL,
-      status TEXT NOT NULL,
-      kind TEXT NOT NULL,
       body TEXT NOT NULL,
-      prev_hash TEXT NOT NULL,
-      hash TEXT NOT NULL
+      hash TEXT NOT NULL,
+      id TEXT GENERATED ALWAYS AS (json_extract(body, '$.id')) VIRTUAL,
+      ts TEXT GENERATED ALWAYS AS (json_extract(body, '$.ts')) VIRTUAL,
+      event TEXT GENERATED ALWAYS AS (json_extract(body, '$.event')) VIRTUAL,
+      hook_id TEXT GENERATED ALWAYS AS (json_extract(body, '$.hook_id')) VIRTUAL,
+      harness TEXT GENERATED ALWAYS AS (json_extract(body, '$.harness')) VIRTUAL,
+      session_id TEXT GENERATED ALWAYS AS (json_extract(body, '$.session_id')) VIRTUAL,
+      risk TEXT GENERATED ALWAYS AS (json_extract(body, '$.risk')) VIRTUAL,
+      decision TEXT GENERATED ALWAYS AS (json_extract(body, '$.decision')) VIRTUAL,
+      status TEXT GENERATED ALWAYS AS (json_extract(body, '$.status')) VIRTUAL,
+      kind TEXT GENERATED ALWAYS AS (json_extract(body, '$.kind')) VIRTUAL,
+      prev_hash TEXT GENERATED ALWAYS AS (json_extract(body, '$.prev_hash')) VIRTUAL
     );
     CREATE INDEX records_ts ON records(ts);
     CREATE INDEX records_session ON records(session_id, seq);

@@ -4,8 +4,8 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { nanoid } from 'nanoid';
 import type { LedgerRecord, Risk } from '../contract/types';
+import { newId } from '../util/ids';
 import { canonicalJson } from './canonical';
 import { GENESIS_HASH, hashBody, type ChainKey, type ChainMode } from './chain';
 import { compliancePaths, type CompliancePaths } from './paths';
@@ -182,12 +182,12 @@ export class Ledger {
       let seq = last?.seq ?? 0;
       let prev = last?.hash ?? GENESIS_HASH;
       this.insert ??= this.db.prepare(
-        'INSERT INTO records (seq, id, ts, event, hook_id, harness, session_id, risk, decision, status, kind, body, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+        'INSERT INTO records (seq, body, hash) VALUES (?,?,?)',
       );
       for (const d of drafts) {
         seq += 1;
         const rec = buildRecord(d, seq, prev, new Date().toISOString(), key);
-        this.insert.run(rec.seq, rec.id, rec.ts, rec.event, rec.hook_id, rec.harness, rec.session_id, rec.risk, rec.decision, rec.status, rec.kind, rec.body, rec.prev_hash, rec.hash);
+        this.insert.run(rec.seq, rec.body, rec.hash);
         prev = rec.hash;
         out.push(rec.record);
       }
@@ -220,18 +220,7 @@ export class Ledger {
 
 export interface BuiltRecord {
   seq: number;
-  id: string;
-  ts: string;
-  event: string;
-  hook_id: string;
-  harness: string;
-  session_id: string;
-  risk: string;
-  decision: string;
-  status: string;
-  kind: string;
   body: string;
-  prev_hash: string;
   hash: string;
   record: LedgerRecord;
 }
@@ -257,7 +246,7 @@ export function recordBody(r: Omit<LedgerRecord, 'hash'> & { redactions?: number
   };
 }
 
-export function buildRecord(d: RecordDraft, seq: number, prevHash: string, ts: string, key?: ChainKey, id: string = nanoid()): BuiltRecord {
+export function buildRecord(d: RecordDraft, seq: number, prevHash: string, ts: string, key?: ChainKey, id: string = newId()): BuiltRecord {
   const base = {
     id,
     seq,
@@ -276,5 +265,5 @@ export function buildRecord(d: RecordDraft, seq: number, prevHash: string, ts: s
   };
   const body = canonicalJson(recordBody(base));
   const hash = hashBody(body, key);
-  return { ...base, body, hash, record: { ...base, hash } };
+  return { seq, body, hash, record: { ...base, hash } };
 }

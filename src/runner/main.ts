@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { contractFor, isKnownEvent } from '../contract/events';
 import type { Aggregate, HookDef, HookOutcome, RenderedAnswer } from '../contract/types';
 import { HARNESS_NAMES, selectAdapter } from '../protocols';
-import { hooksForEvent, loadRegistry, RegistryError } from '../registry/load';
+import { hooksForEvent, loadRegistryCached, RegistryError } from '../registry/load';
 import { emptyAggregate, foldOutcome } from './aggregate';
 import { parseRunnerArgs, RUNNER_USAGE, UsageError, type RunnerArgs } from './args';
 import { executeHook } from './execute';
@@ -48,7 +48,7 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   const registryFile = resolve(args.config ?? join(paths.hooksDir, '..', 'config', 'hooks.json'));
   let defs: HookDef[];
   try {
-    defs = loadRegistry(registryFile);
+    defs = loadRegistryCached(registryFile, join(paths.hooksDir, '..', 'dist', '.cache'));
   } catch (e) {
     if (e instanceof RegistryError) return fail(e.problems.map((p) => `loom: invalid registry ${e.file}: ${p}`), 1);
     throw e;

@@ -1,0 +1,66 @@
+// Issue 3: a PreToolUse invocation that appends to the ledger, its cost on a
+// ledger that already holds 100,000 records, and verify throughput.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { buildRecord } from '../../src/ledger/store';
+import { Ledger } from '../../src/ledger/store';
+import { syncHistory } from '../../src/ledger/history-view';
+import { verifyLedger } from '../../src/ledger/verify';
+import { benchProject, compare, median, report, ROOT, sample } from './measure';
+
+function seedLedger(project: string, n: number): void {
+  const ledger = Ledger.openForAppend(project);
+  const db = ledger.handle;
+  const insert = db.prepare('INSERT INTO records (seq, body, hash) VALUES (?,?,?)');
+  let prev = '0'.repeat(64);
+  const t0 = Date.now();
+  db.exec('BEGIN');
+  for (let seq = 1; seq <= n; seq++) {
+    const r = buildRecord(
+      { event: 'PreToolUse', hook_id: 'pre-tool-use-audit', harness: 'claude', session_id: `s${seq % 50}`, risk: 'low', decision: 'allow', status: 'ok', kind: 'tool_use', data: { tool: 'Bash', command: `npm test -- --grep case-${seq}` } },
+      seq,
+      prev,
+      new Date(t0 + seq).toISOString(),
+    );
+    insert.run(r.seq, r.body, r.hash);
+    prev = r.hash;
+  }
+  db.exec('COMMIT');
+  ledger.withWriteLock(() => syncHistory(ledger));
+  ledger.close();
+}
+
+export async function benchLedger(): Promise<string[]> {
+  const empty = benchProject();
+  const full = benchProject();
+  seedLedger(full, 100_000);
+  const cfg = join(ROOT, 'scripts', 'bench', 'ledger-hooks.json');
+  const payload = (p: string) => JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: p });
+  const wrapper = join(ROOT, 'hooks', 'pre-tool-use-audit');
+  const results = compare(
+    [
+      { name: 'node -e 0', run: () => sample(process.execPath, ['-e', '0'], '') },
+      { name: 'append, empty ledger', run: () => sample(wrapper, [], payload(empty), { LOOM_CONFIG: cfg, LOOM_PROJECT_DIR: empty }, empty) },
+      { name: 'append, 100k-record ledger', run: () => sample(wrapper, [], payload(full), { LOOM_CONFIG: cfg, LOOM_PROJECT_DIR: full }, full) },
+    ],
+    40,
+  );
+  const lines = report('ledger: PreToolUse with a durable ledger append (issue 3)', results, 'node -e 0', {
+    'append, empty ledger': { wall: 1.25 },
+    'append, 100k-record ledger': { wall: 1.25 },
+  });
+  const e = median(results.get('append, empty ledger')!.map((s) => s.wallMs));
+  const f = median(results.get('append, 100k-record ledger')!.map((s) => s.wallMs));
+  lines.push(`flat cost: 100k-record ledger / empty ledger = ${(f / e).toFixed(3)} x (target <= 1.10: ${f / e <= 1.1 ? 'met' : 'NOT met'})`);
+
+  // verify throughput, in-process, against the CLI too
+  const t0 = process.hrtime.bigint();
+  const v = verifyLedger(full);
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  lines.push(`verify: ${v.records} records in ${secs.toFixed(2)} s = ${Math.round(v.records / secs).toLocaleString('en-US')} records/s (target >= 100,000: ${v.records / secs >= 100_000 ? 'met' : 'NOT met'}), status ${v.status}`);
+  const t1 = process.hrtime.bigint();
+  execFileSync(process.execPath, [join(ROOT, 'bin', 'loom.js'), 'verify', '--project-dir', full], { stdio: 'ignore' });
+  const cliSecs = Number(process.hrtime.bigint() - t1) / 1e9;
+  lines.push(`loom verify (CLI, process start included): ${Math.round(v.records / cliSecs).toLocaleString('en-US')} records/s`);
+  return lines;
+}
