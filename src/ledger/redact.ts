@@ -50,7 +50,10 @@ const TOKEN_RULES: TokenRule[] = [
   { name: 'mailgun-key', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g },
   { name: 'jwt', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{16,4096}/g },
   { name: 'bearer-token', hints: ['Bearer', 'Token', 'Basic'], re: /\b(Bearer|Token|Basic)\s{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 2 },
-  { name: 'url-credentials', hints: ['://'], re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/?#]{1,256}:([^\s@/?#]{1,256})@/gi, group: 1 },
+  { name: 'url-credentials', hints: ['://'], re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/?#]{0,256}:([^\s/?#]{1,256})@/gi, group: 1 },
+  { name: 'mysql-password-flag', hints: ['mysql', 'mariadb'], re: /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?\s-p([^\s'"-][^\s'"]{1,127})/g, group: 1 },
+  { name: 'sshpass-password', hints: ['sshpass'], re: /\bsshpass\s{1,4}-p\s{0,4}(['"]?)([^\s'"]{1,128})/g, group: 2 },
+  { name: 'redis-password-flag', hints: ['redis-cli'], re: /\bredis-cli\b[^\n]{0,200}?\s-a\s{1,4}([^\s'"]{1,128})/g, group: 1 },
 ];
 
 const SENSITIVE_LAST = new Set([
@@ -68,6 +71,8 @@ export function isSensitiveName(name: string): boolean {
   if (words.length === 0) return false;
   const last = words[words.length - 1];
   if (SENSITIVE_LAST.has(last)) return true;
+  // Glued names: PGPASSWORD, csrftoken, dbsecret.
+  if (/(?:password|passwd|secret|token|apikey)$/.test(last) && !/(?:secretary)$/.test(last)) return true;
   const pair = words.slice(-2).join('_');
   const triple = words.slice(-3).join('_');
   return SENSITIVE_PAIRS.has(pair) || SENSITIVE_PAIRS.has(triple) || (last === 'key' && words.length > 1 && ['api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth'].includes(words[words.length - 2]));
@@ -77,6 +82,7 @@ function isPlaceholder(v: string): boolean {
   const s = v.replace(/^["']|["']$/g, '');
   if (s.length < 4) return true;
   if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(s) || s.startsWith('$(') || s.startsWith('${{') || s.startsWith('%') || s.startsWith('<')) return true;
+  if (/^(?:process\.env\.|os\.environ|import\.meta\.env\.|secrets\.|env\.|vars\.|config\.|settings\.)/.test(s)) return true;
   if (/^\[REDACTED/.test(s) || /^\*+$/.test(s) || /^x+$/i.test(s) || /^(?:true|false|null|none|undefined|changeme|example|your[_-].*|placeholder|redacted)$/i.test(s)) return true;
   return false;
 }
@@ -99,13 +105,48 @@ export function looksRandomSecret(v: string): boolean {
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false;
   if (v.includes('/') && !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
   if (/^(?:data:|https?:|file:|\.{0,2}\/)/.test(v)) return false;
+  if (/^sha(?:1|256|384|512)-/.test(v)) return false; // subresource integrity in lockfiles
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) return false;
   return entropy(v) >= 4.0;
 }
 
-// NAME=value, NAME: value, "name": "value", name='value'. Name and value
-// lengths are bounded, so each start position costs a bounded amount.
-const ASSIGNMENT = /(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"'`&;,|<>(){}[\]]{1,512})/g;
+// NAME=value, NAME: value, "name": "value", name='value'. The regex finds
+// only the name and separator (bounded length); the value is scanned by
+// hand, so a value that is not a secret is rescanned for assignments inside
+// it (a URL's ?token=...).
+const NAME_SEP = /(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)/g;
+const VALUE_STOP = new Set([' ', '\t', '\n', '\r', '"', "'", '`', '&', ';', ',', '|', '<', '>', '(', ')', '{', '}', '[', ']']);
+const MAX_VALUE = 512;
+
+/** Three or more word-like runs: an identifier (handleUserCallback2), not a key. */
+function looksLikeIdentifier(v: string): boolean {
+  return (v.match(/[A-Z]?[a-z]{4,}/g) ?? []).length >= 3;
+}
+
+function redactAssignments(text: string): { text: string; count: number } {
+  let out = '';
+  let last = 0;
+  let count = 0;
+  NAME_SEP.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = NAME_SEP.exec(text))) {
+    const name = m[2];
+    const valueStart = m.index + m[0].length;
+    let end = valueStart;
+    while (end < text.length && end - valueStart < MAX_VALUE && !VALUE_STOP.has(text[end])) end++;
+    const value = text.slice(valueStart, end);
+    if (!value || value.startsWith('[REDACTED')) continue;
+    const sensitive = isSensitiveName(name) && !isPlaceholder(value);
+    // Short names (h1: in go.sum, x = ...) are code, not configuration.
+    const generic = !sensitive && name.length >= 3 && looksRandomSecret(value) && !looksLikeIdentifier(value);
+    if (!sensitive && !generic) continue;
+    count++;
+    out += text.slice(last, valueStart) + `[REDACTED:${sensitive ? 'assignment' : 'high-entropy'}]`;
+    last = end;
+    NAME_SEP.lastIndex = end;
+  }
+  return { text: last === 0 ? text : out + text.slice(last), count };
+}
 
 // Cheap pre-check: a word character right before = or : (then the full pattern runs).
 const HAS_ASSIGNMENT = /\w["']?\s{0,3}[:=]/;
@@ -132,14 +173,9 @@ function redactString(input: string): { text: string; count: number } {
     });
   }
   if (text.length >= 5 && HAS_ASSIGNMENT.test(text)) {
-    text = text.replace(ASSIGNMENT, (m: string, q1: string, name: string, sep: string, q2: string, value: string) => {
-      if (value.startsWith('[REDACTED')) return m;
-      const sensitive = isSensitiveName(name) && !isPlaceholder(value);
-      const generic = !sensitive && looksRandomSecret(value);
-      if (!sensitive && !generic) return m;
-      count++;
-      return `${q1}${name}${q1}${sep}${q2}[REDACTED:${sensitive ? 'assignment' : 'high-entropy'}]`;
-    });
+    const r = redactAssignments(text);
+    text = r.text;
+    count += r.count;
   }
   return { text, count };
 }

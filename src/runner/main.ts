@@ -14,6 +14,7 @@ import { platformSkipReason } from './platform';
 import { resolveProjectDir } from './project-dir';
 import { parsePayload, PayloadError, readStdinSync } from './stdin';
 import { recordInvocation } from './record';
+import { redactText } from '../ledger/redact';
 
 export interface RunnerPaths {
   /** The pack's hooks/ directory (handler entries are relative to it). */
@@ -122,7 +123,8 @@ export function runAndExit(argv: string[], paths: RunnerPaths): void {
   runInvocation(argv, paths).then(
     (answer) => {
       writeStdout(answer.stdout);
-      if (answer.stderr) writeStderr(answer.stderr);
+      // Reasons may quote a command or prompt: never print a secret.
+      if (answer.stderr) writeStderr(redactText(answer.stderr));
       exitNow(answer.exitCode);
     },
     (err: Error) => {
