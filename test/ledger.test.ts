@@ -465,6 +465,20 @@ describe('the runner and a failing ledger', () => {
   });
 });
 
+describe('checkpoints', () => {
+  it('are written every N records and at SessionEnd', async () => {
+    const project = await ledgerWith(5, { LOOM_CHECKPOINT_EVERY: '2' });
+    const lines = () => readFileSync(join(project, '.loom/compliance/checkpoints.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines().map((c) => c.seq)).toEqual([2, 3, 4, 5].filter((n) => n % 2 === 0));
+    const cfg = writeRegistry({ SessionEnd: [{ id: 'end', entry: BEHAVE, policy: { mode: 'ok' } }] });
+    const r = await runHook(['end', '--config', cfg, '--project-dir', project], { hook_event_name: 'SessionEnd', session_id: 's' });
+    expect(r.code, r.stderr).toBe(0);
+    const last = lines().at(-1);
+    expect(last).toMatchObject({ seq: 6, count: 6, reason: 'session-end' });
+    expect(last.hash).toBe(verifyLedger(project).head?.hash);
+  });
+});
+
 describe('rebuild helper', () => {
   it('works on an empty ledger', () => {
     const project = tempDir();
