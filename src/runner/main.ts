@@ -65,13 +65,15 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
     if (!(e instanceof PayloadError)) throw e;
     payloadError = e.message;
   }
-  const adapter = selectAdapter(args.harness, payload);
+  const adapter = selectAdapter(args.harness, payload, args.event);
   if (args.hookId) {
     const hook = defs.find((d) => d.id === args.hookId);
     if (!hook) return fail([`loom: unknown hook id "${args.hookId}"; known ids: ${defs.map((d) => d.id).join(', ') || '(none)'}`], 1);
     hooks = [hook];
     const sent = adapter.eventOf(payload);
-    eventName = sent && hook.events.includes(sent) ? sent : hook.events[0];
+    // The harness's own spelling wins when it names one of the hook's events (BeforeTool for PreToolUse).
+    const canonSent = sent ? contractFor(sent)?.name ?? sent : undefined;
+    eventName = sent && hook.events.some((e) => e === sent || (contractFor(e)?.name ?? e) === canonSent) ? sent : hook.events[0];
   } else {
     eventName = args.event!;
     hooks = hooksForEvent(defs, eventName, contractFor(eventName)?.name ?? eventName);
@@ -85,9 +87,10 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
     agg.failed = true;
     agg.decision = 'deny';
     agg.reasons.push(payloadError);
-    return adapter.render(agg, contract, eventName);
+    return adapter.render(agg, contract, eventName, payload);
   }
 
+  payload = adapter.normalize(payload, eventName);
   const projectDir = resolveProjectDir(args.projectDir, payload);
   installIsolation();
   for (const hook of hooks) {
@@ -116,7 +119,7 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
       agg.reasons.push(`ledger: ${ledgerProblem}`);
     } else agg.warnings.push(`loom: ledger: ${ledgerProblem}`);
   }
-  return adapter.render(agg, contract, eventName);
+  return adapter.render(agg, contract, eventName, payload);
 }
 
 export function runAndExit(argv: string[], paths: RunnerPaths): void {

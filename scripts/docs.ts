@@ -1,0 +1,8 @@
+// Regenerates the README's contract table from src/contract/events.ts.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { replaceTable } from '../src/contract/docs';
+
+const file = join(__dirname, '..', 'README.md');
+writeFileSync(file, replaceTable(readFileSync(file, 'utf8')));
+console.log('README.md contract table regenerated');

@@ -1,0 +1,46 @@
+// What each harness's tool names mean, so guards reason about kinds of
+// tools (shell, file write, patch), never about one harness's spelling.
+export type ToolKind = 'shell' | 'write' | 'edit' | 'patch' | 'read' | 'mcp' | 'other';
+
+const KINDS: Record<string, ToolKind> = {
+  // shell
+  Bash: 'shell', bash: 'shell', shell: 'shell', Shell: 'shell', run_shell_command: 'shell', exec_command: 'shell',
+  local_shell: 'shell', container_exec: 'shell', terminal: 'shell', execute_bash: 'shell', run_terminal_cmd: 'shell', PowerShell: 'shell',
+  // whole-file writes
+  Write: 'write', write: 'write', write_file: 'write', create_file: 'write', NotebookEdit: 'edit',
+  // edits
+  Edit: 'edit', edit: 'edit', MultiEdit: 'edit', replace: 'edit', edit_file: 'edit', str_replace: 'edit', str_replace_editor: 'edit', search_replace: 'edit',
+  // patches (Codex carries the patch text in tool_input.command)
+  apply_patch: 'patch', ApplyPatch: 'patch', patch: 'patch',
+  // reads
+  Read: 'read', read: 'read', read_file: 'read', Grep: 'read', Glob: 'read', grep: 'read', glob: 'read', LS: 'read', list_directory: 'read',
+};
+
+export function toolKind(name: unknown): ToolKind {
+  if (typeof name !== 'string') return 'other';
+  if (name.startsWith('mcp__') || name.startsWith('mcp_')) return 'mcp';
+  return KINDS[name] ?? 'other';
+}
+
+/** File paths a tool call writes or edits, from the usual argument names. */
+export function targetPaths(input: Record<string, unknown> | undefined): string[] {
+  if (!input) return [];
+  const out: string[] = [];
+  for (const k of ['file_path', 'filePath', 'path', 'notebook_path', 'target_file', 'absolute_path']) {
+    const v = input[k];
+    if (typeof v === 'string' && v) out.push(v);
+  }
+  const edits = input.edits;
+  if (Array.isArray(edits)) for (const e of edits) if (e && typeof e === 'object' && typeof (e as { file_path?: unknown }).file_path === 'string') out.push((e as { file_path: string }).file_path);
+  return [...new Set(out)];
+}
+
+/** Paths named in an apply_patch body (`*** Update File: x`, `+++ b/x`). */
+export function patchPaths(patch: string): string[] {
+  const out = new Set<string>();
+  for (const line of patch.split('\n').slice(0, 20000)) {
+    const m = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line) ?? /^(?:\+\+\+|---) (?:[ab]\/)?(.+)$/.exec(line);
+    if (m && m[1] !== '/dev/null') out.add(m[1].trim());
+  }
+  return [...out];
+}
