@@ -107,13 +107,13 @@ describe('runner command line', () => {
 
   it('a hook id runs through its POSIX wrapper with stdin passed through', async () => {
     const dir = tempDir();
-    const r = await run(join(ROOT, 'hooks', 'pre-tool-use-audit'), [], JSON.stringify(preToolUse('ls')), { LOOM_PROJECT_DIR: dir }, dir);
+    const r = await run(join(ROOT, 'hooks', 'pre-tool-guard'), [], JSON.stringify(preToolUse('ls')), { LOOM_PROJECT_DIR: dir }, dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
   });
 
   it('a wrapper fails closed (exit 2) when node is not on PATH', async () => {
-    const r = await run('/bin/sh', [join(ROOT, 'hooks', 'pre-tool-use-audit')], '{}', { PATH: '/nonexistent' });
+    const r = await run('/bin/sh', [join(ROOT, 'hooks', 'pre-tool-guard')], '{}', { PATH: '/nonexistent' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('node is not on PATH');
   });

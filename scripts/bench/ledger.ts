@@ -36,7 +36,7 @@ export async function benchLedger(): Promise<string[]> {
   seedLedger(full, 100_000);
   const cfg = join(ROOT, 'scripts', 'bench', 'ledger-hooks.json');
   const payload = (p: string) => JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: p });
-  const wrapper = join(ROOT, 'hooks', 'pre-tool-use-audit');
+  const wrapper = join(ROOT, 'hooks', 'pre-tool-guard');
   const results = compare(
     [
       { name: 'node -e 0', run: () => sample(process.execPath, ['-e', '0'], '') },

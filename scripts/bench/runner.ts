@@ -12,7 +12,7 @@ export async function benchRunner(): Promise<string[]> {
       { name: 'node -e 0', run: () => sample(process.execPath, ['-e', '0'], '') },
       {
         name: 'wrapper, trivial handler, no ledger',
-        run: () => sample(join(ROOT, 'hooks', 'pre-tool-use-audit'), [], payload, { LOOM_CONFIG: cfg, LOOM_PROJECT_DIR: project, LOOM_LEDGER: 'off' }, project),
+        run: () => sample(join(ROOT, 'hooks', 'pre-tool-guard'), [], payload, { LOOM_CONFIG: cfg, LOOM_PROJECT_DIR: project, LOOM_LEDGER: 'off' }, project),
       },
     ],
     40,

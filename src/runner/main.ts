@@ -92,6 +92,7 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
 
   payload = adapter.normalize(payload, eventName);
   const projectDir = resolveProjectDir(args.projectDir, payload);
+  payload.loom_project_dir = projectDir;
   installIsolation();
   for (const hook of hooks) {
     const skip = platformSkipReason(hook);

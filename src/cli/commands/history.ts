@@ -9,7 +9,7 @@ import { table } from '../output';
 function summary(rec: Record<string, unknown>): string {
   const obj = rec[rec.kind as string] as Record<string, unknown> | undefined;
   if (!obj) return '';
-  for (const k of ['command', 'summary', 'reason', 'message', 'path', 'prompt', 'tool']) {
+  for (const k of ['input_summary', 'command', 'summary', 'reason', 'message', 'path', 'text', 'prompt', 'tool']) {
     const v = obj[k];
     if (typeof v === 'string' && v) return v;
   }

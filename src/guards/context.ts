@@ -1,0 +1,46 @@
+// What every guard needs to know about where it runs: the project, the
+// pack, the policy, the user's home and temp folders, the current branch.
+import { readFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { HandlerContext } from '../contract/types';
+import { loadPolicy, type Policy } from '../policy/policy';
+
+export interface GuardEnv {
+  projectDir: string;
+  cwd: string;
+  home: string;
+  tmp: string;
+  packRoot: string;
+  policy: Policy;
+  protectedPaths: string[];
+  currentBranch?: string;
+}
+
+function currentBranch(projectDir: string): string | undefined {
+  try {
+    const head = readFileSync(join(projectDir, '.git', 'HEAD'), 'utf8').trim();
+    return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** packRoot: the folder holding config/, hooks/ and handlers/ (a handler's own ../). */
+export function guardEnv(ctx: HandlerContext, packRoot: string): GuardEnv {
+  const p = ctx.payload;
+  const projectDir = resolve(typeof p.loom_project_dir === 'string' ? p.loom_project_dir : typeof p.cwd === 'string' ? p.cwd : process.cwd());
+  const cwd = typeof p.cwd === 'string' && p.cwd.startsWith('/') ? resolve(p.cwd) : projectDir;
+  const protectedPaths = ['config', 'hooks', 'handlers', 'dist'].map((d) => join(packRoot, d));
+  if (process.env.LOOM_CHECKPOINT_DIR) protectedPaths.push(resolve(process.env.LOOM_CHECKPOINT_DIR));
+  return {
+    projectDir,
+    cwd,
+    home: process.env.HOME || homedir(),
+    tmp: resolve(tmpdir()),
+    packRoot,
+    policy: loadPolicy(packRoot, projectDir, ctx.hook.policy),
+    protectedPaths,
+    currentBranch: currentBranch(projectDir),
+  };
+}

@@ -1,0 +1,101 @@
+// PreToolUse: the shell guard for every harness's shell tool, the
+// file-write guard for writes, edits and patches, secret reads through read
+// tools; records every tool call with what the guard saw.
+import { join } from 'node:path';
+import { patchPaths, targetPaths } from '../contract/tools';
+import type { Decision, HandlerContext, Risk, Verdict } from '../contract/types';
+import { guardEnv } from '../guards/context';
+import { checkFileWrites, strongest } from '../guards/file-write';
+import { Analyzer, analyzeCommand, type Hit } from '../guards/shell/analyze';
+import { readsPath } from '../guards/shell/path-rules';
+import { PolicyError } from '../policy/policy';
+
+const CRITICAL = new Set(['rm-recursive-root', 'rm-recursive-home', 'disk-destroy', 'fork-bomb', 'modify-loom', 'modify-hook-settings']);
+const MAX_SUMMARY = 4000;
+
+function riskOf(decision: Decision, hits: Hit[]): Risk {
+  if (hits.some((h) => h.action === 'deny' && CRITICAL.has(h.rule))) return 'critical';
+  if (decision === 'deny') return 'high';
+  if (decision === 'ask') return 'medium';
+  return 'low';
+}
+
+function commandOf(input: Record<string, unknown> | undefined): unknown {
+  if (!input) return undefined;
+  if ('command' in input) return input.command;
+  if ('cmd' in input) return input.cmd;
+  return undefined;
+}
+
+export function guard(ctx: HandlerContext): Verdict {
+  const p = ctx.payload;
+  const input = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : undefined;
+  const kind = p.tool_kind as string | undefined;
+  let env;
+  try {
+    env = guardEnv(ctx, join(__dirname, '..'));
+  } catch (e) {
+    if (e instanceof PolicyError) return { status: 'failed', message: `invalid policy: ${e.message.split('\n')[0]}` };
+    throw e;
+  }
+  let hits: Hit[] = [];
+  let summary = '';
+  let paths: string[] = [];
+  if (kind === 'shell') {
+    const command = commandOf(input);
+    if (typeof command !== 'string' || command.trim() === '') {
+      hits = [{ rule: 'command-not-a-string', action: env.policy.rules['command-not-a-string'] ?? 'deny', segment: String(typeof command), detail: `the shell tool input has no command string (got ${command === undefined ? 'nothing' : typeof command})` }];
+    } else {
+      summary = command;
+      hits = analyzeCommand(command, env).hits;
+    }
+  } else if (kind === 'patch') {
+    const patch = typeof input?.command === 'string' ? input.command : typeof input?.patch === 'string' ? input.patch : typeof input?.input === 'string' ? input.input : '';
+    paths = patchPaths(patch);
+    summary = `apply_patch: ${paths.join(', ')}`;
+    hits = checkFileWrites(paths, env);
+  } else if (kind === 'write' || kind === 'edit') {
+    paths = targetPaths(input);
+    summary = `${String(p.tool_name)}: ${paths.join(', ')}`;
+    hits = checkFileWrites(paths, env);
+  } else if (kind === 'read') {
+    paths = targetPaths(input);
+    summary = `${String(p.tool_name)}: ${paths.join(', ')}`;
+    const a = new Analyzer({ ...env });
+    for (const f of paths) readsPath(a, f, env.cwd, f);
+    hits = a.hits;
+  } else {
+    summary = String(p.tool_name ?? 'unknown tool');
+  }
+  const decision = strongest(hits);
+  const top = hits.filter((h) => h.action === decision && decision !== 'allow');
+  const reason = top.map((h) => `${h.rule}: ${h.detail} (\`${h.segment}\`)`).join('; ');
+  const risk = riskOf(decision, hits);
+  const verdict: Verdict = {
+    status: 'ok',
+    risk,
+    audit: [
+      {
+        kind: 'tool_call',
+        risk,
+        data: {
+          tool: p.tool_name ?? null,
+          tool_kind: kind ?? 'other',
+          tool_use_id: p.tool_use_id ?? null,
+          input_summary: summary.length > MAX_SUMMARY ? summary.slice(0, MAX_SUMMARY) + '…' : summary,
+          paths,
+          rules: hits.map((h) => ({ rule: h.rule, action: h.action, segment: h.segment })),
+          guard_decision: decision,
+        },
+      },
+    ],
+  };
+  if (decision !== 'allow') {
+    verdict.decision = decision;
+    verdict.reason = reason;
+    verdict.message = reason;
+  }
+  return verdict;
+}
+
+export const run = guard;

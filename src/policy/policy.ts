@@ -1,0 +1,99 @@
+// The policy: defaults from config/policy.default.json, overridden by the
+// project's .loom/policy.json, then by the hook's own `policy` object.
+// Every layer is schema-checked (validator generated at build time) and
+// errors name the file and the JSON path.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Decision } from '../contract/types';
+import { validatePolicy } from '../generated/policy-validator';
+import { jsonPointerToPath } from '../util/json-path';
+import { compilePattern, type PathPattern } from './patterns';
+
+export interface Policy {
+  rules: Record<string, Decision>;
+  protectedBranches: PathPattern[];
+  sensitivePaths: PathPattern[];
+  allowedOutsidePaths: PathPattern[];
+  ciConfigPaths: PathPattern[];
+  promptSecret: 'allow' | 'ask' | 'deny' | 'redact';
+}
+
+interface RawPolicy {
+  rules?: Record<string, Decision>;
+  protectedBranches?: string[];
+  sensitivePaths?: string[];
+  allowedOutsidePaths?: string[];
+  ciConfigPaths?: string[];
+  promptSecret?: Policy['promptSecret'];
+  unparseable?: Decision;
+}
+
+export class PolicyError extends Error {}
+
+const POLICY_KEYS = new Set(['$schema', 'version', 'rules', 'protectedBranches', 'sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths', 'promptSecret', 'unparseable', 'checkpointEvery', 'maxToolOutputBytes']);
+
+function check(raw: unknown, where: string): RawPolicy {
+  if (!validatePolicy(raw)) {
+    const lines = (validatePolicy.errors ?? []).map((e) => `${where}: ${jsonPointerToPath(e.instancePath)}: ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` "${String(e.params.additionalProperty)}"` : ''}`);
+    throw new PolicyError(lines.join('\n'));
+  }
+  return raw as RawPolicy;
+}
+
+function readJson(file: string): unknown | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new PolicyError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code})`);
+  }
+  if (text.length > 1024 * 1024) throw new PolicyError(`${file}: larger than 1 MiB`);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new PolicyError(`${file}: $: invalid JSON: ${(e as Error).message}`);
+  }
+}
+
+function merge(base: RawPolicy, over: RawPolicy): RawPolicy {
+  const out: RawPolicy = { ...base, ...over, rules: { ...(base.rules ?? {}), ...(over.rules ?? {}) } };
+  // Lists extend the defaults, except protected branches, which a project may narrow.
+  for (const k of ['sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths'] as const) {
+    if (over[k]) out[k] = [...(base[k] ?? []), ...over[k]!];
+  }
+  if (over.unparseable) out.rules = { ...out.rules, unparseable: over.unparseable, 'dynamic-command': over.unparseable };
+  return out;
+}
+
+function compileAll(list: string[] | undefined, where: string): PathPattern[] {
+  return (list ?? []).map((p, i) => {
+    try {
+      return compilePattern(p);
+    } catch (e) {
+      throw new PolicyError(`${where}[${i}]: ${(e as Error).message}`);
+    }
+  });
+}
+
+export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown> = {}): Policy {
+  const defaultsFile = join(packRoot, 'config', 'policy.default.json');
+  let raw = check(readJson(defaultsFile) ?? {}, defaultsFile);
+  const projectFile = join(projectDir, '.loom', 'policy.json');
+  const project = readJson(projectFile);
+  if (project !== undefined) raw = merge(raw, check(project, projectFile));
+  const fromHook = Object.fromEntries(Object.entries(hookPolicy).filter(([k]) => POLICY_KEYS.has(k)));
+  if (Object.keys(fromHook).length) raw = merge(raw, check(fromHook, 'hook policy'));
+  return {
+    rules: raw.rules ?? {},
+    protectedBranches: compileAll(raw.protectedBranches, 'protectedBranches'),
+    sensitivePaths: compileAll(raw.sensitivePaths, 'sensitivePaths'),
+    allowedOutsidePaths: compileAll(raw.allowedOutsidePaths, 'allowedOutsidePaths'),
+    ciConfigPaths: compileAll(raw.ciConfigPaths, 'ciConfigPaths'),
+    promptSecret: raw.promptSecret ?? 'deny',
+  };
+}
+
+export function actionFor(policy: Policy, rule: string, fallback: Decision): Decision {
+  return policy.rules[rule] ?? fallback;
+}
