@@ -1,3 +1,4 @@
+import { benchGuard } from './guard';
 import { benchLedger } from './ledger';
 import { benchRunner } from './runner';
 
@@ -9,4 +10,5 @@ export interface Section {
 export const sections: Section[] = [
   { name: 'runner', run: benchRunner },
   { name: 'ledger', run: benchLedger },
+  { name: 'guard', run: benchGuard },
 ];

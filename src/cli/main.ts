@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
 import { LedgerError } from '../ledger/store';
+import { PolicyError } from '../policy/policy';
 import { runAndExit } from '../runner/main';
 import { checkpointCommand } from './commands/checkpoint';
+import { demoCommand } from './commands/demo';
+import { explainCommand } from './commands/explain';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
 import { FlagError } from './flags';
@@ -18,6 +21,8 @@ commands:
           [--since T] [--until T] [--limit N] [--json|--jsonl]
   history rebuild                        regenerate history.json from the ledger
   checkpoint [--project-dir D]           record the ledger head outside the database
+  explain "<command>" [--json]           how the shell guard sees a command, rule by rule
+  demo [--project-dir D]                 replay a realistic agent session through the real hooks
 `;
 
 type Command = (argv: string[]) => number;
@@ -25,6 +30,8 @@ const COMMANDS: Record<string, Command> = {
   verify: verifyCommand,
   history: historyCommand,
   checkpoint: checkpointCommand,
+  explain: explainCommand,
+  demo: demoCommand,
 };
 
 function main(argv: string[]): void {
@@ -47,7 +54,7 @@ function main(argv: string[]): void {
   try {
     process.exitCode = fn(rest);
   } catch (e) {
-    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError) {
+    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;

@@ -1,7 +1,6 @@
 // What every guard needs to know about where it runs: the project, the
 // pack, the policy, the user's home and temp folders, the current branch.
 import { readFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HandlerContext } from '../contract/types';
 import { loadPolicy, type Policy } from '../policy/policy';
@@ -36,8 +35,9 @@ export function guardEnv(ctx: HandlerContext, packRoot: string): GuardEnv {
   return {
     projectDir,
     cwd,
-    home: process.env.HOME || homedir(),
-    tmp: resolve(tmpdir()),
+    // node:os costs a module load; the environment usually says the same.
+    home: process.env.HOME || (require('node:os') as typeof import('node:os')).homedir(),
+    tmp: resolve(process.env.TMPDIR || (process.platform === 'win32' ? (require('node:os') as typeof import('node:os')).tmpdir() : '/tmp')),
     packRoot,
     policy: loadPolicy(packRoot, projectDir, ctx.hook.policy),
     protectedPaths,

@@ -35,7 +35,7 @@ export function run(ctx: HandlerContext): Verdict {
     suggestions.push('write a spec first (specs/<name>/) and agree on it before changing code');
   }
   if (CREDENTIAL_ASK.test(prompt) && red.count === 0) reasons.push('mentions-credentials');
-  const audit = [{ kind: 'prompt', risk, data: { text: red.value.slice(0, 8000), length: prompt.length, reasons, suggestions } }];
+  const audit = [{ kind: 'prompt', risk, data: { text: prompt.slice(0, 8000), length: prompt.length, reasons, suggestions } }];
   if (red.count > 0) {
     let mode = 'deny';
     try {

@@ -2,11 +2,12 @@
 // project's .loom/policy.json, then by the hook's own `policy` object.
 // Every layer is schema-checked (validator generated at build time) and
 // errors name the file and the JSON path.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '../contract/types';
 import { validatePolicy } from '../generated/policy-validator';
 import { jsonPointerToPath } from '../util/json-path';
+import { sha256Hex } from '../util/sha256';
 import { compilePattern, type PathPattern } from './patterns';
 
 export interface Policy {
@@ -76,7 +77,16 @@ function compileAll(list: string[] | undefined, where: string): PathPattern[] {
   });
 }
 
-export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown> = {}): Policy {
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new PolicyError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code})`);
+  }
+}
+
+function mergedRaw(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): RawPolicy {
   const defaultsFile = join(packRoot, 'config', 'policy.default.json');
   let raw = check(readJson(defaultsFile) ?? {}, defaultsFile);
   const projectFile = join(projectDir, '.loom', 'policy.json');
@@ -84,6 +94,37 @@ export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Rec
   if (project !== undefined) raw = merge(raw, check(project, projectFile));
   const fromHook = Object.fromEntries(Object.entries(hookPolicy).filter(([k]) => POLICY_KEYS.has(k)));
   if (Object.keys(fromHook).length) raw = merge(raw, check(fromHook, 'hook policy'));
+  return raw;
+}
+
+/**
+ * The merged policy of texts that already passed validation is remembered
+ * in the pack's dist/.cache (as trusted as its code), keyed by the exact
+ * texts: the schema validator then does not run on every tool call.
+ */
+function cachedRaw(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): RawPolicy {
+  const key = JSON.stringify([readText(join(packRoot, 'config', 'policy.default.json')) ?? '', readText(join(projectDir, '.loom', 'policy.json')) ?? null, hookPolicy]);
+  const cacheFile = join(packRoot, 'dist', '.cache', `policy-${sha256Hex(projectDir).slice(0, 16)}.json`);
+  try {
+    const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as { key: string; raw: RawPolicy };
+    if (c.key === key) return c.raw;
+  } catch {
+    // no cache yet
+  }
+  const raw = mergedRaw(packRoot, projectDir, hookPolicy);
+  try {
+    mkdirSync(join(packRoot, 'dist', '.cache'), { recursive: true });
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ key, raw }));
+    renameSync(tmp, cacheFile);
+  } catch {
+    // read-only pack: validate every time
+  }
+  return raw;
+}
+
+export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown> = {}): Policy {
+  const raw = cachedRaw(packRoot, projectDir, hookPolicy);
   return {
     rules: raw.rules ?? {},
     protectedBranches: compileAll(raw.protectedBranches, 'protectedBranches'),
