@@ -5,10 +5,13 @@ import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
 import { LedgerError } from '../ledger/store';
 import { PolicyError } from '../policy/policy';
+import { SettingsError } from '../install/merge';
 import { runAndExit } from '../runner/main';
 import { checkpointCommand } from './commands/checkpoint';
 import { demoCommand } from './commands/demo';
 import { explainCommand } from './commands/explain';
+import { installCommand, uninstallCommand } from './commands/install';
+import { validateCommand } from './commands/validate';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
 import { FlagError } from './flags';
@@ -23,6 +26,9 @@ commands:
   checkpoint [--project-dir D]           record the ledger head outside the database
   explain "<command>" [--json]           how the shell guard sees a command, rule by rule
   demo [--project-dir D]                 replay a realistic agent session through the real hooks
+  install --harness claude|codex|gemini|cursor|opencode [--scope project|user] [--dry-run]
+  uninstall --harness ...                remove exactly what install added
+  validate [--strict] [--json]           check every hook config found (claude, codex, opencode, native, loom)
 `;
 
 type Command = (argv: string[]) => number;
@@ -32,6 +38,9 @@ const COMMANDS: Record<string, Command> = {
   checkpoint: checkpointCommand,
   explain: explainCommand,
   demo: demoCommand,
+  install: installCommand,
+  uninstall: uninstallCommand,
+  validate: validateCommand,
 };
 
 function main(argv: string[]): void {
@@ -54,7 +63,7 @@ function main(argv: string[]): void {
   try {
     process.exitCode = fn(rest);
   } catch (e) {
-    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError) {
+    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;

@@ -1,0 +1,161 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, ROOT, run, tempDir } from './helpers';
+
+const loom = (args: string[], env: NodeJS.ProcessEnv = {}) => run(process.execPath, [CLI, ...args], null, { HOME: tempDir('loom-home-'), ...env });
+
+const FILES: Record<string, string> = {
+  claude: '.claude/settings.json',
+  codex: '.codex/hooks.json',
+  gemini: '.gemini/settings.json',
+  cursor: '.cursor/hooks.json',
+};
+
+const USER_CONFIG: Record<string, unknown> = {
+  claude: { model: 'opus', permissions: { allow: ['Bash(ls:*)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-guard.sh', timeout: 5 }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] } },
+  codex: { $comment: 'mine', hooks: { PreToolUse: [{ matcher: '^Bash$', hooks: [{ type: 'command', command: 'guard' }] }] } },
+  gemini: { security: { auth: { selectedType: 'gemini-api-key' } }, hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', name: 'mine', command: 'check.sh' }] }] } },
+  cursor: { version: 1, hooks: { beforeShellExecution: [{ command: './audit.sh' }] } },
+};
+
+describe('loom install / uninstall', () => {
+  for (const harness of Object.keys(FILES)) {
+    it(`${harness}: merges, keeps the user's hooks and keys, is idempotent, backs up, and uninstall restores the original`, async () => {
+      const project = tempDir();
+      const file = join(project, FILES[harness]);
+      mkdirSync(join(file, '..'), { recursive: true });
+      const original = JSON.stringify(USER_CONFIG[harness], null, 2) + '\n';
+      writeFileSync(file, original);
+      const first = await loom(['install', '--harness', harness, '--project-dir', project]);
+      expect(first.code, first.stderr).toBe(0);
+      const installed = readFileSync(file, 'utf8');
+      const doc = JSON.parse(installed);
+      const text = JSON.stringify(doc);
+      expect(text).toContain('run-hook.js\\" --event');
+      expect(text).toContain(`--harness ${harness}`);
+      for (const keep of ['my-guard.sh', 'guard', 'check.sh', './audit.sh'].filter((k) => JSON.stringify(USER_CONFIG[harness]).includes(k))) expect(text).toContain(keep);
+      // commands hold no shell syntax beyond one quoted path
+      for (const m of text.matchAll(/"command":"(node [^"]*(?:\\"[^"]*)*)"/g)) expect(m[1]).not.toMatch(/[;&|<>`$]/);
+      expect(readdirSync(join(file, '..')).some((f) => f.includes('loom-backup'))).toBe(true);
+      const second = await loom(['install', '--harness', harness, '--project-dir', project]);
+      expect(second.stdout).toContain('nothing to change');
+      expect(readFileSync(file, 'utf8')).toBe(installed);
+      const un = await loom(['uninstall', '--harness', harness, '--project-dir', project]);
+      expect(un.code).toBe(0);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(USER_CONFIG[harness]);
+    });
+  }
+
+  it('installs only events the registry has hooks for, never Claude Code WorktreeCreate', async () => {
+    const project = tempDir();
+    await loom(['install', '--harness', 'claude', '--project-dir', project]);
+    const events = Object.keys(JSON.parse(readFileSync(join(project, FILES.claude), 'utf8')).hooks);
+    expect(events).toContain('PreToolUse');
+    expect(events).toContain('UserPromptSubmit');
+    expect(events).not.toContain('WorktreeCreate');
+    expect(events).not.toContain('Elicitation');
+  });
+
+  it('--dry-run writes nothing', async () => {
+    const project = tempDir();
+    const r = await loom(['install', '--harness', 'codex', '--project-dir', project, '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('would change');
+    expect(existsSync(join(project, FILES.codex))).toBe(false);
+  });
+
+  it('a settings file that is not JSON is refused with its name, and left alone', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(join(project, FILES.claude), '{ "hooks": ');
+    const r = await loom(['install', '--harness', 'claude', '--project-dir', project]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('settings.json: not valid JSON');
+    expect(readFileSync(join(project, FILES.claude), 'utf8')).toBe('{ "hooks": ');
+  });
+
+  it('opencode: writes a plugin that spawns the runner, and removes it', async () => {
+    const project = tempDir();
+    await loom(['install', '--harness', 'opencode', '--project-dir', project]);
+    const plugin = readFileSync(join(project, '.opencode/plugins/loom.js'), 'utf8');
+    expect(plugin).toContain('"tool.execute.before"');
+    expect(plugin).toContain(join(ROOT, 'hooks', 'run-hook.js'));
+    expect(plugin).toContain('throw new Error');
+    await loom(['uninstall', '--harness', 'opencode', '--project-dir', project]);
+    expect(existsSync(join(project, '.opencode/plugins/loom.js'))).toBe(false);
+  });
+});
+
+describe('loom validate', () => {
+  async function validate(project: string, files: Record<string, unknown>, extra: string[] = []) {
+    for (const [rel, content] of Object.entries(files)) {
+      mkdirSync(join(project, rel, '..'), { recursive: true });
+      writeFileSync(join(project, rel), typeof content === 'string' ? content : JSON.stringify(content));
+    }
+    const r = await loom(['validate', '--project-dir', project, '--json', ...extra]);
+    return { ...r, json: JSON.parse(r.stdout) };
+  }
+
+  it('a clean project exits 0 and says loom is not wired yet', async () => {
+    const r = await validate(tempDir(), { '.claude/settings.json': { hooks: { PreToolUse: [{ matcher: 'Bash|Write', hooks: [{ type: 'command', command: 'x' }] }] } } });
+    expect(r.code).toBe(0);
+    expect(r.json.harnesses).toEqual([expect.objectContaining({ harness: 'claude', loomWired: false })]);
+    expect(r.json.groups[0]).toMatchObject({ dialect: 'claude', mode: 'exact', alternatives: ['Bash', 'Write'] });
+  });
+
+  it('reports each problem with file, event, group and hook index', async () => {
+    const project = tempDir();
+    const r = await validate(project, {
+      '.claude/settings.json': {
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'warp', command: 'x' }, { type: 'command' }, { type: 'command', command: 'y', timeout: -1 }] }, { hooks: [] }],
+          UserPromptSubmit: [{ matcher: 'anything', hooks: [{ type: 'command', command: 'z', if: 'Bash(rm *)' }] }],
+          NotAnEvent: [{ hooks: [{ type: 'command', command: 'q' }] }],
+          Stop: 'oops',
+        },
+      },
+      '.codex/hooks.json': { hooks: { PreToolUse: [{ matcher: '(a+)+$', hooks: [{ type: 'command', command: 'g' }] }, { matcher: '([', hooks: [{ type: 'command', command: 'g' }] }] } },
+      'opencode.json': { hooks: { 'tool.execute.before': [{ matcher: 'bash', hooks: [{ type: 'subagent' }] }] } },
+      '.dsh-hooks.json': { version: 1, events: { 'tool:before': [{ hooks: [{ type: 'shell', command: 'g', onError: 'explode', env: { A: 1 } }] }] } },
+      '.claude/settings.local.json': '{ not json',
+    });
+    expect(r.code).toBe(1);
+    const msgs = r.json.diagnostics.map((d: { severity: string; file: string; location: { path: string }; message: string }) => `${d.severity} ${d.file.slice(project.length)} ${d.location.path} ${d.message}`);
+    const has = (re: RegExp) => expect(msgs.some((m: string) => re.test(m)), `${re} in\n${msgs.join('\n')}`).toBe(true);
+    has(/^error \/\.claude\/settings\.json hooks\[PreToolUse\]\[0\]\.hooks\[0\] unknown hook type "warp"/);
+    has(/^error .*hooks\[PreToolUse\]\[0\]\.hooks\[1\] a command hook needs a "command" string/);
+    has(/^error .*hooks\[PreToolUse\]\[0\]\.hooks\[2\] timeout must be a positive integer/);
+    has(/^error .*hooks\[PreToolUse\]\[1\] "hooks" must be a non-empty array/);
+    has(/^warning .*hooks\[UserPromptSubmit\]\[0\] matcher has no effect on UserPromptSubmit/);
+    has(/^warning .*hooks\[UserPromptSubmit\]\[0\]\.hooks\[0\] "if" is not evaluated/);
+    has(/^warning .*hooks\[NotAnEvent\] unknown event/);
+    has(/^error .*hooks\[Stop\] must be an array/);
+    has(/^error \/\.codex\/hooks\.json hooks\[PreToolUse\]\[0\] regex .*nests quantifiers/);
+    has(/^error \/\.codex\/hooks\.json hooks\[PreToolUse\]\[1\] invalid regex matcher/);
+    has(/^error \/opencode\.json .* a subagent hook needs a "prompt" string/);
+    has(/^error \/\.dsh-hooks\.json events\[tool:before\]\[0\]\.hooks\[0\] onError must be warn, block or ignore/);
+    has(/^error \/\.dsh-hooks\.json .* env must map names to strings/);
+    has(/^error \/\.claude\/settings\.local\.json \$ cannot read/);
+  });
+
+  it('--strict fails on warnings only; disableAllHooks comes from the most specific file', async () => {
+    const project = tempDir();
+    const files = {
+      '.claude/settings.json': { disableAllHooks: false, hooks: { Stop: [{ matcher: 'x', hooks: [{ type: 'command', command: 'z' }] }] } },
+      '.claude/settings.local.json': { disableAllHooks: true },
+    };
+    const lax = await validate(project, files);
+    expect(lax.code).toBe(0);
+    expect(lax.json.disableAllHooks).toBe(true);
+    const strict = await validate(project, {}, ['--strict']);
+    expect(strict.code).toBe(1);
+  });
+
+  it('after install, validate reports loom wired for that harness', async () => {
+    const project = tempDir();
+    await loom(['install', '--harness', 'codex', '--project-dir', project]);
+    const r = await validate(project, {});
+    expect(r.json.harnesses.find((h: { harness: string }) => h.harness === 'codex').loomWired).toBe(true);
+  });
+});
