@@ -1,0 +1,163 @@
+// Real Claude Code, Codex and Gemini CLI, headless, against a scripted model
+// on 127.0.0.1, in temp projects wired by `loom install`. For each CLI: a
+// dangerous command is denied by loom (the model receives loom's reason)
+// and its victim survives; a harmless command runs; the ledger holds the
+// prompt, pre-tool and post-tool records under the CLI's real session id.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from './model-server';
+
+const ROOT = join(__dirname, '..', '..');
+const BIN = join(__dirname, '.clients', 'node_modules', '.bin');
+const CLI = join(ROOT, 'bin', 'loom.js');
+const DANGEROUS = 'rm -r .loom';
+const HARMLESS = 'echo loom-e2e-ok > marker.txt';
+
+function sh(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 150_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function baseEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', CI: '1' };
+  return env;
+}
+
+function project(): { dir: string; home: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-e2e-project-'));
+  const home = mkdtempSync(join(tmpdir(), 'loom-e2e-home-'));
+  mkdirSync(join(dir, '.loom'), { recursive: true });
+  writeFileSync(join(dir, '.loom', 'victim.txt'), 'must survive\n');
+  writeFileSync(join(dir, 'README.md'), '# e2e\n');
+  return { dir, home };
+}
+
+async function install(harness: string, dir: string, home: string): Promise<void> {
+  const r = await sh(process.execPath, [CLI, 'install', '--harness', harness, '--project-dir', dir], { cwd: dir, env: { ...baseEnv(home) } });
+  expect(r.code, r.stderr).toBe(0);
+}
+
+async function records(dir: string): Promise<Record<string, unknown>[]> {
+  const r = await sh(process.execPath, [CLI, 'history', '--project-dir', dir, '--json'], { cwd: dir, env: { PATH: process.env.PATH } });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+/** Each CLI run is its own session: the dangerous one and the harmless one. */
+function assertLedger(recs: Record<string, unknown>[], sessionIds: (string | undefined)[] = []): void {
+  const sessions = [...new Set(recs.filter((r) => r.event === 'PreToolUse').map((r) => String(r.session_id)))];
+  expect(sessions.length, 'one session per CLI run').toBe(2);
+  for (const sid of sessions) {
+    expect(sid.length).toBeGreaterThan(8);
+    const mine = recs.filter((r) => r.session_id === sid);
+    expect(mine.some((r) => r.event === 'UserPromptSubmit' && r.kind === 'prompt'), `prompt record in ${sid}`).toBe(true);
+    expect(mine.some((r) => r.event === 'PreToolUse' && r.kind === 'tool_call'), `pre-tool record in ${sid}`).toBe(true);
+  }
+  for (const sid of sessionIds) if (sid) expect(sessions).toContain(sid);
+  const denied = recs.find((r) => r.event === 'PreToolUse' && r.decision === 'deny');
+  expect(denied, 'a denied pre-tool record').toBeTruthy();
+  expect(JSON.stringify(denied)).toContain('modify-loom');
+  const allowed = recs.find((r) => r.event === 'PreToolUse' && r.decision === 'allow' && JSON.stringify(r).includes('loom-e2e-ok'));
+  expect(allowed, 'the harmless command, allowed').toBeTruthy();
+  const post = recs.find((r) => r.event === 'PostToolUse' && r.session_id === allowed!.session_id);
+  expect(post, 'a post-tool record in the harmless session').toBeTruthy();
+}
+
+const have = (name: string) => existsSync(join(BIN, name));
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('real agent CLIs driven through loom', () => {
+  it.skipIf(!have('claude'))('Claude Code', async () => {
+    const { dir, home } = project();
+    await install('claude', dir, home);
+    const run = async (command: string) => {
+      server = await startModelServer(command);
+      const env = {
+        ...baseEnv(home),
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'sk-ant-test-key',
+        CLAUDE_CONFIG_DIR: join(home, '.claude-config'),
+        DISABLE_TELEMETRY: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      };
+      const r = await sh(join(BIN, 'claude'), ['-p', 'clean up the workspace', '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: dir, env });
+      const s = server;
+      await s.close();
+      server = undefined;
+      return { r, toolResults: s.toolResults, json: (() => { try { return JSON.parse(r.stdout); } catch { return {}; } })() };
+    };
+    const bad = await run(DANGEROUS);
+    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
+    expect(bad.toolResults.join('\n')).toContain('modify-loom');
+    const good = await run(HARMLESS);
+    expect(readFileSync(join(dir, 'marker.txt'), 'utf8').trim()).toBe('loom-e2e-ok');
+    assertLedger(await records(dir), [bad.json.session_id, good.json.session_id]);
+  });
+
+  it.skipIf(!have('codex'))('Codex CLI', async () => {
+    const { dir, home } = project();
+    await install('codex', dir, home);
+    const run = async (command: string) => {
+      server = await startModelServer(command);
+      const env = { ...baseEnv(home), CODEX_HOME: join(home, '.codex'), KEY: 'x' };
+      mkdirSync(env.CODEX_HOME!, { recursive: true });
+      const args = [
+        'exec', '--json', '--skip-git-repo-check', '--trust', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access',
+        '-c', 'analytics.enabled=false', '-c', 'model_provider=mock',
+        '-c', `model_providers.mock={name="mock",base_url="${server.url}/v1",env_key="KEY",wire_api="responses"}`,
+        '-m', 'gpt-5-mock', 'clean up the workspace',
+      ];
+      const r = await sh(join(BIN, 'codex'), args, { cwd: dir, env });
+      const s = server;
+      await s.close();
+      server = undefined;
+      return { r, toolResults: s.toolResults };
+    };
+    const bad = await run(DANGEROUS);
+    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
+    expect(bad.toolResults.join('\n')).toContain('modify-loom');
+    await run(HARMLESS);
+    expect(readFileSync(join(dir, 'marker.txt'), 'utf8').trim()).toBe('loom-e2e-ok');
+    assertLedger(await records(dir));
+  });
+
+  it.skipIf(!have('gemini'))('Gemini CLI', async () => {
+    const { dir, home } = project();
+    await install('gemini', dir, home);
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+    const run = async (command: string) => {
+      server = await startModelServer(command);
+      const env = { ...baseEnv(home), GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: server.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_TELEMETRY_ENABLED: 'false' };
+      const r = await sh(join(BIN, 'gemini'), ['-p', 'clean up the workspace', '-m', 'gemini-2.5-flash', '--approval-mode', 'yolo', '-o', 'json'], { cwd: dir, env });
+      const s = server;
+      await s.close();
+      server = undefined;
+      return { r, toolResults: s.toolResults };
+    };
+    const bad = await run(DANGEROUS);
+    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
+    expect(bad.toolResults.join('\n')).toContain('modify-loom');
+    await run(HARMLESS);
+    expect(readFileSync(join(dir, 'marker.txt'), 'utf8').trim()).toBe('loom-e2e-ok');
+    assertLedger(await records(dir));
+  });
+});
