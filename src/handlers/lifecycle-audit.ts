@@ -3,7 +3,7 @@
 // task, worktree). Redaction happens in the ledger.
 import type { HandlerContext, Verdict } from '../contract/types';
 
-const FIELDS = ['source', 'model', 'reason', 'trigger', 'custom_instructions', 'compact_summary', 'notification_type', 'message', 'title', 'agent_id', 'agent_type', 'stop_hook_active', 'last_assistant_message', 'task_id', 'task_subject', 'worktree_path', 'file_path', 'permission_mode', 'cwd', 'transcript_path'];
+const FIELDS = ['tool_name', 'source', 'model', 'reason', 'trigger', 'custom_instructions', 'compact_summary', 'notification_type', 'message', 'title', 'agent_id', 'agent_type', 'stop_hook_active', 'last_assistant_message', 'task_id', 'task_subject', 'worktree_path', 'file_path', 'permission_mode', 'cwd', 'transcript_path'];
 
 export function run(ctx: HandlerContext): Verdict {
   const data: Record<string, unknown> = {};

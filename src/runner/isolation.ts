@@ -70,5 +70,7 @@ export function writeStderr(text: string): void {
 
 export function exitNow(code: number): never {
   process.exitCode = code;
+  // The answer is out; now is the time to save compiled code for the next call.
+  (globalThis as { __loomFlushCodeCaches?: () => void }).__loomFlushCodeCaches?.();
   return realExit(code);
 }

@@ -35,7 +35,14 @@ function fail(lines: string[], code: number): RenderedAnswer {
   return { stdout: '', stderr: lines.map((l) => l + '\n').join(''), exitCode: code };
 }
 
+// LOOM_TRACE=1 prints where an invocation's time went (ms since process start).
+const trace: [string, number][] = [];
+const mark = (label: string) => {
+  if (process.env.LOOM_TRACE) trace.push([label, performance.now()]);
+};
+
 export async function runInvocation(argv: string[], paths: RunnerPaths): Promise<RenderedAnswer> {
+  mark('runner loaded');
   let args: RunnerArgs;
   try {
     args = parseRunnerArgs(argv);
@@ -55,6 +62,7 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
     throw e;
   }
 
+  mark('registry');
   let hooks: HookDef[];
   let eventName: string;
   let payload: Record<string, unknown> = {};
@@ -65,6 +73,7 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
     if (!(e instanceof PayloadError)) throw e;
     payloadError = e.message;
   }
+  mark('stdin');
   const adapter = selectAdapter(args.harness, payload, args.event);
   if (args.hookId) {
     const hook = defs.find((d) => d.id === args.hookId);
@@ -110,8 +119,10 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
     foldOutcome(agg, outcome);
   }
   if (agg.updatedInput) agg.updatedInput = payload.tool_input as Record<string, unknown>;
+  mark('handlers');
 
   const ledgerProblem = recordInvocation({ projectDir, payload, agg, harness: adapter.name, eventName, contract, hooks });
+  mark('ledger');
   if (ledgerProblem) {
     const strict = hooks.some((h) => h.fallback === 'error' || h.fallback === 'retry');
     if (strict) {
@@ -126,6 +137,8 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
 export function runAndExit(argv: string[], paths: RunnerPaths): void {
   runInvocation(argv, paths).then(
     (answer) => {
+      mark('answer');
+      if (trace.length) writeStderr(trace.map(([l, t]) => `loom trace: ${t.toFixed(1)} ms ${l}`).join('\n'));
       writeStdout(answer.stdout);
       // Reasons may quote a command or prompt: never print a secret.
       if (answer.stderr) writeStderr(redactText(answer.stderr));
