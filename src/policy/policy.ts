@@ -17,9 +17,26 @@ export interface Policy {
   allowedOutsidePaths: PathPattern[];
   ciConfigPaths: PathPattern[];
   promptSecret: 'allow' | 'ask' | 'deny' | 'redact';
+  completionChecks: CompletionCheck[];
+  maxConsecutiveStopBlocks: number;
+  compaction: { denyWhileTaskInProgress: boolean; lastDecisions: number };
+  connectorAllowlist: string[];
+  dataHostAllowlist: string[];
+}
+
+export interface CompletionCheck {
+  name: string;
+  mustMention: string[];
+  message?: string;
+  events?: ('Stop' | 'SubagentStop')[];
 }
 
 interface RawPolicy {
+  completionChecks?: CompletionCheck[];
+  maxConsecutiveStopBlocks?: number;
+  compaction?: { denyWhileTaskInProgress?: boolean; lastDecisions?: number };
+  connectorAllowlist?: string[];
+  dataHostAllowlist?: string[];
   rules?: Record<string, Decision>;
   protectedBranches?: string[];
   sensitivePaths?: string[];
@@ -31,7 +48,7 @@ interface RawPolicy {
 
 export class PolicyError extends Error {}
 
-const POLICY_KEYS = new Set(['$schema', 'version', 'rules', 'protectedBranches', 'sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths', 'promptSecret', 'unparseable', 'checkpointEvery', 'maxToolOutputBytes']);
+const POLICY_KEYS = new Set(['$schema', 'version', 'rules', 'protectedBranches', 'sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths', 'promptSecret', 'unparseable', 'checkpointEvery', 'maxToolOutputBytes', 'completionChecks', 'maxConsecutiveStopBlocks', 'compaction', 'connectorAllowlist', 'dataHostAllowlist']);
 
 function check(raw: unknown, where: string): RawPolicy {
   if (!validatePolicy(raw)) {
@@ -60,9 +77,10 @@ function readJson(file: string): unknown | undefined {
 function merge(base: RawPolicy, over: RawPolicy): RawPolicy {
   const out: RawPolicy = { ...base, ...over, rules: { ...(base.rules ?? {}), ...(over.rules ?? {}) } };
   // Lists extend the defaults, except protected branches, which a project may narrow.
-  for (const k of ['sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths'] as const) {
-    if (over[k]) out[k] = [...(base[k] ?? []), ...over[k]!];
+  for (const k of ['sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths', 'completionChecks', 'connectorAllowlist', 'dataHostAllowlist'] as const) {
+    if (over[k]) (out as Record<string, unknown[]>)[k] = [...((base[k] as unknown[]) ?? []), ...(over[k] as unknown[])];
   }
+  if (over.compaction) out.compaction = { ...(base.compaction ?? {}), ...over.compaction };
   if (over.unparseable) out.rules = { ...out.rules, unparseable: over.unparseable, 'dynamic-command': over.unparseable };
   return out;
 }
@@ -132,6 +150,11 @@ export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Rec
     allowedOutsidePaths: compileAll(raw.allowedOutsidePaths, 'allowedOutsidePaths'),
     ciConfigPaths: compileAll(raw.ciConfigPaths, 'ciConfigPaths'),
     promptSecret: raw.promptSecret ?? 'deny',
+    completionChecks: raw.completionChecks ?? [],
+    maxConsecutiveStopBlocks: raw.maxConsecutiveStopBlocks ?? 3,
+    compaction: { denyWhileTaskInProgress: raw.compaction?.denyWhileTaskInProgress ?? false, lastDecisions: raw.compaction?.lastDecisions ?? 20 },
+    connectorAllowlist: raw.connectorAllowlist ?? [],
+    dataHostAllowlist: raw.dataHostAllowlist ?? [],
   };
 }
 

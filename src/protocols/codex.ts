@@ -20,6 +20,8 @@ export const codexAdapter: ProtocolAdapter = {
       const decision = o.kind === 'block' ? { behavior: 'deny', message: o.reason } : { behavior: 'allow' };
       return { exitCode: 0, stderr: o.warnings, stdout: json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }) };
     }
+    // Stop / SubagentStop want JSON: decision "block" turns the reason into a continuation prompt.
+    if (o.kind === 'block' && (canon === 'Stop' || canon === 'SubagentStop')) return { exitCode: 0, stderr: o.warnings, stdout: json({ decision: 'block', reason: o.reason }) };
     if (o.kind === 'block') return blockByExit2(o);
     if (o.kind === 'error') return errorExit1(o);
     const hso: Record<string, unknown> = { hookEventName: eventName };

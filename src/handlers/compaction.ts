@@ -1,0 +1,83 @@
+// PreCompact / PostCompact: write a handoff so the work survives the
+// compaction: session, trigger, instructions, summary, open tasks, the
+// session's last decisions and every high-risk event, files changed, the
+// active spec. The policy may refuse a compaction while a task is open.
+import { join } from 'node:path';
+import type { HandlerContext, Verdict } from '../contract/types';
+import { guardEnv } from '../guards/context';
+import { chooseSpec, SpecPathError } from '../handoff/spec';
+import { writeHandoff } from '../handoff/writer';
+import { detail, readRecords, type Rec } from '../ledger/reader';
+import { PolicyError } from '../policy/policy';
+
+function summary(r: Rec) {
+  const d = detail(r);
+  return { seq: r.seq, ts: r.ts, event: r.event, decision: r.decision, risk: r.risk, hook_id: r.hook_id, what: d.input_summary ?? d.text ?? d.reason ?? d.message ?? null, rules: d.rules ?? undefined };
+}
+
+export function run(ctx: HandlerContext): Verdict {
+  const p = ctx.payload;
+  let env;
+  try {
+    env = guardEnv(ctx, join(__dirname, '..'));
+  } catch (e) {
+    if (e instanceof PolicyError) return { status: 'failed', message: `invalid policy: ${e.message.split('\n')[0]}` };
+    throw e;
+  }
+  const session = String(p.session_id ?? '');
+  const records = readRecords(env.projectDir, { session: session || undefined });
+  const created = records.filter((r) => r.event === 'TaskCreated');
+  const completed = new Set(records.filter((r) => r.event === 'TaskCompleted').map((r) => detail(r).task_id));
+  const openTasks = created.filter((r) => !completed.has(detail(r).task_id)).map((r) => ({ task_id: detail(r).task_id, subject: detail(r).subject ?? null, created_seq: r.seq }));
+  if (ctx.event === 'PreCompact' && env.policy.compaction.denyWhileTaskInProgress && openTasks.length) {
+    return {
+      status: 'ok',
+      decision: 'deny',
+      reason: `compaction-while-task-open: ${openTasks.length} task(s) still in progress (${openTasks.map((t) => t.task_id).join(', ')}); keep the full context until they finish`,
+      risk: 'low',
+      audit: [{ kind: 'compaction', data: { trigger: p.trigger ?? null, refused: true, open_tasks: openTasks } }],
+    };
+  }
+  const decisions = records.filter((r) => r.event === 'PreToolUse' || r.event === 'PermissionRequest' || r.event === 'UserPromptSubmit').slice(-env.policy.compaction.lastDecisions).map(summary);
+  const highRisk = records.filter((r) => r.risk === 'high' || r.risk === 'critical').map(summary);
+  const files = new Set<string>();
+  for (const r of records) {
+    const d = detail(r);
+    for (const k of ['artifacts', 'paths']) if (Array.isArray(d[k])) for (const f of d[k] as unknown[]) if (typeof f === 'string') files.add(f);
+  }
+  let spec;
+  try {
+    spec = chooseSpec(env.projectDir, p, session);
+  } catch (e) {
+    if (!(e instanceof SpecPathError)) throw e;
+    return { status: 'warned', message: `handoff not written: ${e.message}`, risk: 'medium', audit: [{ kind: 'compaction', risk: 'medium', data: { trigger: p.trigger ?? null, error: e.message } }] };
+  }
+  const content = {
+    kind: 'loom.compaction-handoff.v1',
+    event: ctx.event,
+    written_at: new Date().toISOString(),
+    session_id: session,
+    harness: p.harness ?? null,
+    trigger: p.trigger ?? null,
+    custom_instructions: p.custom_instructions ?? null,
+    compact_summary: ctx.event === 'PostCompact' ? (p.compact_summary ?? p.summary ?? null) : null,
+    active_spec: { name: spec.name, path: spec.dir, chosen_from: spec.source },
+    open_tasks: openTasks,
+    last_decisions: decisions,
+    high_risk_events: highRisk,
+    files_changed: [...files].sort(),
+    ledger_head_seq: records.length ? records[records.length - 1].seq : null,
+  };
+  let path: string;
+  try {
+    path = writeHandoff(env.projectDir, spec.dir, content);
+  } catch (e) {
+    const msg = (e as Error).message;
+    return { status: 'warned', message: `handoff not written: ${msg}`, risk: 'medium', audit: [{ kind: 'compaction', risk: 'medium', data: { trigger: p.trigger ?? null, error: msg } }] };
+  }
+  return {
+    status: 'ok',
+    risk: 'none',
+    audit: [{ kind: 'compaction', data: { trigger: p.trigger ?? null, handoff_path: path, spec: spec.name, open_tasks: openTasks.length, decisions: decisions.length, high_risk: highRisk.length, files_changed: files.size } }],
+  };
+}

@@ -1,0 +1,15 @@
+// Small read-only git queries for the lifecycle handlers; never fatal.
+import { spawnSync } from 'node:child_process';
+
+export function git(cwd: string, args: string[], timeoutMs = 3000): string | undefined {
+  try {
+    const r = spawnSync('git', ['-C', cwd, ...args], { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'] });
+    return r.status === 0 ? r.stdout.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function gitState(cwd: string): { branch?: string; head?: string } {
+  return { branch: git(cwd, ['rev-parse', '--abbrev-ref', 'HEAD']), head: git(cwd, ['rev-parse', 'HEAD']) };
+}
