@@ -154,7 +154,3 @@ function readRegistryText(file: string): string {
 export function loadRegistry(file: string): HookDef[] {
   return parseRegistry(readRegistryText(file), file);
 }
-
-export function hooksForEvent(defs: HookDef[], event: string, canonical: string): HookDef[] {
-  return defs.filter((d) => d.events.includes(event) || d.events.includes(canonical));
-}

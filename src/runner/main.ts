@@ -2,18 +2,16 @@
 // isolation, aggregate, ledger, answer. One direction, no back and forth.
 import { fstatSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { contractFor, isKnownEvent } from '../contract/events';
-import type { Aggregate, HookDef, HookOutcome, RenderedAnswer } from '../contract/types';
+import { contractFor } from '../contract/events';
+import type { HookDef, RenderedAnswer } from '../contract/types';
 import { HARNESS_NAMES, selectAdapter } from '../protocols';
-import { hooksForEvent, loadRegistryCached, RegistryError } from '../registry/load';
-import { emptyAggregate, foldOutcome } from './aggregate';
+import { loadRegistryCached, RegistryError } from '../registry/load';
+import { emptyAggregate } from './aggregate';
 import { parseRunnerArgs, RUNNER_USAGE, UsageError, type RunnerArgs } from './args';
-import { executeHook } from './execute';
-import { exitNow, installIsolation, writeStderr, writeStdout } from './isolation';
-import { platformSkipReason } from './platform';
-import { resolveProjectDir } from './project-dir';
+import { exitNow, writeStderr, writeStdout } from './isolation';
 import { parsePayload, PayloadError, readStdinSync } from './stdin';
 import { recordInvocation } from './record';
+import { applyLedgerProblem, runHooks, selectHooks } from './run-hooks';
 import { redactText } from '../ledger/redact';
 
 export interface RunnerPaths {
@@ -63,8 +61,6 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   }
 
   mark('registry');
-  let hooks: HookDef[];
-  let eventName: string;
   let payload: Record<string, unknown> = {};
   let payloadError: string | undefined;
   try {
@@ -75,63 +71,23 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   }
   mark('stdin');
   const adapter = selectAdapter(args.harness, payload, args.event);
-  if (args.hookId) {
-    const hook = defs.find((d) => d.id === args.hookId);
-    if (!hook) return fail([`loom: unknown hook id "${args.hookId}"; known ids: ${defs.map((d) => d.id).join(', ') || '(none)'}`], 1);
-    hooks = [hook];
-    const sent = adapter.eventOf(payload);
-    // The harness's own spelling wins when it names one of the hook's events (BeforeTool for PreToolUse).
-    const canonSent = sent ? contractFor(sent)?.name ?? sent : undefined;
-    eventName = sent && hook.events.some((e) => e === sent || (contractFor(e)?.name ?? e) === canonSent) ? sent : hook.events[0];
-  } else {
-    eventName = args.event!;
-    hooks = hooksForEvent(defs, eventName, contractFor(eventName)?.name ?? eventName);
-    if (hooks.length === 0 && !payloadError) return { stdout: '', stderr: '', exitCode: 0 };
-  }
-  const contract = contractFor(eventName);
-  const agg: Aggregate = emptyAggregate(eventName);
-  if (!isKnownEvent(eventName)) agg.warnings.push(`loom: unknown event "${eventName}" (accepted; no harness contract known for it)`);
-
+  const sel = selectHooks(defs, { hookId: args.hookId, event: args.event }, adapter.eventOf(payload));
+  if ('error' in sel) return fail([`loom: ${sel.error}`], 1);
+  const { hooks, eventName } = sel;
   if (payloadError) {
+    const agg = emptyAggregate(eventName);
     agg.failed = true;
     agg.decision = 'deny';
     agg.reasons.push(payloadError);
-    return adapter.render(agg, contract, eventName, payload);
+    return adapter.render(agg, contractFor(eventName), eventName, payload);
   }
-
-  payload = adapter.normalize(payload, eventName);
-  const projectDir = resolveProjectDir(args.projectDir, payload);
-  payload.loom_project_dir = projectDir;
-  installIsolation();
-  for (const hook of hooks) {
-    const skip = platformSkipReason(hook);
-    let outcome: HookOutcome;
-    if (skip) {
-      agg.warnings.push(`loom: hook "${hook.id}" skipped: ${skip}`);
-      outcome = { hookId: hook.id, status: 'skipped', attempts: 0, durationMs: 0 };
-    } else {
-      // Each handler gets its own copy: one cannot change what the next sees, except through updatedInput.
-      const ctx = { event: contract?.name ?? eventName, payload: structuredClone(payload), hook: Object.freeze({ ...hook }) };
-      outcome = await executeHook(hook, ctx, { hooksDir: paths.hooksDir, registryDir: dirname(registryFile), warn: () => undefined });
-      const patch = outcome.verdict && !outcome.failure ? outcome.verdict.updatedInput : undefined;
-      if (patch) payload = { ...payload, tool_input: { ...((payload.tool_input as object) ?? {}), ...patch } };
-    }
-    foldOutcome(agg, outcome);
-  }
-  if (agg.updatedInput) agg.updatedInput = payload.tool_input as Record<string, unknown>;
+  if (hooks.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
+  const r = await runHooks({ hooks, eventName, payload, adapter, projectDirFlag: args.projectDir, hooksDir: paths.hooksDir, registryDir: dirname(registryFile) });
   mark('handlers');
-
-  const ledgerProblem = recordInvocation({ projectDir, payload, agg, harness: adapter.name, eventName, contract, hooks });
+  const problem = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks });
   mark('ledger');
-  if (ledgerProblem) {
-    const strict = hooks.some((h) => h.fallback === 'error' || h.fallback === 'retry');
-    if (strict) {
-      agg.failed = true;
-      agg.decision = 'deny';
-      agg.reasons.push(`ledger: ${ledgerProblem}`);
-    } else agg.warnings.push(`loom: ledger: ${ledgerProblem}`);
-  }
-  return adapter.render(agg, contract, eventName, payload);
+  applyLedgerProblem(r.agg, hooks, problem);
+  return adapter.render(r.agg, r.contract, eventName, r.payload);
 }
 
 export function runAndExit(argv: string[], paths: RunnerPaths): void {
