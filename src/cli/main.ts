@@ -6,12 +6,14 @@ import { QueryError } from '../ledger/query';
 import { LedgerError } from '../ledger/store';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
+import { exitNow } from '../runner/isolation';
 import { runAndExit } from '../runner/main';
 import { checkpointCommand } from './commands/checkpoint';
 import { demoCommand } from './commands/demo';
 import { explainCommand } from './commands/explain';
 import { installCommand, uninstallCommand } from './commands/install';
 import { validateCommand } from './commands/validate';
+import { serveCommand } from './commands/serve';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
 import { FlagError } from './flags';
@@ -29,9 +31,10 @@ commands:
   install --harness claude|codex|gemini|cursor|opencode [--scope project|user] [--dry-run]
   uninstall --harness ...                remove exactly what install added
   validate [--strict] [--json]           check every hook config found (claude, codex, opencode, native, loom)
+  serve [--port P] [--host H] [--project-dir D] [--token-file F]   the HTTP hook endpoint
 `;
 
-type Command = (argv: string[]) => number;
+type Command = (argv: string[]) => number | Promise<number>;
 const COMMANDS: Record<string, Command> = {
   verify: verifyCommand,
   history: historyCommand,
@@ -41,6 +44,7 @@ const COMMANDS: Record<string, Command> = {
   install: installCommand,
   uninstall: uninstallCommand,
   validate: validateCommand,
+  serve: serveCommand,
 };
 
 function main(argv: string[]): void {
@@ -60,15 +64,28 @@ function main(argv: string[]): void {
     process.exitCode = 1;
     return;
   }
-  try {
-    process.exitCode = fn(rest);
-  } catch (e) {
+  const fail = (e: unknown) => {
     if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;
     }
     throw e;
+  };
+  try {
+    const r = fn(rest);
+    if (typeof r === 'number') process.exitCode = r;
+    else
+      r.then(
+        (code) => {
+          process.exitCode = code;
+          // The server leaves nothing pending once stopped.
+          if (cmd === 'serve') exitNow(code);
+        },
+        fail,
+      );
+  } catch (e) {
+    fail(e);
   }
 }
 

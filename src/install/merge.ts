@@ -15,6 +15,11 @@ export function isLoomCommand(cmd: unknown, runner: string): boolean {
   return typeof cmd === 'string' && cmd.includes(`"${runner}" --event `);
 }
 
+/** A hook entry loom added: its runner command, or an http hook to a loom server (`<url>/hooks/<Event>`). */
+function isLoomEntry(h: Record<string, unknown>, runner: string): boolean {
+  return isLoomCommand(h.command, runner) || (h.type === 'http' && typeof h.url === 'string' && /\/hooks\/[A-Za-z]+$/.test(h.url) && (h as { loom?: unknown }).loom === undefined && Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.includes('LOOM_SERVE_TOKEN'));
+}
+
 function hooksObject(doc: Json, file: string): Json {
   if (doc.hooks === undefined) doc.hooks = {};
   if (!isObj(doc.hooks)) throw new SettingsError(`${file}: $.hooks is not an object; fix it before installing`);
@@ -29,7 +34,7 @@ export function addLoomHooks(doc: Json, t: Target, runner: string): number {
   for (const event of t.events) {
     const list = hooks[event] ?? [];
     if (!Array.isArray(list)) throw new SettingsError(`${t.file}: $.hooks.${event} is not an array; fix it before installing`);
-    const present = list.some((g) => (t.grouped ? isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObj(h) && isLoomCommand(h.command, runner)) : isObj(g) && isLoomCommand(g.command, runner)));
+    const present = list.some((g) => (t.grouped ? isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObj(h) && isLoomEntry(h, runner)) : isObj(g) && isLoomCommand(g.command, runner)));
     if (present) continue;
     list.push(t.grouped ? { hooks: [t.entry(event, runner)] } : t.entry(event, runner));
     hooks[event] = list;
@@ -48,7 +53,7 @@ export function removeLoomHooks(doc: Json, t: Target, runner: string): number {
     const kept: unknown[] = [];
     for (const g of list) {
       if (t.grouped && isObj(g) && Array.isArray(g.hooks)) {
-        const rest = g.hooks.filter((h) => !(isObj(h) && isLoomCommand(h.command, runner)));
+        const rest = g.hooks.filter((h) => !(isObj(h) && isLoomEntry(h, runner)));
         removed += g.hooks.length - rest.length;
         if (rest.length === g.hooks.length) kept.push(g);
         else if (rest.length) kept.push({ ...g, hooks: rest });

@@ -46,6 +46,11 @@ export function runnerCommand(runner: string, event: string, harness: InstallHar
   return `node "${runner}" --event ${event} --harness ${harness}`;
 }
 
+/** Claude Code http hooks pointed at `loom serve`; the token travels in a header from an allowed env var. */
+export function claudeHttpEntry(baseUrl: string) {
+  return (event: string) => ({ type: 'http', url: `${baseUrl.replace(/\/+$/, '')}/hooks/${event}`, headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30 });
+}
+
 export function target(harness: InstallHarness, scope: Scope, projectDir: string, env: NodeJS.ProcessEnv = process.env): Target {
   const home = env.HOME || homedir();
   const base = (dir: string, userDir: string, file: string) => (scope === 'project' ? join(projectDir, dir, file) : join(userDir, file));

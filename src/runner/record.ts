@@ -18,6 +18,8 @@ export interface InvocationRecordInput {
   eventName: string;
   contract: EventContract | undefined;
   hooks: HookDef[];
+  /** Merged into every record's kind object (e.g. the HTTP client's headers). */
+  extra?: Record<string, unknown>;
 }
 
 export function sessionIdOf(payload: Record<string, unknown>): string {
@@ -59,7 +61,7 @@ export function buildDrafts(input: InvocationRecordInput): RecordDraft[] {
     const baseRisk: Risk = o.verdict?.risk ?? (o.status === 'failed' || o.status === 'blocked' ? 'medium' : 'none');
     const entries = o.verdict?.audit?.length ? o.verdict.audit : [{ kind: 'hook', data: hookData(o) }];
     for (const a of entries) {
-      const data = a.kind === 'hook' ? a.data : { ...a.data, hook: hookData(o) };
+      const data = { ...(a.kind === 'hook' ? a.data : { ...a.data, hook: hookData(o) }), ...(input.extra ?? {}) };
       const red = redact({ data, session });
       drafts.push({
         event,
@@ -78,6 +80,10 @@ export function buildDrafts(input: InvocationRecordInput): RecordDraft[] {
   return drafts;
 }
 
+export function checkpointEvery(env: NodeJS.ProcessEnv = process.env): number {
+  return Number(env.LOOM_CHECKPOINT_EVERY) > 0 ? Number(env.LOOM_CHECKPOINT_EVERY) : DEFAULT_CHECKPOINT_EVERY;
+}
+
 export function recordInvocation(input: InvocationRecordInput): string | undefined {
   const drafts = buildDrafts(input);
   if (drafts.length === 0) return undefined;
@@ -87,7 +93,7 @@ export function recordInvocation(input: InvocationRecordInput): string | undefin
     ledger = Ledger.openForAppend(input.projectDir, key);
     const stored = ledger.append(drafts);
     const last = stored[stored.length - 1];
-    const every = Number(process.env.LOOM_CHECKPOINT_EVERY) > 0 ? Number(process.env.LOOM_CHECKPOINT_EVERY) : DEFAULT_CHECKPOINT_EVERY;
+    const every = checkpointEvery();
     const problems: string[] = [];
     const l = ledger;
     l.withWriteLock(() => {

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, unlinkSy
 import { dirname, join, resolve } from 'node:path';
 import { addLoomHooks, removeLoomHooks, SettingsError } from '../../install/merge';
 import { opencodePluginSource } from '../../install/opencode-plugin';
-import { limitToEvents, target, type InstallHarness, type Scope } from '../../install/targets';
+import { claudeHttpEntry, limitToEvents, target, type InstallHarness, type Scope } from '../../install/targets';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
@@ -42,7 +42,10 @@ function backup(file: string): string | undefined {
 }
 
 export function installCommand(argv: string[], remove = false): number {
-  const flags = parseFlags(argv, { values: ['harness', 'scope', 'project-dir'], booleans: ['dry-run', 'json'] });
+  const flags = parseFlags(argv, { values: ['harness', 'scope', 'project-dir', 'mode', 'url'], booleans: ['dry-run', 'json'] });
+  const mode = flags.values.mode ?? 'command';
+  if (mode !== 'command' && mode !== 'http') throw new FlagError('--mode must be command or http');
+  if (mode === 'http' && flags.values.harness !== 'claude') throw new FlagError('--mode http is for --harness claude (Claude Code http hooks)');
   const harness = flags.values.harness;
   if (!harness || !HARNESSES.includes(harness)) throw new FlagError(`--harness must be one of ${HARNESSES.join(', ')}`);
   const scope = (flags.values.scope ?? 'project') as Scope;
@@ -69,6 +72,11 @@ export function installCommand(argv: string[], remove = false): number {
 
   limitToEvents(loadRegistry(join(__dirname, '..', 'config', 'hooks.json')).flatMap((d) => d.events.map((e) => contractFor(e)?.name ?? e)));
   const t = target(harness as InstallHarness, scope, projectDir);
+  if (mode === 'http') {
+    const base = flags.values.url ?? 'http://127.0.0.1:7077';
+    if (!/^https?:\/\/[^\s/]+$/.test(base.replace(/\/+$/, ''))) throw new FlagError(`--url "${base}": expected http(s)://host:port`);
+    t.entry = claudeHttpEntry(base);
+  }
   const doc = readSettings(t.file);
   const changed = remove ? removeLoomHooks(doc, t, runner) : addLoomHooks(doc, t, runner);
   const text = JSON.stringify(doc, null, 2) + '\n';
@@ -83,6 +91,7 @@ export function installCommand(argv: string[], remove = false): number {
   const b = backup(t.file);
   writeAtomic(t.file, text);
   process.stdout.write(`${verb} ${harness} (${scope}): ${remove ? 'removed' : 'added'} ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}\n`);
+  if (mode === 'http' && !remove) process.stdout.write('note: start the server with `loom serve` and export LOOM_SERVE_TOKEN where Claude Code runs (the same token the server reads).\n');
   if (harness === 'codex' && !remove) process.stdout.write('note: Codex runs project hooks only in a trusted project and after /hooks trust (or --dangerously-bypass-hook-trust).\n');
   return 0;
 }

@@ -1,0 +1,54 @@
+// loom serve [--port P] [--host H] [--project-dir D] [--token-file F]
+// [--harness NAME] [--max-in-flight N]: the HTTP hook endpoint.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startServer } from '../../serve/server';
+import { FlagError, parseFlags } from '../flags';
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'token-file', 'harness', 'max-in-flight', 'config', 'request-timeout-ms'] });
+  const port = Number(f.values.port ?? process.env.LOOM_SERVE_PORT ?? 7077);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new FlagError(`--port "${f.values.port}": expected 0-65535`);
+  const maxInFlight = Number(f.values['max-in-flight'] ?? 256);
+  if (!Number.isInteger(maxInFlight) || maxInFlight < 1) throw new FlagError('--max-in-flight: expected a positive integer');
+  const timeout = Number(f.values['request-timeout-ms'] ?? 10_000);
+  if (!Number.isInteger(timeout) || timeout < 100) throw new FlagError('--request-timeout-ms: expected an integer >= 100');
+  let token = process.env.LOOM_SERVE_TOKEN || undefined;
+  if (f.values['token-file']) {
+    try {
+      token = readFileSync(f.values['token-file'], 'utf8').trim();
+    } catch (e) {
+      throw new FlagError(`--token-file ${f.values['token-file']}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    }
+    if (token.length < 16) throw new FlagError(`--token-file ${f.values['token-file']}: the token must be at least 16 characters`);
+  }
+  const pack = join(__dirname, '..');
+  let s;
+  try {
+    s = await startServer({
+      host: f.values.host ?? '127.0.0.1',
+      port,
+      projectDir: f.values['project-dir'] ? resolve(f.values['project-dir']) : process.env.LOOM_PROJECT_DIR || undefined,
+      token,
+      harness: f.values.harness ?? process.env.LOOM_HARNESS,
+      registryFile: resolve(f.values.config || process.env.LOOM_CONFIG || join(pack, 'config', 'hooks.json')),
+      hooksDir: join(pack, 'hooks'),
+      maxInFlight,
+      requestTimeoutMs: timeout,
+    });
+  } catch (e) {
+    process.stderr.write(`loom serve: ${(e as Error).message}\n`);
+    return 2;
+  }
+  process.stderr.write(`loom serve: listening on ${s.url} (POST /hooks/<event>, GET /healthz, GET /metrics)${token ? ', bearer token required' : ''}\n`);
+  await new Promise<void>((done) => {
+    const stop = (sig: string) => {
+      process.stderr.write(`loom serve: ${sig}: finishing requests in flight\n`);
+      void s.close().then(done);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  process.stderr.write('loom serve: stopped (checkpoint written)\n');
+  return 0;
+}

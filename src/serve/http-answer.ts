@@ -1,0 +1,21 @@
+// Over HTTP there is no exit code: a block must be the JSON the harness
+// reads as one (Claude Code: a non-2xx status never blocks, so loom always
+// answers 200 with a JSON decision).
+import type { EventContract } from '../contract/events';
+import type { RenderedAnswer } from '../contract/types';
+
+export function httpBody(answer: RenderedAnswer, contract: EventContract | undefined, eventName: string): Record<string, unknown> {
+  const reason = answer.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('loom: '))
+    .map((l) => l.slice(6))
+    .join('; ');
+  if (answer.exitCode === 2) {
+    if ((contract?.name ?? eventName) === 'PreToolUse') return { hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: reason || 'blocked by loom policy' } };
+    return { decision: 'block', reason: reason || 'blocked by loom policy' };
+  }
+  let body: Record<string, unknown> = {};
+  if (answer.stdout.trim()) body = JSON.parse(answer.stdout) as Record<string, unknown>;
+  if (answer.exitCode !== 0 && reason) body.systemMessage = `loom: ${reason}`;
+  return body;
+}

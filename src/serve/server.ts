@@ -1,0 +1,211 @@
+// loom serve: the HTTP hook endpoint (Claude Code `type: "http"` hooks,
+// seed 004's enterprise harness). Same registry, handlers and adapters as
+// the command runner; one warm process, one ledger writer (group commit).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { HarnessName, HookDef } from '../contract/types';
+import { selectAdapter } from '../protocols';
+import { loadRegistry } from '../registry/load';
+import { buildDrafts, finalDecision } from '../runner/record';
+import { applyLedgerProblem, runHooks, selectHooks } from '../runner/run-hooks';
+import { GroupCommitLedger } from './group-commit';
+import { httpBody } from './http-answer';
+import { Metrics } from './metrics';
+
+export const MAX_BODY = 16 * 1024 * 1024;
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  projectDir?: string;
+  token?: string;
+  harness?: string;
+  registryFile: string;
+  hooksDir: string;
+  maxInFlight: number;
+  /** Body read and request timeouts, ms. */
+  requestTimeoutMs: number;
+}
+
+const CLIENT_HEADERS: [string, string][] = [
+  ['third-party-user-id', 'third_party_user_id'],
+  ['turn-id', 'turn_id'],
+  ['app-version', 'app_version'],
+];
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return reject(new HttpError(413, `body of ${declared} bytes is over the ${limit}-byte limit`));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => {
+      reject(new HttpError(408, `the request body did not arrive within ${timeoutMs} ms`));
+      req.destroy();
+    }, timeoutMs);
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        clearTimeout(timer);
+        reject(new HttpError(413, `body is over the ${limit}-byte limit`));
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks, size));
+    });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
+export interface LoomServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(o: ServeOptions): Promise<LoomServer> {
+  if (!isLoopback(o.host) && !o.token) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
+  const defs: HookDef[] = loadRegistry(o.registryFile);
+  const registryDir = join(o.registryFile, '..');
+  const ledger = new GroupCommitLedger();
+  const metrics = new Metrics();
+  const tokenDigest = o.token ? digest(o.token) : undefined;
+  let inFlight = 0;
+  let closing = false;
+
+  const send = (res: ServerResponse, route: string, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    // While shutting down, every answer closes its connection so the server can stop at once.
+    res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; version=0.0.4' : 'application/json', 'content-length': Buffer.byteLength(text), ...(closing ? { connection: 'close' } : {}), ...headers });
+    res.end(text);
+    metrics.request(route, status);
+  };
+
+  async function handleHook(req: IncomingMessage, res: ServerResponse, pathEvent: string | undefined, url: URL): Promise<void> {
+    const started = process.hrtime.bigint();
+    if (tokenDigest) {
+      const auth = req.headers.authorization ?? '';
+      const given = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+      if (!given || !timingSafeEqual(digest(given), tokenDigest)) throw new HttpError(401, 'missing or wrong bearer token in the Authorization header', { 'www-authenticate': 'Bearer' });
+    }
+    const client: Record<string, string> = {};
+    for (const [h, field] of CLIENT_HEADERS) {
+      const v = req.headers[h];
+      if (v === undefined) continue;
+      const s = Array.isArray(v) ? v.join(',') : v;
+      if (s.length > 256 || !/^[\x20-\x7e]*$/.test(s)) throw new HttpError(400, `header ${h}: at most 256 printable ASCII characters`);
+      client[field] = s;
+    }
+    const type = String(req.headers['content-type'] ?? '');
+    if (!/^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i.test(type)) throw new HttpError(415, `content-type must be application/json (got ${JSON.stringify(type || 'none')})`);
+    const body = await readBody(req, MAX_BODY, o.requestTimeoutMs);
+    let payload: unknown;
+    try {
+      payload = body.length ? JSON.parse(body.toString('utf8')) : {};
+    } catch (e) {
+      throw new HttpError(400, `body is not valid JSON: ${(e as Error).message}`);
+    }
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new HttpError(400, 'body must be one JSON object');
+    const p = payload as Record<string, unknown>;
+    const eventName = pathEvent ?? (typeof p.hook_event_name === 'string' ? p.hook_event_name : undefined);
+    if (!eventName) throw new HttpError(400, 'no event: POST /hooks/<event> or send hook_event_name in the body');
+    if (!/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(eventName)) throw new HttpError(400, `event name ${JSON.stringify(eventName.slice(0, 80))} is not valid`);
+    if (p.hook_event_name === undefined) p.hook_event_name = eventName;
+    const adapter = selectAdapter(url.searchParams.get('harness') ?? o.harness, p, eventName);
+    const sel = selectHooks(defs, { event: eventName }, eventName);
+    if ('error' in sel || sel.hooks.length === 0) {
+      metrics.decision('allow');
+      send(res, '/hooks', 200, {});
+      return;
+    }
+    const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: o.projectDir, hooksDir: o.hooksDir, registryDir });
+    const extra = Object.keys(client).length ? { client } : undefined;
+    const drafts = buildDrafts({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name as HarnessName, eventName, contract: r.contract, hooks: sel.hooks, extra });
+    // The answer waits for the record to be durable: a crash loses no acknowledged record.
+    const problem = await ledger.append(r.projectDir, drafts);
+    applyLedgerProblem(r.agg, sel.hooks, problem);
+    const rendered = adapter.render(r.agg, r.contract, eventName, r.payload);
+    metrics.decision(finalDecision(r.agg, r.contract));
+    send(res, '/hooks', 200, httpBody(rendered, r.contract, eventName));
+    metrics.latency(Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://loom.invalid');
+    const path = url.pathname;
+    if (req.method === 'GET' && path === '/healthz') return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
+    if (req.method === 'GET' && path === '/metrics') return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
+    const m = /^\/hooks(?:\/([^/]+))?\/?$/.exec(path);
+    if (!m) return send(res, path.slice(0, 64), 404, { error: `no route ${req.method} ${path.slice(0, 200)}` });
+    if (req.method !== 'POST') return send(res, '/hooks', 405, { error: 'use POST' }, { allow: 'POST' });
+    if (closing) return send(res, '/hooks', 503, { error: 'shutting down' }, { 'retry-after': '1', connection: 'close' });
+    if (inFlight >= o.maxInFlight) return send(res, '/hooks', 503, { error: `more than ${o.maxInFlight} requests in flight` }, { 'retry-after': '1' });
+    inFlight++;
+    let event: string | undefined;
+    try {
+      event = m[1] ? decodeURIComponent(m[1]) : undefined;
+    } catch {
+      event = '\u0000';
+    }
+    handleHook(req, res, event, url)
+      .catch((e: unknown) => {
+        if (res.headersSent) return;
+        if (e instanceof HttpError) send(res, '/hooks', e.status, { error: e.message }, e.headers);
+        else send(res, '/hooks', 500, { error: `internal error: ${(e as Error).message}` });
+      })
+      .finally(() => {
+        inFlight--;
+      });
+  });
+  server.headersTimeout = o.requestTimeoutMs;
+  server.requestTimeout = o.requestTimeoutMs * 2;
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return {
+    server,
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        // Stop accepting; requests in flight finish; then the last batch, a checkpoint, done.
+        server.close(() => {
+          ledger.shutdown('server-shutdown');
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

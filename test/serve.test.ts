@@ -1,0 +1,202 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BEHAVE, CLI, ROOT, runHook, tempDir, writeRegistry } from './helpers';
+
+const TOKEN = 'test-token-0123456789abcdef';
+
+interface Srv {
+  child: ChildProcess;
+  url: string;
+  project: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const servers: Srv[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.child.kill('SIGKILL');
+});
+
+function start(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Srv> {
+  const project = tempDir();
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project, ...args], { env: { ...process.env, LOOM_SERVE_TOKEN: TOKEN, LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/[^\s]+)/.exec(err);
+      if (m) {
+        const s = { child, url: m[1], project, stderr: () => err, exited };
+        servers.push(s);
+        resolve(s);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+}
+
+interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json?: Record<string, unknown>;
+}
+
+function call(url: string, path: string, body: string | Buffer | null, headers: Record<string, string> = {}, method = 'POST'): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    const req = request(url + path, { method, headers: { ...(body !== null ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+      let b = '';
+      res.on('data', (d) => (b += d));
+      res.on('end', () => {
+        let json: Record<string, unknown> | undefined;
+        try {
+          json = JSON.parse(b);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: b, json });
+      });
+    });
+    req.on('error', reject);
+    if (body !== null) req.end(body);
+    else req.end();
+  });
+}
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+const pre = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'sess-h', tool_name: 'Bash', tool_input: { command } });
+
+describe('loom serve', () => {
+  it('health, metrics, and a decision in Claude Code JSON with status 200', async () => {
+    const s = await start();
+    expect((await call(s.url, '/healthz', null, {}, 'GET')).json).toEqual({ status: 'ok' });
+    const deny = await call(s.url, '/hooks/PreToolUse', pre('rm -rf ~'), auth);
+    expect(deny.status).toBe(200);
+    expect(deny.json).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
+    const allow = await call(s.url, '/hooks', pre('npm test'), auth);
+    expect([allow.status, allow.json]).toEqual([200, {}]);
+    const metrics = (await call(s.url, '/metrics', null, {}, 'GET')).body;
+    expect(metrics).toMatch(/loom_decisions_total\{decision="deny"\} 1/);
+    expect(metrics).toMatch(/loom_request_duration_seconds_count 2/);
+    expect(metrics).toMatch(/loom_ledger_head_seq 2/);
+  });
+
+  it('requires the bearer token, compared in constant time', async () => {
+    const s = await start();
+    expect((await call(s.url, '/hooks/PreToolUse', pre('ls'))).status).toBe(401);
+    const wrong = await call(s.url, '/hooks/PreToolUse', pre('ls'), { authorization: 'Bearer nope' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('records seed 004 headers and rejects bad ones naming the header', async () => {
+    const s = await start();
+    const ok = await call(s.url, '/hooks/PreToolUse', pre('ls'), { ...auth, 'Third-Party-User-Id': 'external-user-001', 'Turn-Id': 'turn-001', 'App-Version': '1.3.2' });
+    expect(ok.status).toBe(200);
+    const bad = await call(s.url, '/hooks/PreToolUse', pre('ls'), { ...auth, 'Turn-Id': 'x'.repeat(300) });
+    expect(bad.status).toBe(400);
+    expect(bad.json!.error).toContain('header turn-id');
+    const rec = JSON.parse(readFileSync(join(s.project, '.loom/compliance/history.json'), 'utf8'))[0];
+    expect(rec.tool_call.client).toEqual({ third_party_user_id: 'external-user-001', turn_id: 'turn-001', app_version: '1.3.2' });
+  });
+
+  it('limits and bad input: 413, 415, 400, 404, 405', async () => {
+    const s = await start();
+    expect((await call(s.url, '/hooks/PreToolUse', Buffer.alloc(17 * 1024 * 1024, 0x20), auth)).status).toBe(413);
+    expect((await call(s.url, '/hooks/PreToolUse', 'ls', { ...auth, 'content-type': 'text/plain' })).status).toBe(415);
+    const bad = await call(s.url, '/hooks/PreToolUse', '{"a":', auth);
+    expect(bad.status).toBe(400);
+    expect(bad.json!.error).toMatch(/not valid JSON: .+/);
+    expect((await call(s.url, '/hooks', '{}', auth)).status).toBe(400);
+    expect((await call(s.url, '/nope', '{}', auth)).status).toBe(404);
+    expect((await call(s.url, '/hooks/PreToolUse', null, auth, 'GET')).status).toBe(405);
+  });
+
+  it('a slow client times out', async () => {
+    const s = await start(['--request-timeout-ms', '300']);
+    const status = await new Promise<number>((resolve) => {
+      const req = request(s.url + '/hooks/PreToolUse', { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'content-length': '100' } }, (res) => resolve(res.statusCode ?? 0));
+      req.on('error', () => resolve(-1));
+      req.write('{"hook_event_name":');
+    });
+    expect([408, -1]).toContain(status);
+  });
+
+  it('past N requests in flight: 503 with Retry-After', async () => {
+    const cfg = writeRegistry({ PreToolUse: [{ id: 'slow', entry: BEHAVE, policy: { mode: 'sleep', ms: 800 } }] });
+    const s = await start(['--max-in-flight', '1', '--config', cfg]);
+    const [a, b] = await Promise.all([call(s.url, '/hooks/PreToolUse', pre('ls'), auth), new Promise<Res>((r) => setTimeout(() => r(call(s.url, '/hooks/PreToolUse', pre('ls'), auth)), 200))]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(503);
+    expect(b.headers['retry-after']).toBe('1');
+  });
+
+  it('refuses a non-loopback host without a token', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '0.0.0.0'], { env: { ...process.env, LOOM_SERVE_TOKEN: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(2);
+    expect(err).toContain('refusing to listen on 0.0.0.0 without a token');
+  });
+
+  it('100 parallel requests give 100 records with contiguous seq, and the chain verifies', async () => {
+    const s = await start();
+    const rs = await Promise.all(Array.from({ length: 100 }, (_, i) => call(s.url, '/hooks/PreToolUse', pre(`echo ${i}`), auth)));
+    expect(rs.every((r) => r.status === 200)).toBe(true);
+    const v = await new Promise<string>((resolve) => {
+      const c = spawn(process.execPath, [CLI, 'verify', '--project-dir', s.project, '--json']);
+      let o = '';
+      c.stdout.on('data', (d) => (o += d));
+      c.on('close', () => resolve(o));
+    });
+    expect(JSON.parse(v)).toMatchObject({ status: 'intact', records: 100, head: { seq: 100 } });
+  });
+
+  it('SIGTERM: finishes requests in flight, writes a checkpoint, exits 0', async () => {
+    const cfg = writeRegistry({ PreToolUse: [{ id: 'slow', entry: BEHAVE, policy: { mode: 'sleep', ms: 600 } }] });
+    const s = await start(['--config', cfg]);
+    const inflight = call(s.url, '/hooks/PreToolUse', pre('ls'), auth);
+    await new Promise((r) => setTimeout(r, 150));
+    s.child.kill('SIGTERM');
+    const res = await inflight;
+    expect(res.status).toBe(200);
+    expect(await s.exited).toBe(0);
+    const cps = readFileSync(join(s.project, '.loom/compliance/checkpoints.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(cps.at(-1)).toMatchObject({ seq: 1, reason: 'server-shutdown' });
+  });
+
+  it('gives the same verdicts as the command runner on the real payloads', async () => {
+    const s = await start();
+    const fixtures = ['claude-PreToolUse', 'codex-PreToolUse', 'claude-UserPromptSubmit', 'claude-Stop'];
+    const commands = ['rm -rf /', 'npm test', 'cat .env', 'git push --force origin main', 'ls -la'];
+    for (const f of fixtures) {
+      const base = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/real-payloads', `${f}.json`), 'utf8'));
+      for (const command of base.tool_input ? commands : ['']) {
+        const payload = base.tool_input ? { ...base, tool_input: { ...base.tool_input, command } } : base;
+        const event = payload.hook_event_name;
+        const viaRunner = await runHook(['--event', event, '--project-dir', tempDir()], payload);
+        const viaServer = await call(s.url, `/hooks/${event}?harness=claude`, JSON.stringify(payload), auth);
+        const runnerDenied = viaRunner.code === 2;
+        const serverDenied = viaServer.json!.decision === 'block' || (viaServer.json!.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision === 'deny';
+        expect(serverDenied, `${f} ${command}`).toBe(runnerDenied);
+      }
+    }
+  });
+});
+
+describe('loom install --mode http', () => {
+  it('wires Claude Code http hooks to the server with the token from an allowed env var, and removes them', async () => {
+    const project = tempDir();
+    const run = (args: string[]) => new Promise<number | null>((r) => spawn(process.execPath, [CLI, ...args], { stdio: 'ignore' }).on('exit', r));
+    expect(await run(['install', '--harness', 'claude', '--mode', 'http', '--url', 'http://127.0.0.1:7077', '--project-dir', project])).toBe(0);
+    const doc = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
+    expect(doc.hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'http', url: 'http://127.0.0.1:7077/hooks/PreToolUse', headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30 });
+    expect(await run(['uninstall', '--harness', 'claude', '--project-dir', project])).toBe(0);
+    expect(JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'))).toEqual({ hooks: {} });
+  });
+});
