@@ -83,6 +83,7 @@ async function bundle(): Promise<void> {
   await build({ ...common, entryPoints: [join(root, 'src/runner/entry.ts')], outfile: join(root, 'dist/runner.js') });
   writeFileSync(join(root, 'hooks/run-hook.js'), shim('runner.js', 'runner', '../dist'));
   await build({ ...common, entryPoints: [join(root, 'src/cli/main.ts')], outfile: join(root, 'dist/cli.js') });
+  await build({ ...common, entryPoints: [join(root, 'src/serve/ledger-worker.ts')], outfile: join(root, 'dist/ledger-worker.js') });
   const handlerDir = join(root, 'src/handlers');
   let entries: string[] = [];
   try {

@@ -1,6 +1,7 @@
 import { benchGuard } from './guard';
 import { benchLedger } from './ledger';
 import { benchRunner } from './runner';
+import { benchServe } from './serve';
 
 export interface Section {
   name: string;
@@ -11,4 +12,5 @@ export const sections: Section[] = [
   { name: 'runner', run: benchRunner },
   { name: 'ledger', run: benchLedger },
   { name: 'guard', run: benchGuard },
+  { name: 'serve', run: benchServe },
 ];

@@ -1,6 +1,6 @@
 // What every guard needs to know about where it runs: the project, the
 // pack, the policy, the user's home and temp folders, the current branch.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HandlerContext } from '../contract/types';
 import { loadPolicy, type Policy } from '../policy/policy';
@@ -17,9 +17,11 @@ export interface GuardEnv {
 }
 
 function currentBranch(projectDir: string): string | undefined {
+  const head = join(projectDir, '.git', 'HEAD');
+  if (!existsSync(head)) return undefined;
   try {
-    const head = readFileSync(join(projectDir, '.git', 'HEAD'), 'utf8').trim();
-    return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) : undefined;
+    const text = readFileSync(head, 'utf8').trim();
+    return text.startsWith('ref: refs/heads/') ? text.slice('ref: refs/heads/'.length) : undefined;
   } catch {
     return undefined;
   }

@@ -61,8 +61,19 @@ const SENSITIVE_LAST = new Set([
 ]);
 const SENSITIVE_PAIRS = new Set(['api_key', 'access_key', 'secret_key', 'private_key', 'client_secret', 'auth_token', 'access_token', 'refresh_token', 'session_token', 'secret_key_base', 'signing_key', 'encryption_key', 'master_key', 'account_key']);
 
+const nameMemo = new Map<string, boolean>();
+
 /** Does this assignment name hold a secret? Judged by its last word(s), so password_reset_url is not. */
 export function isSensitiveName(name: string): boolean {
+  let v = nameMemo.get(name);
+  if (v === undefined) {
+    v = sensitiveName(name);
+    if (nameMemo.size < 4096) nameMemo.set(name, v);
+  }
+  return v;
+}
+
+function sensitiveName(name: string): boolean {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
@@ -151,7 +162,11 @@ function redactAssignments(text: string): { text: string; count: number } {
 // Cheap pre-check: a word character right before = or : (then the full pattern runs).
 const HAS_ASSIGNMENT = /\w["']?\s{0,3}[:=]/;
 
+// No token rule matches fewer than this many characters (a key=value pair included).
+const MIN_SECRET_TEXT = 6;
+
 function redactString(input: string): { text: string; count: number } {
+  if (input.length < MIN_SECRET_TEXT) return { text: input, count: 0 };
   let count = 0;
   let text = input;
   for (const rule of TOKEN_RULES) {

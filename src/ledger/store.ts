@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { LedgerRecord, Risk } from '../contract/types';
 import { newId } from '../util/ids';
 import { canonicalJson } from './canonical';
-import { GENESIS_HASH, hashBody, type ChainKey, type ChainMode } from './chain';
+import { bulkHasher, GENESIS_HASH, hashBody, type ChainKey, type ChainMode } from './chain';
 import { compliancePaths, type CompliancePaths } from './paths';
 import { migrate, SCHEMA_VERSION, SchemaError } from './schema';
 
@@ -84,6 +84,8 @@ export class Ledger {
   private readonly db: Database.Database;
   private readonly key?: ChainKey;
   private insert?: Database.Statement;
+  /** node:crypto hashing for long-lived writers (the server); the hook path keeps the JS one. */
+  bulkHashing = false;
 
   private constructor(projectDir: string, db: Database.Database, key?: ChainKey) {
     this.paths = compliancePaths(projectDir);
@@ -186,7 +188,7 @@ export class Ledger {
       );
       for (const d of drafts) {
         seq += 1;
-        const rec = buildRecord(d, seq, prev, new Date().toISOString(), key);
+        const rec = buildRecord(d, seq, prev, new Date().toISOString(), key, undefined, this.bulkHashing ? (this.hasher ??= bulkHasher(key)) : undefined);
         this.insert.run(rec.seq, rec.body, rec.hash);
         prev = rec.hash;
         out.push(rec.record);
@@ -198,6 +200,8 @@ export class Ledger {
     }
     return out;
   }
+
+  private hasher?: (body: string) => string;
 
   /** Runs fn while holding the write lock, without writing to the database. */
   withWriteLock<T>(fn: () => T): T {
@@ -246,7 +250,7 @@ export function recordBody(r: Omit<LedgerRecord, 'hash'> & { redactions?: number
   };
 }
 
-export function buildRecord(d: RecordDraft, seq: number, prevHash: string, ts: string, key?: ChainKey, id: string = newId()): BuiltRecord {
+export function buildRecord(d: RecordDraft, seq: number, prevHash: string, ts: string, key?: ChainKey, id: string = newId(), hasher?: (body: string) => string): BuiltRecord {
   const base = {
     id,
     seq,
@@ -264,6 +268,6 @@ export function buildRecord(d: RecordDraft, seq: number, prevHash: string, ts: s
     prev_hash: prevHash,
   };
   const body = canonicalJson(recordBody(base));
-  const hash = hashBody(body, key);
+  const hash = hasher ? hasher(body) : hashBody(body, key);
   return { seq, body, hash, record: { ...base, hash } };
 }

@@ -2,7 +2,7 @@
 // project's .loom/policy.json, then by the hook's own `policy` object.
 // Every layer is schema-checked (validator generated at build time) and
 // errors name the file and the JSON path.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '../contract/types';
 import { validatePolicy } from '../generated/policy-validator';
@@ -141,7 +141,28 @@ function cachedRaw(packRoot: string, projectDir: string, hookPolicy: Record<stri
   return raw;
 }
 
+// In a long-lived process (loom serve) the same policy is asked for on every
+// request: keep it while both files' size and mtime stay the same.
+const memo = new Map<string, { stamp: string; policy: Policy }>();
+
+function stampOf(file: string): string {
+  // throwIfNoEntry: a missing file must not cost an exception on every request.
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : 'none';
+}
+
 export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown> = {}): Policy {
+  const key = `${packRoot}\u0000${projectDir}\u0000${JSON.stringify(hookPolicy)}`;
+  const stamp = `${stampOf(join(packRoot, 'config', 'policy.default.json'))}|${stampOf(join(projectDir, '.loom', 'policy.json'))}`;
+  const hit = memo.get(key);
+  if (hit && hit.stamp === stamp) return hit.policy;
+  const policy = buildPolicy(packRoot, projectDir, hookPolicy);
+  if (memo.size > 64) memo.clear();
+  memo.set(key, { stamp, policy });
+  return policy;
+}
+
+function buildPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): Policy {
   const raw = cachedRaw(packRoot, projectDir, hookPolicy);
   return {
     rules: raw.rules ?? {},

@@ -78,7 +78,7 @@ function classify(err: unknown): HandlerFailure {
   return new HandlerFailure('throw', `threw: ${msg.split('\n')[0]}`);
 }
 
-async function attempt(fn: HandlerFn, ctx: HandlerContext, timeoutMs: number): Promise<Verdict> {
+async function attempt(fn: HandlerFn, ctx: HandlerContext, timeoutMs: number, syncTimeout = true): Promise<Verdict> {
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   let rejectStray: ((e: Error) => void) | undefined;
@@ -87,7 +87,7 @@ async function attempt(fn: HandlerFn, ctx: HandlerContext, timeoutMs: number): P
   });
   setErrorSink((e) => rejectStray?.(e));
   try {
-    const ret = callSync(fn, ctx, timeoutMs);
+    const ret = syncTimeout ? callSync(fn, ctx, timeoutMs) : fn(ctx);
     let value: unknown = ret;
     if (ret && typeof (ret as { then?: unknown }).then === 'function') {
       const racers: Promise<unknown>[] = [Promise.resolve(ret), stray];
@@ -119,6 +119,13 @@ export interface ExecuteOptions {
   hooksDir: string;
   registryDir: string;
   warn: (line: string) => void;
+  /**
+   * Call the pack's own handlers (handlers/*.cjs) without the vm watchdog:
+   * `loom serve` sets it, since starting a watchdog thread per call costs more
+   * than the guard itself. Their synchronous work is bounded (no unbounded
+   * loops, linear patterns); every other handler keeps the full timeout.
+   */
+  trustPackHandlers?: boolean;
 }
 
 export async function executeHook(hook: HookDef, ctx: HandlerContext, opts: ExecuteOptions): Promise<HookOutcome> {
@@ -132,7 +139,8 @@ export async function executeHook(hook: HookDef, ctx: HandlerContext, opts: Exec
     attempts++;
     try {
       fn ??= loadHandler(hook, opts.hooksDir, opts.registryDir);
-      const verdict = await attempt(fn, ctx, hook.timeoutMs);
+      const packHandler = opts.trustPackHandlers === true && resolveEntry(hook.entry, opts.hooksDir, opts.registryDir).startsWith(join(opts.hooksDir, '..', 'handlers', sep));
+      const verdict = await attempt(fn, ctx, hook.timeoutMs, !packHandler);
       // blocked and failed are governance decisions: never retried, never softened by the fallback.
       return { hookId: hook.id, status: verdict.status, verdict, attempts, durationMs: Date.now() - started };
     } catch (e) {

@@ -18,6 +18,7 @@ export interface RunHooksInput {
   projectDirFlag?: string;
   hooksDir: string;
   registryDir: string;
+  trustPackHandlers?: boolean;
 }
 
 export interface RunHooksResult {
@@ -45,7 +46,7 @@ export async function runHooks(input: RunHooksInput): Promise<RunHooksResult> {
     } else {
       // Each handler gets its own copy: one cannot change what the next sees, except through updatedInput.
       const ctx = { event: contract?.name ?? eventName, payload: structuredClone(payload), hook: Object.freeze({ ...hook }) };
-      outcome = await executeHook(hook, ctx, { hooksDir: input.hooksDir, registryDir: input.registryDir, warn: () => undefined });
+      outcome = await executeHook(hook, ctx, { hooksDir: input.hooksDir, registryDir: input.registryDir, warn: () => undefined, trustPackHandlers: input.trustPackHandlers });
       const patch = outcome.verdict && !outcome.failure ? outcome.verdict.updatedInput : undefined;
       if (patch) payload = { ...payload, tool_input: { ...((payload.tool_input as object) ?? {}), ...patch } };
     }

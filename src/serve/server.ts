@@ -9,7 +9,7 @@ import { selectAdapter } from '../protocols';
 import { loadRegistry } from '../registry/load';
 import { buildDrafts, finalDecision } from '../runner/record';
 import { applyLedgerProblem, runHooks, selectHooks } from '../runner/run-hooks';
-import { GroupCommitLedger } from './group-commit';
+import { LedgerClient } from './ledger-client';
 import { httpBody } from './http-answer';
 import { Metrics } from './metrics';
 
@@ -26,6 +26,8 @@ export interface ServeOptions {
   maxInFlight: number;
   /** Body read and request timeouts, ms. */
   requestTimeoutMs: number;
+  /** The bundled ledger worker (dist/ledger-worker.js). */
+  ledgerWorker: string;
 }
 
 const CLIENT_HEADERS: [string, string][] = [
@@ -94,7 +96,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   if (!isLoopback(o.host) && !o.token) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
   const defs: HookDef[] = loadRegistry(o.registryFile);
   const registryDir = join(o.registryFile, '..');
-  const ledger = new GroupCommitLedger();
+  const ledger = new LedgerClient(o.ledgerWorker);
   const metrics = new Metrics();
   const tokenDigest = o.token ? digest(o.token) : undefined;
   let inFlight = 0;
@@ -145,7 +147,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       send(res, '/hooks', 200, {});
       return;
     }
-    const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: o.projectDir, hooksDir: o.hooksDir, registryDir });
+    const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: o.projectDir, hooksDir: o.hooksDir, registryDir, trustPackHandlers: true });
     const extra = Object.keys(client).length ? { client } : undefined;
     const drafts = buildDrafts({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name as HarnessName, eventName, contract: r.contract, hooks: sel.hooks, extra });
     // The answer waits for the record to be durable: a crash loses no acknowledged record.
@@ -202,8 +204,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
         closing = true;
         // Stop accepting; requests in flight finish; then the last batch, a checkpoint, done.
         server.close(() => {
-          ledger.shutdown('server-shutdown');
-          resolve();
+          void ledger.shutdown('server-shutdown').then(() => resolve());
         });
         server.closeIdleConnections();
       }),

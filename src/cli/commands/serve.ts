@@ -35,6 +35,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       hooksDir: join(pack, 'hooks'),
       maxInFlight,
       requestTimeoutMs: timeout,
+      ledgerWorker: join(__dirname, 'ledger-worker.js'),
     });
   } catch (e) {
     process.stderr.write(`loom serve: ${(e as Error).message}\n`);
