@@ -100,7 +100,13 @@ describe('loom serve', () => {
     const bad = await call(s.url, '/hooks/PreToolUse', pre('ls'), { ...auth, 'Turn-Id': 'x'.repeat(300) });
     expect(bad.status).toBe(400);
     expect(bad.json!.error).toContain('header turn-id');
-    const rec = JSON.parse(readFileSync(join(s.project, '.loom/compliance/history.json'), 'utf8'))[0];
+    const out = await new Promise<string>((resolve) => {
+      const c = spawn(process.execPath, [CLI, 'history', '--project-dir', s.project, '--json']);
+      let o = '';
+      c.stdout.on('data', (d) => (o += d));
+      c.on('close', () => resolve(o));
+    });
+    const rec = JSON.parse(out)[0];
     expect(rec.tool_call.client).toEqual({ third_party_user_id: 'external-user-001', turn_id: 'turn-001', app_version: '1.3.2' });
   });
 
@@ -142,6 +148,13 @@ describe('loom serve', () => {
     const code = await new Promise((r) => child.on('exit', r));
     expect(code).toBe(2);
     expect(err).toContain('refusing to listen on 0.0.0.0 without a token');
+  });
+
+  it('history.json catches up with the server within its sync interval', async () => {
+    const s = await start();
+    await call(s.url, '/hooks/PreToolUse', pre('ls'), auth);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(JSON.parse(readFileSync(join(s.project, '.loom/compliance/history.json'), 'utf8'))).toHaveLength(1);
   });
 
   it('100 parallel requests give 100 records with contiguous seq, and the chain verifies', async () => {
