@@ -14,6 +14,8 @@ import { explainCommand } from './commands/explain';
 import { installCommand, uninstallCommand } from './commands/install';
 import { validateCommand } from './commands/validate';
 import { serveCommand } from './commands/serve';
+import { evidenceCommand, reportCommand } from './commands/report';
+import { doctorCommand } from './commands/doctor';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
 import { FlagError } from './flags';
@@ -32,6 +34,9 @@ commands:
   uninstall --harness ...                remove exactly what install added
   validate [--strict] [--json]           check every hook config found (claude, codex, opencode, native, loom)
   serve [--port P] [--host H] [--project-dir D] [--token-file F]   the HTTP hook endpoint
+  report [--since T] [--until T] [--session S] [--out FILE]   self-contained HTML report
+  evidence [--spec specs/<spec>] [--out FILE]   Markdown evidence for a pull request
+  doctor [--json]                        check the installation, one line per check
 `;
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -45,7 +50,16 @@ const COMMANDS: Record<string, Command> = {
   uninstall: uninstallCommand,
   validate: validateCommand,
   serve: serveCommand,
+  report: reportCommand,
+  evidence: evidenceCommand,
+  doctor: doctorCommand,
 };
+
+// `loom history | head` closes the pipe early: that is not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 function main(argv: string[]): void {
   const [cmd, ...rest] = argv;

@@ -60,6 +60,16 @@ function findNativeBinding(): string | undefined {
   return nativeBinding;
 }
 
+/** Loads the SQLite addon the way the ledger does and returns SQLite's version (loom doctor). */
+export function probeSqlite(): string {
+  const db = new Database(':memory:', { nativeBinding: findNativeBinding() });
+  try {
+    return (db.prepare('select sqlite_version() as v').get() as { v: string }).v;
+  } finally {
+    db.close();
+  }
+}
+
 export function classifySqliteError(e: unknown, file: string): LedgerError {
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';

@@ -23,7 +23,7 @@ function steps(project: string, session: string): Step[] {
   // A made-up key in AWS's documented format: enough for the prompt guard to catch.
   const fakeKey = ['AKIA', 'DEMO', 'EXAMPLE', '7Q2Z'].join('').padEnd(20, 'X');
   return [
-    { hook: 'lifecycle-audit', label: 'session starts', payload: { ...base, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-demo' } },
+    { hook: 'session-audit', label: 'session starts', payload: { ...base, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-demo' } },
     { hook: 'prompt-guard', label: 'prompt: "Clean the build output, run the tests, then refactor the parser"', payload: { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'Clean the build output, run the tests, then refactor the parser' } },
     bash('rm -rf node_modules dist coverage'),
     after('rm -rf node_modules dist coverage', ''),
@@ -42,9 +42,9 @@ function steps(project: string, session: string): Step[] {
     { hook: 'pre-tool-guard', label: 'Write /etc/hosts', payload: { ...base, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/etc/hosts', content: '127.0.0.1 example' } } },
     { hook: 'pre-tool-guard', label: 'Edit src/parser.ts', payload: { ...base, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(project, 'src/parser.ts'), old_string: 'a', new_string: 'b' } } },
     { hook: 'prompt-guard', label: `prompt with a live key: "deploy with key ${fakeKey.slice(0, 8)}…"`, payload: { ...base, hook_event_name: 'UserPromptSubmit', prompt: `deploy to prod with aws key ${fakeKey}` } },
-    { hook: 'lifecycle-audit', label: 'context compaction (auto)', payload: { ...base, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' } },
-    { hook: 'lifecycle-audit', label: 'agent stops', payload: { ...base, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Build cleaned and tests pass.' } },
-    { hook: 'lifecycle-audit', label: 'session ends', payload: { ...base, hook_event_name: 'SessionEnd', reason: 'exit' } },
+    { hook: 'compaction-handoff', label: 'context compaction (auto): handoff written under specs/', payload: { ...base, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' } },
+    { hook: 'stop-check', label: 'agent stops', payload: { ...base, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Build cleaned and tests pass.' } },
+    { hook: 'session-audit', label: 'session ends', payload: { ...base, hook_event_name: 'SessionEnd', reason: 'exit' } },
   ];
 }
 
