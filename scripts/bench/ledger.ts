@@ -2,33 +2,9 @@
 // ledger that already holds 100,000 records, and verify throughput.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { buildRecord } from '../../src/ledger/store';
-import { Ledger } from '../../src/ledger/store';
-import { syncHistory } from '../../src/ledger/history-view';
 import { verifyLedger } from '../../src/ledger/verify';
 import { benchProject, compare, median, report, ROOT, sample } from './measure';
-
-function seedLedger(project: string, n: number): void {
-  const ledger = Ledger.openForAppend(project);
-  const db = ledger.handle;
-  const insert = db.prepare('INSERT INTO records (seq, body, hash) VALUES (?,?,?)');
-  let prev = '0'.repeat(64);
-  const t0 = Date.now();
-  db.exec('BEGIN');
-  for (let seq = 1; seq <= n; seq++) {
-    const r = buildRecord(
-      { event: 'PreToolUse', hook_id: 'pre-tool-use-audit', harness: 'claude', session_id: `s${seq % 50}`, risk: 'low', decision: 'allow', status: 'ok', kind: 'tool_use', data: { tool: 'Bash', command: `npm test -- --grep case-${seq}` } },
-      seq,
-      prev,
-      new Date(t0 + seq).toISOString(),
-    );
-    insert.run(r.seq, r.body, r.hash);
-    prev = r.hash;
-  }
-  db.exec('COMMIT');
-  ledger.withWriteLock(() => syncHistory(ledger));
-  ledger.close();
-}
+import { seedLedger } from './seed';
 
 export async function benchLedger(): Promise<string[]> {
   const empty = benchProject();

@@ -2,6 +2,7 @@ import { benchGuard } from './guard';
 import { benchLedger } from './ledger';
 import { benchRunner } from './runner';
 import { benchServe } from './serve';
+import { benchReport } from './report';
 
 export interface Section {
   name: string;
@@ -13,4 +14,5 @@ export const sections: Section[] = [
   { name: 'ledger', run: benchLedger },
   { name: 'guard', run: benchGuard },
   { name: 'serve', run: benchServe },
+  { name: 'report', run: benchReport },
 ];
