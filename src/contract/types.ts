@@ -100,6 +100,20 @@ export interface RenderedAnswer {
   exitCode: number;
 }
 
+/** What a writer hands the ledger; it adds id, seq, ts, prev_hash and hash. */
+export interface RecordDraft {
+  event: string;
+  hook_id: string;
+  harness: string;
+  session_id: string;
+  risk: Risk;
+  decision: string;
+  status: string;
+  kind: string;
+  data: Record<string, unknown>;
+  redactions?: number;
+}
+
 /** A ledger record as stored and as shown in history.json. */
 export interface LedgerRecord {
   id: string;

@@ -2,8 +2,8 @@
 // pack, the policy, the user's home and temp folders, the current branch.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { HandlerContext } from '../contract/types';
-import { loadPolicy, type Policy } from '../policy/policy';
+import type { HandlerContext, Verdict } from '../contract/types';
+import { loadPolicy, PolicyError, type Policy } from '../policy/policy';
 
 export interface GuardEnv {
   projectDir: string;
@@ -45,4 +45,18 @@ export function guardEnv(ctx: HandlerContext, packRoot: string): GuardEnv {
     protectedPaths,
     currentBranch: currentBranch(projectDir),
   };
+}
+
+/** guardEnv for a handler: an invalid policy becomes a failed verdict (the hook fails closed, naming file and path). */
+export function handlerEnv(ctx: HandlerContext, packRoot: string): GuardEnv | Verdict {
+  try {
+    return guardEnv(ctx, packRoot);
+  } catch (e) {
+    if (e instanceof PolicyError) return { status: 'failed', message: `invalid policy: ${e.message.split('\n')[0]}` };
+    throw e;
+  }
+}
+
+export function isVerdict(x: GuardEnv | Verdict): x is Verdict {
+  return 'status' in x;
 }

@@ -4,11 +4,10 @@
 // active spec. The policy may refuse a compaction while a task is open.
 import { join } from 'node:path';
 import type { HandlerContext, Verdict } from '../contract/types';
-import { guardEnv } from '../guards/context';
+import { handlerEnv, isVerdict } from '../guards/context';
 import { chooseSpec, SpecPathError } from '../handoff/spec';
 import { writeHandoff } from '../handoff/writer';
 import { detail, readRecords, type Rec } from '../ledger/reader';
-import { PolicyError } from '../policy/policy';
 
 function summary(r: Rec) {
   const d = detail(r);
@@ -17,13 +16,8 @@ function summary(r: Rec) {
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
-  let env;
-  try {
-    env = guardEnv(ctx, join(__dirname, '..'));
-  } catch (e) {
-    if (e instanceof PolicyError) return { status: 'failed', message: `invalid policy: ${e.message.split('\n')[0]}` };
-    throw e;
-  }
+  const env = handlerEnv(ctx, join(__dirname, '..'));
+  if (isVerdict(env)) return env;
   const session = String(p.session_id ?? '');
   const records = readRecords(env.projectDir, { session: session || undefined });
   const created = records.filter((r) => r.event === 'TaskCreated');

@@ -4,11 +4,10 @@
 import { join } from 'node:path';
 import { patchPaths, targetPaths } from '../contract/tools';
 import type { Decision, HandlerContext, Risk, Verdict } from '../contract/types';
-import { guardEnv } from '../guards/context';
+import { handlerEnv, isVerdict } from '../guards/context';
 import { checkFileWrites, strongest } from '../guards/file-write';
 import { Analyzer, analyzeCommand, type Hit } from '../guards/shell/analyze';
 import { readsPath } from '../guards/shell/path-rules';
-import { PolicyError } from '../policy/policy';
 
 const CRITICAL = new Set(['rm-recursive-root', 'rm-recursive-home', 'disk-destroy', 'fork-bomb', 'modify-loom', 'modify-hook-settings']);
 const MAX_SUMMARY = 4000;
@@ -31,13 +30,8 @@ export function guard(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
   const input = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : undefined;
   const kind = p.tool_kind as string | undefined;
-  let env;
-  try {
-    env = guardEnv(ctx, join(__dirname, '..'));
-  } catch (e) {
-    if (e instanceof PolicyError) return { status: 'failed', message: `invalid policy: ${e.message.split('\n')[0]}` };
-    throw e;
-  }
+  const env = handlerEnv(ctx, join(__dirname, '..'));
+  if (isVerdict(env)) return env;
   let hits: Hit[] = [];
   let summary = '';
   let paths: string[] = [];

@@ -4,19 +4,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HandlerContext, Verdict } from '../contract/types';
-import { guardEnv } from '../guards/context';
-import { PolicyError } from '../policy/policy';
+import { handlerEnv, isVerdict } from '../guards/context';
 import { gitState } from '../util/git';
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
-  let env;
-  try {
-    env = guardEnv(ctx, join(__dirname, '..'));
-  } catch (e) {
-    if (e instanceof PolicyError) return { status: 'failed', message: `invalid policy: ${e.message.split('\n')[0]}` };
-    throw e;
-  }
+  const env = handlerEnv(ctx, join(__dirname, '..'));
+  if (isVerdict(env)) return env;
   const git = gitState(env.projectDir);
   const activeFile = join(env.projectDir, '.loom', 'active-spec');
   const activeSpec = existsSync(activeFile) ? readFileSync(activeFile, 'utf8').trim().slice(0, 200) : null;

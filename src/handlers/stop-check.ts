@@ -3,19 +3,13 @@
 // cap on consecutive blocks keep the agent from being held in a loop.
 import { join } from 'node:path';
 import type { HandlerContext, Verdict } from '../contract/types';
-import { guardEnv } from '../guards/context';
+import { handlerEnv, isVerdict } from '../guards/context';
 import { readRecords } from '../ledger/reader';
-import { PolicyError } from '../policy/policy';
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
-  let env;
-  try {
-    env = guardEnv(ctx, join(__dirname, '..'));
-  } catch (e) {
-    if (e instanceof PolicyError) return { status: 'failed', message: `invalid policy: ${e.message.split('\n')[0]}` };
-    throw e;
-  }
+  const env = handlerEnv(ctx, join(__dirname, '..'));
+  if (isVerdict(env)) return env;
   const message = String(p.last_assistant_message ?? p.prompt_response ?? p.stop_response ?? '');
   const lower = message.toLowerCase();
   const failing = env.policy.completionChecks.filter((c) => (!c.events || c.events.includes(ctx.event as 'Stop')) && c.mustMention.some((m) => !lower.includes(m.toLowerCase())));

@@ -11,8 +11,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { HandlerContext, Verdict } from '../contract/types';
-import { guardEnv } from '../guards/context';
-import { PolicyError } from '../policy/policy';
+import { handlerEnv, isVerdict } from '../guards/context';
 
 interface InFile {
   path: string;
@@ -74,13 +73,8 @@ function problemsIn(f: InFile, allow: string[]): string[] {
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
-  let env;
-  try {
-    env = guardEnv(ctx, join(__dirname, '..'));
-  } catch (e) {
-    if (e instanceof PolicyError) return { status: 'failed', message: `invalid policy: ${e.message.split('\n')[0]}` };
-    throw e;
-  }
+  const env = handlerEnv(ctx, join(__dirname, '..'));
+  if (isVerdict(env)) return env;
   if (ctx.event === 'ConnectorAdded') {
     const c = (p.connector ?? {}) as { name?: string; kind?: string; config?: { url?: string; type?: string } };
     const url = String(c.config?.url ?? '');

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LedgerRecord, Risk } from '../contract/types';
+import type { LedgerRecord, RecordDraft } from '../contract/types';
 import { newId } from '../util/ids';
 import { canonicalJson } from './canonical';
 import { bulkHasher, GENESIS_HASH, hashBody, type ChainKey, type ChainMode } from './chain';
@@ -16,18 +16,7 @@ export const BUSY_TIMEOUT_MS = 5000;
 /** Field names of the record itself; a kind may not reuse them. */
 export const RESERVED_KEYS = new Set(['id', 'seq', 'ts', 'event', 'hook_id', 'harness', 'session_id', 'risk', 'decision', 'status', 'kind', 'prev_hash', 'hash', 'redactions']);
 
-export interface RecordDraft {
-  event: string;
-  hook_id: string;
-  harness: string;
-  session_id: string;
-  risk: Risk;
-  decision: string;
-  status: string;
-  kind: string;
-  data: Record<string, unknown>;
-  redactions?: number;
-}
+export type { RecordDraft };
 
 export class LedgerError extends Error {
   constructor(
