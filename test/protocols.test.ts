@@ -56,7 +56,7 @@ describe('contract table', () => {
   });
 });
 
-type Mode = 'deny' | 'ask' | 'context' | 'patch' | 'ok' | 'allow';
+type Mode = 'deny' | 'ask' | 'context' | 'patch' | 'ok' | 'allow' | 'halt';
 
 async function answer(payload: Record<string, unknown>, mode: Mode, opts: { event?: string; patch?: Record<string, unknown>; harness?: string } = {}) {
   const event = opts.event ?? (payload.hook_event_name as string);
@@ -137,6 +137,23 @@ describe.skipIf(!hasReal)('Gemini CLI answers (real payloads)', () => {
     const cfg = writeRegistry({ BeforeAgent: [{ id: 'h', entry: BEHAVE, policy: { mode: 'event' } }] });
     const r = await runHook(['--event', 'BeforeAgent', '--config', cfg, '--project-dir', tempDir()], real('gemini-BeforeAgent'));
     expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'event=UserPromptSubmit' } });
+  });
+});
+
+describe('stopping the agent and telling the user', () => {
+  it('Claude Code: continue:false with stopReason and systemMessage', async () => {
+    const r = await answer({ hook_event_name: 'PostToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'x' } }, 'halt');
+    expect(r.json).toEqual({ continue: false, stopReason: 'budget exhausted', systemMessage: 'loom stopped the session' });
+  });
+  it('Codex: continue:false where it accepts it, never on PreToolUse', async () => {
+    const stop = await answer({ hook_event_name: 'Stop', session_id: 's', turn_id: 't' }, 'halt');
+    expect(stop.json).toEqual({ continue: false, stopReason: 'budget exhausted' });
+    const pre = await answer({ hook_event_name: 'PreToolUse', session_id: 's', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' } }, 'halt');
+    expect([pre.code, pre.stdout]).toEqual([0, '']);
+  });
+  it('Gemini CLI: continue:false, stopReason, systemMessage', async () => {
+    const r = await answer({ hook_event_name: 'AfterTool', session_id: 's', timestamp: 't', tool_name: 'run_shell_command', tool_input: { command: 'x' } }, 'halt');
+    expect(r.json).toEqual({ continue: false, stopReason: 'budget exhausted', systemMessage: 'loom stopped the session' });
   });
 });
 

@@ -53,6 +53,10 @@ export interface Verdict {
   updatedInput?: Record<string, unknown>;
   updatedPrompt?: string;
   updatedToolOutput?: unknown;
+  /** A note for the user (Claude Code and Gemini CLI: systemMessage). */
+  userMessage?: string;
+  /** Stop the agent altogether, with this reason (continue: false + stopReason). */
+  halt?: string;
   risk?: Risk;
   audit?: AuditDraft[];
 }
@@ -89,6 +93,8 @@ export interface Aggregate {
   updatedInput?: Record<string, unknown>;
   updatedPrompt?: string;
   updatedToolOutput?: unknown;
+  userMessages: string[];
+  halt?: string;
   risk: Risk;
   outcomes: HookOutcome[];
 }

@@ -6,7 +6,27 @@ import type { EventContract } from '../contract/events';
 import type { Aggregate, RenderedAnswer } from '../contract/types';
 import { blockByExit2, canonicalPayload, errorExit1, json, outcomeOf, type ProtocolAdapter } from './adapter';
 
+/** Universal fields: continue:false + stopReason stops the agent; systemMessage is shown to the user. */
+function universal(agg: Aggregate): Record<string, unknown> {
+  const u: Record<string, unknown> = {};
+  if (agg.halt) {
+    u.continue = false;
+    u.stopReason = agg.halt;
+  }
+  if (agg.userMessages.length) u.systemMessage = agg.userMessages.join('\n');
+  return u;
+}
+
 export function renderClaudeStyle(agg: Aggregate, contract: EventContract | undefined, eventName: string): RenderedAnswer {
+  const r = renderClaudeCore(agg, contract, eventName);
+  const u = universal(agg);
+  if (!Object.keys(u).length || r.exitCode === 2) return r;
+  // JSON is read on exit 0 and on other non-2 codes alike.
+  const base = r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : {};
+  return { ...r, stdout: json({ ...base, ...u }) };
+}
+
+function renderClaudeCore(agg: Aggregate, contract: EventContract | undefined, eventName: string): RenderedAnswer {
   const o = outcomeOf(agg, contract);
   const canon = contract?.name ?? eventName;
   if (canon === 'PermissionRequest' && (o.kind === 'block' || (agg.decision === 'allow' && !agg.failed))) {

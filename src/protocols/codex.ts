@@ -30,7 +30,10 @@ export const codexAdapter: ProtocolAdapter = {
       hso.updatedInput = agg.updatedInput;
     }
     if (o.context && CONTEXT_EVENTS.has(canon)) hso.additionalContext = o.context;
-    if (Object.keys(hso).length > 1) return { exitCode: 0, stderr: o.warnings, stdout: json({ hookSpecificOutput: hso }) };
+    // continue:false is accepted everywhere but PreToolUse (where it would fail the hook, open).
+    const halt = agg.halt && canon !== 'PreToolUse' && canon !== 'PermissionRequest' ? { continue: false, stopReason: agg.halt } : {};
+    if (Object.keys(hso).length > 1) return { exitCode: 0, stderr: o.warnings, stdout: json({ ...halt, hookSpecificOutput: hso }) };
+    if (Object.keys(halt).length) return { exitCode: 0, stderr: o.warnings, stdout: json(halt) };
     if (canon === 'Stop' || canon === 'SubagentStop') return { exitCode: 0, stderr: o.warnings, stdout: json({}) };
     return { exitCode: 0, stderr: o.warnings, stdout: '' };
   },

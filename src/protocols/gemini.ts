@@ -22,6 +22,11 @@ export const geminiAdapter: ProtocolAdapter = {
     const out: Record<string, unknown> = {};
     if (Object.keys(hso).length > 1) out.hookSpecificOutput = hso;
     if (o.explicitAllow && eventName === 'BeforeTool') out.decision = 'allow';
+    if (agg.halt) {
+      out.continue = false;
+      out.stopReason = agg.halt;
+    }
+    if (agg.userMessages.length) out.systemMessage = agg.userMessages.join('\n');
     return { exitCode: 0, stderr: o.warnings, stdout: Object.keys(out).length ? json(out) : '' };
   },
 };

@@ -6,7 +6,7 @@ import { maxRisk } from '../contract/types';
 const RANK: Record<Decision, number> = { allow: 1, ask: 2, deny: 3 };
 
 export function emptyAggregate(event: string): Aggregate {
-  return { event, failed: false, reasons: [], contexts: [], warnings: [], risk: 'none', outcomes: [] };
+  return { event, failed: false, reasons: [], contexts: [], warnings: [], userMessages: [], risk: 'none', outcomes: [] };
 }
 
 function stronger(a: Decision | undefined, b: Decision): Decision {
@@ -41,6 +41,8 @@ export function foldOutcome(agg: Aggregate, o: HookOutcome): void {
   }
   if (v.status === 'warned' && v.message) agg.warnings.push(`hook "${o.hookId}": ${v.message}`);
   if (v.additionalContext) agg.contexts.push(v.additionalContext);
+  if (v.userMessage) agg.userMessages.push(v.userMessage);
+  if (v.halt && !agg.halt) agg.halt = v.halt;
   if (v.updatedInput) agg.updatedInput = { ...(agg.updatedInput ?? {}), ...v.updatedInput };
   if (v.updatedPrompt !== undefined) agg.updatedPrompt = v.updatedPrompt;
   if (v.updatedToolOutput !== undefined) agg.updatedToolOutput = v.updatedToolOutput;

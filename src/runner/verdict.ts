@@ -30,6 +30,10 @@ export function normalizeVerdict(value: unknown): Verdict | string {
   }
   const reason = text(value.reason);
   if (reason !== undefined) v.reason = reason;
+  const userMessage = text(value.userMessage);
+  if (userMessage !== undefined) v.userMessage = userMessage;
+  const halt = text(value.halt);
+  if (halt !== undefined) v.halt = halt;
   const ctx = text(value.additionalContext);
   if (ctx !== undefined) v.additionalContext = ctx;
   if (value.updatedInput !== undefined) {
