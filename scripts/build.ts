@@ -91,6 +91,8 @@ async function bundle(): Promise<void> {
   } catch {
     entries = [];
   }
+  // handlers/ holds only built shims: on a clean clone it does not exist yet.
+  mkdirSync(join(root, 'handlers'), { recursive: true });
   for (const f of entries) {
     const name = f.replace(/\.ts$/, '');
     await build({ ...common, entryPoints: [join(handlerDir, f)], outfile: join(root, 'dist/handlers', `${name}.js`) });
