@@ -141,6 +141,23 @@ describe('loom serve', () => {
     expect(b.headers['retry-after']).toBe('1');
   });
 
+  it('without --project-dir, a payload cwd outside the projects root is refused', async () => {
+    const root = tempDir('loom-root-');
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', root], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const url = await new Promise<string>((resolve) => child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) resolve(m[1]); }));
+    try {
+      const out = await call(url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/etc' }));
+      expect(out.status).toBe(400);
+      expect(out.json!.error).toContain('not under the projects root');
+      const proj = join(root, 'app');
+      const ok = await call(url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: proj }));
+      expect(ok.status).toBe(200);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('refuses a non-loopback host without a token', async () => {
     const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '0.0.0.0'], { env: { ...process.env, LOOM_SERVE_TOKEN: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';

@@ -3,7 +3,7 @@
 // the command runner; one warm process, one ledger writer (group commit).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { HarnessName, HookDef } from '../contract/types';
 import { selectAdapter } from '../protocols';
 import { loadRegistry } from '../registry/load';
@@ -28,6 +28,8 @@ export interface ServeOptions {
   requestTimeoutMs: number;
   /** The bundled ledger worker (dist/ledger-worker.js). */
   ledgerWorker: string;
+  /** Without projectDir, a payload's cwd must lie under this folder (a client cannot make loom write elsewhere). */
+  projectsRoot: string;
 }
 
 const CLIENT_HEADERS: [string, string][] = [
@@ -140,6 +142,11 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     if (!eventName) throw new HttpError(400, 'no event: POST /hooks/<event> or send hook_event_name in the body');
     if (!/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(eventName)) throw new HttpError(400, `event name ${JSON.stringify(eventName.slice(0, 80))} is not valid`);
     if (p.hook_event_name === undefined) p.hook_event_name = eventName;
+    if (!o.projectDir) {
+      const cwd = typeof p.cwd === 'string' ? resolve(p.cwd) : '';
+      const rel = cwd ? relative(o.projectsRoot, cwd) : '..';
+      if (!cwd || rel.startsWith('..') || isAbsolute(rel)) throw new HttpError(400, `cwd ${JSON.stringify(String(p.cwd ?? '').slice(0, 200))} is not under the projects root ${o.projectsRoot} (start loom serve with --project-dir or --projects-root)`);
+    }
     const adapter = selectAdapter(url.searchParams.get('harness') ?? o.harness, p, eventName);
     const sel = selectHooks(defs, { event: eventName }, eventName);
     if ('error' in sel || sel.hooks.length === 0) {

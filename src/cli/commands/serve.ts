@@ -6,7 +6,7 @@ import { startServer } from '../../serve/server';
 import { FlagError, parseFlags } from '../flags';
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'token-file', 'harness', 'max-in-flight', 'config', 'request-timeout-ms'] });
+  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'config', 'request-timeout-ms'] });
   const port = Number(f.values.port ?? process.env.LOOM_SERVE_PORT ?? 7077);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new FlagError(`--port "${f.values.port}": expected 0-65535`);
   const maxInFlight = Number(f.values['max-in-flight'] ?? 256);
@@ -36,6 +36,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       maxInFlight,
       requestTimeoutMs: timeout,
       ledgerWorker: join(__dirname, 'ledger-worker.js'),
+      projectsRoot: resolve(f.values['projects-root'] ?? process.cwd()),
     });
   } catch (e) {
     process.stderr.write(`loom serve: ${(e as Error).message}\n`);
