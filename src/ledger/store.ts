@@ -83,6 +83,16 @@ export class Ledger {
   private readonly db: Database.Database;
   private readonly key?: ChainKey;
   private insert?: Database.Statement;
+  // Statements prepared once per connection: a long-lived writer appends many batches.
+  private stmts = new Map<string, Database.Statement>();
+  private stmt(sql: string): Database.Statement {
+    let st = this.stmts.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.stmts.set(sql, st);
+    }
+    return st;
+  }
   /** node:crypto hashing for long-lived writers (the server); the hook path keeps the JS one. */
   bulkHashing = false;
 
@@ -172,14 +182,14 @@ export class Ledger {
       throw classifySqliteError(e, this.paths.db);
     }
     try {
-      const chain = (this.db.prepare("SELECT value FROM meta WHERE key = 'chain'").get() as { value: string } | undefined)?.value;
+      const chain = (this.stmt("SELECT value FROM meta WHERE key = 'chain'").get() as { value: string } | undefined)?.value;
       if (chain === 'hmac-sha256' && !this.key) throw new LedgerError(`${this.paths.db}: the ledger is keyed (HMAC); set LOOM_LEDGER_KEY or LOOM_LEDGER_KEY_FILE to append`, 'key');
       const key = chain === 'hmac-sha256' ? this.key : undefined;
       if (key) {
-        const keyId = (this.db.prepare("SELECT value FROM meta WHERE key = 'key_id'").get() as { value: string } | undefined)?.value;
+        const keyId = (this.stmt("SELECT value FROM meta WHERE key = 'key_id'").get() as { value: string } | undefined)?.value;
         if (keyId && keyId !== key.id) throw new LedgerError(`${this.paths.db}: LOOM_LEDGER_KEY is not the key this ledger was started with`, 'key');
       }
-      const last = this.db.prepare('SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
+      const last = this.stmt('SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
       let seq = last?.seq ?? 0;
       let prev = last?.hash ?? GENESIS_HASH;
       this.insert ??= this.db.prepare(

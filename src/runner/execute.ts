@@ -115,6 +115,17 @@ async function attempt(fn: HandlerFn, ctx: HandlerContext, timeoutMs: number, sy
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const packHandlerMemo = new Map<string, boolean>();
+function isPackHandler(entry: string, hooksDir: string, registryDir: string): boolean {
+  const key = `${entry}\u0000${hooksDir}\u0000${registryDir}`;
+  let v = packHandlerMemo.get(key);
+  if (v === undefined) {
+    v = resolveEntry(entry, hooksDir, registryDir).startsWith(join(hooksDir, '..', 'handlers', sep));
+    packHandlerMemo.set(key, v);
+  }
+  return v;
+}
+
 export interface ExecuteOptions {
   hooksDir: string;
   registryDir: string;
@@ -139,7 +150,7 @@ export async function executeHook(hook: HookDef, ctx: HandlerContext, opts: Exec
     attempts++;
     try {
       fn ??= loadHandler(hook, opts.hooksDir, opts.registryDir);
-      const packHandler = opts.trustPackHandlers === true && resolveEntry(hook.entry, opts.hooksDir, opts.registryDir).startsWith(join(opts.hooksDir, '..', 'handlers', sep));
+      const packHandler = opts.trustPackHandlers === true && isPackHandler(hook.entry, opts.hooksDir, opts.registryDir);
       const verdict = await attempt(fn, ctx, hook.timeoutMs, !packHandler);
       // blocked and failed are governance decisions: never retried, never softened by the fallback.
       return { hookId: hook.id, status: verdict.status, verdict, attempts, durationMs: Date.now() - started };

@@ -31,7 +31,7 @@ export class LedgerClient {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      this.worker.postMessage({ type: 'append', id, projectDir, drafts } satisfies WorkerRequest);
+      this.worker.postMessage({ type: 'append', id, projectDir, drafts: JSON.stringify(drafts) } satisfies WorkerRequest);
     });
   }
 
