@@ -112,6 +112,45 @@ describe('real agent CLIs driven through loom', () => {
     assertLedger(await records(dir), [bad.json.session_id, good.json.session_id]);
   });
 
+  it.skipIf(!have('claude'))('Claude Code with http hooks to loom serve', async () => {
+    const { dir, home } = project();
+    const token = 'e2e-serve-token-0123456789';
+    const srv = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', dir], { cwd: dir, env: { PATH: process.env.PATH, HOME: home, LOOM_SERVE_TOKEN: token }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      srv.stderr!.on('data', (d) => {
+        err += d;
+        const m = /listening on (http:\/\/\S+)/.exec(err);
+        if (m) resolve(m[1]);
+      });
+      srv.on('exit', (c) => reject(new Error(`serve exited ${c}: ${err}`)));
+    });
+    try {
+      const inst = await sh(process.execPath, [CLI, 'install', '--harness', 'claude', '--mode', 'http', '--url', url, '--project-dir', dir], { cwd: dir, env: baseEnv(home) });
+      expect(inst.code, inst.stderr).toBe(0);
+      server = await startModelServer(DANGEROUS);
+      const env = {
+        ...baseEnv(home),
+        LOOM_SERVE_TOKEN: token,
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'sk-ant-test-key',
+        CLAUDE_CONFIG_DIR: join(home, '.claude-config'),
+        DISABLE_TELEMETRY: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      };
+      const r = await sh(join(BIN, 'claude'), ['-p', 'clean up the workspace', '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: dir, env });
+      expect(existsSync(join(dir, '.loom', 'victim.txt')), r.stdout + r.stderr).toBe(true);
+      expect(server.toolResults.join('\n')).toContain('modify-loom');
+      const recs = await records(dir);
+      const denied = recs.find((x) => x.event === 'PreToolUse' && x.decision === 'deny');
+      expect(denied, 'the denial is in the ledger written by the server').toBeTruthy();
+      expect(String(denied!.session_id).length).toBeGreaterThan(8);
+    } finally {
+      srv.kill('SIGTERM');
+    }
+  });
+
   it.skipIf(!have('codex'))('Codex CLI', async () => {
     const { dir, home } = project();
     await install('codex', dir, home);
