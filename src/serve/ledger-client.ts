@@ -1,8 +1,7 @@
 // The main thread's side of the ledger worker: append() resolves once the
 // worker has committed the records (durably), with a problem string if not.
 import { Worker } from 'node:worker_threads';
-import type { RecordDraft } from '../ledger/store';
-import type { WorkerReply, WorkerRequest } from './ledger-worker';
+import type { RecordJob, WorkerReply, WorkerRequest } from './ledger-worker';
 
 export class LedgerClient {
   private worker: Worker;
@@ -26,12 +25,12 @@ export class LedgerClient {
     });
   }
 
-  append(projectDir: string, drafts: RecordDraft[]): Promise<string | undefined> {
-    if (drafts.length === 0) return Promise.resolve(undefined);
+  /** Resolves once the invocation's records are durable (or with the reason they are not). */
+  record(job: RecordJob): Promise<string | undefined> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      this.worker.postMessage({ type: 'append', id, projectDir, drafts: JSON.stringify(drafts) } satisfies WorkerRequest);
+      this.worker.postMessage({ type: 'append', id, job: JSON.stringify(job) } satisfies WorkerRequest);
     });
   }
 

@@ -2,17 +2,38 @@
 // each batch in one durable transaction and answers when the records are on
 // disk, while the main thread goes on parsing requests and running guards.
 import { parentPort } from 'node:worker_threads';
-import type { RecordDraft } from '../ledger/store';
+import { contractFor } from '../contract/events';
+import type { Aggregate, HookDef } from '../contract/types';
+import { buildDrafts } from '../runner/record';
 import { GroupCommitLedger } from './group-commit';
 
-/** Drafts travel as one JSON string: cheaper to pass between threads than a deep structured clone. */
-export type WorkerRequest = { type: 'append'; id: number; projectDir: string; drafts: string } | { type: 'shutdown'; reason: string };
+/** What the worker needs to build an invocation's records (redaction, canonical body, hash happen here, off the request thread). */
+export interface RecordJob {
+  projectDir: string;
+  sessionId: string;
+  agg: Aggregate;
+  harness: string;
+  eventName: string;
+  hooks: Pick<HookDef, 'id' | 'policy'>[];
+  extra?: Record<string, unknown>;
+}
+
+/** Jobs travel as one JSON string: cheaper to pass between threads than a deep structured clone. */
+export type WorkerRequest = { type: 'append'; id: number; job: string } | { type: 'shutdown'; reason: string };
 export type WorkerReply = { type: 'appended'; id: number; problem?: string; headSeq: number } | { type: 'stopped'; problems: string[] };
 
 const ledger = new GroupCommitLedger();
 parentPort!.on('message', (m: WorkerRequest) => {
   if (m.type === 'append') {
-    void ledger.append(m.projectDir, JSON.parse(m.drafts) as RecordDraft[]).then((problem) => parentPort!.postMessage({ type: 'appended', id: m.id, problem, headSeq: ledger.headSeq() } satisfies WorkerReply));
+    const job = JSON.parse(m.job) as RecordJob;
+    let drafts;
+    try {
+      drafts = buildDrafts({ projectDir: job.projectDir, payload: { session_id: job.sessionId }, agg: job.agg, harness: job.harness, eventName: job.eventName, contract: contractFor(job.eventName), hooks: job.hooks as HookDef[], extra: job.extra });
+    } catch (e) {
+      parentPort!.postMessage({ type: 'appended', id: m.id, problem: `cannot build the record: ${(e as Error).message}`, headSeq: ledger.headSeq() } satisfies WorkerReply);
+      return;
+    }
+    void ledger.append(job.projectDir, drafts).then((problem) => parentPort!.postMessage({ type: 'appended', id: m.id, problem, headSeq: ledger.headSeq() } satisfies WorkerReply));
   } else {
     const problems = ledger.shutdown(m.reason);
     parentPort!.postMessage({ type: 'stopped', problems } satisfies WorkerReply);

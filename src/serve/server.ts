@@ -4,10 +4,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { HarnessName, HookDef } from '../contract/types';
+import type { HookDef } from '../contract/types';
 import { selectAdapter } from '../protocols';
 import { loadRegistry } from '../registry/load';
-import { buildDrafts, finalDecision } from '../runner/record';
+import { finalDecision, sessionIdOf } from '../runner/record';
 import { applyLedgerProblem, runHooks, selectHooks } from '../runner/run-hooks';
 import { LedgerClient } from './ledger-client';
 import { httpBody } from './http-answer';
@@ -156,9 +156,8 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     }
     const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: o.projectDir, hooksDir: o.hooksDir, registryDir, trustPackHandlers: true });
     const extra = Object.keys(client).length ? { client } : undefined;
-    const drafts = buildDrafts({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name as HarnessName, eventName, contract: r.contract, hooks: sel.hooks, extra });
     // The answer waits for the record to be durable: a crash loses no acknowledged record.
-    const problem = await ledger.append(r.projectDir, drafts);
+    const problem = await ledger.record({ projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.hooks.map((h) => ({ id: h.id, policy: h.policy })), extra });
     applyLedgerProblem(r.agg, sel.hooks, problem);
     const rendered = adapter.render(r.agg, r.contract, eventName, r.payload);
     metrics.decision(finalDecision(r.agg, r.contract));
