@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
 
 const ROOT = join(__dirname, '..', '..');
-const BIN = join(__dirname, '.clients', 'node_modules', '.bin');
+const BIN = join(ROOT, '.e2e-clients', 'node_modules', '.bin');
 const CLI = join(ROOT, 'bin', 'loom.js');
 const DANGEROUS = 'rm -r .loom';
 const HARMLESS = 'echo loom-e2e-ok > marker.txt';
@@ -34,6 +34,19 @@ function sh(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proces
 function baseEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', CI: '1' };
   return env;
+}
+
+function claudeEnv(home: string, modelUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...baseEnv(home),
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-test-key',
+    CLAUDE_CONFIG_DIR: join(home, '.claude-config'),
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    ...extra,
+  };
 }
 
 function project(): { dir: string; home: string } {
@@ -89,15 +102,7 @@ describe('real agent CLIs driven through loom', () => {
     await install('claude', dir, home);
     const run = async (command: string) => {
       server = await startModelServer(command);
-      const env = {
-        ...baseEnv(home),
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'sk-ant-test-key',
-        CLAUDE_CONFIG_DIR: join(home, '.claude-config'),
-        DISABLE_TELEMETRY: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-      };
+      const env = claudeEnv(home, server.url);
       const r = await sh(join(BIN, 'claude'), ['-p', 'clean up the workspace', '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: dir, env });
       const s = server;
       await s.close();
@@ -129,16 +134,7 @@ describe('real agent CLIs driven through loom', () => {
       const inst = await sh(process.execPath, [CLI, 'install', '--harness', 'claude', '--mode', 'http', '--url', url, '--project-dir', dir], { cwd: dir, env: baseEnv(home) });
       expect(inst.code, inst.stderr).toBe(0);
       server = await startModelServer(DANGEROUS);
-      const env = {
-        ...baseEnv(home),
-        LOOM_SERVE_TOKEN: token,
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'sk-ant-test-key',
-        CLAUDE_CONFIG_DIR: join(home, '.claude-config'),
-        DISABLE_TELEMETRY: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-      };
+      const env = claudeEnv(home, server.url, { LOOM_SERVE_TOKEN: token });
       const r = await sh(join(BIN, 'claude'), ['-p', 'clean up the workspace', '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: dir, env });
       expect(existsSync(join(dir, '.loom', 'victim.txt')), r.stdout + r.stderr).toBe(true);
       expect(server.toolResults.join('\n')).toContain('modify-loom');
