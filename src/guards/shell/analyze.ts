@@ -7,9 +7,10 @@ import type { Decision } from '../../contract/types';
 import { actionFor, type Policy } from '../../policy/policy';
 import { Lexer, toCommands, type LexContext, type SimpleCommand, type Word } from './lexer';
 import { deletesPath, readsPath, writesPath } from './path-rules';
-import { RULES, type RuleContext } from './rules';
+import { checkWindowsLine, RULES, type RuleContext } from './rules';
 
 export const MAX_DEPTH = 8;
+const WINDOWS_HINT = /\b(?:Remove-Item|ri|rd|rmdir|del|erase|Format-Volume|Clear-Disk|Initialize-Disk)\b/i;
 export const MAX_COMMAND_LENGTH = 256 * 1024;
 
 export interface Hit {
@@ -83,6 +84,7 @@ export class Analyzer {
     }
     if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/.test(src)) this.hit('invisible-characters', 'ask', src.slice(0, 80), 'the command contains invisible or bidirectional control characters');
     if (src.includes('(){') || src.includes('() {')) this.checkForkBomb(src);
+    if (WINDOWS_HINT.test(src)) checkWindowsLine(this, src);
     const ctx: LexContext = { home: this.opts.home, cwd, tmp: this.opts.tmp, vars };
     let lexer = new Lexer(src, ctx, (inner) => this.staticEcho(inner, cwd));
     let tokens = lexer.tokens();

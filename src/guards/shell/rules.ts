@@ -279,4 +279,35 @@ const killBroad: Rule = (r) => {
   if (r.name === 'kill' && r.argv.slice(1).some((a) => a === '-1' || a === '0')) r.analyzer.hit('kill-broad', 'ask', r.segment, 'kill -1 signals every process you own');
 };
 
+// PowerShell and cmd.exe spellings of a recursive delete or a disk wipe,
+// for agents whose shell tool is PowerShell. Windows paths are judged by
+// shape: a drive root, the user profile, or Windows' own folders.
+const WIN_DELETE = new Set(['remove-item', 'ri', 'del', 'erase', 'rd', 'rmdir']);
+const WIN_ROOT = /^(?:[A-Za-z]:[\\/]?|[\\/])$|^[A-Za-z]:[\\/](?:Windows|Program Files(?: \(x86\))?|ProgramData|Users)[\\/]?$/i;
+const WIN_HOME = /^(?:~|\$env:USERPROFILE|\$HOME|%USERPROFILE%|\$env:HOMEPATH)[\\/]?$/i;
+
+/**
+ * PowerShell / cmd.exe text is not POSIX shell (backslashes are path
+ * separators, `$env:X` is one token), so these rules read the raw line:
+ * split on ; | & and whitespace, quotes trimmed.
+ */
+export function checkWindowsLine(a: Analyzer, raw: string): void {
+  for (const part of raw.split(/[;|&\n]+/)) {
+    const words = part.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+    const name = (words[0] ?? '').toLowerCase();
+    const segment = part.trim().slice(0, 200);
+    if (name === 'format-volume' || name === 'clear-disk' || name === 'initialize-disk') {
+      a.hit('disk-destroy', 'deny', segment, `${words[0]} erases a disk or volume`);
+      continue;
+    }
+    if (!WIN_DELETE.has(name)) continue;
+    const args = words.slice(1);
+    if (!args.some((w) => /^-r(?:ecurse)?$/i.test(w) || /^\/s$/i.test(w))) continue;
+    for (const v of args) {
+      if (WIN_ROOT.test(v) && !/^\/[sq]$/i.test(v)) a.hit('rm-recursive-root', 'deny', segment, `recursively deletes ${v}`);
+      else if (WIN_HOME.test(v)) a.hit('rm-recursive-home', 'deny', segment, 'recursively deletes the user profile');
+    }
+  }
+}
+
 export const RULES: Rule[] = [rm, find, git, pipeToInterpreter, processSubstitutionDownload, chmodChown, disk, secretsAndSelf, sudo, killBroad];
