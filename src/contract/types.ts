@@ -116,25 +116,16 @@ export interface RecordDraft {
   decision: string;
   status: string;
   kind: string;
+  /** The kind-specific object; stored under the key named by `kind`. */
   data: Record<string, unknown>;
   redactions?: number;
 }
 
-/** A ledger record as stored and as shown in history.json. */
-export interface LedgerRecord {
+/** A ledger record as stored and as shown in history.json: a draft plus what the ledger adds. */
+export interface LedgerRecord extends Omit<RecordDraft, 'redactions'> {
   id: string;
   seq: number;
   ts: string;
-  event: string;
-  hook_id: string;
-  harness: string;
-  session_id: string;
-  risk: Risk;
-  decision: string;
-  status: string;
-  kind: string;
-  /** The kind-specific object; stored under the key named by `kind`. */
-  data: Record<string, unknown>;
   /** How many secrets were redacted out of this record before it was stored. */
   redactions: number;
   prev_hash: string;

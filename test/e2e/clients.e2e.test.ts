@@ -90,6 +90,36 @@ function assertLedger(recs: Record<string, unknown>[], sessionIds: (string | und
 }
 
 const have = (name: string) => existsSync(join(BIN, name));
+
+type Turn = (command: string) => Promise<{ r: { stdout: string; stderr: string }; toolResults: string[]; json: Record<string, unknown> }>;
+
+/** One CLI turn against a fresh scripted model that asks for `command`. */
+function turn(cli: string, args: (modelUrl: string) => string[], env: (modelUrl: string) => NodeJS.ProcessEnv, cwd: string): Turn {
+  return async (command) => {
+    server = await startModelServer(command);
+    const r = await sh(join(BIN, cli), args(server.url), { cwd, env: env(server.url) });
+    const s = server;
+    await s.close();
+    server = undefined;
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(r.stdout);
+    } catch {
+      json = {};
+    }
+    return { r, toolResults: s.toolResults, json };
+  };
+}
+
+/** The dangerous command is denied by loom and its victim survives; the harmless one runs. */
+async function deniedThenAllowed(dir: string, run: Turn): Promise<(string | undefined)[]> {
+  const bad = await run(DANGEROUS);
+  expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
+  expect(bad.toolResults.join('\n')).toContain('modify-loom');
+  const good = await run(HARMLESS);
+  expect(readFileSync(join(dir, 'marker.txt'), 'utf8').trim()).toBe('loom-e2e-ok');
+  return [bad.json.session_id as string | undefined, good.json.session_id as string | undefined];
+}
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -100,21 +130,9 @@ describe('real agent CLIs driven through loom', () => {
   it.skipIf(!have('claude'))('Claude Code', async () => {
     const { dir, home } = project();
     await install('claude', dir, home);
-    const run = async (command: string) => {
-      server = await startModelServer(command);
-      const env = claudeEnv(home, server.url);
-      const r = await sh(join(BIN, 'claude'), ['-p', 'clean up the workspace', '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: dir, env });
-      const s = server;
-      await s.close();
-      server = undefined;
-      return { r, toolResults: s.toolResults, json: (() => { try { return JSON.parse(r.stdout); } catch { return {}; } })() };
-    };
-    const bad = await run(DANGEROUS);
-    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
-    expect(bad.toolResults.join('\n')).toContain('modify-loom');
-    const good = await run(HARMLESS);
-    expect(readFileSync(join(dir, 'marker.txt'), 'utf8').trim()).toBe('loom-e2e-ok');
-    assertLedger(await records(dir), [bad.json.session_id, good.json.session_id]);
+    const run = turn('claude', () => ['-p', 'clean up the workspace', '--allowedTools', 'Bash', '--output-format', 'json'], (url) => claudeEnv(home, url), dir);
+    const sessions = await deniedThenAllowed(dir, run);
+    assertLedger(await records(dir), sessions);
   });
 
   it.skipIf(!have('claude'))('Claude Code with http hooks to loom serve', async () => {
@@ -150,27 +168,14 @@ describe('real agent CLIs driven through loom', () => {
   it.skipIf(!have('codex'))('Codex CLI', async () => {
     const { dir, home } = project();
     await install('codex', dir, home);
-    const run = async (command: string) => {
-      server = await startModelServer(command);
-      const env = { ...baseEnv(home), CODEX_HOME: join(home, '.codex'), KEY: 'x' };
-      mkdirSync(env.CODEX_HOME!, { recursive: true });
-      const args = [
-        'exec', '--json', '--skip-git-repo-check', '--trust', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access',
-        '-c', 'analytics.enabled=false', '-c', 'model_provider=mock',
-        '-c', `model_providers.mock={name="mock",base_url="${server.url}/v1",env_key="KEY",wire_api="responses"}`,
-        '-m', 'gpt-5-mock', 'clean up the workspace',
-      ];
-      const r = await sh(join(BIN, 'codex'), args, { cwd: dir, env });
-      const s = server;
-      await s.close();
-      server = undefined;
-      return { r, toolResults: s.toolResults };
-    };
-    const bad = await run(DANGEROUS);
-    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
-    expect(bad.toolResults.join('\n')).toContain('modify-loom');
-    await run(HARMLESS);
-    expect(readFileSync(join(dir, 'marker.txt'), 'utf8').trim()).toBe('loom-e2e-ok');
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    const args = (url: string) => [
+      'exec', '--json', '--skip-git-repo-check', '--trust', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access',
+      '-c', 'analytics.enabled=false', '-c', 'model_provider=mock',
+      '-c', `model_providers.mock={name="mock",base_url="${url}/v1",env_key="KEY",wire_api="responses"}`,
+      '-m', 'gpt-5-mock', 'clean up the workspace',
+    ];
+    await deniedThenAllowed(dir, turn('codex', args, () => ({ ...baseEnv(home), CODEX_HOME: join(home, '.codex'), KEY: 'x' }), dir));
     assertLedger(await records(dir));
   });
 
@@ -179,20 +184,8 @@ describe('real agent CLIs driven through loom', () => {
     await install('gemini', dir, home);
     mkdirSync(join(home, '.gemini'), { recursive: true });
     writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-    const run = async (command: string) => {
-      server = await startModelServer(command);
-      const env = { ...baseEnv(home), GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: server.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_TELEMETRY_ENABLED: 'false' };
-      const r = await sh(join(BIN, 'gemini'), ['-p', 'clean up the workspace', '-m', 'gemini-2.5-flash', '--approval-mode', 'yolo', '-o', 'json'], { cwd: dir, env });
-      const s = server;
-      await s.close();
-      server = undefined;
-      return { r, toolResults: s.toolResults };
-    };
-    const bad = await run(DANGEROUS);
-    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
-    expect(bad.toolResults.join('\n')).toContain('modify-loom');
-    await run(HARMLESS);
-    expect(readFileSync(join(dir, 'marker.txt'), 'utf8').trim()).toBe('loom-e2e-ok');
+    const env = (url: string) => ({ ...baseEnv(home), GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_TELEMETRY_ENABLED: 'false' });
+    await deniedThenAllowed(dir, turn('gemini', () => ['-p', 'clean up the workspace', '-m', 'gemini-2.5-flash', '--approval-mode', 'yolo', '-o', 'json'], env, dir));
     assertLedger(await records(dir));
   });
 });
