@@ -73,7 +73,8 @@ async function bundle(): Promise<void> {
     external: [],
     legalComments: 'none' as const,
     // Smaller files parse faster: start-up is most of a hook's cost.
-    minify: true,
+    // LOOM_NOMINIFY=1 keeps names readable in CPU profiles.
+    minify: !process.env.LOOM_NOMINIFY,
     keepNames: false,
     logLevel: 'warning' as const,
   };
@@ -84,6 +85,7 @@ async function bundle(): Promise<void> {
   writeFileSync(join(root, 'hooks/run-hook.js'), shim('runner.js', 'runner', '../dist'));
   await build({ ...common, entryPoints: [join(root, 'src/cli/main.ts')], outfile: join(root, 'dist/cli.js') });
   await build({ ...common, entryPoints: [join(root, 'src/serve/ledger-worker.ts')], outfile: join(root, 'dist/ledger-worker.js') });
+  await build({ ...common, entryPoints: [join(root, 'src/serve/ledger-upkeep.ts')], outfile: join(root, 'dist/ledger-upkeep.js') });
   const handlerDir = join(root, 'src/handlers');
   let entries: string[] = [];
   try {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/ledger/canonical';
 import { hashBody, keyFingerprint } from '../src/ledger/chain';
-import { rebuildHistory, SEGMENT_SIZE } from '../src/ledger/history-view';
+import { applyHistory, planHistory, rebuildHistory, SEGMENT_SIZE, syncHistory, type HistoryPlan } from '../src/ledger/history-view';
 import { buildRecord, Ledger } from '../src/ledger/store';
 import { verifyLedger } from '../src/ledger/verify';
 import { BEHAVE, CLI, preToolUse, ROOT, run, runHook, tempDir, writeRegistry } from './helpers';
@@ -22,7 +22,7 @@ function readHistoryView(project: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   const archive = join(dir, 'history');
   if (existsSync(archive)) {
-    for (const f of readdirSync(archive).filter((n) => n.startsWith('segment-')).sort()) out.push(...JSON.parse(readFileSync(join(archive, f), 'utf8')));
+    for (const f of readdirSync(archive).filter((n) => n.startsWith('segment-') && n.endsWith('.json')).sort()) out.push(...JSON.parse(readFileSync(join(archive, f), 'utf8')));
   }
   out.push(...JSON.parse(readFileSync(join(dir, 'history.json'), 'utf8')));
   return out;
@@ -344,6 +344,31 @@ describe('history.json and loom history', () => {
     writeFileSync(join(project, '.loom/compliance/history.json'), 'garbage');
     await drive(project, 1, 'z');
     expect(readHistoryView(project).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a history plan made without the lock is refused when another writer moved the view meanwhile, and leaves no temp files', async () => {
+    const project = await ledgerWith(SEGMENT_SIZE - 2);
+    const dir = join(project, '.loom', 'compliance');
+    const mk = (n: number) => Array.from({ length: n }, (_, i) => ({ event: 'PreToolUse', hook_id: 'h', harness: 'claude', session_id: 's', risk: 'low' as const, decision: 'allow', status: 'ok', kind: 'note', data: { i } }));
+    const ledger = Ledger.openForAppend(project);
+    ledger.append(mk(5));
+    const stale = planHistory(ledger);
+    // Meanwhile another writer (a command hook) appends and brings the view up to date.
+    ledger.append(mk(1));
+    ledger.withWriteLock(() => syncHistory(ledger));
+    const before = readHistoryView(project);
+    expect(stale).not.toBe('current');
+    expect(ledger.withWriteLock(() => applyHistory(stale as HistoryPlan))).toBe(false);
+    expect(readHistoryView(project)).toEqual(before);
+    expect(before.map((r) => r.seq)).toEqual(Array.from({ length: SEGMENT_SIZE + 4 }, (_, i) => i + 1));
+    expect([...readdirSync(dir), ...readdirSync(join(dir, 'history'))].filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // A fresh plan crosses the segment boundary and applies.
+    ledger.append(mk(3));
+    const fresh = planHistory(ledger);
+    expect(ledger.withWriteLock(() => applyHistory(fresh as HistoryPlan))).toBe(true);
+    expect(readHistoryView(project).map((r) => r.seq)).toEqual(Array.from({ length: SEGMENT_SIZE + 7 }, (_, i) => i + 1));
+    expect(planHistory(ledger)).toBe('current');
+    ledger.close();
   });
 
   it('history.json records carry the reviewer fields', async () => {

@@ -5,7 +5,8 @@
 // history/index.json, so bringing it up to date costs the same at any
 // ledger size. The database stays the source of truth: rebuild regenerates
 // every file from it.
-import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { Ledger } from './store';
 
@@ -41,9 +42,21 @@ function renderArray(lines: string[]): string {
 }
 
 function atomicWrite(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = tempName(file);
   writeFileSync(tmp, text);
   renameSync(tmp, file);
+}
+
+let tempCounter = 0;
+/** Unique per process, thread and call: the server's upkeep thread and a hook process may prepare files at once. */
+function tempName(file: string): string {
+  return `${file}.${process.pid}-${threadId}-${++tempCounter}.tmp`;
+}
+
+/** Identifies one version of a file: every write here is a rename, so the inode changes with it. */
+function stampOf(file: string): string {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'none';
 }
 
 function readIndex(ledger: Ledger): HistoryIndex | undefined {
@@ -77,53 +90,94 @@ function seqOfLine(l: string): number | undefined {
   }
 }
 
-function fetchAfter(ledger: Ledger, afterSeq: number, limit = -1): RowText[] {
-  return ledger.handle.prepare('SELECT seq, body, hash FROM records WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as RowText[];
+function fetchAfter(ledger: Ledger, afterSeq: number, upTo: number, limit = -1): RowText[] {
+  return ledger.handle.prepare('SELECT seq, body, hash FROM records WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?').all(afterSeq, upTo, limit) as RowText[];
 }
 
-function writeIndex(ledger: Ledger, index: HistoryIndex): void {
-  mkdirSync(ledger.paths.historyArchive, { recursive: true });
-  atomicWrite(ledger.paths.historyIndex, JSON.stringify(index, null, 2) + '\n');
+/** Files prepared beside their targets, renamed into place in order (segments, history.json, index). */
+export interface HistoryPlan {
+  renames: [tmp: string, file: string][];
+  /** history.json and index.json as they were read: the plan holds only if neither changed since. */
+  stamps: [file: string, stamp: string][];
 }
 
-function archive(ledger: Ledger, index: HistoryIndex, lines: string[], first: number, last: number): void {
+function prepare(plan: HistoryPlan, file: string, text: string): void {
+  const tmp = tempName(file);
+  writeFileSync(tmp, text);
+  plan.renames.push([tmp, file]);
+}
+
+/** An archived segment: its file, its text and its entry in the index. */
+function segment(ledger: Ledger, lines: string[], first: number, last: number): { file: string; text: string; entry: SegmentEntry } {
   mkdirSync(ledger.paths.historyArchive, { recursive: true });
   const name = `segment-${String(first).padStart(9, '0')}-${String(last).padStart(9, '0')}.json`;
   const text = renderArray(lines);
-  atomicWrite(join(ledger.paths.historyArchive, name), text);
-  index.segments.push({ file: `history/${name}`, first_seq: first, last_seq: last, count: lines.length, sha256: (require('node:crypto') as typeof import('node:crypto')).hash('sha256', text, 'hex') });
+  const sha256 = (require('node:crypto') as typeof import('node:crypto')).hash('sha256', text, 'hex');
+  return { file: join(ledger.paths.historyArchive, name), text, entry: { file: `history/${name}`, first_seq: first, last_seq: last, count: lines.length, sha256 } };
 }
 
 /**
- * Brings history.json up to the database head. Call it while holding the
- * ledger's write lock so two writers never interleave their renames.
+ * What bringing history.json up to the database head takes, prepared without
+ * any lock: 'current' when nothing is to do, 'rebuild' when the files are
+ * missing, unreadable or ahead of the database (a crash between the two).
  */
-export function syncHistory(ledger: Ledger): void {
+export function planHistory(ledger: Ledger): HistoryPlan | 'current' | 'rebuild' {
+  const stamps: HistoryPlan['stamps'] = [ledger.paths.history, ledger.paths.historyIndex].map((f) => [f, stampOf(f)]);
   const index = readIndex(ledger);
   let lines = readCurrentLines(ledger.paths.history);
   const archivedLast = index?.segments.length ? index.segments[index.segments.length - 1].last_seq : 0;
   const lastInFile = lines === undefined ? undefined : lines.length ? seqOfLine(lines[lines.length - 1]) : archivedLast;
   const head = (ledger.handle.prepare('SELECT max(seq) AS s FROM records').get() as { s: number | null }).s ?? 0;
-  // Missing, unreadable or ahead of the database (a crash between the two): regenerate from the source of truth.
-  if (lines === undefined || lastInFile === undefined || lastInFile > head) {
-    rebuildHistory(ledger);
-    return;
-  }
-  if (lastInFile === head) return;
+  if (lines === undefined || lastInFile === undefined || lastInFile > head) return 'rebuild';
+  if (lastInFile === head) return 'current';
+  const plan: HistoryPlan = { renames: [], stamps };
   const idx = index ?? { version: 1 as const, segment_size: SEGMENT_SIZE, segments: [] };
   let firstSeq = lines.length ? seqOfLine(lines[0])! : lastInFile + 1;
   let archived = false;
-  for (const row of fetchAfter(ledger, lastInFile)) {
+  for (const row of fetchAfter(ledger, lastInFile, head)) {
     if (lines.length === SEGMENT_SIZE) {
-      archive(ledger, idx, lines, firstSeq, row.seq - 1);
+      const seg = segment(ledger, lines, firstSeq, row.seq - 1);
+      prepare(plan, seg.file, seg.text);
+      idx.segments.push(seg.entry);
       archived = true;
       lines = [];
       firstSeq = row.seq;
     }
     lines.push(line(row));
   }
-  atomicWrite(ledger.paths.history, renderArray(lines));
-  if (archived) writeIndex(ledger, idx);
+  prepare(plan, ledger.paths.history, renderArray(lines));
+  if (archived) prepare(plan, ledger.paths.historyIndex, JSON.stringify(idx, null, 2) + '\n');
+  return plan;
+}
+
+/**
+ * Puts a plan in place. Call it holding the ledger's write lock, so two
+ * writers never interleave their renames; returns false (and removes the
+ * prepared files) when another writer changed the view since the plan.
+ */
+export function applyHistory(plan: HistoryPlan): boolean {
+  if (plan.stamps.some(([f, st]) => stampOf(f) !== st)) {
+    discardHistory(plan);
+    return false;
+  }
+  for (const [tmp, file] of plan.renames) renameSync(tmp, file);
+  return true;
+}
+
+export function discardHistory(plan: HistoryPlan): void {
+  for (const [tmp] of plan.renames) rmSync(tmp, { force: true });
+}
+
+/** Brings history.json up to the database head. Call it while holding the ledger's write lock. */
+export function syncHistory(ledger: Ledger): void {
+  const plan = planHistory(ledger);
+  if (plan === 'rebuild') rebuildHistory(ledger);
+  else if (plan !== 'current') applyHistory(plan);
+}
+
+function writeIndex(ledger: Ledger, index: HistoryIndex): void {
+  mkdirSync(ledger.paths.historyArchive, { recursive: true });
+  atomicWrite(ledger.paths.historyIndex, JSON.stringify(index, null, 2) + '\n');
 }
 
 /** Regenerates history.json, the segments and the index from the database. */
@@ -138,11 +192,13 @@ export function rebuildHistory(ledger: Ledger): { records: number; segments: num
   let pending: string[] = [];
   let firstSeq = 1;
   for (;;) {
-    const rows = fetchAfter(ledger, after, 10_000);
+    const rows = fetchAfter(ledger, after, Number.MAX_SAFE_INTEGER, 10_000);
     if (rows.length === 0) break;
     for (const row of rows) {
       if (pending.length === SEGMENT_SIZE) {
-        archive(ledger, index, pending, firstSeq, row.seq - 1);
+        const seg = segment(ledger, pending, firstSeq, row.seq - 1);
+        atomicWrite(seg.file, seg.text);
+        index.segments.push(seg.entry);
         pending = [];
       }
       if (pending.length === 0) firstSeq = row.seq;

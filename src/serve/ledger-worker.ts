@@ -1,11 +1,14 @@
 // The ledger worker thread of `loom serve`: it owns the database, appends
 // each batch in one durable transaction and answers when the records are on
 // disk, while the main thread goes on parsing requests and running guards.
-import { parentPort } from 'node:worker_threads';
+// It starts the upkeep thread (ledger-upkeep.ts) and tells it each new head.
+import { join } from 'node:path';
+import { parentPort, Worker } from 'node:worker_threads';
 import { contractFor } from '../contract/events';
 import type { Aggregate, HookDef } from '../contract/types';
 import { buildDrafts } from '../runner/record';
 import { GroupCommitLedger } from './group-commit';
+import type { UpkeepReply, UpkeepRequest } from './ledger-upkeep';
 
 /** What the worker needs to build an invocation's records (redaction, canonical body, hash happen here, off the request thread). */
 export interface RecordJob {
@@ -22,7 +25,9 @@ export interface RecordJob {
 export type WorkerRequest = { type: 'append'; id: number; job: string } | { type: 'shutdown'; reason: string };
 export type WorkerReply = { type: 'appended'; id: number; problem?: string; headSeq: number } | { type: 'stopped'; problems: string[] };
 
-const ledger = new GroupCommitLedger();
+// Bundled beside this file (dist/ledger-upkeep.js).
+const upkeep = new Worker(join(__dirname, 'ledger-upkeep.js'));
+const ledger = new GroupCommitLedger((projectDir, head, checkpoint) => upkeep.postMessage({ type: 'advanced', projectDir, head, checkpoint } satisfies UpkeepRequest));
 parentPort!.on('message', (m: WorkerRequest) => {
   if (m.type === 'append') {
     const job = JSON.parse(m.job) as RecordJob;
@@ -35,7 +40,12 @@ parentPort!.on('message', (m: WorkerRequest) => {
     }
     void ledger.append(job.projectDir, drafts).then((problem) => parentPort!.postMessage({ type: 'appended', id: m.id, problem, headSeq: ledger.headSeq() } satisfies WorkerReply));
   } else {
-    const problems = ledger.shutdown(m.reason);
-    parentPort!.postMessage({ type: 'stopped', problems } satisfies WorkerReply);
+    // Every queued record committed first, so the final checkpoint covers them.
+    ledger.close();
+    upkeep.once('message', (r: UpkeepReply) => {
+      parentPort!.postMessage({ type: 'stopped', problems: r.problems } satisfies WorkerReply);
+      void upkeep.terminate();
+    });
+    upkeep.postMessage({ type: 'shutdown', reason: m.reason } satisfies UpkeepRequest);
   }
 });
