@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -122,6 +122,26 @@ describe('loom serve', () => {
     expect((await call(s.url, '/hooks', '{}', auth)).status).toBe(400);
     expect((await call(s.url, '/nope', '{}', auth)).status).toBe(404);
     expect((await call(s.url, '/hooks/PreToolUse', null, auth, 'GET')).status).toBe(405);
+    // Unknown paths share one metrics label: a client can neither grow the label set nor write into it.
+    for (let i = 0; i < 20; i++) expect((await call(s.url, `/x${i}%22%7D%0Aloom_fake%201`, '{}', auth)).status).toBe(404);
+    const metrics = (await call(s.url, '/metrics', null, {}, 'GET')).body;
+    expect(metrics).toContain('loom_requests_total{route="other",code="404"} 21');
+    expect(metrics).not.toMatch(/loom_fake|route="\/x/);
+  });
+
+  it('a policy edit reaches served decisions without a restart', async () => {
+    const s = await start();
+    const decisionOf = (r: Res) => (r.json?.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision;
+    expect(decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git reset --hard'), auth))).toBe('ask');
+    mkdirSync(join(s.project, '.loom'), { recursive: true });
+    writeFileSync(join(s.project, '.loom', 'policy.json'), JSON.stringify({ rules: { 'git-reset-hard': 'deny' } }));
+    // The server trusts a loaded policy for POLICY_RECHECK_MS (250 ms); poll well past it.
+    let decision: unknown;
+    for (let i = 0; i < 40 && decision !== 'deny'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      decision = decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git reset --hard'), auth));
+    }
+    expect(decision).toBe('deny');
   });
 
   it('a slow client times out', async () => {

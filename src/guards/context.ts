@@ -16,7 +16,7 @@ export interface GuardEnv {
   currentBranch?: string;
 }
 
-function currentBranch(projectDir: string): string | undefined {
+function readBranch(projectDir: string): string | undefined {
   const head = join(projectDir, '.git', 'HEAD');
   if (!existsSync(head)) return undefined;
   try {
@@ -27,13 +27,26 @@ function currentBranch(projectDir: string): string | undefined {
   }
 }
 
+const protectedByPack = new Map<string, string[]>();
+
+/** The pack's own folders (and an external checkpoint folder): computed once per pack and setting. */
+function protectedPathsOf(packRoot: string): string[] {
+  const key = `${packRoot}\u0000${process.env.LOOM_CHECKPOINT_DIR ?? ''}`;
+  let paths = protectedByPack.get(key);
+  if (!paths) {
+    paths = ['config', 'hooks', 'handlers', 'dist'].map((d) => join(packRoot, d));
+    if (process.env.LOOM_CHECKPOINT_DIR) paths.push(resolve(process.env.LOOM_CHECKPOINT_DIR));
+    protectedByPack.set(key, paths);
+  }
+  return paths;
+}
+
 /** packRoot: the folder holding config/, hooks/ and handlers/ (a handler's own ../). */
 export function guardEnv(ctx: HandlerContext, packRoot: string): GuardEnv {
   const p = ctx.payload;
   const projectDir = resolve(typeof p.loom_project_dir === 'string' ? p.loom_project_dir : typeof p.cwd === 'string' ? p.cwd : process.cwd());
   const cwd = typeof p.cwd === 'string' && p.cwd.startsWith('/') ? resolve(p.cwd) : projectDir;
-  const protectedPaths = ['config', 'hooks', 'handlers', 'dist'].map((d) => join(packRoot, d));
-  if (process.env.LOOM_CHECKPOINT_DIR) protectedPaths.push(resolve(process.env.LOOM_CHECKPOINT_DIR));
+  let branch: string | undefined | null = null;
   return {
     projectDir,
     cwd,
@@ -42,8 +55,12 @@ export function guardEnv(ctx: HandlerContext, packRoot: string): GuardEnv {
     tmp: resolve(process.env.TMPDIR || (process.platform === 'win32' ? (require('node:os') as typeof import('node:os')).tmpdir() : '/tmp')),
     packRoot,
     policy: loadPolicy(packRoot, projectDir, ctx.hook.policy),
-    protectedPaths,
-    currentBranch: currentBranch(projectDir),
+    protectedPaths: protectedPathsOf(packRoot),
+    // Read when a rule asks (a push without a refspec), and then at that moment: most commands never need it.
+    get currentBranch() {
+      if (branch === null) branch = readBranch(projectDir);
+      return branch;
+    },
   };
 }
 

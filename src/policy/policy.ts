@@ -143,7 +143,7 @@ function cachedRaw(packRoot: string, projectDir: string, hookPolicy: Record<stri
 
 // In a long-lived process (loom serve) the same policy is asked for on every
 // request: keep it while both files' size and mtime stay the same.
-const memo = new Map<string, { stamp: string; policy: Policy }>();
+const memo = new Map<string, { stamp: string; policy: Policy; checkedAt: number }>();
 
 function stampOf(file: string): string {
   // throwIfNoEntry: a missing file must not cost an exception on every request.
@@ -151,14 +151,31 @@ function stampOf(file: string): string {
   return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : 'none';
 }
 
+// A long-lived process (loom serve) may trust a loaded policy for a short
+// while before looking at its files again: two stat calls per decision are a
+// tenth of a served decision's cost. The handler bundles each hold their own
+// copy of this module, so the setting lives in the global symbol registry.
+const RECHECK_MS = Symbol.for('loom.policy.recheckMs');
+
+/** How long (ms) a policy is used before its files are checked again; 0 (the default) checks on every load. */
+export function setPolicyRecheckMs(ms: number): void {
+  (globalThis as Record<symbol, unknown>)[RECHECK_MS] = ms;
+}
+
 export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown> = {}): Policy {
   const key = `${packRoot}\u0000${projectDir}\u0000${JSON.stringify(hookPolicy)}`;
-  const stamp = `${stampOf(join(packRoot, 'config', 'policy.default.json'))}|${stampOf(join(projectDir, '.loom', 'policy.json'))}`;
   const hit = memo.get(key);
-  if (hit && hit.stamp === stamp) return hit.policy;
+  const recheckMs = Number((globalThis as Record<symbol, unknown>)[RECHECK_MS] ?? 0);
+  const now = recheckMs > 0 ? performance.now() : 0;
+  if (hit && recheckMs > 0 && now - hit.checkedAt < recheckMs) return hit.policy;
+  const stamp = `${stampOf(join(packRoot, 'config', 'policy.default.json'))}|${stampOf(join(projectDir, '.loom', 'policy.json'))}`;
+  if (hit && hit.stamp === stamp) {
+    hit.checkedAt = now;
+    return hit.policy;
+  }
   const policy = buildPolicy(packRoot, projectDir, hookPolicy);
   if (memo.size > 64) memo.clear();
-  memo.set(key, { stamp, policy });
+  memo.set(key, { stamp, policy, checkedAt: now });
   return policy;
 }
 

@@ -36,10 +36,19 @@ export function resolveEntry(entry: string, hooksDir: string, registryDir: strin
   return full;
 }
 
+/** Handlers by entry, hooks folder and registry folder: a long-lived server resolves each path once. */
+const byEntry = new Map<string, HandlerFn>();
+
 function loadHandler(hook: HookDef, hooksDir: string, registryDir: string): HandlerFn {
+  const entryKey = `${hook.entry}\u0000${hooksDir}\u0000${registryDir}`;
+  const known = byEntry.get(entryKey);
+  if (known) return known;
   const full = resolveEntry(hook.entry, hooksDir, registryDir);
   const cached = loaded.get(full);
-  if (cached) return cached;
+  if (cached) {
+    byEntry.set(entryKey, cached);
+    return cached;
+  }
   let mod: unknown;
   try {
     mod = createRequire(join(hooksDir, sep))(full);
@@ -50,6 +59,7 @@ function loadHandler(hook: HookDef, hooksDir: string, registryDir: string): Hand
   const fn = typeof m.run === 'function' ? m.run : typeof m.default === 'function' ? m.default : mod;
   if (typeof fn !== 'function') throw new HandlerFailure('load', `${hook.entry} exports no function (run, default or module.exports)`);
   loaded.set(full, fn as HandlerFn);
+  byEntry.set(entryKey, fn as HandlerFn);
   return fn as HandlerFn;
 }
 

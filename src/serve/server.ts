@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { HookDef } from '../contract/types';
+import { setPolicyRecheckMs } from '../policy/policy';
 import { selectAdapter } from '../protocols';
 import { loadRegistry } from '../registry/load';
 import { finalDecision, sessionIdOf } from '../runner/record';
@@ -14,6 +15,8 @@ import { httpBody } from './http-answer';
 import { Metrics } from './metrics';
 
 export const MAX_BODY = 16 * 1024 * 1024;
+/** A policy edit reaches served decisions within this many ms. */
+export const POLICY_RECHECK_MS = 250;
 
 export interface ServeOptions {
   host: string;
@@ -30,6 +33,8 @@ export interface ServeOptions {
   ledgerWorker: string;
   /** Without projectDir, a payload's cwd must lie under this folder (a client cannot make loom write elsewhere). */
   projectsRoot: string;
+  /** How long a loaded policy is trusted before its files are looked at again (default 250 ms). */
+  policyRecheckMs?: number;
 }
 
 const CLIENT_HEADERS: [string, string][] = [
@@ -97,6 +102,7 @@ export interface LoomServer {
 export async function startServer(o: ServeOptions): Promise<LoomServer> {
   if (!isLoopback(o.host) && !o.token) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
   const defs: HookDef[] = loadRegistry(o.registryFile);
+  setPolicyRecheckMs(o.policyRecheckMs ?? POLICY_RECHECK_MS);
   const registryDir = join(o.registryFile, '..');
   const ledger = new LedgerClient(o.ledgerWorker);
   const metrics = new Metrics();
@@ -112,7 +118,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     metrics.request(route, status);
   };
 
-  async function handleHook(req: IncomingMessage, res: ServerResponse, pathEvent: string | undefined, url: URL): Promise<void> {
+  async function handleHook(req: IncomingMessage, res: ServerResponse, pathEvent: string | undefined, query: URLSearchParams): Promise<void> {
     const started = process.hrtime.bigint();
     if (tokenDigest) {
       const auth = req.headers.authorization ?? '';
@@ -147,7 +153,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       const rel = cwd ? relative(o.projectsRoot, cwd) : '..';
       if (!cwd || rel.startsWith('..') || isAbsolute(rel)) throw new HttpError(400, `cwd ${JSON.stringify(String(p.cwd ?? '').slice(0, 200))} is not under the projects root ${o.projectsRoot} (start loom serve with --project-dir or --projects-root)`);
     }
-    const adapter = selectAdapter(url.searchParams.get('harness') ?? o.harness, p, eventName);
+    const adapter = selectAdapter(query.get('harness') ?? o.harness, p, eventName);
     const sel = selectHooks(defs, { event: eventName }, eventName);
     if ('error' in sel || sel.hooks.length === 0) {
       metrics.decision('allow');
@@ -166,12 +172,16 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   }
 
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://loom.invalid');
-    const path = url.pathname;
+    // Most requests have no query string: skip building a URL object for them.
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const path = raw.startsWith('/') ? (q < 0 ? raw : raw.slice(0, q)) : new URL(raw, 'http://loom.invalid').pathname;
+    const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
     if (req.method === 'GET' && path === '/healthz') return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
     if (req.method === 'GET' && path === '/metrics') return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
     const m = /^\/hooks(?:\/([^/]+))?\/?$/.exec(path);
-    if (!m) return send(res, path.slice(0, 64), 404, { error: `no route ${req.method} ${path.slice(0, 200)}` });
+    // Unknown paths share one metrics label: a client must not grow the label set (or inject into it).
+    if (!m) return send(res, 'other', 404, { error: `no route ${req.method} ${path.slice(0, 200)}` });
     if (req.method !== 'POST') return send(res, '/hooks', 405, { error: 'use POST' }, { allow: 'POST' });
     if (closing) return send(res, '/hooks', 503, { error: 'shutting down' }, { 'retry-after': '1', connection: 'close' });
     if (inFlight >= o.maxInFlight) return send(res, '/hooks', 503, { error: `more than ${o.maxInFlight} requests in flight` }, { 'retry-after': '1' });
@@ -182,7 +192,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     } catch {
       event = '\u0000';
     }
-    handleHook(req, res, event, url)
+    handleHook(req, res, event, query)
       .catch((e: unknown) => {
         if (res.headersSent) return;
         if (e instanceof HttpError) send(res, '/hooks', e.status, { error: e.message }, e.headers);

@@ -51,13 +51,16 @@ const INTERPRETERS: Record<string, string[]> = {
   python: ['-c'], python3: ['-c'], python2: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e'], perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'],
 };
 
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/;
+
 export function quoteArgv(argv: string[]): string {
-  return argv
-    .map((raw) => {
-      const a = raw.replace(/\u0000procsub:(.)\(/g, '$1(…)').replace(/\u0000/g, '$…');
-      return /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/.test(a) ? a : JSON.stringify(a);
-    })
-    .join(' ');
+  let out = '';
+  for (const raw of argv) {
+    // \u0000 marks what the lexer could not know statically (substitutions); most words have none.
+    const a = raw.includes('\u0000') ? raw.replace(/\u0000procsub:(.)\(/g, '$1(…)').replace(/\u0000/g, '$…') : raw;
+    out += (out ? ' ' : '') + (PLAIN_WORD.test(a) ? a : JSON.stringify(a));
+  }
+  return out;
 }
 
 export class Analyzer {
