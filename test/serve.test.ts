@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BEHAVE, CLI, ROOT, runHook, tempDir, writeRegistry } from './helpers';
@@ -46,9 +46,9 @@ interface Res {
   json?: Record<string, unknown>;
 }
 
-function call(url: string, path: string, body: string | Buffer | null, headers: Record<string, string> = {}, method = 'POST'): Promise<Res> {
+function call(url: string, path: string, body: string | Buffer | null, headers: Record<string, string> = {}, method = 'POST', agent?: Agent): Promise<Res> {
   return new Promise((resolve, reject) => {
-    const req = request(url + path, { method, headers: { ...(body !== null ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+    const req = request(url + path, { method, agent, headers: { ...(body !== null ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
       let b = '';
       res.on('data', (d) => (b += d));
       res.on('end', () => {
@@ -70,6 +70,14 @@ function call(url: string, path: string, body: string | Buffer | null, headers: 
 }
 
 const auth = { authorization: `Bearer ${TOKEN}` };
+
+/** Every seq a reviewer can read: archived segments, then history.json. */
+function readHistorySeqs(project: string): number[] {
+  const dir = join(project, '.loom', 'compliance');
+  const files = existsSync(join(dir, 'history')) ? readdirSync(join(dir, 'history')).filter((f) => /^segment-\d+-\d+\.json$/.test(f)).sort().map((f) => join(dir, 'history', f)) : [];
+  files.push(join(dir, 'history.json'));
+  return files.flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { seq: number }[]).map((r) => r.seq));
+}
 const pre = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'sess-h', tool_name: 'Bash', tool_input: { command } });
 
 describe('loom serve', () => {
@@ -208,6 +216,36 @@ describe('loom serve', () => {
       c.on('close', () => resolve(o));
     });
     expect(JSON.parse(v)).toMatchObject({ status: 'intact', records: 100, head: { seq: 100 } });
+  });
+
+  it('under sustained load the WAL stays small and history.json keeps up', async () => {
+    const s = await start();
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const wal = join(s.project, '.loom/compliance/ledger.db-wal');
+    let maxWal = 0;
+    const total = 6000;
+    let sent = 0;
+    // 16 keep-alive clients in a loop: ~2 KB of WAL frames per record, so an unchecked WAL would pass 10 MB.
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (sent < total) {
+          sent++;
+          const r = await call(s.url, '/hooks/PreToolUse', pre(`echo ${sent}`), auth, 'POST', agent);
+          expect(r.status).toBe(200);
+          if (sent % 500 === 0) maxWal = Math.max(maxWal, statSync(wal, { throwIfNoEntry: false })?.size ?? 0);
+        }
+      }),
+    );
+    agent.destroy();
+    expect(maxWal).toBeGreaterThan(0);
+    expect(maxWal).toBeLessThan(4 * 1024 * 1024);
+    // The upkeep thread brings the reviewer's view to the head shortly after the load stops.
+    let seqs: number[] = [];
+    for (let i = 0; i < 30 && seqs.length < total; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      seqs = readHistorySeqs(s.project);
+    }
+    expect(seqs).toEqual(Array.from({ length: total }, (_, i) => i + 1));
   });
 
   it('SIGTERM: finishes requests in flight, writes a checkpoint, exits 0', async () => {

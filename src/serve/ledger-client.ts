@@ -15,8 +15,10 @@ export class LedgerClient {
     this.worker.on('message', (m: WorkerReply) => {
       if (m.type === 'appended') {
         this.head = Math.max(this.head, m.headSeq);
-        this.waiting.get(m.id)?.(m.problem);
-        this.waiting.delete(m.id);
+        for (const [id, problem] of m.done) {
+          this.waiting.get(id)?.(problem);
+          this.waiting.delete(id);
+        }
       } else this.stopped?.(m.problems);
     });
     this.worker.on('error', (e) => {

@@ -23,11 +23,24 @@ export interface RecordJob {
 
 /** Jobs travel as one JSON string: cheaper to pass between threads than a deep structured clone. */
 export type WorkerRequest = { type: 'append'; id: number; job: string } | { type: 'shutdown'; reason: string };
-export type WorkerReply = { type: 'appended'; id: number; problem?: string; headSeq: number } | { type: 'stopped'; problems: string[] };
+/** One message answers every job of a commit: fewer wake-ups of the request thread under load. */
+export type WorkerReply = { type: 'appended'; done: [id: number, problem: string | undefined][]; headSeq: number } | { type: 'stopped'; problems: string[] };
 
 // Bundled beside this file (dist/ledger-upkeep.js).
 const upkeep = new Worker(join(__dirname, 'ledger-upkeep.js'));
 const ledger = new GroupCommitLedger((projectDir, head, checkpoint) => upkeep.postMessage({ type: 'advanced', projectDir, head, checkpoint } satisfies UpkeepRequest));
+
+// Jobs settled in the same turn (one commit) go back in one message.
+let settled: [number, string | undefined][] = [];
+function answer(id: number, problem: string | undefined): void {
+  if (settled.length === 0) queueMicrotask(() => {
+    const done = settled;
+    settled = [];
+    parentPort!.postMessage({ type: 'appended', done, headSeq: ledger.headSeq() } satisfies WorkerReply);
+  });
+  settled.push([id, problem]);
+}
+
 parentPort!.on('message', (m: WorkerRequest) => {
   if (m.type === 'append') {
     const job = JSON.parse(m.job) as RecordJob;
@@ -35,10 +48,10 @@ parentPort!.on('message', (m: WorkerRequest) => {
     try {
       drafts = buildDrafts({ projectDir: job.projectDir, payload: { session_id: job.sessionId }, agg: job.agg, harness: job.harness, eventName: job.eventName, contract: contractFor(job.eventName), hooks: job.hooks as HookDef[], extra: job.extra });
     } catch (e) {
-      parentPort!.postMessage({ type: 'appended', id: m.id, problem: `cannot build the record: ${(e as Error).message}`, headSeq: ledger.headSeq() } satisfies WorkerReply);
+      answer(m.id, `cannot build the record: ${(e as Error).message}`);
       return;
     }
-    void ledger.append(job.projectDir, drafts).then((problem) => parentPort!.postMessage({ type: 'appended', id: m.id, problem, headSeq: ledger.headSeq() } satisfies WorkerReply));
+    void ledger.append(job.projectDir, drafts).then((problem) => answer(m.id, problem));
   } else {
     // Every queued record committed first, so the final checkpoint covers them.
     ledger.close();

@@ -110,13 +110,16 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   let inFlight = 0;
   let closing = false;
 
-  const send = (res: ServerResponse, route: string, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const write = (res: ServerResponse, route: string, status: number, type: string, text: string, headers: Record<string, string> = {}) => {
     // While shutting down, every answer closes its connection so the server can stop at once.
-    res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; version=0.0.4' : 'application/json', 'content-length': Buffer.byteLength(text), ...(closing ? { connection: 'close' } : {}), ...headers });
+    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...(closing ? { connection: 'close' } : {}), ...headers });
     res.end(text);
     metrics.request(route, status);
   };
+  const sendJson = (res: ServerResponse, route: string, status: number, json: string) => write(res, route, status, 'application/json', json);
+  /** A string body is Prometheus text; anything else goes as JSON. */
+  const send = (res: ServerResponse, route: string, status: number, body: unknown, headers: Record<string, string> = {}) =>
+    typeof body === 'string' ? write(res, route, status, 'text/plain; version=0.0.4', body, headers) : write(res, route, status, 'application/json', JSON.stringify(body), headers);
 
   async function handleHook(req: IncomingMessage, res: ServerResponse, pathEvent: string | undefined, query: URLSearchParams): Promise<void> {
     const started = process.hrtime.bigint();
@@ -162,12 +165,18 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     }
     const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: o.projectDir, hooksDir: o.hooksDir, registryDir, trustPackHandlers: true });
     const extra = Object.keys(client).length ? { client } : undefined;
+    const recorded = ledger.record({ projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.hooks.map((h) => ({ id: h.id, policy: h.policy })), extra });
+    // Rendered while the commit runs, so an answer leaves as soon as its record is durable.
+    const answer = () => JSON.stringify(httpBody(adapter.render(r.agg, r.contract, eventName, r.payload), r.contract, eventName));
+    let text = answer();
     // The answer waits for the record to be durable: a crash loses no acknowledged record.
-    const problem = await ledger.record({ projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.hooks.map((h) => ({ id: h.id, policy: h.policy })), extra });
-    applyLedgerProblem(r.agg, sel.hooks, problem);
-    const rendered = adapter.render(r.agg, r.contract, eventName, r.payload);
+    const problem = await recorded;
+    if (problem) {
+      applyLedgerProblem(r.agg, sel.hooks, problem);
+      text = answer();
+    }
     metrics.decision(finalDecision(r.agg, r.contract));
-    send(res, '/hooks', 200, httpBody(rendered, r.contract, eventName));
+    sendJson(res, '/hooks', 200, text);
     metrics.latency(Number(process.hrtime.bigint() - started) / 1e9);
   }
 
