@@ -13,10 +13,21 @@ export function canonicalJson(value: unknown): string {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object': {
-      if (Array.isArray(value)) return '[' + value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',') + ']';
+      // Built by concatenation: no intermediate arrays (the server encodes thousands of records a second).
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (value[i] === undefined ? 'null' : canonicalJson(value[i]));
+        return out + ']';
+      }
       const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-      return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(obj[k])).join(',') + '}';
+      const keys = Object.keys(obj).sort();
+      let out = '{';
+      for (const k of keys) {
+        const v = obj[k];
+        if (v === undefined) continue;
+        out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJson(v);
+      }
+      return out + '}';
     }
     default:
       throw new TypeError(`canonical JSON cannot encode a ${typeof value}`);

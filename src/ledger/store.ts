@@ -184,13 +184,15 @@ export class Ledger {
       throw classifySqliteError(e, this.paths.db);
     }
     try {
-      const chain = (this.stmt("SELECT value FROM meta WHERE key = 'chain'").get() as { value: string } | undefined)?.value;
+      // The chain mode and key id are written once, when the ledger is created: a long-lived writer reads them once.
+      this.chainMeta ??= {
+        chain: (this.stmt("SELECT value FROM meta WHERE key = 'chain'").get() as { value: string } | undefined)?.value,
+        keyId: (this.stmt("SELECT value FROM meta WHERE key = 'key_id'").get() as { value: string } | undefined)?.value,
+      };
+      const { chain, keyId } = this.chainMeta;
       if (chain === 'hmac-sha256' && !this.key) throw new LedgerError(`${this.paths.db}: the ledger is keyed (HMAC); set LOOM_LEDGER_KEY or LOOM_LEDGER_KEY_FILE to append`, 'key');
       const key = chain === 'hmac-sha256' ? this.key : undefined;
-      if (key) {
-        const keyId = (this.stmt("SELECT value FROM meta WHERE key = 'key_id'").get() as { value: string } | undefined)?.value;
-        if (keyId && keyId !== key.id) throw new LedgerError(`${this.paths.db}: LOOM_LEDGER_KEY is not the key this ledger was started with`, 'key');
-      }
+      if (key && keyId && keyId !== key.id) throw new LedgerError(`${this.paths.db}: LOOM_LEDGER_KEY is not the key this ledger was started with`, 'key');
       const last = this.stmt('SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
       let seq = last?.seq ?? 0;
       let prev = last?.hash ?? GENESIS_HASH;
@@ -213,6 +215,7 @@ export class Ledger {
   }
 
   private hasher?: (body: string) => string;
+  private chainMeta?: { chain?: string; keyId?: string };
 
   /** Runs fn while holding the write lock, without writing to the database. */
   withWriteLock<T>(fn: () => T): T {

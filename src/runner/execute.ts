@@ -126,7 +126,7 @@ async function attempt(fn: HandlerFn, ctx: HandlerContext, timeoutMs: number, sy
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const packHandlerMemo = new Map<string, boolean>();
-function isPackHandler(entry: string, hooksDir: string, registryDir: string): boolean {
+export function isPackHandler(entry: string, hooksDir: string, registryDir: string): boolean {
   const key = `${entry}\u0000${hooksDir}\u0000${registryDir}`;
   let v = packHandlerMemo.get(key);
   if (v === undefined) {

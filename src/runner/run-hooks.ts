@@ -5,7 +5,7 @@ import { contractFor, isKnownEvent, type EventContract } from '../contract/event
 import type { Aggregate, HookDef, HookOutcome } from '../contract/types';
 import type { ProtocolAdapter } from '../protocols/adapter';
 import { emptyAggregate, foldOutcome } from './aggregate';
-import { executeHook } from './execute';
+import { executeHook, isPackHandler } from './execute';
 import { installIsolation } from './isolation';
 import { platformSkipReason } from './platform';
 import { resolveProjectDir } from './project-dir';
@@ -45,7 +45,9 @@ export async function runHooks(input: RunHooksInput): Promise<RunHooksResult> {
       outcome = { hookId: hook.id, status: 'skipped', attempts: 0, durationMs: 0 };
     } else {
       // Each handler gets its own copy: one cannot change what the next sees, except through updatedInput.
-      const ctx = { event: contract?.name ?? eventName, payload: structuredClone(payload), hook: Object.freeze({ ...hook }) };
+      // The pack's own handlers never write to the payload, so a server that trusts them skips the copy.
+      const own = input.trustPackHandlers === true && isPackHandler(hook.entry, input.hooksDir, input.registryDir);
+      const ctx = { event: contract?.name ?? eventName, payload: own ? payload : structuredClone(payload), hook: Object.freeze({ ...hook }) };
       outcome = await executeHook(hook, ctx, { hooksDir: input.hooksDir, registryDir: input.registryDir, warn: () => undefined, trustPackHandlers: input.trustPackHandlers });
       const patch = outcome.verdict && !outcome.failure ? outcome.verdict.updatedInput : undefined;
       if (patch) payload = { ...payload, tool_input: { ...((payload.tool_input as object) ?? {}), ...patch } };
