@@ -6,7 +6,6 @@
 // ledger size. The database stays the source of truth: rebuild regenerates
 // every file from it.
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { threadId } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { Ledger } from './store';
 
@@ -50,6 +49,8 @@ function atomicWrite(file: string, text: string): void {
 let tempCounter = 0;
 /** Unique per process, thread and call: the server's upkeep thread and a hook process may prepare files at once. */
 function tempName(file: string): string {
+  // node:worker_threads is loaded only here: the hook path never pays for it.
+  const { threadId } = require('node:worker_threads') as typeof import('node:worker_threads');
   return `${file}.${process.pid}-${threadId}-${++tempCounter}.tmp`;
 }
 
