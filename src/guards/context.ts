@@ -29,17 +29,31 @@ function readBranch(projectDir: string): string | undefined {
 
 const protectedByPack = new Map<string, string[]>();
 
-/** The pack's own folders (and an external checkpoint folder): computed once per pack and setting. */
+/** The pack's own folders (and an external checkpoint folder): computed once per pack and process. */
 function protectedPathsOf(packRoot: string): string[] {
-  const key = `${packRoot}\u0000${process.env.LOOM_CHECKPOINT_DIR ?? ''}`;
-  let paths = protectedByPack.get(key);
+  let paths = protectedByPack.get(packRoot);
   if (!paths) {
     paths = ['config', 'hooks', 'handlers', 'dist'].map((d) => join(packRoot, d));
     if (process.env.LOOM_CHECKPOINT_DIR) paths.push(resolve(process.env.LOOM_CHECKPOINT_DIR));
-    protectedByPack.set(key, paths);
+    protectedByPack.set(packRoot, paths);
   }
   return paths;
 }
+
+/** The user's home and temp folders: read from the environment once per process (a server asks on every request). */
+const folders = {
+  get home(): string {
+    // node:os costs a module load; the environment usually says the same.
+    const v = process.env.HOME || (require('node:os') as typeof import('node:os')).homedir();
+    Object.defineProperty(folders, 'home', { value: v });
+    return v;
+  },
+  get tmp(): string {
+    const v = resolve(process.env.TMPDIR || (process.platform === 'win32' ? (require('node:os') as typeof import('node:os')).tmpdir() : '/tmp'));
+    Object.defineProperty(folders, 'tmp', { value: v });
+    return v;
+  },
+};
 
 /** packRoot: the folder holding config/, hooks/ and handlers/ (a handler's own ../). */
 export function guardEnv(ctx: HandlerContext, packRoot: string): GuardEnv {
@@ -50,9 +64,8 @@ export function guardEnv(ctx: HandlerContext, packRoot: string): GuardEnv {
   return {
     projectDir,
     cwd,
-    // node:os costs a module load; the environment usually says the same.
-    home: process.env.HOME || (require('node:os') as typeof import('node:os')).homedir(),
-    tmp: resolve(process.env.TMPDIR || (process.platform === 'win32' ? (require('node:os') as typeof import('node:os')).tmpdir() : '/tmp')),
+    home: folders.home,
+    tmp: folders.tmp,
     packRoot,
     policy: loadPolicy(packRoot, projectDir, ctx.hook.policy),
     protectedPaths: protectedPathsOf(packRoot),

@@ -105,6 +105,18 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   setPolicyRecheckMs(o.policyRecheckMs ?? POLICY_RECHECK_MS);
   const registryDir = join(o.registryFile, '..');
   const ledger = new LedgerClient(o.ledgerWorker);
+  // The registry is fixed for the server's life: each event's hooks are selected once.
+  const selections = new Map<string, { hooks: HookDef[]; recorded: Pick<HookDef, 'id' | 'policy'>[] }>();
+  const hooksFor = (eventName: string) => {
+    let s = selections.get(eventName);
+    if (!s) {
+      const sel = selectHooks(defs, { event: eventName }, eventName);
+      const hooks = 'error' in sel ? [] : sel.hooks;
+      s = { hooks, recorded: hooks.map((h) => ({ id: h.id, policy: h.policy })) };
+      if (selections.size < 256) selections.set(eventName, s);
+    }
+    return s;
+  };
   const metrics = new Metrics();
   const tokenDigest = o.token ? digest(o.token) : undefined;
   let inFlight = 0;
@@ -157,15 +169,15 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       if (!cwd || rel.startsWith('..') || isAbsolute(rel)) throw new HttpError(400, `cwd ${JSON.stringify(String(p.cwd ?? '').slice(0, 200))} is not under the projects root ${o.projectsRoot} (start loom serve with --project-dir or --projects-root)`);
     }
     const adapter = selectAdapter(query.get('harness') ?? o.harness, p, eventName);
-    const sel = selectHooks(defs, { event: eventName }, eventName);
-    if ('error' in sel || sel.hooks.length === 0) {
+    const sel = hooksFor(eventName);
+    if (sel.hooks.length === 0) {
       metrics.decision('allow');
       send(res, '/hooks', 200, {});
       return;
     }
     const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: o.projectDir, hooksDir: o.hooksDir, registryDir, trustPackHandlers: true });
     const extra = Object.keys(client).length ? { client } : undefined;
-    const recorded = ledger.record({ projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.hooks.map((h) => ({ id: h.id, policy: h.policy })), extra });
+    const recorded = ledger.record({ projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.recorded, extra });
     // Rendered while the commit runs, so an answer leaves as soon as its record is durable.
     const answer = () => JSON.stringify(httpBody(adapter.render(r.agg, r.contract, eventName, r.payload), r.contract, eventName));
     let text = answer();
