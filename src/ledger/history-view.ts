@@ -7,6 +7,7 @@
 // every file from it.
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newId } from '../util/ids';
 import type { Ledger } from './store';
 
 export const SEGMENT_SIZE = 500;
@@ -46,12 +47,13 @@ function atomicWrite(file: string, text: string): void {
   renameSync(tmp, file);
 }
 
-let tempCounter = 0;
-/** Unique per process, thread and call: the server's upkeep thread and a hook process may prepare files at once. */
+/**
+ * Unique per writer and unpredictable: the server's upkeep thread and a hook
+ * process may prepare files at once, and a name an agent could guess is a
+ * name it could plant a symlink at.
+ */
 function tempName(file: string): string {
-  // node:worker_threads is loaded only here: the hook path never pays for it.
-  const { threadId } = require('node:worker_threads') as typeof import('node:worker_threads');
-  return `${file}.${process.pid}-${threadId}-${++tempCounter}.tmp`;
+  return `${file}.${process.pid}-${newId(12)}.tmp`;
 }
 
 /** Identifies one version of a file: every write here is a rename, so the inode changes with it. */
