@@ -19,6 +19,8 @@ export const COMMIT_WINDOW_MS = 2;
  * stays under about 1 MB.
  */
 export const WAL_CHECKPOINT_MS = 50;
+/** At most this often (ms) the upkeep thread hears of a new head without a checkpoint due; it syncs history 200 ms after hearing. */
+export const ADVANCE_EVERY_MS = 50;
 
 /** Told after every commit: the new head, and the checkpoint reason when the batch crossed a checkpoint boundary. */
 export type OnAdvance = (projectDir: string, head: Head, checkpoint: string | undefined) => void;
@@ -88,11 +90,27 @@ class ProjectWriter {
     this.headSeq = last.seq;
     const every = checkpointEvery();
     const checkpoint = crossesCheckpoint(stored[0].seq - 1, last.seq, every) ? `every-${every}` : undefined;
-    this.onAdvance(this.projectDir, { seq: last.seq, hash: last.hash, count: last.seq, ts: last.ts }, checkpoint);
+    // The upkeep thread needs a checkpoint when one is due, and otherwise only a
+    // nudge now and then (its history sync reads the head from the database);
+    // the last head of a burst always follows within ADVANCE_EVERY_MS.
+    this.latest = { seq: last.seq, hash: last.hash, count: last.seq, ts: last.ts };
+    if (checkpoint || performance.now() - this.lastAdvance >= ADVANCE_EVERY_MS) this.advance(checkpoint);
+    else this.advanceTimer ??= setTimeout(() => this.advance(undefined), ADVANCE_EVERY_MS);
     this.walCheckpointSoon();
   }
 
   private lastWalCheckpoint = performance.now();
+  private lastAdvance = -Infinity;
+  private latest?: Head;
+  private advanceTimer?: NodeJS.Timeout;
+
+  private advance(checkpoint: string | undefined): void {
+    if (this.advanceTimer) clearTimeout(this.advanceTimer);
+    this.advanceTimer = undefined;
+    this.lastAdvance = performance.now();
+    if (this.latest) this.onAdvance(this.projectDir, this.latest, checkpoint);
+  }
+
   private walScheduled = false;
 
   /** After the answers of this batch are posted (setImmediate runs after the microtasks that post them). */
@@ -112,6 +130,7 @@ class ProjectWriter {
 
   close(): void {
     this.flush();
+    if (this.advanceTimer) this.advance(undefined);
     this.ledger?.close();
     this.ledger = undefined;
   }
