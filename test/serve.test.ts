@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BEHAVE, CLI, ROOT, runHook, tempDir, writeRegistry } from './helpers';
@@ -71,6 +72,20 @@ function call(url: string, path: string, body: string | Buffer | null, headers: 
 
 const auth = { authorization: `Bearer ${TOKEN}` };
 
+/** Sends one hand-written HTTP/1.1 request (for request targets node:http would not produce); resolves with the raw answer. */
+function rawRequest(url: string, requestLine: string, body: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const sock = connect(Number(port), hostname, () => {
+      sock.write(`${requestLine}\r\nHost: ${hostname}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    });
+    let out = '';
+    sock.on('data', (d) => (out += d));
+    sock.on('end', () => resolve(out));
+    sock.on('error', reject);
+  });
+}
+
 /** Every seq a reviewer can read: archived segments, then history.json. */
 function readHistorySeqs(project: string): number[] {
   const dir = join(project, '.loom', 'compliance');
@@ -135,6 +150,9 @@ describe('loom serve', () => {
     const metrics = (await call(s.url, '/metrics', null, {}, 'GET')).body;
     expect(metrics).toContain('loom_requests_total{route="other",code="404"} 21');
     expect(metrics).not.toMatch(/loom_fake|route="\/x/);
+    // An absolute-form target is routed by its path; one that is not a URL is a 400, not a hung request.
+    expect((await rawRequest(s.url, 'POST http://loom.test/hooks/PreToolUse HTTP/1.1', pre('ls'))).split('\r\n')[0]).toContain('200');
+    expect((await rawRequest(s.url, 'POST http://[bad/hooks HTTP/1.1', pre('ls'))).split('\r\n')[0]).toMatch(/ 400 /);
   });
 
   it('a policy edit reaches served decisions without a restart', async () => {

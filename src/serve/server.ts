@@ -196,7 +196,12 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     // Most requests have no query string: skip building a URL object for them.
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
-    const path = raw.startsWith('/') ? (q < 0 ? raw : raw.slice(0, q)) : new URL(raw, 'http://loom.invalid').pathname;
+    let path: string;
+    try {
+      path = raw.startsWith('/') ? (q < 0 ? raw : raw.slice(0, q)) : new URL(raw, 'http://loom.invalid').pathname;
+    } catch {
+      return send(res, 'other', 400, { error: `request target ${JSON.stringify(raw.slice(0, 200))} is not a URL` });
+    }
     const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
     if (req.method === 'GET' && path === '/healthz') return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
     if (req.method === 'GET' && path === '/metrics') return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
