@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contractTableMarkdown, TABLE_END, TABLE_START } from '../src/contract/docs';
-import { detectHarness } from '../src/protocols';
+import { detectHarness, selectAdapter } from '../src/protocols';
 import { BEHAVE, ROOT, runHook, tempDir, writeRegistry } from './helpers';
 
 const REAL = join(ROOT, 'test', 'fixtures', 'real-payloads');
@@ -43,6 +43,20 @@ describe('detection', () => {
   it('falls back to Claude Code when unsure', () => {
     expect(detectHarness({})).toBe('claude');
     expect(detectHarness({ hook_event_name: 'PreToolUse', tool_name: 'Bash' })).toBe('claude');
+  });
+});
+
+describe('normalization', () => {
+  it('copies the payload without touching it, and a "__proto__" key stays plain data', () => {
+    const raw = JSON.parse('{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"},"__proto__":{"tool_kind":"read","polluted":true}}') as Record<string, unknown>;
+    const before = JSON.stringify(raw);
+    const out = selectAdapter('claude', raw, 'PreToolUse').normalize(raw, 'PreToolUse');
+    expect(JSON.stringify(raw)).toBe(before);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(out.tool_kind).toBe('shell');
+    expect((out as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(out)).toContain('__proto__');
+    expect(out).toMatchObject({ harness: 'claude', session_id: 's', tool_input: { command: 'ls' } });
   });
 });
 

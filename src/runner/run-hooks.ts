@@ -28,6 +28,18 @@ export interface RunHooksResult {
   projectDir: string;
 }
 
+const frozen = new WeakMap<HookDef, Readonly<HookDef>>();
+
+/** What a handler sees of its hook: a frozen copy, made once per registry entry (a server runs the same hooks all day). */
+function frozenCopy(hook: HookDef): Readonly<HookDef> {
+  let f = frozen.get(hook);
+  if (!f) {
+    f = Object.freeze({ ...hook });
+    frozen.set(hook, f);
+  }
+  return f;
+}
+
 export async function runHooks(input: RunHooksInput): Promise<RunHooksResult> {
   const { hooks, eventName, adapter } = input;
   const contract = contractFor(eventName);
@@ -47,7 +59,7 @@ export async function runHooks(input: RunHooksInput): Promise<RunHooksResult> {
       // Each handler gets its own copy: one cannot change what the next sees, except through updatedInput.
       // The pack's own handlers never write to the payload, so a server that trusts them skips the copy.
       const own = input.trustPackHandlers === true && isPackHandler(hook.entry, input.hooksDir, input.registryDir);
-      const ctx = { event: contract?.name ?? eventName, payload: own ? payload : structuredClone(payload), hook: Object.freeze({ ...hook }) };
+      const ctx = { event: contract?.name ?? eventName, payload: own ? payload : structuredClone(payload), hook: frozenCopy(hook) };
       outcome = await executeHook(hook, ctx, { hooksDir: input.hooksDir, registryDir: input.registryDir, warn: () => undefined, trustPackHandlers: input.trustPackHandlers });
       const patch = outcome.verdict && !outcome.failure ? outcome.verdict.updatedInput : undefined;
       if (patch) payload = { ...payload, tool_input: { ...((payload.tool_input as object) ?? {}), ...patch } };
