@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../src/ledger/canonical';
 import { redact, redactText } from '../src/ledger/redact';
 
 // Deterministic fake key material: format-valid, never a real credential.
@@ -191,6 +192,16 @@ describe('redact on records', () => {
     expect(r.value.tool_input.env.HOME).toBe('/home/dev');
     expect(r.value.list[1]).toBe('plain');
     expect(r.count).toBe(3);
+  });
+
+  it('a "__proto__" member from a payload is kept in the record, as data, and still redacted', () => {
+    const key = 'ghp_' + mixed(36);
+    const payload = JSON.parse(`{"tool_input":{"command":"ls","__proto__":{"note":"hidden?","token":"${key}"}}}`) as { tool_input: Record<string, unknown> };
+    const r = redact(payload);
+    const stored = canonicalJson(r.value);
+    expect(stored).toContain('"__proto__":{"note":"hidden?","token":"[REDACTED');
+    expect(stored).not.toContain(key);
+    expect(Object.getPrototypeOf(r.value.tool_input)).toBe(Object.prototype);
   });
 
   it('is idempotent: redacted text stays as it is', () => {

@@ -3,6 +3,7 @@
 // repetition, so matching is linear in the input; no pattern nests
 // quantifiers. Assignments (NAME=value, "name": "value") are found by a
 // bounded scan and judged by the name's last word and the value's shape.
+import { setOwn } from '../util/own';
 
 export interface RedactionResult<T> {
   value: T;
@@ -209,15 +210,17 @@ export function redact<T>(value: T): RedactionResult<T> {
     if (v === null || typeof v !== 'object') return v;
     if (depth > MAX_REDACT_DEPTH) return '[TRUNCATED: nested too deep]';
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    const src = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    for (const k of Object.keys(src)) {
+      const x = src[k];
       // A JSON member whose name says secret: judge the value as if assigned.
       if (typeof x === 'string' && isSensitiveName(k) && !isPlaceholder(x) && !x.startsWith('[REDACTED')) {
         count++;
-        out[walk(k, depth + 1) as string] = '[REDACTED:assignment]';
+        setOwn(out, walk(k, depth + 1) as string, '[REDACTED:assignment]');
         continue;
       }
-      out[walk(k, depth + 1) as string] = walk(x, depth + 1);
+      setOwn(out, walk(k, depth + 1) as string, walk(x, depth + 1));
     }
     return out;
   };

@@ -4,6 +4,7 @@ import type { EventContract } from '../contract/events';
 import { canonicalEventName } from '../contract/events';
 import { toolKind } from '../contract/tools';
 import type { Aggregate, HarnessName, RenderedAnswer } from '../contract/types';
+import { setOwn } from '../util/own';
 
 export interface ProtocolAdapter {
   name: HarnessName;
@@ -61,22 +62,18 @@ const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v 
 /**
  * A shallow copy built key by key: V8 gives a `{ ...payload }` copy no room
  * for the fields added after it, and adding them was the costliest line of a
- * served decision's normalization. A "__proto__" key from the JSON stays an
- * ordinary own property, as it would with a spread.
+ * served decision's normalization.
  */
 function copyOwn(payload: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(payload)) {
-    if (k === '__proto__') Object.defineProperty(out, k, { value: payload[k], enumerable: true, writable: true, configurable: true });
-    else out[k] = payload[k];
-  }
+  for (const k of Object.keys(payload)) setOwn(out, k, payload[k]);
   return out;
 }
 
 /** Shared normalization: canonical event name, session, tool kind. Adapters add their own fields first. */
 export function canonicalPayload(payload: Record<string, unknown>, eventName: string, harness: HarnessName, extra?: Record<string, unknown>): Record<string, unknown> {
   const out = copyOwn(payload);
-  if (extra) for (const k of Object.keys(extra)) out[k] = extra[k];
+  if (extra) for (const k of Object.keys(extra)) setOwn(out, k, extra[k]);
   out.hook_event_name = canonicalEventName(eventName);
   out.harness = harness;
   out.session_id = str(out.session_id) ?? str(payload.conversation_id) ?? str(payload.sessionID) ?? '';
