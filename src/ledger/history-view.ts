@@ -149,7 +149,7 @@ export function planHistory(ledger: Ledger): HistoryPlan | 'current' | 'rebuild'
     lines.push(line(row));
   }
   prepare(plan, ledger.paths.history, renderArray(lines));
-  if (archived) prepare(plan, ledger.paths.historyIndex, JSON.stringify(idx, null, 2) + '\n');
+  if (archived) prepare(plan, ledger.paths.historyIndex, indexText(idx));
   return plan;
 }
 
@@ -163,24 +163,36 @@ export function applyHistory(plan: HistoryPlan): boolean {
     discardHistory(plan);
     return false;
   }
-  for (const [tmp, file] of plan.renames) renameSync(tmp, file);
+  renameAll(plan);
   return true;
+}
+
+function renameAll(plan: HistoryPlan): void {
+  for (const [tmp, file] of plan.renames) renameSync(tmp, file);
 }
 
 export function discardHistory(plan: HistoryPlan): void {
   for (const [tmp] of plan.renames) rmSync(tmp, { force: true });
 }
 
-/** Brings history.json up to the database head. Call it while holding the ledger's write lock. */
+/**
+ * Brings history.json up to the database head. Call it while holding the
+ * ledger's write lock: planned and renamed under the same lock, nothing can
+ * have moved in between, so the stamps are not checked again.
+ */
 export function syncHistory(ledger: Ledger): void {
   const plan = planHistory(ledger);
   if (plan === 'rebuild') rebuildHistory(ledger);
-  else if (plan !== 'current') applyHistory(plan);
+  else if (plan !== 'current') renameAll(plan);
+}
+
+function indexText(index: HistoryIndex): string {
+  return JSON.stringify(index, null, 2) + '\n';
 }
 
 function writeIndex(ledger: Ledger, index: HistoryIndex): void {
   mkdirSync(ledger.paths.historyArchive, { recursive: true });
-  atomicWrite(ledger.paths.historyIndex, JSON.stringify(index, null, 2) + '\n');
+  atomicWrite(ledger.paths.historyIndex, indexText(index));
 }
 
 /** Regenerates history.json, the segments and the index from the database. */

@@ -36,19 +36,24 @@ export function resolveEntry(entry: string, hooksDir: string, registryDir: strin
   return full;
 }
 
-/** Handlers by entry, hooks folder and registry folder: a long-lived server resolves each path once. */
-const byEntry = new Map<string, HandlerFn>();
+/** A registry entry resolved once per process: its file, and whether it is one of the pack's own handlers. */
+const entries = new Map<string, { full: string; pack: boolean }>();
+
+function entryOf(entry: string, hooksDir: string, registryDir: string): { full: string; pack: boolean } {
+  const key = `${entry}\u0000${hooksDir}\u0000${registryDir}`;
+  let e = entries.get(key);
+  if (!e) {
+    const full = resolveEntry(entry, hooksDir, registryDir);
+    e = { full, pack: full.startsWith(join(hooksDir, '..', 'handlers', sep)) };
+    entries.set(key, e);
+  }
+  return e;
+}
 
 function loadHandler(hook: HookDef, hooksDir: string, registryDir: string): HandlerFn {
-  const entryKey = `${hook.entry}\u0000${hooksDir}\u0000${registryDir}`;
-  const known = byEntry.get(entryKey);
-  if (known) return known;
-  const full = resolveEntry(hook.entry, hooksDir, registryDir);
+  const { full } = entryOf(hook.entry, hooksDir, registryDir);
   const cached = loaded.get(full);
-  if (cached) {
-    byEntry.set(entryKey, cached);
-    return cached;
-  }
+  if (cached) return cached;
   let mod: unknown;
   try {
     mod = createRequire(join(hooksDir, sep))(full);
@@ -59,7 +64,6 @@ function loadHandler(hook: HookDef, hooksDir: string, registryDir: string): Hand
   const fn = typeof m.run === 'function' ? m.run : typeof m.default === 'function' ? m.default : mod;
   if (typeof fn !== 'function') throw new HandlerFailure('load', `${hook.entry} exports no function (run, default or module.exports)`);
   loaded.set(full, fn as HandlerFn);
-  byEntry.set(entryKey, fn as HandlerFn);
   return fn as HandlerFn;
 }
 
@@ -125,15 +129,8 @@ async function attempt(fn: HandlerFn, ctx: HandlerContext, timeoutMs: number, sy
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const packHandlerMemo = new Map<string, boolean>();
 export function isPackHandler(entry: string, hooksDir: string, registryDir: string): boolean {
-  const key = `${entry}\u0000${hooksDir}\u0000${registryDir}`;
-  let v = packHandlerMemo.get(key);
-  if (v === undefined) {
-    v = resolveEntry(entry, hooksDir, registryDir).startsWith(join(hooksDir, '..', 'handlers', sep));
-    packHandlerMemo.set(key, v);
-  }
-  return v;
+  return entryOf(entry, hooksDir, registryDir).pack;
 }
 
 export interface ExecuteOptions {
