@@ -6,6 +6,7 @@ import { QueryError } from '../ledger/query';
 import { LedgerError } from '../ledger/store';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
+import { ScopeError } from '../install/targets';
 import { exitNow } from '../runner/isolation';
 import { runAndExit } from '../runner/main';
 import { checkpointCommand } from './commands/checkpoint';
@@ -79,7 +80,7 @@ function main(argv: string[]): void {
     return;
   }
   const fail = (e: unknown) => {
-    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError) {
+    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;
