@@ -115,6 +115,12 @@ describe('loom install --scope managed', () => {
     const denied = await asHarness('claude', cmd, project, bash('rm -rf ~', project));
     expect(denied.code).toBe(2);
     expect(denied.stderr).toContain('rm-recursive-home');
+    // loom doctor says which scope is active, managed first
+    const proj = tempDir();
+    await loom(['install', '--harness', 'claude', '--project-dir', proj]);
+    const doctor = await loom(['doctor', '--json', '--project-dir', proj], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    const scope = JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'scope claude');
+    expect(scope.detail).toMatch(/^managed \(.*managed-settings\.json\), project \(.*\.claude\/settings\.json\): managed settings win/);
     const gone = await asHarness('claude', cmd.split(join(ROOT, 'hooks')).join('/nonexistent/hooks'), project, bash('ls', project));
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain('reinstall loom');

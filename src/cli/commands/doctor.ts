@@ -1,6 +1,6 @@
 // loom doctor [--json]: is loom installed and working here? One line per
 // check; each failing one says how to fix it. Exit 0 all good, 1 otherwise.
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadPolicy } from '../../policy/policy';
 import { loadRegistry } from '../../registry/load';
@@ -8,7 +8,34 @@ import { validateConfigs } from '../../validate/validate';
 import { verifyLedger } from '../../ledger/verify';
 import { compliancePaths } from '../../ledger/paths';
 import { probeSqlite } from '../../ledger/store';
+import { target, type InstallHarness, type Scope } from '../../install/targets';
 import { parseFlags, projectDirFrom } from '../flags';
+
+// A loom hook command in a settings file's text (JSON escapes the quote before --event).
+const LOOM_IN_TEXT = /run-hook\.js(?:\\?["'])? --event /;
+
+/** For each harness, the settings scopes whose file carries loom's hooks (managed first: it wins and cannot be switched off). */
+export function activeScopes(project: string, env: NodeJS.ProcessEnv = process.env): { harness: string; scopes: { scope: Scope; file: string }[] }[] {
+  const out: { harness: string; scopes: { scope: Scope; file: string }[] }[] = [];
+  for (const harness of ['claude', 'codex', 'gemini', 'cursor'] as InstallHarness[]) {
+    const scopes: { scope: Scope; file: string }[] = [];
+    for (const scope of ['managed', 'user', 'project'] as Scope[]) {
+      let file: string;
+      try {
+        file = target(harness, scope, project, env).file;
+      } catch {
+        continue; // no such scope for this harness
+      }
+      try {
+        if (LOOM_IN_TEXT.test(readFileSync(file, 'utf8'))) scopes.push({ scope, file });
+      } catch {
+        // absent or unreadable: not active
+      }
+    }
+    if (scopes.length) out.push({ harness, scopes });
+  }
+  return out;
+}
 
 interface Check {
   name: string;
@@ -53,6 +80,7 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
   const v = validateConfigs(project, pack, env);
   for (const h of v.harnesses) add(`harness ${h.harness}`, h.loomWired && !h.disableAllHooks, `${h.file}: loom ${h.loomWired ? 'wired' : 'not wired'}${h.disableAllHooks ? ', disableAllHooks is on' : ''}`, h.disableAllHooks ? 'set disableAllHooks to false' : `run loom install --harness ${h.harness === 'native' ? 'claude' : h.harness}`);
   if (!v.harnesses.length) add('harnesses', false, 'no harness settings found in this project or your home', 'run loom install --harness claude|codex|gemini|cursor|opencode');
+  for (const a of activeScopes(project, env)) add(`scope ${a.harness}`, true, a.scopes.map((s) => `${s.scope} (${s.file})`).join(', ') + (a.scopes[0].scope === 'managed' ? ': managed settings win and a user cannot switch them off' : ''));
   const errors = v.diagnostics.filter((d) => d.severity === 'error');
   add('hook configs', errors.length === 0, errors.length ? `${errors.length} error(s), first: ${errors[0].file}: ${errors[0].location.path}: ${errors[0].message}` : 'no errors', 'run loom validate and fix what it names');
   const paths = compliancePaths(project);
