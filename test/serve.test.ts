@@ -133,6 +133,8 @@ describe('loom serve', () => {
     });
     const rec = JSON.parse(out)[0];
     expect(rec.tool_call.client).toEqual({ third_party_user_id: 'external-user-001', turn_id: 'turn-001', app_version: '1.3.2' });
+    // who acted: the harness's user id and version, through the authenticated server
+    expect(rec.tool_call.actor).toMatchObject({ client_user: 'external-user-001', harness_version: '1.3.2', via: 'loom serve', authenticated: 'bearer token' });
   });
 
   it('limits and bad input: 413, 415, 400, 404, 405', async () => {

@@ -8,6 +8,8 @@ export interface HistoryFilter {
   risk?: Risk;
   decision?: string;
   hook?: string;
+  /** Matches the record's actor: OS user, git email or the harness's user id. */
+  user?: string;
   since?: string;
   until?: string;
   limit?: number;
@@ -52,6 +54,12 @@ export function queryHistory(ledger: Ledger, f: HistoryFilter): Record<string, u
   eq('session_id', f.session);
   eq('decision', f.decision);
   eq('hook_id', f.hook);
+  if (f.user !== undefined) {
+    // The actor lives in the kind object: $."<kind>".actor.
+    const at = (field: string) => `json_extract(body, '$.' || json_quote(kind) || '.actor.${field}')`;
+    where.push(`(${at('user')} = ? OR ${at('email')} = ? OR ${at('client_user')} = ?)`);
+    params.push(f.user, f.user, f.user);
+  }
   if (f.risk) {
     const levels = RISKS.slice(RISKS.indexOf(f.risk));
     where.push(`risk IN (${levels.map(() => '?').join(',')})`);

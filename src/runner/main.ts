@@ -11,6 +11,7 @@ import { parseRunnerArgs, RUNNER_USAGE, UsageError, type RunnerArgs } from './ar
 import { exitNow, writeStderr, writeStdout } from './isolation';
 import { parsePayload, PayloadError, readStdinSync } from './stdin';
 import { recordInvocation } from './record';
+import { actorOf } from './actor';
 import { applyLedgerProblem, runHooks, selectHooks } from './run-hooks';
 import { redactText } from '../ledger/redact';
 
@@ -84,7 +85,7 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   if (hooks.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
   const r = await runHooks({ hooks, eventName, payload, adapter, projectDirFlag: args.projectDir, hooksDir: paths.hooksDir, registryDir: dirname(registryFile) });
   mark('handlers');
-  const problem = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks });
+  const problem = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks, actor: actorOf(r.projectDir, r.payload) });
   mark('ledger');
   applyLedgerProblem(r.agg, hooks, problem);
   return adapter.render(r.agg, r.contract, eventName, r.payload);

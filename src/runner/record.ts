@@ -9,6 +9,7 @@ import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint } from '..
 import { syncHistory } from '../ledger/history-view';
 import { redact } from '../ledger/redact';
 import { Ledger, LedgerError, type RecordDraft } from '../ledger/store';
+import type { Actor } from './actor';
 
 export interface InvocationRecordInput {
   projectDir: string;
@@ -20,6 +21,8 @@ export interface InvocationRecordInput {
   hooks: HookDef[];
   /** Merged into every record's kind object (e.g. the HTTP client's headers). */
   extra?: Record<string, unknown>;
+  /** Who acted; stored as `actor` in every record's kind object. */
+  actor?: Actor;
 }
 
 export function sessionIdOf(payload: Record<string, unknown>): string {
@@ -61,7 +64,8 @@ export function buildDrafts(input: InvocationRecordInput): RecordDraft[] {
     const baseRisk: Risk = o.verdict?.risk ?? (o.status === 'failed' || o.status === 'blocked' ? 'medium' : 'none');
     const entries = o.verdict?.audit?.length ? o.verdict.audit : [{ kind: 'hook', data: hookData(o) }];
     for (const a of entries) {
-      const data = { ...(a.kind === 'hook' ? a.data : { ...a.data, hook: hookData(o) }), ...(input.extra ?? {}) };
+      const data: Record<string, unknown> = { ...(a.kind === 'hook' ? a.data : { ...a.data, hook: hookData(o) }), ...(input.extra ?? {}) };
+      if (input.actor) data.actor = input.actor;
       const red = redact({ data, session });
       drafts.push({
         event,

@@ -11,6 +11,7 @@ import { loadRegistry } from '../registry/load';
 import { finalDecision, sessionIdOf } from '../runner/record';
 import { applyLedgerProblem, runHooks, selectHooks } from '../runner/run-hooks';
 import { LedgerClient } from './ledger-client';
+import { actorOf } from '../runner/actor';
 import { httpBody } from './http-answer';
 import { Metrics } from './metrics';
 
@@ -176,7 +177,11 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       return;
     }
     const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: o.projectDir, hooksDir: o.hooksDir, registryDir, trustPackHandlers: true });
-    const extra = Object.keys(client).length ? { client } : undefined;
+    // Who acted: the harness's user id (Third-Party-User-Id) and version when sent; else the token holder; the host is the server's.
+    const actor: Record<string, unknown> = { ...actorOf(r.projectDir, r.payload), via: 'loom serve', authenticated: tokenDigest ? 'bearer token' : 'none (loopback)' };
+    if (client.third_party_user_id) actor.client_user = client.third_party_user_id;
+    if (client.app_version) actor.harness_version = client.app_version;
+    const extra: Record<string, unknown> = Object.keys(client).length ? { client, actor } : { actor };
     const recorded = ledger.record({ projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.recorded, extra });
     // Rendered while the commit runs, so an answer leaves as soon as its record is durable.
     const answer = () => JSON.stringify(httpBody(adapter.render(r.agg, r.contract, eventName, r.payload), r.contract, eventName));

@@ -17,6 +17,13 @@ function summary(rec: Record<string, unknown>): string {
   return typeof hook?.message === 'string' ? hook.message : '';
 }
 
+/** Who acted, in one cell: the harness's user id, else the git email, else the OS user. */
+export function actorLabel(rec: Record<string, unknown>): string {
+  const a = (rec[rec.kind as string] as Record<string, unknown> | undefined)?.actor as Record<string, unknown> | undefined;
+  const v = a?.client_user ?? a?.email ?? a?.user;
+  return typeof v === 'string' ? v : '';
+}
+
 export function historyCommand(argv: string[]): number {
   if (argv[0] === 'rebuild') {
     const flags = parseFlags(argv.slice(1), { values: ['project-dir'] });
@@ -29,10 +36,10 @@ export function historyCommand(argv: string[]): number {
       ledger.close();
     }
   }
-  const flags = parseFlags(argv, { values: ['project-dir', 'event', 'session', 'risk', 'decision', 'hook', 'since', 'until', 'limit'], booleans: ['json', 'jsonl'] });
+  const flags = parseFlags(argv, { values: ['project-dir', 'event', 'session', 'risk', 'decision', 'hook', 'user', 'since', 'until', 'limit'], booleans: ['json', 'jsonl'] });
   const v = flags.values;
   if (flags.positional.length) throw new FlagError(`unexpected argument "${flags.positional[0]}" (did you mean: loom history rebuild?)`);
-  const filter: HistoryFilter = { event: v.event, session: v.session, decision: v.decision, hook: v.hook };
+  const filter: HistoryFilter = { event: v.event, session: v.session, decision: v.decision, hook: v.hook, user: v.user };
   if (v.risk !== undefined) {
     if (!RISKS.includes(v.risk as Risk)) throw new QueryError(`--risk "${v.risk}": expected one of ${RISKS.join(', ')}`);
     filter.risk = v.risk as Risk;
@@ -49,8 +56,8 @@ export function historyCommand(argv: string[]): number {
     if (flags.booleans.has('json')) process.stdout.write(JSON.stringify(records, null, 2) + '\n');
     else if (flags.booleans.has('jsonl')) process.stdout.write(records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
     else {
-      const rows = records.map((r) => [String(r.seq), String(r.ts), String(r.event), String(r.hook_id), String(r.decision), String(r.risk), String(r.session_id).slice(0, 12), summary(r)]);
-      process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'session', 'summary'], rows));
+      const rows = records.map((r) => [String(r.seq), String(r.ts), String(r.event), String(r.hook_id), String(r.decision), String(r.risk), actorLabel(r), String(r.session_id).slice(0, 12), summary(r)]);
+      process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'user', 'session', 'summary'], rows));
     }
     return 0;
   } finally {
