@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +78,10 @@ describe('loom evidence and loom doctor', () => {
     expect(r.stdout).toMatch(/head seq 23, hash `[0-9a-f]{64}`/);
     expect(r.stdout).toContain('### Denied actions');
     expect(r.stdout).toMatch(/rm-recursive-home: recursively deletes the home folder/);
+    // who was denied: the denied-actions table names the user
+    expect(r.stdout).toContain('| seq | time | user | event | what | reason |');
+    const user = /\| \d+ \| [^|]+ \| ([^|]*) \| PreToolUse \|/.exec(r.stdout)?.[1].trim();
+    expect(user === userInfo().username || /@/.test(user ?? ''), `user cell: ${user}`).toBe(true);
     expect(r.stdout).toContain('### Compaction handoffs');
     expect(r.stdout).toMatch(/specs\/_session-demo-[^/]+\/handoffs\/compact-\d{8}T\d{9}-/);
     const out = join(project, 'evidence.md');

@@ -25,6 +25,10 @@ export interface RecordRow {
   summary: string;
   reason: string;
   redactions: number;
+  /** Who acted (the harness's user id, git email or OS user), on which host, through which harness. */
+  user: string;
+  host: string;
+  harness: string;
 }
 
 export interface Collected {
@@ -96,7 +100,9 @@ function rowOf(r: Record<string, unknown>): RecordRow {
   const hook = (d.hook ?? {}) as Record<string, unknown>;
   const summary = String(d.input_summary ?? d.command ?? d.text ?? d.path ?? d.message ?? d.source ?? d.trigger ?? '').slice(0, 300);
   const reason = String(hook.reason ?? d.reason ?? d.error ?? '').slice(0, 300);
-  return { seq: r.seq as number, ts: String(r.ts), event: String(r.event), hook_id: String(r.hook_id), session_id: String(r.session_id), decision: String(r.decision), risk: String(r.risk), kind: String(r.kind), summary, reason, redactions: Number(r.redactions ?? 0) };
+  const a = (d.actor ?? {}) as Record<string, unknown>;
+  const user = String(a.client_user ?? a.email ?? a.user ?? '');
+  return { seq: r.seq as number, ts: String(r.ts), event: String(r.event), hook_id: String(r.hook_id), session_id: String(r.session_id), decision: String(r.decision), risk: String(r.risk), kind: String(r.kind), summary, reason, redactions: Number(r.redactions ?? 0), user, host: String(a.host ?? ''), harness: String(r.harness ?? '') };
 }
 
 const bump = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);

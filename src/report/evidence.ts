@@ -20,8 +20,8 @@ export function renderEvidence(c: Collected, project: string, spec?: string): st
   out.push('', '### Denied actions', '');
   if (!c.denials.length) out.push('None.');
   else {
-    out.push('| seq | time | event | what | reason |', '| --- | --- | --- | --- | --- |');
-    for (const d of c.denials.slice(-50)) out.push(`| ${d.seq} | ${d.ts} | ${d.event} | \`${md(d.summary)}\` | ${md(d.reason)} |`);
+    out.push('| seq | time | user | event | what | reason |', '| --- | --- | --- | --- | --- | --- |');
+    for (const d of c.denials.slice(-50)) out.push(`| ${d.seq} | ${d.ts} | ${md(d.user)} | ${d.event} | \`${md(d.summary)}\` | ${md(d.reason)} |`);
   }
   out.push('', '### High-risk events', '');
   if (!c.highRisk.length) out.push('None.');

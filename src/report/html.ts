@@ -62,7 +62,7 @@ export function renderReport(c: Collected, meta: ReportMeta): string {
         : `<div class="status bad">Ledger could not be verified: ${esc(v.error)}</div>`;
   const sorted = (m: Record<string, number>) => Object.entries(m).sort((a, b) => b[1] - a[1]);
   const top = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20);
-  const cols: (keyof RecordRow)[] = ['seq', 'ts', 'event', 'decision', 'risk', 'session_id', 'hook_id', 'summary', 'reason'];
+  const cols: (keyof RecordRow)[] = ['seq', 'ts', 'event', 'decision', 'risk', 'user', 'host', 'harness', 'session_id', 'hook_id', 'summary', 'reason'];
   const data = JSON.stringify(c.recent).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
