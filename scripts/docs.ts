@@ -1,8 +1,8 @@
-// Regenerates the README's contract table from src/contract/events.ts.
+// Regenerates the contract table in docs/harnesses.md from src/contract/events.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceTable } from '../src/contract/docs';
 
-const file = join(__dirname, '..', 'README.md');
+const file = join(__dirname, '..', 'docs', 'harnesses.md');
 writeFileSync(file, replaceTable(readFileSync(file, 'utf8')));
-console.log('README.md contract table regenerated');
+console.log('docs/harnesses.md contract table regenerated');

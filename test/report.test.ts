@@ -65,8 +65,27 @@ describe('loom report', () => {
     db.exec('DROP TRIGGER records_no_update');
     db.prepare(`UPDATE records SET body = replace(body, '"risk":"critical"', '"risk":"low"') WHERE seq = (SELECT min(seq) FROM records WHERE body LIKE '%"risk":"critical"%')`).run();
     db.close();
-    await loom(['report', '--project-dir', project, '--out', join(project, 'r.html')]);
+    const r = await loom(['report', '--project-dir', project, '--out', join(project, 'r.html')]);
     expect(readFileSync(join(project, 'r.html'), 'utf8')).toMatch(/Ledger TAMPERED at seq \d+: edited/);
+    // a tampered ledger fails CI whatever --fail-on says
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('the ledger is tampered');
+    expect((await loom(['evidence', '--project-dir', project])).code).toBe(1);
+  });
+
+  it('--fail-on deny|high: exit 1 when the range holds one, 0 when it does not; a bad value is named', async () => {
+    const project = await demoProject();
+    const out = join(project, 'r.html');
+    expect((await loom(['report', '--project-dir', project, '--out', out])).code).toBe(0);
+    const deny = await loom(['evidence', '--project-dir', project, '--fail-on', 'deny']);
+    expect(deny.code).toBe(1);
+    expect(deny.stderr).toMatch(/failing: \d+ denied action/);
+    expect((await loom(['report', '--project-dir', project, '--out', out, '--fail-on', 'high'])).code).toBe(1);
+    // nothing in a range that ends before the first record
+    expect((await loom(['report', '--project-dir', project, '--out', out, '--fail-on', 'deny,high', '--until', '2000-01-01'])).code).toBe(0);
+    const bad = await loom(['report', '--project-dir', project, '--fail-on', 'warn']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--fail-on "warn"');
   });
 });
 
@@ -85,7 +104,12 @@ describe('loom evidence and loom doctor', () => {
     expect(r.stdout).toContain('### Compaction handoffs');
     expect(r.stdout).toMatch(/specs\/_session-demo-[^/]+\/handoffs\/compact-\d{8}T\d{9}-/);
     const out = join(project, 'evidence.md');
-    await loom(['evidence', '--project-dir', project, '--out', out, '--spec', 'specs/nothing']);
+    // a spec that does not exist is refused, naming it; one without handoffs says so
+    const missing = await loom(['evidence', '--project-dir', project, '--out', out, '--spec', 'specs/nothing']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--spec specs/nothing: no such folder');
+    mkdirSync(join(project, 'specs', 'empty-spec'), { recursive: true });
+    await loom(['evidence', '--project-dir', project, '--out', out, '--spec', 'specs/empty-spec']);
     expect(readFileSync(out, 'utf8')).toContain('no handoffs on record');
   });
 

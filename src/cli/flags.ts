@@ -1,5 +1,8 @@
-// A small flag parser for loom's commands: --name value, --name=value,
-// boolean switches; unknown flags are an error that names them.
+// Flag parsing for loom's commands, on node:util.parseArgs (built in):
+// --name value, --name=value, boolean switches; an unknown flag or a
+// missing value is one line that names it.
+import { parseArgs } from 'node:util';
+
 export class FlagError extends Error {}
 
 export interface FlagSpec {
@@ -14,30 +17,32 @@ export interface ParsedFlags {
 }
 
 export function parseFlags(argv: string[], spec: FlagSpec): ParsedFlags {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const v of spec.values ?? []) options[v] = { type: 'string' };
+  for (const b of spec.booleans ?? []) options[b] = { type: 'boolean' };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    const msg = (e as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(msg);
+    if (unknown) throw new FlagError(`unknown option ${unknown[1]}`);
+    const needs = /Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument missing/.exec(msg);
+    if (needs) throw new FlagError(`${needs[1]} needs a value`);
+    const noValue = /Option '(--[\w-]+)' does not take an argument/.exec(msg);
+    if (noValue) throw new FlagError(`${noValue[1]} takes no value`);
+    throw new FlagError(msg.split('\n')[0]);
+  }
   const values: Record<string, string> = {};
   const booleans = new Set<string>();
-  const positional: string[] = [];
-  const valueNames = new Set(spec.values ?? []);
-  const boolNames = new Set(spec.booleans ?? []);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) {
-      positional.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    if (boolNames.has(name) && eq < 0) {
-      booleans.add(name);
-    } else if (valueNames.has(name)) {
-      const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined || v === '') throw new FlagError(`--${name} needs a value`);
-      values[name] = v;
-    } else {
-      throw new FlagError(`unknown option --${name}`);
-    }
+  for (const [k, v] of Object.entries(parsed.values)) {
+    if (typeof v === 'string') {
+      if (v === '') throw new FlagError(`--${k} needs a value`);
+      values[k] = v;
+    } else if (v === true) booleans.add(k);
+    else if (v === false) throw new FlagError(`--${k} takes no value`);
   }
-  return { values, booleans, positional };
+  return { values, booleans, positional: parsed.positionals };
 }
 
 export function projectDirFrom(flags: ParsedFlags, env: NodeJS.ProcessEnv = process.env): string {

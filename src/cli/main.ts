@@ -1,6 +1,8 @@
 // `loom <command>`: the runner and the reviewer commands. Each command lives
 // in its own module under commands/.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { closestCommand, COMMAND_HELP, commandHelp, overallHelp } from './help';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
 import { LedgerError } from '../ledger/store';
@@ -21,26 +23,6 @@ import { doctorCommand } from './commands/doctor';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
 import { FlagError } from './flags';
-
-const USAGE = `usage: loom <command> [options]
-commands:
-  init [--harness claude,codex,...] [--yes]   set up this repository once: hooks, starter policy, .gitignore
-  run <hook-id> | run --event <Event>    run hooks as a harness would (payload on stdin)
-  verify [--project-dir D] [--json]      check the ledger chain and checkpoints (0 intact, 1 tampered, 2 cannot verify)
-  history [--event E] [--session S] [--risk R] [--decision D] [--hook H]
-          [--since T] [--until T] [--limit N] [--json|--jsonl]
-  history rebuild                        regenerate history.json from the ledger
-  checkpoint [--project-dir D]           record the ledger head outside the database
-  explain "<command>" [--json]           how the shell guard sees a command, rule by rule
-  demo [--project-dir D]                 replay a realistic agent session through the real hooks
-  install --harness claude|codex|gemini|cursor|opencode [--scope project|user|managed] [--dry-run]
-  uninstall --harness ...                remove exactly what install added
-  validate [--strict] [--json]           check every hook config found (claude, codex, opencode, native, loom)
-  serve [--port P] [--host H] [--project-dir D] [--token-file F]   the HTTP hook endpoint
-  report [--since T] [--until T] [--session S] [--out FILE]   self-contained HTML report
-  evidence [--spec specs/<spec>] [--out FILE]   Markdown evidence for a pull request
-  doctor [--json]                        check the installation, one line per check
-`;
 
 type Command = (argv: string[]) => number | Promise<number>;
 const COMMANDS: Record<string, Command> = {
@@ -65,21 +47,43 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+function version(): string {
+  try {
+    return String(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version);
+  } catch {
+    return 'unknown';
+  }
+}
+
+const wantsHelp = (args: string[]) => args.some((a) => a === '--help' || a === '-h');
+
 function main(argv: string[]): void {
   const [cmd, ...rest] = argv;
+  if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
+  if (cmd === undefined || cmd === 'help' || cmd === '--help' || cmd === '-h') {
+    const topic = cmd === 'help' ? rest[0] : undefined;
+    if (topic !== undefined && !COMMAND_HELP[topic]) {
+      unknownCommand(topic);
+      return;
+    }
+    process.stdout.write(topic ? commandHelp(topic) : overallHelp(version()));
+    process.exitCode = cmd === undefined ? 1 : 0;
+    return;
+  }
+  if (COMMAND_HELP[cmd] && wantsHelp(cmd === 'run' || cmd === 'explain' ? rest.slice(0, rest.indexOf('--') < 0 ? undefined : rest.indexOf('--')) : rest)) {
+    process.stdout.write(commandHelp(cmd));
+    return;
+  }
   if (cmd === 'run') {
     runAndExit(rest, { hooksDir: join(__dirname, '..', 'hooks') });
     return;
   }
-  if (cmd === undefined || cmd === 'help' || cmd === '--help' || cmd === '-h') {
-    process.stdout.write(USAGE);
-    process.exitCode = cmd === undefined ? 1 : 0;
-    return;
-  }
   const fn = COMMANDS[cmd];
   if (!fn) {
-    process.stderr.write(`loom: unknown command "${cmd}"\n${USAGE}`);
-    process.exitCode = 1;
+    unknownCommand(cmd);
     return;
   }
   const fail = (e: unknown) => {
@@ -105,6 +109,12 @@ function main(argv: string[]): void {
   } catch (e) {
     fail(e);
   }
+}
+
+function unknownCommand(name: string): void {
+  const near = closestCommand(name);
+  process.stderr.write(`loom: unknown command "${name.slice(0, 80)}"${near ? `; did you mean "loom ${near}"?` : ''}\nRun 'loom --help' for the list of commands.\n`);
+  process.exitCode = 1;
 }
 
 main(process.argv.slice(2));

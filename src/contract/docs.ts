@@ -1,4 +1,4 @@
-// The README's event table, generated from the contract table so the two
+// The event table of docs/harnesses.md, generated from the contract table so the two
 // cannot drift (a test compares them; `npm run docs` rewrites the README).
 import type { HarnessName } from './types';
 import { EVENT_CONTRACTS } from './events';

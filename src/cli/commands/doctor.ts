@@ -10,6 +10,7 @@ import { compliancePaths } from '../../ledger/paths';
 import { probeSqlite } from '../../ledger/store';
 import { target, type InstallHarness, type Scope } from '../../install/targets';
 import { parseFlags, projectDirFrom } from '../flags';
+import { paint } from '../output';
 
 // A loom hook command in a settings file's text (JSON escapes the quote before --event).
 const LOOM_IN_TEXT = /run-hook\.js(?:\\?["'])? --event /;
@@ -108,6 +109,6 @@ export function doctorCommand(argv: string[]): number {
   const checks = doctorChecks(resolve(projectDirFrom(f)), join(__dirname, '..'));
   const bad = checks.filter((c) => !c.ok);
   if (f.booleans.has('json')) process.stdout.write(JSON.stringify({ ok: bad.length === 0, checks }, null, 2) + '\n');
-  else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);
+  else for (const c of checks) process.stdout.write(`${c.ok ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);
   return bad.length ? 1 : 0;
 }

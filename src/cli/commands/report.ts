@@ -1,21 +1,46 @@
 // loom report / loom evidence: one verified pass over the ledger, rendered
 // as a self-contained HTML page or as Markdown for a pull request.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseTimeBound } from '../../ledger/query';
 import { readRecords, detail } from '../../ledger/reader';
-import { collect, type ReportFilter } from '../../report/collect';
+import { collect, type Collected, type ReportFilter } from '../../report/collect';
 import { renderEvidence } from '../../report/evidence';
 import { renderReport } from '../../report/html';
-import { parseFlags, projectDirFrom } from '../flags';
+import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { progressBar } from '../output';
+
+const FAIL_ON = ['tampered', 'deny', 'high'] as const;
+
+/**
+ * --fail-on for CI: exit 1 when the ledger is tampered (always), or when a
+ * denied action (deny) or a high or critical risk event (high) is in range.
+ */
+function failOnList(v: Record<string, string>): string[] {
+  const wanted = (v['fail-on'] ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  for (const w of wanted) if (!(FAIL_ON as readonly string[]).includes(w)) throw new FlagError(`--fail-on "${w}": expected ${FAIL_ON.join(', ')} (comma-separated)`);
+  return wanted;
+}
+
+function failOnExit(c: Collected, v: Record<string, string>): number {
+  const wanted = failOnList(v);
+  const reasons: string[] = [];
+  if (c.verify.status === 'tampered') reasons.push('the ledger is tampered');
+  if (wanted.includes('deny') && (c.byDecision.deny ?? 0) > 0) reasons.push(`${c.byDecision.deny} denied action(s)`);
+  const high = (c.byRisk.high ?? 0) + (c.byRisk.critical ?? 0);
+  if (wanted.includes('high') && high > 0) reasons.push(`${high} high or critical risk event(s)`);
+  if (!reasons.length) return 0;
+  process.stderr.write(`loom: failing: ${reasons.join('; ')}\n`);
+  return 1;
+}
 
 function filterFrom(v: Record<string, string>): ReportFilter {
   return { since: v.since ? parseTimeBound(v.since, '--since') : undefined, until: v.until ? parseTimeBound(v.until, '--until') : undefined, session: v.session };
 }
 
 export function reportCommand(argv: string[]): number {
-  const f = parseFlags(argv, { values: ['project-dir', 'since', 'until', 'session', 'out'] });
+  const f = parseFlags(argv, { values: ['project-dir', 'since', 'until', 'session', 'out', 'fail-on'] });
+  failOnList(f.values);
   const project = resolve(projectDirFrom(f));
   const c = collect(project, filterFrom(f.values), progressBar('reading the ledger'));
   const out = resolve(f.values.out ?? join(project, '.loom', 'reports', 'compliance.html'));
@@ -23,14 +48,16 @@ export function reportCommand(argv: string[]): number {
   const filter = [f.values.since && `since ${f.values.since}`, f.values.until && `until ${f.values.until}`, f.values.session && `session ${f.values.session}`].filter(Boolean).join(', ') || 'all records';
   writeFileSync(out, renderReport(c, { project, generatedAt: new Date().toISOString(), filter }));
   process.stdout.write(`report: ${out} (${c.matched} records; ledger ${c.verify.status})\n`);
-  return c.verify.exitCode === 2 && c.total === 0 ? 2 : 0;
+  return c.verify.exitCode === 2 && c.total === 0 ? 2 : failOnExit(c, f.values);
 }
 
 export function evidenceCommand(argv: string[]): number {
-  const f = parseFlags(argv, { values: ['project-dir', 'spec', 'out', 'since', 'until'] });
+  const f = parseFlags(argv, { values: ['project-dir', 'spec', 'out', 'since', 'until', 'fail-on'] });
+  failOnList(f.values);
   const project = resolve(projectDirFrom(f));
   const filter = filterFrom(f.values);
   let spec = f.values.spec?.replace(/^specs[\\/]+/, '').replace(/[\\/]+$/, '');
+  if (spec !== undefined && !existsSync(join(project, 'specs', spec))) throw new FlagError(`--spec ${f.values.spec}: no such folder under ${join(project, 'specs')}`);
   let c = collect(project, filter, progressBar('reading the ledger'));
   if (spec) {
     // Sessions that wrote handoffs for this spec.
@@ -45,5 +72,5 @@ export function evidenceCommand(argv: string[]): number {
     writeFileSync(resolve(f.values.out), text);
     process.stdout.write(`evidence: ${resolve(f.values.out)}\n`);
   } else process.stdout.write(text);
-  return 0;
+  return failOnExit(c, f.values);
 }

@@ -1,7 +1,7 @@
 // loom verify [--project-dir D] [--json]: exit 0 intact, 1 tampered, 2 cannot verify.
 import { verifyLedger } from '../../ledger/verify';
 import { parseFlags, projectDirFrom } from '../flags';
-import { progressBar } from '../output';
+import { paint, progressBar } from '../output';
 
 export function verifyCommand(argv: string[]): number {
   const flags = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
@@ -14,9 +14,9 @@ export function verifyCommand(argv: string[]): number {
   for (const w of r.warnings) process.stderr.write(`loom verify: warning: ${w}\n`);
   if (r.status === 'intact') {
     const head = r.head ? `head seq ${r.head.seq} ${r.head.hash}` : 'empty ledger';
-    process.stdout.write(`intact: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
+    process.stdout.write(`${paint('green', 'intact')}: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
   } else if (r.status === 'tampered') {
-    process.stdout.write(`TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}: ${r.problem!.detail}\n`);
+    process.stdout.write(`${paint('red', 'TAMPERED')} at seq ${r.problem!.seq}: ${r.problem!.kind}: ${r.problem!.detail}\n`);
   } else {
     process.stderr.write(`loom verify: cannot verify: ${r.error}\n`);
   }

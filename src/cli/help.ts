@@ -1,0 +1,210 @@
+// The CLI's help as data: one entry per command, every option it accepts
+// (a test holds each command's parser to this list), and the lookups that
+// make `loom help <cmd>`, `loom <cmd> --help` and "did you mean" work.
+
+export interface CommandHelp {
+  summary: string;
+  usage: string[];
+  options: [string, string][];
+  examples?: string[];
+}
+
+const PROJECT: [string, string] = ['--project-dir DIR', 'the governed project (default: LOOM_PROJECT_DIR, CLAUDE_PROJECT_DIR, then the current folder)'];
+const HARNESS_LIST = 'claude, codex, gemini, cursor, opencode';
+
+export const COMMAND_HELP: Record<string, CommandHelp> = {
+  init: {
+    summary: 'set up this repository once: hooks, a starter policy, .gitignore',
+    usage: ['loom init [--harness claude,codex,...] [--yes]'],
+    options: [
+      ['--harness LIST', `comma-separated agents to wire (${HARNESS_LIST}); default: those found in the repository, else claude`],
+      ['--yes', 'ask nothing, take the defaults'],
+      PROJECT,
+    ],
+    examples: ['loom init --harness claude,codex --yes'],
+  },
+  install: {
+    summary: "merge loom's hooks into one harness's settings",
+    usage: ['loom install --harness NAME [--scope project|user|managed] [--dry-run]', 'loom install --harness claude --mode http [--url URL]'],
+    options: [
+      ['--harness NAME', HARNESS_LIST],
+      ['--scope SCOPE', 'project (committed, default), user (your home), managed (organisation-wide settings; Claude Code and Gemini CLI)'],
+      ['--mode MODE', 'command (default) or http (Claude Code http hooks to loom serve)'],
+      ['--url URL', 'the loom serve address for --mode http (default http://127.0.0.1:7077)'],
+      ['--dry-run', 'print the settings that would be written, write nothing'],
+      PROJECT,
+    ],
+  },
+  uninstall: {
+    summary: 'remove exactly what install added (the original file comes back when nothing else changed)',
+    usage: ['loom uninstall --harness NAME [--scope project|user|managed] [--dry-run]'],
+    options: [
+      ['--harness NAME', HARNESS_LIST],
+      ['--scope SCOPE', 'project (default), user or managed'],
+      ['--mode MODE', 'accepted for symmetry with install'],
+      ['--url URL', 'accepted for symmetry with install'],
+      ['--dry-run', 'say what would change, write nothing'],
+      PROJECT,
+    ],
+  },
+  run: {
+    summary: 'run hooks as a harness would (payload on stdin)',
+    usage: ['loom run <hook-id>', 'loom run --event <Event>'],
+    options: [
+      ['--event EVENT', 'every hook registered for the event'],
+      ['--config FILE', 'the registry (default: the pack\'s config/hooks.json; LOOM_CONFIG)'],
+      ['--harness NAME', 'answer in this harness\'s dialect (default: detected from the payload; LOOM_HARNESS)'],
+      PROJECT,
+    ],
+  },
+  verify: {
+    summary: 'check the ledger chain and checkpoints (exit 0 intact, 1 tampered, 2 cannot verify)',
+    usage: ['loom verify [--json]'],
+    options: [['--json', 'machine-readable result'], PROJECT],
+  },
+  history: {
+    summary: 'list ledger records, newest last',
+    usage: ['loom history [filters] [--json|--jsonl]', 'loom history rebuild'],
+    options: [
+      ['--event EVENT', 'only this event'],
+      ['--session ID', 'only this session'],
+      ['--user WHO', 'only records of this OS user, git email or harness user id'],
+      ['--risk LEVEL', 'this level and above (none, low, medium, high, critical)'],
+      ['--decision D', 'allow, ask, deny, error'],
+      ['--hook ID', 'only this hook'],
+      ['--since T', 'ISO date/time or an age (30m, 2h, 7d, 1w)'],
+      ['--until T', 'ISO date/time or an age'],
+      ['--limit N', 'the latest N records'],
+      ['--json', 'a JSON array'],
+      ['--jsonl', 'one JSON record per line'],
+      PROJECT,
+    ],
+    examples: ['loom history --decision deny --since 7d', 'loom history --user dev@example.com --json'],
+  },
+  checkpoint: {
+    summary: 'record the ledger head outside the database',
+    usage: ['loom checkpoint [--json]'],
+    options: [['--json', 'machine-readable result'], PROJECT],
+  },
+  explain: {
+    summary: 'how the shell guard sees a command, rule by rule',
+    usage: ['loom explain "<command>" [--json]'],
+    options: [
+      ['--cwd DIR', 'the folder the command runs in (default: the project)'],
+      ['--branch NAME', 'the current git branch to assume'],
+      ['--json', 'machine-readable result'],
+      PROJECT,
+    ],
+    examples: ['loom explain "git push --force origin main"'],
+  },
+  demo: {
+    summary: 'replay a realistic agent session through the real hooks in a temp project',
+    usage: ['loom demo [--project-dir DIR]'],
+    options: [PROJECT],
+  },
+  validate: {
+    summary: 'check every hook config found (Claude Code, Codex, OpenCode, loom)',
+    usage: ['loom validate [--strict] [--json]'],
+    options: [['--strict', 'warnings fail too'], ['--json', 'machine-readable result'], PROJECT],
+  },
+  serve: {
+    summary: 'the HTTP hook endpoint (Claude Code http hooks, enterprise harnesses)',
+    usage: ['loom serve [--port P] [--host H] [--project-dir D | --projects-root R] [--token-file F]'],
+    options: [
+      ['--port P', 'port (default 7077; LOOM_SERVE_PORT; 0 = any free port)'],
+      ['--host H', 'address to bind (default 127.0.0.1; anything else needs a token)'],
+      ['--projects-root R', 'serve every project under R (the payload\'s cwd picks it)'],
+      ['--token-file F', 'require this bearer token (or LOOM_SERVE_TOKEN)'],
+      ['--harness NAME', 'answer in this dialect (default: detected)'],
+      ['--max-in-flight N', 'requests at once before 503 (default 256)'],
+      ['--request-timeout-ms MS', 'per request (default 10000)'],
+      ['--config FILE', 'the registry (default: the pack\'s config/hooks.json)'],
+      PROJECT,
+    ],
+  },
+  report: {
+    summary: 'a self-contained HTML compliance report',
+    usage: ['loom report [--since T] [--until T] [--session S] [--out FILE] [--fail-on deny,high]'],
+    options: [
+      ['--since T', 'ISO date/time or an age (30m, 2h, 7d)'],
+      ['--until T', 'ISO date/time or an age'],
+      ['--session ID', 'one session only'],
+      ['--out FILE', 'where to write (default .loom/reports/compliance.html)'],
+      ['--fail-on LIST', 'exit 1 when any is found: deny (a denied action), high (a high or critical risk event); a tampered ledger always exits 1'],
+      PROJECT,
+    ],
+  },
+  evidence: {
+    summary: 'Markdown evidence for a pull request',
+    usage: ['loom evidence [--spec specs/<spec>] [--out FILE] [--fail-on deny,high]'],
+    options: [
+      ['--spec DIR', 'the sessions that wrote handoffs for this spec'],
+      ['--since T', 'ISO date/time or an age'],
+      ['--until T', 'ISO date/time or an age'],
+      ['--out FILE', 'write to a file instead of stdout'],
+      ['--fail-on LIST', 'exit 1 when any is found: deny, high (comma-separated); a tampered ledger always exits 1'],
+      PROJECT,
+    ],
+  },
+  doctor: {
+    summary: 'check the installation, one line per check, each failure with its fix',
+    usage: ['loom doctor [--json]'],
+    options: [['--json', 'machine-readable result'], PROJECT],
+  },
+};
+
+export const GLOBAL_OPTIONS: [string, string][] = [
+  ['-h, --help', 'help for loom or for a command'],
+  ['-v, --version', 'print the version'],
+];
+
+export function commandHelp(name: string): string {
+  const h = COMMAND_HELP[name];
+  const width = Math.max(...h.options.map(([o]) => o.length), 10);
+  const lines = [`loom ${name}: ${h.summary}`, '', 'Usage:', ...h.usage.map((u) => `  ${u}`), '', 'Options:', ...[...h.options, ['-h, --help', 'show this help'] as [string, string]].map(([o, d]) => `  ${o.padEnd(width)}  ${d}`)];
+  if (h.examples?.length) lines.push('', 'Examples:', ...h.examples.map((e) => `  ${e}`));
+  return lines.join('\n') + '\n';
+}
+
+export function overallHelp(version: string): string {
+  const names = Object.keys(COMMAND_HELP);
+  const width = Math.max(...names.map((n) => n.length));
+  return [
+    `loom ${version}: governance hooks and a tamper-evident audit ledger for AI coding agents`,
+    '',
+    'Usage: loom <command> [options]',
+    '',
+    'Commands:',
+    ...names.map((n) => `  ${n.padEnd(width)}  ${COMMAND_HELP[n].summary}`),
+    '',
+    'Options:',
+    ...GLOBAL_OPTIONS.map(([o, d]) => `  ${o.padEnd(14)}  ${d}`),
+    '',
+    "Run 'loom help <command>' or 'loom <command> --help' for a command's options.",
+    '',
+  ].join('\n');
+}
+
+/** Edit distance (insert, delete, substitute, swap of neighbours), for "did you mean". */
+export function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/** The closest command, if it is close enough to be what was meant (or the typed text is its prefix). */
+export function closestCommand(typed: string): string | undefined {
+  const t = typed.toLowerCase().slice(0, 64);
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const n of Object.keys(COMMAND_HELP)) {
+    const dd = n.startsWith(t) && t.length >= 2 ? 0 : distance(t, n);
+    if (dd < bestD) [best, bestD] = [n, dd];
+  }
+  return bestD <= Math.max(1, Math.floor(t.length / 3)) ? best : undefined;
+}
