@@ -17,7 +17,7 @@ export function isLoomCommand(cmd: unknown, runner: string): boolean {
 
 /** A hook entry loom added: its runner command, or an http hook to a loom server (`<url>/hooks/<Event>`). */
 function isLoomEntry(h: Record<string, unknown>, runner: string): boolean {
-  return isLoomCommand(h.command, runner) || (h.type === 'http' && typeof h.url === 'string' && /\/hooks\/[A-Za-z]+$/.test(h.url) && (h as { loom?: unknown }).loom === undefined && Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.includes('LOOM_SERVE_TOKEN'));
+  return isLoomCommand(h.command, runner) || isLoomCommand(h.bash, runner) || (h.type === 'http' && typeof h.url === 'string' && /\/hooks\/[A-Za-z]+$/.test(h.url) && (h as { loom?: unknown }).loom === undefined && Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.includes('LOOM_SERVE_TOKEN'));
 }
 
 function hooksObject(doc: Json, file: string): Json {
@@ -34,9 +34,9 @@ export function addLoomHooks(doc: Json, t: Target, runner: string): number {
   for (const event of t.events) {
     const list = hooks[event] ?? [];
     if (!Array.isArray(list)) throw new SettingsError(`${t.file}: $.hooks.${event} is not an array; fix it before installing`);
-    const present = list.some((g) => (t.grouped ? isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObj(h) && isLoomEntry(h, runner)) : isObj(g) && isLoomCommand(g.command, runner)));
+    const present = list.some((g) => (t.grouped ? isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObj(h) && isLoomEntry(h, runner)) : isObj(g) && isLoomEntry(g, runner)));
     if (present) continue;
-    list.push(t.grouped ? { hooks: [t.entry(event, runner)] } : t.entry(event, runner));
+    list.push(t.grouped ? { ...t.group?.(event), hooks: [t.entry(event, runner)] } : t.entry(event, runner));
     hooks[event] = list;
     added++;
   }
@@ -57,7 +57,7 @@ export function removeLoomHooks(doc: Json, t: Target, runner: string): number {
         removed += g.hooks.length - rest.length;
         if (rest.length === g.hooks.length) kept.push(g);
         else if (rest.length) kept.push({ ...g, hooks: rest });
-      } else if (!t.grouped && isObj(g) && isLoomCommand(g.command, runner)) removed++;
+      } else if (!t.grouped && isObj(g) && isLoomEntry(g, runner)) removed++;
       else kept.push(g);
     }
     if (kept.length) hooks[event] = kept;

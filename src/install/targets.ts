@@ -1,12 +1,13 @@
 // Where each harness keeps its hook settings and what loom adds there.
 // Commands carry no shell syntax beyond one quoted path, so cmd.exe,
 // PowerShell and sh all run them the same way.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_CONTRACTS } from '../contract/events';
 import type { HarnessName } from '../contract/types';
 
-export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor';
+export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'qwen' | 'droid' | 'crush';
 export type Scope = 'project' | 'user';
 
 export interface Target {
@@ -17,9 +18,19 @@ export interface Target {
   entry(event: string, runner: string): Record<string, unknown>;
   /** Cursor keeps {version:1, hooks:{...}}; the others only {hooks:{...}}. */
   versioned: boolean;
-  /** Claude/Codex/Gemini wrap commands in matcher groups; Cursor lists them directly. */
+  /** Claude/Codex/Gemini/Qwen/droid wrap commands in matcher groups; Cursor, Copilot and Crush list them directly. */
   grouped: boolean;
+  /** Keys a new matcher group gets besides its hooks (a matcher where the harness wants one). */
+  group?(event: string): Record<string, unknown>;
+  /** The file holds loom's hooks only (Copilot's .github/hooks/loom.json): uninstall deletes it once empty. */
+  ownFile?: boolean;
+  /** Said after an install (a step the harness needs before the hooks run). */
+  note?: string;
 }
+
+// Events that carry a tool call: where Qwen and droid match on the tool name.
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied']);
+const matchAllTools = (event: string) => (TOOL_EVENTS.has(event) ? { matcher: '*' } : {});
 
 // Claude Code expects a WorktreeCreate hook to create the worktree itself;
 // an audit hook there would break worktree creation, so loom leaves it out.
@@ -54,6 +65,7 @@ export function claudeHttpEntry(baseUrl: string) {
 export function target(harness: InstallHarness, scope: Scope, projectDir: string, env: NodeJS.ProcessEnv = process.env): Target {
   const home = env.HOME || homedir();
   const base = (dir: string, userDir: string, file: string) => (scope === 'project' ? join(projectDir, dir, file) : join(userDir, file));
+  const command = (event: string, runner: string) => ({ type: 'command', command: runnerCommand(runner, event, harness), timeout: 30 });
   switch (harness) {
     case 'claude':
       return {
@@ -92,5 +104,38 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         versioned: true,
         grouped: false,
       };
+    case 'copilot':
+      // PascalCase events: Claude-shaped payloads with Claude tool names.
+      return {
+        harness,
+        file: base(join('.github', 'hooks'), join(env.COPILOT_HOME || join(home, '.copilot'), 'hooks'), 'loom.json'),
+        events: eventsFor('copilot').filter((e) => /^[A-Z]/.test(e)),
+        entry: (event, runner) => ({ type: 'command', bash: runnerCommand(runner, event, harness), powershell: runnerCommand(runner, event, harness), timeoutSec: 30 }),
+        versioned: true,
+        grouped: false,
+        ownFile: true,
+        note:
+          scope === 'project'
+            ? 'Copilot CLI skips repository hooks in prompt mode (copilot -p) unless the folder is trusted: run it with --trust-folder, or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true (or COPILOT_ALLOW_ALL=true); interactive sessions ask to trust the folder. User hooks (--scope user) always load.'
+            : undefined,
+      };
+    case 'qwen':
+      // Qwen reads timeouts in seconds (values of 1000 and more as milliseconds).
+      return { harness, file: base('.qwen', join(home, '.qwen'), 'settings.json'), events: eventsFor('qwen'), entry: command, versioned: false, grouped: true, group: matchAllTools };
+    case 'droid':
+      return { harness, file: base('.factory', join(home, '.factory'), 'settings.json'), events: eventsFor('droid'), entry: command, versioned: false, grouped: true, group: matchAllTools };
+    case 'crush': {
+      // Crush reads crush.json or .crush.json in the project; loom writes into the one that exists.
+      const projectFile = existsSync(join(projectDir, '.crush.json')) && !existsSync(join(projectDir, 'crush.json')) ? join(projectDir, '.crush.json') : join(projectDir, 'crush.json');
+      const userFile = env.CRUSH_GLOBAL_CONFIG ? join(env.CRUSH_GLOBAL_CONFIG, 'crush.json') : join(env.XDG_CONFIG_HOME || join(home, '.config'), 'crush', 'crush.json');
+      return {
+        harness,
+        file: scope === 'project' ? projectFile : userFile,
+        events: eventsFor('crush'),
+        entry: (event, runner) => ({ name: `loom-${event}`, command: runnerCommand(runner, event, harness), timeout: 30 }),
+        versioned: false,
+        grouped: false,
+      };
+    }
   }
 }

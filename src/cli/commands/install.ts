@@ -5,13 +5,13 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { addLoomHooks, removeLoomHooks, SettingsError } from '../../install/merge';
-import { opencodePluginSource } from '../../install/opencode-plugin';
+import { opencodePluginSource, PLUGIN_MARK, type PluginHarness } from '../../install/opencode-plugin';
 import { claudeHttpEntry, limitToEvents, target, type InstallHarness, type Scope } from '../../install/targets';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 
-const HARNESSES = ['claude', 'codex', 'gemini', 'cursor', 'opencode'];
+const HARNESSES = ['claude', 'codex', 'gemini', 'cursor', 'opencode', 'kilo', 'copilot', 'qwen', 'droid', 'crush'];
 
 function readSettings(file: string): Record<string, unknown> {
   if (!existsSync(file)) return {};
@@ -26,6 +26,8 @@ function readSettings(file: string): Record<string, unknown> {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new SettingsError(`${file}: $ must be a JSON object`);
   return doc as Record<string, unknown>;
 }
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function writeAtomic(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -55,18 +57,23 @@ export function installCommand(argv: string[], remove = false): number {
   const dry = flags.booleans.has('dry-run');
   const verb = remove ? 'uninstall' : 'install';
 
-  if (harness === 'opencode') {
-    const file = scope === 'project' ? join(projectDir, '.opencode', 'plugins', 'loom.js') : join(process.env.HOME ?? '', '.config', 'opencode', 'plugins', 'loom.js');
-    const source = opencodePluginSource(runner);
+  if (harness === 'opencode' || harness === 'kilo') {
+    // Kilo Code loads plugins from .kilo/plugins (not .opencode/plugins) and ~/.config/kilo/plugins.
+    const folder = harness === 'kilo' ? '.kilo' : '.opencode';
+    const configHome = process.env.XDG_CONFIG_HOME || join(process.env.HOME ?? '', '.config');
+    const file = scope === 'project' ? join(projectDir, folder, 'plugins', 'loom.js') : join(configHome, harness, 'plugins', 'loom.js');
+    const source = opencodePluginSource(runner, harness as PluginHarness);
+    const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const ours = existing !== undefined && existing.startsWith(PLUGIN_MARK);
+    if (existing !== undefined && !ours) throw new SettingsError(`${file}: exists and was not written by loom; move it away before installing`);
     if (remove) {
-      const ours = existsSync(file) && readFileSync(file, 'utf8').startsWith('// loom: generated');
       if (ours && !dry) unlinkSync(file);
-      process.stdout.write(`${verb} opencode: ${ours ? `removed ${file}` : 'nothing to remove'}${dry ? ' (dry run)' : ''}\n`);
+      process.stdout.write(`${verb} ${harness}: ${ours ? `removed ${file}` : 'nothing to remove'}${dry ? ' (dry run)' : ''}\n`);
       return 0;
     }
-    const same = existsSync(file) && readFileSync(file, 'utf8') === source;
+    const same = existing === source;
     if (!same && !dry) writeAtomic(file, source);
-    process.stdout.write(`${verb} opencode: ${same ? 'already installed' : `wrote ${file}`}${dry ? ' (dry run)' : ''}\n`);
+    process.stdout.write(`${verb} ${harness}: ${same ? 'already installed' : `wrote ${file}`}${dry ? ' (dry run)' : ''}\n`);
     return 0;
   }
 
@@ -88,10 +95,17 @@ export function installCommand(argv: string[], remove = false): number {
     process.stdout.write(`${verb} ${harness} (${scope}): nothing to change in ${t.file}\n`);
     return 0;
   }
+  if (remove && t.ownFile && isObj(doc.hooks) && Object.keys(doc.hooks).length === 0 && Object.keys(doc).every((k) => k === 'hooks' || k === 'version')) {
+    // loom's own file, now empty: it goes, as it came.
+    unlinkSync(t.file);
+    process.stdout.write(`${verb} ${harness} (${scope}): removed ${changed} hook entries and ${t.file}, which held only loom's hooks\n`);
+    return 0;
+  }
   const b = backup(t.file);
   writeAtomic(t.file, text);
   process.stdout.write(`${verb} ${harness} (${scope}): ${remove ? 'removed' : 'added'} ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}\n`);
   if (mode === 'http' && !remove) process.stdout.write('note: start the server with `loom serve` and export LOOM_SERVE_TOKEN where Claude Code runs (the same token the server reads).\n');
+  if (t.note && !remove) process.stdout.write(`note: ${t.note}\n`);
   if (harness === 'codex' && !remove) process.stdout.write('note: Codex runs project hooks only in a trusted project and after /hooks trust (or --dangerously-bypass-hook-trust).\n');
   return 0;
 }

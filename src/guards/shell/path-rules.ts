@@ -2,13 +2,13 @@
 // loom's own files and the harnesses' hook settings, and where a recursive
 // delete lands (system, home, the project root, outside the project).
 import { posix } from 'node:path';
+import { HOOK_SETTINGS_HOME, HOOK_SETTINGS_PROJECT } from '../../contract/hook-settings';
 import type { Analyzer } from './analyze';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
 
 const SYSTEM_DIRS = new Set(['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/opt', '/proc', '/root', '/sbin', '/srv', '/sys', '/usr', '/var', '/home', '/Users', '/System', '/Library', '/Applications', '/snap', '/mnt', '/media', '/private', '/cores', '/Volumes', '/nix']);
 const ENV_OK = /^\.env\.(?:example|sample|template|dist|defaults|schema|test\.example)$/i;
-const HOOK_SETTINGS = ['.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json', '.opencode/plugins', 'opencode.json'];
 
 export function within(child: string, parent: string): boolean {
   if (parent === '/') return true;
@@ -59,9 +59,10 @@ function protectedKind(abs: string, a: Analyzer): 'modify-loom' | 'modify-hook-s
   const { projectDir, home } = a.opts;
   if (within(abs, posix.join(projectDir, '.loom'))) return 'modify-loom';
   for (const p of a.opts.protectedPaths) if (within(abs, p)) return 'modify-loom';
-  for (const rel of HOOK_SETTINGS) {
-    if (within(abs, posix.join(projectDir, rel)) || within(abs, posix.join(home, rel))) return 'modify-hook-settings';
-  }
+  for (const rel of HOOK_SETTINGS_PROJECT) if (within(abs, posix.join(projectDir, rel))) return 'modify-hook-settings';
+  for (const rel of HOOK_SETTINGS_HOME) if (within(abs, posix.join(home, rel))) return 'modify-hook-settings';
+  // Copilot's user hooks live under $COPILOT_HOME when it is set.
+  if (process.env.COPILOT_HOME && within(abs, posix.join(posix.resolve(process.env.COPILOT_HOME), 'hooks'))) return 'modify-hook-settings';
   return undefined;
 }
 
