@@ -4,11 +4,11 @@
 // a temp project. What a user notices: the dangerous call is blocked in the
 // way that harness shows the model loom's reason, a harmless call runs, and
 // the ledger says which harness acted under its own session id.
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectHarness } from '../src/protocols';
-import { CLI, run, runHook, tempDir } from './helpers';
+import { CLI, ROOT, run, runHook, tempDir } from './helpers';
 
 interface Shape {
   harness: string;
@@ -189,8 +189,13 @@ describe('each harness dialect through the real runner', () => {
 });
 
 describe('the OpenCode / Kilo plugin, run as OpenCode runs it, against the real runner', () => {
-  async function plugin(harness: 'opencode' | 'kilo', dir: string) {
+  async function plugin(harness: 'opencode' | 'kilo', dir: string, { withLoom = true } = {}) {
     const home = tempDir('loom-home-');
+    // The committed plugin finds loom under the project's node_modules, as after `npm install -D loom-governance`.
+    if (withLoom) {
+      mkdirSync(join(dir, 'node_modules'), { recursive: true });
+      symlinkSync(ROOT, join(dir, 'node_modules', 'loom-governance'));
+    }
     const r = await run(process.execPath, [CLI, 'install', '--harness', harness, '--project-dir', dir], null, { HOME: home });
     expect(r.code, r.stderr).toBe(0);
     const file = join(dir, harness === 'kilo' ? '.kilo' : '.opencode', 'plugins', 'loom.js');
@@ -232,7 +237,13 @@ describe('the OpenCode / Kilo plugin, run as OpenCode runs it, against the real 
     });
   }
 
-  it('the runner missing is a block, not a pass', async () => {
+  it('loom not installed in the project is a block that says how to install it, not a pass', async () => {
+    const hooks = await plugin('opencode', project(), { withLoom: false });
+    await expect(hooks['tool.execute.before']({ tool: 'bash', sessionID: 's', callID: 'c' }, { args: { command: 'ls' } })).rejects.toThrow(/npm install/);
+    await expect(hooks['chat.message']({ sessionID: 's', messageID: 'm' }, { parts: [{ type: 'text', text: 'hi' }] })).rejects.toThrow(/npm install/);
+  });
+
+  it('node missing is a block, not a pass', async () => {
     const dir = project();
     const hooks = await plugin('opencode', dir);
     const saved = process.env.PATH;

@@ -5,23 +5,46 @@
 // thrown error is the block: in tool.execute.before the model gets the
 // message as the tool result; in chat.message the run is aborted before the
 // model is called. Records carry the harness's name and OpenCode's sessionID.
+// Like every command target (./hook-command.ts), the project's plugin finds
+// the runner under node_modules from the project folder up, and blocks with
+// the install hint when it is missing.
+import { INSTALL_HINT, RUNNER_FROM_PROJECT, type RunnerLocation } from './hook-command';
+
 export type PluginHarness = 'opencode' | 'kilo';
 
 export const PLUGIN_MARK = '// loom: generated';
 
-export function opencodePluginSource(runner: string, harness: PluginHarness = 'opencode'): string {
+export function opencodePluginSource(where: RunnerLocation, harness: PluginHarness = 'opencode'): string {
+  const find =
+    where.kind === 'absolute'
+      ? `const RUNNER = ${JSON.stringify(where.runner)};
+function runner() {
+  if (!existsSync(RUNNER)) throw new Error("loom: " + RUNNER + " is missing; reinstall loom. Blocked until then.");
+  return RUNNER;
+}`
+      : `function runner(directory) {
+  for (let d = directory; ; d = dirname(d)) {
+    const r = join(d, ${JSON.stringify(RUNNER_FROM_PROJECT)});
+    if (existsSync(r)) return r;
+    if (dirname(d) === d) throw new Error(${JSON.stringify(`loom: ${INSTALL_HINT}`)});
+  }
+}`;
   return `${PLUGIN_MARK} by \`loom install --harness ${harness}\`; remove with \`loom uninstall --harness ${harness}\`.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 
-const RUNNER = ${JSON.stringify(runner)};
+${find}
 const HARNESS = ${JSON.stringify(harness)};
 
 function run(event, payload, directory) {
-  const r = spawnSync("node", [RUNNER, "--event", event, "--harness", HARNESS, "--project-dir", directory], {
+  const r = spawnSync("node", [runner(directory), "--event", event, "--harness", HARNESS, "--project-dir", directory], {
     input: JSON.stringify({ hook_event_name: event, cwd: directory, ...payload }),
     encoding: "utf8",
     timeout: 30000,
     maxBuffer: 4 * 1024 * 1024,
+    // The hook makes no TLS call; extra CA certificates only slow Node's start.
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: "" },
   });
   if (r.error) throw new Error("loom: cannot run the hook runner (" + r.error.message + "); blocked");
   return r;

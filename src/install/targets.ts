@@ -1,29 +1,29 @@
 // Where each harness keeps its hook settings and what loom adds there.
-// Commands carry no shell syntax beyond one quoted path, so cmd.exe,
-// PowerShell and sh all run them the same way.
+// Every command target installs the same command (./hook-command.ts):
+// relative to the project in committed settings, failing closed when loom
+// is missing.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_CONTRACTS } from '../contract/events';
 import type { HarnessName } from '../contract/types';
+import { hookCommand, type RunnerLocation } from './hook-command';
 
 export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'qwen' | 'droid' | 'crush';
-export type Scope = 'project' | 'user';
+export type Scope = 'project' | 'user' | 'managed';
 
 export interface Target {
   harness: InstallHarness;
   file: string;
   /** Events loom wires, in the harness's spelling. */
   events: string[];
-  entry(event: string, runner: string): Record<string, unknown>;
+  entry(event: string, where: RunnerLocation): Record<string, unknown>;
   /** Cursor keeps {version:1, hooks:{...}}; the others only {hooks:{...}}. */
   versioned: boolean;
   /** Claude/Codex/Gemini/Qwen/droid wrap commands in matcher groups; Cursor, Copilot and Crush list them directly. */
   grouped: boolean;
   /** Keys a new matcher group gets besides its hooks (a matcher where the harness wants one). */
   group?(event: string): Record<string, unknown>;
-  /** The file holds loom's hooks only (Copilot's .github/hooks/loom.json): uninstall deletes it once empty. */
-  ownFile?: boolean;
   /** Said after an install (a step the harness needs before the hooks run). */
   note?: string;
 }
@@ -53,8 +53,27 @@ function eventsFor(h: HarnessName): string[] {
   return out;
 }
 
-export function runnerCommand(runner: string, event: string, harness: InstallHarness): string {
-  return `node "${runner}" --event ${event} --harness ${harness}`;
+/** Committed (project) settings find the runner under node_modules; user and managed ones name this machine's pack. */
+export function runnerLocation(scope: Scope, packRunner: string): RunnerLocation {
+  return scope === 'project' ? { kind: 'project' } : { kind: 'absolute', runner: packRunner };
+}
+
+/**
+ * Managed (organisation) settings files, which a user's own settings cannot
+ * switch off. LOOM_MANAGED_SETTINGS_DIR replaces the system folder (tests,
+ * or a staging image).
+ */
+export function managedSettingsFile(harness: InstallHarness, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+  const dir = (linux: string, mac: string, win: string) => env.LOOM_MANAGED_SETTINGS_DIR || (platform === 'darwin' ? mac : platform === 'win32' ? win : linux);
+  switch (harness) {
+    case 'claude':
+      return join(dir('/etc/claude-code', '/Library/Application Support/ClaudeCode', 'C:\\Program Files\\ClaudeCode'), 'managed-settings.json');
+    case 'gemini':
+      // Gemini CLI's system settings layer (it names its own override variable).
+      return env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || join(dir('/etc/gemini-cli', '/Library/Application Support/GeminiCli', 'C:\\ProgramData\\gemini-cli'), 'settings.json');
+    default:
+      return undefined;
+  }
 }
 
 /** Claude Code http hooks pointed at `loom serve`; the token travels in a header from an allowed env var. */
@@ -62,17 +81,28 @@ export function claudeHttpEntry(baseUrl: string) {
   return (event: string) => ({ type: 'http', url: `${baseUrl.replace(/\/+$/, '')}/hooks/${event}`, headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30 });
 }
 
+export class ScopeError extends Error {}
+
 export function target(harness: InstallHarness, scope: Scope, projectDir: string, env: NodeJS.ProcessEnv = process.env): Target {
   const home = env.HOME || homedir();
-  const base = (dir: string, userDir: string, file: string) => (scope === 'project' ? join(projectDir, dir, file) : join(userDir, file));
-  const command = (event: string, runner: string) => ({ type: 'command', command: runnerCommand(runner, event, harness), timeout: 30 });
+  const base = (dir: string, userDir: string, file: string) => {
+    if (scope === 'managed') {
+      const m = managedSettingsFile(harness, env);
+      if (!m) throw new ScopeError(`--scope managed: ${harness} has no managed settings file loom knows of; use --scope user or project`);
+      return m;
+    }
+    return scope === 'project' ? join(projectDir, dir, file) : join(userDir, file);
+  };
+  const command = (event: string, where: RunnerLocation) => ({ type: 'command', command: hookCommand(harness, event, where), timeout: 30 });
   switch (harness) {
     case 'claude':
       return {
         harness,
         file: base('.claude', env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'settings.json'),
         events: eventsFor('claude'),
-        entry: (event, runner) => ({ type: 'command', command: runnerCommand(runner, event, harness), timeout: 30 }),
+        // onFailure "block": Claude Code's own fail-closed switch (a hook that cannot start, times out or exits
+        // other than 0 or 2 counts as exit 2); versions that predate it ignore the field, and the command still exits 2.
+        entry: (event, where) => ({ type: 'command', command: hookCommand(harness, event, where), timeout: 30, onFailure: 'block' }),
         versioned: false,
         grouped: true,
       };
@@ -81,7 +111,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         harness,
         file: base('.codex', env.CODEX_HOME || join(home, '.codex'), 'hooks.json'),
         events: eventsFor('codex'),
-        entry: (event, runner) => ({ type: 'command', command: runnerCommand(runner, event, harness), timeout: 30 }),
+        entry: (event, where) => ({ type: 'command', command: hookCommand(harness, event, where), timeout: 30 }),
         versioned: false,
         grouped: true,
       };
@@ -91,7 +121,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         file: base('.gemini', join(env.GEMINI_CLI_HOME || home, '.gemini'), 'settings.json'),
         events: eventsFor('gemini'),
         // Gemini's timeout is in milliseconds.
-        entry: (event, runner) => ({ type: 'command', name: `loom-${event}`, command: runnerCommand(runner, event, harness), timeout: 30000 }),
+        entry: (event, where) => ({ type: 'command', name: `loom-${event}`, command: hookCommand(harness, event, where), timeout: 30000 }),
         versioned: false,
         grouped: true,
       };
@@ -100,7 +130,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         harness,
         file: base('.cursor', join(home, '.cursor'), 'hooks.json'),
         events: eventsFor('cursor'),
-        entry: (event, runner) => ({ command: runnerCommand(runner, event, harness) }),
+        entry: (event, where) => ({ command: hookCommand(harness, event, where) }),
         versioned: true,
         grouped: false,
       };
@@ -110,10 +140,9 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         harness,
         file: base(join('.github', 'hooks'), join(env.COPILOT_HOME || join(home, '.copilot'), 'hooks'), 'loom.json'),
         events: eventsFor('copilot').filter((e) => /^[A-Z]/.test(e)),
-        entry: (event, runner) => ({ type: 'command', bash: runnerCommand(runner, event, harness), powershell: runnerCommand(runner, event, harness), timeoutSec: 30 }),
+        entry: (event, where) => ({ type: 'command', bash: hookCommand(harness, event, where), timeoutSec: 30 }),
         versioned: true,
         grouped: false,
-        ownFile: true,
         note:
           scope === 'project'
             ? 'Copilot CLI skips repository hooks in prompt mode (copilot -p) unless the folder is trusted: run it with --trust-folder, or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true (or COPILOT_ALLOW_ALL=true); interactive sessions ask to trust the folder. User hooks (--scope user) always load.'
@@ -125,6 +154,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
     case 'droid':
       return { harness, file: base('.factory', join(home, '.factory'), 'settings.json'), events: eventsFor('droid'), entry: command, versioned: false, grouped: true, group: matchAllTools };
     case 'crush': {
+      if (scope === 'managed') throw new ScopeError('--scope managed: crush has no managed settings file loom knows of; use --scope user or project');
       // Crush reads crush.json or .crush.json in the project; loom writes into the one that exists.
       const projectFile = existsSync(join(projectDir, '.crush.json')) && !existsSync(join(projectDir, 'crush.json')) ? join(projectDir, '.crush.json') : join(projectDir, 'crush.json');
       const userFile = env.CRUSH_GLOBAL_CONFIG ? join(env.CRUSH_GLOBAL_CONFIG, 'crush.json') : join(env.XDG_CONFIG_HOME || join(home, '.config'), 'crush', 'crush.json');
@@ -132,7 +162,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         harness,
         file: scope === 'project' ? projectFile : userFile,
         events: eventsFor('crush'),
-        entry: (event, runner) => ({ name: `loom-${event}`, command: runnerCommand(runner, event, harness), timeout: 30 }),
+        entry: (event, where) => ({ name: `loom-${event}`, command: hookCommand(harness, event, where), timeout: 30 }),
         versioned: false,
         grouped: false,
       };

@@ -11,7 +11,7 @@
 // Crush is not here: its binary is not obtainable from npm (test/harnesses.test.ts
 // covers its documented contract).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,9 +79,13 @@ function baseEnv(home: string): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', CI: '1', XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state') };
 }
 
+/** Wires the harness as a team would: committed settings that find loom under the project's node_modules. */
 async function install(harness: string, dir: string, home: string): Promise<string> {
   const r = await sh(process.execPath, [CLI, 'install', '--harness', harness, '--project-dir', dir], { cwd: dir, env: baseEnv(home) });
   expect(r.code, r.stderr).toBe(0);
+  // What `npm install -D loom-governance` leaves behind.
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', 'loom-governance'));
   return r.stdout;
 }
 
