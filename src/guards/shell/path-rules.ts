@@ -7,6 +7,7 @@
 import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
+import { globMatch } from './glob';
 import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './tables/paths';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
@@ -132,10 +133,12 @@ export function realTarget(a: Analyzer, abs: string, followLast: boolean, disk =
 export function classify(abs: string, a: Analyzer): PathClass {
   const { projectDir, home, tmp } = a.opts;
   if (abs === '/') return 'root';
+  // The project is protected wherever it lives, the temp folder included:
+  // the temp exemption is for paths outside the project.
   if (abs === projectDir) return 'project-root';
-  for (const t of [tmp, ...TEMP_DIRS]) if (abs !== t && within(abs, t) && !within(projectDir, abs)) return within(abs, projectDir) ? 'inside-project' : 'temp';
   if (within(abs, projectDir)) return 'inside-project';
   if (within(projectDir, abs)) return abs === home ? 'home' : 'above-project';
+  for (const t of [tmp, ...TEMP_DIRS]) if (abs !== t && within(abs, t)) return 'temp';
   if (abs === home) return 'home';
   if (SYSTEM_SET.has(abs) || (abs.split('/').length === 2 && !within(abs, home))) return 'system';
   return 'outside';
@@ -293,6 +296,15 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
   if (isPersistence(abs, a) || (real !== abs && isPersistence(real, a))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
 }
 
+/** Can the glob word (whose fixed folder is `abs`) name the project or a folder holding it? */
+function globReaches(text: string, abs: string, projectDir: string): boolean {
+  if (!within(projectDir, abs) || projectDir === abs) return false;
+  const globAt = text.search(/[*?[]/);
+  const comp = text.slice(text.lastIndexOf('/', globAt) + 1).split('/')[0];
+  const next = projectDir.slice(abs === '/' ? 1 : abs.length + 1).split('/')[0];
+  return globMatch(comp, next);
+}
+
 export interface DeleteOptions {
   recursive: boolean;
   /** find with name predicates: the project root itself is not wiped. */
@@ -334,7 +346,7 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   if (!o.recursive) return;
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   // /tmp/test-* deletes inside the temp folder, not the folder itself.
-  if (globbed && [a.opts.tmp, ...TEMP_DIRS].includes(abs)) return;
+  if (globbed && [a.opts.tmp, ...TEMP_DIRS].includes(abs) && !globReaches(path, abs, a.opts.projectDir)) return;
   const cls = classify(abs, a);
   switch (cls) {
     case 'root':
