@@ -10,7 +10,7 @@ export interface CommandHelp {
 }
 
 const PROJECT: [string, string] = ['--project-dir DIR', 'the governed project (default: LOOM_PROJECT_DIR, CLAUDE_PROJECT_DIR, then the current folder)'];
-const HARNESS_LIST = 'claude, codex, gemini, cursor, opencode';
+const HARNESS_LIST = 'claude, codex, gemini, cursor, opencode, kilo, copilot, qwen, droid, crush';
 
 export const COMMAND_HELP: Record<string, CommandHelp> = {
   init: {
