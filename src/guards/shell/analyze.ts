@@ -10,7 +10,7 @@ import { judgeFindDeletes } from './families/delete';
 import { readsPath, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
 import { BLOCK_DEVICE } from './tables/devices';
-import { isDownloader } from './tables/programs';
+import { isDownloadSource } from './families/download';
 
 export const MAX_DEPTH = 8;
 export const MAX_COMMAND_LENGTH = 256 * 1024;
@@ -126,7 +126,7 @@ export class Analyzer {
   /** A shell or interpreter whose script comes from a substitution: deny when that substitution downloads. */
   markRunsSubstitution(segment: string, name: string): void {
     const nested = this.nestedStack[this.nestedStack.length - 1] ?? [];
-    const dl = nested.find((src) => isDownloader(/^\s*(?:sudo\s+)?([\w.-]+)/.exec(src)?.[1] ?? ''));
+    const dl = nested.find(isDownloadSource);
     if (dl) this.hit('pipe-download-to-interpreter', 'deny', segment, `${name} runs a script downloaded by \`${dl.trim().slice(0, 60)}\``);
   }
 

@@ -214,5 +214,11 @@ const ln: Rule = (r) => {
   recordSymlink(r.analyzer, l, t);
 };
 
+rm.names = Object.keys(DELETERS);
+find.names = ['find', 'gfind'];
+rsync.names = ['rsync'];
+mv.names = ['mv', 'gmv'];
+ln.names = ['ln'];
+
 export const DELETE_RULES: Rule[] = [ln, rm, find, rsync, mv];
 export { expandLong };

@@ -108,6 +108,7 @@ const git: Rule = (r) => {
   const g = parseGit(r.argv, r.cwd);
   if (!g) return;
   const { sub, has } = g;
+  if (has('-h', '--help') || r.argv.includes('--help')) return;
   const ops = g.opts.operands;
   // Secrets read out of history: `git show HEAD:.env`, `git cat-file -p :.env`, `git log -p -- .env`.
   if (HISTORY_SECRET_SUBS.has(sub)) {
@@ -160,8 +161,9 @@ const git: Rule = (r) => {
       const names = ops.filter((o) => !o.startsWith('-'));
       if (del || has('-d', '--delete')) {
         const prot = names.filter((b) => isProtectedBranch(r, b));
-        if (prot.length && has('-r', '--remotes') === false && del) r.analyzer.hit('git-branch-delete-protected', 'deny', r.segment, `force-deletes the protected branch ${prot.join(', ')}`);
-        else if (del) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'force-deletes a branch with unmerged work');
+        // A local feature branch deleted with -D is everyday clean-up; a protected one is not.
+        if (prot.length && !has('-r', '--remotes') && del) r.analyzer.hit('git-branch-delete-protected', 'deny', r.segment, `force-deletes the protected branch ${prot.join(', ')}`);
+        else if (prot.length && !has('-r', '--remotes')) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, `deletes the protected branch ${prot.join(', ')}`);
         return;
       }
       if ((has('-f', '--force') || has('-M', '-C')) && names.some((b) => isProtectedBranch(r, b))) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'overwrites a protected branch (git branch -f / -M)');
@@ -226,5 +228,7 @@ const git: Rule = (r) => {
       return;
   }
 };
+
+git.names = ['git'];
 
 export const GIT_RULES: Rule[] = [git];
