@@ -193,6 +193,8 @@ export function isSecretPath(abs: string, a: Analyzer): boolean {
   if (!ENV_EXAMPLE.test(base) && SECRET_NAME_PATTERNS.some((p) => p.test(base))) return true;
   if (within(abs, a.opts.home)) for (const f of h.secretFiles) if (within(abs, f)) return true;
   if (abs.startsWith('/etc/') || abs.startsWith('/root') || abs.startsWith('/var/lib/')) for (const f of SYSTEM_SECRET_FILES) if (within(abs, f)) return true;
+  // Another process's environment holds its tokens.
+  if (abs.startsWith('/proc/') && /^\/proc\/[^/]+(?:\/task\/[^/]+)?\/environ$/.test(abs)) return true;
   const rel = posix.relative(a.opts.projectDir, abs);
   return a.opts.policy.sensitivePaths.some((p) => p.test(abs) || p.test(rel) || p.test(base));
 }
@@ -319,6 +321,7 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
     const m = globMatches(text, cwd, protectedCandidates(a)).find((c) => protectedKind(c, a));
     if (m) hitProtected(a, protectedKind(m, a)!, m, segment, 'changes');
   }
+  if (abs === '/proc/sysrq-trigger') a.hit('shutdown', 'ask', segment, 'writes /proc/sysrq-trigger, which can crash or reboot the machine at once');
   if (isPersistence(abs, a) || (real !== abs && isPersistence(real, a))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
 }
 

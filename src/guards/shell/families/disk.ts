@@ -5,7 +5,8 @@
 // chown -R of a system tree, persistence (crontab -, systemctl enable,
 // writes to ~/.bashrc through writesPath), power (shutdown, reboot: ask),
 // broad kills, and privilege (sudo: ask).
-import { classify, resolveTarget } from '../path-rules';
+import { classify, resolveTarget, within } from '../path-rules';
+import { SYSTEM_DIRS } from '../tables/paths';
 import type { Rule } from '../rules';
 import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, modeEffect, POWER_COMMANDS, POWER_SUBCOMMANDS, RUNTIME_NAMES, SCHEDULERS } from '../tables/devices';
 import { hasShortFlag, operands, own } from './args';
@@ -58,7 +59,10 @@ const permissions: Rule = (r) => {
     if (!effect) return;
     for (const f of t.files) {
       const { abs } = resolveTarget(f.startsWith('~') ? r.opts.home + f.slice(1) : f, r.cwd);
-      if (WIDE.has(classify(abs, r.analyzer))) r.analyzer.hit('chmod-recursive-world-writable', 'deny', r.segment, effect === 'world-writable' ? `makes ${abs} and everything under it world-writable` : `takes every permission away from ${abs} and everything under it`);
+      const cls = classify(abs, r.analyzer);
+      // World-writable or closed anywhere in a system tree (/var/www, /usr/local/bin), not only at its top.
+      const systemTree = cls === 'outside' && SYSTEM_DIRS.some((d) => within(abs, d)) && !within(abs, r.opts.home);
+      if (WIDE.has(cls) || systemTree) r.analyzer.hit('chmod-recursive-world-writable', 'deny', r.segment, effect === 'world-writable' ? `makes ${abs} and everything under it world-writable` : `takes every permission away from ${abs} and everything under it`);
     }
     return;
   }
@@ -136,8 +140,9 @@ export const SUDO_READ_ONLY = ['dmesg', 'journalctl', 'lsof', 'ss', 'netstat', '
 const privilege: Rule = (r) => {
   if (r.name === 'sudo' || r.name === 'doas' || r.name === 'su' || r.name === 'pkexec' || r.name === 'runuser') {
     if (r.name === 'sudo' && r.argv.slice(1).every((x) => /^-(?:[lvkKV]|-list|-validate|-version|-reset-timestamp|-remove-timestamp)$/.test(x))) return;
-    // Reading the system's state with privileges (dmesg, journalctl, lsof ...) changes nothing.
-    if (r.name === 'sudo' || r.name === 'doas') {
+    // Reading the system's state with privileges (dmesg, journalctl, lsof ...) changes nothing: not worth a
+    // question. A policy that denies sudo outright still denies these.
+    if ((r.name === 'sudo' || r.name === 'doas') && (r.opts.policy.rules.sudo ?? 'ask') === 'ask') {
       const inner = r.argv.slice(1).find((x) => !x.startsWith('-'));
       if (inner && SUDO_READ_ONLY.includes(inner) && !r.cmd.redirects.some((x) => x.op !== '<' && x.op !== '<<<' && x.target.text !== '/dev/null')) return;
     }

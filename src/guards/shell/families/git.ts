@@ -147,6 +147,7 @@ const git: Rule = (r) => {
         r.analyzer.hit(prot.endsWith('.loom') ? 'modify-loom' : 'modify-hook-settings', 'deny', r.segment, `git ${sub} overwrites ${prot} with the committed version`);
         return;
       }
+      if (sub === 'checkout' && isProtectedBranch(r, g.value('-B') ?? '')) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'resets a protected branch to another commit (git checkout -B)');
       const broad = paths.some((p) => p === '.' || p === ':/' || p === '*' || p === './' || p === ':/*');
       const forced = sub === 'checkout' && has('-f', '--force');
       if (broad || forced) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'discards uncommitted changes in the working tree');

@@ -64,7 +64,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'fs.writeFileSync': 'write', 'fs.writeFile': 'write', 'fs.appendFileSync': 'write', 'fs.appendFile': 'write', 'fs.promises.writeFile': 'write', 'fs.promises.appendFile': 'write', 'fs.createWriteStream': 'write', 'fs.truncateSync': 'write', 'fs.truncate': 'write', 'fs.chmodSync': 'write', 'fs.chmod': 'write', writeFileSync: 'write', appendFileSync: 'write', 'Bun.write': 'write', 'Deno.writeTextFile': 'write', 'Deno.writeTextFileSync': 'write', 'Deno.writeFile': 'write', 'fs.copyFileSync': 'copy', 'fs.copyFile': 'copy', 'fs.cpSync': 'copy', 'fs.cp': 'copy', 'fs.promises.cp': 'copy', 'fs.promises.copyFile': 'copy', 'fs.symlinkSync': 'copy',
     fetch: 'net', 'https.get': 'net', 'http.get': 'net', 'https.request': 'net', 'http.request': 'net', 'axios.get': 'net', axios: 'net', 'got': 'net', 'node-fetch': 'net', 'undici.request': 'net', 'undici.fetch': 'net', '.text': 'net', '.json': 'net',
     'Buffer.from': 'decode', atob: 'decode', 'String.fromCharCode': 'decode', 'zlib.inflateSync': 'decode', 'zlib.gunzipSync': 'decode', '.reverse': 'decode', '.toString': 'decode', decodeURIComponent: 'decode', unescape: 'decode', 'process.argv': 'decode', '.join': 'decode', 'fs.readFileSync0': 'decode',
-    'path.join': 'join', 'path.resolve': 'join', 'path.posix.join': 'join', 'os.homedir': 'home', 'require.resolve': 'path',
+    'path.join': 'join', 'path.resolve': 'join', 'path.posix.join': 'join', 'os.homedir': 'home', 'require.resolve': 'path', 'Deno.env.get': 'home', 'Bun.env.HOME': 'home',
     'better-sqlite3': 'db', 'sqlite.DatabaseSync': 'db', 'sqlite3.Database': 'db', Database: 'db', DatabaseSync: 'db',
     'fs.readdirSync': 'walk', 'fs.readdir': 'walk', 'fs.promises.readdir': 'walk', 'fs.opendirSync': 'walk', 'glob.sync': 'walk', globSync: 'walk', 'fg.sync': 'walk', 'Deno.readDir': 'walk', 'Deno.readDirSync': 'walk',
   },
@@ -76,7 +76,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     get: 'net', getstore: 'net', 'LWP::Simple::get': 'net', 'HTTP::Tiny': 'net', 'LWP::UserAgent': 'net', '->get': 'net', '->content': 'net', '->decoded_content': 'net', 'IO::Socket::INET': 'net',
     decode_base64: 'decode', 'MIME::Base64::decode_base64': 'decode', pack: 'decode', unpack: 'decode', reverse: 'decode', chr: 'decode', join: 'decode', 'Compress::Zlib::uncompress': 'decode',
     'DBI->connect': 'db', 'DBI::connect': 'db',
-    glob: 'path', 'File::Find::find': 'walk', find: 'walk', opendir: 'walk', readdir: 'walk',
+    glob: 'walk', 'File::Find::find': 'walk', find: 'walk', opendir: 'walk', readdir: 'walk',
   },
   ruby: {
     system: 'argv', exec: 'argv', spawn: 'argv', 'Kernel.system': 'argv', 'Kernel.exec': 'argv', 'Kernel.spawn': 'argv', 'Process.spawn': 'argv', 'Process.exec': 'argv', 'IO.popen': 'argv', 'Open3.capture2': 'argv', 'Open3.capture2e': 'argv', 'Open3.capture3': 'argv', 'Open3.popen3': 'argv', 'Open3.popen2': 'argv', 'Open3.popen2e': 'argv', 'Open3.pipeline': 'argv', 'PTY.spawn': 'argv', '`': 'shell', '%x': 'shell', 'Kernel.`': 'shell',
@@ -87,7 +87,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'Base64.decode64': 'decode', 'Base64.strict_decode64': 'decode', 'Base64.urlsafe_decode64': 'decode', '.unpack': 'decode', '.unpack1': 'decode', '.pack': 'decode', '.reverse': 'decode', '.chr': 'decode', 'Zlib::Inflate.inflate': 'decode', 'Zlib.inflate': 'decode', '.join': 'decode', 'ARGV': 'decode', 'gets': 'decode',
     'File.join': 'join', 'File.expand_path': 'path', 'Dir.home': 'home', 'Pathname.new': 'path', Pathname: 'path',
     'SQLite3::Database.new': 'db', 'SQLite3::Database.open': 'db', 'Sequel.sqlite': 'db',
-    'Dir.glob': 'path', 'Dir.children': 'walk', 'Dir.entries': 'walk', 'Dir.each_child': 'walk', 'Find.find': 'walk',
+    'Dir.glob': 'walk', 'Dir.children': 'walk', 'ENV.fetch': 'home', 'Dir.entries': 'walk', 'Dir.each_child': 'walk', 'Find.find': 'walk',
   },
   php: {
     system: 'shell', exec: 'shell', shell_exec: 'shell', passthru: 'shell', popen: 'shell', proc_open: 'argv', pcntl_exec: 'argv', '`': 'shell', expect_popen: 'shell',
@@ -95,7 +95,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     unlink: 'delete', rmdir: 'delete', rename: 'move', file_get_contents: 'read', readfile: 'read', file: 'read', fopen: 'open', highlight_file: 'read', show_source: 'read', parse_ini_file: 'read', file_put_contents: 'write', chmod: 'write', touch: 'write', copy: 'copy', symlink: 'copy',
     curl_exec: 'net', fsockopen: 'net', stream_socket_client: 'net',
     base64_decode: 'decode', str_rot13: 'decode', gzinflate: 'decode', gzuncompress: 'decode', gzdecode: 'decode', hex2bin: 'decode', strrev: 'decode', chr: 'decode', convert_uudecode: 'decode', pack: 'decode', urldecode: 'decode', rawurldecode: 'decode', implode: 'decode',
-    getenv: 'home', 'PDO': 'db', 'SQLite3': 'db', glob: 'path', scandir: 'walk', opendir: 'walk', 'RecursiveDirectoryIterator': 'walk',
+    getenv: 'home', 'PDO': 'db', 'SQLite3': 'db', glob: 'walk', scandir: 'walk', opendir: 'walk', 'RecursiveDirectoryIterator': 'walk',
   },
   lua: {
     'os.execute': 'shell', 'io.popen': 'shell', load: 'exec', loadstring: 'exec', dofile: 'exec', loadfile: 'exec', 'os.remove': 'delete', 'os.rename': 'move', 'io.open': 'open', 'io.lines': 'read',
@@ -944,10 +944,28 @@ function judgeLedgerDb(s: Scope): void {
   if (sql.length === 0 || sql.some((x) => !sqlOnlyReads(x.v))) s.ctx.analyzer.hit('modify-loom', 'deny', s.ctx.segment, `${s.lang} code opens loom's ledger (${ledger.v}) for more than a read-only query`);
 }
 
+function passedDelete(s: Scope, sink: Sink): void {
+  if (s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+  else if (sink === 'delete-r') s.ctx.analyzer.hit('rm-unknown-target', 'ask', s.ctx.segment, `${s.lang} passes a recursive delete to other code`);
+}
+
+/** PHP's callables by name: array_map('unlink', ...), call_user_func('system', ...). */
+const CALLABLE_TAKERS = new Set(['array_map', 'array_walk', 'call_user_func', 'call_user_func_array', 'usort', 'array_filter', 'register_shutdown_function']);
+
 function walk(s: Scope): void {
   const t = s.toks;
   for (let i = 0; i < t.length; i++) {
     const x = t[i];
+    if (s.lang === 'php' && x.k === 'str' && t[i - 1]?.v === '(' && t[i - 2]?.k === 'id' && CALLABLE_TAKERS.has(t[i - 2].v)) {
+      const sink = own(SINKS.php, x.v);
+      if (sink === 'delete' || sink === 'delete-r') passedDelete(s, sink);
+      else if (sink === 'shell' || sink === 'exec') {
+        const close = closeOf(t, i - 1);
+        const rest = splitArgs(t, i + 2, close - 1).map(([p, q]) => evalExpr(s, p, q));
+        if (rest.length) judgeCall(s, x.v, sink, rest, []);
+      }
+      continue;
+    }
     // Backticks, qx, %x: shell commands.
     if (x.k === 'str' && x.shell) {
       shellOf(s, resolveInterp(s, x, 0), `${s.lang} backticks`);
@@ -993,7 +1011,13 @@ function walk(s: Scope): void {
     // print(...) and friends: their string arguments are data (a shell string printed is not run); calls inside still run.
     if (PRINT_CALLS.includes(cname) || PRINT_CALLS.includes(name)) continue;
     const sink = sinkOf(s, name);
-    if (!sink || sink === 'net' || sink === 'decode' || sink === 'path' || sink === 'join' || sink === 'home') {
+    if (!sink || sink === 'net' || sink === 'decode' || sink === 'path' || sink === 'join' || sink === 'home' || sink === 'walk') {
+      i = end - 1;
+      continue;
+    }
+    // A delete passed as a value (map(os.remove, files), files.forEach(fs.unlinkSync)): it deletes what it is given.
+    if ((sink === 'delete' || sink === 'delete-r') && t[end]?.v !== '(' && !(t[end]?.k === 'str' || t[end]?.k === 'id') && ['python', 'node', 'ruby', 'julia'].includes(s.lang)) {
+      passedDelete(s, sink);
       i = end - 1;
       continue;
     }
@@ -1001,7 +1025,7 @@ function walk(s: Scope): void {
     if (t[end]?.v === '(') {
       const close = closeOf(t, end);
       argRanges = splitArgs(t, end + 1, close - 1);
-    } else if (name === '$' && t[end]?.k === 'str') {
+    } else if ((name === '$' || name.endsWith('.$')) && t[end]?.k === 'str') {
       // Bun/zx tagged template: $`rm -rf ${dir}`
       argRanges = [[end, end + 1]];
     } else if (t[end] && (t[end].k === 'str' || t[end].k === 'id' || (t[end].k === 'op' && (t[end].v === '[' || t[end].v === '(')) || t[end].k === 'num') && ['perl', 'ruby', 'lua', 'php', 'r', 'tcl'].includes(s.lang)) {

@@ -59,7 +59,9 @@ const readers: Rule = (r) => {
   const withValue = (Object.prototype.hasOwnProperty.call(OPTIONS_WITH_VALUE, r.name) ? OPTIONS_WITH_VALUE[r.name] : undefined) ?? (r.name === 'egrep' || r.name === 'fgrep' ? OPTIONS_WITH_VALUE.grep : r.name === 'gawk' || r.name === 'mawk' ? OPTIONS_WITH_VALUE.awk : r.name === 'openssl' ? [] : COMMON_WITH_VALUE);
   const ops = operands(r.argv, 1, withValue);
   const files = PATTERN_FIRST.has(r.name) && !explicitPattern ? ops.slice(1) : ops;
-  for (const f of files) readsPath(r.analyzer, f, r.cwd, r.segment);
+  // A recursive search reads whole folders: a credential folder (or one holding it) is read whole.
+  const recursive = r.name === 'rg' || r.name === 'ag' || r.name === 'ack' || (['grep', 'egrep', 'fgrep'].includes(r.name) && r.argv.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive' || a === '--dereference-recursive'));
+  for (const f of files) (recursive ? carriesFolder : readsPath)(r.analyzer, f, r.cwd, r.segment);
   if (r.name === 'openssl') for (let k = 1; k < r.argv.length - 1; k++) if (['-in', '-inkey', '-key', '-kfile', '-passin'].includes(r.argv[k])) readsPath(r.analyzer, r.argv[k + 1].replace(/^file:/, ''), r.cwd, r.segment);
   // Values of --file=X / -f X name files too.
   for (const a of r.argv) if (a.startsWith('--file=') || a.startsWith('--input=')) readsPath(r.analyzer, a.slice(a.indexOf('=') + 1), r.cwd, r.segment);

@@ -16,7 +16,7 @@ import {
 } from '../tables/windows';
 
 /** Whether a line may hold PowerShell or cmd.exe text worth reading with these rules (cheap gate). */
-export const WINDOWS_HINT = /\b(?:powershell|pwsh|wsl|stop-process|spps|taskkill|reg\s+delete|takeown|icacls|cacls|cmd(?:\.exe)?\s+\/[ckCK]|remove-item|ri|rd|rmdir|del|erase|format-volume|clear-disk|initialize-disk|remove-partition|diskpart|iex|invoke-expression|irm|iwr|invoke-webrequest|invoke-restmethod|get-content|set-content|add-content|out-file|copy-item|move-item|compress-archive|stop-computer|restart-computer|vssadmin|wmic|wbadmin|bcdedit|mshta|regsvr32|rundll32|msiexec|certutil)\b|\[(?:system\.)?io\.|\$env:|%userprofile%/i;
+export const WINDOWS_HINT = /\b(?:powershell|pwsh|wsl|stop-process|spps|taskkill|reg\s+delete|takeown|icacls|cacls|cmd(?:\.exe)?\s+\/[ckCK]|remove-item|ri|rd|rmdir|del|erase|format-volume|clear-disk|initialize-disk|remove-partition|diskpart|iex|invoke-expression|irm|iwr|invoke-webrequest|invoke-restmethod|get-content|set-content|add-content|out-file|copy-item|move-item|compress-archive|stop-computer|restart-computer|vssadmin|wmic|wbadmin|bcdedit|mshta|regsvr32|rundll32|msiexec|certutil)\b|\[(?:system\.)?io\.|\$\{?env:|%userprofile%/i;
 
 const MAX_DEPTH = 6;
 const MAX_LINE = 64 * 1024;
@@ -83,6 +83,14 @@ export function winWords(stmt: string): string[] {
       cur += stmt.slice(i + 1, stop);
       has = true;
       i = stop;
+      continue;
+    }
+    if (c === '$' && stmt[i + 1] === '{') {
+      // ${env:USERPROFILE} is one variable, not a script block.
+      const end = stmt.indexOf('}', i + 2);
+      const stop = end < 0 ? stmt.length : end + 1;
+      cur += stmt.slice(i, stop);
+      i = stop - 1;
       continue;
     }
     if (c === ' ' || c === '\t' || c === '(' || c === ')' || c === '{' || c === '}' || c === ',') {
@@ -155,12 +163,12 @@ export function winPath(a: Analyzer, raw: string): { cls: WinClass; posix?: stri
   return { cls: 'posix', posix: text.replace(/\\/g, '/') };
 }
 
-function judgeDelete(a: Analyzer, target: string, recursive: boolean, cwd: string, segment: string, winCwd?: string): void {
+function judgeDelete(a: Analyzer, target: string, recursive: boolean, cwd: string, segment: string, winCwd?: string, filtered = false): void {
   // A relative path after `cd /d C:\` is under that folder.
   if (winCwd && !/^(?:[a-z]:|[\\/]|\$|%|~)/i.test(target)) target = winCwd.replace(/[\\/]+$/, '') + '\\' + target;
   const w = winPath(a, target);
   if (w.cls === 'posix' && w.posix !== undefined) {
-    deletesPath(a, w.posix, cwd, segment, { recursive });
+    deletesPath(a, filtered ? w.posix.replace(/\/?$/, '/*') : w.posix, cwd, segment, { recursive, filtered });
     return;
   }
   if (!recursive) return;
@@ -245,6 +253,7 @@ export function checkWindowsLine(a: Analyzer, raw: string, depth = 0): void {
   let winCwd: string | undefined;
   for (const stages of splitStatements(line)) {
     let listed: string[] = [];
+    let listedFiltered = false;
     for (const stmt of stages) {
       if (stmt === '') continue;
       const segment = stmt.slice(0, 200);
@@ -303,7 +312,9 @@ export function checkWindowsLine(a: Analyzer, raw: string, depth = 0): void {
         continue;
       }
       if (name === 'get-childitem' || name === 'gci' || name === 'dir' || name === 'ls') {
-        listed = words.slice(1).filter((w) => !w.startsWith('-') && !w.startsWith('/'));
+        // -Filter / -Include / a wildcard narrow what is listed, like find -name.
+        listedFiltered = words.some((w) => /^-(?:fi|filter|inc|include|n|name)/i.test(w)) || words.slice(1).some((w) => !w.startsWith('-') && /[*?]/.test(w.replace(/^.*[\\/]/, '')) && !/^\*(?:\.\*)?$/.test(w.replace(/^.*[\\/]/, '')));
+        listed = words.slice(1).filter((w, i, arr) => !w.startsWith('-') && !w.startsWith('/') && !/^-(?:fi|filter|inc|include|exc|exclude|depth)/i.test(arr[i - 1] ?? ''));
         if (listed.length === 0) listed = ['.'];
         if (!words.slice(1).some((w) => /^-r/i.test(w) || /^\/s$/i.test(w))) listed = listed.map((l) => l);
         continue;
@@ -330,7 +341,7 @@ export function checkWindowsLine(a: Analyzer, raw: string, depth = 0): void {
         }
         // rd / rmdir without /s only removes an empty folder; Remove-Item of a folder without -Recurse asks first.
         if (targets.length === 0 && listed.length) {
-          for (const l of listed) judgeDelete(a, l, true, cwd, segment);
+          for (const l of listed) judgeDelete(a, l.replace(/[\\/][^\\/]*[*?][^\\/]*$/, '') || '.', true, cwd, segment, winCwd, listedFiltered);
         }
         for (const t of targets) judgeDelete(a, t, recursive, cwd, segment, winCwd);
         continue;
