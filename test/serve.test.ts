@@ -272,8 +272,14 @@ describe('loom serve', () => {
   it('history.json catches up with the server within its sync interval', async () => {
     const s = await start();
     await call(s.url, '/hooks/PreToolUse', pre('ls'), auth);
-    await new Promise((r) => setTimeout(r, 600));
-    expect(JSON.parse(readFileSync(join(s.project, '.loom/compliance/history.json'), 'utf8'))).toHaveLength(1);
+    // The upkeep folds the journal 200 ms after a commit; a loaded machine may take longer to get there.
+    const file = join(s.project, '.loom/compliance/history.json');
+    let n = 0;
+    for (let i = 0; i < 50 && n !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      n = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as unknown[]).length : 0;
+    }
+    expect(n).toBe(1);
   });
 
   it('100 parallel requests give 100 records with contiguous seq, and the chain verifies', async () => {
