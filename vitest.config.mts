@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/e2e/**'],
+    exclude: ['test/e2e/**', 'test/chaos/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -8,6 +8,7 @@ import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
 import { exitNow } from '../runner/isolation';
 import { runAndExit } from '../runner/main';
+import { ownValue } from '../util/own';
 import { checkpointCommand } from './commands/checkpoint';
 import { demoCommand } from './commands/demo';
 import { explainCommand } from './commands/explain';
@@ -72,7 +73,7 @@ function main(argv: string[]): void {
     process.exitCode = cmd === undefined ? 1 : 0;
     return;
   }
-  const fn = COMMANDS[cmd];
+  const fn = ownValue(COMMANDS, cmd);
   if (!fn) {
     process.stderr.write(`loom: unknown command "${cmd}"\n${USAGE}`);
     process.exitCode = 1;

@@ -39,7 +39,7 @@ export const LoomPlugin = async ({ directory }) => ({
   },
   event: async ({ event }) => {
     const map = { "session.created": "SessionStart", "session.deleted": "SessionEnd", "session.idle": "Stop", "session.compacted": "PostCompact", "file.edited": "FileChanged" };
-    const name = map[event.type];
+    const name = Object.prototype.hasOwnProperty.call(map, event.type) ? map[event.type] : undefined;
     if (name) run(name, { session_id: (event.properties && (event.properties.sessionID || (event.properties.info && event.properties.info.id))) || "", file_path: event.properties && event.properties.file }, directory);
   },
 });

@@ -9,6 +9,7 @@ import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint } from '..
 import { syncHistory } from '../ledger/history-view';
 import { redact } from '../ledger/redact';
 import { Ledger, LedgerError, type RecordDraft } from '../ledger/store';
+import { projectFolderProblem } from './project-dir';
 
 export interface InvocationRecordInput {
   projectDir: string;
@@ -88,6 +89,9 @@ export function recordInvocation(input: InvocationRecordInput): string | undefin
   const drafts = buildDrafts(input);
   if (drafts.length === 0) return undefined;
   let ledger: Ledger | undefined;
+  // Checked before anything is created: the ledger makes only .loom/compliance inside an existing project.
+  const folderProblem = projectFolderProblem(input.projectDir);
+  if (folderProblem) return folderProblem;
   try {
     const key = loadChainKey(input.projectDir);
     ledger = Ledger.openForAppend(input.projectDir, key);

@@ -8,6 +8,7 @@ import { actionFor, type Policy } from '../../policy/policy';
 import { Lexer, toCommands, type LexContext, type SimpleCommand, type Word } from './lexer';
 import { deletesPath, readsPath, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, type RuleContext } from './rules';
+import { ownValue } from '../../util/own';
 
 export const MAX_DEPTH = 8;
 const WINDOWS_HINT = /\b(?:Remove-Item|ri|rd|rmdir|del|erase|Format-Volume|Clear-Disk|Initialize-Disk)\b/i;
@@ -288,8 +289,8 @@ export class Analyzer {
       next(inner, name);
       return;
     }
-    if (name in INTERPRETERS) {
-      const flags = INTERPRETERS[name];
+    const flags = ownValue(INTERPRETERS, name);
+    if (flags) {
       const k = argv.findIndex((a: string, i: number) => i > 0 && flags.includes(a));
       if (k > 0 && argv[k + 1]) this.scanCode(argv[k + 1], depth, `${via} > ${name} ${argv[k]}`, cwd);
     }
