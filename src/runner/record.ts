@@ -7,6 +7,7 @@ import { maxRisk } from '../contract/types';
 import { KeyError, loadChainKey } from '../ledger/chain';
 import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint } from '../ledger/checkpoints';
 import { syncHistory } from '../ledger/history-view';
+import { ledgerIdentity } from '../ledger/ledger-identity';
 import { redact } from '../ledger/redact';
 import { Ledger, LedgerError, type RecordDraft } from '../ledger/store';
 import { projectFolderProblem } from './project-dir';
@@ -104,7 +105,7 @@ export function recordInvocation(input: InvocationRecordInput): string | undefin
       syncHistory(l);
       const sessionEnd = (input.contract?.name ?? input.eventName) === 'SessionEnd';
       if (sessionEnd || crossesCheckpoint(stored[0].seq - 1, last.seq, every)) {
-        problems.push(...writeCheckpoint(l.paths.checkpoints, input.projectDir, l.head(), sessionEnd ? 'session-end' : `every-${every}`, key));
+        problems.push(...writeCheckpoint(l.paths.checkpoints, input.projectDir, l.head(), sessionEnd ? 'session-end' : `every-${every}`, key, process.env, ledgerIdentity(l.handle)));
       }
     });
     return problems.length ? problems.join('; ') : undefined;

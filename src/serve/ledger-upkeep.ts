@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { KeyError, loadChainKey } from '../ledger/chain';
 import { writeCheckpoint } from '../ledger/checkpoints';
+import { ledgerIdentity } from '../ledger/ledger-identity';
 import { applyHistory, discardHistory, planHistory, rebuildHistory, type HistoryPlan } from '../ledger/history-view';
 import { Ledger, type Head } from '../ledger/store';
 
@@ -71,7 +72,8 @@ class ProjectUpkeep {
   checkpoint(reason: string, head = this.head): string[] {
     if (!head) return [];
     try {
-      return writeCheckpoint(this.open().paths.checkpoints, this.projectDir, head, reason, loadChainKey(this.projectDir));
+      const l = this.open();
+      return writeCheckpoint(l.paths.checkpoints, this.projectDir, head, reason, loadChainKey(this.projectDir), process.env, ledgerIdentity(l.handle));
     } catch (e) {
       return [e instanceof KeyError ? e.message : `checkpoint: ${(e as Error).message}`];
     }
