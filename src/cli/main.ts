@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
-import { LedgerError } from '../ledger/store';
+import { classifySqliteError, LedgerError } from '../ledger/store';
+import { oneLineError } from '../runner/fail-closed';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
 import { ScopeError } from '../install/targets';
@@ -89,7 +90,11 @@ function main(argv: string[]): void {
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;
     }
-    throw e;
+    // Anything else is still one line naming what went wrong, never a stack trace of the bundle.
+    const err = e as { code?: unknown };
+    const line = typeof err?.code === 'string' && err.code.startsWith('SQLITE_') ? classifySqliteError(e, 'the ledger database').message : oneLineError(e);
+    process.stderr.write(`loom ${cmd}: ${line}\n`);
+    process.exitCode = cmd === 'verify' ? 2 : 1;
   };
   try {
     const r = fn(rest);

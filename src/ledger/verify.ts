@@ -3,7 +3,7 @@
 import { bulkHasher, loadChainKey, KeyError, GENESIS_HASH, type ChainKey } from './chain';
 import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
 import { compliancePaths } from './paths';
-import { Ledger, LedgerError } from './store';
+import { classifySqliteError, Ledger, LedgerError } from './store';
 import { ledgerIdentity } from './ledger-identity';
 import { downgradeFinding, missingLedgerFinding, restartedFinding, sameLedger } from './verify-evidence';
 
@@ -160,6 +160,8 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       // previous record was replaced by one whose hash was recomputed: an edit, made to look consistent.
       if (b.prev_hash !== prevHash) return row.seq > 1 ? tampered(row.seq - 1, 'edited', `record ${row.seq - 1} was changed and its hash recomputed: record ${row.seq} still links to the original`) : tampered(row.seq, 'edited', 'the first record does not start from the genesis hash');
       for (const c of bySeq.get(row.seq) ?? []) {
+        // The next record still linking to the checkpointed hash: this one record was changed and re-hashed, not the chain rebuilt.
+        if (c.hash !== row.hash && next && parse(next)?.prev_hash === c.hash) return tampered(row.seq, 'edited', `record ${row.seq} was changed and its hash recomputed: its checkpoint and record ${row.seq + 1} still name the original`);
         if (c.hash !== row.hash) return tampered(row.seq, 'rewritten', `checkpoint at seq ${row.seq} recorded hash ${c.hash.slice(0, 12)}…, the chain now has ${row.hash.slice(0, 12)}…: the chain was rebuilt`);
       }
       const ts = String(b.ts);
@@ -200,6 +202,10 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (!latest && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
     opts.onProgress?.(total, total);
     return result;
+  } catch (e) {
+    // A malformed page surfaces mid-walk as an SQLite error: one line and "cannot verify", never a stack trace.
+    if (e && typeof (e as { code?: unknown }).code === 'string' && String((e as { code: string }).code).startsWith('SQLITE_')) return cannot(classifySqliteError(e, paths.db).message);
+    throw e;
   } finally {
     ledger.close();
   }

@@ -23,19 +23,8 @@ export interface InvocationState {
   projectDir?: string;
 }
 
-/** One line, no stack, no path of the machine that built the bundle. */
-export function oneLineError(e: unknown): string {
-  let msg: string;
-  if (e instanceof RangeError && /call stack/i.test(e.message)) msg = 'stack overflow (input nested or repeated too deeply)';
-  else if (e && typeof e === 'object' && typeof (e as Error).message === 'string') {
-    const err = e as Error & { code?: unknown };
-    const name = err.name && err.name !== 'Error' ? `${err.name}: ` : '';
-    const code = typeof err.code === 'string' && !err.message.startsWith(err.code) ? `${err.code}: ` : '';
-    msg = `${name}${code}${err.message}`;
-  } else msg = String(e);
-  msg = msg.split('\n')[0].trim();
-  return msg.length > 300 ? msg.slice(0, 300) + '…' : msg;
-}
+export { oneLineError } from '../util/one-line-error';
+import { oneLineError } from '../util/one-line-error';
 
 const canBlock = (eventName: string | undefined): boolean => (eventName ? contractFor(eventName)?.canBlock ?? false : false);
 

@@ -11,6 +11,7 @@ import { ledgerIdentity } from '../ledger/ledger-identity';
 import { redact } from '../ledger/redact';
 import { Ledger, LedgerError, type RecordDraft } from '../ledger/store';
 import { projectFolderProblem } from './project-dir';
+import { oneLineError } from '../util/one-line-error';
 
 export interface InvocationRecordInput {
   projectDir: string;
@@ -111,8 +112,7 @@ export function recordInvocation(input: InvocationRecordInput): string | undefin
     return problems.length ? problems.join('; ') : undefined;
   } catch (e) {
     if (e instanceof LedgerError || e instanceof KeyError) return e.message;
-    const err = e as NodeJS.ErrnoException;
-    return `${err.code ? err.code + ': ' : ''}${err.message}`;
+    return oneLineError(e);
   } finally {
     ledger?.close();
   }
