@@ -146,9 +146,12 @@ describe('loom serve', () => {
     expect(big.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     expect(JSON.stringify(big.json)).toContain('over the 16777216-byte limit');
     expect((await call(s.url, '/hooks/PreToolUse', 'ls', { ...auth, 'content-type': 'text/plain' })).status).toBe(415);
-    const bad = await call(s.url, '/hooks/PreToolUse', '{"a":', auth);
+    const bad = await call(s.url, '/hooks/PostToolUse', '{"a":', auth);
     expect(bad.status).toBe(400);
     expect(bad.json!.error).toMatch(/not valid JSON: .+/);
+    const badPre = await call(s.url, '/hooks/PreToolUse', '{"a":', auth);
+    expect(badPre.status).toBe(200);
+    expect(JSON.stringify(badPre.json)).toMatch(/"permissionDecision":"deny".*not valid JSON/);
     expect((await call(s.url, '/hooks', '{}', auth)).status).toBe(400);
     expect((await call(s.url, '/nope', '{}', auth)).status).toBe(404);
     expect((await call(s.url, '/hooks/PreToolUse', null, auth, 'GET')).status).toBe(405);
