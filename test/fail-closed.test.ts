@@ -1,6 +1,7 @@
 // Nothing abnormal ends in "allow": the runner's catch-all, payload limits,
 // prototype names where tables are indexed, hostile project folders. Real
 // runner processes; a quick in-process fuzz (the chaos suite runs 10,000).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,6 +13,9 @@ const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const dangerousDeep = (shape: Record<string, unknown>, depth = 5000) => JSON.stringify(shape).replace(/^\{/, `{"junk":${deep(depth)},`);
 
 function records(project: string): Record<string, unknown>[] {
+  // Records reach the database when the journal is folded: fold first, as a reader would.
+  const f = spawnSync(process.execPath, [CLI, 'fold', '--project-dir', project], { encoding: 'utf8' });
+  if (f.status !== 0) throw new Error(`loom fold: ${f.stderr}`);
   const db = new Database(join(project, '.loom', 'compliance', 'ledger.db'), { readonly: true });
   try {
     return (db.prepare('SELECT body FROM records ORDER BY seq').all() as { body: string }[]).map((r) => JSON.parse(r.body));

@@ -46,7 +46,8 @@ export function recordFailure(state: InvocationState, agg: Aggregate, harness: s
   try {
     const projectDir = state.projectDir ?? resolveProjectDir(state.projectDirFlag, state.payload ?? {});
     // The payload may be what failed: record only what the runner itself knows.
-    return recordInvocation({ projectDir, payload: sessionOnly(state.payload), agg, harness, eventName, contract: contractFor(eventName), hooks });
+    const out = recordInvocation({ projectDir, payload: sessionOnly(state.payload), agg, harness, eventName, contract: contractFor(eventName), hooks });
+    return out.problem ?? out.warning;
   } catch (e) {
     return oneLineError(e);
   }

@@ -103,9 +103,10 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
   state.payload = r.payload;
   state.projectDir = r.projectDir;
   mark('handlers');
-  const problem = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks });
+  const recorded = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks });
   mark('ledger');
-  applyLedgerProblem(r.agg, hooks, problem);
+  applyLedgerProblem(r.agg, hooks, recorded.problem, r.contract);
+  if (recorded.warning) r.agg.warnings.push(`loom: ledger: ${recorded.warning}`);
   return adapter.render(r.agg, r.contract, eventName, r.payload);
 }
 
