@@ -454,6 +454,8 @@ export class Analyzer {
       const inner = { ...env, aliases: new Map(env.aliases) };
       inner.aliases.delete(first);
       const src = [value, ...node.words.slice(1)].join(' ');
+      // bash may also run the name unexpanded (an alias defined in the same compound command).
+      this.commands.push({ argv: node.words.map((w) => w.replace(/['"\\]/g, '')), depth, via });
       return this.analyzeSource(src, depth + 1, `${via} > alias ${first}`, env.cwd, undefined, { stdin, env: { ...inner, vars: env.vars, funcs: env.funcs, files: env.files } });
     }
     const errors: string[] = [];

@@ -336,6 +336,8 @@ export class Lexer {
     private readonly evalStatic: StaticEval = () => undefined,
     /** Nesting of ${X:-${Y:-...}} words being expanded. */
     private readonly level = 0,
+    /** The text is one word however it is spaced (the word of ${X:-word}). */
+    private readonly wholeWord = false,
   ) {}
 
   private ifs(): string {
@@ -382,8 +384,9 @@ export class Lexer {
     const s = this.s;
     const n = s[this.i + 1];
     if (n === '(' && s[this.i + 2] === '(') {
+      // $(( ... )): matchParen from the inner `(` returns just past the closing `))`.
       const j = matchParen(s, this.i + 2);
-      const end = j < 0 ? s.length : j + 1;
+      const end = j < 0 ? s.length : j;
       findSubs(s.slice(this.i + 3, Math.max(this.i + 3, end - 2)), this.subs);
       this.i = end;
       w.text += '\u0000';
@@ -456,8 +459,9 @@ export class Lexer {
     if (rest !== '' && this.level < 16) {
       // Expand the operator's word (as inside double quotes) to collect what it runs.
       const from = op ? op.length : /^[#%/^,]{1,2}/.exec(rest)?.[0].length ?? 0;
-      const sub = new Lexer(rest.slice(from), this.ctx, this.evalStatic, this.level + 1);
-      wordPart = sub.expandInDouble();
+      const sub = new Lexer(rest.slice(from), this.ctx, this.evalStatic, this.level + 1, true);
+      const parts = sub.expandOne();
+      wordPart = { text: parts.map((p) => p.text).join(' '), dynamic: parts.some((p) => p.dynamic), quoted: true, glob: false };
       this.subs.push(...sub.subs);
     }
     if (!m || (rest !== '' && !op)) {
@@ -526,7 +530,7 @@ export class Lexer {
         this.i = j < 0 ? s.length : j;
         continue;
       }
-      if (META.has(c)) break;
+      if (META.has(c) && !this.wholeWord) break;
       if (c === '\\') {
         if (s[this.i + 1] === '\n') {
           this.i += 2;
@@ -728,6 +732,12 @@ export class Lexer {
       if (c === '>' || c === '<') {
         out.push({ kind: 'redir', value: c });
         this.i++;
+        continue;
+      }
+      if (c === '(' && s[this.i + 1] === '(') {
+        // `((` opens an arithmetic command (bash reads `( (` as two subshells).
+        out.push({ kind: 'op', value: '((' });
+        this.i += 2;
         continue;
       }
       if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')') {

@@ -143,9 +143,12 @@ export class Parser {
   private command(stops: Set<string>): Node {
     const t = this.peek();
     if (!t) return { t: 'cmd', words: [], assigns: [], redirs: [] };
+    if (this.isOp(t, '((')) {
+      this.k++;
+      return this.arithCommand();
+    }
     if (this.isOp(t, '(')) {
       this.k++;
-      if (this.isOp(this.peek(), '(')) return this.arithCommand();
       const body = this.list(new Set());
       if (this.isOp(this.peek(), ')')) this.k++;
       else this.errors.push('unclosed (');
@@ -188,15 +191,21 @@ export class Parser {
   }
 
   private arithCommand(): Node {
-    // (( expr )): tokens up to the matching `))`; only its substitutions run.
-    this.k++;
-    let depth = 2;
+    // (( expr )): tokens up to the matching `))` (the `((` is consumed); only its substitutions run.
+    let depth = 0;
     let src = '';
-    while (this.k < this.toks.length && depth > 0) {
+    while (this.k < this.toks.length) {
       const t = this.toks[this.k++];
       if (this.isOp(t, '(')) depth++;
-      else if (this.isOp(t, ')')) depth--;
-      if (depth > 0) src += ` ${t.raw ?? t.value}`;
+      else if (this.isOp(t, '((')) depth += 2;
+      else if (this.isOp(t, ')')) {
+        if (depth === 0 && this.isOp(this.peek(), ')')) {
+          this.k++;
+          break;
+        }
+        depth--;
+      }
+      src += ` ${t.raw ?? t.value}`;
     }
     const redirs: RedirNode[] = [];
     this.redirects(redirs);
@@ -305,7 +314,7 @@ export class Parser {
 
   private forCommand(): Node {
     this.k++;
-    if (this.isOp(this.peek(), '(') && this.isOp(this.toks[this.k + 1], '(')) {
+    if (this.isOp(this.peek(), '((')) {
       // for (( init; cond; step )): infinite when the condition is empty.
       this.k++;
       const arith = this.arithCommand() as { t: 'arith'; src: string };
