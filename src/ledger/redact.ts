@@ -8,7 +8,7 @@ import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findHeaders } from './redaction/headers';
 import { isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './redaction/names';
-import { findLineSecrets, findUrlCredentials } from './redaction/structured';
+import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
 import { readValue, type Span } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
 
@@ -89,6 +89,8 @@ function findAssignments(text: string, spans: Span[]): void {
     if (!v) continue;
     const value = text.slice(v[0], v[1]);
     if (value.includes('[REDACTED')) continue;
+    // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
+    if (yamlLine && / /.test(value) && (/[.!?:]$/.test(value) || value.split(' ').length > 6)) continue;
     let rule: string | undefined;
     if (isSensitiveAssignment(name, value)) rule = 'assignment';
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
@@ -202,7 +204,10 @@ function detect(text: string, spans: Span[]): void {
   findHeaders(text, spans);
   findCliSecrets(text, spans);
   findLineSecrets(text, spans);
-  if (HAS_ASSIGNMENT.test(text)) findAssignments(text, spans);
+  if (HAS_ASSIGNMENT.test(text)) {
+    findAssignments(text, spans);
+    if (text.includes('alue')) findNameValuePairs(text, spans);
+  }
 }
 
 function redactString(input: string): { text: string; count: number } {

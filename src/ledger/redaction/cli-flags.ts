@@ -24,8 +24,8 @@ export interface CliRule {
   flags: FlagRule[];
   /** The password is the last plain argument when one of these flags is present (htpasswd -b file user pw). */
   lastArgWith?: RegExp;
-  /** The value after this many plain arguments (aws configure set NAME VALUE: judged by NAME). */
-  nameValueAfter?: string;
+  /** Plain arguments come as NAME VALUE pairs: a VALUE after a NAME that holds a secret is one (aws configure set, rclone config create). */
+  namedPairs?: boolean;
 }
 
 export const CLI_FLAGS: CliRule[] = [
@@ -51,9 +51,16 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['xfreerdp', 'wlfreerdp'], flags: [{ flag: '/p:', takes: 'attached' }] },
   { programs: ['net'], flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }] },
   { programs: ['psexec', 'psexec.exe', 'psexec.py', 'wmiexec.py', 'smbexec.py'], flags: [{ flag: '-p', takes: 'separate' }] },
-  { programs: ['aws'], sub: 'configure', flags: [], nameValueAfter: 'set' },
-  { programs: ['git'], sub: 'config', flags: [], nameValueAfter: '' },
-  { programs: ['npm', 'pnpm', 'yarn'], sub: 'config', flags: [], nameValueAfter: 'set' },
+  { programs: ['aws'], sub: 'configure', flags: [], namedPairs: true },
+  { programs: ['git'], sub: 'config', flags: [], namedPairs: true },
+  { programs: ['npm', 'pnpm', 'yarn'], sub: 'config', flags: [], namedPairs: true },
+  { programs: ['rclone'], sub: 'config', flags: [], namedPairs: true },
+  { programs: ['heroku', 'dokku', 'flyctl', 'fly'], flags: [], namedPairs: true },
+  { programs: ['ssh-keygen'], flags: [{ flag: '-N', takes: 'separate' }, { flag: '-P', takes: 'separate' }] },
+  { programs: ['mosquitto_pub', 'mosquitto_sub', 'mosquitto_rr'], flags: [{ flag: '-P', takes: 'separate' }, { flag: '--pw', takes: 'separate' }] },
+  { programs: ['psql', 'pg_dump', 'pg_restore', 'createdb'], flags: [], namedPairs: true },
+  { programs: ['vncpasswd', 'x11vnc'], flags: [{ flag: '-passwd', takes: 'separate' }] },
+  { programs: ['ftp', 'lftp', 'ncftp'], flags: [{ flag: '-p', takes: 'separate' }, { flag: '-u', takes: 'separate', form: 'after-colon' }] },
   { programs: ['rabbitmqctl'], sub: 'add_user', flags: [], lastArgWith: /^/ },
   { programs: ['rabbitmqctl'], sub: 'change_password', flags: [], lastArgWith: /^/ },
 ];
@@ -135,12 +142,13 @@ export function findCliSecrets(text: string, spans: Span[]): void {
         if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain) && plain.length >= 2) {
           markValue(text, plain[plain.length - 1], 0, 'whole', spans, 'cli-argument');
         }
-        if (r.nameValueAfter !== undefined && r.sub === firstPlain) {
-          const args = plain.slice(1);
-          const k = r.nameValueAfter ? args.findIndex((a) => a.text === r.nameValueAfter) : -1;
-          const name = args[k + 1];
-          const value = args[k + 2];
-          if (name && value && isSensitiveName(name.text)) markValue(text, value, 0, 'whole', spans, 'cli-argument');
+        if (r.namedPairs && (!r.sub || r.sub === firstPlain)) {
+          for (let k = 0; k + 1 < plain.length; k++) {
+            if (plain[k].text.length > 2 && isSensitiveName(plain[k].text)) {
+              markValue(text, plain[k + 1], 0, 'whole', spans, 'cli-argument');
+              k++;
+            }
+          }
         }
       }
     };

@@ -4,7 +4,7 @@
 // (Bearer, token, Basic, Bot, SSWS, Splunk, Digest, ...) and the rest of the
 // value goes, whatever the scheme.
 import { isPlaceholder } from './names';
-import { lineEnd, readValue, type Span } from './text';
+import { readValue, type Span } from './text';
 
 export interface HeaderRule {
   name: string;
@@ -52,6 +52,33 @@ export const SECRET_HEADERS: HeaderRule[] = [
   { name: 'Secret-Key', scheme: false },
   { name: 'Client-Secret', scheme: false },
   { name: 'X-Client-Secret', scheme: false },
+  { name: 'X-Honeycomb-Team', scheme: false },
+  { name: 'X-Sentry-Auth', scheme: false },
+  { name: 'Circle-Token', scheme: false },
+  { name: 'X-Circle-Token', scheme: false },
+  { name: 'X-Cisco-Meraki-API-Key', scheme: false },
+  { name: 'X-Redmine-API-Key', scheme: false },
+  { name: 'X-Octopus-ApiKey', scheme: false },
+  { name: 'X-JFrog-Art-Api', scheme: false },
+  { name: 'X-Parse-REST-API-Key', scheme: false },
+  { name: 'X-Parse-Master-Key', scheme: false },
+  { name: 'X-Appwrite-Key', scheme: false },
+  { name: 'X-Typesense-Api-Key', scheme: false },
+  { name: 'X-Meili-API-Key', scheme: false },
+  { name: 'X-Api-Secret', scheme: false },
+  { name: 'X-Buildkite-Token', scheme: false },
+  { name: 'X-Airtable-Api-Key', scheme: false },
+  { name: 'X-Notion-Token', scheme: false },
+  { name: 'X-Mailchimp-Key', scheme: false },
+  { name: 'X-Postmark-Account-Token', scheme: false },
+  { name: 'X-Splunk-Token', scheme: false },
+  { name: 'Splunk-Token', scheme: false },
+  { name: 'X-SF-Token', scheme: false },
+  { name: 'X-Insert-Key', scheme: false },
+  { name: 'X-License-Key', scheme: false },
+  { name: 'X-Query-Key', scheme: false },
+  { name: 'Api-Token', scheme: false },
+  { name: 'X-Token', scheme: false },
   { name: 'Cookie', scheme: false },
   { name: 'Set-Cookie', scheme: false },
 ];
@@ -121,4 +148,3 @@ function cookies(text: string, start: number, end: number, spans: Span[]): void 
   }
 }
 
-export { lineEnd };

@@ -2,10 +2,25 @@
 // header names) and which values are placeholders rather than secrets.
 // Tables first: docs/redaction.md is generated from them.
 
-/** A name whose last word is one of these holds a secret (db_password, GITHUB_TOKEN). */
+/** A name holds a secret when one of these words is in it and no word after it changes the meaning (DB_PASSWORD_PROD, TOKEN_GITHUB_CI). */
 export const SENSITIVE_WORDS = [
-  'password', 'passwd', 'passphrase', 'pass', 'pwd', 'pw', 'secret', 'secrets', 'token', 'apikey', 'credential', 'credentials',
-  'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'sessionid', 'storepass', 'keypass', 'sshpass', 'verifier',
+  'password', 'passwd', 'passphrase', 'pwd', 'secret', 'secrets', 'token', 'apikey', 'credential', 'credentials', 'sessionid', 'storepass', 'keypass', 'sshpass',
+];
+
+/** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier'];
+
+/** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
+export const NOT_SECRET_AFTER = [
+  'url', 'uri', 'endpoint', 'file', 'files', 'path', 'dir', 'folder', 'name', 'names', 'id', 'ids', 'arn', 'count', 'counts', 'limit', 'limits', 'length', 'len', 'min',
+  'max', 'size', 'expiry', 'expires', 'expiration', 'expire', 'ttl', 'timeout', 'lifetime', 'duration', 'age', 'policy', 'policies', 'type', 'types', 'mode', 'reset',
+  'required', 'header', 'prefix', 'suffix', 'field', 'fields', 'format', 'regex', 'pattern', 'rotation', 'rotate', 'version', 'enabled', 'disabled', 'enable', 'disable',
+  'flag', 'hint', 'label', 'placeholder', 'prompt', 'message', 'msg', 'error', 'errors', 'strength', 'validator', 'validation', 'manager', 'provider', 'service', 'source',
+  'ref', 'reference', 'list', 'usage', 'used', 'scope', 'scopes', 'permission', 'permissions', 'generator', 'input', 'form', 'box', 'button', 'text', 'host', 'domain',
+  'server', 'realm', 'method', 'methods', 'store', 'storage', 'backend', 'helper', 'command', 'cmd', 'env', 'var', 'variable', 'key_id', 'kind', 'class', 'santa', 'ary',
+  'change', 'changed', 'updated', 'created', 'at', 'date', 'time', 'timestamp', 'stats', 'metrics', 'status', 'state', 'valid', 'invalid', 'check', 'checker', 'test',
+  'spec', 'specs', 'example', 'sample', 'docs', 'doc', 'help', 'len', 'encoding', 'algorithm', 'algo', 'hint', 'rules', 'rule', 'location', 'region', 'stdin', 'fd',
+  'issuer', 'audience', 'endpoint', 'sent', 'received', 'budget', 'usage', 'price', 'rate', 'window', 'bucket', 'index', 'position', 'pos', 'offset', 'start', 'end',
 ];
 
 /** Whole names that hold secrets although no word above ends them. */
@@ -44,6 +59,8 @@ export const PLACEHOLDER_VALUES = [
 ];
 
 const SENSITIVE_WORD_SET = new Set(SENSITIVE_WORDS);
+const SENSITIVE_LAST_SET = new Set(SENSITIVE_LAST_WORDS);
+const NOT_AFTER_SET = new Set(NOT_SECRET_AFTER);
 const SENSITIVE_NAME_SET = new Set(SENSITIVE_NAMES);
 const KEY_QUALIFIER_SET = new Set(KEY_QUALIFIERS);
 const TRAILING_SET = new Set(TRAILING_QUALIFIERS);
@@ -61,29 +78,32 @@ export function nameWords(name: string): string[] {
 
 const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|accesskey|secretkey|privatekey|storepass|keypass)$/;
 
-/** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? */
-function sensitiveAt(words: string[], i: number): boolean {
+/** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
+function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {
   const w = words[i];
-  if (SENSITIVE_WORD_SET.has(w)) {
-    // "pass" and "pw" alone are too common as words (pass=1, bypass); they count after another word (DB_PW, db_pass).
-    if ((w === 'pass' || w === 'pw' || w === 'auth') && i === 0 && words.length === 1) return w !== 'auth';
-    return true;
+  if (SENSITIVE_WORD_SET.has(w)) return w === 'pwd' && words.length === 1 ? 'last' : 'strong';
+  if (SENSITIVE_LAST_SET.has(w)) {
+    // "pass" and "auth" alone are too common as words (pass=1, auth=oauth2); they count after another word (DB_PW, db_pass).
+    if (words.length === 1 && (w === 'auth' || w === 'sig')) return undefined;
+    return 'last';
   }
-  if (GLUED.test(w) && !/secretary$/.test(w)) return true;
-  if (w === 'key' && i > 0 && KEY_QUALIFIER_SET.has(words[i - 1])) return true;
-  if (w === 'key' && i > 1 && words[i - 1] === 'access' && words[i - 2] === 'secret') return true;
-  return false;
+  if (GLUED.test(w) && !/secretary$/.test(w)) return 'strong';
+  if (w === 'key' && i > 0 && KEY_QUALIFIER_SET.has(words[i - 1])) return 'strong';
+  return undefined;
 }
 
 function sensitiveName(name: string): boolean {
   const words = nameWords(name);
   if (words.length === 0) return false;
   if (SENSITIVE_NAME_SET.has(words.join('_'))) return true;
-  // The sensitive word is last, or followed only by qualifiers (DB_PASSWORD_PROD, JWT_SECRET_V2).
+  // From the end: qualifiers may follow any sensitive word; other words may follow a strong one unless they change the meaning.
+  let onlyQualifiers = true;
   for (let i = words.length - 1; i >= 0; i--) {
-    if (sensitiveAt(words, i)) return true;
+    const kind = sensitiveAt(words, i);
+    if (kind === 'strong' || (kind === 'last' && onlyQualifiers)) return true;
     const w = words[i];
-    if (!(TRAILING_SET.has(w) || /^v?\d{1,3}$/.test(w))) return false;
+    if (NOT_AFTER_SET.has(w) || (w === 'key' && i + 1 < words.length && words[i + 1] === 'id')) return false;
+    if (!(TRAILING_SET.has(w) || /^v?\d{1,3}$/.test(w))) onlyQualifiers = false;
   }
   return false;
 }
@@ -127,7 +147,7 @@ export function isPlaceholder(v: string): boolean {
   if (s.includes('[REDACTED')) return true;
   // Whole variable references and command substitutions.
   if (/^\$\{[^{}\s]{1,80}\}$/.test(s) || /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/.test(s)) return true;
-  if (s.startsWith('$(') || s.startsWith('${{') || s.startsWith('`') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
+  if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\))|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || s.startsWith('`') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
   if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
   // Templates: <your key>, {{ token }}, {token}, [hidden].
   if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{?[^{}]{1,80}\}\}?$/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s)) return true;
@@ -141,5 +161,6 @@ export function isPlaceholder(v: string): boolean {
   if (/x{4,}$|\*{3,}|\.\.\./i.test(s) && !/[0-9]/.test(s.replace(/x{4,}$/i, '').slice(-1))) return true;
   if (/^(?:your|insert|enter|put|replace|paste|generate|example|sample|fake|dummy)[_-]/i.test(s)) return true;
   if (/(?:[_-]here|[_-]goes[_-]here|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|example\.com)$/i.test(s)) return true;
+  if (/change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b/i.test(s)) return true;
   return false;
 }

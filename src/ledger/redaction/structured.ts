@@ -2,7 +2,7 @@
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
 import { isPlaceholder, isSensitiveName } from './names';
-import { MAX_VALUE, type Span } from './text';
+import { MAX_VALUE, readValue, type Span } from './text';
 
 const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\//g;
 const HOST = /^(?:[A-Za-z0-9._~-]{1,253}|\[[0-9A-Fa-f:.]{2,60}\])(?::\d{0,5})?$/;
@@ -165,4 +165,21 @@ function splitCells(l: string, sep: string): [number, number][] {
     }
   }
   return out;
+}
+
+// Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}).
+const NAME_THEN_VALUE = /\b[Nn]ame["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+
+export function findNameValuePairs(text: string, spans: Span[]): void {
+  NAME_THEN_VALUE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = NAME_THEN_VALUE.exec(text))) {
+    if (!isSensitiveName(m[1])) continue;
+    const at = m.index + m[0].length;
+    const v = readValue(text, at, { stops: ',}' });
+    if (!v) continue;
+    const value = text.slice(v[0], v[1]);
+    if (isPlaceholder(value)) continue;
+    spans.push({ start: v[0], end: v[1], rule: 'name-value' });
+  }
 }
