@@ -32,7 +32,9 @@ function entropy(s: string): number {
 
 /** A value that looks like a random key: long, mixed classes, high entropy, and not a hash, UUID, path or URL. */
 export function looksRandomSecret(v: string): boolean {
-  if (v.length < 24 || v.length > 512 || v.includes('[REDACTED')) return false;
+  if (v.length < 24 || v.length > 512) return false;
+  // A key is drawn from a key alphabet: a value with brackets, colons or $ is a path or an expression ($.a[0].b: in a message).
+  if (!/^[A-Za-z0-9+/=_.~-]+$/.test(v)) return false;
   if (/^[0-9a-f]+$/i.test(v)) return false; // hex: commit hashes, digests
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false;
   if (v.includes('/') && !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
