@@ -20,6 +20,7 @@ import { evidenceCommand, reportCommand } from './commands/report';
 import { doctorCommand } from './commands/doctor';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
+import { foldCommand } from './commands/fold';
 import { FlagError } from './flags';
 
 const USAGE = `usage: loom <command> [options]
@@ -31,6 +32,7 @@ commands:
           [--since T] [--until T] [--limit N] [--json|--jsonl]
   history rebuild                        regenerate history.json from the ledger
   checkpoint [--project-dir D]           record the ledger head outside the database
+  fold [--project-dir D] [--quiet]       copy the journal into the database, update history.json
   explain "<command>" [--json]           how the shell guard sees a command, rule by rule
   demo [--project-dir D]                 replay a realistic agent session through the real hooks
   install --harness claude|codex|gemini|cursor|opencode [--scope project|user|managed] [--dry-run]
@@ -57,6 +59,7 @@ const COMMANDS: Record<string, Command> = {
   report: reportCommand,
   evidence: evidenceCommand,
   doctor: doctorCommand,
+  fold: foldCommand,
 };
 
 // `loom history | head` closes the pipe early: that is not an error.

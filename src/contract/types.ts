@@ -14,7 +14,7 @@ export const RISKS: readonly Risk[] = ['none', 'low', 'medium', 'high', 'critica
 export type Fallback = 'skip' | 'warn' | 'error' | 'retry';
 export type PlatformName = 'linux' | 'macos' | 'windows';
 
-export type HarnessName = 'claude' | 'codex' | 'gemini' | 'cursor' | 'docker-agent' | 'enterprise';
+export type HarnessName = 'claude' | 'codex' | 'gemini' | 'cursor' | 'docker-agent' | 'enterprise' | 'opencode' | 'kilo' | 'copilot' | 'qwen' | 'droid' | 'crush';
 
 /** One hook of the registry after flattening both registry formats. */
 export interface HookDef {

@@ -2,7 +2,7 @@
 // file-write guard for writes, edits and patches, secret reads through read
 // tools; records every tool call with what the guard saw.
 import { join } from 'node:path';
-import { patchPaths, targetPaths } from '../contract/tools';
+import { patchPaths, patchTextOf, targetPaths } from '../contract/tools';
 import type { Decision, HandlerContext, Risk, Verdict } from '../contract/types';
 import { handlerEnv, isVerdict } from '../guards/context';
 import { checkFileWrites, strongest } from '../guards/file-write';
@@ -61,7 +61,7 @@ export function guard(ctx: HandlerContext): Verdict {
       hits = analyzeCommand(command, env).hits;
     }
   } else if (kind === 'patch') {
-    const patch = typeof input?.command === 'string' ? input.command : typeof input?.patch === 'string' ? input.patch : typeof input?.patchText === 'string' ? input.patchText : typeof input?.input === 'string' ? input.input : '';
+    const patch = patchTextOf(input);
     paths = patchPaths(patch);
     summary = `apply_patch: ${paths.join(', ')}`;
     hits = checkFileWrites(paths, env);

@@ -1,6 +1,6 @@
 // PostToolUse / PostToolUseFailure: what ran and how it ended. Tool output
 // is never stored whole: a bounded excerpt and its size.
-import { patchPaths, targetPaths } from '../contract/tools';
+import { patchPaths, patchTextOf, targetPaths } from '../contract/tools';
 import type { HandlerContext, Risk, Verdict } from '../contract/types';
 import { clipRedacted } from '../ledger/redact';
 
@@ -30,7 +30,7 @@ export function run(ctx: HandlerContext): Verdict {
   const errorText = text(p.error ?? r.error ?? (r.is_error || r.isError ? r.content ?? r.stderr : undefined) ?? (exitCode ? r.stderr : ''));
   const failed = failedEvent || Boolean(r.is_error || r.isError || r.interrupted || p.is_interrupt) || (exitCode !== undefined && exitCode !== 0) || Boolean(errorText);
   const command = typeof input.command === 'string' ? input.command : typeof input.cmd === 'string' ? input.cmd : '';
-  const artifacts = [...targetPaths(input), ...(p.tool_kind === 'patch' ? patchPaths(command) : [])];
+  const artifacts = [...targetPaths(input), ...(p.tool_kind === 'patch' ? patchPaths(patchTextOf(input)) : [])];
   const output = text(resp);
   const sensitive = artifacts.some((a) => /(?:^|\/)\.env(?:\.|$)|\.pem$|\.key$|id_rsa/.test(a));
   const risk: Risk = sensitive ? 'high' : failed ? 'medium' : 'low';

@@ -3,6 +3,7 @@
 import { bulkHasher, loadChainKey, KeyError, GENESIS_HASH, type ChainKey } from './chain';
 import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
 import { compliancePaths } from './paths';
+import { readChainMeta, readJournal, type JournalRead } from './journal';
 import { Ledger, LedgerError } from './store';
 
 export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged';
@@ -16,6 +17,8 @@ export interface VerifyResult {
   problem?: { seq: number; kind: TamperKind; detail: string };
   error?: string;
   checkpoints: { files: string[]; count: number; latestSeq: number | null };
+  /** Lines in the journal, and how many of them are not in the database yet. */
+  journal?: { lines: number; unfolded: number };
   warnings: string[];
 }
 
@@ -60,18 +63,26 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (e instanceof KeyError) return cannot(e.message);
     throw e;
   }
+  // The journal is the chain's newest part (records not folded yet): read it first, so a fold racing this read cannot hide a record between the two.
+  let journal: JournalRead;
+  try {
+    journal = readJournal(projectDir);
+  } catch (e) {
+    return cannot(e instanceof LedgerError ? e.message : String(e));
+  }
   let ledger: Ledger;
   try {
     ledger = Ledger.openReadOnly(projectDir);
   } catch (e) {
-    return cannot(e instanceof LedgerError ? e.message : String(e));
+    if (!(e instanceof LedgerError && e.code === 'missing' && journal.lines.length)) return cannot(e instanceof LedgerError ? e.message : String(e));
+    ledger = Ledger.openEmpty(projectDir, readChainMeta(paths));
   }
   try {
     let meta: Record<string, string>;
     let total: number;
     try {
       meta = ledger.meta();
-      total = (ledger.handle.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n;
+      total = (ledger.handle.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n + journal.lines.length;
     } catch (e) {
       return cannot(`${paths.db}: unreadable (${(e as Error).message})`);
     }
@@ -160,10 +171,42 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       }
       after = batch[batch.length - 1][0];
     }
+    // Then the journal: lines already folded must be the stored records; the rest continue the chain.
+    const dbHeadSeq = after === -Infinity ? 0 : after;
+    const stored = ledger.handle.prepare('SELECT hash FROM records WHERE seq = ?').pluck(true);
+    // A folded line that differs from its database copy is reported after the chain itself (which names a rewrite more precisely).
+    let copyDiffers: VerifyResult | undefined;
+    for (const l of journal.lines) {
+      if (l.seq <= dbHeadSeq) {
+        const h = stored.get(l.seq) as string | undefined;
+        if (h !== l.hash) copyDiffers ??= tampered(l.seq, 'edited', `${journal.file}: the journal line for seq ${l.seq} differs from the record in the database`);
+        continue;
+      }
+      const row: Row = { seq: l.seq, body: l.body, hash: l.hash };
+      // The journal's first line above the database head: a gap there is the database's tail cut off
+      // (the journal keeps the head line after a fold); a gap inside the journal is a deleted line.
+      const boundary = (pending?.seq ?? 0) === dbHeadSeq && dbHeadSeq > 0 && l === journal.lines[0];
+      if (boundary && l.seq > dbHeadSeq + 1) {
+        if (pending) {
+          const bad = check(pending, undefined);
+          if (bad) return bad;
+        }
+        return tampered(dbHeadSeq + 1, 'tail-cut', `the database ends at seq ${dbHeadSeq} and the journal continues at seq ${l.seq}: seq ${dbHeadSeq + 1}..${l.seq - 1} were cut from the database's tail`);
+      }
+      if (pending) {
+        const bad = check(pending, row);
+        if (bad) return bad;
+      }
+      pending = row;
+    }
     if (pending) {
       const bad = check(pending, undefined);
       if (bad) return bad;
     }
+    if (copyDiffers) return copyDiffers;
+    if (journal.bad) return tampered((result.head?.seq ?? 0) + 1, 'edited', `${journal.file}:${journal.bad.line}: not a journal record (${JSON.stringify(journal.bad.text.slice(0, 60))})`);
+    if (journal.tornBytes) result.warnings.push(`${journal.file}: a torn tail of ${journal.tornBytes} bytes (a write that never completed, never acknowledged); the next writer removes it`);
+    result.journal = { lines: journal.lines.length, unfolded: journal.lines.filter((l) => l.seq > dbHeadSeq).length };
     const headSeq = result.head?.seq ?? 0;
     if (latest && latest.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `checkpoint ${latest.reason ? `(${latest.reason}) ` : ''}at ${latest.ts} recorded seq ${latest.seq}; the ledger ends at seq ${headSeq}`);

@@ -84,9 +84,10 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   if (hooks.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
   const r = await runHooks({ hooks, eventName, payload, adapter, projectDirFlag: args.projectDir, hooksDir: paths.hooksDir, registryDir: dirname(registryFile) });
   mark('handlers');
-  const problem = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks });
+  const recorded = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks });
   mark('ledger');
-  applyLedgerProblem(r.agg, hooks, problem);
+  applyLedgerProblem(r.agg, hooks, recorded.problem, r.contract);
+  if (recorded.warning) r.agg.warnings.push(`loom: ledger: ${recorded.warning}`);
   return adapter.render(r.agg, r.contract, eventName, r.payload);
 }
 

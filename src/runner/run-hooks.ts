@@ -70,10 +70,10 @@ export async function runHooks(input: RunHooksInput): Promise<RunHooksResult> {
   return { agg, contract, payload, projectDir };
 }
 
-/** A ledger that could not record: hooks that fail closed block; the others warn. */
-export function applyLedgerProblem(agg: Aggregate, hooks: HookDef[], problem: string | undefined): void {
+/** A ledger that could not record: events that can block, and hooks that fail closed, block; the others warn. */
+export function applyLedgerProblem(agg: Aggregate, hooks: HookDef[], problem: string | undefined, contract?: EventContract): void {
   if (!problem) return;
-  if (hooks.some((h) => h.fallback === 'error' || h.fallback === 'retry')) {
+  if (contract?.canBlock || hooks.some((h) => h.fallback === 'error' || h.fallback === 'retry')) {
     agg.failed = true;
     agg.decision = 'deny';
     agg.reasons.push(`ledger: ${problem}`);

@@ -10,6 +10,7 @@ import { selectAdapter } from '../protocols';
 import { loadRegistry } from '../registry/load';
 import { finalDecision, sessionIdOf } from '../runner/record';
 import { applyLedgerProblem, runHooks, selectHooks } from '../runner/run-hooks';
+import { probeSqlite } from '../ledger/store';
 import { LedgerClient } from './ledger-client';
 import { httpBody } from './http-answer';
 import { Metrics } from './metrics';
@@ -101,6 +102,12 @@ export interface LoomServer {
 
 export async function startServer(o: ServeOptions): Promise<LoomServer> {
   if (!isLoopback(o.host) && !o.token) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
+  // The ledger's folding needs SQLite: a server that cannot load it fails now, not at the first request.
+  try {
+    probeSqlite();
+  } catch (e) {
+    throw new Error(`cannot load better-sqlite3 (the ledger database): ${(e as Error).message.split('\n')[0]}`);
+  }
   const defs: HookDef[] = loadRegistry(o.registryFile);
   setPolicyRecheckMs(o.policyRecheckMs ?? POLICY_RECHECK_MS);
   const registryDir = join(o.registryFile, '..');
@@ -121,6 +128,8 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   const tokenDigest = o.token ? digest(o.token) : undefined;
   let inFlight = 0;
   let closing = false;
+  /** The last ledger write's failure, until a write succeeds again: /healthz is not ok meanwhile. */
+  let ledgerProblem: string | undefined;
 
   const write = (res: ServerResponse, route: string, status: number, type: string, text: string, headers: Record<string, string> = {}) => {
     // While shutting down, every answer closes its connection so the server can stop at once.
@@ -184,9 +193,13 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     // The answer waits for the record to be durable: a crash loses no acknowledged record.
     const problem = await recorded;
     if (problem) {
-      applyLedgerProblem(r.agg, sel.hooks, problem);
+      // Said three ways: the answer (a block on events that can block), a stderr line, and /metrics and /healthz.
+      metrics.ledgerFailures++;
+      ledgerProblem = problem;
+      process.stderr.write(`loom serve: ledger: ${eventName}: could not record: ${problem}\n`);
+      applyLedgerProblem(r.agg, sel.hooks, problem, r.contract);
       text = answer();
-    }
+    } else ledgerProblem = undefined;
     metrics.decision(finalDecision(r.agg, r.contract));
     sendJson(res, '/hooks', 200, text);
     metrics.latency(Number(process.hrtime.bigint() - started) / 1e9);
@@ -203,7 +216,10 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       return send(res, 'other', 400, { error: `request target ${JSON.stringify(raw.slice(0, 200))} is not a URL` });
     }
     const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
-    if (req.method === 'GET' && path === '/healthz') return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
+    if (req.method === 'GET' && path === '/healthz') {
+      if (ledgerProblem && !closing) return send(res, path, 503, { status: 'ledger-failing', error: ledgerProblem });
+      return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
+    }
     if (req.method === 'GET' && path === '/metrics') return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
     const m = /^\/hooks(?:\/([^/]+))?\/?$/.exec(path);
     // Unknown paths share one metrics label: a client must not grow the label set (or inject into it).

@@ -2,11 +2,13 @@
 import { loadChainKey } from '../../ledger/chain';
 import { writeCheckpoint } from '../../ledger/checkpoints';
 import { Ledger } from '../../ledger/store';
+import { foldQuietly } from '../../ledger/fold';
 import { parseFlags, projectDirFrom } from '../flags';
 
 export function checkpointCommand(argv: string[]): number {
   const flags = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
   const projectDir = projectDirFrom(flags);
+  foldQuietly(projectDir);
   const key = loadChainKey(projectDir);
   const ledger = Ledger.openReadOnly(projectDir);
   try {

@@ -51,8 +51,12 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
     add('policy', false, (e as Error).message.split('\n')[0], 'fix the file and JSON path named above');
   }
   const v = validateConfigs(project, pack, env);
-  for (const h of v.harnesses) add(`harness ${h.harness}`, h.loomWired && !h.disableAllHooks, `${h.file}: loom ${h.loomWired ? 'wired' : 'not wired'}${h.disableAllHooks ? ', disableAllHooks is on' : ''}`, h.disableAllHooks ? 'set disableAllHooks to false' : `run loom install --harness ${h.harness === 'native' ? 'claude' : h.harness}`);
-  if (!v.harnesses.length) add('harnesses', false, 'no harness settings found in this project or your home', 'run loom install --harness claude|codex|gemini|cursor|opencode');
+  for (const h of v.harnesses) {
+    const detail = `${h.file}: loom ${h.loomWired ? 'wired' : 'not wired'}${h.disableAllHooks ? ', disableAllHooks is on' : ''}${h.skippedInPromptMode ? ', but Copilot prompt mode (copilot -p) skips this repository hook file' : ''}`;
+    const fix = h.disableAllHooks ? 'set disableAllHooks to false' : !h.loomWired ? `run loom install --harness ${h.harness === 'native' ? 'claude' : h.harness}` : 'run copilot with --trust-folder, or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true, or loom install --harness copilot --scope user';
+    add(`harness ${h.harness}`, h.loomWired && !h.disableAllHooks && !h.skippedInPromptMode, detail, fix);
+  }
+  if (!v.harnesses.length) add('harnesses', false, 'no harness settings found in this project or your home', 'run loom install --harness claude|codex|gemini|cursor|opencode|kilo|copilot|qwen|droid|crush');
   const errors = v.diagnostics.filter((d) => d.severity === 'error');
   add('hook configs', errors.length === 0, errors.length ? `${errors.length} error(s), first: ${errors[0].file}: ${errors[0].location.path}: ${errors[0].message}` : 'no errors', 'run loom validate and fix what it names');
   const paths = compliancePaths(project);
