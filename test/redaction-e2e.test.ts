@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpus, type SecretCase } from './redaction/corpus';
-import { runHook, tempDir } from './helpers';
+import { CLI, run, runHook, tempDir } from './helpers';
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -55,6 +55,12 @@ describe('no secret reaches any file under .loom/ (real runner, shipped registry
       // What the runner prints to the harness is not a place for the secret either.
       for (const c of g) for (const r of [pre, post, prompt]) expect((r.stdout + r.stderr).includes(c.secret), `${c.family} printed`).toBe(false);
     }
+    // Hooks append to the journal; folding copies it into the database and history.json. Grep after both.
+    const journalOnly = filesUnder(join(project, '.loom'));
+    expect(journalOnly.some((f) => f.endsWith('journal.log'))).toBe(true);
+    const before = journalOnly.map((f) => [`${f} (before folding)`, readFileSync(f).toString('latin1')] as const);
+    const fold = await run(process.execPath, [CLI, 'fold', '--project-dir', project], null, env);
+    expect(fold.code, fold.stderr).toBe(0);
     const files = filesUnder(join(project, '.loom'));
     expect(files.some((f) => f.endsWith('ledger.db'))).toBe(true);
     expect(files.some((f) => f.endsWith('history.json'))).toBe(true);
@@ -64,8 +70,7 @@ describe('no secret reaches any file under .loom/ (real runner, shipped registry
     const planted = groups.flat();
     expect(new Set(planted.map((c) => c.family)).size).toBeGreaterThanOrEqual(25);
     const leaks: string[] = [];
-    for (const f of files) {
-      const bytes = readFileSync(f).toString('latin1');
+    for (const [f, bytes] of [...before, ...files.map((f) => [f, readFileSync(f).toString('latin1')] as const)]) {
       for (const c of planted) {
         // As stored raw (SQLite, UTF-8) and as JSON writes it (history.json escapes quotes and backslashes).
         const forms = [c.secret, JSON.stringify(c.secret).slice(1, -1)].map((s) => Buffer.from(s, 'utf8').toString('latin1'));
