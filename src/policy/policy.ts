@@ -10,6 +10,7 @@ import type { Decision } from '../contract/types';
 import { validatePolicy } from '../generated/policy-validator';
 import { jsonPointerToPath } from '../util/json-path';
 import { sha256Hex } from '../util/sha256';
+import { ownValue } from '../util/own';
 import { assertLinearRegex, compilePattern, type PathPattern } from './patterns';
 
 export interface Policy {
@@ -251,5 +252,5 @@ function compileRules(rules: CommandRule[]): CompiledCommandRule[] {
 }
 
 export function actionFor(policy: Policy, rule: string, fallback: Decision): Decision {
-  return policy.rules[rule] ?? fallback;
+  return ownValue(policy.rules, rule) ?? fallback;
 }

@@ -15,12 +15,14 @@ import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, type Feed } 
 import { globMatch } from './glob';
 import { expandWord, findSubs, Lexer, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
+import { judgeFindDeletes } from './families/delete';
 import { deletesPath, readsPath, writesPath } from './path-rules';
-import { checkWindowsLine, RULES, type RuleContext } from './rules';
+import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
+import { BLOCK_DEVICE } from './tables/devices';
+import { isDownloader } from './tables/programs';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
 
 export const MAX_DEPTH = 8;
-const WINDOWS_HINT = /\b(?:Remove-Item|ri|rd|rmdir|del|erase|Format-Volume|Clear-Disk|Initialize-Disk)\b/i;
 export const MAX_COMMAND_LENGTH = 256 * 1024;
 /** Simple commands one analysis may visit (loops and functions multiply them). */
 const MAX_VISITS = 4000;
@@ -167,8 +169,11 @@ export class Analyzer {
     const lexer = new Lexer(src, this.ctxOf(env));
     const tokens = lexer.tokens();
     const { node, errors } = parse(tokens);
-    const problem = lexer.errors[0] ?? errors[0];
+    // An unterminated quote or substitution hides where commands end: ask. A grammar slip
+    // (a missing `then`) still leaves every simple command found and analyzed.
+    const problem = lexer.errors[0];
     if (problem) this.hit('unparseable', 'ask', src.slice(0, 80), `cannot parse: ${problem}`);
+    void errors;
     return this.walk(node, env, depth, via, io?.stdin ?? NONE, { pipe: [], pipeline: 0, stage: 0, bg: false });
   }
 
@@ -651,15 +656,20 @@ export class Analyzer {
       }
       if (r.target.dynamic || r.target.text === '' || /^\d+$/.test(r.target.text) || r.target.text === '-') continue;
       this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`);
-      if (/^\/dev\/(?:sd|hd|nvme|vd|xvd|disk|mmcblk|md|dm-)/.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
+      if (BLOCK_DEVICE.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
   }
 
   /** A shell or interpreter whose script comes from a substitution: deny when that substitution downloads. */
   markRunsSubstitution(segment: string, name: string): void {
     const nested = this.nestedStack[this.nestedStack.length - 1] ?? [];
-    const dl = nested.find((src) => /^\s*(?:sudo\s+)?(?:curl|wget|fetch|aria2c|http|xh)\b/.test(src));
+    const dl = nested.find((src) => isDownloader(/^\s*(?:sudo\s+)?([\w.-]+)/.exec(src)?.[1] ?? ''));
     if (dl) this.hit('pipe-download-to-interpreter', 'deny', segment, `${name} runs a script downloaded by \`${dl.trim().slice(0, 60)}\``);
+  }
+
+  /** Sources of the substitutions on the line being analysed ($(...), <(...)). */
+  currentNested(): string[] {
+    return this.nestedStack[this.nestedStack.length - 1] ?? [];
   }
 
   readsPath(path: string, cwd: string, segment: string): void {
@@ -695,7 +705,8 @@ export class Analyzer {
   private scriptFeed(w: Word, io: RunIO, cwd: string): Feed {
     if (STDIN_PATHS.has(w.text)) return io.stdin;
     if (w.text.startsWith('\u0000procsub:<(')) return io.procsubs?.get(w) ?? { kind: 'runtime', why: 'a process substitution' };
-    if (w.dynamic) return this.dynamicFeed(w, io.stdin, 'a script named at run time');
+    // "$DIR/script.sh" is a script file; only a substitution can hand over text.
+    if (w.dynamic) return w.subs?.length ? this.dynamicFeed(w, io.stdin, 'a script named at run time') : { kind: 'file', path: w.text };
     return io.env?.files.get(posix.resolve(cwd, w.text)) ?? { kind: 'file', path: w.text };
   }
 
@@ -801,8 +812,7 @@ export class Analyzer {
     if (name in INTERPRETERS) {
       const flags = INTERPRETERS[name];
       const k = argv.findIndex((a: string, i: number) => i > 0 && flags.includes(a));
-      if (k > 0 && argv[k + 1]) this.scanCode(argv[k + 1], depth, `${via} > ${name} ${argv[k]}`, cwd);
-      else {
+      if (k <= 0) {
         // No code flag: the program is the first operand, or stdin.
         const op = words.slice(1).find((w) => !w.text.startsWith('-') || w.text === '-');
         const feed = op ? this.scriptFeed(op, io, cwd) : io.stdin;
@@ -834,12 +844,8 @@ export class Analyzer {
     if (inner[0] && ['rm', 'unlink', 'shred'].includes(posix.basename(inner[0].text)) && !inner.slice(1).some((w) => !w.text.startsWith('-'))) {
       const finder = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'find');
       const recursive = inner.some((w) => /^-[a-zA-Z]*[rR]/.test(w.text) || w.text === '--recursive');
-      if (finder) {
-        const fargv = finder.words.map((w) => w.text);
-        const roots: string[] = [];
-        for (let q = 1; q < fargv.length && !fargv[q].startsWith('-') && fargv[q] !== '(' && fargv[q] !== '!'; q++) roots.push(fargv[q]);
-        for (const root of roots.length ? roots : ['.']) deletesPath(this, posix.join(root, '*'), cwd, r.segment, { recursive: true, filtered: true });
-      } else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, 'xargs feeds paths from its input to rm -r');
+      if (finder) judgeFindDeletes(r, finder.words.map((w) => w.text), 'find | xargs rm');
+      else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, 'xargs feeds paths from its input to rm -r');
     }
     const c2: SimpleCommand = { ...r.cmd, words: inner, assignments: [], redirects: [] };
     this.analyzeCommand(c2, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });
