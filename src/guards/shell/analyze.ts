@@ -618,7 +618,7 @@ export class Analyzer {
     }
     let name = posix.basename(argv[0]);
     // Deleting packages run through a package runner (npx rimraf ~) are rm -rf.
-    const pkg = DELETING_PACKAGES[name];
+    const pkg = Object.hasOwn(DELETING_PACKAGES, name) ? DELETING_PACKAGES[name] : undefined;
     if (pkg && (io.viaPackageRunner || name === 'rimraf' || name === 'del-cli')) {
       return this.analyzeCommand({ ...c, words: [...pkg.map(lit), ...words.slice(1)] }, depth, `${via} > ${name}`, cwd, pipe, vars, { ...io, viaPackageRunner: false });
     }
@@ -809,7 +809,7 @@ export class Analyzer {
       case 'none':
         break;
     }
-    if (name in INTERPRETERS) {
+    if (Object.hasOwn(INTERPRETERS, name)) {
       const flags = INTERPRETERS[name];
       const k = argv.findIndex((a: string, i: number) => i > 0 && flags.includes(a));
       if (k <= 0) {

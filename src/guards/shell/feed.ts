@@ -192,7 +192,7 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
     return { kind: 'runtime', why: 'a hex dump' };
   }
   if (DOWNLOADERS.has(name)) {
-    if (name in DOWNLOAD_TO_STDOUT && !DOWNLOAD_TO_STDOUT[name](argv)) return { kind: 'runtime', why: `${name} output` };
+    if (Object.hasOwn(DOWNLOAD_TO_STDOUT, name) && !DOWNLOAD_TO_STDOUT[name](argv)) return { kind: 'runtime', why: `${name} output` };
     if (name === 'nc' || name === 'ncat' || name === 'socat') return { kind: 'download', by: name };
     // curl -o FILE / wget -O FILE (not -O-) write a file, not stdout.
     const toFile = name === 'wget' ? !argv.some((a, i) => (a === '-O' && argv[i + 1] === '-') || a === '-O-' || a === '-qO-' || /^-[a-zA-Z]*O-$/.test(a) || a === '--output-document=-' || (a === '--output-document' && argv[i + 1] === '-')) : argv.some((a) => a === '-o' || a === '-O' || a === '--output' || a === '--remote-name' || /^--output=/.test(a) || /^-[a-zA-Z]*[oO]$/.test(a));
