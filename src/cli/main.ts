@@ -18,6 +18,10 @@ import { evidenceCommand, reportCommand } from './commands/report';
 import { doctorCommand } from './commands/doctor';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
+import { shipCommand } from './commands/ship';
+import { teamCommand } from './commands/team';
+import { TeamConfigError } from '../team/config';
+import { TeamStoreError } from '../team/pg';
 import { FlagError } from './flags';
 
 const USAGE = `usage: loom <command> [options]
@@ -37,6 +41,9 @@ commands:
   report [--since T] [--until T] [--session S] [--out FILE]   self-contained HTML report
   evidence [--spec specs/<spec>] [--out FILE]   Markdown evidence for a pull request
   doctor [--json]                        check the installation, one line per check
+  team init [--team-url URL]             create the team store's schema, roles, partitions (PostgreSQL)
+  ship [--watch] [--project-dir D]       ship the local ledger to the team store (LOOM_TEAM_URL)
+  verify --team [--ledger ID] [--json]   re-verify every ledger in the team store (forks, gaps)
 `;
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -53,6 +60,8 @@ const COMMANDS: Record<string, Command> = {
   report: reportCommand,
   evidence: evidenceCommand,
   doctor: doctorCommand,
+  ship: shipCommand,
+  team: teamCommand,
 };
 
 // `loom history | head` closes the pipe early: that is not an error.
@@ -79,7 +88,7 @@ function main(argv: string[]): void {
     return;
   }
   const fail = (e: unknown) => {
-    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError) {
+    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof TeamConfigError || e instanceof TeamStoreError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;
