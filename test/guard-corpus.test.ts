@@ -60,3 +60,18 @@ describe('real agent commands', () => {
     expect(passed).toEqual([]);
   });
 });
+
+describe('a project under the temp folder', () => {
+  const tmpProject = { ...base, projectDir: '/tmp/work/app', cwd: '/tmp/work/app', currentBranch: 'feature' };
+  it('keeps its root, its contents as a whole, .git and .loom protected', () => {
+    for (const c of ['rm -rf .', 'rm -rf ./*', 'rm -rf *', 'find . -delete', 'rm -rf "$PWD"', 'rm -rf /tmp/work/app', 'rm -rf /tmp/work', 'rm -rf /tmp/*', 'rm -rf .loom', 'rm .loom/compliance/ledger.db', 'cd .. && rm -rf app', 'find /tmp -delete']) {
+      expect([c, analyzeCommand(c, tmpProject).decision]).toEqual([c, 'deny']);
+    }
+    expect(analyzeCommand('rm -rf .git', tmpProject).decision).not.toBe('allow');
+  });
+  it('still lets the agent clean the temp folder outside the project', () => {
+    for (const c of ['rm -rf /tmp/other', 'rm -rf /tmp/build-*', 'rm -rf dist node_modules', 'find . -name "*.pyc" -delete', 'rm -rf /tmp/work/app/dist']) {
+      expect([c, analyzeCommand(c, tmpProject).decision]).toEqual([c, 'allow']);
+    }
+  });
+});

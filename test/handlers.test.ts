@@ -39,6 +39,22 @@ describe('pre-tool guard through the real wrapper', () => {
     }
   });
 
+  it('a tool loom does not know is judged by its input: a command is shell, a patch text a patch, a path with content a write', async () => {
+    const project = tempDir();
+    const call = (tool_name: string, tool_input: Record<string, unknown>) => hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name, tool_input, cwd: project });
+    const exec = await call('Execute', { command: 'rm -rf ~' });
+    expect([exec.code, exec.stderr]).toEqual([2, expect.stringContaining('rm-recursive-home')]);
+    expect((await call('mcp__box__run', { cmd: 'bash -c "rm -rf /"' })).stderr).toContain('rm-recursive-root');
+    const patch = await call('apply_patch_v2', { patchText: '*** Begin Patch\n*** Add File: /etc/cron.d/x\n+* * * * * root id\n*** End Patch' });
+    expect(patch.stderr).toContain('write-outside-project');
+    expect((await call('SaveFile', { path: join(project, '.loom/policy.json'), contents: '{}' })).stderr).toContain('modify-loom');
+    const fine = await call('Execute', { command: 'npm test' });
+    expect([fine.code, fine.stdout]).toEqual([0, '']);
+    const [rec] = (await history(project)).filter((r) => (r.tool_call as Record<string, unknown>)?.tool === 'Execute');
+    expect(rec.tool_call).toMatchObject({ tool_kind: 'shell' });
+    expect((await call('Search', { query: 'rm -rf ~' })).code).toBe(0);
+  });
+
   it('file-write guard: outside the project and .git internals are denied, CI config asks, source edits pass', async () => {
     const project = tempDir();
     const write = (file_path: string, tool_name = 'Write') => hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name, tool_input: { file_path, content: 'x' }, cwd: project });

@@ -49,6 +49,17 @@ describe('registry', () => {
     }
   });
 
+  it('accepts seed 000\'s {"hooks": {...}} wrapper (and a wrapped flat array), naming errors from the root', () => {
+    const defs = parseRegistry(JSON.stringify({ $schema: './hooks.schema.json', hooks: { PreToolUse: [{ id: 'a', entry: 'x.cjs', blocking: true }], Stop: [{ id: 'b', entry: 'y.cjs' }] } }), 'f');
+    expect(defs.map((d) => [d.id, d.events, d.fallback])).toEqual([
+      ['a', ['PreToolUse'], 'error'],
+      ['b', ['Stop'], 'warn'],
+    ]);
+    expect(parseRegistry(JSON.stringify({ hooks: [{ id: 'a', entry: 'x.cjs', event: 'Stop' }] }), 'f').map((d) => d.events)).toEqual([['Stop']]);
+    expect(() => parseRegistry(JSON.stringify({ hooks: { PreToolUse: [{ id: 'a' }] } }), 'h.json')).toThrow(/h\.json: \$\.hooks\.PreToolUse\[0\]: missing required property "entry"/);
+    expect(() => parseRegistry(JSON.stringify({ hooks: { PreToolUse: [] }, Stop: [] }), 'h.json')).toThrow(/\$\.Stop: unexpected beside "hooks"/);
+  });
+
   it('rejects a flat hook without an event', () => {
     expect(() => parseRegistry(JSON.stringify([{ id: 'a', entry: 'x.cjs' }]), 'f')).toThrow(/\$\[0\]: a hook in the flat format needs/);
   });

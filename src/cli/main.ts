@@ -6,12 +6,14 @@ import { QueryError } from '../ledger/query';
 import { LedgerError } from '../ledger/store';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
+import { ScopeError } from '../install/targets';
 import { exitNow } from '../runner/isolation';
 import { runAndExit } from '../runner/main';
 import { checkpointCommand } from './commands/checkpoint';
 import { demoCommand } from './commands/demo';
 import { explainCommand } from './commands/explain';
 import { installCommand, uninstallCommand } from './commands/install';
+import { initCommand } from './commands/init';
 import { validateCommand } from './commands/validate';
 import { serveCommand } from './commands/serve';
 import { evidenceCommand, reportCommand } from './commands/report';
@@ -26,6 +28,7 @@ import { FlagError } from './flags';
 
 const USAGE = `usage: loom <command> [options]
 commands:
+  init [--harness claude,codex,...] [--yes]   set up this repository once: hooks, starter policy, .gitignore
   run <hook-id> | run --event <Event>    run hooks as a harness would (payload on stdin)
   verify [--project-dir D] [--json]      check the ledger chain and checkpoints (0 intact, 1 tampered, 2 cannot verify)
   history [--event E] [--session S] [--risk R] [--decision D] [--hook H]
@@ -34,7 +37,7 @@ commands:
   checkpoint [--project-dir D]           record the ledger head outside the database
   explain "<command>" [--json]           how the shell guard sees a command, rule by rule
   demo [--project-dir D]                 replay a realistic agent session through the real hooks
-  install --harness claude|codex|gemini|cursor|opencode [--scope project|user] [--dry-run]
+  install --harness claude|codex|gemini|cursor|opencode [--scope project|user|managed] [--dry-run]
   uninstall --harness ...                remove exactly what install added
   validate [--strict] [--json]           check every hook config found (claude, codex, opencode, native, loom)
   serve [--port P] [--host H] [--project-dir D] [--token-file F]   the HTTP hook endpoint
@@ -48,6 +51,7 @@ commands:
 
 type Command = (argv: string[]) => number | Promise<number>;
 const COMMANDS: Record<string, Command> = {
+  init: initCommand,
   verify: verifyCommand,
   history: historyCommand,
   checkpoint: checkpointCommand,
@@ -88,7 +92,7 @@ function main(argv: string[]): void {
     return;
   }
   const fail = (e: unknown) => {
-    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof TeamConfigError || e instanceof TeamStoreError) {
+    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError || e instanceof TeamConfigError || e instanceof TeamStoreError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;

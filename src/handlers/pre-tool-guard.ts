@@ -26,10 +26,26 @@ function commandOf(input: Record<string, unknown> | undefined): unknown {
   return undefined;
 }
 
+const CONTENT_KEYS = ['content', 'contents', 'file_text', 'text', 'new_string', 'new_str', 'newText', 'new_source', 'code'];
+
+/**
+ * A tool the table does not know (Factory's `Execute`, an MCP server's shell)
+ * is judged by what its input carries: a command string is a shell command,
+ * a patch text is a patch, a path with content is a write.
+ */
+export function effectiveKind(kind: string | undefined, input: Record<string, unknown> | undefined): string | undefined {
+  if (kind !== undefined && kind !== 'other' && kind !== 'mcp') return kind;
+  if (!input) return kind;
+  if (typeof input.command === 'string' || typeof input.cmd === 'string') return 'shell';
+  if (typeof input.patchText === 'string' || typeof input.patch === 'string') return 'patch';
+  if (targetPaths(input).length && CONTENT_KEYS.some((k) => typeof input[k] === 'string')) return 'write';
+  return kind;
+}
+
 export function guard(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
   const input = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : undefined;
-  const kind = p.tool_kind as string | undefined;
+  const kind = effectiveKind(p.tool_kind as string | undefined, input);
   const env = handlerEnv(ctx, join(__dirname, '..'));
   if (isVerdict(env)) return env;
   let hits: Hit[] = [];
@@ -44,7 +60,7 @@ export function guard(ctx: HandlerContext): Verdict {
       hits = analyzeCommand(command, env).hits;
     }
   } else if (kind === 'patch') {
-    const patch = typeof input?.command === 'string' ? input.command : typeof input?.patch === 'string' ? input.patch : typeof input?.input === 'string' ? input.input : '';
+    const patch = typeof input?.command === 'string' ? input.command : typeof input?.patch === 'string' ? input.patch : typeof input?.patchText === 'string' ? input.patchText : typeof input?.input === 'string' ? input.input : '';
     paths = patchPaths(patch);
     summary = `apply_patch: ${paths.join(', ')}`;
     hits = checkFileWrites(paths, env);

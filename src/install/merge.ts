@@ -1,8 +1,10 @@
 // Merging loom's hooks into a harness settings file and taking them out
 // again. Every key and hook the user had stays as it was; loom's entries are
-// recognised by their command (the pack's runner with --event and
-// --harness), so a second install changes nothing and uninstall removes
-// exactly what install added.
+// recognised by their command (loom's runner with --event, whichever form
+// and pack path), so a second install changes nothing, an older loom entry
+// is brought up to date in place, and uninstall removes exactly what install
+// added.
+import { isLoomHookCommand, type RunnerLocation } from './hook-command';
 import type { Target } from './targets';
 
 type Json = Record<string, unknown>;
@@ -11,13 +13,11 @@ export class SettingsError extends Error {}
 
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function isLoomCommand(cmd: unknown, runner: string): boolean {
-  return typeof cmd === 'string' && cmd.includes(`"${runner}" --event `);
-}
+const isLoomCommand = isLoomHookCommand;
 
 /** A hook entry loom added: its runner command, or an http hook to a loom server (`<url>/hooks/<Event>`). */
-function isLoomEntry(h: Record<string, unknown>, runner: string): boolean {
-  return isLoomCommand(h.command, runner) || (h.type === 'http' && typeof h.url === 'string' && /\/hooks\/[A-Za-z]+$/.test(h.url) && (h as { loom?: unknown }).loom === undefined && Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.includes('LOOM_SERVE_TOKEN'));
+function isLoomEntry(h: Record<string, unknown>): boolean {
+  return isLoomCommand(h.command) || (h.type === 'http' && typeof h.url === 'string' && /\/hooks\/[A-Za-z]+$/.test(h.url) && (h as { loom?: unknown }).loom === undefined && Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.includes('LOOM_SERVE_TOKEN'));
 }
 
 function hooksObject(doc: Json, file: string): Json {
@@ -26,25 +26,40 @@ function hooksObject(doc: Json, file: string): Json {
   return doc.hooks;
 }
 
-/** Returns the number of hook entries added. */
-export function addLoomHooks(doc: Json, t: Target, runner: string): number {
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Returns the number of hook entries added or brought up to date. */
+export function addLoomHooks(doc: Json, t: Target, where: RunnerLocation): number {
   if (t.versioned && doc.version === undefined) doc.version = 1;
   const hooks = hooksObject(doc, t.file);
-  let added = 0;
+  let changed = 0;
   for (const event of t.events) {
     const list = hooks[event] ?? [];
     if (!Array.isArray(list)) throw new SettingsError(`${t.file}: $.hooks.${event} is not an array; fix it before installing`);
-    const present = list.some((g) => (t.grouped ? isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObj(h) && isLoomEntry(h, runner)) : isObj(g) && isLoomCommand(g.command, runner)));
+    const want = t.entry(event, where);
+    let present = false;
+    // An entry of an older loom (another command form or pack path) is replaced where it stands.
+    const replace = (h: Json): Json => {
+      present = true;
+      if (sameJson(h, want)) return h;
+      changed++;
+      return want;
+    };
+    for (let i = 0; i < list.length; i++) {
+      const g = list[i];
+      if (t.grouped && isObj(g) && Array.isArray(g.hooks)) g.hooks = g.hooks.map((h) => (isObj(h) && isLoomEntry(h) ? replace(h) : h));
+      else if (!t.grouped && isObj(g) && isLoomCommand(g.command)) list[i] = replace(g);
+    }
     if (present) continue;
-    list.push(t.grouped ? { hooks: [t.entry(event, runner)] } : t.entry(event, runner));
+    list.push(t.grouped ? { hooks: [want] } : want);
     hooks[event] = list;
-    added++;
+    changed++;
   }
-  return added;
+  return changed;
 }
 
 /** Returns the number of hook entries removed; groups and events loom emptied go too. */
-export function removeLoomHooks(doc: Json, t: Target, runner: string): number {
+export function removeLoomHooks(doc: Json, t: Target): number {
   if (!isObj(doc.hooks)) return 0;
   const hooks = doc.hooks;
   let removed = 0;
@@ -53,11 +68,11 @@ export function removeLoomHooks(doc: Json, t: Target, runner: string): number {
     const kept: unknown[] = [];
     for (const g of list) {
       if (t.grouped && isObj(g) && Array.isArray(g.hooks)) {
-        const rest = g.hooks.filter((h) => !(isObj(h) && isLoomEntry(h, runner)));
+        const rest = g.hooks.filter((h) => !(isObj(h) && isLoomEntry(h)));
         removed += g.hooks.length - rest.length;
         if (rest.length === g.hooks.length) kept.push(g);
         else if (rest.length) kept.push({ ...g, hooks: rest });
-      } else if (!t.grouped && isObj(g) && isLoomCommand(g.command, runner)) removed++;
+      } else if (!t.grouped && isObj(g) && isLoomCommand(g.command)) removed++;
       else kept.push(g);
     }
     if (kept.length) hooks[event] = kept;

@@ -1,20 +1,22 @@
 // Where each harness keeps its hook settings and what loom adds there.
-// Commands carry no shell syntax beyond one quoted path, so cmd.exe,
-// PowerShell and sh all run them the same way.
+// Every command target installs the same command (./hook-command.ts):
+// relative to the project in committed settings, failing closed when loom
+// is missing.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_CONTRACTS } from '../contract/events';
 import type { HarnessName } from '../contract/types';
+import { hookCommand, type RunnerLocation } from './hook-command';
 
 export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor';
-export type Scope = 'project' | 'user';
+export type Scope = 'project' | 'user' | 'managed';
 
 export interface Target {
   harness: InstallHarness;
   file: string;
   /** Events loom wires, in the harness's spelling. */
   events: string[];
-  entry(event: string, runner: string): Record<string, unknown>;
+  entry(event: string, where: RunnerLocation): Record<string, unknown>;
   /** Cursor keeps {version:1, hooks:{...}}; the others only {hooks:{...}}. */
   versioned: boolean;
   /** Claude/Codex/Gemini wrap commands in matcher groups; Cursor lists them directly. */
@@ -42,8 +44,27 @@ function eventsFor(h: HarnessName): string[] {
   return out;
 }
 
-export function runnerCommand(runner: string, event: string, harness: InstallHarness): string {
-  return `node "${runner}" --event ${event} --harness ${harness}`;
+/** Committed (project) settings find the runner under node_modules; user and managed ones name this machine's pack. */
+export function runnerLocation(scope: Scope, packRunner: string): RunnerLocation {
+  return scope === 'project' ? { kind: 'project' } : { kind: 'absolute', runner: packRunner };
+}
+
+/**
+ * Managed (organisation) settings files, which a user's own settings cannot
+ * switch off. LOOM_MANAGED_SETTINGS_DIR replaces the system folder (tests,
+ * or a staging image).
+ */
+export function managedSettingsFile(harness: InstallHarness, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+  const dir = (linux: string, mac: string, win: string) => env.LOOM_MANAGED_SETTINGS_DIR || (platform === 'darwin' ? mac : platform === 'win32' ? win : linux);
+  switch (harness) {
+    case 'claude':
+      return join(dir('/etc/claude-code', '/Library/Application Support/ClaudeCode', 'C:\\Program Files\\ClaudeCode'), 'managed-settings.json');
+    case 'gemini':
+      // Gemini CLI's system settings layer (it names its own override variable).
+      return env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || join(dir('/etc/gemini-cli', '/Library/Application Support/GeminiCli', 'C:\\ProgramData\\gemini-cli'), 'settings.json');
+    default:
+      return undefined;
+  }
 }
 
 /** Claude Code http hooks pointed at `loom serve`; the token travels in a header from an allowed env var. */
@@ -51,16 +72,27 @@ export function claudeHttpEntry(baseUrl: string) {
   return (event: string) => ({ type: 'http', url: `${baseUrl.replace(/\/+$/, '')}/hooks/${event}`, headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30 });
 }
 
+export class ScopeError extends Error {}
+
 export function target(harness: InstallHarness, scope: Scope, projectDir: string, env: NodeJS.ProcessEnv = process.env): Target {
   const home = env.HOME || homedir();
-  const base = (dir: string, userDir: string, file: string) => (scope === 'project' ? join(projectDir, dir, file) : join(userDir, file));
+  const base = (dir: string, userDir: string, file: string) => {
+    if (scope === 'managed') {
+      const m = managedSettingsFile(harness, env);
+      if (!m) throw new ScopeError(`--scope managed: ${harness} has no managed settings file loom knows of; use --scope user or project`);
+      return m;
+    }
+    return scope === 'project' ? join(projectDir, dir, file) : join(userDir, file);
+  };
   switch (harness) {
     case 'claude':
       return {
         harness,
         file: base('.claude', env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'settings.json'),
         events: eventsFor('claude'),
-        entry: (event, runner) => ({ type: 'command', command: runnerCommand(runner, event, harness), timeout: 30 }),
+        // onFailure "block": Claude Code's own fail-closed switch (a hook that cannot start, times out or exits
+        // other than 0 or 2 counts as exit 2); versions that predate it ignore the field, and the command still exits 2.
+        entry: (event, where) => ({ type: 'command', command: hookCommand(harness, event, where), timeout: 30, onFailure: 'block' }),
         versioned: false,
         grouped: true,
       };
@@ -69,7 +101,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         harness,
         file: base('.codex', env.CODEX_HOME || join(home, '.codex'), 'hooks.json'),
         events: eventsFor('codex'),
-        entry: (event, runner) => ({ type: 'command', command: runnerCommand(runner, event, harness), timeout: 30 }),
+        entry: (event, where) => ({ type: 'command', command: hookCommand(harness, event, where), timeout: 30 }),
         versioned: false,
         grouped: true,
       };
@@ -79,7 +111,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         file: base('.gemini', join(env.GEMINI_CLI_HOME || home, '.gemini'), 'settings.json'),
         events: eventsFor('gemini'),
         // Gemini's timeout is in milliseconds.
-        entry: (event, runner) => ({ type: 'command', name: `loom-${event}`, command: runnerCommand(runner, event, harness), timeout: 30000 }),
+        entry: (event, where) => ({ type: 'command', name: `loom-${event}`, command: hookCommand(harness, event, where), timeout: 30000 }),
         versioned: false,
         grouped: true,
       };
@@ -88,7 +120,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         harness,
         file: base('.cursor', join(home, '.cursor'), 'hooks.json'),
         events: eventsFor('cursor'),
-        entry: (event, runner) => ({ command: runnerCommand(runner, event, harness) }),
+        entry: (event, where) => ({ command: hookCommand(harness, event, where) }),
         versioned: true,
         grouped: false,
       };

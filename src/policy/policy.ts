@@ -2,6 +2,7 @@
 // project's .loom/policy.json, then by the hook's own `policy` object.
 // Every layer is schema-checked (validator generated at build time) and
 // errors name the file and the JSON path.
+import { stripJsonComments } from '../util/jsonc';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '../contract/types';
@@ -68,7 +69,8 @@ function readJson(file: string): unknown | undefined {
   }
   if (text.length > 1024 * 1024) throw new PolicyError(`${file}: larger than 1 MiB`);
   try {
-    return JSON.parse(text);
+    // Comments are allowed (the starter policy explains itself); only a text with a slash can hold one.
+    return JSON.parse(text.includes('/') ? stripJsonComments(text) : text);
   } catch (e) {
     throw new PolicyError(`${file}: $: invalid JSON: ${(e as Error).message}`);
   }

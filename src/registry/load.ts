@@ -81,7 +81,22 @@ export function parseRegistry(text: string, file: string): HookDef[] {
       defs.push(toDef(h, events));
     });
   } else if (doc !== null && typeof doc === 'object') {
-    const groups = { ...(doc as Record<string, unknown>) };
+    const top = doc as Record<string, unknown>;
+    // Seed 000 also wraps the event groups in a "hooks" member ({"hooks": {"PreToolUse": [...]}}).
+    const inner = top.hooks;
+    const wrapped = inner !== null && typeof inner === 'object';
+    if (wrapped) {
+      const others = Object.keys(top).filter((k) => k !== 'hooks' && k !== '$schema' && k !== '$comment' && k !== 'version' && k !== 'description');
+      if (others.length) throw new RegistryError(file, [`$.${others[0]}: unexpected beside "hooks" (put every event group inside "hooks")`]);
+      try {
+        return parseRegistry(JSON.stringify(inner), file);
+      } catch (e) {
+        // Paths inside the wrapper are named from the document's root.
+        if (e instanceof RegistryError) throw new RegistryError(file, e.problems.map((p) => (p.startsWith('$') ? `$.hooks${p.slice(1)}` : p)));
+        throw e;
+      }
+    }
+    const groups = { ...top };
     // Editors add these; they are not event groups.
     delete groups.$schema;
     delete groups.$comment;

@@ -13,7 +13,8 @@ if ! command -v node >/dev/null 2>&1; then
   echo "loom: node is not on PATH; hook ${id} cannot run (blocked)" >&2
   exit 2
 fi
-exec node "$loom_dir/run-hook.js" ${id} "$@"
+# The hook makes no TLS call; extra CA certificates only slow Node's start.
+NODE_EXTRA_CA_CERTS= exec node "$loom_dir/run-hook.js" ${id} "$@"
 `;
 }
 
@@ -21,6 +22,7 @@ export function windowsWrapper(id: string): string {
   return `@echo off\r
 rem loom hook "${id}": ${WRAPPER_MARK}\r
 where node >nul 2>nul || (echo loom: node is not on PATH; hook ${id} cannot run ^(blocked^) 1>&2 & exit /b 2)\r
+set NODE_EXTRA_CA_CERTS=\r
 node "%~dp0run-hook.js" ${id} %*\r
 exit /b %ERRORLEVEL%\r
 `;

@@ -4,7 +4,7 @@
 // and its victim survives; a harmless command runs; the ledger holds the
 // prompt, pre-tool and post-tool records under the CLI's real session id.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,9 +58,14 @@ function project(): { dir: string; home: string } {
   return { dir, home };
 }
 
-async function install(harness: string, dir: string, home: string): Promise<void> {
+/** Wires the harness as a team would: committed settings that find loom under the project's node_modules. */
+async function install(harness: string, dir: string, home: string, { withLoom = true } = {}): Promise<void> {
   const r = await sh(process.execPath, [CLI, 'install', '--harness', harness, '--project-dir', dir], { cwd: dir, env: { ...baseEnv(home) } });
   expect(r.code, r.stderr).toBe(0);
+  if (!withLoom) return;
+  // What `npm install -D loom-governance` (or npm link) leaves behind.
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', 'loom-governance'));
 }
 
 async function records(dir: string): Promise<Record<string, unknown>[]> {
@@ -133,6 +138,16 @@ describe('real agent CLIs driven through loom', () => {
     const run = turn('claude', () => ['-p', 'clean up the workspace', '--allowedTools', 'Bash', '--output-format', 'json'], (url) => claudeEnv(home, url), dir);
     const sessions = await deniedThenAllowed(dir, run);
     assertLedger(await records(dir), sessions);
+  });
+
+  it.skipIf(!have('claude'))('Claude Code in a fresh clone without node_modules: nothing runs, the user is told how to install loom', async () => {
+    const { dir, home } = project();
+    await install('claude', dir, home, { withLoom: false });
+    const run = turn('claude', () => ['-p', 'write the marker', '--allowedTools', 'Bash', '--output-format', 'json'], (url) => claudeEnv(home, url), dir);
+    const t = await run(HARMLESS);
+    expect(existsSync(join(dir, 'marker.txt')), t.r.stdout + t.r.stderr).toBe(false);
+    // The first hook that can block (the prompt, before any tool call) stops the turn with loom's message.
+    expect(t.r.stdout + t.r.stderr + t.toolResults.join('\n')).toContain('loom: not installed in this project; run `npm install`');
   });
 
   it.skipIf(!have('claude'))('Claude Code with http hooks to loom serve', async () => {

@@ -1,17 +1,22 @@
 // loom install / uninstall --harness claude|codex|gemini|cursor|opencode
-// [--scope project|user] [--dry-run]: merge loom's hooks into the harness's
-// settings, keeping every existing key and hook, with a backup; uninstall
-// removes exactly what install added.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// [--scope project|user|managed] [--dry-run]: merge loom's hooks into the
+// harness's settings, keeping every existing key and hook, with a backup;
+// uninstall removes exactly what install added, and gives back the original
+// bytes when nothing else changed since.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { addLoomHooks, removeLoomHooks, SettingsError } from '../../install/merge';
 import { opencodePluginSource } from '../../install/opencode-plugin';
-import { claudeHttpEntry, limitToEvents, target, type InstallHarness, type Scope } from '../../install/targets';
+import { claudeHttpEntry, limitToEvents, runnerLocation, ScopeError, target, type InstallHarness, type Scope } from '../../install/targets';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 
-const HARNESSES = ['claude', 'codex', 'gemini', 'cursor', 'opencode'];
+export const HARNESSES = ['claude', 'codex', 'gemini', 'cursor', 'opencode'];
+const SCOPES: Scope[] = ['project', 'user', 'managed'];
+
+export const packRoot = () => resolve(join(__dirname, '..'));
+export const packRunner = () => join(packRoot(), 'hooks', 'run-hook.js');
 
 function readSettings(file: string): Record<string, unknown> {
   if (!existsSync(file)) return {};
@@ -27,72 +32,138 @@ function readSettings(file: string): Record<string, unknown> {
   return doc as Record<string, unknown>;
 }
 
-function writeAtomic(file: string, text: string): void {
+export function writeAtomic(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, file);
 }
 
-function backup(file: string): string | undefined {
+/**
+ * Backups of project files go to .loom/backups/ (ignored by git, out of the
+ * harness's folders); a user or managed file's backup stays beside it.
+ */
+function backupPlace(file: string, projectDir: string): { dir: string; prefix: string } {
+  const rel = relative(projectDir, file);
+  if (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '') return { dir: join(projectDir, '.loom', 'backups'), prefix: `${rel.split(sep).join('__')}.` };
+  return { dir: dirname(file), prefix: `${basename(file)}.loom-backup-` };
+}
+
+function backup(file: string, projectDir: string): string | undefined {
   if (!existsSync(file)) return undefined;
-  const b = `${file}.loom-backup-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const { dir, prefix } = backupPlace(file, projectDir);
+  mkdirSync(dir, { recursive: true });
+  const b = join(dir, `${prefix}${new Date().toISOString().replace(/[:.]/g, '-')}`);
   copyFileSync(file, b);
   return b;
 }
 
+function latestBackup(file: string, projectDir: string): string | undefined {
+  const { dir, prefix } = backupPlace(file, projectDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(prefix));
+  } catch {
+    return undefined;
+  }
+  names.sort();
+  return names.length ? join(dir, names[names.length - 1]) : undefined;
+}
+
+const isEmptySettings = (doc: Record<string, unknown>) => Object.keys(doc).every((k) => (k === 'hooks' && JSON.stringify(doc.hooks) === '{}') || (k === 'version' && doc.version === 1));
+
+export interface InstallOptions {
+  harness: string;
+  scope: Scope;
+  projectDir: string;
+  remove?: boolean;
+  dryRun?: boolean;
+  mode?: 'command' | 'http';
+  url?: string;
+}
+
+export interface InstallResult {
+  file: string;
+  changed: number;
+  /** One line for the user. */
+  line: string;
+  notes: string[];
+  /** Settings text a dry run would write. */
+  preview?: string;
+}
+
+export function installHarness(o: InstallOptions): InstallResult {
+  const { harness, scope, projectDir } = o;
+  const remove = Boolean(o.remove);
+  const dry = Boolean(o.dryRun);
+  const verb = remove ? 'uninstall' : 'install';
+  const suffix = dry ? ' (dry run)' : '';
+  const where = runnerLocation(scope, packRunner());
+  const notes: string[] = [];
+
+  if (harness === 'opencode') {
+    if (scope === 'managed') throw new ScopeError('--scope managed: opencode has no managed settings file loom knows of; use --scope user or project');
+    const file = scope === 'project' ? join(projectDir, '.opencode', 'plugins', 'loom.js') : join(process.env.HOME ?? '', '.config', 'opencode', 'plugins', 'loom.js');
+    const source = opencodePluginSource(where);
+    if (remove) {
+      const ours = existsSync(file) && readFileSync(file, 'utf8').startsWith('// loom: generated');
+      if (ours && !dry) unlinkSync(file);
+      return { file, changed: ours ? 1 : 0, line: `${verb} opencode: ${ours ? `removed ${file}` : 'nothing to remove'}${suffix}`, notes };
+    }
+    const same = existsSync(file) && readFileSync(file, 'utf8') === source;
+    if (!same && !dry) writeAtomic(file, source);
+    return { file, changed: same ? 0 : 1, line: `${verb} opencode: ${same ? 'already installed' : `wrote ${file}`}${suffix}`, notes };
+  }
+
+  limitToEvents(loadRegistry(join(packRoot(), 'config', 'hooks.json')).flatMap((d) => d.events.map((e) => contractFor(e)?.name ?? e)));
+  const t = target(harness as InstallHarness, scope, projectDir);
+  if (o.mode === 'http') t.entry = claudeHttpEntry(o.url ?? 'http://127.0.0.1:7077');
+  const doc = readSettings(t.file);
+  const changed = remove ? removeLoomHooks(doc, t) : addLoomHooks(doc, t, where);
+  const text = JSON.stringify(doc, null, 2) + '\n';
+  const head = `${verb} ${harness} (${scope})`;
+  if (dry) return { file: t.file, changed, line: `${head}: ${changed} hook entries would change in ${t.file}`, notes, preview: text };
+  if (changed === 0) return { file: t.file, changed, line: `${head}: nothing to change in ${t.file}`, notes };
+  if (remove) {
+    // The original bytes come back when the file holds exactly what it held before install.
+    const b = latestBackup(t.file, projectDir);
+    let restored: string | undefined;
+    if (b) {
+      const old = readFileSync(b, 'utf8');
+      try {
+        if (JSON.stringify(JSON.parse(old)) === JSON.stringify(doc)) restored = old;
+      } catch {
+        // a backup that is not JSON is not the file's original
+      }
+    }
+    if (restored !== undefined) writeAtomic(t.file, restored);
+    else if (!b && isEmptySettings(doc)) unlinkSync(t.file);
+    else writeAtomic(t.file, text);
+    return { file: t.file, changed, line: `${head}: removed ${changed} hook entries from ${t.file}${restored !== undefined ? ' (original restored byte for byte)' : ''}`, notes };
+  }
+  const b = backup(t.file, projectDir);
+  writeAtomic(t.file, text);
+  if (o.mode === 'http') notes.push('start the server with `loom serve` and export LOOM_SERVE_TOKEN where Claude Code runs (the same token the server reads).');
+  if (harness === 'codex') notes.push('Codex runs project hooks only in a trusted project and after /hooks trust (or --dangerously-bypass-hook-trust).');
+  if (scope === 'managed') notes.push(`managed settings apply to every user of this machine and cannot be switched off from their own settings; they run ${packRunner()}, so keep loom installed there (npm install -g).`);
+  return { file: t.file, changed, line: `${head}: added or updated ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}`, notes };
+}
+
+export const INSTALL_FLAGS = { values: ['harness', 'scope', 'project-dir', 'mode', 'url'], booleans: ['dry-run'] };
+
 export function installCommand(argv: string[], remove = false): number {
-  const flags = parseFlags(argv, { values: ['harness', 'scope', 'project-dir', 'mode', 'url'], booleans: ['dry-run', 'json'] });
+  const flags = parseFlags(argv, INSTALL_FLAGS);
   const mode = flags.values.mode ?? 'command';
   if (mode !== 'command' && mode !== 'http') throw new FlagError('--mode must be command or http');
   if (mode === 'http' && flags.values.harness !== 'claude') throw new FlagError('--mode http is for --harness claude (Claude Code http hooks)');
   const harness = flags.values.harness;
   if (!harness || !HARNESSES.includes(harness)) throw new FlagError(`--harness must be one of ${HARNESSES.join(', ')}`);
   const scope = (flags.values.scope ?? 'project') as Scope;
-  if (scope !== 'project' && scope !== 'user') throw new FlagError('--scope must be project or user');
-  const projectDir = resolve(projectDirFrom(flags));
-  const runner = resolve(join(__dirname, '..', 'hooks', 'run-hook.js'));
-  const dry = flags.booleans.has('dry-run');
-  const verb = remove ? 'uninstall' : 'install';
-
-  if (harness === 'opencode') {
-    const file = scope === 'project' ? join(projectDir, '.opencode', 'plugins', 'loom.js') : join(process.env.HOME ?? '', '.config', 'opencode', 'plugins', 'loom.js');
-    const source = opencodePluginSource(runner);
-    if (remove) {
-      const ours = existsSync(file) && readFileSync(file, 'utf8').startsWith('// loom: generated');
-      if (ours && !dry) unlinkSync(file);
-      process.stdout.write(`${verb} opencode: ${ours ? `removed ${file}` : 'nothing to remove'}${dry ? ' (dry run)' : ''}\n`);
-      return 0;
-    }
-    const same = existsSync(file) && readFileSync(file, 'utf8') === source;
-    if (!same && !dry) writeAtomic(file, source);
-    process.stdout.write(`${verb} opencode: ${same ? 'already installed' : `wrote ${file}`}${dry ? ' (dry run)' : ''}\n`);
-    return 0;
-  }
-
-  limitToEvents(loadRegistry(join(__dirname, '..', 'config', 'hooks.json')).flatMap((d) => d.events.map((e) => contractFor(e)?.name ?? e)));
-  const t = target(harness as InstallHarness, scope, projectDir);
-  if (mode === 'http') {
-    const base = flags.values.url ?? 'http://127.0.0.1:7077';
-    if (!/^https?:\/\/[^\s/]+$/.test(base.replace(/\/+$/, ''))) throw new FlagError(`--url "${base}": expected http(s)://host:port`);
-    t.entry = claudeHttpEntry(base);
-  }
-  const doc = readSettings(t.file);
-  const changed = remove ? removeLoomHooks(doc, t, runner) : addLoomHooks(doc, t, runner);
-  const text = JSON.stringify(doc, null, 2) + '\n';
-  if (dry) {
-    process.stdout.write(`${verb} ${harness} (${scope}): ${changed} hook entries would change in ${t.file}\n${text}`);
-    return 0;
-  }
-  if (changed === 0) {
-    process.stdout.write(`${verb} ${harness} (${scope}): nothing to change in ${t.file}\n`);
-    return 0;
-  }
-  const b = backup(t.file);
-  writeAtomic(t.file, text);
-  process.stdout.write(`${verb} ${harness} (${scope}): ${remove ? 'removed' : 'added'} ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}\n`);
-  if (mode === 'http' && !remove) process.stdout.write('note: start the server with `loom serve` and export LOOM_SERVE_TOKEN where Claude Code runs (the same token the server reads).\n');
-  if (harness === 'codex' && !remove) process.stdout.write('note: Codex runs project hooks only in a trusted project and after /hooks trust (or --dangerously-bypass-hook-trust).\n');
+  if (!SCOPES.includes(scope)) throw new FlagError(`--scope must be one of ${SCOPES.join(', ')}`);
+  const url = flags.values.url;
+  if (url !== undefined && !/^https?:\/\/[^\s/]+$/.test(url.replace(/\/+$/, ''))) throw new FlagError(`--url "${url}": expected http(s)://host:port`);
+  const r = installHarness({ harness, scope, projectDir: resolve(projectDirFrom(flags)), remove, dryRun: flags.booleans.has('dry-run'), mode, url });
+  process.stdout.write(`${r.line}\n${r.preview ?? ''}${r.notes.map((n) => `note: ${n}\n`).join('')}`);
   return 0;
 }
 

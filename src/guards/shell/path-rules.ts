@@ -3,6 +3,7 @@
 // delete lands (system, home, the project root, outside the project).
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
+import { globMatch } from './glob';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
 
@@ -31,10 +32,12 @@ export function resolveTarget(text: string, cwd: string): { abs: string; globbed
 export function classify(abs: string, a: Analyzer): PathClass {
   const { projectDir, home, tmp } = a.opts;
   if (abs === '/') return 'root';
-  for (const t of [tmp, '/tmp', '/var/tmp', '/private/tmp', '/dev/shm']) if (abs !== t && within(abs, t)) return 'temp';
+  // The project is protected wherever it lives, the temp folder included:
+  // the temp exemption is for paths outside the project.
   if (abs === projectDir) return 'project-root';
   if (within(abs, projectDir)) return 'inside-project';
   if (within(projectDir, abs)) return abs === home ? 'home' : 'above-project';
+  for (const t of [tmp, '/tmp', '/var/tmp', '/private/tmp', '/dev/shm']) if (abs !== t && within(abs, t)) return 'temp';
   if (abs === home) return 'home';
   if (SYSTEM_DIRS.has(abs) || (abs.split('/').length === 2 && !within(abs, home))) return 'system';
   return 'outside';
@@ -79,6 +82,15 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
   else if (kind) a.hit(kind, 'deny', segment, `changes the harness hook settings (${abs})`);
 }
 
+/** Can the glob word (whose fixed folder is `abs`) name the project or a folder holding it? */
+function globReaches(text: string, abs: string, projectDir: string): boolean {
+  if (!within(projectDir, abs) || projectDir === abs) return false;
+  const globAt = text.search(/[*?[]/);
+  const comp = text.slice(text.lastIndexOf('/', globAt) + 1).split('/')[0];
+  const next = projectDir.slice(abs === '/' ? 1 : abs.length + 1).split('/')[0];
+  return globMatch(comp, next);
+}
+
 export interface DeleteOptions {
   recursive: boolean;
   /** find with predicates: the project root itself is not wiped. */
@@ -100,7 +112,7 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   const { abs, globbed } = resolveTarget(path, cwd);
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   // /tmp/test-* deletes inside the temp folder, not the folder itself.
-  if (globbed && [a.opts.tmp, '/tmp', '/var/tmp', '/private/tmp', '/dev/shm'].includes(abs)) return;
+  if (globbed && [a.opts.tmp, '/tmp', '/var/tmp', '/private/tmp', '/dev/shm'].includes(abs) && !globReaches(path, abs, a.opts.projectDir)) return;
   const cls = classify(abs, a);
   switch (cls) {
     case 'root':

@@ -1,0 +1,58 @@
+// The one hook command every command-hook target installs. It must travel
+// (no path of one machine in a committed file) and fail closed (a harness
+// treats exit 1 or "command not found" as "go ahead", so a teammate without
+// loom installed would run ungoverned). So the command is a few POSIX sh
+// builtins, no extra process: start at the harness's project folder (its
+// own variable, else the working directory), walk up to the first folder
+// whose node_modules holds loom's runner, and exec node on it; when none
+// does, or node is missing, say how to install loom and exit 2, which every
+// harness treats as a block. NODE_EXTRA_CA_CERTS is cleared for the hook
+// process: it makes no TLS call and the variable costs every Node start.
+
+/** The package name in node_modules; the runner is at `<pkg>/hooks/run-hook.js`. */
+export const PACKAGE_NAME = 'loom-governance';
+export const RUNNER_IN_PACKAGE = 'hooks/run-hook.js';
+export const RUNNER_FROM_PROJECT = `node_modules/${PACKAGE_NAME}/${RUNNER_IN_PACKAGE}`;
+
+/**
+ * Per harness: the environment variable that names the project folder in
+ * its hook processes (undefined: the harness runs hooks in the session's
+ * working directory and sets none, so the walk starts at $PWD).
+ */
+export const PROJECT_DIR_VARIABLE: Record<string, string | undefined> = {
+  claude: 'CLAUDE_PROJECT_DIR',
+  gemini: 'GEMINI_PROJECT_DIR',
+  cursor: 'CURSOR_PROJECT_DIR',
+  codex: undefined,
+};
+
+export const INSTALL_HINT = `not installed in this project; run \`npm install\` (or \`npm install -D ${PACKAGE_NAME}\`) in the project. Blocked until then.`;
+
+/** Where the command finds the runner. */
+export type RunnerLocation =
+  /** Committed project settings: found under node_modules from the project folder up. */
+  | { kind: 'project' }
+  /** User or managed settings on one machine: this absolute path (a global install). */
+  | { kind: 'absolute'; runner: string };
+
+// Single quotes hold anything but a single quote.
+const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function hookCommand(harness: string, event: string, where: RunnerLocation): string {
+  if (!/^[A-Za-z_]+$/.test(event) || !/^[a-z-]+$/.test(harness)) throw new Error(`hookCommand: unexpected event or harness name "${event}" / "${harness}"`);
+  const args = `--event ${event} --harness ${harness}`;
+  const missing = (msg: string) => `{ echo ${shQuote(`loom: ${msg}`)} >&2; exit 2; }`;
+  const node = `command -v node >/dev/null || ${missing('node is not on PATH; the hook cannot run. Blocked.')}`;
+  if (where.kind === 'absolute') {
+    const r = shQuote(where.runner);
+    return `[ -f ${r} ] || ${missing(`${where.runner} is missing; reinstall loom (npm install -g ${PACKAGE_NAME}). Blocked until then.`)}; ${node}; NODE_EXTRA_CA_CERTS= exec node ${r} ${args}`;
+  }
+  const v = PROJECT_DIR_VARIABLE[harness];
+  const start = v ? `\${${v}:-$PWD}` : '$PWD';
+  return `d="${start}"; while [ -n "$d" ] && [ ! -f "$d/${RUNNER_FROM_PROJECT}" ]; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing(INSTALL_HINT)}; ${node}; NODE_EXTRA_CA_CERTS= exec node "$d/${RUNNER_FROM_PROJECT}" ${args}`;
+}
+
+/** Any command loom installed, whichever form or pack path: recognised by the runner and its --event flag. */
+export function isLoomHookCommand(cmd: unknown): boolean {
+  return typeof cmd === 'string' && /run-hook\.js['"]? --event [A-Za-z_]+/.test(cmd);
+}

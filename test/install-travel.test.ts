@@ -1,0 +1,129 @@
+// Settings that travel and fail closed: the committed hook command is run
+// exactly as a harness runs it (sh -c, the harness's project variable set,
+// the session's working directory), on a machine with loom installed in the
+// project, on one without, and on one without node.
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hookCommand, PROJECT_DIR_VARIABLE } from '../src/install/hook-command';
+import { CLI, ROOT, run, tempDir } from './helpers';
+
+const loom = (args: string[], env: NodeJS.ProcessEnv = {}) => run(process.execPath, [CLI, ...args], null, { HOME: tempDir('loom-home-'), ...env });
+
+const SETTINGS: Record<string, string> = { claude: '.claude/settings.json', codex: '.codex/hooks.json', gemini: '.gemini/settings.json', cursor: '.cursor/hooks.json' };
+const PRE_TOOL: Record<string, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', cursor: 'preToolUse' };
+
+/** The command loom installed for one event, read back from the settings file. */
+function installedCommand(project: string, harness: string, event: string): string {
+  const doc = JSON.parse(readFileSync(join(project, SETTINGS[harness]), 'utf8'));
+  const list = doc.hooks[event] as Record<string, unknown>[];
+  const entries = harness === 'cursor' ? list : list.flatMap((g) => g.hooks as Record<string, unknown>[]);
+  const cmds = entries.map((h) => h.command as string).filter((c) => c.includes('--event'));
+  expect(cmds).toHaveLength(1);
+  return cmds[0];
+}
+
+/** Runs a hook command the way a harness does: through sh, in the session's folder, with its project variable. */
+function asHarness(harness: string, command: string, project: string, payload: unknown, cwd = project, env: NodeJS.ProcessEnv = {}) {
+  const v = PROJECT_DIR_VARIABLE[harness];
+  return run('/bin/sh', ['-c', command], JSON.stringify(payload), { ...(v ? { [v]: project } : {}), ...env }, cwd);
+}
+
+const bash = (command: string, cwd: string) => ({ hook_event_name: 'PreToolUse', session_id: 'travel-1', tool_name: 'Bash', tool_input: { command }, cwd });
+
+function projectWithLoom(): string {
+  const project = tempDir('loom-travel-');
+  mkdirSync(join(project, 'node_modules'));
+  // What `npm install -D loom-governance` (or npm link) leaves: the package under node_modules.
+  symlinkSync(ROOT, join(project, 'node_modules', 'loom-governance'));
+  return project;
+}
+
+describe('committed hook commands travel and fail closed', () => {
+  for (const harness of Object.keys(SETTINGS)) {
+    it(`${harness}: a clone without loom installed blocks with how to install it; with it installed, the guard answers`, async () => {
+      const project = tempDir('loom-clone-');
+      expect((await loom(['install', '--harness', harness, '--project-dir', project])).code).toBe(0);
+      const cmd = installedCommand(project, harness, PRE_TOOL[harness]);
+      const missing = await asHarness(harness, cmd, project, bash('ls', project));
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('npm install');
+      expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+
+      // The same committed file on a machine that ran npm install.
+      const withLoom = projectWithLoom();
+      mkdirSync(join(withLoom, SETTINGS[harness], '..'), { recursive: true });
+      writeFileSync(join(withLoom, SETTINGS[harness]), readFileSync(join(project, SETTINGS[harness])));
+      const sub = join(withLoom, 'src', 'deep');
+      mkdirSync(sub, { recursive: true });
+      // from a subfolder of the project too (Codex sets no project variable: the walk starts at the session's folder)
+      const denied = await asHarness(harness, cmd, withLoom, bash('rm -rf /', withLoom), sub);
+      expect(denied.stdout + denied.stderr).toContain('rm-recursive-root');
+      const allowed = await asHarness(harness, cmd, withLoom, bash('ls -la', withLoom), sub);
+      expect(allowed.code, allowed.stderr).toBe(0);
+      expect(allowed.stdout + allowed.stderr).not.toContain('rm-recursive-root');
+    });
+  }
+
+  it('no node on PATH: blocks (exit 2) instead of "command not found", which harnesses let through', async () => {
+    const project = projectWithLoom();
+    const cmd = hookCommand('claude', 'PreToolUse', { kind: 'project' });
+    const r = await asHarness('claude', cmd, project, bash('ls', project), project, { PATH: '/nonexistent' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('node is not on PATH');
+  });
+
+  it('the hook process does not load NODE_EXTRA_CA_CERTS (installed command and wrappers)', async () => {
+    const project = projectWithLoom();
+    const env = { NODE_EXTRA_CA_CERTS: join(project, 'no-such-ca.pem') };
+    // Node warns on stderr when it loads a CA file it cannot read: proof the variable reached it.
+    const plain = await run(process.execPath, ['-e', '0'], null, env);
+    expect(plain.stderr).toContain('no-such-ca.pem');
+    const cmd = hookCommand('claude', 'PreToolUse', { kind: 'project' });
+    const viaCommand = await asHarness('claude', cmd, project, bash('ls', project), project, env);
+    expect(viaCommand.code, viaCommand.stderr).toBe(0);
+    expect(viaCommand.stderr).not.toContain('no-such-ca.pem');
+    const viaWrapper = await run(join(ROOT, 'hooks', 'pre-tool-guard'), [], JSON.stringify(bash('ls', project)), { ...env, CLAUDE_PROJECT_DIR: project });
+    expect(viaWrapper.code, viaWrapper.stderr).toBe(0);
+    expect(viaWrapper.stderr).not.toContain('no-such-ca.pem');
+  });
+
+  it('an entry written by an older loom (absolute path) is updated in place, not duplicated', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.claude'));
+    const old = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'mine.sh' }, { type: 'command', command: `node "/opt/old/hooks/run-hook.js" --event PreToolUse --harness claude`, timeout: 30 }] }] } };
+    writeFileSync(join(project, SETTINGS.claude), JSON.stringify(old));
+    expect((await loom(['install', '--harness', 'claude', '--project-dir', project])).code).toBe(0);
+    const doc = JSON.parse(readFileSync(join(project, SETTINGS.claude), 'utf8'));
+    const pre = JSON.stringify(doc.hooks.PreToolUse);
+    expect(pre).not.toContain('/opt/old');
+    expect(pre).toContain('mine.sh');
+    expect(installedCommand(project, 'claude', 'PreToolUse')).toContain('CLAUDE_PROJECT_DIR');
+  });
+});
+
+describe('loom install --scope managed', () => {
+  it('claude: writes the managed settings file with this machine\'s runner, still failing closed if it goes away', async () => {
+    const managed = tempDir('loom-managed-');
+    const r = await loom(['install', '--harness', 'claude', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(join(managed, 'managed-settings.json'));
+    const doc = JSON.parse(readFileSync(join(managed, 'managed-settings.json'), 'utf8'));
+    const cmd = (doc.hooks.PreToolUse[0].hooks[0] as { command: string }).command;
+    expect(cmd).toContain(join(ROOT, 'hooks', 'run-hook.js'));
+    const project = tempDir();
+    const denied = await asHarness('claude', cmd, project, bash('rm -rf ~', project));
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain('rm-recursive-home');
+    const gone = await asHarness('claude', cmd.split(join(ROOT, 'hooks')).join('/nonexistent/hooks'), project, bash('ls', project));
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain('reinstall loom');
+  });
+
+  it('codex: no managed file loom knows of is a one-line error, nothing written', async () => {
+    const managed = tempDir('loom-managed-');
+    const r = await loom(['install', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^loom install: --scope managed: codex has no managed settings/);
+  });
+});
