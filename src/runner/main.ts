@@ -13,6 +13,7 @@ import { parsePayload, PayloadError, readStdinSync } from './stdin';
 import { recordInvocation } from './record';
 import { applyLedgerProblem, runHooks, selectHooks } from './run-hooks';
 import { redactText } from '../ledger/redact';
+import { spawnShipper, wantsShipper } from '../team/spawn-shipper';
 
 export interface RunnerPaths {
   /** The pack's hooks/ directory (handler entries are relative to it). */
@@ -86,9 +87,13 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   mark('handlers');
   const problem = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks });
   mark('ledger');
+  // SessionEnd / Stop with a team store: ship from a detached child once the answer is out.
+  if (wantsShipper(r.contract?.name ?? eventName, r.projectDir)) shipAfterAnswer = r.projectDir;
   applyLedgerProblem(r.agg, hooks, problem);
   return adapter.render(r.agg, r.contract, eventName, r.payload);
 }
+
+let shipAfterAnswer: string | undefined;
 
 export function runAndExit(argv: string[], paths: RunnerPaths): void {
   runInvocation(argv, paths).then(
@@ -98,6 +103,7 @@ export function runAndExit(argv: string[], paths: RunnerPaths): void {
       writeStdout(answer.stdout);
       // Reasons may quote a command or prompt: never print a secret.
       if (answer.stderr) writeStderr(redactText(answer.stderr));
+      if (shipAfterAnswer) spawnShipper(shipAfterAnswer, join(paths.hooksDir, '..'));
       exitNow(answer.exitCode);
     },
     (err: Error) => {

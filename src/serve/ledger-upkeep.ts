@@ -8,6 +8,7 @@ import { KeyError, loadChainKey } from '../ledger/chain';
 import { writeCheckpoint } from '../ledger/checkpoints';
 import { applyHistory, discardHistory, planHistory, rebuildHistory, type HistoryPlan } from '../ledger/history-view';
 import { Ledger, type Head } from '../ledger/store';
+import { UpkeepShipper } from '../team/upkeep-shipper';
 
 export const HISTORY_INTERVAL_MS = 200;
 
@@ -93,13 +94,16 @@ class ProjectUpkeep {
 }
 
 const projects = new Map<string, ProjectUpkeep>();
+// With a team store configured (LOOM_TEAM_URL or team.url), each project is shipped from here too.
+const shipper = new UpkeepShipper();
 parentPort!.on('message', (m: UpkeepRequest) => {
   if (m.type === 'advanced') {
     let p = projects.get(m.projectDir);
     if (!p) projects.set(m.projectDir, (p = new ProjectUpkeep(m.projectDir)));
     p.advanced(m.head, m.checkpoint);
+    shipper.nudge(m.projectDir);
   } else {
     const problems = [...projects.values()].flatMap((p) => p.finish(m.reason));
-    parentPort!.postMessage({ type: 'stopped', problems } satisfies UpkeepReply);
+    void shipper.finish([...projects.keys()]).finally(() => parentPort!.postMessage({ type: 'stopped', problems } satisfies UpkeepReply));
   }
 });

@@ -24,7 +24,7 @@ export function classifyPgError(e: unknown, cfg?: TeamConfig): TeamStoreError {
   const where = cfg ? `${redactUrl(cfg.url)}: ` : '';
   const msg = (err.message ?? String(e)).split('\n')[0];
   if (err.code && UNREACHABLE.has(err.code)) return new TeamStoreError(`${where}team store unreachable (${err.code}: ${msg})`, 'unreachable');
-  if (/Connection terminated|connection timeout|timeout expired|the database system is (starting|shutting) up/i.test(msg)) return new TeamStoreError(`${where}team store unreachable (${msg})`, 'unreachable');
+  if (/Connection terminated|not queryable|connection timeout|timeout expired|terminating connection|the database system is (starting|shutting) up/i.test(msg)) return new TeamStoreError(`${where}team store unreachable (${msg})`, 'unreachable');
   if (err.code === '28P01' || err.code === '28000' || /password/i.test(msg)) return new TeamStoreError(`${where}cannot log in to the team store (${err.code ?? ''} ${msg}); set the password in PGPASSWORD, LOOM_TEAM_PASSWORD_FILE or ~/.pgpass`, 'auth');
   if (err.code === '42P01' || err.code === '3F000') return new TeamStoreError(`${where}the team store has no loom schema (${msg}); run loom team init with an owner's URL`, 'schema');
   if (err.code === '42501') return new TeamStoreError(`${where}permission denied (${msg})`, 'refused');

@@ -101,6 +101,7 @@ export async function shipCommand(argv: string[]): Promise<number> {
   process.once('SIGTERM', onSignal);
   let client: PgClient | undefined;
   let down = false;
+  let lastError = '';
   let backoff = interval * 1000;
   try {
     for (;;) {
@@ -121,15 +122,17 @@ export async function shipCommand(argv: string[]): Promise<number> {
         await closeQuietly(client);
         client = undefined;
         const unreachable = e instanceof TeamStoreError && e.code === 'unreachable';
-        if (!f.booleans.has('watch') || !unreachable) {
-          if (e instanceof TeamStoreError) {
-            if (background) logLine(log, e.message);
-            else process.stderr.write(`loom ship: ${e.message}\n`);
-            return unreachable ? 3 : 2;
-          }
+        if (!f.booleans.has('watch')) {
+          const msg = (e as Error).message;
+          if (background) logLine(log, msg);
+          else process.stderr.write(`loom ship: ${msg}\n`);
+          if (e instanceof TeamStoreError) return unreachable ? 3 : 2;
           throw e;
         }
-        if (!down) say(`${e.message}; the backlog stays in the local ledger and ships when it is back`);
+        // Watching: every failure is waited out; the records stay in the local ledger.
+        const msg = (e as Error).message;
+        if (!down || msg !== lastError) say(`${msg}; the backlog stays in the local ledger and ships when it is back`);
+        lastError = msg;
         down = true;
         backoff = Math.min(backoff * 2, 60_000);
       }
