@@ -6,11 +6,13 @@ import { posix } from 'node:path';
 import type { Decision } from '../../contract/types';
 import { actionFor, type Policy } from '../../policy/policy';
 import { Lexer, toCommands, type LexContext, type SimpleCommand, type Word } from './lexer';
-import { deletesPath, readsPath, writesPath } from './path-rules';
-import { checkWindowsLine, RULES, type RuleContext } from './rules';
+import { judgeFindDeletes } from './families/delete';
+import { readsPath, writesPath } from './path-rules';
+import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
+import { BLOCK_DEVICE } from './tables/devices';
+import { isDownloader } from './tables/programs';
 
 export const MAX_DEPTH = 8;
-const WINDOWS_HINT = /\b(?:Remove-Item|ri|rd|rmdir|del|erase|Format-Volume|Clear-Disk|Initialize-Disk)\b/i;
 export const MAX_COMMAND_LENGTH = 256 * 1024;
 
 export interface Hit {
@@ -47,9 +49,6 @@ export interface AnalyzeOptions {
 
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish', 'busybox']);
-const INTERPRETERS: Record<string, string[]> = {
-  python: ['-c'], python3: ['-c'], python2: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e'], perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'],
-};
 
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/;
 
@@ -127,8 +126,13 @@ export class Analyzer {
   /** A shell or interpreter whose script comes from a substitution: deny when that substitution downloads. */
   markRunsSubstitution(segment: string, name: string): void {
     const nested = this.nestedStack[this.nestedStack.length - 1] ?? [];
-    const dl = nested.find((src) => /^\s*(?:sudo\s+)?(?:curl|wget|fetch|aria2c|http|xh)\b/.test(src));
+    const dl = nested.find((src) => isDownloader(/^\s*(?:sudo\s+)?([\w.-]+)/.exec(src)?.[1] ?? ''));
     if (dl) this.hit('pipe-download-to-interpreter', 'deny', segment, `${name} runs a script downloaded by \`${dl.trim().slice(0, 60)}\``);
+  }
+
+  /** Sources of the substitutions on the line being analysed ($(...), <(...)). */
+  currentNested(): string[] {
+    return this.nestedStack[this.nestedStack.length - 1] ?? [];
   }
 
   private staticEcho(inner: string, cwd: string): string | undefined {
@@ -183,7 +187,7 @@ export class Analyzer {
       }
       if (r.target.dynamic || r.target.text === '' || /^\d+$/.test(r.target.text) || r.target.text === '-') continue;
       this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`);
-      if (/^\/dev\/(?:sd|hd|nvme|vd|xvd|disk|mmcblk|md|dm-)/.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
+      if (BLOCK_DEVICE.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
   }
 
@@ -279,36 +283,11 @@ export class Analyzer {
         const finder = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'find');
         const recursive = inner.some((w) => /^-[a-zA-Z]*[rR]/.test(w.text) || w.text === '--recursive');
         if (finder) {
-          const fargv = finder.words.map((w) => w.text);
-          const roots: string[] = [];
-          for (let q = 1; q < fargv.length && !fargv[q].startsWith('-') && fargv[q] !== '(' && fargv[q] !== '!'; q++) roots.push(fargv[q]);
-          for (const root of roots.length ? roots : ['.']) deletesPath(this, posix.join(root, '*'), cwd, r.segment, { recursive: true, filtered: true });
+          judgeFindDeletes(r, finder.words.map((w) => w.text), `find | ${name} rm`);
         } else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, `${name} feeds paths from its input to rm -r`);
       }
       next(inner, name);
       return;
-    }
-    if (name in INTERPRETERS) {
-      const flags = INTERPRETERS[name];
-      const k = argv.findIndex((a: string, i: number) => i > 0 && flags.includes(a));
-      if (k > 0 && argv[k + 1]) this.scanCode(argv[k + 1], depth, `${via} > ${name} ${argv[k]}`, cwd);
-    }
-  }
-
-  /** Code given to an interpreter: its string literals that look like shell commands are analyzed. */
-  private scanCode(code: string, depth: number, via: string, cwd: string): void {
-    const literals = code.match(/"(?:[^"\\\n]|\\.){1,2000}"|'(?:[^'\\\n]|\\.){1,2000}'|`[^`]{1,2000}`/g) ?? [];
-    for (const lit of literals.slice(0, 50)) {
-      const body = lit.slice(1, -1);
-      if (/^\s*(?:sudo\s+)?(?:rm|git|curl|wget|dd|mkfs|chmod|chown|find|cat|bash|sh|sudo)\b/.test(body)) this.analyzeSource(body, depth + 1, via, cwd, new Map());
-    }
-    if (/\bshutil\.rmtree\(|\bfs\.rmSync\(|\brmdirSync\(|\bFileUtils\.rm_rf\b|\bremove_tree\b/.test(code)) {
-      const m = /(?:rmtree|rmSync|rmdirSync|rm_rf|remove_tree)\(\s*(?:r?["'`]([^"'`]{1,500})["'`]|os\.path\.expanduser\(\s*["']([^"']{1,500})["']\s*\))/.exec(code);
-      const target = m ? (m[1] ?? m[2]) : undefined;
-      if (target) {
-        const resolved = target.startsWith('~') ? this.opts.home + target.slice(1) : target;
-        deletesPath(this, resolved, cwd, `${via}: ${code.slice(0, 80)}`, { recursive: true });
-      }
     }
   }
 }

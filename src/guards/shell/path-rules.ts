@@ -1,24 +1,30 @@
 // Rules about paths a command reads, writes or deletes: secret files,
 // loom's own files and the harnesses' hook settings, and where a recursive
 // delete lands (system, home, the project root, outside the project).
+// A glob is judged by what it can match: `cat .e?v` reads `.env`,
+// `rm -rf .git/*` deletes `.git/objects`. A path through a symlink is judged
+// where the link points (links made earlier on the same line, or on disk).
+import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
+import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './tables/paths';
+import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
 
-const SYSTEM_DIRS = new Set(['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/opt', '/proc', '/root', '/sbin', '/srv', '/sys', '/usr', '/var', '/home', '/Users', '/System', '/Library', '/Applications', '/snap', '/mnt', '/media', '/private', '/cores', '/Volumes', '/nix']);
-const ENV_OK = /^\.env\.(?:example|sample|template|dist|defaults|schema|test\.example)$/i;
-const HOOK_SETTINGS = ['.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json', '.opencode/plugins', 'opencode.json'];
+const SYSTEM_SET = new Set(SYSTEM_DIRS);
 
 export function within(child: string, parent: string): boolean {
   if (parent === '/') return true;
   return child === parent || child.startsWith(parent.endsWith('/') ? parent : parent + '/');
 }
 
+const GLOB_CHARS = /[*?[]/;
+
 /** Resolves a word to an absolute path; globs are cut back to the folder they start in. */
 export function resolveTarget(text: string, cwd: string): { abs: string; globbed: boolean } {
-  const globAt = text.search(/[*?[]/);
+  const globAt = text.search(GLOB_CHARS);
   let base = text;
   let globbed = false;
   if (globAt >= 0) {
@@ -29,6 +35,101 @@ export function resolveTarget(text: string, cwd: string): { abs: string; globbed
   return { abs: posix.resolve(cwd, base.replace(/\u0000/g, '') || '.'), globbed };
 }
 
+/**
+ * A glob as a regular expression over absolute paths, segment by segment as
+ * bash matches it: `*` and `?` stay inside one segment and do not match a
+ * leading dot; `[...]` is a class; `**` spans segments.
+ */
+export function globToRegExp(absPattern: string): RegExp | undefined {
+  if (absPattern.length > 512) return undefined;
+  let re = '^';
+  let segStart = true;
+  for (let i = 0; i < absPattern.length; i++) {
+    const c = absPattern[i];
+    if (c === '/') {
+      re += '/';
+      segStart = true;
+      continue;
+    }
+    if (c === '*') {
+      if (absPattern[i + 1] === '*') {
+        re += '.*';
+        i++;
+      } else re += segStart ? '(?!\\.)[^/]*' : '[^/]*';
+    } else if (c === '?') re += segStart ? '[^/.]' : '[^/]';
+    else if (c === '[') {
+      const end = absPattern.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        let body = absPattern.slice(i + 1, end);
+        const neg = body[0] === '!' || body[0] === '^';
+        if (neg) body = body.slice(1);
+        re += `[${neg ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    segStart = false;
+  }
+  try {
+    return new RegExp(re + '$');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Absolute candidates a glob in `text` could match, among `candidates`. */
+export function globMatches(text: string, cwd: string, candidates: string[]): string[] {
+  if (!GLOB_CHARS.test(text)) return [];
+  const re = globToRegExp(posix.resolve(cwd, text.replace(/\u0000/g, '')));
+  return re ? candidates.filter((c) => re.test(c)) : [];
+}
+
+// Symlinks made earlier on the same command line (`ln -s ~ h; rm -rf h/`).
+const lineLinks = new WeakMap<Analyzer, Map<string, string>>();
+
+export function recordSymlink(a: Analyzer, linkAbs: string, targetAbs: string): void {
+  let m = lineLinks.get(a);
+  if (!m) lineLinks.set(a, (m = new Map()));
+  m.set(linkAbs, targetAbs);
+}
+
+/**
+ * Where a path really is: links from this line, then the file system (a
+ * link's own entry is what `rm link` removes, so the last component is
+ * followed only when `followLast`: a trailing slash or a glob under it).
+ */
+const realCache = new Map<string, string>();
+
+function realpathCached(p: string): string {
+  let r = realCache.get(p);
+  if (r === undefined) {
+    if (realCache.size > 512) realCache.clear();
+    try {
+      r = realpathSync(p);
+    } catch {
+      r = p;
+    }
+    realCache.set(p, r);
+  }
+  return r;
+}
+
+export function realTarget(a: Analyzer, abs: string, followLast: boolean, disk = false): string {
+  const links = lineLinks.get(a);
+  if (links) {
+    for (const [link, target] of links) {
+      if (abs === link) return target;
+      if (abs.startsWith(link + '/')) return posix.join(target, abs.slice(link.length + 1));
+    }
+  }
+  if (!disk || abs === '/' || !abs.startsWith('/')) return abs;
+  if (followLast) return realpathCached(abs);
+  const dir = posix.dirname(abs);
+  if (dir === '/') return abs;
+  const real = realpathCached(dir);
+  return real === dir ? abs : posix.join(real, posix.basename(abs));
+}
+
 export function classify(abs: string, a: Analyzer): PathClass {
   const { projectDir, home, tmp } = a.opts;
   if (abs === '/') return 'root';
@@ -37,49 +138,162 @@ export function classify(abs: string, a: Analyzer): PathClass {
   if (abs === projectDir) return 'project-root';
   if (within(abs, projectDir)) return 'inside-project';
   if (within(projectDir, abs)) return abs === home ? 'home' : 'above-project';
-  for (const t of [tmp, '/tmp', '/var/tmp', '/private/tmp', '/dev/shm']) if (abs !== t && within(abs, t)) return 'temp';
+  for (const t of [tmp, ...TEMP_DIRS]) if (abs !== t && within(abs, t)) return 'temp';
   if (abs === home) return 'home';
-  if (SYSTEM_DIRS.has(abs) || (abs.split('/').length === 2 && !within(abs, home))) return 'system';
+  if (SYSTEM_SET.has(abs) || (abs.split('/').length === 2 && !within(abs, home))) return 'system';
   return 'outside';
 }
 
-function isSecretPath(abs: string, a: Analyzer): boolean {
-  const base = posix.basename(abs);
-  if (/^\.env(?:\..+)?$/i.test(base) && !ENV_OK.test(base)) return true;
-  if (/^(?:id_rsa|id_dsa|id_ecdsa|id_ed25519)(?:_[\w-]+)?$/.test(base)) return true;
-  if (/\.(?:pem|p12|pfx|keystore|jks)$/i.test(base) || /(?:^|[._-])private[._-]?key/i.test(base) || /\.key$/i.test(base)) return true;
-  const home = a.opts.home;
-  if (within(abs, posix.join(home, '.ssh')) && !/\.pub$|^known_hosts|^config$|^authorized_keys/.test(base)) return true;
-  for (const f of ['.aws/credentials', '.netrc', '.pgpass', '.git-credentials', '.docker/config.json', '.kube/config', '.config/gh/hosts.yml', '.npmrc', '.pypirc']) {
-    if (abs === posix.join(home, f)) return true;
+interface HomePaths {
+  ssh: string;
+  secretFiles: string[];
+  credentialFolders: string[];
+  persistence: string[];
+  hookSettings: string[];
+  harnessFolders: string[];
+}
+const homeCache = new Map<string, HomePaths>();
+
+/** Tables joined onto a home (or project) folder, once per folder and process. */
+function under(home: string): HomePaths {
+  let h = homeCache.get(home);
+  if (!h) {
+    if (homeCache.size > 64) homeCache.clear();
+    h = {
+      ssh: posix.join(home, '.ssh'),
+      secretFiles: HOME_SECRET_FILES.map((f) => posix.join(home, f)),
+      credentialFolders: CREDENTIAL_FOLDERS.map((f) => posix.join(home, f)),
+      persistence: PERSISTENCE_FILES.map((f) => (f.startsWith('/') ? f : posix.join(home, f))),
+      hookSettings: HOOK_SETTINGS_FILES.map((f) => posix.join(home, f)),
+      harnessFolders: HARNESS_FOLDERS.map((f) => posix.join(home, f)),
+    };
+    homeCache.set(home, h);
   }
-  if (base === '.netrc' || base === '.pgpass' || base === '.git-credentials') return true;
+  return h;
+}
+
+export function isSecretPath(abs: string, a: Analyzer): boolean {
+  const base = posix.basename(abs);
+  const h = under(a.opts.home);
+  if (within(abs, h.ssh)) return abs !== h.ssh && !SSH_PUBLIC.test(base);
+  if (!ENV_EXAMPLE.test(base) && SECRET_NAME_PATTERNS.some((p) => p.test(base))) return true;
+  for (const f of h.secretFiles) if (within(abs, f)) return true;
+  for (const f of SYSTEM_SECRET_FILES) if (within(abs, f)) return true;
   const rel = posix.relative(a.opts.projectDir, abs);
   return a.opts.policy.sensitivePaths.some((p) => p.test(abs) || p.test(rel) || p.test(base));
 }
 
-function protectedKind(abs: string, a: Analyzer): 'modify-loom' | 'modify-hook-settings' | undefined {
+/** A folder of credentials (or a folder holding one, such as home): copying it whole carries them off. */
+export function credentialFolderIn(abs: string, a: Analyzer): string | undefined {
+  for (const full of under(a.opts.home).credentialFolders) if (within(full, abs) && abs !== '/') return full;
+  if (abs === '/etc' || abs === '/root') return abs;
+  return undefined;
+}
+
+/** Concrete secret paths a glob is tried against. */
+function secretCandidates(a: Analyzer, cwd: string): string[] {
+  const { home, projectDir } = a.opts;
+  const out: string[] = [];
+  for (const dir of new Set([cwd, projectDir])) for (const n of SECRET_SAMPLE_NAMES) out.push(posix.join(dir, n));
+  for (const k of ['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa']) out.push(posix.join(home, '.ssh', k));
+  for (const f of HOME_SECRET_FILES) out.push(posix.join(home, f));
+  for (const f of CREDENTIAL_FOLDERS) out.push(posix.join(home, f));
+  out.push(...SYSTEM_SECRET_FILES);
+  return out;
+}
+
+type ProtectedKind = 'modify-loom' | 'modify-hook-settings';
+
+function protectedKind(abs: string, a: Analyzer): ProtectedKind | undefined {
   const { projectDir, home } = a.opts;
-  if (within(abs, posix.join(projectDir, '.loom'))) return 'modify-loom';
+  if (within(abs, posix.join(projectDir, LOOM_DIR))) return 'modify-loom';
   for (const p of a.opts.protectedPaths) if (within(abs, p)) return 'modify-loom';
-  for (const rel of HOOK_SETTINGS) {
-    if (within(abs, posix.join(projectDir, rel)) || within(abs, posix.join(home, rel))) return 'modify-hook-settings';
+  if (!within(abs, projectDir) && !within(abs, home)) return undefined;
+  for (const base of [projectDir, home]) for (const f of under(base).hookSettings) if (within(abs, f)) return 'modify-hook-settings';
+  return undefined;
+}
+
+/** Deleting or moving `abs` takes a protected thing with it (the thing itself or a folder holding it). */
+function destroyedKind(abs: string, a: Analyzer): { kind: ProtectedKind; what: string } | undefined {
+  const direct = protectedKind(abs, a);
+  if (direct) return { kind: direct, what: abs };
+  const { projectDir, home } = a.opts;
+  const loom = posix.join(projectDir, LOOM_DIR);
+  if (within(loom, abs) && within(abs, projectDir) && abs !== projectDir) return { kind: 'modify-loom', what: loom };
+  for (const p of a.opts.protectedPaths) if (within(p, abs) && abs !== '/' && abs.split('/').length > 3) return { kind: 'modify-loom', what: p };
+  for (const base of [projectDir, home]) {
+    if (abs === base || !within(abs, base)) continue;
+    for (const full of under(base).harnessFolders) if (within(full, abs)) return { kind: 'modify-hook-settings', what: full };
   }
   return undefined;
 }
 
-export function readsPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+/** A recursive change of `path` (chmod -R, chown -R) reaches loom's files or hook settings below it. */
+export function changesTree(a: Analyzer, path: string, cwd: string, segment: string): void {
   if (path.includes('\u0000')) return;
-  const { abs } = resolveTarget(path, cwd);
-  if (isSecretPath(abs, a)) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${abs}`);
+  const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
+  const { abs } = resolveTarget(text, cwd);
+  const d = destroyedKind(abs, a);
+  if (d) hitProtected(a, d.kind, d.what, segment, 'changes');
+}
+
+function hitProtected(a: Analyzer, kind: ProtectedKind, what: string, segment: string, verb: string): void {
+  if (kind === 'modify-loom') a.hit(kind, 'deny', segment, `${verb} loom's own files (${what}): the agent may not switch off its audit`);
+  else a.hit(kind, 'deny', segment, `${verb} the harness hook settings (${what})`);
+}
+
+/** Protected and history paths a glob could reach, tried when the word has glob characters. */
+function protectedCandidates(a: Analyzer): string[] {
+  const { projectDir, home } = a.opts;
+  const out = [posix.join(projectDir, LOOM_DIR), posix.join(projectDir, '.git')];
+  for (const e of GIT_HISTORY_ENTRIES) out.push(posix.join(projectDir, '.git', e));
+  for (const base of [projectDir, home]) {
+    for (const rel of HARNESS_FOLDERS) out.push(posix.join(base, rel));
+    for (const rel of HOOK_SETTINGS_FILES) out.push(posix.join(base, rel));
+  }
+  return out;
+}
+
+export function readsPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+  if (path.includes('\u0000') || path === '') return;
+  const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
+  const { abs, globbed } = resolveTarget(text, cwd);
+  if (!globbed) {
+    const real = realTarget(a, abs, true);
+    if (isSecretPath(abs, a) || (real !== abs && isSecretPath(real, a))) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${abs}`);
+    return;
+  }
+  const m = globMatches(text, cwd, secretCandidates(a, cwd)).find((c) => isSecretPath(c, a) || CREDENTIAL_FOLDERS.some((f) => c === posix.join(a.opts.home, f)));
+  if (m) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${m} (through the glob ${path})`);
+}
+
+/** A whole folder read by a program that copies or archives it: a credential folder goes with it. */
+export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: string): void {
+  if (path.includes('\u0000') || path === '') return;
+  const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
+  const { abs, globbed } = resolveTarget(text, cwd);
+  const found = globbed ? globMatches(text, cwd, under(a.opts.home).credentialFolders)[0] : credentialFolderIn(realTarget(a, abs, true), a);
+  if (found) a.hit('read-secret-file', 'deny', segment, `copies or archives the credentials in ${found}`);
+  else readsPath(a, path, cwd, segment);
+}
+
+function isPersistence(abs: string, a: Analyzer): boolean {
+  for (const f of under(a.opts.home).persistence) if (within(abs, f)) return true;
+  return abs.includes('/' + GIT_HOOKS_DIR + '/');
 }
 
 export function writesPath(a: Analyzer, path: string, cwd: string, segment: string): void {
   if (path.includes('\u0000') && !path.replace(/\u0000/g, '').includes('/')) return;
-  const { abs } = resolveTarget(path, cwd);
-  const kind = protectedKind(abs, a);
-  if (kind === 'modify-loom') a.hit(kind, 'deny', segment, `changes loom's own files (${abs}): the agent may not switch off its audit`);
-  else if (kind) a.hit(kind, 'deny', segment, `changes the harness hook settings (${abs})`);
+  const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
+  const { abs, globbed } = resolveTarget(text, cwd);
+  const real = realTarget(a, abs, false);
+  const kind = protectedKind(abs, a) ?? (real !== abs ? protectedKind(real, a) : undefined);
+  if (kind) hitProtected(a, kind, abs, segment, 'changes');
+  else if (globbed) {
+    const m = globMatches(text, cwd, protectedCandidates(a)).find((c) => protectedKind(c, a));
+    if (m) hitProtected(a, protectedKind(m, a)!, m, segment, 'changes');
+  }
+  if (isPersistence(abs, a) || (real !== abs && isPersistence(real, a))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
 }
 
 /** Can the glob word (whose fixed folder is `abs`) name the project or a folder holding it? */
@@ -93,8 +307,17 @@ function globReaches(text: string, abs: string, projectDir: string): boolean {
 
 export interface DeleteOptions {
   recursive: boolean;
-  /** find with predicates: the project root itself is not wiped. */
+  /** find with name predicates: the project root itself is not wiped. */
   filtered?: boolean;
+  /** The verb for messages ("deletes", "moves"). */
+  verb?: string;
+}
+
+function gitHistoryIn(abs: string): string | undefined {
+  const i = abs.lastIndexOf('/.git/');
+  if (i < 0) return undefined;
+  const entry = abs.slice(i + 6).split('/')[0];
+  return GIT_HISTORY_ENTRIES.includes(entry) ? abs.slice(0, i + 5) : undefined;
 }
 
 export function deletesPath(a: Analyzer, path: string, cwd: string, segment: string, o: DeleteOptions): void {
@@ -107,32 +330,43 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
     }
     path = prefix.slice(0, prefix.lastIndexOf('/') + 1) + '*';
   }
-  writesPath(a, path, cwd, segment);
+  const verb = o.verb ?? 'deletes';
+  const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
+  const resolved = resolveTarget(text, cwd);
+  const globbed = resolved.globbed;
+  const abs = o.recursive ? realTarget(a, resolved.abs, globbed || /\/\.?$/.test(text), true) : realTarget(a, resolved.abs, false);
+  const destroyed = destroyedKind(abs, a) ?? (abs !== resolved.abs ? destroyedKind(resolved.abs, a) : undefined);
+  if (destroyed) hitProtected(a, destroyed.kind, destroyed.what, segment, verb === 'moves' ? 'moves' : 'deletes');
+  else if (globbed && !o.filtered) {
+    const m = globMatches(text, cwd, protectedCandidates(a)).find((c) => destroyedKind(c, a));
+    if (m) hitProtected(a, destroyedKind(m, a)!.kind, m, segment, 'deletes');
+  }
+  const history = gitHistoryIn(abs + '/') ?? (globbed && !o.filtered && posix.basename(abs) === '.git' && globMatches(text, cwd, GIT_HISTORY_ENTRIES.map((e) => posix.join(abs, e))).length ? abs : undefined);
+  if (history && (o.recursive || /\/\.git\/(?:HEAD|packed-refs)$/.test(abs))) a.hit('git-history-destroy', 'deny', segment, `${verb} the history of the repository (${posix.relative(cwd, abs) || abs})`);
   if (!o.recursive) return;
-  const { abs, globbed } = resolveTarget(path, cwd);
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   // /tmp/test-* deletes inside the temp folder, not the folder itself.
-  if (globbed && [a.opts.tmp, '/tmp', '/var/tmp', '/private/tmp', '/dev/shm'].includes(abs) && !globReaches(path, abs, a.opts.projectDir)) return;
+  if (globbed && [a.opts.tmp, ...TEMP_DIRS].includes(abs) && !globReaches(path, abs, a.opts.projectDir)) return;
   const cls = classify(abs, a);
   switch (cls) {
     case 'root':
     case 'system':
-      a.hit('rm-recursive-root', 'deny', segment, `recursively deletes ${abs === '/' ? 'the root filesystem' : `the system folder ${abs}`}`);
+      a.hit('rm-recursive-root', 'deny', segment, `recursively ${verb} ${abs === '/' ? 'the root filesystem' : `the system folder ${abs}`}`);
       break;
     case 'home':
-      a.hit('rm-recursive-home', 'deny', segment, 'recursively deletes the home folder');
+      a.hit('rm-recursive-home', 'deny', segment, `recursively ${verb} the home folder`);
       break;
     case 'above-project':
-      a.hit('rm-recursive-outside-project', 'deny', segment, `recursively deletes ${abs}, which holds the project`);
+      a.hit('rm-recursive-outside-project', 'deny', segment, `recursively ${verb} ${abs}, which holds the project`);
       break;
     case 'project-root':
-      if (!o.filtered) a.hit('rm-recursive-project-root', 'deny', segment, `recursively deletes the project root${globbed ? "'s contents" : ''} (${abs})`);
+      if (!o.filtered) a.hit('rm-recursive-project-root', 'deny', segment, `recursively ${verb} the project root${globbed ? "'s contents" : ''} (${abs})`);
       break;
     case 'outside':
-      a.hit('rm-recursive-outside-project', 'deny', segment, `recursively deletes ${abs}, outside the project and the temp folder`);
+      if (verb !== 'moves') a.hit('rm-recursive-outside-project', 'deny', segment, `recursively ${verb} ${abs}, outside the project and the temp folder`);
       break;
     case 'inside-project':
-      if (posix.basename(abs) === '.git' && posix.dirname(abs) === a.opts.projectDir) a.hit('rm-git-dir', 'ask', segment, 'deletes the repository history (.git)');
+      if (posix.basename(abs) === '.git' && !globbed && posix.dirname(abs) === a.opts.projectDir) a.hit('rm-git-dir', 'ask', segment, `${verb} the repository history (.git)`);
       break;
     case 'temp':
       break;

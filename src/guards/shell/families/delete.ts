@@ -1,0 +1,218 @@
+// The delete family: what removes a tree or takes it away. rm and its
+// cousins; find with -delete or -exec rm in a root (a name filter narrows
+// what it deletes, a type or age filter does not); rsync --delete into a
+// folder that must not be emptied; mv of home, the project root or a
+// protected folder; symlinks made on the line are remembered so a delete
+// through them lands where they point.
+import { posix } from 'node:path';
+import type { SimpleCommand } from '../lexer';
+import { deletesPath, globToRegExp, recordSymlink, resolveTarget, within } from '../path-rules';
+import type { Rule, RuleContext } from '../rules';
+import { GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_FILE_NAMES } from '../tables/paths';
+import { expandLong, hasShortFlag, operands, own, parseOptions } from './args';
+
+/** Programs that delete their operands; `recursive` says which flags make them recurse. */
+export const DELETERS: Record<string, { recursive: string; longRecursive: string[]; always?: boolean }> = {
+  rm: { recursive: 'rR', longRecursive: ['--recursive'] },
+  unlink: { recursive: '', longRecursive: [] },
+  rmdir: { recursive: '', longRecursive: [] },
+  shred: { recursive: '', longRecursive: [] },
+  srm: { recursive: 'rR', longRecursive: ['--recursive'] },
+  wipe: { recursive: 'r', longRecursive: [] },
+  trash: { recursive: '', longRecursive: [], always: true },
+  'trash-put': { recursive: '', longRecursive: [], always: true },
+  rimraf: { recursive: '', longRecursive: [], always: true },
+  'del-cli': { recursive: '', longRecursive: [], always: true },
+  del: { recursive: '', longRecursive: [], always: true },
+  trash_cli: { recursive: '', longRecursive: [], always: true },
+};
+
+/** find's actions that delete what matched. */
+export const FIND_DELETE_ACTIONS = ['-delete'];
+export const FIND_EXEC_ACTIONS = ['-exec', '-execdir', '-ok', '-okdir'];
+/** find's tests that narrow by name: with one of them (not negated), a find in the project root deletes only what it names. */
+export const FIND_NAME_TESTS = ['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname'];
+/** find's options that take one argument (so that argument is not a root or a test). */
+const FIND_ARG_OPTIONS = new Set(['-maxdepth', '-mindepth', '-newer', '-perm', '-type', '-xtype', '-user', '-group', '-uid', '-gid', '-size', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-links', '-inum', '-samefile', '-fstype', '-used', '-printf', '-fprintf', '-fprint', '-fprint0', '-fls', '-regextype', '-newermt', '-newerct', '-newerat', '-files0-from', '-context', ...FIND_NAME_TESTS]);
+
+/** rsync's long options that delete on the receiving side (abbreviations accepted). */
+export const RSYNC_DELETE_OPTIONS = ['--delete', '--delete-before', '--delete-during', '--delete-delay', '--delete-after', '--delete-excluded', '--delete-missing-args', '--del', '--remove-source-files', '--force', '--force-delete', '--max-delete'];
+const RSYNC_LONG = [...RSYNC_DELETE_OPTIONS, '--archive', '--recursive', '--verbose', '--compress', '--dry-run', '--exclude', '--exclude-from', '--include', '--include-from', '--filter', '--progress', '--partial', '--checksum', '--update', '--links', '--human-readable', '--stats', '--itemize-changes', '--rsh', '--rsync-path', '--backup', '--backup-dir', '--suffix', '--chmod', '--chown', '--info', '--list-only', '--no-perms', '--perms', '--times', '--owner', '--group', '--devices', '--specials', '--inplace', '--append', '--quiet', '--size-only', '--ignore-existing', '--existing', '--mkpath', '--files-from', '--from0', '--relative', '--one-file-system', '--copy-links', '--safe-links', '--hard-links', '--sparse', '--whole-file', '--temp-dir', '--timeout', '--port', '--password-file', '--log-file', '--bwlimit', '--link-dest', '--compare-dest', '--copy-dest'];
+const RSYNC_WITH_ARG = ['--exclude', '--exclude-from', '--include', '--include-from', '--filter', '--rsh', '--rsync-path', '--backup-dir', '--suffix', '--chmod', '--chown', '--info', '--files-from', '--temp-dir', '--timeout', '--port', '--password-file', '--log-file', '--bwlimit', '--link-dest', '--compare-dest', '--copy-dest', '--max-delete'];
+
+const rm: Rule = (r) => {
+  const spec = own(DELETERS, r.name);
+  if (!spec) return;
+  if (r.name === 'del' && r.argv.some((a) => /^\/[sqSQ]$/.test(a))) return; // cmd.exe del: the Windows family reads it
+  const recursive = spec.always || (spec.recursive !== '' && hasShortFlag(r.argv, spec.recursive, spec.longRecursive.flatMap((l) => [l, ...prefixesOf(l)])));
+  for (const t of operands(r.argv)) deletesPath(r.analyzer, t, r.cwd, r.segment, { recursive });
+};
+
+function prefixesOf(long: string): string[] {
+  const out: string[] = [];
+  for (let n = 3; n < long.length; n++) out.push(long.slice(0, n));
+  return out;
+}
+
+/** Whether a find name pattern (glob) can match any of `names`. */
+function patternMatchesAny(pattern: string, names: readonly string[], regex: boolean): boolean {
+  if (regex) {
+    // -regex matches the whole path; a pattern with .* or a protected word may reach them.
+    return /\.\*|\.\+/.test(pattern) || names.some((n) => pattern.includes(n));
+  }
+  const base = pattern.includes('/') ? pattern.slice(pattern.lastIndexOf('/') + 1) || '*' : pattern;
+  const re = globToRegExp('/' + base);
+  if (!re) return true;
+  // find -name matches a leading dot with * (unlike bash), so try the names without the dot rule too.
+  return names.some((n) => re.test('/' + n) || re.test('/' + n.replace(/^\./, '')) && base.startsWith('*'));
+}
+
+interface FindShape {
+  roots: string[];
+  /** Every alternative is narrowed by a positive name test. */
+  named: boolean;
+  /** Name patterns given. */
+  patterns: { text: string; regex: boolean }[];
+}
+
+export function findShape(argv: string[]): FindShape {
+  const roots: string[] = [];
+  let k = 1;
+  while (k < argv.length && /^-[HLPDO]/.test(argv[k]) && argv[k].length <= 3) k++;
+  for (; k < argv.length; k++) {
+    const a = argv[k];
+    if ((a.startsWith('-') && a.length > 1) || a === '(' || a === '!' || a === '\\(' || a === ')') break;
+    roots.push(a);
+  }
+  if (roots.length === 0) roots.push('.');
+  const patterns: { text: string; regex: boolean }[] = [];
+  let groupNamed = false;
+  let allNamed = true;
+  let negate = false;
+  for (; k < argv.length; k++) {
+    const a = argv[k];
+    if (FIND_EXEC_ACTIONS.includes(a)) {
+      while (k < argv.length && argv[k] !== ';' && argv[k] !== '+' && argv[k] !== '\\;') k++;
+      continue;
+    }
+    if (a === '!' || a === '-not') {
+      negate = true;
+      continue;
+    }
+    if (a === '-o' || a === '-or') {
+      allNamed = allNamed && groupNamed;
+      groupNamed = false;
+      continue;
+    }
+    if (FIND_NAME_TESTS.includes(a)) {
+      const v = argv[k + 1] ?? '*';
+      if (!negate) {
+        groupNamed = true;
+        patterns.push({ text: v, regex: a.endsWith('regex') });
+      }
+      negate = false;
+      k++;
+      continue;
+    }
+    if (FIND_ARG_OPTIONS.has(a)) k++;
+    negate = false;
+  }
+  allNamed = allNamed && groupNamed;
+  return { roots, named: allNamed && patterns.length > 0, patterns };
+}
+
+/**
+ * What a find that deletes does to each root: a root outside the project is
+ * judged as a recursive delete of it; inside the project a name filter keeps
+ * the root itself, unless the names can reach loom's files or git history.
+ */
+export function judgeFindDeletes(r: RuleContext, argv: string[], how: string): void {
+  const shape = findShape(argv);
+  for (const root of shape.roots) {
+    const filtered = shape.named;
+    deletesPath(r.analyzer, filtered ? posix.join(root, '*') : root, r.cwd, r.segment, { recursive: true, filtered });
+    const { abs } = resolveTarget(root.startsWith('~') ? r.opts.home + root.slice(1) : root, r.cwd);
+    if (!within(r.opts.projectDir, abs) && !within(abs, r.opts.projectDir)) continue;
+    const loom = shape.named ? shape.patterns.some((p) => patternMatchesAny(p.text, LOOM_FILE_NAMES, p.regex)) : true;
+    const git = shape.named ? shape.patterns.some((p) => patternMatchesAny(p.text, GIT_SAMPLE_NAMES, p.regex)) : true;
+    const reachesLoom = within(posix.join(r.opts.projectDir, '.loom'), abs) || within(abs, posix.join(r.opts.projectDir, '.loom'));
+    if (loom && reachesLoom) r.analyzer.hit('modify-loom', 'deny', r.segment, `${how} can reach loom's own files under ${root}`);
+    else if (loom && HOOK_SETTINGS_FILES.some((h) => within(posix.join(r.opts.projectDir, h), abs)) && shape.named) r.analyzer.hit('modify-hook-settings', 'deny', r.segment, `${how} can reach the harness hook settings under ${root}`);
+    const reachesGit = within(posix.join(r.opts.projectDir, '.git'), abs) || /\/\.git(?:\/|$)/.test(abs);
+    if (git && reachesGit) r.analyzer.hit('git-history-destroy', 'deny', r.segment, `${how} can reach the repository history under ${root}`);
+    if (!shape.named && abs === r.opts.projectDir) r.analyzer.hit('rm-recursive-project-root', 'deny', r.segment, `${how} deletes everything in the project root that its non-name filters match (${root})`);
+  }
+}
+
+const find: Rule = (r) => {
+  if (r.name !== 'find' && r.name !== 'gfind') return;
+  const deletes = r.argv.some((a) => FIND_DELETE_ACTIONS.includes(a));
+  if (deletes) judgeFindDeletes(r, r.argv, 'find -delete');
+  const { roots, named } = findShape(r.argv);
+  // -exec / -execdir / -ok: analyze the command with {} standing for a match under each root.
+  for (let e = 0; e < r.argv.length; e++) {
+    if (!FIND_EXEC_ACTIONS.includes(r.argv[e])) continue;
+    let end = e + 1;
+    while (end < r.argv.length && r.argv[end] !== ';' && r.argv[end] !== '+' && r.argv[end] !== '\\;') end++;
+    const inner = r.words.slice(e + 1, end);
+    const innerName = inner[0] ? posix.basename(inner[0].text) : '';
+    if (own(DELETERS, innerName) && !deletes) judgeFindDeletes(r, r.argv, `find ${r.argv[e]} ${innerName}`);
+    for (const root of roots) {
+      const replaced = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, 'match') : root) }));
+      if (replaced.length && !own(DELETERS, innerName)) {
+        const c2: SimpleCommand = { ...r.cmd, words: replaced, assignments: [], redirects: [] };
+        r.analyzer.analyzeCommand(c2, r.depth + 1, `${r.via} > find ${r.argv[e]}`, r.cwd, [c2], r.vars);
+      }
+    }
+    e = end;
+  }
+};
+
+const rsync: Rule = (r) => {
+  if (r.name !== 'rsync') return;
+  const p = parseOptions(r.argv, 1, { long: RSYNC_LONG, longWithArg: RSYNC_WITH_ARG, shortWithArg: 'eBfT' });
+  const deleting = [...p.long.keys()].find((k) => k.startsWith('--del') || k === '--remove-source-files');
+  if (!deleting) return;
+  const ops = p.operands;
+  if (ops.length < 2) return;
+  const dest = ops[ops.length - 1];
+  if (deleting === '--remove-source-files') {
+    for (const s of ops.slice(0, -1)) if (!/^[^/]*:/.test(s)) deletesPath(r.analyzer, s, r.cwd, r.segment, { recursive: true, verb: 'deletes' });
+    return;
+  }
+  if (/^[^/]*:/.test(dest) && !dest.startsWith('./') && !dest.startsWith('/')) return; // remote destination
+  deletesPath(r.analyzer, dest, r.cwd, r.segment, { recursive: true, verb: 'deletes (rsync --delete) in' });
+};
+
+/** mv takes its sources away: moving home, the project root or a protected folder is a delete of it. */
+const mv: Rule = (r) => {
+  if (r.name !== 'mv' && r.name !== 'gmv') return;
+  const p = parseOptions(r.argv, 1, { long: ['--target-directory', '--backup', '--force', '--interactive', '--no-clobber', '--suffix', '--update', '--verbose', '--strip-trailing-slashes', '--no-target-directory', '--exchange'], longWithArg: ['--target-directory', '--suffix'], shortWithArg: 'tS' });
+  const target = p.short.get('t') ?? p.long.get('--target-directory');
+  const sources = target ? p.operands : p.operands.slice(0, -1);
+  for (const s of sources) {
+    const text = s.startsWith('~') ? r.opts.home + s.slice(1) : s;
+    const { abs } = resolveTarget(text, r.cwd);
+    const isHarness = [r.opts.projectDir, r.opts.home].some((b) => HARNESS_FOLDERS.some((h) => posix.join(b, h) === abs));
+    if (isHarness) {
+      r.analyzer.hit('modify-hook-settings', 'deny', r.segment, `moves the harness settings folder ${abs} (and its hooks) away`);
+      continue;
+    }
+    deletesPath(r.analyzer, s, r.cwd, r.segment, { recursive: true, verb: 'moves' });
+  }
+};
+
+/** `ln -s TARGET LINK`: remembered so a later delete through LINK lands on TARGET. */
+const ln: Rule = (r) => {
+  if (r.name !== 'ln' || !hasShortFlag(r.argv, 's', ['--symbolic'])) return;
+  const ops = operands(r.argv, 1, ['-t', '-S', '--suffix', '--target-directory']);
+  if (ops.length < 1) return;
+  const target = ops[0];
+  const link = ops.length >= 2 ? ops[ops.length - 1] : posix.basename(target);
+  const t = resolveTarget(target.startsWith('~') ? r.opts.home + target.slice(1) : target, r.cwd).abs;
+  const l = resolveTarget(link, r.cwd).abs;
+  recordSymlink(r.analyzer, l, t);
+};
+
+export const DELETE_RULES: Rule[] = [ln, rm, find, rsync, mv];
+export { expandLong };

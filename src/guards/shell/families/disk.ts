@@ -1,0 +1,134 @@
+// The disk and system family: writers to a block device (dd of=, cp, tee,
+// cat >, shred), erasers and partitioners (mkfs.*, wipefs, blkdiscard,
+// cryptsetup luksFormat, hdparm --security-erase, sgdisk --zap-all, parted
+// mklabel), chmod -R that opens a system tree to everyone or closes it,
+// chown -R of a system tree, persistence (crontab -, systemctl enable,
+// writes to ~/.bashrc through writesPath), power (shutdown, reboot: ask),
+// broad kills, and privilege (sudo: ask).
+import { classify, resolveTarget } from '../path-rules';
+import type { Rule } from '../rules';
+import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, modeEffect, POWER_COMMANDS, POWER_SUBCOMMANDS, RUNTIME_NAMES, SCHEDULERS } from '../tables/devices';
+import { hasShortFlag, operands, own } from './args';
+import { chmodTargets } from './tamper';
+
+function eraserName(name: string): string | undefined {
+  if (DISK_ERASERS.includes(name)) return name;
+  const base = name.replace(/\.[\w]+$/, '');
+  return base !== name && DISK_ERASERS.includes(base) ? base : undefined;
+}
+
+const blockDevices: Rule = (r) => {
+  const { name, argv, analyzer: a, segment } = r;
+  if (name === 'dd') {
+    const of = argv.find((x) => x.startsWith('of='));
+    if (of && BLOCK_DEVICE.test(of.slice(3))) a.hit('disk-destroy', 'deny', segment, `dd writes to the device ${of.slice(3)}`);
+    return;
+  }
+  const eraser = eraserName(name);
+  if (eraser) {
+    const trigger = own(DISK_ERASER_TRIGGERS, eraser);
+    if (trigger && !argv.slice(1).some((x) => trigger.test(x))) return;
+    if (argv.slice(1).some((x) => x === '--help' || x === '-h' || x === '--version' || x === '-V')) return;
+    if ((eraser === 'fdisk' || eraser === 'sfdisk' || eraser === 'parted' || eraser === 'gdisk') && argv.some((x) => x === '-l' || x === '--list' || x === 'print' || x === '-d' && eraser === 'sfdisk')) return;
+    a.hit('disk-destroy', 'deny', segment, `${name} erases, formats or repartitions a disk`);
+    return;
+  }
+  // Any program given a block device to write: cp/tee/shred/pv/cat with -o, install, rsync.
+  if (['cp', 'tee', 'shred', 'install', 'rsync', 'pv', 'ddrescue', 'dcfldd', 'mv', 'ln', 'truncate', 'fallocate', 'scrub', 'sponge'].includes(name)) {
+    const ops = operands(argv);
+    const targets = name === 'tee' || name === 'shred' || name === 'truncate' || name === 'fallocate' || name === 'scrub' || name === 'sponge' ? ops : ops.slice(-1);
+    for (const t of targets) if (BLOCK_DEVICE.test(t)) a.hit('disk-destroy', 'deny', segment, `${name} writes to the device ${t}`);
+  }
+};
+
+const WIDE = new Set(['root', 'system', 'home', 'above-project']);
+
+const permissions: Rule = (r) => {
+  if (r.name !== 'chmod' && r.name !== 'chown' && r.name !== 'chgrp') return;
+  if (r.name === 'chmod') {
+    const t = chmodTargets(r.argv);
+    if (!t.recursive) return;
+    const effect = modeEffect(t.mode);
+    if (!effect) return;
+    for (const f of t.files) {
+      const { abs } = resolveTarget(f.startsWith('~') ? r.opts.home + f.slice(1) : f, r.cwd);
+      if (WIDE.has(classify(abs, r.analyzer))) r.analyzer.hit('chmod-recursive-world-writable', 'deny', r.segment, effect === 'world-writable' ? `makes ${abs} and everything under it world-writable` : `takes every permission away from ${abs} and everything under it`);
+    }
+    return;
+  }
+  if (!hasShortFlag(r.argv, 'R', ['--recursive'])) return;
+  for (const f of operands(r.argv, 1, ['--from', '--reference']).slice(1)) {
+    const { abs } = resolveTarget(f.startsWith('~') ? r.opts.home + f.slice(1) : f, r.cwd);
+    if (WIDE.has(classify(abs, r.analyzer))) r.analyzer.hit('chown-recursive-system', 'deny', r.segment, `recursively changes the owner of ${abs}`);
+  }
+};
+
+const power: Rule = (r) => {
+  if (POWER_COMMANDS.includes(r.name)) {
+    if (r.argv.some((x) => x === '--help' || x === '-c' && r.name === 'shutdown')) return;
+    r.analyzer.hit('shutdown', 'ask', r.segment, `${r.name} stops or restarts the machine`);
+    return;
+  }
+  const subs = own(POWER_SUBCOMMANDS, r.name);
+  if (subs && operands(r.argv).some((x) => subs.includes(x)) && (r.name !== 'init' && r.name !== 'telinit' || subs.includes(operands(r.argv)[0] ?? ''))) r.analyzer.hit('shutdown', 'ask', r.segment, `${r.name} ${operands(r.argv)[0]} stops, restarts or isolates the machine`);
+};
+
+const schedulers: Rule = (r) => {
+  const trigger = own(SCHEDULERS, r.name);
+  if (!trigger) return;
+  const args = r.argv.slice(1);
+  if (r.name === 'crontab') {
+    if (args.some((x) => x === '-l' || x === '--help')) return;
+    if (args.length === 0 && !r.cmd.heredoc && r.cmd.stage === 0 && !r.cmd.redirects.some((x) => x.op === '<' || x.op === '<<<')) return;
+  }
+  if (r.name === 'systemctl' && !operands(r.argv).some((x) => trigger.test(x))) return;
+  if (r.name === 'launchctl' && !trigger.test(args[0] ?? '')) return;
+  if (r.name === 'schtasks' && !args.some((x) => trigger.test(x))) return;
+  if ((r.name === 'at' || r.name === 'batch') && args.some((x) => x === '-l' || x === '-r' || x === '-d' || x === '-c')) return;
+  r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} schedules a command to run later or at start-up`);
+};
+
+/** kill's targets after its signal: `-9 -1`, `-s KILL -- -1`, `1`. */
+function killTargets(argv: string[]): string[] {
+  let k = 1;
+  if (argv[k] === '-s' || argv[k] === '-n' || argv[k] === '--signal') k += 2;
+  else if (argv[k] !== undefined && /^-(?:\d+|[A-Z][A-Z0-9+-]*|s[A-Z]+)$/.test(argv[k]) && argv.length > 2) k++;
+  if (argv[k] === '--') k++;
+  return argv.slice(k);
+}
+
+const MATCHES_ALL = /^(?:\.|\.\*|\.\+|\^|\$|\^\.\*|\.\*\$|\*|)$/;
+
+const kills: Rule = (r) => {
+  const { name, argv } = r;
+  if (name === 'killall5') {
+    r.analyzer.hit('kill-all', 'deny', r.segment, 'killall5 signals every process on the machine');
+    return;
+  }
+  if (name === 'kill') {
+    if (argv.includes('-l') || argv.includes('-L')) return;
+    const t = killTargets(argv);
+    if (t.some((x) => x === '-1' || x === '1')) r.analyzer.hit('kill-all', 'deny', r.segment, 'kill -1 signals every process you own; kill 1 signals init');
+    else if (t.some((x) => x === '0' || x === '-0')) r.analyzer.hit('kill-broad', 'ask', r.segment, 'kill 0 signals the whole process group, the agent included');
+    return;
+  }
+  if (name === 'pkill' || name === 'killall') {
+    const patterns = operands(argv, 1, ['-u', '-U', '-g', '-G', '-s', '-t', '-P', '--signal', '-F', '--older-than', '--younger-than', '-o', '-y']).filter((p) => !/^\d+$/.test(p));
+    const byUser = argv.some((x) => x === '-u' || x === '-U' || x === '--user' || x.startsWith('--uid') || x.startsWith('--euid') || /^-[a-zA-Z0-9]*u$/.test(x));
+    if ((byUser && patterns.length === 0) || patterns.some((p) => MATCHES_ALL.test(p))) {
+      r.analyzer.hit('kill-all', 'deny', r.segment, `${name} kills every process ${byUser ? 'of a user' : 'on the machine'}`);
+      return;
+    }
+    const broad = patterns.length === 0 || patterns.some((p) => p.split(/\\?\|/).some((alt) => RUNTIME_NAMES.test(alt.trim())));
+    if (broad) r.analyzer.hit('kill-broad', 'ask', r.segment, `${name} ${patterns.join(' ')} kills every matching process on the machine, not one process`);
+  }
+};
+
+const privilege: Rule = (r) => {
+  if (r.name === 'sudo' || r.name === 'doas' || r.name === 'su' || r.name === 'pkexec' || r.name === 'runuser') {
+    if (r.name === 'sudo' && r.argv.slice(1).every((x) => /^-(?:[lvkKV]|-list|-validate|-version|-reset-timestamp|-remove-timestamp)$/.test(x))) return;
+    r.analyzer.hit('sudo', 'ask', r.segment, `runs with elevated privileges (${r.name})`);
+  }
+};
+
+export const DISK_RULES: Rule[] = [blockDevices, permissions, power, schedulers, kills, privilege];

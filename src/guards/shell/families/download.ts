@@ -1,0 +1,150 @@
+// The download-and-run family: a program that fetches a URL (tables/programs.ts
+// DOWNLOADERS) whose output becomes code for a shell or interpreter. Forms:
+// piped (`curl | bash -s stable`, `| sh -s -- v2`, `| bash -c "$(cat)"`,
+// `| python3 -c "exec(sys.stdin.read())"`), substituted (`eval "$(curl)"`,
+// `bash -c "$(wget -qO-)"`), process substitution (`bash <(curl)`,
+// `bash < <(curl)`), here-strings (`source /dev/stdin <<< "$(curl)"`), and a
+// file downloaded then run on the same line (`curl -o i.sh URL && sh i.sh`).
+import { posix } from 'node:path';
+import type { Analyzer } from '../analyze';
+import type { Word } from '../lexer';
+import { resolveTarget } from '../path-rules';
+import type { Rule, RuleContext } from '../rules';
+import { interpreterOf, isDownloader, isRunner, isShell, SHELL_OPTIONS_WITH_ARG } from '../tables/programs';
+
+/** Wrappers skipped to find the program a pipeline stage really runs. */
+const STAGE_WRAPPERS = new Set(['sudo', 'doas', 'env', 'command', 'exec', 'nice', 'time', 'nohup', 'stdbuf', 'ionice', 'timeout', 'builtin', 'su', 'runuser']);
+
+export function innerName(words: Word[]): { name: string; args: string[]; start: number } {
+  let k = 0;
+  while (k < words.length && STAGE_WRAPPERS.has(posix.basename(words[k].text))) {
+    const w = posix.basename(words[k].text);
+    k++;
+    while (k < words.length && (words[k].text.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k].text))) {
+      if (/^-[ugCpDrtTsk]$/.test(words[k].text) || words[k].text === '--user') k++;
+      k++;
+    }
+    if (w === 'timeout' && k < words.length) k++;
+  }
+  return { name: words[k] ? posix.basename(words[k].text) : '', args: words.slice(k + 1).map((w) => w.text), start: k };
+}
+
+/** Code that reads its own program from stdin (`exec(sys.stdin.read())`, `eval(fs.readFileSync(0))`): a stdin read and an exec. */
+const STDIN_TEXT = /\bstdin\b|\bSTDIN\b|readFileSync\(\s*0|<>|php:\/\/stdin|\bio\.read\b|\binput\(\)|\bgets\b/;
+const EXEC_WORD = /\b(?:exec|eval|compile|Function|runInThisContext|instance_eval|loadstring|system|execSync|popen|spawn)\b|`/;
+const READS_STDIN_CODE = { test: (code: string): boolean => STDIN_TEXT.test(code) && EXEC_WORD.test(code) };
+
+/**
+ * Whether a shell or interpreter invocation takes its program from stdin
+ * (no script operand, `-s`, `-`, `/dev/stdin`), or runs code that comes
+ * from outside the line (`-c "$(cat)"`, code reading stdin).
+ */
+export function programFromStdin(name: string, args: string[], words: Word[]): boolean {
+  if (isShell(name) || name === 'source' || name === '.') {
+    if (name === 'source' || name === '.') return args.length === 0 || args[0] === '/dev/stdin' || args[0] === '-' || args[0].startsWith('/dev/fd/') || args[0].startsWith('/proc/self/fd/');
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k];
+      if (a === '--' || a === '-') return true;
+      if (SHELL_OPTIONS_WITH_ARG.includes(a)) {
+        k++;
+        continue;
+      }
+      if (/^[-+][A-Za-z]*s[A-Za-z]*$/.test(a)) return true;
+      if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a)) {
+        const codeWord = words[k + 2];
+        return codeWord !== undefined && (codeWord.dynamic || READS_STDIN_CODE.test(codeWord.text));
+      }
+      if (a.startsWith('-') || a.startsWith('+')) continue;
+      return a === '/dev/stdin' || a.startsWith('/dev/fd/') || a.startsWith('/proc/self/fd/');
+    }
+    return true;
+  }
+  if (/^(?:pwsh|powershell)(?:\.exe)?$/i.test(name) || name === 'iex' || name === 'Invoke-Expression') return true;
+  const spec = interpreterOf(name);
+  if (!spec) return false;
+  if (spec.evalSubcommand) return args[0] === spec.evalSubcommand && args.some((a) => READS_STDIN_CODE.test(a));
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === '-' || a === '/dev/stdin') return true;
+    if (!a.startsWith('-')) return false;
+    if (spec.codeLong.some((l) => a === l || a.startsWith(l + '='))) return READS_STDIN_CODE.test(a.includes('=') ? a : args[k + 1] ?? '') || (words[k + 2]?.dynamic ?? false);
+    if (a.length > 1 && a[1] !== '-') {
+      for (let i = 1; i < a.length; i++) {
+        if (spec.codeShort.includes(a[i])) {
+          const code = i + 1 < a.length ? a.slice(i + 1) : args[k + 1] ?? '';
+          return READS_STDIN_CODE.test(code) || (i + 1 >= a.length && (words[k + 2]?.dynamic ?? false));
+        }
+        if (spec.moduleShort.includes(a[i])) return false;
+        if (spec.argShort.includes(a[i])) {
+          if (i + 1 >= a.length) k++;
+          break;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+export function downloadRuns(a: Analyzer, segment: string, downloader: string, runner: string): void {
+  a.hit('pipe-download-to-interpreter', 'deny', segment, `runs what ${downloader} downloads (fed to ${runner})`);
+}
+
+const pipeToInterpreter: Rule = (r) => {
+  if (r.cmd.stage === 0) return;
+  const { name, args, start } = innerName(r.words);
+  if (!isRunner(name)) return;
+  const upstream = r.pipe.filter((c) => c.stage < r.cmd.stage).map((c) => innerName(c.words).name);
+  const dl = upstream.find((n) => isDownloader(n));
+  if (dl && programFromStdin(name, args, r.words.slice(start))) downloadRuns(r.analyzer, r.segment, dl, name);
+};
+
+/** A shell or interpreter whose script comes from a substitution or a redirect fed by a download. */
+const substitutedDownload: Rule = (r) => {
+  if (!isRunner(r.name)) return;
+  const hasProc = r.words.some((w) => w.text.startsWith('\u0000procsub'));
+  const dynScript = r.words.some((w) => w.dynamic);
+  const stdinFromSub = r.cmd.redirects.some((rd) => (rd.op === '<' || rd.op === '<<<' || rd.op === '<>') && (rd.target.dynamic || rd.target.text.startsWith('\u0000procsub')));
+  if (!hasProc && !dynScript && !stdinFromSub) return;
+  r.analyzer.markRunsSubstitution(r.segment, r.name);
+};
+
+// Files a downloader wrote earlier on the line (`curl -o i.sh URL && bash i.sh`).
+const downloaded = new WeakMap<Analyzer, Set<string>>();
+
+function downloadTargets(r: RuleContext): string[] {
+  const out: string[] = [];
+  const argv = r.argv;
+  const urls = argv.slice(1).filter((a) => /^[a-z][a-z0-9+.-]*:\/\//i.test(a));
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '-o' || a === '--output' || a === '-O' && r.name === 'wget' || a === '--output-document' || a === '--out') out.push(argv[k + 1] ?? '');
+    else if (a.startsWith('--output=') || a.startsWith('--output-document=') || a.startsWith('--out=')) out.push(a.slice(a.indexOf('=') + 1));
+    else if (/^-[a-zA-Z]*o$/.test(a) && r.name === 'curl') out.push(argv[k + 1] ?? '');
+    else if (/^-[a-zA-Z]*O$/.test(a) && r.name === 'wget') out.push(argv[k + 1] ?? '');
+    else if (/^-[a-zA-Z]*o./.test(a) && r.name === 'curl') out.push(a.slice(a.indexOf('o') + 1));
+    else if (/^-[a-zA-Z]*O./.test(a) && r.name === 'wget') out.push(a.slice(a.indexOf('O') + 1));
+  }
+  const remoteName = (r.name === 'curl' && r.argv.some((a) => /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a) || a === '--remote-name' || a === '--remote-name-all')) || ((r.name === 'wget' || r.name === 'aria2c' || r.name === 'fetch' || r.name === 'axel') && out.length === 0);
+  if (remoteName) for (const u of urls) out.push(posix.basename(u.replace(/[?#].*$/, '')) || 'index.html');
+  for (const rd of r.cmd.redirects) if ((rd.op === '>' || rd.op === '>>' || rd.op === '>|') && !rd.target.dynamic) out.push(rd.target.text);
+  return out.filter((o) => o !== '' && o !== '-' && o !== '/dev/null' && o !== '/dev/stdout');
+}
+
+const downloadThenRun: Rule = (r) => {
+  if (isDownloader(r.name) && !r.argv.includes('--help')) {
+    const files = downloadTargets(r);
+    if (files.length) {
+      let set = downloaded.get(r.analyzer);
+      if (!set) downloaded.set(r.analyzer, (set = new Set()));
+      for (const f of files) set.add(resolveTarget(f, r.cwd).abs);
+    }
+    return;
+  }
+  const set = downloaded.get(r.analyzer);
+  if (!set || set.size === 0) return;
+  const direct = set.has(resolveTarget(r.argv[0], r.cwd).abs) && r.argv[0].includes('/');
+  const viaRunner = isRunner(r.name) && r.argv.slice(1).some((a) => !a.startsWith('-') && set.has(resolveTarget(a, r.cwd).abs));
+  if (direct || viaRunner) r.analyzer.hit('pipe-download-to-interpreter', 'deny', r.segment, 'runs a file downloaded earlier on the same line');
+};
+
+export const DOWNLOAD_RULES: Rule[] = [pipeToInterpreter, substitutedDownload, downloadThenRun];

@@ -1,0 +1,230 @@
+// The git family, read as git parses a command line: global options before
+// the subcommand (-C dir, -c k=v, --git-dir ...), then the subcommand's
+// options expanded from any unambiguous prefix against git's own lists
+// (tables/git.ts), short flags unclustered (-fu, -df). Then: force pushes,
+// deleting or mirroring protected branches, discarding work, deleting
+// history (reflog expire, gc --prune=now, filter-branch, update-ref -d),
+// and reading secrets out of history (git show HEAD:.env).
+import { posix } from 'node:path';
+import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
+import type { Rule, RuleContext } from '../rules';
+import { GIT_EXPIRE_NOW, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, gitOptionNames } from '../tables/git';
+import { own, parseOptions, type ParsedOptions } from './args';
+
+function isProtectedBranch(r: RuleContext, branch: string): boolean {
+  const b = branch.replace(/^refs\/heads\//, '').replace(/^refs\/remotes\/[^/]+\//, '');
+  return b !== '' && r.opts.policy.protectedBranches.some((p) => p.test(b));
+}
+
+export interface GitCall {
+  sub: string;
+  /** Index of the subcommand in argv. */
+  at: number;
+  /** Folder git runs in (after -C). */
+  cwd: string;
+  opts: ParsedOptions;
+  has: (...names: string[]) => boolean;
+  value: (name: string) => string | undefined;
+}
+
+/** Reads `git [global options] <sub> [options] [operands]`. */
+export function parseGit(argv: string[], cwd: string): GitCall | undefined {
+  let k = 1;
+  let dir = cwd;
+  while (k < argv.length && argv[k].startsWith('-')) {
+    const a = argv[k];
+    if (GIT_GLOBAL_WITH_ARG.includes(a)) {
+      if (a === '-C' && argv[k + 1]) dir = posix.resolve(dir, argv[k + 1]);
+      k += 2;
+      continue;
+    }
+    if (a.startsWith('-C') && a.length > 2) dir = posix.resolve(dir, a.slice(2));
+    k++;
+  }
+  const sub = argv[k];
+  if (!sub) return undefined;
+  const spec = own(GIT_OPTIONS, sub);
+  const opts = parseOptions(argv, k + 1, spec ? { long: gitOptionNames(sub), longWithArg: spec.longWithArg, shortWithArg: spec.shortWithArg } : { long: [] });
+  const has = (...names: string[]) => names.some((n) => (n.startsWith('--') ? opts.long.has(n) : opts.short.has(n.slice(1))));
+  const value = (name: string) => (name.startsWith('--') ? opts.long.get(name) : opts.short.get(name.slice(1)));
+  return { sub, at: k, cwd: dir, opts, has, value };
+}
+
+function push(r: RuleContext, g: GitCall): void {
+  if (g.has('-n', '--dry-run')) return;
+  const longs = [...g.opts.long.keys()];
+  // --force-with-lease only overwrites what the pusher has seen: everyday on a feature branch, still a rewrite of a protected one.
+  const lease = g.has('--force-with-lease', '--force-if-includes') && !g.has('--force', '-f');
+  const force = g.has('--force', '-f', '--force-with-lease', '--force-if-includes') || longs.some((l) => l.length >= 5 && '--force'.startsWith(l));
+  const mirror = g.has('--mirror');
+  const wide = g.has('--all', '--branches');
+  const pos = g.opts.operands;
+  const refs = pos.slice(1);
+  const deleting = g.has('--delete', '-d');
+  const prune = g.has('--prune');
+  const globbed = refs.some((ref) => ref.includes('*'));
+  const targets = refs.length
+    ? refs.map((ref) => {
+        const s = ref.replace(/^\+/, '');
+        const dst = s.includes(':') ? s.slice(s.indexOf(':') + 1) : s;
+        const b = dst === 'HEAD' || dst === '' ? (s.startsWith(':') ? s.slice(1) : r.opts.currentBranch ?? '') : dst;
+        return b.replace(/^refs\/heads\//, '');
+      })
+    : [r.opts.currentBranch ?? ''];
+  if (mirror) {
+    r.analyzer.hit('git-force-push-protected', 'deny', r.segment, 'git push --mirror overwrites and deletes every ref on the remote, protected branches included');
+    return;
+  }
+  if (prune && (refs.length === 0 || globbed || wide)) r.analyzer.hit('git-delete-protected-branch', 'deny', r.segment, 'git push --prune deletes every remote branch missing locally, protected ones included');
+  const protectedHit = wide || globbed || targets.some((b) => isProtectedBranch(r, b));
+  const colonDelete = refs.filter((p) => p.startsWith(':') || p.startsWith('+:')).map((p) => p.replace(/^\+?:/, ''));
+  if ((deleting && refs.some((b) => isProtectedBranch(r, b))) || colonDelete.some((b) => isProtectedBranch(r, b) || b.includes('*'))) {
+    r.analyzer.hit('git-delete-protected-branch', 'deny', r.segment, `deletes the protected branch ${(deleting ? refs : colonDelete).join(', ')} on the remote`);
+  }
+  const plus = refs.some((p) => p.startsWith('+'));
+  if (force || plus) {
+    if (protectedHit) r.analyzer.hit('git-force-push-protected', 'deny', r.segment, `force-pushes to the protected branch ${wide || globbed ? '(all branches)' : targets.filter(Boolean).join(', ')}`);
+    else if (!lease || plus) r.analyzer.hit('git-force-push', 'ask', r.segment, `force-pushes ${targets.filter(Boolean).join(', ') || 'the current branch'} (rewrites remote history)`);
+  }
+}
+
+/** Paths a checkout/restore/clean/stash would overwrite or remove that belong to loom or the harness hooks. */
+function touchesProtected(r: RuleContext, g: GitCall, paths: string[]): string | undefined {
+  for (const p of paths) {
+    const clean = p.replace(/^:\(top\)|^:\//, '');
+    const { abs } = resolveTarget(clean === '' ? '.' : clean, g.cwd);
+    for (const prot of ['.loom', '.claude', '.codex', '.gemini', '.cursor', '.opencode', '.qwen', '.factory', '.kilo', '.kilocode', '.github/hooks', 'opencode.json']) {
+      const full = posix.join(r.opts.projectDir, prot);
+      if (within(abs, full) || (prot === '.loom' && within(full, abs) && abs !== r.opts.projectDir && p !== '.' && clean !== '')) return full;
+    }
+  }
+  return undefined;
+}
+
+const HISTORY_SECRET_SUBS = new Set(['show', 'cat-file', 'log', 'diff', 'blame', 'grep', 'archive', 'format-patch', 'whatchanged', 'annotate']);
+
+const git: Rule = (r) => {
+  if (r.name !== 'git') return;
+  const g = parseGit(r.argv, r.cwd);
+  if (!g) return;
+  const { sub, has } = g;
+  const ops = g.opts.operands;
+  // Secrets read out of history: `git show HEAD:.env`, `git cat-file -p :.env`, `git log -p -- .env`.
+  if (HISTORY_SECRET_SUBS.has(sub)) {
+    for (const o of ops) {
+      const colon = o.indexOf(':');
+      if (colon >= 0 && !/^[a-z+.-]+:\/\//i.test(o)) readsPath(r.analyzer, o.slice(colon + 1), g.cwd, r.segment);
+      else if (sub !== 'show' && sub !== 'cat-file' && sub !== 'grep' && /^\.|\//.test(o)) readsPath(r.analyzer, o, g.cwd, r.segment);
+    }
+  }
+  switch (sub) {
+    case 'push':
+      push(r, g);
+      return;
+    case 'reset':
+      if (has('--hard', '--merge', '--keep')) r.analyzer.hit('git-reset-hard', 'ask', r.segment, 'discards uncommitted work (git reset --hard)');
+      return;
+    case 'clean': {
+      if (has('-n', '--dry-run') || !(has('-f', '--force') || g.opts.short.get('f') !== undefined)) return;
+      const paths = ops;
+      const excludesLoom = [g.value('-e'), g.value('--exclude')].some((e) => e !== undefined && /(?:^|\/)\.loom\/?$/.test(e));
+      const dirs = has('-d');
+      if (dirs && (paths.length === 0 || touchesProtected(r, g, paths) || paths.some((p) => p === '.' || p === ':/')) && !excludesLoom) {
+        r.analyzer.hit('modify-loom', 'deny', r.segment, `git clean -d${has('-x') ? 'x' : ''} removes untracked folders, loom's own files (.loom) among them`);
+        return;
+      }
+      r.analyzer.hit('git-clean', 'ask', r.segment, 'deletes untracked files (git clean -f)');
+      return;
+    }
+    case 'checkout':
+    case 'restore': {
+      if (sub === 'restore' && has('--staged') && !has('--worktree', '-W')) return;
+      const dashdash = r.argv.indexOf('--', g.at);
+      const paths = dashdash >= 0 ? r.argv.slice(dashdash + 1) : sub === 'restore' ? ops : ops.filter((p) => p === '.' || p === ':/' || p === '*' || p.includes('/') || p.startsWith('.'));
+      const prot = touchesProtected(r, g, paths);
+      if (prot) {
+        r.analyzer.hit(prot.endsWith('.loom') ? 'modify-loom' : 'modify-hook-settings', 'deny', r.segment, `git ${sub} overwrites ${prot} with the committed version`);
+        return;
+      }
+      const broad = paths.some((p) => p === '.' || p === ':/' || p === '*' || p === './' || p === ':/*');
+      const forced = sub === 'checkout' && has('-f', '--force');
+      if (broad || forced) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'discards uncommitted changes in the working tree');
+      return;
+    }
+    case 'switch':
+      if (has('-f', '--force', '--discard-changes')) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'discards uncommitted changes in the working tree (git switch --discard-changes)');
+      if (has('-C', '--force-create') && isProtectedBranch(r, g.value('-C') ?? g.value('--force-create') ?? '')) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'resets a protected branch to another commit');
+      return;
+    case 'branch': {
+      const del = has('-D') || (has('-d', '--delete') && has('-f', '--force'));
+      const names = ops.filter((o) => !o.startsWith('-'));
+      if (del || has('-d', '--delete')) {
+        const prot = names.filter((b) => isProtectedBranch(r, b));
+        if (prot.length && has('-r', '--remotes') === false && del) r.analyzer.hit('git-branch-delete-protected', 'deny', r.segment, `force-deletes the protected branch ${prot.join(', ')}`);
+        else if (del) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'force-deletes a branch with unmerged work');
+        return;
+      }
+      if ((has('-f', '--force') || has('-M', '-C')) && names.some((b) => isProtectedBranch(r, b))) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'overwrites a protected branch (git branch -f / -M)');
+      return;
+    }
+    case 'stash': {
+      const action = ops[0];
+      if (action === 'drop' || action === 'clear') {
+        r.analyzer.hit('git-stash-drop', 'ask', r.segment, `discards stashed work (git stash ${action})`);
+        return;
+      }
+      if ((action === undefined || action === 'push' || action === 'save') && has('-a', '--all')) r.analyzer.hit('modify-loom', 'deny', r.segment, "git stash --all stashes and removes ignored and untracked files, loom's own files (.loom) among them");
+      return;
+    }
+    case 'reflog': {
+      if (ops[0] === 'delete') {
+        r.analyzer.hit('git-ref-delete', 'ask', r.segment, 'deletes reflog entries (the way back to lost commits)');
+        return;
+      }
+      if (ops[0] !== 'expire') return;
+      const exp = [g.value('--expire'), g.value('--expire-unreachable')].filter((v): v is string => v !== undefined);
+      if (exp.some((v) => GIT_EXPIRE_NOW.test(v))) r.analyzer.hit('git-history-destroy', 'deny', r.segment, 'git reflog expire --expire=now drops the way back to lost commits');
+      return;
+    }
+    case 'gc':
+    case 'prune': {
+      const prune = sub === 'gc' ? g.value('--prune') : g.value('--expire');
+      if (prune !== undefined && GIT_EXPIRE_NOW.test(prune)) r.analyzer.hit('git-prune-unreachable', 'ask', r.segment, `git ${sub} deletes unreachable commits now (no grace period)`);
+      else if (sub === 'prune' && !has('-n', '--dry-run')) r.analyzer.hit('git-prune-unreachable', 'ask', r.segment, 'git prune deletes unreachable objects');
+      return;
+    }
+    case 'filter-branch':
+    case 'filter-repo':
+      r.analyzer.hit('git-rewrite-history', 'deny', r.segment, `git ${sub} rewrites every commit of the history`);
+      return;
+    case 'update-ref': {
+      const refs = ops.filter((o) => o.startsWith('refs/') || o === 'HEAD');
+      if (has('-d')) {
+        if (refs.some((ref) => isProtectedBranch(r, ref) || ref === 'HEAD')) r.analyzer.hit('git-delete-protected-branch', 'deny', r.segment, `deletes the protected ref ${refs.join(', ')}`);
+        else r.analyzer.hit('git-ref-delete', 'ask', r.segment, `deletes the ref ${refs.join(', ') || ops.join(' ')}`);
+      } else if (has('--stdin')) r.analyzer.hit('git-ref-delete', 'ask', r.segment, 'updates refs read from its input');
+      else if (refs[0] && isProtectedBranch(r, refs[0])) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, `moves the protected branch ${refs[0]} to another commit`);
+      return;
+    }
+    case 'rm': {
+      if (has('--cached') || has('-n', '--dry-run')) return;
+      const recursive = has('-r', '--recursive');
+      for (const p of ops) {
+        if (recursive && (p === '.' || p === ':/' || p === '*' || p === './' || p === ':/*')) r.analyzer.hit('rm-recursive-project-root', 'deny', r.segment, 'git rm -r of the whole project deletes every tracked file');
+        else deletesPath(r.analyzer, p, g.cwd, r.segment, { recursive, filtered: true });
+      }
+      return;
+    }
+    case 'symbolic-ref':
+      if (has('-d', '--delete') && ops.includes('HEAD')) r.analyzer.hit('git-history-destroy', 'deny', r.segment, 'deletes HEAD');
+      return;
+    case 'worktree':
+      if (ops[0] === 'remove' && has('-f', '--force')) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'removes a worktree with uncommitted changes');
+      return;
+    case 'checkout-index':
+      if (has('-f', '--force') && has('-a', '--all')) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'overwrites every file of the working tree');
+      return;
+  }
+};
+
+export const GIT_RULES: Rule[] = [git];

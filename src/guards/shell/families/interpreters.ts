@@ -1,0 +1,1071 @@
+// The interpreters family: code given to Python, Node/Bun/Deno, Perl, Ruby,
+// PHP, Lua (and osascript, Rscript) is read by language, not by substring.
+// The code is tokenized (strings, names, punctuation; comments dropped), the
+// names are resolved through the imports (`import shutil as s`,
+// `from shutil import rmtree as r`, `const {rmSync: r} = require('fs')`),
+// and each call to a known sink is judged by its arguments:
+//   - a shell string (os.system, execSync, system, backticks) is analysed as
+//     shell; a list (subprocess.run(["rm", "-rf", p]), execFileSync) as argv;
+//   - a delete (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, unlink) goes to
+//     the delete rules, a read to the secret rules, a write to loom's rules;
+//   - code run from a string (exec, eval) is analysed in the same language
+//     when it is a literal, is download-and-run when it comes from the
+//     network, and is `dynamic-command` (ask) otherwise.
+// A string that is only printed is data: nothing is done with it.
+import { posix } from 'node:path';
+import type { Analyzer } from '../analyze';
+import type { SimpleCommand } from '../lexer';
+import { deletesPath, readsPath, writesPath, carriesFolder } from '../path-rules';
+import type { Rule, RuleContext } from '../rules';
+import { CLUSTER_TAIL, interpreterOf, type InterpreterSpec, type Language } from '../tables/programs';
+import { own } from './args';
+import { sqlOnlyReads } from './tamper';
+
+export interface CodeContext {
+  analyzer: Analyzer;
+  cwd: string;
+  depth: number;
+  via: string;
+  segment: string;
+}
+
+const MAX_CODE = 64 * 1024;
+const MAX_TOKENS = 20000;
+const MAX_DEPTH = 8;
+
+// ---------------------------------------------------------------- sinks (data)
+
+type Sink = 'shell' | 'argv' | 'exec' | 'delete' | 'delete-r' | 'move' | 'read' | 'write' | 'open' | 'copy' | 'archive' | 'net' | 'decode' | 'home' | 'join' | 'path' | 'db';
+
+/** Per language: canonical call name -> what it does with its arguments. */
+export const SINKS: Record<string, Record<string, Sink>> = {
+  python: {
+    'os.system': 'shell', 'os.popen': 'shell', 'os.popen2': 'shell', 'os.popen3': 'shell', 'commands.getoutput': 'shell', 'commands.getstatusoutput': 'shell', 'subprocess.getoutput': 'shell', 'subprocess.getstatusoutput': 'shell', 'asyncio.create_subprocess_shell': 'shell', 'pty.spawn': 'argv',
+    'subprocess.run': 'argv', 'subprocess.call': 'argv', 'subprocess.check_call': 'argv', 'subprocess.check_output': 'argv', 'subprocess.Popen': 'argv', 'asyncio.create_subprocess_exec': 'argv',
+    'os.execv': 'argv', 'os.execve': 'argv', 'os.execvp': 'argv', 'os.execvpe': 'argv', 'os.execl': 'argv', 'os.execle': 'argv', 'os.execlp': 'argv', 'os.execlpe': 'argv', 'os.spawnv': 'argv', 'os.spawnvp': 'argv', 'os.spawnl': 'argv', 'os.spawnlp': 'argv', 'os.posix_spawn': 'argv', 'os.posix_spawnp': 'argv',
+    exec: 'exec', eval: 'exec', compile: 'exec', execfile: 'exec', 'builtins.exec': 'exec', 'builtins.eval': 'exec',
+    'shutil.rmtree': 'delete-r', 'os.remove': 'delete', 'os.unlink': 'delete', 'os.rmdir': 'delete', 'os.removedirs': 'delete', 'send2trash.send2trash': 'delete-r', '.unlink': 'delete', '.rmdir': 'delete', '.rmtree': 'delete-r',
+    'shutil.move': 'move', 'os.rename': 'move', 'os.replace': 'move', 'os.renames': 'move', '.rename': 'move', '.replace': 'move',
+    open: 'open', 'io.open': 'open', 'codecs.open': 'open', '.read_text': 'read', '.read_bytes': 'read', '.open': 'open', '.write_text': 'write', '.write_bytes': 'write', '.touch': 'write', 'os.chmod': 'write', 'os.truncate': 'write', '.chmod': 'write', 'os.symlink': 'copy',
+    'shutil.copy': 'copy', 'shutil.copy2': 'copy', 'shutil.copyfile': 'copy', 'shutil.copytree': 'copy', 'shutil.make_archive': 'archive', '.add': 'archive', '.write': 'archive',
+    'urllib.request.urlopen': 'net', 'urllib2.urlopen': 'net', 'urllib.urlopen': 'net', urlopen: 'net', 'requests.get': 'net', 'requests.post': 'net', 'requests.request': 'net', 'httpx.get': 'net', 'httpx.post': 'net', 'http.client.HTTPSConnection': 'net', 'http.client.HTTPConnection': 'net', 'urllib.request.Request': 'net', 'urllib.request.urlretrieve': 'net', 'aiohttp.ClientSession': 'net', 'socket.create_connection': 'net', 'socket.socket': 'net',
+    'base64.b64decode': 'decode', 'base64.b32decode': 'decode', 'base64.b16decode': 'decode', 'base64.a85decode': 'decode', 'base64.decodebytes': 'decode', 'base64.urlsafe_b64decode': 'decode', 'bytes.fromhex': 'decode', 'codecs.decode': 'decode', 'zlib.decompress': 'decode', 'gzip.decompress': 'decode', 'bz2.decompress': 'decode', 'lzma.decompress': 'decode', 'marshal.loads': 'decode', 'pickle.loads': 'decode', 'binascii.unhexlify': 'decode', 'binascii.a2b_base64': 'decode', chr: 'decode', '.decode': 'decode', 'bytearray.fromhex': 'decode', '.join': 'decode', 'input': 'decode', 'sys.stdin.read': 'decode', '.read': 'decode',
+    'os.path.expanduser': 'path', 'os.path.expandvars': 'path', 'os.path.abspath': 'path', 'os.path.realpath': 'path', 'os.path.normpath': 'path', 'pathlib.Path': 'path', Path: 'path', 'pathlib.PosixPath': 'path', PosixPath: 'path', str: 'path', 'os.fspath': 'path', 'os.path.join': 'join', '.joinpath': 'join',
+    'os.path.expanduser~': 'home', 'pathlib.Path.home': 'home', 'Path.home': 'home', 'os.getenv': 'home', 'os.environ.get': 'home', 'os.getcwd': 'path',
+    'sqlite3.connect': 'db',
+  },
+  node: {
+    'child_process.exec': 'shell', 'child_process.execSync': 'shell', exec: 'shell', execSync: 'shell', 'child_process.execFile': 'argv', 'child_process.execFileSync': 'argv', 'child_process.spawn': 'argv', 'child_process.spawnSync': 'argv', 'child_process.fork': 'argv', execFile: 'argv', execFileSync: 'argv', spawn: 'argv', spawnSync: 'argv', execa: 'argv', execaSync: 'argv', 'execa.command': 'shell', execaCommand: 'shell', execaCommandSync: 'shell',
+    'Bun.spawn': 'argv', 'Bun.spawnSync': 'argv', 'Deno.Command': 'argv', 'Deno.run': 'argv', $: 'shell', 'Bun.$': 'shell', 'zx.$': 'shell',
+    eval: 'exec', Function: 'exec', 'vm.runInThisContext': 'exec', 'vm.runInNewContext': 'exec', 'vm.runInContext': 'exec', 'vm.Script': 'exec', 'vm.compileFunction': 'exec', 'globalThis.eval': 'exec', 'window.eval': 'exec', 'global.eval': 'exec', 'import': 'exec',
+    'fs.rmSync': 'delete', 'fs.rm': 'delete', 'fs.promises.rm': 'delete', 'fs.rmdirSync': 'delete', 'fs.rmdir': 'delete', 'fs.promises.rmdir': 'delete', 'fs.unlinkSync': 'delete', 'fs.unlink': 'delete', 'fs.promises.unlink': 'delete', 'fs-extra.removeSync': 'delete-r', 'fs-extra.remove': 'delete-r', 'fs-extra.emptyDirSync': 'delete-r', 'fs-extra.emptyDir': 'delete-r', 'rimraf': 'delete-r', 'rimraf.sync': 'delete-r', rimrafSync: 'delete-r', 'rimraf.rimraf': 'delete-r', 'rimraf.rimrafSync': 'delete-r', 'del.deleteSync': 'delete-r', deleteSync: 'delete-r', 'del.deleteAsync': 'delete-r', 'Deno.remove': 'delete', 'Deno.removeSync': 'delete', rmSync: 'delete', rmdirSync: 'delete', unlinkSync: 'delete', 'fs.renameSync': 'move', 'fs.rename': 'move', 'fs.promises.rename': 'move', renameSync: 'move', 'fs-extra.moveSync': 'move',
+    'fs.readFileSync': 'read', 'fs.readFile': 'read', 'fs.promises.readFile': 'read', 'fs.createReadStream': 'read', readFileSync: 'read', 'Bun.file': 'read', 'Deno.readTextFile': 'read', 'Deno.readTextFileSync': 'read', 'Deno.readFile': 'read', 'Deno.readFileSync': 'read', 'fs.openSync': 'open', 'fs.open': 'open',
+    'fs.writeFileSync': 'write', 'fs.writeFile': 'write', 'fs.appendFileSync': 'write', 'fs.appendFile': 'write', 'fs.promises.writeFile': 'write', 'fs.promises.appendFile': 'write', 'fs.createWriteStream': 'write', 'fs.truncateSync': 'write', 'fs.truncate': 'write', 'fs.chmodSync': 'write', 'fs.chmod': 'write', writeFileSync: 'write', appendFileSync: 'write', 'Bun.write': 'write', 'Deno.writeTextFile': 'write', 'Deno.writeTextFileSync': 'write', 'Deno.writeFile': 'write', 'fs.copyFileSync': 'copy', 'fs.copyFile': 'copy', 'fs.cpSync': 'copy', 'fs.cp': 'copy', 'fs.promises.cp': 'copy', 'fs.promises.copyFile': 'copy', 'fs.symlinkSync': 'copy',
+    fetch: 'net', 'https.get': 'net', 'http.get': 'net', 'https.request': 'net', 'http.request': 'net', 'axios.get': 'net', axios: 'net', 'got': 'net', 'node-fetch': 'net', 'undici.request': 'net', 'undici.fetch': 'net', '.text': 'net', '.json': 'net',
+    'Buffer.from': 'decode', atob: 'decode', 'String.fromCharCode': 'decode', 'zlib.inflateSync': 'decode', 'zlib.gunzipSync': 'decode', '.reverse': 'decode', '.toString': 'decode', decodeURIComponent: 'decode', unescape: 'decode', 'process.argv': 'decode', '.join': 'decode', 'fs.readFileSync0': 'decode',
+    'path.join': 'join', 'path.resolve': 'join', 'path.posix.join': 'join', 'os.homedir': 'home', 'require.resolve': 'path',
+    'better-sqlite3': 'db', 'sqlite.DatabaseSync': 'db', 'sqlite3.Database': 'db', Database: 'db', DatabaseSync: 'db',
+  },
+  perl: {
+    system: 'argv', exec: 'argv', qx: 'shell', readpipe: 'shell', '`': 'shell', 'IPC::Open3::open3': 'argv', 'IPC::Open2::open2': 'argv', 'IPC::Run::run': 'argv',
+    eval: 'exec', evalbytes: 'exec', do: 'exec', require: 'exec',
+    unlink: 'delete', rmdir: 'delete', rmtree: 'delete-r', remove_tree: 'delete-r', 'File::Path::rmtree': 'delete-r', 'File::Path::remove_tree': 'delete-r', rename: 'move', move: 'move', 'File::Copy::move': 'move',
+    open: 'open', sysopen: 'open', copy: 'copy', 'File::Copy::copy': 'copy', 'File::Slurp::read_file': 'read', read_file: 'read', slurp: 'read', 'Path::Tiny::path': 'path', chmod: 'write', truncate: 'write', write_file: 'write',
+    get: 'net', getstore: 'net', 'LWP::Simple::get': 'net', 'HTTP::Tiny': 'net', 'LWP::UserAgent': 'net', '->get': 'net', '->content': 'net', '->decoded_content': 'net', 'IO::Socket::INET': 'net',
+    decode_base64: 'decode', 'MIME::Base64::decode_base64': 'decode', pack: 'decode', unpack: 'decode', reverse: 'decode', chr: 'decode', join: 'decode', 'Compress::Zlib::uncompress': 'decode',
+    'DBI->connect': 'db', 'DBI::connect': 'db',
+  },
+  ruby: {
+    system: 'argv', exec: 'argv', spawn: 'argv', 'Kernel.system': 'argv', 'Kernel.exec': 'argv', 'Kernel.spawn': 'argv', 'Process.spawn': 'argv', 'Process.exec': 'argv', 'IO.popen': 'argv', 'Open3.capture2': 'argv', 'Open3.capture2e': 'argv', 'Open3.capture3': 'argv', 'Open3.popen3': 'argv', 'Open3.popen2': 'argv', 'Open3.popen2e': 'argv', 'Open3.pipeline': 'argv', 'PTY.spawn': 'argv', '`': 'shell', '%x': 'shell', 'Kernel.`': 'shell',
+    eval: 'exec', instance_eval: 'exec', class_eval: 'exec', module_eval: 'exec', 'Kernel.eval': 'exec', '.eval': 'exec', 'binding.eval': 'exec', instance_exec: 'exec', load: 'exec', require: 'exec',
+    'FileUtils.rm_rf': 'delete-r', 'FileUtils.rm_r': 'delete-r', 'FileUtils.rmtree': 'delete-r', 'FileUtils.remove_dir': 'delete-r', 'FileUtils.remove_entry': 'delete-r', 'FileUtils.remove_entry_secure': 'delete-r', 'FileUtils.rm': 'delete', 'FileUtils.rm_f': 'delete', 'FileUtils.remove': 'delete', 'FileUtils.remove_file': 'delete', 'FileUtils.rmdir': 'delete', rm_rf: 'delete-r', rm_r: 'delete-r', rmtree: 'delete-r', remove_dir: 'delete-r', 'File.delete': 'delete', 'File.unlink': 'delete', 'Dir.delete': 'delete', 'Dir.rmdir': 'delete', 'Dir.unlink': 'delete', 'FileUtils.mv': 'move', 'FileUtils.move': 'move', 'File.rename': 'move', '.rmtree': 'delete-r', '.delete': 'delete',
+    'File.read': 'read', 'File.readlines': 'read', 'File.binread': 'read', 'File.foreach': 'read', 'IO.read': 'read', 'IO.readlines': 'read', 'File.open': 'open', 'File.new': 'open', 'IO.binread': 'read', 'File.write': 'write', 'IO.write': 'write', 'File.binwrite': 'write', 'File.chmod': 'write', 'FileUtils.touch': 'write', 'FileUtils.chmod': 'write', 'FileUtils.chmod_R': 'write', 'FileUtils.cp': 'copy', 'FileUtils.cp_r': 'copy', 'FileUtils.copy': 'copy', 'FileUtils.copy_entry': 'copy', 'FileUtils.ln_s': 'copy',
+    'Net::HTTP.get': 'net', 'Net::HTTP.get_response': 'net', 'URI.open': 'net', 'URI.parse': 'net', 'HTTParty.get': 'net', 'Faraday.get': 'net', 'RestClient.get': 'net', '.read': 'decode', 'open-uri': 'net',
+    'Base64.decode64': 'decode', 'Base64.strict_decode64': 'decode', 'Base64.urlsafe_decode64': 'decode', '.unpack': 'decode', '.unpack1': 'decode', '.pack': 'decode', '.reverse': 'decode', '.chr': 'decode', 'Zlib::Inflate.inflate': 'decode', 'Zlib.inflate': 'decode', '.join': 'decode', 'ARGV': 'decode', 'gets': 'decode',
+    'File.join': 'join', 'File.expand_path': 'path', 'Dir.home': 'home', 'Pathname.new': 'path', Pathname: 'path',
+    'SQLite3::Database.new': 'db', 'SQLite3::Database.open': 'db', 'Sequel.sqlite': 'db',
+  },
+  php: {
+    system: 'shell', exec: 'shell', shell_exec: 'shell', passthru: 'shell', popen: 'shell', proc_open: 'argv', pcntl_exec: 'argv', '`': 'shell', expect_popen: 'shell',
+    eval: 'exec', assert: 'exec', create_function: 'exec', include: 'exec', require: 'exec', include_once: 'exec', require_once: 'exec',
+    unlink: 'delete', rmdir: 'delete', rename: 'move', file_get_contents: 'read', readfile: 'read', file: 'read', fopen: 'open', highlight_file: 'read', show_source: 'read', parse_ini_file: 'read', file_put_contents: 'write', chmod: 'write', touch: 'write', copy: 'copy', symlink: 'copy',
+    curl_exec: 'net', fsockopen: 'net', stream_socket_client: 'net',
+    base64_decode: 'decode', str_rot13: 'decode', gzinflate: 'decode', gzuncompress: 'decode', gzdecode: 'decode', hex2bin: 'decode', strrev: 'decode', chr: 'decode', convert_uudecode: 'decode', pack: 'decode', urldecode: 'decode', rawurldecode: 'decode', implode: 'decode',
+    getenv: 'home', 'PDO': 'db', 'SQLite3': 'db',
+  },
+  lua: {
+    'os.execute': 'shell', 'io.popen': 'shell', load: 'exec', loadstring: 'exec', dofile: 'exec', loadfile: 'exec', 'os.remove': 'delete', 'os.rename': 'move', 'io.open': 'open', 'io.lines': 'read',
+    'socket.http.request': 'net', 'http.request': 'net', 'string.char': 'decode', 'string.reverse': 'decode', '.reverse': 'decode', 'os.getenv': 'home', 'lsqlite3.open': 'db', 'sqlite3.open': 'db',
+  },
+  r: { system: 'shell', system2: 'argv', shell: 'shell', unlink: 'delete', 'file.remove': 'delete', eval: 'exec', 'parse': 'exec', source: 'exec', readLines: 'read', 'read.csv': 'read', readRDS: 'read', 'file.path': 'join', 'path.expand': 'path', 'url': 'net', 'download.file': 'net' },
+  tcl: { exec: 'argv', eval: 'exec', 'file delete': 'delete' },
+  applescript: {},
+  powershell: {},
+};
+
+/** Calls whose string arguments are only printed or logged: data, never commands. */
+export const PRINT_CALLS = ['print', 'console.log', 'console.error', 'console.info', 'console.warn', 'console.debug', 'process.stdout.write', 'process.stderr.write', 'sys.stdout.write', 'sys.stderr.write', 'puts', 'p', 'pp', 'say', 'printf', 'echo', 'print_r', 'var_dump', 'io.write', 'logging.info', 'logging.warning', 'logging.error', 'logging.debug', 'log', 'warn', 'die', 'cat', 'message'];
+
+const NET_TEXT = /\b(?:urlopen|urlretrieve|requests\.(?:get|post|request)|httpx|http\.client|aiohttp|fetch\s*\(|https?\.get|https?\.request|axios|undici|Net::HTTP|URI\.open|open-uri|HTTParty|Faraday|RestClient|LWP|HTTP::Tiny|getstore|file_get_contents\s*\(\s*['"]https?:|curl_exec|socket\.http|download\.file|Invoke-WebRequest|Invoke-RestMethod|DownloadString)/;
+const EXEC_TEXT = /\b(?:exec|eval|Function|runInThisContext|runInNewContext|instance_eval|class_eval|module_eval|loadstring|create_function|evalbytes|iex|Invoke-Expression)\b/;
+
+// ---------------------------------------------------------------- tokenizer
+
+interface Tok {
+  k: 'id' | 'str' | 'num' | 'op';
+  v: string;
+  /** A string with interpolation: unknown parts are \u0000. */
+  dyn?: boolean;
+  /** Backticks / %x / qx: the string is a shell command. */
+  shell?: boolean;
+  /** qw(...) / %w(...): a list of words. */
+  words?: string[];
+}
+
+function unescape(body: string, raw: boolean): string {
+  if (raw || !body.includes('\\')) return body;
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c !== '\\' || i + 1 >= body.length) {
+      out += c;
+      continue;
+    }
+    const n = body[++i];
+    if (n === 'n') out += '\n';
+    else if (n === 't') out += '\t';
+    else if (n === 'r') out += '\r';
+    else if (n === '0' && !/[0-7]/.test(body[i + 1] ?? '')) out += '\0';
+    else if (n === 'x' && /^[0-9a-fA-F]{2}/.test(body.slice(i + 1, i + 3))) {
+      out += String.fromCharCode(parseInt(body.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (n === 'u' && /^[0-9a-fA-F]{4}/.test(body.slice(i + 1, i + 5))) {
+      out += String.fromCharCode(parseInt(body.slice(i + 1, i + 5), 16));
+      i += 4;
+    } else if (/[0-7]/.test(n)) {
+      const m = /^[0-7]{1,3}/.exec(body.slice(i, i + 3))!;
+      out += String.fromCharCode(parseInt(m[0], 8) & 0xff);
+      i += m[0].length - 1;
+    } else if (n === '\n') continue;
+    else out += n;
+  }
+  return out;
+}
+
+const CLOSE: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
+
+/** Reads a delimited body starting after `open` at `i`; nested brackets balance. Returns [body, index after close]. */
+function delimited(code: string, i: number, open: string): [string, number] {
+  const close = CLOSE[open] ?? open;
+  let depth = 1;
+  let j = i;
+  while (j < code.length) {
+    const c = code[j];
+    if (c === '\\') {
+      j += 2;
+      continue;
+    }
+    if (c === close && --depth === 0) return [code.slice(i, j), j + 1];
+    if (c === open && close !== open) depth++;
+    j++;
+  }
+  return [code.slice(i), code.length];
+}
+
+/** Interpolation marks: Python f-strings {x}, JS `${x}`, Ruby "#{x}", Perl/PHP "$x" and "@x". */
+function interpolated(lang: Language, body: string, kind: 'f' | 'tpl' | 'dq'): { text: string; dyn: boolean; names: string[] } {
+  let re: RegExp | undefined;
+  if (kind === 'f') re = /\{([^{}]{0,200})\}/g;
+  else if (kind === 'tpl') re = /\$\{([^{}]{0,200})\}/g;
+  else if (lang === 'ruby') re = /#\{([^{}]{0,200})\}/g;
+  else if (lang === 'perl' || lang === 'php') re = /[$@]\{?([A-Za-z_][\w]*)\}?/g;
+  if (!re) return { text: body, dyn: false, names: [] };
+  const names: string[] = [];
+  const text = body.replace(re, (_m, n: string) => {
+    names.push(n.trim());
+    return '\u0000' + n.trim() + '\u0001';
+  });
+  return { text, dyn: names.length > 0, names };
+}
+
+export function tokenize(lang: Language, code: string): Tok[] {
+  const toks: Tok[] = [];
+  const n = Math.min(code.length, MAX_CODE);
+  let i = 0;
+  const hashComment = lang === 'python' || lang === 'ruby' || lang === 'perl' || lang === 'php' || lang === 'r' || lang === 'tcl';
+  const slashComment = lang === 'node' || lang === 'php';
+  while (i < n && toks.length < MAX_TOKENS) {
+    const c = code[i];
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (c === '\n') {
+      toks.push({ k: 'op', v: ';' });
+      i++;
+      continue;
+    }
+    if ((c === '#' && hashComment && !(lang === 'perl' && code[i - 1] === '$')) || (c === '/' && code[i + 1] === '/' && slashComment) || (c === '-' && code[i + 1] === '-' && lang === 'lua')) {
+      if (lang === 'lua' && code.startsWith('--[[', i)) {
+        const e = code.indexOf(']]', i);
+        i = e < 0 ? n : e + 2;
+        continue;
+      }
+      const e = code.indexOf('\n', i);
+      i = e < 0 ? n : e;
+      continue;
+    }
+    if (c === '/' && code[i + 1] === '*' && (lang === 'node' || lang === 'php')) {
+      const e = code.indexOf('*/', i + 2);
+      i = e < 0 ? n : e + 2;
+      continue;
+    }
+    // Python string prefixes: r, b, f, rb, br, fr, rf, u.
+    if (lang === 'python' && /[rRbBfFuU]/.test(c)) {
+      const m = /^([rRbBfFuU]{1,2})(['"])/.exec(code.slice(i, i + 3));
+      if (m && !/[\w]/.test(code[i - 1] ?? '')) {
+        const prefix = m[1].toLowerCase();
+        i += m[1].length;
+        i = readQuoted(lang, code, i, toks, prefix.includes('r'), prefix.includes('f') ? 'f' : undefined);
+        continue;
+      }
+    }
+    if (c === '"' || c === "'") {
+      i = readQuoted(lang, code, i, toks, lang === 'perl' || lang === 'php' || lang === 'ruby' ? c === "'" : false, undefined);
+      continue;
+    }
+    if (c === '`') {
+      if (lang === 'node') {
+        const [body, e] = delimited(code, i + 1, '`');
+        const it = interpolated(lang, body, 'tpl');
+        toks.push({ k: 'str', v: unescape(it.text, false), dyn: it.dyn });
+        i = e;
+        continue;
+      }
+      if (lang === 'perl' || lang === 'ruby' || lang === 'php') {
+        const [body, e] = delimited(code, i + 1, '`');
+        const it = interpolated(lang, body, 'dq');
+        toks.push({ k: 'str', v: it.text, dyn: it.dyn, shell: true });
+        i = e;
+        continue;
+      }
+    }
+    if (lang === 'lua' && c === '[' && /^\[=*\[/.test(code.slice(i, i + 10))) {
+      const m = /^\[(=*)\[/.exec(code.slice(i, i + 10))!;
+      const closeSeq = ']' + m[1] + ']';
+      const e = code.indexOf(closeSeq, i + m[0].length);
+      toks.push({ k: 'str', v: code.slice(i + m[0].length, e < 0 ? n : e) });
+      i = e < 0 ? n : e + closeSeq.length;
+      continue;
+    }
+    // Perl q() qq() qw() qx() and s/// m// tr/// y///; Ruby %w() %x() %q() %Q() %().
+    if (lang === 'perl' && /[qmsty]/.test(c) && !/[\w$@%&]/.test(code[i - 1] ?? '')) {
+      const m = /^(qq|qw|qx|qr|q|m|s|tr|y)\s*([^\w\s])/.exec(code.slice(i, i + 6));
+      if (m && !(m[2] === '=' && code[i + m[0].length] !== '=') && !(m[1].length === 1 && m[2] === ',' ) && !(m[2] === ';')) {
+        const op = m[1];
+        let [body, e] = delimited(code, i + m[0].length, m[2]);
+        if (op === 's' || op === 'tr' || op === 'y') {
+          // second part
+          const open2 = CLOSE[m[2]] ? code.slice(e).trimStart()[0] ?? m[2] : m[2];
+          const start2 = CLOSE[m[2]] ? code.indexOf(open2, e) + 1 : e;
+          [, e] = delimited(code, start2, open2);
+          while (/[a-z]/.test(code[e] ?? '')) e++;
+          i = e;
+          continue;
+        }
+        if (op === 'm' || op === 'qr') {
+          while (/[a-z]/.test(code[e] ?? '')) e++;
+          i = e;
+          continue;
+        }
+        if (op === 'qw') toks.push({ k: 'str', v: body, words: body.trim().split(/\s+/).filter(Boolean) });
+        else {
+          const it = op === 'q' ? { text: body, dyn: false } : interpolated(lang, body, 'dq');
+          toks.push({ k: 'str', v: it.text, dyn: it.dyn, shell: op === 'qx' });
+        }
+        i = e;
+        continue;
+      }
+    }
+    if (lang === 'ruby' && c === '%' && /^%[wWiIqQxr]?[({[<|!/]/.test(code.slice(i, i + 3))) {
+      const m = /^%([wWiIqQxr]?)([({[<|!/])/.exec(code.slice(i, i + 3))!;
+      const [body, e] = delimited(code, i + m[0].length, m[2]);
+      if (m[1] === 'w' || m[1] === 'W' || m[1] === 'i' || m[1] === 'I') toks.push({ k: 'str', v: body, words: body.trim().split(/\s+/).filter(Boolean) });
+      else if (m[1] !== 'r') {
+        const it = m[1] === 'q' ? { text: body, dyn: false } : interpolated(lang, body, 'dq');
+        toks.push({ k: 'str', v: it.text, dyn: it.dyn, shell: m[1] === 'x' });
+      }
+      i = e;
+      continue;
+    }
+    if (/[A-Za-z_$@%]/.test(c) || c.charCodeAt(0) > 127) {
+      let j = i + 1;
+      // Perl/PHP sigils and package separators are part of the name: $x, @ARGV, File::Path::rmtree.
+      while (j < n && (/[\w$]/.test(code[j]) || (code[j] === ':' && code[j + 1] === ':' && /[A-Za-z_]/.test(code[j + 2] ?? '')) || code.charCodeAt(j) > 127)) j += code[j] === ':' ? 2 : 1;
+      if (j === i + 1 && (c === '@' || c === '%') && lang !== 'perl') {
+        toks.push({ k: 'op', v: c });
+        i++;
+        continue;
+      }
+      toks.push({ k: 'id', v: code.slice(i, j) });
+      i = j;
+      continue;
+    }
+    if (/[0-9]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /[\w.]/.test(code[j])) j++;
+      toks.push({ k: 'num', v: code.slice(i, j) });
+      i = j;
+      continue;
+    }
+    if (c === '-' && code[i + 1] === '>') {
+      toks.push({ k: 'op', v: '->' });
+      i += 2;
+      continue;
+    }
+    if (c === '=' && code[i + 1] === '>') {
+      toks.push({ k: 'op', v: '=>' });
+      i += 2;
+      continue;
+    }
+    if (c === ':' && code[i + 1] === ':') {
+      toks.push({ k: 'op', v: '::' });
+      i += 2;
+      continue;
+    }
+    if (c === '.' && code[i + 1] === '.' && lang === 'lua') {
+      toks.push({ k: 'op', v: '..' });
+      i += 2;
+      continue;
+    }
+    toks.push({ k: 'op', v: c });
+    i++;
+  }
+  return toks;
+}
+
+function readQuoted(lang: Language, code: string, i: number, toks: Tok[], raw: boolean, kind: 'f' | undefined): number {
+  const q = code[i];
+  const triple = lang === 'python' && code.startsWith(q.repeat(3), i);
+  const start = i + (triple ? 3 : 1);
+  let j = start;
+  while (j < code.length) {
+    if (code[j] === '\\') {
+      j += 2;
+      continue;
+    }
+    if (triple ? code.startsWith(q.repeat(3), j) : code[j] === q) break;
+    if (!triple && code[j] === '\n' && lang === 'python') break;
+    j++;
+  }
+  const body = code.slice(start, Math.min(j, code.length));
+  const dq = q === '"' && (lang === 'perl' || lang === 'php' || lang === 'ruby');
+  const it = kind === 'f' ? interpolated(lang, body, 'f') : dq ? interpolated(lang, body, 'dq') : { text: body, dyn: false };
+  toks.push({ k: 'str', v: unescape(it.text, raw), dyn: it.dyn });
+  return Math.min(code.length, j + (triple ? 3 : 1));
+}
+
+// ---------------------------------------------------------------- values
+
+interface Val {
+  /** Known text, with \u0000 marking unknown parts. */
+  text?: string;
+  list?: Val[];
+  /** Comes from the network / from a decoder / from input. */
+  net?: boolean;
+  decoded?: boolean;
+  /** Nothing is known. */
+  unknown?: boolean;
+  /** An options object holding recursive: true (fs.rmSync(p, {recursive: true})). */
+  recursive?: boolean;
+  shellTrue?: boolean;
+}
+
+const UNKNOWN: Val = { unknown: true };
+
+interface Scope {
+  lang: Language;
+  toks: Tok[];
+  aliases: Map<string, string>;
+  vars: Map<string, [number, number]>;
+  ctx: CodeContext;
+  home: string;
+  evalDepth: number;
+}
+
+/** Index just past the bracket that closes the one at `i`. */
+function closeOf(toks: Tok[], i: number): number {
+  const open = toks[i].v;
+  const close = CLOSE[open];
+  let depth = 0;
+  for (let j = i; j < toks.length; j++) {
+    if (toks[j].k !== 'op') continue;
+    if (toks[j].v === open) depth++;
+    else if (toks[j].v === close && --depth === 0) return j + 1;
+  }
+  return toks.length;
+}
+
+/** Splits toks[a..b) on top-level commas. */
+function splitArgs(toks: Tok[], a: number, b: number): [number, number][] {
+  const out: [number, number][] = [];
+  let start = a;
+  for (let j = a; j < b; j++) {
+    const t = toks[j];
+    if (t.k === 'op' && (t.v === '(' || t.v === '[' || t.v === '{')) {
+      j = closeOf(toks, j) - 1;
+      continue;
+    }
+    if (t.k === 'op' && (t.v === ',' || t.v === '=>' && false)) {
+      out.push([start, j]);
+      start = j + 1;
+    }
+  }
+  if (start < b) out.push([start, b]);
+  return out;
+}
+
+/** A dotted name starting at i (`os.path.join`, `File::Path::rmtree`, `$ua->get`): [name, end]. */
+function dottedName(toks: Tok[], i: number): [string, number] {
+  let name = toks[i].v;
+  let j = i + 1;
+  while (j + 1 < toks.length && toks[j].k === 'op' && (toks[j].v === '.' || toks[j].v === '::' || toks[j].v === '->' || toks[j].v === ':') && toks[j + 1].k === 'id') {
+    name += (toks[j].v === '::' ? '::' : toks[j].v === '->' ? '->' : '.') + toks[j + 1].v;
+    j += 2;
+  }
+  return [name, j];
+}
+
+function canonical(s: Scope, name: string): string {
+  const first = name.split(/\.|::|->/)[0];
+  const alias = s.aliases.get(first);
+  const full = alias ? alias + name.slice(first.length) : name;
+  return full.replace(/^node:/, '').replace(/^fs\/promises/, 'fs.promises').replace(/^(?:require\.main\.)?require\b/, 'require').replace(/^fs\.promises\.promises/, 'fs.promises');
+}
+
+function sinkOf(s: Scope, name: string): Sink | undefined {
+  const table = SINKS[s.lang];
+  const c = canonical(s, name);
+  const direct = own(table, c);
+  if (direct) return direct;
+  // fs-extra, graceful-fs, fs/promises: the last part names the sink.
+  const parts = c.split(/\.|::|->/);
+  const last = parts[parts.length - 1];
+  if (parts.length > 1) {
+    const mod = parts.slice(0, -1).join('.');
+    if (s.lang === 'node' && /^(?:fs|fs-extra|graceful-fs|fs\.promises|fsp|fse)$/.test(mod) && own(table, 'fs.' + last)) return own(table, 'fs.' + last);
+    if (s.lang === 'node' && /^(?:fs-extra|fse)$/.test(mod) && own(table, 'fs-extra.' + last)) return own(table, 'fs-extra.' + last);
+    if (own(table, '.' + last) && !(s.lang === 'python' && ['os', 'sys', 'json', 're', 'str'].includes(mod))) return own(table, '.' + last);
+    if (s.lang === 'perl' && own(table, '->' + last)) return own(table, '->' + last);
+    // A module reached through another (shutil.os.path.expanduser): try the shorter tails.
+    for (let k = 1; k < parts.length - 1; k++) {
+      const hit = own(table, parts.slice(k).join('.'));
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+/** Evaluates toks[a..b) to what is known of its value. */
+function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
+  if (a >= b || depth > 12) return UNKNOWN;
+  const t = s.toks;
+  // Parenthesized / list literals.
+  if (t[a].k === 'op' && (t[a].v === '[' || (t[a].v === '(' && s.lang === 'perl')) && closeOf(t, a) === b) {
+    return { list: splitArgs(t, a + 1, b - 1).map(([x, y]) => evalExpr(s, x, y, depth + 1)) };
+  }
+  if (t[a].k === 'op' && t[a].v === '(' && closeOf(t, a) === b) return evalExpr(s, a + 1, b - 1, depth + 1);
+  if (t[a].k === 'op' && t[a].v === '{') {
+    const body = t.slice(a, b);
+    return { unknown: true, recursive: body.some((x, i) => x.v === 'recursive' && (body[i + 2]?.v === 'true' || body[i + 2]?.v === 'True')), shellTrue: body.some((x, i) => x.v === 'shell' && body[i + 2]?.v === 'true') };
+  }
+  if (t[a].k === 'str' && t[a].words) return { list: t[a].words!.map((w) => ({ text: w })) };
+  // Concatenation: split on top-level + . .. ~ (string concat) and join.
+  const parts: [number, number][] = [];
+  let start = a;
+  for (let j = a; j < b; j++) {
+    const x = t[j];
+    if (x.k === 'op' && (x.v === '(' || x.v === '[' || x.v === '{')) {
+      j = closeOf(t, j) - 1;
+      continue;
+    }
+    const concat = x.k === 'op' && (x.v === '+' || x.v === '..' || (x.v === '.' && (s.lang === 'perl' || s.lang === 'php')) || (x.v === '/' && s.lang === 'python'));
+    if (concat && j > start) {
+      parts.push([start, j]);
+      start = j + 1;
+    }
+  }
+  if (parts.length) {
+    parts.push([start, b]);
+    const vals = parts.map(([x, y]) => evalExpr(s, x, y, depth + 1));
+    const pathJoin = s.lang === 'python' && t.slice(a, b).some((x) => x.k === 'op' && x.v === '/');
+    return {
+      text: vals.map((v) => v.text ?? '\u0000').join(pathJoin ? '/' : ''),
+      net: vals.some((v) => v.net),
+      decoded: vals.some((v) => v.decoded),
+      list: vals.every((v) => v.list) ? vals.flatMap((v) => v.list!) : undefined,
+    };
+  }
+  if (t[a].k === 'str' && b === a + 1) return { text: resolveInterp(s, t[a], depth) };
+  if (t[a].k === 'str' && b > a + 1 && t[a + 1].k === 'op' && t[a + 1].v === '.') {
+    // "...".join(x), "...".decode(), '...'[::-1]
+    return { text: '\u0000', decoded: true };
+  }
+  if (t[a].k === 'str' && b > a + 1 && t[a + 1].v === '[') return { text: '\u0000', decoded: true };
+  if (t[a].k === 'num') return { text: t[a].v };
+  if (t[a].k === 'id') {
+    // new X(...)
+    let i = a;
+    if (t[i].v === 'new' && i + 1 < b) i++;
+    if (t[i].k !== 'id') return UNKNOWN;
+    const [name, end] = dottedName(t, i);
+    const cname = canonical(s, name);
+    if (end === b) {
+      if (/^(?:\$?ENV|os\.environ|process\.env)(?:\.HOME|\.USERPROFILE)$/.test(cname)) return { text: s.home };
+      if (cname === 'sys.stdin' || cname === 'process.stdin' || cname === 'STDIN' || cname === '$stdin' || cname === 'ARGV' || cname === '@ARGV' || cname === 'sys.argv' || cname === 'process.argv') return { text: '\u0000', decoded: true };
+      if (['True', 'true', 'False', 'false', 'None', 'null', 'nil', 'undefined'].includes(name)) return { text: name };
+      if (sinkOf(s, name) === 'home') return { text: s.home };
+      const v = s.vars.get(name);
+      if (v && depth < 10) return evalExpr(s, v[0], v[1], depth + 1);
+      return UNKNOWN;
+    }
+    // Subscripts: os.environ['HOME'], ENV['HOME'], $ENV{HOME}, $_SERVER['HOME'], process.env['HOME']
+    if (t[end] && (t[end].v === '[' || t[end].v === '{') && closeOf(t, end) === b) {
+      const key = t[end + 1];
+      if (key && /^(?:HOME|USERPROFILE)$/.test(key.v) && /(?:environ|ENV|env|_SERVER)$/.test(cname)) return { text: s.home };
+      const base = evalExpr(s, a, end, depth + 1);
+      return { text: '\u0000', net: base.net, decoded: base.decoded || base.net !== true };
+    }
+    if (t[end] && t[end].v === '(') {
+      const close = closeOf(t, end);
+      const args = splitArgs(t, end + 1, close - 1).map(([x, y]) => evalExpr(s, x, y, depth + 1));
+      const sink = sinkOf(s, name);
+      let v: Val;
+      const homeCall = /^(?:os\.homedir|Path\.home|pathlib\.Path\.home|Dir\.home|os\.getenv|getenv|os\.environ\.get)$/.test(cname) && (cname.endsWith('homedir') || cname.endsWith('home') || /^["']?(?:HOME|USERPROFILE)/.test(args[0]?.text ?? ''));
+      const tail = cname.split('.').slice(-3).join('.');
+      if (homeCall) v = { text: s.home };
+      else if (/(?:^|\.)os\.path\.expanduser$/.test(cname) || tail === 'os.path.expanduser') v = args[0] ?? UNKNOWN;
+      else if (sink === 'net') v = { text: '\u0000', net: true };
+      else if (sink === 'decode') v = { text: '\u0000', decoded: true, net: args.some((x) => x.net) };
+      else if (sink === 'path') v = args[0] ?? UNKNOWN;
+      else if (sink === 'join') v = { text: args.map((x) => x.text ?? '\u0000').join('/') };
+      else if (cname === 'os.path.expanduser' || cname === 'File.expand_path') v = args[0] ?? UNKNOWN;
+      else if (cname === '__import__' || cname === 'importlib.import_module' || cname === 'require') v = { text: '\u0000', unknown: true };
+      else v = { text: '\u0000', net: args.some((x) => x.net), decoded: args.some((x) => x.decoded) };
+      if (close < b) {
+        // A method on the result: urlopen(u).read(), fetch(u).then(...), Path(p).expanduser()
+        const rest = t.slice(close, b);
+        const restNet = rest.some((x) => x.k === 'id' && /^(?:read|text|json|content|body|decode|then|data|readlines)$/.test(x.v));
+        if (v.net) return { text: '\u0000', net: true };
+        if (rest[0]?.v === '.' && rest[1] && /^(?:expanduser|resolve|absolute|as_posix)$/.test(rest[1].v)) return v;
+        if (rest[0]?.v === '.' && rest[1]?.v === 'joinpath') return { text: (v.text ?? '\u0000') + '/' + (evalExpr(s, close + 3, b - 1, depth + 1).text ?? '\u0000') };
+        return { text: '\u0000', decoded: v.decoded || restNet, net: v.net };
+      }
+      return v;
+    }
+  }
+  return UNKNOWN;
+}
+
+function resolveInterp(s: Scope, tok: Tok, depth: number): string {
+  if (!tok.dyn) return expandTilde(tok.v, s.home);
+  const out = tok.v.replace(/\u0000([^\u0001]*)\u0001/g, (_m, name: string) => {
+    const v = s.vars.get(name.replace(/^[$@]/, '')) ?? s.vars.get(name);
+    if (v && depth < 10) {
+      const val = evalExpr(s, v[0], v[1], depth + 1);
+      if (val.text !== undefined && !val.text.includes('\u0000')) return val.text;
+    }
+    if (/^(?:HOME|ENV\{'?HOME'?\}|process\.env\.HOME|os\.homedir\(\))$/.test(name)) return s.home;
+    return '\u0000';
+  });
+  return expandTilde(out, s.home);
+}
+
+function expandTilde(text: string, home: string): string {
+  return text === '~' || text.startsWith('~/') ? home + text.slice(1) : text;
+}
+
+// ---------------------------------------------------------------- analysis
+
+function collectAliases(s: Scope): void {
+  const t = s.toks;
+  for (let i = 0; i < t.length; i++) {
+    const x = t[i];
+    if (x.k !== 'id') continue;
+    if (s.lang === 'python') {
+      if (x.v === 'import' && (i === 0 || t[i - 1].v === ';' || t[i - 1].v === ':')) {
+        let j = i + 1;
+        while (j < t.length && t[j].v !== ';') {
+          if (t[j].k === 'id') {
+            const [mod, e] = dottedName(t, j);
+            if (t[e]?.v === 'as' && t[e + 1]?.k === 'id') {
+              s.aliases.set(t[e + 1].v, mod);
+              j = e + 2;
+            } else {
+              s.aliases.set(mod.split('.')[0], mod.split('.')[0]);
+              j = e;
+            }
+            continue;
+          }
+          j++;
+        }
+      }
+      if (x.v === 'from' && t[i + 1]?.k === 'id') {
+        const [mod, e] = dottedName(t, i + 1);
+        if (t[e]?.v !== 'import') continue;
+        let j = e + 1;
+        while (j < t.length && t[j].v !== ';') {
+          if (t[j].k === 'id' && t[j].v !== 'as') {
+            const name = t[j].v;
+            if (t[j + 1]?.v === 'as' && t[j + 2]?.k === 'id') {
+              s.aliases.set(t[j + 2].v, mod + '.' + name);
+              j += 3;
+              continue;
+            }
+            s.aliases.set(name, mod + '.' + name);
+          }
+          if (t[j].v === '*') for (const k of Object.keys(SINKS.python)) if (k.startsWith(mod + '.')) s.aliases.set(k.slice(mod.length + 1), k);
+          j++;
+        }
+      }
+    }
+    if (s.lang === 'node') {
+      // const X = require('m') / import X from 'm' / import * as X from 'm' / const {a, b: c} = require('m') / import {a as b} from 'm'
+      if (x.v === 'require' || x.v === 'import') {
+        const open = t[i + 1]?.v === '(' ? i + 1 : -1;
+        let mod: string | undefined;
+        if (open > 0 && t[open + 1]?.k === 'str') mod = t[open + 1].v;
+        if (x.v === 'import' && open < 0) {
+          const from = t.findIndex((y, k) => k > i && y.v === 'from');
+          if (from > 0 && t[from + 1]?.k === 'str') mod = t[from + 1].v;
+          if (mod) bindNodeImport(s, t, i + 1, from, mod.replace(/^node:/, ''));
+          continue;
+        }
+        if (!mod) continue;
+        mod = mod.replace(/^node:/, '').replace(/^fs\/promises$/, 'fs.promises');
+        // backwards: `X =` or `{...} =` before require
+        let k = i - 1;
+        if (t[k]?.v === 'await') k--;
+        if (t[k]?.v === '=') {
+          if (t[k - 1]?.k === 'id') s.aliases.set(t[k - 1].v, mod);
+          else if (t[k - 1]?.v === '}') {
+            let o = k - 1;
+            while (o >= 0 && t[o].v !== '{') o--;
+            bindNodeImport(s, t, o, k - 1, mod);
+          }
+        }
+        // require('m').x → handled by canonical through the 'require' marker
+        if (t[open + 2]?.v === ')' && t[open + 3]?.v === '.' && t[open + 4]?.k === 'id') {
+          t[i] = { k: 'id', v: mod };
+          t.splice(i + 1, 3);
+        }
+      }
+    }
+    if (s.lang === 'python' && (x.v === '__import__' || x.v === 'importlib') && t[i + 1]) {
+      // __import__('os').system(...) → os.system(...)
+      const open = x.v === '__import__' ? i + 1 : t[i + 1]?.v === '.' && t[i + 2]?.v === 'import_module' ? i + 3 : -1;
+      if (open > 0 && t[open]?.v === '(' && t[open + 1]?.k === 'str' && t[open + 2]?.v === ')') {
+        const mod = t[open + 1].v;
+        t.splice(i, open + 3 - i, { k: 'id', v: mod });
+        s.aliases.set(mod, mod);
+      }
+    }
+    if (s.lang === 'python' && x.v === 'getattr' && t[i + 1]?.v === '(' && t[i + 2]?.k === 'id' && t[i + 3]?.v === ',' && t[i + 4]?.k === 'str' && t[i + 5]?.v === ')') {
+      t.splice(i, 6, { k: 'id', v: t[i + 2].v + '.' + t[i + 4].v });
+    }
+    if (s.lang === 'ruby' && x.v === 'include' && t[i + 1]?.v === 'FileUtils') for (const k of Object.keys(SINKS.ruby)) if (k.startsWith('FileUtils.')) s.aliases.set(k.slice(10), k);
+    if (s.lang === 'perl' && x.v === 'use' && t[i + 1]?.k === 'id') {
+      const mod = t[i + 1].v;
+      for (const k of Object.keys(SINKS.perl)) if (k.startsWith(mod + '::')) s.aliases.set(k.slice(mod.length + 2), k);
+    }
+  }
+}
+
+function bindNodeImport(s: Scope, t: Tok[], from: number, to: number, mod: string): void {
+  // {a, b: c} / {a as b} / * as X / X
+  for (let j = from; j < to; j++) {
+    if (t[j].k !== 'id' || t[j].v === 'from' || t[j].v === 'as' || t[j].v === 'const' || t[j].v === 'let' || t[j].v === 'var' || t[j].v === 'type') continue;
+    const name = t[j].v;
+    if ((t[j + 1]?.v === ':' || t[j + 1]?.v === 'as') && t[j + 2]?.k === 'id') {
+      s.aliases.set(t[j + 2].v, mod + '.' + name);
+      j += 2;
+      continue;
+    }
+    if (t[j - 1]?.v === 'as' || (t[j - 1]?.v !== ',' && t[j - 1]?.v !== '{' && t[j + 1]?.v !== ',' && t[j + 1]?.v !== '}')) s.aliases.set(name, mod);
+    else s.aliases.set(name, mod + '.' + name);
+  }
+}
+
+function collectVars(s: Scope): void {
+  const t = s.toks;
+  for (let i = 1; i < t.length; i++) {
+    if (t[i].k !== 'op' || t[i].v !== '=' || t[i + 1]?.v === '=' || t[i - 1]?.k !== 'id') continue;
+    if (['=', '!', '<', '>'].includes(t[i - 1].v)) continue;
+    let end = i + 1;
+    while (end < t.length && t[end].v !== ';' && !(t[end].v === ',' && s.lang !== 'python')) {
+      if (t[end].k === 'op' && (t[end].v === '(' || t[end].v === '[' || t[end].v === '{')) end = closeOf(t, end);
+      else end++;
+    }
+    const name = t[i - 1].v.replace(/^[$@]/, '');
+    s.vars.set(name, [i + 1, end]);
+    s.vars.set(t[i - 1].v, [i + 1, end]);
+  }
+}
+
+function shellOf(s: Scope, text: string, via: string): void {
+  const { analyzer, cwd, depth } = s.ctx;
+  if (text.trim() === '' || text === '\u0000') return;
+  if (text.startsWith('\u0000')) {
+    analyzer.hit('dynamic-command', 'ask', s.ctx.segment, `${via} runs a command only known at run time`);
+    return;
+  }
+  analyzer.analyzeSource(text, depth + 1, `${s.ctx.via} > ${via}`, cwd, new Map());
+}
+
+function argvOf(s: Scope, list: Val[], via: string): void {
+  const argv = list.map((v) => v.text ?? '\u0000');
+  if (argv.length === 0) return;
+  if (argv[0].includes('\u0000')) {
+    s.ctx.analyzer.hit('dynamic-command', 'ask', s.ctx.segment, `${via} runs a program only known at run time`);
+    return;
+  }
+  const words = argv.map((text) => ({ text, dynamic: false, quoted: true, glob: false }));
+  const c: SimpleCommand = { words, assignments: [], redirects: [], pipeline: 0, stage: 0, background: false };
+  s.ctx.analyzer.analyzeCommand(c, s.ctx.depth + 1, `${s.ctx.via} > ${via}`, s.ctx.cwd, [c], new Map());
+}
+
+function dynamic(s: Scope, v: Val, via: string): void {
+  if (v.net) s.ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', s.ctx.segment, `${via} runs code downloaded from the network`);
+  else s.ctx.analyzer.hit('dynamic-command', 'ask', s.ctx.segment, `${via} runs ${v.decoded ? 'decoded or computed' : 'computed'} code, only known at run time`);
+}
+
+function pathArg(v: Val | undefined): string | undefined {
+  if (!v || v.text === undefined) return undefined;
+  return v.text;
+}
+
+const LEDGER_TEXT = /(?:^|\/)\.loom(?:\/|$)|ledger\.db/;
+
+function judgeCall(s: Scope, name: string, sink: Sink, args: Val[], argRanges: [number, number][]): void {
+  const a = s.ctx.analyzer;
+  const { cwd, segment } = s.ctx;
+  const via = `${s.lang} ${canonical(s, name)}`;
+  switch (sink) {
+    case 'shell': {
+      const v = args[0];
+      if (!v) return;
+      if (v.list) argvOf(s, v.list, via);
+      else if (v.text !== undefined && v.text !== '\u0000') shellOf(s, v.text, via);
+      else dynamic(s, v, via);
+      return;
+    }
+    case 'argv': {
+      // subprocess.run("cmd", shell=True) / run(["rm", ...]) / execFileSync("rm", ["-rf", p]) / system("rm", "-rf", p) / os.execvp("rm", ["rm", ...])
+      const c = canonical(s, name);
+      let list: Val[] | undefined;
+      const firstList = args.findIndex((x) => x.list);
+      if (/^os\.(?:exec|spawn|posix_spawn)/.test(c)) {
+        const from = c.startsWith('os.spawn') ? 1 : 0;
+        list = firstList > 0 ? args[firstList].list : args.slice(from + 1);
+      } else if (args[0]?.list) list = args[0].list;
+      else if (firstList > 0) list = [args[0], ...args[firstList].list!];
+      else if (args.length > 1 && args.slice(1).every((x) => x.text !== undefined && !x.unknown) && s.lang !== 'python') list = args;
+      const v = args[0];
+      if (list) {
+        if (args.some((x) => x.shellTrue) && list.length) shellOf(s, list.map((x) => x.text ?? '\u0000').join(' '), via);
+        else argvOf(s, list, via);
+      } else if (v && v.text !== undefined && v.text !== '\u0000') shellOf(s, v.text, via);
+      else if (v) dynamic(s, v, via);
+      return;
+    }
+    case 'exec': {
+      const v = args[0];
+      if (!v) return;
+      if (canonical(s, name) === 'Function' || canonical(s, name) === 'new Function') {
+        const body = args[args.length - 1];
+        if (body?.text !== undefined && !body.text.includes('\u0000')) analyzeInterpreterCode(s.lang, body.text, { ...s.ctx, depth: s.ctx.depth + 1 });
+        else if (body) dynamic(s, body, via);
+        return;
+      }
+      if (['require', 'include', 'include_once', 'require_once', 'load', 'do', 'source', 'dofile', 'loadfile', 'import'].includes(canonical(s, name))) {
+        if (v.net || (v.text && /^https?:/.test(v.text))) dynamic(s, { net: true }, via);
+        return;
+      }
+      if (v.text !== undefined && !v.text.includes('\u0000')) {
+        if (s.evalDepth < MAX_DEPTH) analyzeInterpreterCode(s.lang, v.text, { ...s.ctx, depth: s.ctx.depth + 1 });
+      } else dynamic(s, v, via);
+      return;
+    }
+    case 'delete':
+    case 'delete-r': {
+      const recursive = sink === 'delete-r' || args.some((x) => x.recursive) || s.toks.slice(argRanges[0]?.[0] ?? 0, argRanges[argRanges.length - 1]?.[1] ?? 0).some((t, i, arr) => t.v === 'recursive' && /^(?:true|TRUE|T)$/.test(arr[i + 2]?.v ?? ''));
+      const targets = s.lang === 'perl' && args[0]?.list ? args[0].list : s.lang === 'perl' || s.lang === 'ruby' ? args : args.slice(0, 1);
+      for (const t of targets) {
+        const p = pathArg(t);
+        if (p === undefined) {
+          if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes a path only known at run time`);
+          continue;
+        }
+        if (t.list) for (const x of t.list) if (x.text) deletesPath(a, x.text, cwd, segment, { recursive });
+        deletesPath(a, p, cwd, segment, { recursive });
+      }
+      return;
+    }
+    case 'move': {
+      const p = pathArg(args[0]);
+      if (p) deletesPath(a, p, cwd, segment, { recursive: true, verb: 'moves' });
+      const d = pathArg(args[1]);
+      if (d && !d.startsWith('\u0000')) writesPath(a, d, cwd, segment);
+      return;
+    }
+    case 'read': {
+      const p = pathArg(args[0]);
+      if (p && !p.startsWith('\u0000')) readsPath(a, p, cwd, segment);
+      return;
+    }
+    case 'write': {
+      const c = canonical(s, name);
+      const p = pathArg(c === 'os.chmod' || c === 'chmod' || c === 'File.chmod' || c === 'FileUtils.chmod' ? (s.lang === 'python' || s.lang === 'node' ? args[0] : args[1]) : args[0]);
+      if (p && !p.startsWith('\u0000')) writesPath(a, p, cwd, segment);
+      return;
+    }
+    case 'open': {
+      // open(path, mode) / open(FH, '<', path) / open(FH, ">path") / fopen(path, 'w') / io.open(p, 'w')
+      let path: string | undefined;
+      let mode = '';
+      if (s.lang === 'perl') {
+        if (args.length >= 3) {
+          mode = args[1]?.text ?? '';
+          path = args[2]?.text;
+          if (/\|/.test(mode)) {
+            argvOf(s, args.slice(2), via);
+            return;
+          }
+        } else {
+          const spec = (args[1]?.text ?? '').trim();
+          if (spec.endsWith('|') || spec.startsWith('|')) {
+            shellOf(s, spec.replace(/^\|\s*|\s*\|$/g, ''), via);
+            return;
+          }
+          const m = /^(\+?[<>]{0,2})\s*(.*)$/.exec(spec);
+          mode = m?.[1] ?? '';
+          path = m?.[2];
+        }
+      } else {
+        path = args[0]?.text;
+        mode = args[1]?.text ?? '';
+        if (s.lang === 'python' && args.length === 1) mode = 'r';
+      }
+      if (path === undefined || path.startsWith('\u0000')) return;
+      if (/[wax+>]/.test(mode) && !/^r$/.test(mode)) writesPath(a, path, cwd, segment);
+      else readsPath(a, path, cwd, segment);
+      return;
+    }
+    case 'copy': {
+      const src = pathArg(args[0]);
+      const dst = pathArg(args[1]);
+      if (src && !src.startsWith('\u0000')) carriesFolder(a, src, cwd, segment);
+      if (dst && !dst.startsWith('\u0000')) writesPath(a, dst, cwd, segment);
+      return;
+    }
+    case 'archive': {
+      const c = canonical(s, name);
+      const root = c === 'shutil.make_archive' ? pathArg(args[2]) : pathArg(args[0]);
+      if (root && !root.startsWith('\u0000') && (c === 'shutil.make_archive' || /\b(?:tarfile|zipfile|ZipFile|TarFile)\b/.test(s.toks.map((x) => x.v).join(' ')))) carriesFolder(a, root, cwd, segment);
+      return;
+    }
+    case 'db': {
+      const p = args.map((x) => x.text ?? '').find((x) => LEDGER_TEXT.test(x));
+      if (!p) return;
+      if (/[?&]mode=ro\b/.test(p) || args.some((x, i) => i > 0 && x.unknown && false)) return;
+      const sql = s.toks.filter((x) => x.k === 'str' && /^\s*(?:select|insert|update|delete|drop|create|alter|replace|pragma|with|attach|vacuum|begin)\b/i.test(x.v));
+      const writes = s.toks.some((x) => x.k === 'id' && /^(?:executescript|exec|run)$/.test(x.v)) && sql.length === 0;
+      if (writes || sql.length === 0 || sql.some((x) => !sqlOnlyReads(x.v))) a.hit('modify-loom', 'deny', segment, `${via} opens loom's ledger (${p}) for more than a read-only query`);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function walk(s: Scope): void {
+  const t = s.toks;
+  for (let i = 0; i < t.length; i++) {
+    const x = t[i];
+    // Backticks, qx, %x: shell commands.
+    if (x.k === 'str' && x.shell) {
+      shellOf(s, resolveInterp(s, x, 0), `${s.lang} backticks`);
+      continue;
+    }
+    if (x.k !== 'id') continue;
+    // Method on a call or a literal: Path('x').unlink(), ".../x".unlink; handled when the dotted name ends in a sink.
+    let [name, end] = dottedName(t, i);
+    if (name === 'new' && t[end]?.k === 'id') [name, end] = dottedName(t, end);
+    const prev = t[i - 1];
+    const isMethodOnResult = prev && prev.k === 'op' && (prev.v === '.' || prev.v === '->');
+    if (isMethodOnResult) {
+      // receiver is whatever came before the dot: Path(...).unlink(), $ua->get(...)
+      const sink = own(SINKS[s.lang], '.' + name.split('.')[0]) ?? own(SINKS[s.lang], '->' + name.split('.')[0]);
+      if (!sink || !t[end] || t[end].v !== '(') continue;
+      if (!['delete', 'delete-r', 'read', 'write', 'open'].includes(sink)) continue;
+      // find the receiver expression start
+      let r = i - 2;
+      if (t[r]?.v === ')') {
+        let depth = 0;
+        for (; r >= 0; r--) {
+          if (t[r].v === ')') depth++;
+          else if (t[r].v === '(' && --depth === 0) break;
+        }
+        r--;
+        while (r > 0 && t[r].k === 'id' && (t[r - 1]?.v === '.' || t[r - 1]?.v === '::')) r -= 2;
+      }
+      const recv = evalExpr(s, Math.max(0, r), i - 1);
+      if (recv.text === undefined || recv.text === '\u0000') continue;
+      const close = closeOf(t, end);
+      const args = splitArgs(t, end + 1, close - 1).map(([p, q]) => evalExpr(s, p, q));
+      judgeCall(s, name, sink, sink === 'open' && s.lang === 'python' ? [recv, args[0] ?? { text: 'r' }] : [recv, ...args], []);
+      continue;
+    }
+    const cname = canonical(s, name);
+    // print(...) and friends: their string arguments are data (a shell string printed is not run); calls inside still run.
+    if (PRINT_CALLS.includes(cname) || PRINT_CALLS.includes(name)) continue;
+    const sink = sinkOf(s, name);
+    if (!sink || sink === 'net' || sink === 'decode' || sink === 'path' || sink === 'join' || sink === 'home') {
+      i = end - 1;
+      continue;
+    }
+    let argRanges: [number, number][] = [];
+    if (t[end]?.v === '(') {
+      const close = closeOf(t, end);
+      argRanges = splitArgs(t, end + 1, close - 1);
+    } else if (name === '$' && t[end]?.k === 'str') {
+      // Bun/zx tagged template: $`rm -rf ${dir}`
+      argRanges = [[end, end + 1]];
+    } else if (t[end] && (t[end].k === 'str' || t[end].k === 'id' || (t[end].k === 'op' && (t[end].v === '[' || t[end].v === '(')) || t[end].k === 'num') && ['perl', 'ruby', 'lua', 'php', 'r', 'tcl'].includes(s.lang)) {
+      // Paren-less call: system "rm -rf /"; unlink $f; FileUtils.rm_rf "/"; os.execute "..."
+      if (t[end].k === 'id' && ['if', 'unless', 'or', 'and', 'do', 'then'].includes(t[end].v)) continue;
+      let stop = end;
+      while (stop < t.length && t[stop].v !== ';' && !(t[stop].k === 'op' && t[stop].v === '}') && !(t[stop].k === 'id' && ['if', 'unless', 'or', 'and', 'then', 'do'].includes(t[stop].v))) {
+        if (t[stop].k === 'op' && (t[stop].v === '(' || t[stop].v === '[' || t[stop].v === '{')) stop = closeOf(t, stop);
+        else stop++;
+      }
+      argRanges = splitArgs(t, end, stop);
+    } else if (sink === 'exec' && s.lang === 'python' && t[end]?.k === 'str') argRanges = [[end, end + 1]];
+    else {
+      i = end - 1;
+      continue;
+    }
+    const args = argRanges.map(([p, q]) => evalExpr(s, p, q));
+    if (args.length === 0 && (sink === 'exec' || sink === 'shell')) {
+      i = end - 1;
+      continue;
+    }
+    judgeCall(s, name, sink, args, argRanges);
+    i = end - 1;
+  }
+}
+
+/**
+ * Analyses code of `lang` as the interpreter would run it. Called for
+ * `python -c`, `node -e`, `perl -e` ... and by the shell analysis for
+ * scripts fed on stdin or by heredoc (`python3 <<EOF`).
+ */
+export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeContext): void {
+  if (ctx.depth > MAX_DEPTH) {
+    ctx.analyzer.hit('unparseable', 'ask', ctx.segment, `interpreter code nested more than ${MAX_DEPTH} levels deep`);
+    return;
+  }
+  if (code.length > MAX_CODE) {
+    ctx.analyzer.hit('unparseable', 'ask', ctx.segment, `interpreter code longer than ${MAX_CODE} characters`);
+    return;
+  }
+  if (lang === 'powershell') return;
+  if (lang === 'applescript') {
+    const m = /do\s+shell\s+script\s+"((?:[^"\\]|\\.){0,4000})"/i.exec(code);
+    if (m) ctx.analyzer.analyzeSource(unescape(m[1], false), ctx.depth + 1, `${ctx.via} > osascript do shell script`, ctx.cwd, new Map());
+    else if (/do\s+shell\s+script\s+[^"]/i.test(code)) ctx.analyzer.hit('dynamic-command', 'ask', ctx.segment, 'osascript runs a shell command only known at run time');
+    return;
+  }
+  const s: Scope = { lang, toks: tokenize(lang, code), aliases: new Map(), vars: new Map(), ctx, home: ctx.analyzer.opts.home, evalDepth: ctx.depth };
+  collectAliases(s);
+  collectVars(s);
+  walk(s);
+  // Whatever the parse: code that fetches from the network and runs code is download-and-run.
+  if (NET_TEXT.test(code) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
+}
+
+// ---------------------------------------------------------------- the rule
+
+/** Code given on an interpreter's command line: every spelling of the code flag (`-c"..."`, `-Ic`, `--eval=`, `-le`, `-pe`, `deno eval`). */
+export function interpreterCode(spec: InterpreterSpec, argv: string[]): string[] | undefined {
+  const codes: string[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--') break;
+    if (spec.evalSubcommand && k === 1 && a === spec.evalSubcommand) {
+      const rest = argv.slice(2).filter((x) => !x.startsWith('-'));
+      if (rest[0] !== undefined) codes.push(rest[0]);
+      return codes;
+    }
+    if (spec.evalSubcommand && k === 1 && !a.startsWith('-')) return undefined;
+    if (!a.startsWith('-') || a === '-') break;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const key = eq < 0 ? a : a.slice(0, eq);
+      if (spec.codeLong.includes(key)) {
+        codes.push(eq < 0 ? argv[++k] ?? '' : a.slice(eq + 1));
+        if (spec.lang !== 'perl' && spec.lang !== 'ruby' && spec.lang !== 'lua') return codes;
+        continue;
+      }
+      if (spec.argLong.includes(key) && eq < 0) k++;
+      continue;
+    }
+    // Node's -e / -p / -pe never take their code attached.
+    if (spec.lang === 'node' && /^-[ep]+$/.test(a)) {
+      codes.push(argv[++k] ?? '');
+      return codes;
+    }
+    // A cluster: -Ic, -le, -pe, -c"code", -lne, -i.bak, -0777
+    const tails = (CLUSTER_TAIL as Record<string, Record<string, string>>)[spec.lang] ?? {};
+    for (let i = 1; i < a.length; i++) {
+      const l = a[i];
+      if (spec.codeShort.includes(l)) {
+        codes.push(i + 1 < a.length ? a.slice(i + 1) : argv[++k] ?? '');
+        break;
+      }
+      if (spec.moduleShort.includes(l)) return codes.length ? codes : undefined;
+      if (spec.argShort.includes(l)) {
+        if (i + 1 >= a.length) k++;
+        break;
+      }
+      const tail = tails[l];
+      if (tail === 'any') break;
+      if (tail === 'octal') while (i + 1 < a.length && /[0-7]/.test(a[i + 1])) i++;
+      if (tail === 'digits') while (i + 1 < a.length && /[0-9]/.test(a[i + 1])) i++;
+      if (l === '0' && a[i + 1] === 'x') while (i + 1 < a.length && /[0-9a-fA-Fx]/.test(a[i + 1])) i++;
+    }
+    if (codes.length && spec.lang !== 'perl' && spec.lang !== 'ruby' && spec.lang !== 'lua') return codes;
+  }
+  return codes.length ? codes : undefined;
+}
+
+const interpreters: Rule = (r: RuleContext) => {
+  const spec = interpreterOf(r.name);
+  if (!spec) return;
+  const codes = interpreterCode(spec, r.argv);
+  if (!codes) return;
+  const code = codes.join('\n');
+  const ctx: CodeContext = { analyzer: r.analyzer, cwd: r.cwd, depth: r.depth, via: `${r.via} > ${r.name}`, segment: r.segment };
+  if (r.words.some((w) => w.dynamic) && r.argv.some((a) => a.includes('\u0000') && codes.some((c) => c.includes(a) || a.includes(c)))) {
+    // Code that is partly a substitution: judge what is known, the rest is dynamic.
+    if (codes.every((c) => c.replace(/\u0000\S*/g, '').trim() === '')) {
+      r.analyzer.markRunsSubstitution(r.segment, r.name);
+      r.analyzer.hit('dynamic-command', 'ask', r.segment, `${r.name} runs code only known at run time`);
+      return;
+    }
+  }
+  analyzeInterpreterCode(spec.lang, code, ctx);
+};
+
+export const INTERPRETER_RULES: Rule[] = [interpreters];
+export const languageOf = (name: string): Language | undefined => interpreterOf(posix.basename(name))?.lang;

@@ -1,0 +1,147 @@
+// The secrets family: reading a secret file (tables/secrets.ts; a glob that
+// can match one is that file), carrying a credential folder off whole (cp -r,
+// tar, zip, rsync, scp of ~/.ssh, ~/.aws ...), uploading a file's content
+// (curl -d @f, -F x=@f, -T f, wget --post-file=f, httpie @f), publishing it
+// (gh gist create .env), and sending the environment over the network
+// (`env | curl -d @-`, `printenv | nc`, `curl -d "$(env)"`).
+import { posix } from 'node:path';
+import { carriesFolder, readsPath } from '../path-rules';
+import type { Rule, RuleContext } from '../rules';
+import { ENV_DUMPERS, FOLDER_CARRIERS, NETWORK_SENDERS, UPLOAD_OPTIONS } from '../tables/secrets';
+import { operands, own } from './args';
+import { innerName } from './download';
+
+/** Programs that print or send the content of their file operands. */
+export const READERS = ['cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'view', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'hd', 'base64', 'base32', 'basenc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'sort', 'uniq', 'cut', 'jq', 'yq', 'diff', 'cmp', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'ex', 'code', 'open', 'xdg-open', 'gpg', 'openssl', 'ssh-keygen', 'zip', 'gzip', 'bzip2', 'xz', 'zstd', 'nc', 'ncat', 'netcat', 'socat', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'column', 'fold', 'paste', 'tr', 'wc', 'dd', 'iconv', 'dos2unix', 'split', 'csplit', 'look', 'comm', 'join', 'expand', 'unexpand', 'fmt', 'pr', 'rev', 'numfmt', 'mail', 'lp', 'lpr', 'age', 'envsubst', 'split', 'csplit'];
+/** Readers whose first operand is a pattern or a script, not a file. */
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'gawk', 'mawk', 'jq', 'yq', 'look']);
+const OPTIONS_WITH_VALUE = ['-e', '-f', '-n', '-m', '-A', '-B', '-C', '-c', '-t', '-s', '-d', '-k', '-o', '-w', '--regexp', '--file', '-i', '-I', '--include', '--exclude', '--glob', '-g', '--type', '-T'];
+
+const READER_SET = new Set(READERS);
+
+const readers: Rule = (r) => {
+  if (!READER_SET.has(r.name)) return;
+  if (r.name === 'dd') {
+    const inf = r.argv.find((a) => a.startsWith('if='));
+    if (inf) readsPath(r.analyzer, inf.slice(3), r.cwd, r.segment);
+    return;
+  }
+  if (r.name === 'mail') return;
+  const explicitPattern = r.argv.some((a) => a === '-e' || a === '-f' || a.startsWith('--regexp') || a === '--file');
+  const ops = PATTERN_FIRST.has(r.name) ? operands(r.argv, 1, OPTIONS_WITH_VALUE) : operands(r.argv);
+  const files = PATTERN_FIRST.has(r.name) && !explicitPattern ? ops.slice(1) : ops;
+  for (const f of files) readsPath(r.analyzer, f, r.cwd, r.segment);
+  // Values of --file=X / -f X name files too.
+  for (const a of r.argv) if (a.startsWith('--file=') || a.startsWith('--input=')) readsPath(r.analyzer, a.slice(a.indexOf('=') + 1), r.cwd, r.segment);
+};
+
+/** cp/scp/rsync/tar/zip of a credential folder, or of a folder holding one. */
+const carriers: Rule = (r) => {
+  if (!FOLDER_CARRIERS.includes(r.name)) return;
+  if (r.name === 'aws' || r.name === 'gsutil' || r.name === 'az' || r.name === 'rclone') {
+    for (const o of operands(r.argv)) if (o.startsWith('/') || o.startsWith('~') || o.startsWith('.')) carriesFolder(r.analyzer, o, r.cwd, r.segment);
+    return;
+  }
+  const tarLike = ['tar', 'bsdtar', 'gtar', 'zip', '7z', '7za', '7zz', 'rar', 'cpio', 'pax'].includes(r.name);
+  let ops = operands(r.argv, 1, ['-C', '--directory', '-f', '--file', '-x', '-X', '-T', '-i', '--exclude', '-e', '-t', '--target-directory', '-S', '--suffix', '-P', '-p', '-b']);
+  if (tarLike && r.name === 'tar') {
+    // tar czf ARCHIVE files...: the archive name comes with the f in the first cluster.
+    const first = r.argv[1] ?? '';
+    if (/^-?[A-Za-z]*f[A-Za-z]*$/.test(first) && !first.startsWith('--')) ops = r.argv.slice(3).filter((a) => !a.startsWith('-'));
+    if (/^-?[A-Za-z]*x[A-Za-z]*$/.test(first) || r.argv.some((a) => a === '-x' || a === '--extract' || a === '--get')) return;
+    const dirIdx = r.argv.findIndex((a) => a === '-C' || a === '--directory');
+    const base = dirIdx > 0 ? posix.resolve(r.cwd, r.argv[dirIdx + 1] ?? '.') : r.cwd;
+    for (const o of ops) carriesFolder(r.analyzer, o, base, r.segment);
+    return;
+  }
+  if (r.name === 'zip' || r.name === '7z' || r.name === '7za' || r.name === '7zz' || r.name === 'rar') ops = ops.slice(r.name === 'zip' ? 1 : 2);
+  const sources = ['cp', 'scp', 'rsync', 'ditto', 'sftp'].includes(r.name) ? ops.slice(0, -1) : ops;
+  for (const s of sources) if (!/^[^/]*:/.test(s) || s.startsWith('./')) carriesFolder(r.analyzer, s, r.cwd, r.segment);
+};
+
+/** File content sent by a network client: curl -d @f, -F x=@f, -T f, wget --post-file=f, httpie field@f. */
+const uploads: Rule = (r) => {
+  const spec = own(UPLOAD_OPTIONS, r.name);
+  if (!spec) return;
+  const argv = r.argv;
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    let opt = a;
+    let value: string | undefined;
+    const eq = a.indexOf('=');
+    if (a.startsWith('--') && eq > 0) {
+      opt = a.slice(0, eq);
+      value = a.slice(eq + 1);
+    } else if (/^-[A-Za-z]/.test(a) && a.length > 2) {
+      // -d@file, -Tfile: the value is attached; -sSd: the last letter of the cluster takes the next word.
+      if (spec.file.includes('-' + a[1]) || spec.at.includes('-' + a[1])) {
+        opt = '-' + a[1];
+        value = a.slice(2);
+      } else if (/^-[A-Za-z]+$/.test(a)) opt = '-' + a[a.length - 1];
+    }
+    const takes = spec.file.includes(opt) || spec.at.includes(opt);
+    if (!takes) continue;
+    if (value === undefined) value = argv[++k] ?? '';
+    if (spec.file.includes(opt)) {
+      if (value !== '-' && value !== '.') readsPath(r.analyzer, value, r.cwd, r.segment);
+      continue;
+    }
+    // @file anywhere after the start or after name= ; <file in -F name=<file
+    const m = /(?:^|=)[@<]([^;,]+)/.exec(value);
+    if (m && m[1] !== '-') readsPath(r.analyzer, m[1].replace(/^["']|["']$/g, ''), r.cwd, r.segment);
+  }
+  // httpie / xh: `field@path`, `field=@path`, `@path`, `field:=@path`
+  if (r.name === 'http' || r.name === 'https' || r.name === 'xh') {
+    for (const a of argv.slice(1)) {
+      const m = /^(?:[A-Za-z0-9_.[\]-]*(?:=|:=)?)@(.+)$/.exec(a);
+      if (m && !a.startsWith('-')) readsPath(r.analyzer, m[1], r.cwd, r.segment);
+    }
+  }
+};
+
+/** gh gist create .env, gh release upload v1 .env, gh secret-less publishing of files. */
+const publish: Rule = (r) => {
+  if (r.name !== 'gh') return;
+  const [, group, action] = r.argv;
+  const files = operands(r.argv, 3, ['-d', '--desc', '--description', '-f', '--filename', '-R', '--repo', '--clobber', '-b', '--body']);
+  if (group === 'gist' && (action === 'create' || action === 'new' || action === 'edit')) for (const f of files) readsPath(r.analyzer, f, r.cwd, r.segment);
+  if (group === 'release' && (action === 'upload' || action === 'create')) for (const f of files.slice(1)) readsPath(r.analyzer, f.replace(/#.*$/, ''), r.cwd, r.segment);
+};
+
+function isEnvDump(words: string[]): boolean {
+  const n = words[0] ? posix.basename(words[0]) : '';
+  if (!ENV_DUMPERS.includes(n)) return false;
+  if (n === 'env') return words.slice(1).every((a) => a.startsWith('-') && a !== '-u' && a !== '--unset') && !words.slice(1).some((a) => /^[A-Za-z_]\w*=/.test(a));
+  if (n === 'printenv') return true;
+  if (n === 'export' || n === 'declare') return words.slice(1).every((a) => /^-[pxg]+$/.test(a));
+  if (n === 'set') return words.length === 1;
+  if (n === 'compgen') return words.includes('-v') || words.includes('-e');
+  return false;
+}
+
+function sendsToNetwork(r: RuleContext): string | undefined {
+  const { name } = innerName(r.words);
+  if (!NETWORK_SENDERS.includes(name)) return undefined;
+  if (name === 'ssh' || name === 'scp') return name;
+  if (name === 'openssl' && !r.argv.includes('s_client')) return undefined;
+  return name;
+}
+
+/** The whole environment (every token in it) sent to another host. */
+const envExfiltration: Rule = (r) => {
+  const net = sendsToNetwork(r);
+  if (net && r.cmd.stage > 0) {
+    const dumper = r.pipe.find((c) => c.stage < r.cmd.stage && isEnvDump(c.words.map((w) => w.text)));
+    if (dumper) r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends every environment variable (${dumper.words[0].text}) to ${net}`);
+  }
+  if (net && r.words.some((w) => w.dynamic)) {
+    const nested = r.analyzer.currentNested();
+    if (nested.some((src) => /^\s*(?:env|printenv|export\s+-p|declare\s+-x|set)\s*(?:$|[|;)])/.test(src))) r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends every environment variable to ${net} through a substitution`);
+  }
+  // env > /dev/tcp/host/port
+  if (isEnvDump(r.argv) && r.cmd.redirects.some((rd) => /^\/dev\/(?:tcp|udp)\//.test(rd.target.text))) r.analyzer.hit('env-exfiltration', 'deny', r.segment, 'sends every environment variable to a network socket');
+  // Files sent through /dev/tcp.
+  if (r.cmd.redirects.some((rd) => /^\/dev\/(?:tcp|udp)\//.test(rd.target.text)) && READERS.includes(r.name)) for (const f of operands(r.argv)) readsPath(r.analyzer, f, r.cwd, r.segment);
+};
+
+export const SECRET_RULES: Rule[] = [readers, carriers, uploads, publish, envExfiltration];

@@ -1,0 +1,212 @@
+// The tamper family: changing loom's own files (.loom, the pack) or the
+// harnesses' hook settings, by any writer: tee, truncate, cp/mv/install/ln
+// into them, dd of=, sed -i / perl -pi / ruby -i / gawk -i inplace, ex and
+// vim -c, patch, archives extracted into them, chmod (a mode may start with
+// a dash: `chmod -w` is a mode, not a flag), and sqlite3 on the ledger with
+// anything but a read-only query. Redirects (`>`, `>>`) are judged by the
+// analyzer through the same writesPath.
+import { posix } from 'node:path';
+import { changesTree, writesPath, within } from '../path-rules';
+import type { Rule, RuleContext } from '../rules';
+import { LOOM_DIR } from '../tables/paths';
+import { operands, own, parseOptions } from './args';
+
+/** Programs that write every file operand. */
+export const FILE_WRITERS = ['tee', 'truncate', 'touch', 'chown', 'chgrp', 'chattr', 'setfacl', 'setfattr', 'xattr', 'shred', 'fallocate', 'sponge', 'patch'];
+/** Programs that write their last operand (or -t DIR). */
+export const COPY_WRITERS = ['cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'ditto', 'gcp', 'gmv', 'link'];
+/** Editors that run commands given on the command line (`vim -c`, `ex`, `ed`, `emacs --batch`). */
+export const SCRIPTED_EDITORS: Record<string, string[]> = {
+  vim: ['-c', '--cmd', '-s', '-S', '-e', '-E', '-es', '-Es', '+'],
+  vi: ['-c', '--cmd', '-s', '-S', '-e', '-E', '-es', '-Es', '+'],
+  nvim: ['-c', '--cmd', '-s', '-S', '-e', '-E', '-es', '-Es', '--headless', '+'],
+  view: ['-c', '--cmd', '-s', '+'],
+  ex: [''],
+  ed: [''],
+  red: [''],
+  emacs: ['--batch', '-batch', '--script', '--eval', '-l', '--load', '-f', '--funcall'],
+  nano: [],
+};
+/** SQL that only reads: a statement starting with one of these words, or a dot-command that only prints... */
+export const SQL_READ_START = /^(?:select|with|explain|values|pragma)\b/i;
+/** ...and holding none of these (a CTE can end in DELETE; the CLI's writefile() writes files). */
+export const SQL_WRITE_WORD = /\b(?:insert|update|delete|replace|drop|alter|create|attach|detach|vacuum|reindex|begin|commit|savepoint|release|rollback|load_extension|writefile|edit|fts3_tokenizer)\b|\bpragma\s+[\w.]+\s*=/i;
+export const SQL_SAFE_DOT = /^\.(?:tables|schema|indexes|indices|dump|headers|mode|count|databases|dbinfo|show|width|help|quit|exit|fullschema|stats|print|timer|echo|nullvalue|separator|eqp|changes|bail)\b/i;
+
+/** SQL split on semicolons outside quotes. */
+export function splitSql(text: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (const c of text) {
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === ';' || c === '\n') {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+      continue;
+    }
+    cur += c;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+export function sqlOnlyReads(statement: string): boolean {
+  if (statement.length > 4000) return false;
+  if (statement.startsWith('.')) return SQL_SAFE_DOT.test(statement) && !/[|>]/.test(statement);
+  return SQL_READ_START.test(statement) && !SQL_WRITE_WORD.test(statement);
+}
+
+function chmodTargets(argv: string[]): { mode: string; files: string[]; recursive: boolean } {
+  // A word of mode letters after a dash (-w, -x, -rwx) is a mode; -R -c -f -v are options.
+  const rest: string[] = [];
+  let mode = '';
+  let recursive = false;
+  let flags = true;
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (flags && a === '--') {
+      flags = false;
+      continue;
+    }
+    if (flags && a.startsWith('--')) {
+      if (a === '--recursive' || a.startsWith('--rec')) recursive = true;
+      if (a === '--reference') k++;
+      if (a.startsWith('--reference')) mode = mode || 'reference';
+      continue;
+    }
+    if (flags && /^-[Rcfv]+$/.test(a) && a !== '-') {
+      if (a.includes('R')) recursive = true;
+      continue;
+    }
+    if (!mode) mode = a;
+    else rest.push(a);
+  }
+  return { mode, files: rest, recursive };
+}
+
+function isLedger(abs: string, r: RuleContext): boolean {
+  return within(abs, posix.join(r.opts.projectDir, LOOM_DIR)) || r.opts.protectedPaths.some((p) => within(abs, p)) || /(?:^|\/)ledger\.db(?:-wal|-shm|-journal)?$/.test(abs);
+}
+
+const SQLITE_WITH_ARG = ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-lookaside', '-maxsize', '-mmap', '-pagecache', '-heap', '-escape', '-A', '-zip', '--cmd', '--init', '--separator'];
+
+/** sqlite3 on a ledger: read-only only with -readonly, mode=ro, or SQL that only reads (never -cmd, never stdin). */
+function sqlite(r: RuleContext): void {
+  const args = r.argv.slice(1);
+  let db: string | undefined;
+  const sql: string[] = [];
+  let readonly = false;
+  let cmd = false;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === '-readonly' || a === '--readonly' || a === '-safe' || a === '--safe') readonly = readonly || a.includes('readonly');
+    if (a === '-cmd' || a === '--cmd' || a === '-init' || a === '--init' || a === '-A' || a === '-zip') cmd = true;
+    if (SQLITE_WITH_ARG.includes(a)) {
+      k++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    if (db === undefined) db = a;
+    else sql.push(a);
+  }
+  if (!db) return;
+  const path = db.replace(/^file:/, '').replace(/\?.*$/, '');
+  const abs = posix.resolve(r.cwd, path.startsWith('~') ? r.opts.home + path.slice(1) : path);
+  if (!isLedger(abs, r)) return;
+  if (/[?&]mode=ro\b|[?&]immutable=1\b/.test(db)) readonly = true;
+  const statements = splitSql(sql.join(';'));
+  const onlyReads = statements.length > 0 && statements.every(sqlOnlyReads);
+  if (cmd || !(readonly || onlyReads) || (sql.length === 0 && !readonly)) r.analyzer.hit('modify-loom', 'deny', r.segment, `sqlite3 on loom's ledger (${db}) with ${cmd ? '-cmd/-init' : sql.length ? 'SQL that writes' : 'a script from its input'}: only -readonly or SELECT queries are allowed`);
+}
+
+const writers: Rule = (r) => {
+  const { name, argv, cwd, segment, analyzer: a } = r;
+  if (name === 'sqlite3' || name === 'sqlite') {
+    sqlite(r);
+    return;
+  }
+  if (name === 'chmod') {
+    const t = chmodTargets(argv);
+    for (const f of t.files) {
+      writesPath(a, f, cwd, segment);
+      if (t.recursive) changesTree(a, f, cwd, segment);
+    }
+    return;
+  }
+  if (FILE_WRITERS.includes(name)) {
+    const files = name === 'chown' || name === 'chgrp' || name === 'setfacl' || name === 'chattr' ? operands(argv).slice(1) : name === 'truncate' ? operands(argv, 1, ['-s', '--size', '-r', '--reference']) : name === 'patch' ? operands(argv, 1, ['-i', '--input', '-p', '-o', '--output', '-d', '--directory', '-B', '-r', '-D', '-F', '-z', '-Y', '-V']).slice(0, 1) : operands(argv, 1, ['-l', '-o', '-n', '-s', '-r']);
+    for (const f of files) writesPath(a, f, cwd, segment);
+    if (name === 'chattr' && (argv[1] ?? '').startsWith('-')) for (const f of operands(argv, 2)) writesPath(a, f, cwd, segment);
+    return;
+  }
+  if (COPY_WRITERS.includes(name)) {
+    const p = parseOptions(argv, 1, { long: ['--target-directory', '--suffix', '--backup', '--mode', '--owner', '--group', '--exclude', '--include', '--filter', '--rsh', '--chmod'], longWithArg: ['--target-directory', '--suffix', '--mode', '--owner', '--group', '--exclude', '--include', '--filter', '--rsh', '--chmod'], shortWithArg: name === 'install' ? 'tSmogb' : name === 'rsync' ? 'efT' : name === 'scp' ? 'iFPlocSJ' : 'tS' });
+    const target = p.short.get('t') ?? p.long.get('--target-directory');
+    const ops = p.operands;
+    const dest = target ?? ops[ops.length - 1];
+    const sources = target ? ops : ops.slice(0, -1);
+    if (dest && !(/^[^/]*:/.test(dest) && !dest.startsWith('./'))) {
+      writesPath(a, dest, cwd, segment);
+      // cp x .claude/ writes .claude/x
+      if (dest.endsWith('/') || target) for (const s of sources) writesPath(a, posix.join(dest, posix.basename(s)), cwd, segment);
+    }
+    if (name === 'mv' || name === 'gmv') for (const s of sources) writesPath(a, s, cwd, segment);
+    return;
+  }
+  if (name === 'dd') {
+    const of = argv.find((x) => x.startsWith('of='));
+    if (of) writesPath(a, of.slice(3), cwd, segment);
+    return;
+  }
+  // In-place editors: sed -i, perl -pi, ruby -i, gawk -i inplace.
+  if (name === 'sed' || name === 'gsed') {
+    const inPlace = argv.some((x) => /^-[nrEsuzl]*i/.test(x) || x.startsWith('--in-place'));
+    if (!inPlace) return;
+    const scriptGiven = argv.some((x) => x === '-e' || x === '-f' || x.startsWith('--expression') || x.startsWith('--file') || /^-[nrEsuzl]*[ef]$/.test(x));
+    const ops = operands(argv, 1, ['-e', '-f', '--expression', '--file', '-l']);
+    for (const f of scriptGiven ? ops : ops.slice(1)) writesPath(a, f, cwd, segment);
+    return;
+  }
+  if (name === 'perl' || name === 'ruby') {
+    const inPlace = argv.some((x) => /^-[a-zA-Z0-9]*i/.test(x) && !x.startsWith('-I'));
+    if (!inPlace) return;
+    const codeGiven = argv.some((x) => /^-[a-zA-Z0-9]*[eE]/.test(x) && !x.startsWith('-i'));
+    const ops = operands(argv, 1, ['-e', '-E', '-I', '-M', '-m', '-r']);
+    for (const f of codeGiven ? ops : ops.slice(1)) writesPath(a, f, cwd, segment);
+    return;
+  }
+  if ((name === 'gawk' || name === 'awk') && argv.some((x, i) => (x === '-i' || x === '--include') && argv[i + 1] === 'inplace')) {
+    for (const f of operands(argv, 1, ['-i', '--include', '-f', '-v', '-F']).slice(1)) writesPath(a, f, cwd, segment);
+    return;
+  }
+  const editor = own(SCRIPTED_EDITORS, name);
+  if (editor) {
+    const scripted = editor.includes('') || argv.some((x) => editor.includes(x) || (editor.includes('+') && x.startsWith('+')) || editor.some((e) => e.startsWith('--') && x.startsWith(e + '=')));
+    if (!scripted) return;
+    const withValue = editor.includes('') ? ['-p'] : ['-c', '--cmd', '-s', '-S', '-l', '--load', '-f', '--funcall', '--eval', '-u', '-i', '-T', '-w', '-W'];
+    const ops = operands(argv, 1, withValue).filter((x) => !x.startsWith('+'));
+    for (const f of ops) writesPath(a, f, cwd, segment);
+    return;
+  }
+  // Archives extracted into a folder: tar -C DIR -x, unzip -d DIR, and their members.
+  if (name === 'tar' || name === 'bsdtar' || name === 'gtar') {
+    const extracting = argv.some((x, i) => x === '-x' || x === '--extract' || x === '--get' || (i === 1 && /^-?[A-Za-z]*x/.test(x) && !x.startsWith('--')) || (/^-[A-Za-z]*x[A-Za-z]*$/.test(x)));
+    const dirIdx = argv.findIndex((x) => x === '-C' || x === '--directory');
+    const dirEq = argv.find((x) => x.startsWith('--directory='));
+    const dir = dirIdx > 0 ? argv[dirIdx + 1] : dirEq ? dirEq.slice(12) : undefined;
+    if (extracting && dir) writesPath(a, posix.join(dir, 'x'), cwd, segment);
+    return;
+  }
+  if (name === 'unzip' || name === '7z' || name === 'bsdtar') {
+    const d = argv.findIndex((x) => x === '-d');
+    const o = argv.find((x) => x.startsWith('-o') && name === '7z');
+    if (d > 0 && argv[d + 1]) writesPath(a, posix.join(argv[d + 1], 'x'), cwd, segment);
+    if (o && o.length > 2) writesPath(a, posix.join(o.slice(2), 'x'), cwd, segment);
+  }
+};
+
+export const TAMPER_RULES: Rule[] = [writers];
+export { chmodTargets };

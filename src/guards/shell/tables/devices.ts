@@ -1,0 +1,66 @@
+// Disks and the system: which device paths are whole disks or partitions,
+// which programs erase them, which modes open a tree to everyone, which
+// commands stop the machine. Tables only.
+
+/** Block devices (a write to one destroys a filesystem). `/dev/null`, `/dev/zero`, ttys and fds are not here. */
+export const BLOCK_DEVICE = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|sr\d|disk\d|rdisk\d|disk\/|mapper\/|nbd\d|zd\d|zvol\/|bcache\d|root$|rootfs$)/;
+
+/** Programs that erase, format or repartition a device whatever their options. */
+export const DISK_ERASERS = ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'mkexfatfs', 'wipefs', 'blkdiscard', 'sgdisk', 'sfdisk', 'fdisk', 'gdisk', 'cfdisk', 'parted', 'zpool', 'badblocks', 'nvme', 'hdparm', 'cryptsetup', 'diskutil', 'format', 'mdadm', 'pvcreate', 'vgremove', 'lvremove', 'dmsetup', 'flashrom', 'zerofree', 'scrub', 'sg_format'];
+
+/** Per eraser: the arguments that make it destructive (otherwise it only reads). Missing = always destructive. */
+export const DISK_ERASER_TRIGGERS: Record<string, RegExp> = {
+  wipefs: /^(?:-a|--all|-o|--offset|-[a-zA-Z]*a[a-zA-Z]*)$/,
+  fdisk: /^\/dev\//,
+  gdisk: /^\/dev\//,
+  cfdisk: /^\/dev\//,
+  sfdisk: /^\/dev\//,
+  parted: /^(?:mklabel|mkpart|rm|resizepart|mktable|mkpartfs|-s|--script)$/,
+  sgdisk: /^(?:-Z|--zap-all|-o|--clear|-z|--zap|-d|--delete|-n|--new)$/,
+  zpool: /^(?:destroy|labelclear|create)$/,
+  badblocks: /^-[a-zA-Z]*w/,
+  nvme: /^(?:format|sanitize|delete-ns)$/,
+  hdparm: /^--(?:security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|fwdownload|dco-restore)/,
+  cryptsetup: /^(?:luksFormat|erase|luksErase|format|reencrypt|luksKillSlot|luksRemoveKey)$/,
+  diskutil: /^(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|partitionDisk|secureErase|reformat|eraseCD|apfs)$/,
+  format: /^[A-Za-z]:$/,
+  mdadm: /^(?:--zero-superblock|--create|-C)$/,
+  dmsetup: /^(?:remove_all|wipe_table)$/,
+};
+
+/**
+ * What a chmod mode does to everyone: opens write to all (`777`, `1777`,
+ * `o+w`, `go+w`, `a=rwx`, `+w`) or closes everything (`000`, `a-rwx`, `a=`).
+ */
+export function modeEffect(mode: string): 'world-writable' | 'no-access' | undefined {
+  if (/^[0-7]{1,4}$/.test(mode)) {
+    const n = parseInt(mode, 8) & 0o777;
+    if (n & 0o002) return 'world-writable';
+    if (n === 0) return 'no-access';
+    return undefined;
+  }
+  let closes = false;
+  for (const clause of mode.split(',')) {
+    const m = /^([ugoa]*)((?:[-+=][rwxXstugo]*)+)$/.exec(clause);
+    if (!m) continue;
+    const who = m[1] === '' ? 'a' : m[1];
+    const all = who.includes('a') || (who.includes('u') && who.includes('g') && who.includes('o'));
+    for (const op of m[2].match(/[-+=][rwxXstugo]*/g) ?? []) {
+      const perms = op.slice(1);
+      // `+w` with no who is masked by the umask (022): only an explicit o or a opens the tree to everyone.
+      if ((op[0] === '+' || op[0] === '=') && perms.includes('w') && m[1] !== '' && (who.includes('o') || who.includes('a'))) return 'world-writable';
+      if (all && ((op[0] === '=' && perms === '') || (op[0] === '-' && perms.includes('r') && perms.includes('w') && perms.includes('x')))) closes = true;
+    }
+  }
+  return closes ? 'no-access' : undefined;
+}
+
+/** Commands that stop or restart the machine (ask). */
+export const POWER_COMMANDS = ['shutdown', 'reboot', 'halt', 'poweroff', 'kexec'];
+export const POWER_SUBCOMMANDS: Record<string, string[]> = { systemctl: ['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate', 'rescue', 'emergency', 'default', 'isolate', 'soft-reboot'], init: ['0', '6', '1', 's', 'S'], telinit: ['0', '6', '1', 's', 'S'], loginctl: ['poweroff', 'reboot', 'terminate-user', 'kill-user'] };
+
+/** Scheduling a command to run later or at login (persistence, ask). */
+export const SCHEDULERS: Record<string, RegExp> = { crontab: /^(?:-$|[^-])|^-r$/, systemctl: /^(?:enable|link|preset|set-default|edit)$/, launchctl: /^(?:load|bootstrap|submit|enable)$/, at: /./, batch: /./, schtasks: /^\/create$/i };
+
+/** Bare runtime names: pkill -f node kills every Node process on the machine, not the dev server. */
+export const RUNTIME_NAMES = /^(?:node|nodejs|python[0-9.]*|java|ruby|perl|php|bash|sh|zsh|fish|npm|npx|yarn|pnpm|bun|deno|go|next|chrome|chromium|firefox|docker|dockerd|code|electron|ssh|sshd|postgres|mysqld|redis-server|systemd|init|launchd|sudo|login|Xorg|\.|\.\*)$/;

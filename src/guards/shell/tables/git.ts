@@ -1,0 +1,53 @@
+// git's own option lists, per subcommand, so options are read as git reads
+// them: any unambiguous prefix of a long option is that option
+// (`--force-w` is `--force-with-lease`, `--mirr` is `--mirror`). From
+// `git <cmd> -h` (git 2.39); `--no-X` forms are added by `gitOptionNames`.
+
+export interface GitSubcommandOptions {
+  long: string[];
+  /** Long options that take the next word as their value (when not written with `=`). */
+  longWithArg: string[];
+  /** Short letters that take a value. */
+  shortWithArg: string;
+}
+
+export const GIT_OPTIONS: Record<string, GitSubcommandOptions> = {
+  push: { long: ['--all', '--branches', '--atomic', '--delete', '--dry-run', '--exec', '--follow-tags', '--force', '--force-if-includes', '--force-with-lease', '--ipv4', '--ipv6', '--mirror', '--no-verify', '--verify', '--porcelain', '--progress', '--prune', '--push-option', '--quiet', '--receive-pack', '--recurse-submodules', '--repo', '--set-upstream', '--signed', '--tags', '--thin', '--verbose'], longWithArg: ['--exec', '--push-option', '--receive-pack', '--repo', '--recurse-submodules'], shortWithArg: 'o' },
+  reset: { long: ['--hard', '--intent-to-add', '--keep', '--merge', '--mixed', '--refresh', '--patch', '--pathspec-file-nul', '--pathspec-from-file', '--quiet', '--recurse-submodules', '--soft'], longWithArg: ['--pathspec-from-file'], shortWithArg: '' },
+  clean: { long: ['--dry-run', '--exclude', '--force', '--interactive', '--quiet'], longWithArg: ['--exclude'], shortWithArg: 'e' },
+  checkout: { long: ['--conflict', '--detach', '--force', '--guess', '--ignore-other-worktrees', '--ignore-skip-worktree-bits', '--merge', '--orphan', '--ours', '--overlay', '--overwrite-ignore', '--patch', '--pathspec-file-nul', '--pathspec-from-file', '--progress', '--quiet', '--recurse-submodules', '--theirs', '--track'], longWithArg: ['--orphan', '--conflict', '--pathspec-from-file'], shortWithArg: 'bB' },
+  switch: { long: ['--conflict', '--create', '--detach', '--discard-changes', '--force', '--force-create', '--guess', '--ignore-other-worktrees', '--merge', '--orphan', '--overwrite-ignore', '--progress', '--quiet', '--recurse-submodules', '--track'], longWithArg: ['--create', '--force-create', '--orphan', '--conflict'], shortWithArg: 'cC' },
+  restore: { long: ['--conflict', '--ignore-skip-worktree-bits', '--ignore-unmerged', '--merge', '--ours', '--overlay', '--patch', '--pathspec-file-nul', '--pathspec-from-file', '--progress', '--quiet', '--recurse-submodules', '--source', '--staged', '--theirs', '--worktree'], longWithArg: ['--source', '--pathspec-from-file', '--conflict'], shortWithArg: 's' },
+  branch: { long: ['--abbrev', '--all', '--color', '--column', '--contains', '--copy', '--create-reflog', '--delete', '--edit-description', '--force', '--format', '--ignore-case', '--list', '--merged', '--move', '--no-contains', '--no-merged', '--points-at', '--quiet', '--recurse-submodules', '--remotes', '--set-upstream-to', '--show-current', '--sort', '--track', '--unset-upstream', '--verbose'], longWithArg: ['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--format', '--sort', '--set-upstream-to'], shortWithArg: 'u' },
+  reflog: { long: ['--expire', '--expire-unreachable', '--all', '--single-worktree', '--rewrite', '--updateref', '--stale-fix', '--dry-run', '--verbose'], longWithArg: [], shortWithArg: 'n' },
+  gc: { long: ['--aggressive', '--auto', '--cruft', '--force', '--keep-largest-pack', '--prune', '--quiet'], longWithArg: [], shortWithArg: '' },
+  prune: { long: ['--dry-run', '--exclude-promisor-objects', '--expire', '--progress', '--verbose'], longWithArg: ['--expire'], shortWithArg: '' },
+  'update-ref': { long: ['--create-reflog', '--no-deref', '--stdin'], longWithArg: [], shortWithArg: 'm' },
+  'filter-branch': { long: ['--force', '--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter', '--subdirectory-filter', '--prune-empty', '--original', '--state-branch'], longWithArg: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter', '--subdirectory-filter', '--original', '--state-branch'], shortWithArg: 'd' },
+  stash: { long: ['--keep-index', '--all', '--include-untracked', '--message', '--only-untracked', '--patch', '--quiet', '--staged', '--index'], longWithArg: ['--message'], shortWithArg: 'm' },
+  rebase: { long: ['--abort', '--apply', '--autosquash', '--autostash', '--committer-date-is-author-date', '--continue', '--edit-todo', '--empty', '--exec', '--force-rebase', '--fork-point', '--gpg-sign', '--ignore-whitespace', '--interactive', '--keep-base', '--merge', '--no-ff', '--stat', '--verify', '--onto', '--quiet', '--quit', '--reapply-cherry-picks', '--rebase-merges', '--rerere-autoupdate', '--reschedule-failed-exec', '--reset-author-date', '--root', '--show-current-patch', '--signoff', '--skip', '--strategy', '--strategy-option', '--update-refs', '--verbose', '--whitespace'], longWithArg: ['--exec', '--onto', '--strategy', '--strategy-option', '--whitespace'], shortWithArg: 'xsX' },
+  rm: { long: ['--cached', '--dry-run', '--force', '--ignore-unmatch', '--pathspec-file-nul', '--pathspec-from-file', '--quiet', '--sparse', '--recursive'], longWithArg: ['--pathspec-from-file'], shortWithArg: '' },
+  show: { long: ['--format', '--pretty', '--stat', '--name-only', '--name-status', '--oneline', '--patch', '--quiet', '--source', '--decorate'], longWithArg: [], shortWithArg: '' },
+  'cat-file': { long: ['--batch', '--batch-check', '--batch-command', '--batch-all-objects', '--textconv', '--filters', '--path', '--follow-symlinks', '--unordered', '--buffer', '--allow-unknown-type', '--mailmap', '--use-mailmap'], longWithArg: [], shortWithArg: '' },
+  tag: { long: ['--annotate', '--delete', '--force', '--list', '--message', '--sign', '--verify', '--file'], longWithArg: ['--message', '--file'], shortWithArg: 'mFu' },
+  worktree: { long: ['--force', '--detach', '--checkout', '--lock', '--reason', '--quiet', '--track', '--guess-remote', '--orphan', '--porcelain', '--expire', '--dry-run', '--verbose'], longWithArg: ['--reason', '--expire'], shortWithArg: 'bB' },
+};
+
+/** Options git itself takes before the subcommand; those listed with a value take the next word. */
+export const GIT_GLOBAL_WITH_ARG = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path', '--list-cmds', '--attr-source'];
+export const GIT_GLOBAL_FLAGS = ['-p', '-P', '--paginate', '--no-pager', '--bare', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--html-path', '--man-path', '--info-path', '--version', '--help', '-h', '-v'];
+
+/** Reflog expiry values that drop every entry (so what only the reflog reached is lost to the next gc). */
+export const GIT_EXPIRE_NOW = /^(?:now|all|0|never|[0-9]+\.(?:seconds?|minutes?)(?:\.ago)?|1\.(?:hour|day)s?(?:\.ago)?)$/i;
+
+/** Every long option of a subcommand, with its `--no-` twin (parse-options accepts both, and both count for abbreviation). */
+export function gitOptionNames(sub: string): string[] {
+  const spec = Object.prototype.hasOwnProperty.call(GIT_OPTIONS, sub) ? GIT_OPTIONS[sub] : undefined;
+  if (!spec) return [];
+  const out = new Set<string>();
+  for (const l of spec.long) {
+    out.add(l);
+    out.add(l.startsWith('--no-') ? '--' + l.slice(5) : '--no-' + l.slice(2));
+  }
+  return [...out];
+}

@@ -1,0 +1,40 @@
+// Where things live that the guard protects: system folders, temp folders,
+// loom's own files, the harnesses' hook settings and settings folders, the
+// parts of .git that hold history, and the files a shell reads at login.
+// Tables only; path-rules.ts and the families read them, docs/guard.md lists them.
+
+/** Top-level folders of the operating system: a recursive delete there is a wipe. */
+export const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/opt', '/proc', '/root', '/sbin', '/srv', '/sys', '/usr', '/var', '/home', '/Users', '/System', '/Library', '/Applications', '/snap', '/mnt', '/media', '/private', '/cores', '/Volumes', '/nix'];
+
+/** Folders where a recursive delete of their contents (not the folder itself) is everyday work. */
+export const TEMP_DIRS = ['/tmp', '/var/tmp', '/private/tmp', '/dev/shm'];
+
+/** Hook settings files, relative to the project and to the home folder: changing one can switch the guard off. */
+export const HOOK_SETTINGS_FILES = [
+  '.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json',
+  '.opencode/plugins', 'opencode.json', '.qwen/settings.json', '.factory/settings.json', '.kilo/plugins', '.kilocode/plugins', '.github/hooks',
+];
+
+/** Harness settings folders: removing or moving one of them as a whole takes its hooks with it. */
+export const HARNESS_FOLDERS = ['.claude', '.codex', '.gemini', '.cursor', '.opencode', '.github/hooks', '.qwen', '.factory', '.kilo', '.kilocode'];
+
+/** loom's state folder in the project. */
+export const LOOM_DIR = '.loom';
+
+/** File names under .loom (and .git) that a name filter such as `find -name` can reach. */
+export const LOOM_FILE_NAMES = ['.loom', 'ledger.db', 'ledger.db-wal', 'ledger.db-shm', 'history.json', 'checkpoints.jsonl', 'policy.json', 'settings.json', 'settings.local.json', 'hooks.json', 'config.toml'];
+
+/** Entries of .git whose loss destroys history (deleting .git/index.lock or .git/hooks does not). */
+export const GIT_HISTORY_ENTRIES = ['objects', 'refs', 'packed-refs', 'HEAD', 'logs'];
+
+/** Names found inside .git that a name filter can reach. */
+export const GIT_SAMPLE_NAMES = ['.git', 'objects', 'refs', 'HEAD', 'packed-refs', 'index', 'config', 'ORIG_HEAD', 'pack-4b825dc642cb6eb9a060e54bf8d69288fbee4904.pack', 'pack-4b825dc642cb6eb9a060e54bf8d69288fbee4904.idx', '4b', '825dc642cb6eb9a060e54bf8d69288fbee4904', 'main', 'master'];
+
+/** Files a shell or login runs on its own: writing them is persistence (ask). Relative to home unless absolute. */
+export const PERSISTENCE_FILES = [
+  '.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.config/fish/config.fish', '.ssh/authorized_keys', '.ssh/authorized_keys2', '.ssh/rc',
+  '.config/autostart', '.config/systemd/user', 'Library/LaunchAgents', '.xprofile', '.xinitrc', '.pam_environment', '/etc/profile', '/etc/profile.d', '/etc/bash.bashrc', '/etc/zshrc', '/etc/cron.d', '/etc/crontab', '/etc/systemd/system', '/etc/rc.local', '/etc/ld.so.preload', '/var/spool/cron',
+];
+
+/** Inside any repository: hooks git runs on its own. */
+export const GIT_HOOKS_DIR = '.git/hooks';
