@@ -164,6 +164,39 @@ describe('loom ship', { timeout: 180_000 }, () => {
   }, 240_000);
 });
 
+describe('team views', { timeout: 180_000 }, () => {
+  it('report --team and history --team count and list by repository and user from the store', async () => {
+    const a = projectWith(14);
+    const b = projectWith(6);
+    for (const [p, remote] of [[a, 'git@h.example:o/alpha.git'], [b, 'https://h.example/o/beta']]) {
+      writeFileSync(join(p, '.loom', 'policy.json'), '{}');
+      await new Promise<void>((res) => spawn('sh', ['-c', `git -C ${p} init -q && git -C ${p} remote add origin ${remote}`], { stdio: 'ignore' }).on('close', () => res()));
+      expect((await loom(['ship', '--project-dir', p], writerEnv)).code).toBe(0);
+    }
+    const r = await loom(['report', '--team', '--repo', 'h.example/o/alpha', '--json'], writerEnv);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.total).toBe(14);
+    expect(s.denied).toBe(2); // draft i % 7 === 0: 0 and 7
+    expect(s.byRepo).toEqual([{ key: 'h.example/o/alpha', n: 14, denied: 2 }]);
+    expect(s.byUser).toHaveLength(1);
+    const out = join(tempDir(), 'team.html');
+    const html = await loom(['report', '--team', '--out', out], writerEnv);
+    expect(html.code).toBe(0);
+    const page = (await import('node:fs')).readFileSync(out, 'utf8');
+    expect(page).toContain('h.example/o/beta');
+    expect(page).toContain('By user');
+    const h = await loom(['history', '--team', '--repo', 'h.example/o/beta', '--jsonl'], writerEnv);
+    const recs = h.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(recs).toHaveLength(6);
+    expect(recs.map((x) => x.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(recs[0].hash).toBe(localRows(b)[0].hash);
+    const bad = await loom(['report', '--team', '--since', 'yesterday'], writerEnv);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--since "yesterday"');
+  });
+});
+
 describe('credentials and TLS', { timeout: 180_000 }, () => {
   it('takes the password from a file, never prints it, and passes TLS options through', async () => {
     const p = projectWith(2);

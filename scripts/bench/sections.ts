@@ -3,6 +3,7 @@ import { benchLedger } from './ledger';
 import { benchRunner } from './runner';
 import { benchServe } from './serve';
 import { benchReport } from './report';
+import { benchTeam } from './team';
 
 export interface Section {
   name: string;
@@ -15,4 +16,5 @@ export const sections: Section[] = [
   { name: 'guard', run: benchGuard },
   { name: 'serve', run: benchServe },
   { name: 'report', run: benchReport },
+  { name: 'team', run: benchTeam },
 ];

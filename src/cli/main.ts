@@ -47,6 +47,8 @@ commands:
   team init [--team-url URL]             create the team store's schema, roles, partitions (PostgreSQL)
   ship [--watch] [--project-dir D]       ship the local ledger to the team store (LOOM_TEAM_URL)
   verify --team [--ledger ID] [--json]   re-verify every ledger in the team store (forks, gaps)
+  report --team [--repo R] [--user U] [--since 7d] [--out F]   team report (HTML) from the store
+  history --team [--repo R] [--user U] [--since T] [--limit N] [--json|--jsonl]
 `;
 
 type Command = (argv: string[]) => number | Promise<number>;

@@ -5,6 +5,7 @@ import { parseTimeBound, queryHistory, QueryError, type HistoryFilter } from '..
 import { Ledger } from '../../ledger/store';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { table } from '../output';
+import { historyTeamCommand } from './team-views';
 
 function summary(rec: Record<string, unknown>): string {
   const obj = rec[rec.kind as string] as Record<string, unknown> | undefined;
@@ -17,7 +18,8 @@ function summary(rec: Record<string, unknown>): string {
   return typeof hook?.message === 'string' ? hook.message : '';
 }
 
-export function historyCommand(argv: string[]): number {
+export function historyCommand(argv: string[]): number | Promise<number> {
+  if (argv.includes('--team')) return historyTeamCommand(argv);
   if (argv[0] === 'rebuild') {
     const flags = parseFlags(argv.slice(1), { values: ['project-dir'] });
     const ledger = Ledger.openForAppend(projectDirFrom(flags));
