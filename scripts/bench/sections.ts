@@ -4,6 +4,7 @@ import { benchRunner } from './runner';
 import { benchServe } from './serve';
 import { benchReport } from './report';
 import { benchTeam } from './team';
+import { benchRedaction } from './redaction';
 
 export interface Section {
   name: string;
@@ -17,4 +18,5 @@ export const sections: Section[] = [
   { name: 'serve', run: benchServe },
   { name: 'report', run: benchReport },
   { name: 'team', run: benchTeam },
+  { name: 'redaction', run: benchRedaction },
 ];

@@ -3,12 +3,14 @@
 import { join } from 'node:path';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
-import { LedgerError } from '../ledger/store';
+import { classifySqliteError, LedgerError } from '../ledger/store';
+import { oneLineError } from '../runner/fail-closed';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
 import { ScopeError } from '../install/targets';
 import { exitNow } from '../runner/isolation';
 import { runAndExit } from '../runner/main';
+import { ownValue } from '../util/own';
 import { checkpointCommand } from './commands/checkpoint';
 import { demoCommand } from './commands/demo';
 import { explainCommand } from './commands/explain';
@@ -24,6 +26,7 @@ import { shipCommand } from './commands/ship';
 import { teamCommand } from './commands/team';
 import { TeamConfigError } from '../team/config';
 import { TeamStoreError } from '../team/pg';
+import { foldCommand } from './commands/fold';
 import { FlagError } from './flags';
 
 const USAGE = `usage: loom <command> [options]
@@ -35,6 +38,7 @@ commands:
           [--since T] [--until T] [--limit N] [--json|--jsonl]
   history rebuild                        regenerate history.json from the ledger
   checkpoint [--project-dir D]           record the ledger head outside the database
+  fold [--project-dir D] [--quiet]       copy the journal into the database, update history.json
   explain "<command>" [--json]           how the shell guard sees a command, rule by rule
   demo [--project-dir D]                 replay a realistic agent session through the real hooks
   install --harness claude|codex|gemini|cursor|opencode [--scope project|user|managed] [--dry-run]
@@ -68,6 +72,7 @@ const COMMANDS: Record<string, Command> = {
   doctor: doctorCommand,
   ship: shipCommand,
   team: teamCommand,
+  fold: foldCommand,
 };
 
 // `loom history | head` closes the pipe early: that is not an error.
@@ -87,7 +92,7 @@ function main(argv: string[]): void {
     process.exitCode = cmd === undefined ? 1 : 0;
     return;
   }
-  const fn = COMMANDS[cmd];
+  const fn = ownValue(COMMANDS, cmd);
   if (!fn) {
     process.stderr.write(`loom: unknown command "${cmd}"\n${USAGE}`);
     process.exitCode = 1;
@@ -99,7 +104,11 @@ function main(argv: string[]): void {
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;
     }
-    throw e;
+    // Anything else is still one line naming what went wrong, never a stack trace of the bundle.
+    const err = e as { code?: unknown };
+    const line = typeof err?.code === 'string' && err.code.startsWith('SQLITE_') ? classifySqliteError(e, 'the ledger database').message : oneLineError(e);
+    process.stderr.write(`loom ${cmd}: ${line}\n`);
+    process.exitCode = cmd === 'verify' ? 2 : 1;
   };
   try {
     const r = fn(rest);

@@ -70,6 +70,25 @@ export const EVENT_CONTRACTS: readonly EventContract[] = [
   E('SkillAdded', { enterprise: 'SkillAdded' }, { canBlock: true }),
 ];
 
+// Harnesses that spell events the Claude Code way: which canonical events
+// each one fires (checked against each CLI's docs and real runs). OpenCode
+// and Kilo Code reach loom through loom's plugin, which sends these names.
+const CLAUDE_SPELLED: Partial<Record<HarnessName, string[]>> = {
+  opencode: ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PostCompact', 'FileChanged'],
+  kilo: ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PostCompact', 'FileChanged'],
+  qwen: ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'SubagentStart', 'SubagentStop', 'Stop', 'StopFailure', 'PreCompact', 'PostCompact', 'InstructionsLoaded', 'UserPromptExpansion'],
+  droid: ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'SubagentStop', 'Stop', 'PreCompact'],
+  copilot: ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
+  crush: ['PreToolUse', 'PreCompact'],
+};
+// Copilot CLI's second dialect: camelCase event names (chosen per event in
+// its hook file) get camelCase payloads.
+const COPILOT_CAMEL: Record<string, string> = { SessionStart: 'sessionStart', SessionEnd: 'sessionEnd', UserPromptSubmit: 'userPromptSubmitted', PreToolUse: 'preToolUse', PostToolUse: 'postToolUse', Stop: 'agentStop', SubagentStop: 'subagentStop' };
+for (const c of EVENT_CONTRACTS) {
+  for (const [h, events] of Object.entries(CLAUDE_SPELLED)) if (events.includes(c.name)) c.names[h as HarnessName] = c.name;
+  if (COPILOT_CAMEL[c.name]) c.names.copilot = c.names.copilot ? [c.names.copilot as string, COPILOT_CAMEL[c.name]] : COPILOT_CAMEL[c.name];
+}
+
 const byAnyName = new Map<string, EventContract>();
 for (const c of EVENT_CONTRACTS) {
   byAnyName.set(c.name, c);

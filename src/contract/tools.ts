@@ -1,25 +1,29 @@
 // What each harness's tool names mean, so guards reason about kinds of
 // tools (shell, file write, patch), never about one harness's spelling.
+import { ownValue } from '../util/own';
+
 export type ToolKind = 'shell' | 'write' | 'edit' | 'patch' | 'read' | 'mcp' | 'other';
 
 const KINDS: Record<string, ToolKind> = {
-  // shell
+  // shell (droid: Execute; Copilot camelCase: bash / powershell)
   Bash: 'shell', bash: 'shell', shell: 'shell', Shell: 'shell', run_shell_command: 'shell', exec_command: 'shell',
   local_shell: 'shell', container_exec: 'shell', terminal: 'shell', execute_bash: 'shell', run_terminal_cmd: 'shell', PowerShell: 'shell',
-  // whole-file writes
-  Write: 'write', write: 'write', write_file: 'write', create_file: 'write', NotebookEdit: 'edit',
-  // edits
-  Edit: 'edit', edit: 'edit', MultiEdit: 'edit', replace: 'edit', edit_file: 'edit', str_replace: 'edit', str_replace_editor: 'edit', search_replace: 'edit',
-  // patches (Codex carries the patch text in tool_input.command)
+  powershell: 'shell', Execute: 'shell',
+  // whole-file writes (droid: Create; Copilot: create {path, file_text}; Crush: download {url, file_path})
+  Write: 'write', write: 'write', write_file: 'write', create_file: 'write', NotebookEdit: 'edit', Create: 'write', create: 'write', download: 'write',
+  // edits (Copilot: edit / str_replace {path, old_str, new_str}; OpenCode and Crush: multiedit)
+  Edit: 'edit', edit: 'edit', MultiEdit: 'edit', replace: 'edit', edit_file: 'edit', str_replace: 'edit', str_replace_editor: 'edit', search_replace: 'edit', multiedit: 'edit',
+  // patches (Codex carries the patch text in tool_input.command, OpenCode in patchText)
   apply_patch: 'patch', ApplyPatch: 'patch', patch: 'patch',
-  // reads
+  // reads (Copilot and Crush: view; Qwen: read_many_files, grep_search; OpenCode: list)
   Read: 'read', read: 'read', read_file: 'read', Grep: 'read', Glob: 'read', grep: 'read', glob: 'read', LS: 'read', list_directory: 'read',
+  view: 'read', read_many_files: 'read', grep_search: 'read', search_file_content: 'read', list: 'read', ls: 'read',
 };
 
 export function toolKind(name: unknown): ToolKind {
   if (typeof name !== 'string') return 'other';
   if (name.startsWith('mcp__') || name.startsWith('mcp_')) return 'mcp';
-  return KINDS[name] ?? 'other';
+  return ownValue(KINDS, name) ?? 'other';
 }
 
 /** File paths a tool call writes or edits, from the usual argument names. */
@@ -33,6 +37,13 @@ export function targetPaths(input: Record<string, unknown> | undefined): string[
   const edits = input.edits;
   if (Array.isArray(edits)) for (const e of edits) if (e && typeof e === 'object' && typeof (e as { file_path?: unknown }).file_path === 'string') out.push((e as { file_path: string }).file_path);
   return [...new Set(out)];
+}
+
+/** The patch text of a patch tool call, whichever argument carries it (Codex: command; OpenCode: patchText). */
+export function patchTextOf(input: Record<string, unknown> | undefined): string {
+  if (!input) return '';
+  for (const k of ['patchText', 'patch', 'command', 'input', 'patch_text']) if (typeof input[k] === 'string') return input[k] as string;
+  return '';
 }
 
 /** Paths named in an apply_patch body (`*** Update File: x`, `+++ b/x`). */

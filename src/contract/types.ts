@@ -14,7 +14,7 @@ export const RISKS: readonly Risk[] = ['none', 'low', 'medium', 'high', 'critica
 export type Fallback = 'skip' | 'warn' | 'error' | 'retry';
 export type PlatformName = 'linux' | 'macos' | 'windows';
 
-export type HarnessName = 'claude' | 'codex' | 'gemini' | 'cursor' | 'docker-agent' | 'enterprise';
+export type HarnessName = 'claude' | 'codex' | 'gemini' | 'cursor' | 'docker-agent' | 'enterprise' | 'opencode' | 'kilo' | 'copilot' | 'qwen' | 'droid' | 'crush';
 
 /** One hook of the registry after flattening both registry formats. */
 export interface HookDef {
@@ -67,7 +67,7 @@ export interface HandlerContext {
   hook: HookDef;
 }
 
-export type FailureKind = 'throw' | 'timeout' | 'bad-return' | 'exit' | 'load';
+export type FailureKind = 'throw' | 'timeout' | 'bad-return' | 'exit' | 'load' | 'payload' | 'internal';
 
 /** What running one hook produced, after timeout, retry and fallback. */
 export interface HookOutcome {

@@ -2,12 +2,13 @@
 // file-write guard for writes, edits and patches, secret reads through read
 // tools; records every tool call with what the guard saw.
 import { join } from 'node:path';
-import { patchPaths, targetPaths } from '../contract/tools';
+import { patchPaths, patchTextOf, targetPaths } from '../contract/tools';
 import type { Decision, HandlerContext, Risk, Verdict } from '../contract/types';
 import { handlerEnv, isVerdict } from '../guards/context';
 import { checkFileWrites, strongest } from '../guards/file-write';
 import { Analyzer, analyzeCommand, type Hit } from '../guards/shell/analyze';
 import { readsPath } from '../guards/shell/path-rules';
+import { clipRedacted } from '../ledger/redact';
 
 const CRITICAL = new Set(['rm-recursive-root', 'rm-recursive-home', 'disk-destroy', 'fork-bomb', 'modify-loom', 'modify-hook-settings']);
 const MAX_SUMMARY = 4000;
@@ -60,7 +61,7 @@ export function guard(ctx: HandlerContext): Verdict {
       hits = analyzeCommand(command, env).hits;
     }
   } else if (kind === 'patch') {
-    const patch = typeof input?.command === 'string' ? input.command : typeof input?.patch === 'string' ? input.patch : typeof input?.patchText === 'string' ? input.patchText : typeof input?.input === 'string' ? input.input : '';
+    const patch = patchTextOf(input);
     paths = patchPaths(patch);
     summary = `apply_patch: ${paths.join(', ')}`;
     hits = checkFileWrites(paths, env);
@@ -92,7 +93,7 @@ export function guard(ctx: HandlerContext): Verdict {
           tool: p.tool_name ?? null,
           tool_kind: kind ?? 'other',
           tool_use_id: p.tool_use_id ?? null,
-          input_summary: summary.length > MAX_SUMMARY ? summary.slice(0, MAX_SUMMARY) + '…' : summary,
+          input_summary: clipRedacted(summary, MAX_SUMMARY),
           paths,
           rules: hits.map((h) => ({ rule: h.rule, action: h.action, segment: h.segment })),
           guard_decision: decision,

@@ -1,7 +1,8 @@
 // PostToolUse / PostToolUseFailure: what ran and how it ended. Tool output
 // is never stored whole: a bounded excerpt and its size.
-import { patchPaths, targetPaths } from '../contract/tools';
+import { patchPaths, patchTextOf, targetPaths } from '../contract/tools';
 import type { HandlerContext, Risk, Verdict } from '../contract/types';
+import { clipRedacted } from '../ledger/redact';
 
 const MAX_SUMMARY = 2000;
 const MAX_EXCERPT = 1024;
@@ -16,7 +17,8 @@ function text(v: unknown): string {
   }
 }
 
-const clip = (s: string, n: number) => (s.length > n ? s.slice(0, n) + '…' : s);
+// Redacted before the cut: a secret that straddles it must not leave its head behind.
+const clip = clipRedacted;
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
@@ -28,7 +30,7 @@ export function run(ctx: HandlerContext): Verdict {
   const errorText = text(p.error ?? r.error ?? (r.is_error || r.isError ? r.content ?? r.stderr : undefined) ?? (exitCode ? r.stderr : ''));
   const failed = failedEvent || Boolean(r.is_error || r.isError || r.interrupted || p.is_interrupt) || (exitCode !== undefined && exitCode !== 0) || Boolean(errorText);
   const command = typeof input.command === 'string' ? input.command : typeof input.cmd === 'string' ? input.cmd : '';
-  const artifacts = [...targetPaths(input), ...(p.tool_kind === 'patch' ? patchPaths(command) : [])];
+  const artifacts = [...targetPaths(input), ...(p.tool_kind === 'patch' ? patchPaths(patchTextOf(input)) : [])];
   const output = text(resp);
   const sensitive = artifacts.some((a) => /(?:^|\/)\.env(?:\.|$)|\.pem$|\.key$|id_rsa/.test(a));
   const risk: Risk = sensitive ? 'high' : failed ? 'medium' : 'low';

@@ -24,6 +24,10 @@ export const PROJECT_DIR_VARIABLE: Record<string, string | undefined> = {
   gemini: 'GEMINI_PROJECT_DIR',
   cursor: 'CURSOR_PROJECT_DIR',
   codex: undefined,
+  qwen: 'QWEN_PROJECT_DIR',
+  droid: 'FACTORY_PROJECT_DIR',
+  crush: 'CRUSH_PROJECT_DIR',
+  copilot: undefined,
 };
 
 export const INSTALL_HINT = `not installed in this project; run \`npm install\` (or \`npm install -D ${PACKAGE_NAME}\`) in the project. Blocked until then.`;

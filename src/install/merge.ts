@@ -17,7 +17,7 @@ const isLoomCommand = isLoomHookCommand;
 
 /** A hook entry loom added: its runner command, or an http hook to a loom server (`<url>/hooks/<Event>`). */
 function isLoomEntry(h: Record<string, unknown>): boolean {
-  return isLoomCommand(h.command) || (h.type === 'http' && typeof h.url === 'string' && /\/hooks\/[A-Za-z]+$/.test(h.url) && (h as { loom?: unknown }).loom === undefined && Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.includes('LOOM_SERVE_TOKEN'));
+  return isLoomCommand(h.command) || isLoomCommand(h.bash) || (h.type === 'http' && typeof h.url === 'string' && /\/hooks\/[A-Za-z]+$/.test(h.url) && (h as { loom?: unknown }).loom === undefined && Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.includes('LOOM_SERVE_TOKEN'));
 }
 
 function hooksObject(doc: Json, file: string): Json {
@@ -48,10 +48,10 @@ export function addLoomHooks(doc: Json, t: Target, where: RunnerLocation): numbe
     for (let i = 0; i < list.length; i++) {
       const g = list[i];
       if (t.grouped && isObj(g) && Array.isArray(g.hooks)) g.hooks = g.hooks.map((h) => (isObj(h) && isLoomEntry(h) ? replace(h) : h));
-      else if (!t.grouped && isObj(g) && isLoomCommand(g.command)) list[i] = replace(g);
+      else if (!t.grouped && isObj(g) && isLoomEntry(g)) list[i] = replace(g);
     }
     if (present) continue;
-    list.push(t.grouped ? { hooks: [want] } : want);
+    list.push(t.grouped ? { ...t.group?.(event), hooks: [want] } : want);
     hooks[event] = list;
     changed++;
   }
@@ -72,7 +72,7 @@ export function removeLoomHooks(doc: Json, t: Target): number {
         removed += g.hooks.length - rest.length;
         if (rest.length === g.hooks.length) kept.push(g);
         else if (rest.length) kept.push({ ...g, hooks: rest });
-      } else if (!t.grouped && isObj(g) && isLoomCommand(g.command)) removed++;
+      } else if (!t.grouped && isObj(g) && isLoomEntry(g)) removed++;
       else kept.push(g);
     }
     if (kept.length) hooks[event] = kept;

@@ -2,13 +2,14 @@
 // Every command target installs the same command (./hook-command.ts):
 // relative to the project in committed settings, failing closed when loom
 // is missing.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_CONTRACTS } from '../contract/events';
 import type { HarnessName } from '../contract/types';
 import { hookCommand, type RunnerLocation } from './hook-command';
 
-export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor';
+export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'qwen' | 'droid' | 'crush';
 export type Scope = 'project' | 'user' | 'managed';
 
 export interface Target {
@@ -19,9 +20,17 @@ export interface Target {
   entry(event: string, where: RunnerLocation): Record<string, unknown>;
   /** Cursor keeps {version:1, hooks:{...}}; the others only {hooks:{...}}. */
   versioned: boolean;
-  /** Claude/Codex/Gemini wrap commands in matcher groups; Cursor lists them directly. */
+  /** Claude/Codex/Gemini/Qwen/droid wrap commands in matcher groups; Cursor, Copilot and Crush list them directly. */
   grouped: boolean;
+  /** Keys a new matcher group gets besides its hooks (a matcher where the harness wants one). */
+  group?(event: string): Record<string, unknown>;
+  /** Said after an install (a step the harness needs before the hooks run). */
+  note?: string;
 }
+
+// Events that carry a tool call: where Qwen and droid match on the tool name.
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied']);
+const matchAllTools = (event: string) => (TOOL_EVENTS.has(event) ? { matcher: '*' } : {});
 
 // Claude Code expects a WorktreeCreate hook to create the worktree itself;
 // an audit hook there would break worktree creation, so loom leaves it out.
@@ -84,6 +93,7 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
     }
     return scope === 'project' ? join(projectDir, dir, file) : join(userDir, file);
   };
+  const command = (event: string, where: RunnerLocation) => ({ type: 'command', command: hookCommand(harness, event, where), timeout: 30 });
   switch (harness) {
     case 'claude':
       return {
@@ -124,5 +134,38 @@ export function target(harness: InstallHarness, scope: Scope, projectDir: string
         versioned: true,
         grouped: false,
       };
+    case 'copilot':
+      // PascalCase events: Claude-shaped payloads with Claude tool names.
+      return {
+        harness,
+        file: base(join('.github', 'hooks'), join(env.COPILOT_HOME || join(home, '.copilot'), 'hooks'), 'loom.json'),
+        events: eventsFor('copilot').filter((e) => /^[A-Z]/.test(e)),
+        entry: (event, where) => ({ type: 'command', bash: hookCommand(harness, event, where), timeoutSec: 30 }),
+        versioned: true,
+        grouped: false,
+        note:
+          scope === 'project'
+            ? 'Copilot CLI skips repository hooks in prompt mode (copilot -p) unless the folder is trusted: run it with --trust-folder, or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true (or COPILOT_ALLOW_ALL=true); interactive sessions ask to trust the folder. User hooks (--scope user) always load.'
+            : undefined,
+      };
+    case 'qwen':
+      // Qwen reads timeouts in seconds (values of 1000 and more as milliseconds).
+      return { harness, file: base('.qwen', join(home, '.qwen'), 'settings.json'), events: eventsFor('qwen'), entry: command, versioned: false, grouped: true, group: matchAllTools };
+    case 'droid':
+      return { harness, file: base('.factory', join(home, '.factory'), 'settings.json'), events: eventsFor('droid'), entry: command, versioned: false, grouped: true, group: matchAllTools };
+    case 'crush': {
+      if (scope === 'managed') throw new ScopeError('--scope managed: crush has no managed settings file loom knows of; use --scope user or project');
+      // Crush reads crush.json or .crush.json in the project; loom writes into the one that exists.
+      const projectFile = existsSync(join(projectDir, '.crush.json')) && !existsSync(join(projectDir, 'crush.json')) ? join(projectDir, '.crush.json') : join(projectDir, 'crush.json');
+      const userFile = env.CRUSH_GLOBAL_CONFIG ? join(env.CRUSH_GLOBAL_CONFIG, 'crush.json') : join(env.XDG_CONFIG_HOME || join(home, '.config'), 'crush', 'crush.json');
+      return {
+        harness,
+        file: scope === 'project' ? projectFile : userFile,
+        events: eventsFor('crush'),
+        entry: (event, where) => ({ name: `loom-${event}`, command: hookCommand(harness, event, where), timeout: 30 }),
+        versioned: false,
+        grouped: false,
+      };
+    }
   }
 }

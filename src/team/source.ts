@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { newId } from '../util/ids';
 import { compliancePaths } from '../ledger/paths';
 import { Ledger, LedgerError } from '../ledger/store';
+import { readJournal } from '../ledger/journal';
 
 export const LEDGER_ID_KEY = 'ledger_id';
 
@@ -57,27 +58,44 @@ export class LocalSource {
   private after: Database.Statement<[number, number]>;
   private at: Database.Statement<[number]>;
 
+  /** Journal lines not folded into the database yet (read once, when the cursor opens). */
+  private tail: StoredRecord[] = [];
+
   constructor(projectDir: string) {
+    // Journal first: a fold between the two reads moves lines into the database, never out of sight.
+    let lines: StoredRecord[] = [];
+    try {
+      lines = readJournal(projectDir).lines.map((l) => ({ seq: l.seq, hash: l.hash, body: l.body }));
+    } catch {
+      lines = [];
+    }
     this.ledger = Ledger.openReadOnly(projectDir);
     this.after = this.ledger.handle.prepare('SELECT seq, hash, body FROM records WHERE seq > ? ORDER BY seq LIMIT ?');
     this.at = this.ledger.handle.prepare('SELECT seq, hash, body FROM records WHERE seq = ?');
+    const dbHead = this.ledger.head().seq;
+    this.tail = lines.filter((l) => l.seq > dbHead);
   }
 
   /** Up to `limit` records after `seq`, in seq order. */
   readAfter(seq: number, limit: number): StoredRecord[] {
     try {
-      return this.after.all(seq, limit) as StoredRecord[];
+      const rows = this.after.all(seq, limit) as StoredRecord[];
+      if (rows.length < limit && this.tail.length) {
+        const from = rows.length ? rows[rows.length - 1].seq : seq;
+        for (const l of this.tail) if (l.seq > from && rows.length < limit) rows.push(l);
+      }
+      return rows;
     } catch (e) {
       throw new LedgerError(`${this.ledger.paths.db}: ${(e as Error).message}`, 'io');
     }
   }
 
   recordAt(seq: number): StoredRecord | undefined {
-    return this.at.get(seq) as StoredRecord | undefined;
+    return (this.at.get(seq) as StoredRecord | undefined) ?? this.tail.find((l) => l.seq === seq);
   }
 
   headSeq(): number {
-    return this.ledger.head().seq;
+    return Math.max(this.ledger.head().seq, this.tail.length ? this.tail[this.tail.length - 1].seq : 0);
   }
 
   close(): void {

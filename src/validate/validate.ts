@@ -4,14 +4,14 @@
 // per harness found, whether loom's hooks are wired and whether
 // disableAllHooks is on. Regex matchers are compiled and checked for
 // catastrophic backtracking, never run against input.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isKnownEvent } from '../contract/events';
 import { assertLinearRegex } from '../policy/patterns';
 import { loadRegistry, RegistryError } from '../registry/load';
 
-export type Dialect = 'claude' | 'codex' | 'opencode' | 'native' | 'loom';
+export type Dialect = 'claude' | 'codex' | 'opencode' | 'native' | 'loom' | 'flat' | 'plugin';
 
 export interface Diagnostic {
   severity: 'error' | 'warning';
@@ -35,19 +35,33 @@ export interface ConfigFile {
   file: string;
   dialect: Dialect;
   scope: 'user' | 'project' | 'local' | 'pack';
+  /** The harness that reads this file (the dialect's own name when absent). */
+  harness?: string;
 }
 
 export interface ValidateResult {
   files: { file: string; dialect: Dialect; found: boolean }[];
   groups: MatcherGroup[];
   diagnostics: Diagnostic[];
-  harnesses: { harness: string; file: string; loomWired: boolean; disableAllHooks: boolean }[];
+  harnesses: { harness: string; file: string; loomWired: boolean; disableAllHooks: boolean; skippedInPromptMode?: boolean }[];
   disableAllHooks: boolean;
 }
 
-/** Seed 001's discovery order (global, then project, then local). */
+/** Copilot CLI's hook files: every *.json in its hooks folder. */
+function copilotFiles(dir: string, scope: ConfigFile['scope']): ConfigFile[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    names = ['loom.json'];
+  }
+  return names.map((n) => ({ file: join(dir, n), dialect: 'flat' as const, scope, harness: 'copilot' }));
+}
+
+/** Seed 001's discovery order (global, then project, then local), then the other harnesses' files. */
 export function discover(projectDir: string, packRoot: string, env: NodeJS.ProcessEnv = process.env): ConfigFile[] {
   const home = env.HOME || homedir();
+  const xdg = env.XDG_CONFIG_HOME || join(home, '.config');
   return [
     { file: join(home, '.claude', 'settings.json'), dialect: 'claude', scope: 'user' },
     { file: join(env.CODEX_HOME || join(home, '.codex'), 'hooks.json'), dialect: 'codex', scope: 'user' },
@@ -58,7 +72,32 @@ export function discover(projectDir: string, packRoot: string, env: NodeJS.Proce
     { file: join(projectDir, '.dsh-hooks.json'), dialect: 'native', scope: 'project' },
     { file: join(projectDir, '.claude', 'settings.local.json'), dialect: 'claude', scope: 'local' },
     { file: join(packRoot, 'config', 'hooks.json'), dialect: 'loom', scope: 'pack' },
+    // The other harnesses loom installs into. Gemini, Qwen and droid use Claude's grouped format.
+    { file: join(env.GEMINI_CLI_HOME || home, '.gemini', 'settings.json'), dialect: 'claude', scope: 'user', harness: 'gemini' },
+    { file: join(projectDir, '.gemini', 'settings.json'), dialect: 'claude', scope: 'project', harness: 'gemini' },
+    { file: join(home, '.qwen', 'settings.json'), dialect: 'claude', scope: 'user', harness: 'qwen' },
+    { file: join(projectDir, '.qwen', 'settings.json'), dialect: 'claude', scope: 'project', harness: 'qwen' },
+    { file: join(home, '.factory', 'settings.json'), dialect: 'claude', scope: 'user', harness: 'droid' },
+    { file: join(projectDir, '.factory', 'settings.json'), dialect: 'claude', scope: 'project', harness: 'droid' },
+    { file: join(home, '.cursor', 'hooks.json'), dialect: 'flat', scope: 'user', harness: 'cursor' },
+    { file: join(projectDir, '.cursor', 'hooks.json'), dialect: 'flat', scope: 'project', harness: 'cursor' },
+    ...copilotFiles(join(env.COPILOT_HOME || join(home, '.copilot'), 'hooks'), 'user'),
+    ...copilotFiles(join(projectDir, '.github', 'hooks'), 'project'),
+    { file: join(env.CRUSH_GLOBAL_CONFIG || join(xdg, 'crush'), 'crush.json'), dialect: 'flat', scope: 'user', harness: 'crush' },
+    { file: join(projectDir, 'crush.json'), dialect: 'flat', scope: 'project', harness: 'crush' },
+    { file: join(projectDir, '.crush.json'), dialect: 'flat', scope: 'project', harness: 'crush' },
+    // OpenCode and Kilo Code load loom as a plugin file.
+    { file: join(xdg, 'opencode', 'plugins', 'loom.js'), dialect: 'plugin', scope: 'user', harness: 'opencode' },
+    { file: join(projectDir, '.opencode', 'plugins', 'loom.js'), dialect: 'plugin', scope: 'project', harness: 'opencode' },
+    { file: join(xdg, 'kilo', 'plugins', 'loom.js'), dialect: 'plugin', scope: 'user', harness: 'kilo' },
+    { file: join(projectDir, '.kilo', 'plugins', 'loom.js'), dialect: 'plugin', scope: 'project', harness: 'kilo' },
+    { file: join(projectDir, '.kilocode', 'plugins', 'loom.js'), dialect: 'plugin', scope: 'project', harness: 'kilo' },
   ];
+}
+
+/** Copilot CLI's prompt mode (copilot -p) loads repository hooks only when one of these says the folder is trusted. */
+export function copilotTrustsRepoHooks(env: NodeJS.ProcessEnv): boolean {
+  return env.COPILOT_ALLOW_ALL === 'true' || env.GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS === 'true';
 }
 
 const NO_SUBJECT = new Set(['UserPromptSubmit', 'Stop', 'PostToolBatch', 'TaskCreated', 'TaskCompleted', 'WorktreeCreate', 'WorktreeRemove', 'CwdChanged', 'prompt:submit', 'turn:stop', 'chat.message', 'session.idle']);
@@ -70,6 +109,8 @@ const TYPES: Record<Dialect, string[]> = {
   opencode: ['command', 'http', 'subagent'],
   native: ['shell', 'webhook', 'oracle', 'proxy', 'command', 'http', 'prompt', 'agent', 'subagent'],
   loom: [],
+  flat: ['command', 'prompt'],
+  plugin: [],
 };
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -88,7 +129,42 @@ function checkRegex(source: string): string | undefined {
   return undefined;
 }
 
+/** Cursor, Copilot and Crush list hooks under each event directly: {hooks: {Event: [{command | bash | powershell, ...}]}}. */
+function parseFlat(cf: ConfigFile, doc: unknown, out: ValidateResult): void {
+  const diag = (severity: Diagnostic['severity'], location: Diagnostic['location'], message: string): void => {
+    out.diagnostics.push({ severity, file: cf.file, location, message });
+  };
+  if (!isObj(doc)) return diag('error', { path: '$' }, 'the file must hold a JSON object');
+  if (doc.hooks === undefined) return;
+  if (!isObj(doc.hooks)) return diag('error', { path: '$.hooks' }, '"hooks" must be an object keyed by event');
+  if (cf.harness === 'copilot' && doc.version !== 1) diag('error', { path: '$.version' }, 'Copilot CLI reads hook files with "version": 1 only');
+  for (const [event, list] of Object.entries(doc.hooks)) {
+    const at = (h?: number) => ({ event, hook: h, path: `hooks[${event}]${h === undefined ? '' : `[${h}]`}` });
+    if (!isKnownEvent(event)) diag('warning', at(), `unknown event "${event}"`);
+    if (!Array.isArray(list)) {
+      diag('error', at(), 'must be an array of hooks');
+      continue;
+    }
+    const group: MatcherGroup = { dialect: cf.dialect, file: cf.file, event, mode: 'all', hooks: [] };
+    list.forEach((h, hi) => {
+      if (!isObj(h)) return diag('error', at(hi), 'a hook must be an object');
+      const command = [h.command, h.bash, h.powershell].find((c) => typeof c === 'string' && c.trim() !== '') as string | undefined;
+      if (h.type !== undefined && !TYPES.flat.includes(h.type as string)) return diag('error', at(hi), `unknown hook type ${JSON.stringify(h.type)}`);
+      if (!command && h.type !== 'prompt') return diag('error', at(hi), cf.harness === 'copilot' ? 'a command hook needs a "bash" or "powershell" string' : 'a hook needs a "command" string');
+      if (typeof h.matcher === 'string' && h.matcher) {
+        const bad = checkRegex(h.matcher);
+        if (bad) diag('error', at(hi), bad);
+      }
+      const timeout = h.timeoutSec ?? h.timeout;
+      if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) diag('error', at(hi), 'timeout must be a positive number (seconds)');
+      group.hooks.push({ type: typeof h.type === 'string' ? h.type : 'command', command, timeout: timeout as number | undefined });
+    });
+    out.groups.push(group);
+  }
+}
+
 function parseDialect(cf: ConfigFile, doc: unknown, out: ValidateResult): void {
+  if (cf.dialect === 'flat') return parseFlat(cf, doc, out);
   const diag = (severity: Diagnostic['severity'], location: Diagnostic['location'], message: string) => out.diagnostics.push({ severity, file: cf.file, location, message });
   if (!isObj(doc)) {
     diag('error', { path: '$' }, 'the file must hold a JSON object');
@@ -178,6 +254,18 @@ export function validateConfigs(projectDir: string, packRoot: string, env: NodeJ
     const found = existsSync(cf.file);
     out.files.push({ file: cf.file, dialect: cf.dialect, found });
     if (!found) continue;
+    if (cf.dialect === 'plugin') {
+      let text = '';
+      try {
+        text = readFileSync(cf.file, 'utf8').slice(0, 4096);
+      } catch (e) {
+        out.diagnostics.push({ severity: 'error', file: cf.file, location: { path: '$' }, message: `cannot read: ${(e as Error).message}` });
+      }
+      const ours = text.startsWith('// loom: generated');
+      if (!ours) out.diagnostics.push({ severity: 'warning', file: cf.file, location: { path: '$' }, message: 'a plugin named loom.js that loom did not write' });
+      out.harnesses.push({ harness: cf.harness ?? 'opencode', file: cf.file, loomWired: ours, disableAllHooks: false });
+      continue;
+    }
     if (cf.dialect === 'loom') {
       try {
         loadRegistry(cf.file);
@@ -200,9 +288,11 @@ export function validateConfigs(projectDir: string, packRoot: string, env: NodeJ
     parseDialect(cf, doc, out);
     if (isObj(doc) && typeof doc.disableAllHooks === 'boolean') out.disableAllHooks = doc.disableAllHooks; // later (more specific) files win
     const mine = out.groups.slice(before);
-    const wired = mine.some((g) => g.hooks.some((h) => typeof h.command === 'string' && /run-hook\.js"? --event |hooks[\\/](?:pre-tool-guard|tool-audit|prompt-guard|lifecycle-audit)\b/.test(h.command)));
-    const harness = cf.dialect === 'native' ? 'native' : cf.dialect;
-    out.harnesses.push({ harness, file: cf.file, loomWired: wired, disableAllHooks: isObj(doc) && doc.disableAllHooks === true });
+    const wired = mine.some((g) => g.hooks.some((h) => typeof h.command === 'string' && /run-hook\.js['"]? --event |hooks[\\/](?:pre-tool-guard|tool-audit|prompt-guard|lifecycle-audit)\b/.test(h.command)));
+    const harness = cf.harness ?? cf.dialect;
+    const skipped = harness === 'copilot' && cf.scope === 'project' && !copilotTrustsRepoHooks(env);
+    if (skipped) out.diagnostics.push({ severity: 'warning', file: cf.file, location: { path: '$' }, message: 'Copilot CLI skips repository hooks in prompt mode (copilot -p) unless the folder is trusted: run it with --trust-folder or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true; or install with --scope user' });
+    out.harnesses.push({ harness, file: cf.file, loomWired: wired, disableAllHooks: isObj(doc) && doc.disableAllHooks === true, ...(harness === 'copilot' ? { skippedInPromptMode: skipped } : {}) });
   }
   return out;
 }

@@ -1,6 +1,6 @@
-// A scripted model on 127.0.0.1 that speaks the three APIs the real CLIs
-// use (Anthropic Messages, OpenAI Responses, Gemini streamGenerateContent,
-// all as SSE). The first turn asks for one shell command; once a tool result
+// A scripted model on 127.0.0.1 that speaks the four APIs the real CLIs
+// use (Anthropic Messages, OpenAI Responses, OpenAI Chat Completions,
+// Gemini streamGenerateContent, all as SSE). The first turn asks for one shell command; once a tool result
 // comes back it answers with text and remembers what the tool returned, so a
 // test can tell loom's denial from the CLI's own guards.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,7 +11,37 @@ export interface ModelServer {
   port: number;
   toolResults: string[];
   requests: number;
+  /** Tool names offered in the Chat Completions requests seen (which tool the CLI calls its shell). */
+  toolsOffered: string[];
   close(): Promise<void>;
+}
+
+/** Instead of a shell command: call this tool with these arguments (Chat Completions only). */
+export interface ToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+// The shell tool each Chat Completions CLI offers, by name: OpenCode/Kilo bash, Copilot bash, Qwen run_shell_command, droid Execute.
+const SHELL_TOOLS = ['bash', 'run_shell_command', 'Execute', 'shell'];
+
+interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+
+/** Arguments for a shell tool from its schema: the command, and a plain value for every other required field. */
+function argsFor(schema: JsonSchema | undefined, command: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { command };
+  for (const name of schema?.required ?? []) {
+    if (name === 'command') continue;
+    const p = schema?.properties?.[name] ?? {};
+    const type = Array.isArray(p.type) ? p.type[0] : p.type;
+    out[name] = p.enum?.length ? (p.enum.includes('low') ? 'low' : p.enum[0]) : type === 'boolean' ? false : type === 'number' || type === 'integer' ? 60000 : type === 'object' ? {} : type === 'array' ? [] : 'e2e';
+  }
+  return out;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -96,6 +126,43 @@ function responses(body: Record<string, unknown>, command: string, s: ModelServe
   ]);
 }
 
+// ---- OpenAI Chat Completions (OpenCode, Kilo Code, Copilot CLI, Qwen Code, droid)
+function chat(body: Record<string, unknown>, command: string | ToolCall, s: ModelServer, res: ServerResponse): void {
+  const messages = (body.messages as { role: string; content?: unknown; tool_calls?: unknown[] }[]) ?? [];
+  const tools = ((body.tools as { function?: { name: string; parameters?: JsonSchema } }[]) ?? []).map((t) => t.function).filter((f): f is { name: string; parameters?: JsonSchema } => Boolean(f));
+  for (const t of tools) if (!s.toolsOffered.includes(t.name)) s.toolsOffered.push(t.name);
+  const results = messages.filter((m) => m.role === 'tool');
+  const asked = messages.some((m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length);
+  if (results.length) s.toolResults.push(textOf(results[results.length - 1].content));
+  let call: { name: string; arguments: string } | undefined;
+  if (!asked && !results.length) {
+    if (typeof command !== 'string') {
+      if (tools.some((t) => t.name === command.tool)) call = { name: command.tool, arguments: JSON.stringify(command.args) };
+    } else {
+      const shell = SHELL_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean);
+      if (shell) call = { name: shell.name, arguments: JSON.stringify(argsFor(shell.parameters, command)) };
+    }
+  }
+  const id = `chatcmpl-${Date.now()}`;
+  const created = Math.floor(Date.now() / 1000);
+  const model = String(body.model ?? 'mock-model');
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const toolCall = call && { index: 0, id: `call_${Date.now()}`, type: 'function', function: call };
+  if (body.stream !== true) {
+    const message = toolCall ? { role: 'assistant', content: null, tool_calls: [{ id: toolCall.id, type: 'function', function: call }] } : { role: 'assistant', content: 'done' };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: toolCall ? 'tool_calls' : 'stop' }], usage }));
+    return;
+  }
+  const chunk = (delta: unknown, finish: string | null, extra: Record<string, unknown> = {}) => ({ data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra } });
+  const events = toolCall
+    ? [chunk({ role: 'assistant', content: null, tool_calls: [toolCall] }, null), chunk({}, 'tool_calls', { usage })]
+    : [chunk({ role: 'assistant', content: 'done' }, null), chunk({}, 'stop', { usage })];
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' });
+  for (const e of events) res.write(`data: ${JSON.stringify(e.data)}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
 // ---- Gemini streamGenerateContent
 function gemini(body: Record<string, unknown>, command: string, s: ModelServer, res: ServerResponse): void {
   const contents = (body.contents as { role: string; parts: { functionResponse?: { response?: unknown } }[] }[]) ?? [];
@@ -108,8 +175,9 @@ function gemini(body: Record<string, unknown>, command: string, s: ModelServer, 
   sse(res, [{ data: { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } } }]);
 }
 
-export async function startModelServer(command: string): Promise<ModelServer> {
-  const state: ModelServer = { url: '', port: 0, toolResults: [], requests: 0, close: async () => undefined };
+export async function startModelServer(command: string | ToolCall): Promise<ModelServer> {
+  const state: ModelServer = { url: '', port: 0, toolResults: [], requests: 0, toolsOffered: [], close: async () => undefined };
+  const shellCommand = typeof command === 'string' ? command : '';
   const server: Server = createServer(async (req, res) => {
     state.requests++;
     const raw = await readBody(req);
@@ -120,9 +188,14 @@ export async function startModelServer(command: string): Promise<ModelServer> {
       body = {};
     }
     const url = req.url ?? '';
-    if (req.method === 'POST' && url.startsWith('/v1/messages')) return anthropic(body, command, state, res);
-    if (req.method === 'POST' && url.startsWith('/v1/responses')) return responses(body, command, state, res);
-    if (req.method === 'POST' && url.includes(':streamGenerateContent')) return gemini(body, command, state, res);
+    if (req.method === 'POST' && url.startsWith('/v1/messages')) return anthropic(body, shellCommand, state, res);
+    if (req.method === 'POST' && url.startsWith('/v1/responses')) return responses(body, shellCommand, state, res);
+    if (req.method === 'POST' && url.includes('/chat/completions')) return chat(body, command, state, res);
+    if (req.method === 'POST' && url.includes(':streamGenerateContent')) return gemini(body, shellCommand, state, res);
+    if (req.method === 'GET' && /\/models\/?$/.test(url)) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'loom' }] }));
+    }
     if (req.method === 'POST' && url.includes(':generateContent')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: '{}' }] }, finishReason: 'STOP' }] }));

@@ -1,7 +1,9 @@
 // loom history [filters] [--json|--jsonl]; loom history rebuild.
 import { RISKS, type Risk } from '../../contract/types';
 import { rebuildHistory } from '../../ledger/history-view';
-import { parseTimeBound, queryHistory, QueryError, type HistoryFilter } from '../../ledger/query';
+import { foldQuietly } from '../../ledger/fold';
+import { queryLive } from '../../ledger/live';
+import { parseTimeBound, QueryError, type HistoryFilter } from '../../ledger/query';
 import { Ledger } from '../../ledger/store';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { table } from '../output';
@@ -22,6 +24,7 @@ export function historyCommand(argv: string[]): number | Promise<number> {
   if (argv.includes('--team')) return historyTeamCommand(argv);
   if (argv[0] === 'rebuild') {
     const flags = parseFlags(argv.slice(1), { values: ['project-dir'] });
+    foldQuietly(projectDirFrom(flags));
     const ledger = Ledger.openForAppend(projectDirFrom(flags));
     try {
       const r = ledger.withWriteLock(() => rebuildHistory(ledger));
@@ -45,9 +48,11 @@ export function historyCommand(argv: string[]): number | Promise<number> {
     if (!/^\d{1,9}$/.test(v.limit) || Number(v.limit) < 1) throw new QueryError(`--limit "${v.limit}": expected a positive integer`);
     filter.limit = Number(v.limit);
   }
-  const ledger = Ledger.openReadOnly(projectDirFrom(flags));
-  try {
-    const records = queryHistory(ledger, filter);
+  const projectDir = projectDirFrom(flags);
+  // Folding first brings history.json up to date too; the live view below covers a journal that could not be folded.
+  foldQuietly(projectDir);
+  {
+    const records = queryLive(projectDir, filter);
     if (flags.booleans.has('json')) process.stdout.write(JSON.stringify(records, null, 2) + '\n');
     else if (flags.booleans.has('jsonl')) process.stdout.write(records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
     else {
@@ -55,7 +60,5 @@ export function historyCommand(argv: string[]): number | Promise<number> {
       process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'session', 'summary'], rows));
     }
     return 0;
-  } finally {
-    ledger.close();
   }
 }

@@ -11,7 +11,7 @@ import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { HARNESSES, installHarness, writeAtomic } from './install';
 
 /** Where each harness's project settings live: also how init guesses which ones a repository uses. */
-const HARNESS_MARKERS: Record<string, string> = { claude: '.claude', codex: '.codex', gemini: '.gemini', cursor: '.cursor', opencode: '.opencode' };
+const HARNESS_MARKERS: Record<string, string> = { claude: '.claude', codex: '.codex', gemini: '.gemini', cursor: '.cursor', opencode: '.opencode', kilo: '.kilo', copilot: '.github/hooks', qwen: '.qwen', droid: '.factory', crush: 'crush.json' };
 
 /** Local state that never belongs in git: the ledger (each machine has its own), backups, reports. */
 export const GITIGNORE_LINES = ['.loom/compliance/', '.loom/backups/', '.loom/reports/'];

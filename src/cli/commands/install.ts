@@ -1,4 +1,4 @@
-// loom install / uninstall --harness claude|codex|gemini|cursor|opencode
+// loom install / uninstall --harness claude|codex|gemini|cursor|opencode|kilo|copilot|qwen|droid|crush
 // [--scope project|user|managed] [--dry-run]: merge loom's hooks into the
 // harness's settings, keeping every existing key and hook, with a backup;
 // uninstall removes exactly what install added, and gives back the original
@@ -6,13 +6,13 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { addLoomHooks, removeLoomHooks, SettingsError } from '../../install/merge';
-import { opencodePluginSource } from '../../install/opencode-plugin';
+import { opencodePluginSource, PLUGIN_MARK, type PluginHarness } from '../../install/opencode-plugin';
 import { claudeHttpEntry, limitToEvents, runnerLocation, ScopeError, target, type InstallHarness, type Scope } from '../../install/targets';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 
-export const HARNESSES = ['claude', 'codex', 'gemini', 'cursor', 'opencode'];
+export const HARNESSES = ['claude', 'codex', 'gemini', 'cursor', 'opencode', 'kilo', 'copilot', 'qwen', 'droid', 'crush'];
 const SCOPES: Scope[] = ['project', 'user', 'managed'];
 
 export const packRoot = () => resolve(join(__dirname, '..'));
@@ -101,18 +101,23 @@ export function installHarness(o: InstallOptions): InstallResult {
   const where = runnerLocation(scope, packRunner());
   const notes: string[] = [];
 
-  if (harness === 'opencode') {
-    if (scope === 'managed') throw new ScopeError('--scope managed: opencode has no managed settings file loom knows of; use --scope user or project');
-    const file = scope === 'project' ? join(projectDir, '.opencode', 'plugins', 'loom.js') : join(process.env.HOME ?? '', '.config', 'opencode', 'plugins', 'loom.js');
-    const source = opencodePluginSource(where);
+  if (harness === 'opencode' || harness === 'kilo') {
+    if (scope === 'managed') throw new ScopeError(`--scope managed: ${harness} has no managed settings file loom knows of; use --scope user or project`);
+    // Kilo Code loads plugins from .kilo/plugins (not .opencode/plugins) and ~/.config/kilo/plugins.
+    const folder = harness === 'kilo' ? '.kilo' : '.opencode';
+    const configHome = process.env.XDG_CONFIG_HOME || join(process.env.HOME ?? '', '.config');
+    const file = scope === 'project' ? join(projectDir, folder, 'plugins', 'loom.js') : join(configHome, harness, 'plugins', 'loom.js');
+    const source = opencodePluginSource(where, harness as PluginHarness);
+    const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const ours = existing !== undefined && existing.startsWith(PLUGIN_MARK);
+    if (existing !== undefined && !ours) throw new SettingsError(`${file}: exists and was not written by loom; move it away before installing`);
     if (remove) {
-      const ours = existsSync(file) && readFileSync(file, 'utf8').startsWith('// loom: generated');
       if (ours && !dry) unlinkSync(file);
-      return { file, changed: ours ? 1 : 0, line: `${verb} opencode: ${ours ? `removed ${file}` : 'nothing to remove'}${suffix}`, notes };
+      return { file, changed: ours ? 1 : 0, line: `${verb} ${harness}: ${ours ? `removed ${file}` : 'nothing to remove'}${suffix}`, notes };
     }
-    const same = existsSync(file) && readFileSync(file, 'utf8') === source;
+    const same = existing === source;
     if (!same && !dry) writeAtomic(file, source);
-    return { file, changed: same ? 0 : 1, line: `${verb} opencode: ${same ? 'already installed' : `wrote ${file}`}${suffix}`, notes };
+    return { file, changed: same ? 0 : 1, line: `${verb} ${harness}: ${same ? 'already installed' : `wrote ${file}`}${suffix}`, notes };
   }
 
   limitToEvents(loadRegistry(join(packRoot(), 'config', 'hooks.json')).flatMap((d) => d.events.map((e) => contractFor(e)?.name ?? e)));
@@ -144,6 +149,7 @@ export function installHarness(o: InstallOptions): InstallResult {
   const b = backup(t.file, projectDir);
   writeAtomic(t.file, text);
   if (o.mode === 'http') notes.push('start the server with `loom serve` and export LOOM_SERVE_TOKEN where Claude Code runs (the same token the server reads).');
+  if (t.note) notes.push(t.note);
   if (harness === 'codex') notes.push('Codex runs project hooks only in a trusted project and after /hooks trust (or --dangerously-bypass-hook-trust).');
   if (scope === 'managed') notes.push(`managed settings apply to every user of this machine and cannot be switched off from their own settings; they run ${packRunner()}, so keep loom installed there (npm install -g).`);
   return { file: t.file, changed, line: `${head}: added or updated ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}`, notes };

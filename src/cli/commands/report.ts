@@ -2,6 +2,7 @@
 // as a self-contained HTML page or as Markdown for a pull request.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { foldQuietly } from '../../ledger/fold';
 import { parseTimeBound } from '../../ledger/query';
 import { readRecords, detail } from '../../ledger/reader';
 import { collect, type ReportFilter } from '../../report/collect';
@@ -19,6 +20,7 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   if (argv.includes('--team')) return reportTeamCommand(argv);
   const f = parseFlags(argv, { values: ['project-dir', 'since', 'until', 'session', 'out'] });
   const project = resolve(projectDirFrom(f));
+  foldQuietly(project);
   const c = collect(project, filterFrom(f.values), progressBar('reading the ledger'));
   const out = resolve(f.values.out ?? join(project, '.loom', 'reports', 'compliance.html'));
   mkdirSync(dirname(out), { recursive: true });
@@ -31,6 +33,7 @@ export function reportCommand(argv: string[]): number | Promise<number> {
 export function evidenceCommand(argv: string[]): number {
   const f = parseFlags(argv, { values: ['project-dir', 'spec', 'out', 'since', 'until'] });
   const project = resolve(projectDirFrom(f));
+  foldQuietly(project);
   const filter = filterFrom(f.values);
   let spec = f.values.spec?.replace(/^specs[\\/]+/, '').replace(/[\\/]+$/, '');
   let c = collect(project, filter, progressBar('reading the ledger'));

@@ -208,6 +208,8 @@ function protectedKind(abs: string, a: Analyzer): ProtectedKind | undefined {
   const { projectDir, home } = a.opts;
   if (within(abs, posix.join(projectDir, LOOM_DIR))) return 'modify-loom';
   for (const p of a.opts.protectedPaths) if (within(abs, p)) return 'modify-loom';
+  // Copilot's user hooks live under $COPILOT_HOME when it is set.
+  if (process.env.COPILOT_HOME && within(abs, posix.join(posix.resolve(process.env.COPILOT_HOME), 'hooks'))) return 'modify-hook-settings';
   if (!within(abs, projectDir) && !within(abs, home)) return undefined;
   for (const base of [projectDir, home]) for (const f of under(base).hookSettings) if (within(abs, f)) return 'modify-hook-settings';
   return undefined;

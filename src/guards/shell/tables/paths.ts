@@ -2,6 +2,7 @@
 // loom's own files, the harnesses' hook settings and settings folders, the
 // parts of .git that hold history, and the files a shell reads at login.
 // Tables only; path-rules.ts and the families read them, docs/guard.md lists them.
+import { HOOK_SETTINGS_HOME, HOOK_SETTINGS_PROJECT } from '../../../contract/hook-settings';
 
 /** Top-level folders of the operating system: a recursive delete there is a wipe. */
 export const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/opt', '/proc', '/root', '/sbin', '/srv', '/sys', '/usr', '/var', '/home', '/Users', '/System', '/Library', '/Applications', '/snap', '/mnt', '/media', '/private', '/cores', '/Volumes', '/nix'];
@@ -9,10 +10,14 @@ export const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '
 /** Folders where a recursive delete of their contents (not the folder itself) is everyday work. */
 export const TEMP_DIRS = ['/tmp', '/var/tmp', '/private/tmp', '/dev/shm'];
 
-/** Hook settings files, relative to the project and to the home folder: changing one can switch the guard off. */
+/** Hook settings files, relative to the project and to the home folder: changing one can switch the guard off (per harness: contract/hook-settings.ts). */
 export const HOOK_SETTINGS_FILES = [
-  '.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json',
-  '.opencode/plugins', 'opencode.json', '.qwen/settings.json', '.factory/settings.json', '.kilo/plugins', '.kilocode/plugins', '.github/hooks',
+  ...new Set([
+    '.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json',
+    '.opencode/plugins', 'opencode.json', '.qwen/settings.json', '.factory/settings.json', '.kilo/plugins', '.kilocode/plugins', '.github/hooks',
+    ...HOOK_SETTINGS_PROJECT,
+    ...HOOK_SETTINGS_HOME,
+  ]),
 ];
 
 /** Harness settings folders: removing or moving one of them as a whole takes its hooks with it. */
