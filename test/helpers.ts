@@ -8,6 +8,9 @@ export const RUNNER = join(ROOT, 'hooks', 'run-hook.js');
 export const CLI = join(ROOT, 'bin', 'loom.js');
 export const BEHAVE = '../test/fixtures/handlers/behave.cjs';
 
+// Checkpoint copies go to the user's state folder by default: tests keep theirs in a folder of their own.
+process.env.XDG_STATE_HOME = mkdtempSync(join(tmpdir(), 'loom-state-'));
+
 export interface RunResult {
   code: number | null;
   stdout: string;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -104,7 +104,9 @@ describe('loom serve', () => {
     expect(deny.json).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
     const allow = await call(s.url, '/hooks', pre('npm test'), auth);
     expect([allow.status, allow.json]).toEqual([200, {}]);
-    const metrics = (await call(s.url, '/metrics', null, {}, 'GET')).body;
+    // With a token set, /metrics needs it too.
+    expect((await call(s.url, '/metrics', null, {}, 'GET')).status).toBe(401);
+    const metrics = (await call(s.url, '/metrics', null, auth, 'GET')).body;
     expect(metrics).toMatch(/loom_decisions_total\{decision="deny"\} 1/);
     expect(metrics).toMatch(/loom_request_duration_seconds_count 2/);
     expect(metrics).toMatch(/loom_ledger_head_seq 2/);
@@ -137,17 +139,25 @@ describe('loom serve', () => {
 
   it('limits and bad input: 413, 415, 400, 404, 405', async () => {
     const s = await start();
-    expect((await call(s.url, '/hooks/PreToolUse', Buffer.alloc(17 * 1024 * 1024, 0x20), auth)).status).toBe(413);
+    expect((await call(s.url, '/hooks/PostToolUse', Buffer.alloc(17 * 1024 * 1024, 0x20), auth)).status).toBe(413);
+    // On an event that can block, a body loom cannot judge is that harness's block with the reason, never a 4xx the harness would shrug off.
+    const big = await call(s.url, '/hooks/PreToolUse', Buffer.alloc(17 * 1024 * 1024, 0x20), auth);
+    expect(big.status).toBe(200);
+    expect(big.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(JSON.stringify(big.json)).toContain('over the 16777216-byte limit');
     expect((await call(s.url, '/hooks/PreToolUse', 'ls', { ...auth, 'content-type': 'text/plain' })).status).toBe(415);
-    const bad = await call(s.url, '/hooks/PreToolUse', '{"a":', auth);
+    const bad = await call(s.url, '/hooks/PostToolUse', '{"a":', auth);
     expect(bad.status).toBe(400);
     expect(bad.json!.error).toMatch(/not valid JSON: .+/);
+    const badPre = await call(s.url, '/hooks/PreToolUse', '{"a":', auth);
+    expect(badPre.status).toBe(200);
+    expect(JSON.stringify(badPre.json)).toMatch(/"permissionDecision":"deny".*not valid JSON/);
     expect((await call(s.url, '/hooks', '{}', auth)).status).toBe(400);
     expect((await call(s.url, '/nope', '{}', auth)).status).toBe(404);
     expect((await call(s.url, '/hooks/PreToolUse', null, auth, 'GET')).status).toBe(405);
     // Unknown paths share one metrics label: a client can neither grow the label set nor write into it.
     for (let i = 0; i < 20; i++) expect((await call(s.url, `/x${i}%22%7D%0Aloom_fake%201`, '{}', auth)).status).toBe(404);
-    const metrics = (await call(s.url, '/metrics', null, {}, 'GET')).body;
+    const metrics = (await call(s.url, '/metrics', null, auth, 'GET')).body;
     expect(metrics).toContain('loom_requests_total{route="other",code="404"} 21');
     expect(metrics).not.toMatch(/loom_fake|route="\/x/);
     // An absolute-form target is routed by its path; one that is not a URL is a 400, not a hung request.
@@ -200,8 +210,28 @@ describe('loom serve', () => {
       expect(out.status).toBe(400);
       expect(out.json!.error).toContain('not under the projects root');
       const proj = join(root, 'app');
+      // A project is an existing folder: the server does not create one for a client.
+      const missing = await call(url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: proj }));
+      expect(missing.status).toBe(400);
+      expect(existsSync(proj)).toBe(false);
+      mkdirSync(proj);
       const ok = await call(url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: proj }));
       expect(ok.status).toBe(200);
+      // The jail is checked on real paths: a symlink under the root that points outside, `..` after resolution, Cursor's empty cwd with outside roots.
+      const outside = tempDir('loom-outside-');
+      symlinkSync(outside, join(root, 'escape'));
+      const escapes: Record<string, unknown>[] = [
+        { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: join(root, 'escape') },
+        { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: `${proj}/../../${outside.split('/').pop()}` },
+        { hook_event_name: 'beforeShellExecution', conversation_id: 'c', command: 'ls', cwd: '', workspace_roots: [outside] },
+        { hook_event_name: 'beforeShellExecution', conversation_id: 'c', command: 'ls', workspace_roots: [outside] },
+      ];
+      for (const p of escapes) {
+        const r = await call(url, `/hooks/${p.hook_event_name}`, JSON.stringify(p));
+        expect(r.status, JSON.stringify(p)).toBe(400);
+        expect(r.json!.error).toMatch(/projects root/);
+      }
+      expect(readdirSync(outside)).toEqual([]);
     } finally {
       child.kill('SIGKILL');
     }

@@ -3,12 +3,14 @@
 import { join } from 'node:path';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
-import { LedgerError } from '../ledger/store';
+import { classifySqliteError, LedgerError } from '../ledger/store';
+import { oneLineError } from '../runner/fail-closed';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
 import { ScopeError } from '../install/targets';
 import { exitNow } from '../runner/isolation';
 import { runAndExit } from '../runner/main';
+import { ownValue } from '../util/own';
 import { checkpointCommand } from './commands/checkpoint';
 import { demoCommand } from './commands/demo';
 import { explainCommand } from './commands/explain';
@@ -79,7 +81,7 @@ function main(argv: string[]): void {
     process.exitCode = cmd === undefined ? 1 : 0;
     return;
   }
-  const fn = COMMANDS[cmd];
+  const fn = ownValue(COMMANDS, cmd);
   if (!fn) {
     process.stderr.write(`loom: unknown command "${cmd}"\n${USAGE}`);
     process.exitCode = 1;
@@ -91,7 +93,11 @@ function main(argv: string[]): void {
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;
     }
-    throw e;
+    // Anything else is still one line naming what went wrong, never a stack trace of the bundle.
+    const err = e as { code?: unknown };
+    const line = typeof err?.code === 'string' && err.code.startsWith('SQLITE_') ? classifySqliteError(e, 'the ledger database').message : oneLineError(e);
+    process.stderr.write(`loom ${cmd}: ${line}\n`);
+    process.exitCode = cmd === 'verify' ? 2 : 1;
   };
   try {
     const r = fn(rest);

@@ -18,6 +18,6 @@ export function readRecords(projectDir: string, filter: HistoryFilter & { where?
 
 /** The kind object of a record (record[record.kind]). */
 export function detail(r: Rec): Record<string, unknown> {
-  const d = r[r.kind];
+  const d = typeof r.kind === 'string' && Object.prototype.hasOwnProperty.call(r, r.kind) ? r[r.kind] : undefined;
   return d && typeof d === 'object' ? (d as Record<string, unknown>) : {};
 }

@@ -48,15 +48,18 @@ export function probeSqlite(): string {
 export function classifySqliteError(e: unknown, file: string): LedgerError {
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';
-  const msg = err.message ?? String(e);
+  // One line: addon loading errors list every path tried (paths of the machine that built the bundle).
+  const msg = (err.message ?? String(e)).split('\n')[0].trim();
   if (e instanceof LedgerError) return e;
+  if (/bindings file|better_sqlite3\.node|better-sqlite3/.test(msg) || code === 'ERR_DLOPEN_FAILED' || code === 'MODULE_NOT_FOUND')
+    return new LedgerError(`${file}: the SQLite addon (better-sqlite3) cannot be loaded (${msg.replace(/ Tried:$/, '')}); reinstall loom with npm ci`, 'io');
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new LedgerError(`${file}: the ledger stayed locked past ${BUSY_TIMEOUT_MS} ms`, 'locked');
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return new LedgerError(`${file}: cannot write the ledger (${code || msg})`, 'readonly');
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return new LedgerError(`${file}: disk full while writing the ledger`, 'full');
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return new LedgerError(`${file}: the ledger database is corrupt (${msg}); it is left untouched, run loom verify`, 'corrupt');
   if (e instanceof SchemaError) return new LedgerError(`${file}: ${msg}`, 'corrupt');
-  return new LedgerError(`${file}: ${code ? code + ': ' : ''}${msg}`, 'io');
+  return new LedgerError(`${file}: ${code && !msg.startsWith(code) ? code + ': ' : ''}${msg}`, 'io');
 }
 
 export interface OpenOptions {

@@ -9,6 +9,7 @@ import type { Decision } from '../contract/types';
 import { validatePolicy } from '../generated/policy-validator';
 import { jsonPointerToPath } from '../util/json-path';
 import { sha256Hex } from '../util/sha256';
+import { ownValue } from '../util/own';
 import { compilePattern, type PathPattern } from './patterns';
 
 export interface Policy {
@@ -199,5 +200,5 @@ function buildPolicy(packRoot: string, projectDir: string, hookPolicy: Record<st
 }
 
 export function actionFor(policy: Policy, rule: string, fallback: Decision): Decision {
-  return policy.rules[rule] ?? fallback;
+  return ownValue(policy.rules, rule) ?? fallback;
 }

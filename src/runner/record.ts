@@ -11,6 +11,9 @@ import { LedgerError } from '../ledger/errors';
 import { appendJournal, foldEvery } from '../ledger/journal';
 import { compliancePaths } from '../ledger/paths';
 import { redact } from '../ledger/redact';
+import { ledgerIdentityOf } from '../ledger/ledger-identity';
+import { projectFolderProblem } from './project-dir';
+import { oneLineError } from '../util/one-line-error';
 import type { RecordDraft } from '../contract/types';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,6 +117,9 @@ function foldInBackground(projectDir: string): string | undefined {
 export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
   const drafts = buildDrafts(input);
   if (drafts.length === 0) return {};
+  // Checked before anything is created: the ledger makes only .loom/compliance inside an existing project.
+  const folderProblem = projectFolderProblem(input.projectDir);
+  if (folderProblem) return { problem: folderProblem };
   let key;
   let stored;
   try {
@@ -121,8 +127,7 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
     stored = appendJournal(input.projectDir, drafts, key);
   } catch (e) {
     if (e instanceof LedgerError || e instanceof KeyError) return { problem: e.message };
-    const err = e as NodeJS.ErrnoException;
-    return { problem: `${err.code ? err.code + ': ' : ''}${err.message}` };
+    return { problem: oneLineError(e) };
   }
   // Durable from here on: nothing below can turn the decision into a failure.
   const problems: string[] = [];
@@ -133,7 +138,7 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
     const sessionEnd = (input.contract?.name ?? input.eventName) === 'SessionEnd';
     if (sessionEnd || crossesCheckpoint(first.seq - 1, last.seq, every)) {
       const head = { seq: last.seq, hash: last.hash, count: last.seq, ts: last.record.ts };
-      problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key));
+      problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key, process.env, ledgerIdentityOf(input.projectDir, first)));
     }
     if (crossesCheckpoint(first.seq - 1, last.seq, foldEvery())) {
       const p = foldInBackground(input.projectDir);

@@ -19,6 +19,8 @@ export interface RunHooksInput {
   hooksDir: string;
   registryDir: string;
   trustPackHandlers?: boolean;
+  /** See ExecuteOptions.syncBudgetMs. */
+  syncBudgetMs?: number;
 }
 
 export interface RunHooksResult {
@@ -60,7 +62,7 @@ export async function runHooks(input: RunHooksInput): Promise<RunHooksResult> {
       // The pack's own handlers never write to the payload, so a server that trusts them skips the copy.
       const own = input.trustPackHandlers === true && isPackHandler(hook.entry, input.hooksDir, input.registryDir);
       const ctx = { event: contract?.name ?? eventName, payload: own ? payload : structuredClone(payload), hook: frozenCopy(hook) };
-      outcome = await executeHook(hook, ctx, { hooksDir: input.hooksDir, registryDir: input.registryDir, warn: () => undefined, trustPackHandlers: input.trustPackHandlers });
+      outcome = await executeHook(hook, ctx, { hooksDir: input.hooksDir, registryDir: input.registryDir, warn: () => undefined, trustPackHandlers: input.trustPackHandlers, syncBudgetMs: input.syncBudgetMs });
       const patch = outcome.verdict && !outcome.failure ? outcome.verdict.updatedInput : undefined;
       if (patch) payload = { ...payload, tool_input: { ...((payload.tool_input as object) ?? {}), ...patch } };
     }

@@ -9,6 +9,7 @@ import { writeCheckpoint } from '../ledger/checkpoints';
 import { LedgerError, type Head } from '../ledger/errors';
 import { foldJournal } from '../ledger/fold';
 import { compliancePaths } from '../ledger/paths';
+import { ledgerIdentityOf } from '../ledger/ledger-identity';
 
 export const HISTORY_INTERVAL_MS = 200;
 
@@ -55,7 +56,7 @@ class ProjectUpkeep {
   checkpoint(reason: string, head = this.head): string[] {
     if (!head) return [];
     try {
-      return writeCheckpoint(compliancePaths(this.projectDir).checkpoints, this.projectDir, head, reason, loadChainKey(this.projectDir));
+      return writeCheckpoint(compliancePaths(this.projectDir).checkpoints, this.projectDir, head, reason, loadChainKey(this.projectDir), process.env, ledgerIdentityOf(this.projectDir));
     } catch (e) {
       return [e instanceof KeyError ? e.message : `checkpoint: ${(e as Error).message}`];
     }
