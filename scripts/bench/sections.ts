@@ -4,6 +4,7 @@ import { benchLedger } from './ledger';
 import { benchRunner } from './runner';
 import { benchServe } from './serve';
 import { benchReport } from './report';
+import { benchRedaction } from './redaction';
 
 export interface Section {
   name: string;
@@ -17,4 +18,5 @@ export const sections: Section[] = [
   { name: 'guard', run: benchGuard },
   { name: 'serve', run: benchServe },
   { name: 'report', run: benchReport },
+  { name: 'redaction', run: benchRedaction },
 ];
