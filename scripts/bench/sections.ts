@@ -1,4 +1,5 @@
 import { benchGuard } from './guard';
+import { benchJournal } from './journal';
 import { benchLedger } from './ledger';
 import { benchRunner } from './runner';
 import { benchServe } from './serve';
@@ -14,6 +15,7 @@ export interface Section {
 export const sections: Section[] = [
   { name: 'runner', run: benchRunner },
   { name: 'ledger', run: benchLedger },
+  { name: 'journal', run: benchJournal },
   { name: 'guard', run: benchGuard },
   { name: 'serve', run: benchServe },
   { name: 'report', run: benchReport },
