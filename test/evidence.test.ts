@@ -24,7 +24,7 @@ describe('tamper: each attack is detected with its kind', () => {
       const base = await ledgerWith(12, attack.env);
       expect((await verify(base, attack.env)).code).toBe(0);
       const project = tempDir();
-      cloneProject(base, project);
+      cloneProject(base, project, attack.env);
       expect((await verify(project, attack.env)).code).toBe(0);
       attack.apply(project, 12, 4, { stateDir: '' });
       const r = await verify(project, attack.env);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 
@@ -66,9 +66,14 @@ export const preToolUse = (command = 'ls') => ({
  * node_modules/.cache, so it still finds the native SQLite addon): many
  * processes start in milliseconds instead of each compiling through tsx.
  */
+const bundled = new Set<string>();
 export function bundledFixture(tsFile: string): string {
   const { buildSync } = require('esbuild') as typeof import('esbuild');
+  // Built once per test process and never reused by a later one (a pid comes back; the sources change).
   const out = join(ROOT, 'node_modules', '.cache', 'loom-test', `${basename(tsFile, '.ts')}-${process.pid}.js`);
-  if (!existsSync(out)) buildSync({ entryPoints: [tsFile], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['better-sqlite3'], logLevel: 'warning' });
+  if (!bundled.has(out)) {
+    bundled.add(out);
+    buildSync({ entryPoints: [tsFile], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['better-sqlite3'], logLevel: 'warning' });
+  }
   return out;
 }

@@ -22,6 +22,10 @@ import { evidenceCommand, reportCommand } from './commands/report';
 import { doctorCommand } from './commands/doctor';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
+import { shipCommand } from './commands/ship';
+import { teamCommand } from './commands/team';
+import { TeamConfigError } from '../team/config';
+import { TeamStoreError } from '../team/pg';
 import { foldCommand } from './commands/fold';
 import { FlagError } from './flags';
 
@@ -44,6 +48,11 @@ commands:
   report [--since T] [--until T] [--session S] [--out FILE]   self-contained HTML report
   evidence [--spec specs/<spec>] [--out FILE]   Markdown evidence for a pull request
   doctor [--json]                        check the installation, one line per check
+  team init [--team-url URL]             create the team store's schema, roles, partitions (PostgreSQL)
+  ship [--watch] [--project-dir D]       ship the local ledger to the team store (LOOM_TEAM_URL)
+  verify --team [--ledger ID] [--json]   re-verify every ledger in the team store (forks, gaps)
+  report --team [--repo R] [--user U] [--since 7d] [--out F]   team report (HTML) from the store
+  history --team [--repo R] [--user U] [--since T] [--limit N] [--json|--jsonl]
 `;
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -61,6 +70,8 @@ const COMMANDS: Record<string, Command> = {
   report: reportCommand,
   evidence: evidenceCommand,
   doctor: doctorCommand,
+  ship: shipCommand,
+  team: teamCommand,
   fold: foldCommand,
 };
 
@@ -88,7 +99,7 @@ function main(argv: string[]): void {
     return;
   }
   const fail = (e: unknown) => {
-    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError) {
+    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError || e instanceof TeamConfigError || e instanceof TeamStoreError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;

@@ -13,6 +13,7 @@ import { parsePayload, PayloadError, readStdinSync } from './stdin';
 import { recordInvocation } from './record';
 import { applyLedgerProblem, runHooks, selectHooks } from './run-hooks';
 import { redactText } from '../ledger/redact';
+import { spawnShipper, wantsShipper } from '../team/spawn-shipper';
 
 export interface RunnerPaths {
   /** The pack's hooks/ directory (handler entries are relative to it). */
@@ -105,10 +106,14 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
   mark('handlers');
   const recorded = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks });
   mark('ledger');
+  // SessionEnd / Stop with a team store: ship from a detached child once the answer is out.
+  if (wantsShipper(r.contract?.name ?? eventName, r.projectDir)) shipAfterAnswer = r.projectDir;
   applyLedgerProblem(r.agg, hooks, recorded.problem, r.contract);
   if (recorded.warning) r.agg.warnings.push(`loom: ledger: ${recorded.warning}`);
   return adapter.render(r.agg, r.contract, eventName, r.payload);
 }
+
+let shipAfterAnswer: string | undefined;
 
 export function runAndExit(argv: string[], paths: RunnerPaths): void {
   runInvocation(argv, paths)
@@ -119,6 +124,7 @@ export function runAndExit(argv: string[], paths: RunnerPaths): void {
       const stderr = answer.stderr ? redactText(answer.stderr) : '';
       writeStdout(answer.stdout);
       if (stderr) writeStderr(stderr);
+      if (shipAfterAnswer) spawnShipper(shipAfterAnswer, join(paths.hooksDir, '..'));
       exitNow(answer.exitCode);
     })
     .catch((err: unknown) => {

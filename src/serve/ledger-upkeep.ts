@@ -10,6 +10,7 @@ import { LedgerError, type Head } from '../ledger/errors';
 import { foldJournal } from '../ledger/fold';
 import { compliancePaths } from '../ledger/paths';
 import { ledgerIdentityOf } from '../ledger/ledger-identity';
+import { UpkeepShipper } from '../team/upkeep-shipper';
 
 export const HISTORY_INTERVAL_MS = 200;
 
@@ -73,13 +74,16 @@ class ProjectUpkeep {
 }
 
 const projects = new Map<string, ProjectUpkeep>();
+// With a team store configured (LOOM_TEAM_URL or team.url), each project is shipped from here too.
+const shipper = new UpkeepShipper();
 parentPort!.on('message', (m: UpkeepRequest) => {
   if (m.type === 'advanced') {
     let p = projects.get(m.projectDir);
     if (!p) projects.set(m.projectDir, (p = new ProjectUpkeep(m.projectDir)));
     p.advanced(m.head, m.checkpoint);
+    shipper.nudge(m.projectDir);
   } else {
     const problems = [...projects.values()].flatMap((p) => p.finish(m.reason));
-    parentPort!.postMessage({ type: 'stopped', problems } satisfies UpkeepReply);
+    void shipper.finish([...projects.keys()]).finally(() => parentPort!.postMessage({ type: 'stopped', problems } satisfies UpkeepReply));
   }
 });

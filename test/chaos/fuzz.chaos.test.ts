@@ -37,7 +37,7 @@ describe('fuzz', () => {
     expect(outs.flatMap((o) => o.failures)).toEqual([]);
     expect(counts.cases).toBe(10_000);
     expect(counts.blocked).toBe(counts.dangerous);
-  });
+  }, 900_000);
 
   it('1,000 malformed payloads through the real runner process', async () => {
     const dir = fastDir();
@@ -67,7 +67,7 @@ describe('fuzz', () => {
     console.log(`fuzz runner process: ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);
     expect(counts.blocked).toBe(counts.dangerous);
-  });
+  }, 900_000);
 
   it('2,000 malformed payloads through loom serve', async () => {
     const project = fastDir();

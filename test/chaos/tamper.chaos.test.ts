@@ -32,7 +32,7 @@ describe('tamper suite', () => {
       // Attacks without a position (deleted ledger, downgrade) run once.
       for (const at of attack.seq ? POSITIONS : [1]) {
         const project = tempDir();
-        cloneProject(base, project);
+        cloneProject(base, project, attack.env);
         attack.apply(project, N, at, { stateDir: '' });
         const v = await run(process.execPath, [CLI, 'verify', '--project-dir', project, '--json'], null, attack.env ?? {});
         tried++;

@@ -1,6 +1,7 @@
 // Attacks on the evidence, each with the kind `loom verify` must name. Each
 // takes a project whose ledger holds `n` records (and its checkpoints), and
 // a position; the chaos suite runs them at many positions, `npm test` once.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -93,7 +94,11 @@ export const ATTACKS: Attack[] = [
 ];
 
 /** Copies a prepared project (ledger, history, checkpoints) so each attack starts from the same evidence. */
-export function cloneProject(from: string, to: string, env: NodeJS.ProcessEnv = process.env): void {
+export function cloneProject(from: string, to: string, extraEnv: NodeJS.ProcessEnv = {}): void {
+  const env = { ...process.env, ...extraEnv };
+  // The attacks edit the database: fold the journal into it first, as the next reader would.
+  const f = spawnSync(process.execPath, [join(__dirname, '..', '..', 'bin', 'loom.js'), 'fold', '--project-dir', from], { encoding: 'utf8', env });
+  if (f.status !== 0) throw new Error(`loom fold: ${f.stderr}`);
   cpSync(from, to, { recursive: true });
   // The copy outside the project is keyed by the project's real path: it follows the clone.
   const a = externalCheckpointFile(from, env);

@@ -10,6 +10,7 @@ import { compliancePaths } from '../../ledger/paths';
 import { externalCheckpointDir } from '../../ledger/checkpoints';
 import { probeSqlite } from '../../ledger/store';
 import { parseFlags, projectDirFrom } from '../flags';
+import { teamChecks } from '../../team/doctor';
 
 interface Check {
   name: string;
@@ -93,9 +94,10 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
   return checks;
 }
 
-export function doctorCommand(argv: string[]): number {
+export async function doctorCommand(argv: string[]): Promise<number> {
   const f = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
-  const checks = doctorChecks(resolve(projectDirFrom(f)), join(__dirname, '..'));
+  const project = resolve(projectDirFrom(f));
+  const checks = [...doctorChecks(project, join(__dirname, '..')), ...(await teamChecks(project))];
   const bad = checks.filter((c) => !c.ok);
   if (f.booleans.has('json')) process.stdout.write(JSON.stringify({ ok: bad.length === 0, checks }, null, 2) + '\n');
   else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);

@@ -7,6 +7,7 @@ import { parseTimeBound, QueryError, type HistoryFilter } from '../../ledger/que
 import { Ledger } from '../../ledger/store';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { table } from '../output';
+import { historyTeamCommand } from './team-views';
 
 function summary(rec: Record<string, unknown>): string {
   const obj = rec[rec.kind as string] as Record<string, unknown> | undefined;
@@ -19,7 +20,8 @@ function summary(rec: Record<string, unknown>): string {
   return typeof hook?.message === 'string' ? hook.message : '';
 }
 
-export function historyCommand(argv: string[]): number {
+export function historyCommand(argv: string[]): number | Promise<number> {
+  if (argv.includes('--team')) return historyTeamCommand(argv);
   if (argv[0] === 'rebuild') {
     const flags = parseFlags(argv.slice(1), { values: ['project-dir'] });
     foldQuietly(projectDirFrom(flags));

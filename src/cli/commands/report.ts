@@ -10,12 +10,14 @@ import { renderEvidence } from '../../report/evidence';
 import { renderReport } from '../../report/html';
 import { parseFlags, projectDirFrom } from '../flags';
 import { progressBar } from '../output';
+import { reportTeamCommand } from './team-views';
 
 function filterFrom(v: Record<string, string>): ReportFilter {
   return { since: v.since ? parseTimeBound(v.since, '--since') : undefined, until: v.until ? parseTimeBound(v.until, '--until') : undefined, session: v.session };
 }
 
-export function reportCommand(argv: string[]): number {
+export function reportCommand(argv: string[]): number | Promise<number> {
+  if (argv.includes('--team')) return reportTeamCommand(argv);
   const f = parseFlags(argv, { values: ['project-dir', 'since', 'until', 'session', 'out'] });
   const project = resolve(projectDirFrom(f));
   foldQuietly(project);

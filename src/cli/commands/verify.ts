@@ -3,8 +3,10 @@ import { verifyLedger } from '../../ledger/verify';
 import { foldQuietly } from '../../ledger/fold';
 import { parseFlags, projectDirFrom } from '../flags';
 import { progressBar } from '../output';
+import { verifyTeamCommand } from './team-verify';
 
-export function verifyCommand(argv: string[]): number {
+export function verifyCommand(argv: string[]): number | Promise<number> {
+  if (argv.includes('--team')) return verifyTeamCommand(argv);
   const flags = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
   const projectDir = projectDirFrom(flags);
   foldQuietly(projectDir);
