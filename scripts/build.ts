@@ -70,7 +70,8 @@ async function bundle(): Promise<void> {
     target: 'node20',
     format: 'cjs' as const,
     // better-sqlite3's JavaScript is bundled too (one file to compile instead of a dozen); its native addon is loaded by path at run time.
-    external: [],
+    // pg is loaded only by the team commands (src/team/pg.ts), never by a hook.
+    external: ['pg'],
     legalComments: 'none' as const,
     // Smaller files parse faster: start-up is most of a hook's cost.
     // LOOM_NOMINIFY=1 keeps names readable in CPU profiles.

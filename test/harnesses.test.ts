@@ -117,13 +117,30 @@ describe('each harness dialect through the real runner', () => {
     });
   }
 
+  it('real captured pre-tool payloads (Copilot both dialects, Qwen, droid), auto-detected: the delete is blocked where the model reads it and recorded under the real session id', async () => {
+    const REAL = join(ROOT, 'test', 'fixtures', 'real-payloads');
+    for (const [file, event] of [['copilot-PreToolUse', 'PreToolUse'], ['copilot-camelCase-preToolUse', 'preToolUse'], ['qwen-PreToolUse', 'PreToolUse'], ['droid-PreToolUse', 'PreToolUse']]) {
+      const dir = project();
+      const p = JSON.parse(readFileSync(join(REAL, `${file}.json`), 'utf8')) as Record<string, unknown>;
+      p.cwd = dir;
+      const args = (p.tool_input ?? p.toolArgs) as Record<string, unknown>;
+      args.command = 'rm -r .loom';
+      const harness = file.split('-')[0];
+      const r = await runHook(['--event', event, '--project-dir', dir], p);
+      expect(reasonShown(harness, r), file).toMatch(/modify-loom/);
+      const rec = (await history(dir)).find((x) => x.event === 'PreToolUse');
+      expect([rec?.harness, rec?.session_id, rec?.decision], file).toEqual([harness, p.session_id ?? p.sessionId, 'deny']);
+    }
+  });
+
   it('auto-detection tells the new dialects from Gemini, Cursor, Claude and each other', () => {
     for (const [name, s] of Object.entries(SHAPES)) {
       if (s.harness === 'opencode' || s.harness === 'kilo') continue; // the plugin always names its harness
       expect(detectHarness(s.payload('/w', 'ls'), s.event), name).toBe(s.harness);
     }
     expect(detectHarness({ hook_event_name: 'BeforeTool', timestamp: ISO, session_id: 's', tool_name: 'run_shell_command' })).toBe('gemini');
-    expect(detectHarness({ hook_event_name: 'SessionStart', timestamp: ISO, session_id: 's', source: 'startup' })).toBe('gemini');
+    expect(detectHarness({ hook_event_name: 'SessionStart', timestamp: ISO, session_id: 's', source: 'startup', transcript_path: '/home/dev/.gemini/tmp/x/chats/s.jsonl' })).toBe('gemini');
+    expect(detectHarness({ hook_event_name: 'SessionStart', timestamp: ISO, session_id: 's', source: 'new', initial_prompt: 'go' })).toBe('copilot');
     expect(detectHarness({ hook_event_name: 'UserPromptSubmit', timestamp: ISO, session_id: 's', prompt: 'hi' })).toBe('copilot');
     expect(detectHarness({ hook_event_name: 'UserPromptSubmit', timestamp: ISO, session_id: 's', prompt: 'hi', permission_mode: 'yolo' })).toBe('qwen');
     expect(detectHarness({ hook_event_name: 'preToolUse', conversation_id: 'c', tool_name: 'Shell', tool_input: { command: 'ls' } })).toBe('cursor');

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..');
 export const RUNNER = join(ROOT, 'hooks', 'run-hook.js');
 export const CLI = join(ROOT, 'bin', 'loom.js');
 export const BEHAVE = '../test/fixtures/handlers/behave.cjs';
+
+// Checkpoint copies go to the user's state folder by default: tests keep theirs in a folder of their own.
+process.env.XDG_STATE_HOME = mkdtempSync(join(tmpdir(), 'loom-state-'));
 
 export interface RunResult {
   code: number | null;
@@ -57,3 +60,20 @@ export const preToolUse = (command = 'ls') => ({
   tool_input: { command },
   cwd: '/tmp',
 });
+
+/**
+ * A TypeScript test fixture bundled once into plain JavaScript (under
+ * node_modules/.cache, so it still finds the native SQLite addon): many
+ * processes start in milliseconds instead of each compiling through tsx.
+ */
+const bundled = new Set<string>();
+export function bundledFixture(tsFile: string): string {
+  const { buildSync } = require('esbuild') as typeof import('esbuild');
+  // Built once per test process and never reused by a later one (a pid comes back; the sources change).
+  const out = join(ROOT, 'node_modules', '.cache', 'loom-test', `${basename(tsFile, '.ts')}-${process.pid}.js`);
+  if (!bundled.has(out)) {
+    bundled.add(out);
+    buildSync({ entryPoints: [tsFile], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['better-sqlite3'], logLevel: 'warning' });
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/ledger/canonical';
@@ -8,12 +8,14 @@ import { hashBody, keyFingerprint } from '../src/ledger/chain';
 import { applyHistory, planHistory, rebuildHistory, SEGMENT_SIZE, syncHistory, type HistoryPlan } from '../src/ledger/history-view';
 import { buildRecord, Ledger } from '../src/ledger/store';
 import { verifyLedger } from '../src/ledger/verify';
-import { BEHAVE, CLI, preToolUse, ROOT, run, runHook, tempDir, writeRegistry } from './helpers';
+import { BEHAVE, bundledFixture, CLI, preToolUse, ROOT, run, runHook, tempDir, writeRegistry } from './helpers';
 
 const DRIVER = join(ROOT, 'test', 'fixtures', 'ledger-driver.ts');
 
+let driverJs: string | undefined;
 function drive(project: string, count: number, tag: string, env: NodeJS.ProcessEnv = {}) {
-  return run(process.execPath, ['--import', 'tsx', DRIVER, project, String(count), tag], null, env);
+  driverJs ??= bundledFixture(DRIVER);
+  return run(process.execPath, [driverJs, project, String(count), tag], null, env);
 }
 
 /** Every record a reviewer can read: archived segments then history.json, each file parsed on its own. */
@@ -40,10 +42,18 @@ function tamper(project: string, fn: (db: Database.Database) => void): void {
   db.close();
 }
 
+/** Folds the journal into the database (what any reader, the server or a hook's background fold does). */
+function fold(project: string, env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(process.execPath, [CLI, 'fold', '--project-dir', project], { encoding: 'utf8', env: { ...process.env, LOOM_CHECKPOINT_DIR: '', LOOM_LEDGER_KEY: '', ...env } });
+}
+
+/** A project with n records, folded into the database. */
 async function ledgerWith(n: number, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const project = tempDir();
   const r = await drive(project, n, 'm', env);
   expect(r.code, r.stderr).toBe(0);
+  const f = fold(project, env);
+  expect(f.status, f.stderr).toBe(0);
   return project;
 }
 
@@ -54,7 +64,8 @@ function verifyCli(project: string, env: NodeJS.ProcessEnv = {}) {
 describe('canonical encoding and golden vectors', () => {
   it('sorts keys at every level, drops undefined, keeps UTF-8 text as JSON writes it', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, 'é', null], c: true }, u: undefined })).toBe('{"a":{"c":true,"d":[1,"é",null]},"b":1}');
-    expect(() => canonicalJson({ x: Number.NaN })).toThrow(/non-finite/);
+    // 1e999 parses to Infinity: the record keeps it as text instead of being lost or becoming null.
+    expect(canonicalJson({ x: JSON.parse('1e999'), y: JSON.parse('-1e999'), z: Number.NaN })).toBe('{"x":"Infinity","y":"-Infinity","z":"NaN"}');
   });
 
   const golden = buildRecord(
@@ -108,22 +119,26 @@ describe('store', () => {
     db.close();
   });
 
-  it('a newer schema version is refused, not overwritten', async () => {
+  it('a newer schema version is refused, not overwritten; hooks keep recording into the journal', async () => {
     const project = await ledgerWith(1);
     const db = new Database(dbPath(project));
     db.pragma('user_version = 99');
     db.close();
     const r = await drive(project, 1, 'x');
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain('newer than this loom');
+    expect(r.code, r.stderr).toBe(0);
+    const f = fold(project);
+    expect(f.status).not.toBe(0);
+    expect(f.stderr).toContain('newer than this loom');
+    expect(readFileSync(join(project, '.loom/compliance/journal.log'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
 });
 
 describe('concurrency and crashes', () => {
-  it('16 processes x 100 appends at once: 1,600 records, seq 1..1600, verify intact, history complete', async () => {
+  it('16 processes x 100 appends at once: 1,600 records, seq 1..1600, verify intact, history complete', { timeout: 300_000 }, async () => {
     const project = tempDir();
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => drive(project, 100, `p${i}`)));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(fold(project).status).toBe(0);
     const db = new Database(dbPath(project), { readonly: true });
     const { n, lo, hi } = db.prepare('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM records').get() as { n: number; lo: number; hi: number };
     db.close();
@@ -146,14 +161,15 @@ describe('concurrency and crashes', () => {
     expect(v.records).toBe(12);
   });
 
-  it('kill -9 at random moments during 200 appends leaves no partial record and a chain that verifies', async () => {
+  it('kill -9 at random moments during 200 appends leaves no partial record and a chain that verifies', { timeout: 300_000 }, async () => {
     const project = tempDir();
     let kills = 0;
     let appended = 0;
     let rounds = 0;
     while (appended < 200 && rounds < 400) {
       rounds++;
-      const child = spawn(process.execPath, ['--import', 'tsx', DRIVER, project, String(200 - appended), `k${rounds}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      driverJs ??= bundledFixture(DRIVER);
+      const child = spawn(process.execPath, [driverJs, project, String(200 - appended), `k${rounds}`], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       const wantKill = kills < 25;
@@ -171,15 +187,14 @@ describe('concurrency and crashes', () => {
         }
       }
       await done;
-      const db = new Database(dbPath(project), { readonly: true });
-      appended = (db.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n;
-      db.close();
+      appended = verifyLedger(project).records;
     }
     expect(kills).toBeGreaterThanOrEqual(20);
     expect(appended).toBe(200);
     const v = verifyLedger(project);
     expect(v.status, JSON.stringify(v.problem)).toBe('intact');
     expect(v.records).toBe(200);
+    expect(fold(project).status).toBe(0);
     const view = readHistoryView(project);
     expect(view.map((r) => r.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
   });
@@ -238,7 +253,13 @@ describe('verify: one mutation each', () => {
     const cp = await run(process.execPath, [CLI, 'checkpoint', '--project-dir', project], null);
     expect(cp.code).toBe(0);
     tamper(project, (db) => db.prepare('DELETE FROM records WHERE seq >= 8').run());
-    const r = await verifyCli(project);
+    // The journal still holds the head line (seq 10): the cut shows between the two.
+    let r = await verifyCli(project);
+    expect(r.code).toBe(1);
+    expect(r.json.problem).toMatchObject({ seq: 8, kind: 'tail-cut' });
+    // And with the journal gone too, the checkpoint catches it.
+    rmSync(join(project, '.loom/compliance/journal.log'));
+    r = await verifyCli(project);
     expect(r.code).toBe(1);
     expect(r.json.problem).toMatchObject({ seq: 8, kind: 'tail-cut' });
   });
@@ -249,6 +270,7 @@ describe('verify: one mutation each', () => {
     await run(process.execPath, [CLI, 'checkpoint', '--project-dir', project], null, { LOOM_CHECKPOINT_DIR: outside });
     tamper(project, (db) => db.prepare('DELETE FROM records WHERE seq >= 9').run());
     writeFileSync(join(project, '.loom/compliance/checkpoints.jsonl'), '');
+    rmSync(join(project, '.loom/compliance/journal.log'));
     const r = await verifyCli(project, { LOOM_CHECKPOINT_DIR: outside });
     expect(r.code).toBe(1);
     expect(r.json.problem).toMatchObject({ seq: 9, kind: 'tail-cut' });
@@ -339,10 +361,11 @@ describe('history.json and loom history', () => {
     expect(readHistoryView(project)).toEqual(before);
   });
 
-  it('a corrupt history.json is regenerated from the database by the next append', async () => {
+  it('a corrupt history.json is regenerated from the database by the next fold', async () => {
     const project = await ledgerWith(3);
     writeFileSync(join(project, '.loom/compliance/history.json'), 'garbage');
     await drive(project, 1, 'z');
+    expect(fold(project).status).toBe(0);
     expect(readHistoryView(project).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
   });
 
@@ -422,59 +445,67 @@ describe('history.json and loom history', () => {
 });
 
 describe('the runner and a failing ledger', () => {
-  it('a read-only ledger folder: warn-fallback hooks still answer, with a one-line reason', async () => {
+  const postToolUse = () => ({ ...preToolUse(), hook_event_name: 'PostToolUse', tool_response: { stdout: 'ok' } });
+  const warnHook = (event: string) => writeRegistry({ [event]: [{ id: 'h', entry: BEHAVE, fallback: 'warn', policy: { mode: 'ok' } }] });
+
+  it('a journal that cannot be written: a blocking event blocks with a one-line reason, a non-blocking one answers with a warning', async () => {
     const project = tempDir();
-    const dir = join(project, '.loom', 'compliance');
-    mkdirSync(dir, { recursive: true });
-    chmodSync(dir, 0o500);
-    const cfg = writeRegistry({ PreToolUse: [{ id: 'h', entry: BEHAVE, fallback: 'warn', policy: { mode: 'ok' } }] });
-    const r = await runHook(['h', '--config', cfg, '--project-dir', project], preToolUse());
-    chmodSync(dir, 0o700);
-    if (process.getuid && process.getuid() === 0) {
-      // root ignores directory permissions; make the database path unopenable instead.
-      const other = tempDir();
-      mkdirSync(join(other, '.loom', 'compliance', 'ledger.db'), { recursive: true });
-      const r2 = await runHook(['h', '--config', cfg, '--project-dir', other], preToolUse());
-      expect(r2.code).toBe(0);
-      expect(r2.stderr).toMatch(/loom: ledger: .*ledger\.db/);
-      return;
-    }
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/loom: ledger: /);
+    // Unwritable even for root: the journal's name is taken by a folder.
+    mkdirSync(join(project, '.loom', 'compliance', 'journal.log'), { recursive: true });
+    const pre = await runHook(['h', '--config', warnHook('PreToolUse'), '--project-dir', project], preToolUse());
+    expect(pre.code).toBe(2);
+    expect(pre.stderr).toMatch(/ledger: .*journal\.log/);
+    expect(pre.stderr.trim().split('\n')).toHaveLength(1);
+    const post = await runHook(['h', '--config', warnHook('PostToolUse'), '--project-dir', project], postToolUse());
+    expect(post.code).toBe(0);
+    expect(post.stderr).toMatch(/loom: ledger: .*journal\.log/);
   });
 
-  it('error-fallback hooks block when the ledger cannot record', async () => {
+  it('error-fallback hooks fail when the ledger cannot record, on any event', async () => {
     const project = tempDir();
-    mkdirSync(join(project, '.loom', 'compliance', 'ledger.db'), { recursive: true });
-    const cfg = writeRegistry({ PreToolUse: [{ id: 'h', entry: BEHAVE, fallback: 'error', policy: { mode: 'ok' } }] });
-    const r = await runHook(['h', '--config', cfg, '--project-dir', project], preToolUse());
-    expect(r.code).toBe(2);
+    mkdirSync(join(project, '.loom', 'compliance', 'journal.log'), { recursive: true });
+    const cfg = writeRegistry({ PostToolUse: [{ id: 'h', entry: BEHAVE, fallback: 'error', policy: { mode: 'ok' } }] });
+    const r = await runHook(['h', '--config', cfg, '--project-dir', project], postToolUse());
+    // PostToolUse cannot block: the failure is Claude Code's non-blocking error (exit 1), shown with the reason.
+    expect(r.code).toBe(1);
     expect(r.stderr).toContain('ledger:');
   });
 
-  it('a corrupt database is reported and never reset', async () => {
+  it('a corrupt database is reported and never reset; the journal keeps recording once it exists', async () => {
     const project = tempDir();
     mkdirSync(join(project, '.loom/compliance'), { recursive: true });
     const junk = Buffer.alloc(8192, 7);
     writeFileSync(dbPath(project), junk);
-    const cfg = writeRegistry({ PreToolUse: [{ id: 'h', entry: BEHAVE, fallback: 'warn', policy: { mode: 'ok' } }] });
-    const r = await runHook(['h', '--config', cfg, '--project-dir', project], preToolUse());
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/corrupt|not a database/);
+    // No journal yet: the head must come from the database, which is unreadable.
+    const pre = await runHook(['h', '--config', warnHook('PreToolUse'), '--project-dir', project], preToolUse());
+    expect(pre.code).toBe(2);
+    expect(pre.stderr).toMatch(/corrupt|not a database/);
+    const post = await runHook(['h', '--config', warnHook('PostToolUse'), '--project-dir', project], postToolUse());
+    expect(post.code).toBe(0);
+    expect(post.stderr).toMatch(/corrupt|not a database/);
     expect(readFileSync(dbPath(project)).equals(junk)).toBe(true);
+    const f = fold(project);
+    expect(readFileSync(dbPath(project)).equals(junk)).toBe(true);
+    expect(f.status).not.toBe(0);
   });
 
-  it('a lock held past the busy timeout fails with a one-line reason, and nothing recorded is lost', async () => {
+  it('a journal lock held past the wait: a blocking event blocks, a non-blocking one warns, nothing recorded is lost', async () => {
     const project = await ledgerWith(3);
-    const holder = new Database(dbPath(project));
-    holder.exec('BEGIN IMMEDIATE');
-    const cfg = writeRegistry({ PreToolUse: [{ id: 'h', entry: BEHAVE, fallback: 'warn', policy: { mode: 'ok' } }] });
-    const r = await runHook(['h', '--config', cfg, '--project-dir', project], preToolUse());
-    holder.exec('ROLLBACK');
-    holder.close();
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/locked past/);
+    // A live owner (this test process) holds the lock.
+    const { acquireJournalLock } = await import('../src/ledger/journal-lock');
+    const lock = acquireJournalLock(join(project, '.loom', 'compliance'));
+    const env = { LOOM_LOCK_WAIT_MS: '1500' };
+    const pre = await runHook(['h', '--config', warnHook('PreToolUse'), '--project-dir', project], preToolUse(), env);
+    const post = await runHook(['h', '--config', warnHook('PostToolUse'), '--project-dir', project], postToolUse(), env);
+    lock.release();
+    expect(pre.code).toBe(2);
+    expect(pre.stderr).toMatch(/stayed locked by pid \d+ for more than 1500 ms/);
+    expect(post.code).toBe(0);
+    expect(post.stderr).toMatch(/stayed locked/);
     expect(verifyLedger(project).records).toBe(3);
+    const after = await runHook(['h', '--config', warnHook('PostToolUse'), '--project-dir', project], postToolUse());
+    expect(after.code, after.stderr).toBe(0);
+    expect(verifyLedger(project)).toMatchObject({ status: 'intact', records: 4 });
   });
 
   it('each invocation records its hooks with the payload session and the final decision', async () => {
@@ -482,6 +513,7 @@ describe('the runner and a failing ledger', () => {
     const cfg = writeRegistry({ PreToolUse: [{ id: 'a', entry: BEHAVE, policy: { mode: 'ok' } }, { id: 'b', entry: BEHAVE, policy: { mode: 'deny', reason: 'nope' } }] });
     const r = await runHook(['--event', 'PreToolUse', '--config', cfg, '--project-dir', project], { ...preToolUse(), session_id: 'sess-xyz' });
     expect(r.code).toBe(2);
+    expect(fold(project).status).toBe(0);
     const view = readHistoryView(project);
     expect(view.map((x) => [x.hook_id, x.decision, x.session_id, x.event])).toEqual([
       ['a', 'deny', 'sess-xyz', 'PreToolUse'],

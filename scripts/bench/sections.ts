@@ -1,8 +1,11 @@
 import { benchGuard } from './guard';
+import { benchJournal } from './journal';
 import { benchLedger } from './ledger';
 import { benchRunner } from './runner';
 import { benchServe } from './serve';
 import { benchReport } from './report';
+import { benchTeam } from './team';
+import { benchRedaction } from './redaction';
 
 export interface Section {
   name: string;
@@ -12,7 +15,10 @@ export interface Section {
 export const sections: Section[] = [
   { name: 'runner', run: benchRunner },
   { name: 'ledger', run: benchLedger },
+  { name: 'journal', run: benchJournal },
   { name: 'guard', run: benchGuard },
   { name: 'serve', run: benchServe },
   { name: 'report', run: benchReport },
+  { name: 'team', run: benchTeam },
+  { name: 'redaction', run: benchRedaction },
 ];

@@ -5,12 +5,14 @@ import { join } from 'node:path';
 import { closestCommand, COMMAND_HELP, commandHelp, overallHelp } from './help';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
-import { LedgerError } from '../ledger/store';
+import { classifySqliteError, LedgerError } from '../ledger/store';
+import { oneLineError } from '../runner/fail-closed';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
 import { ScopeError } from '../install/targets';
 import { exitNow } from '../runner/isolation';
 import { runAndExit } from '../runner/main';
+import { ownValue } from '../util/own';
 import { checkpointCommand } from './commands/checkpoint';
 import { demoCommand } from './commands/demo';
 import { explainCommand } from './commands/explain';
@@ -22,6 +24,11 @@ import { evidenceCommand, reportCommand } from './commands/report';
 import { doctorCommand } from './commands/doctor';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
+import { shipCommand } from './commands/ship';
+import { teamCommand } from './commands/team';
+import { TeamConfigError } from '../team/config';
+import { TeamStoreError } from '../team/pg';
+import { foldCommand } from './commands/fold';
 import { FlagError } from './flags';
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -39,6 +46,9 @@ const COMMANDS: Record<string, Command> = {
   report: reportCommand,
   evidence: evidenceCommand,
   doctor: doctorCommand,
+  ship: shipCommand,
+  team: teamCommand,
+  fold: foldCommand,
 };
 
 // `loom history | head` closes the pipe early: that is not an error.
@@ -81,18 +91,22 @@ function main(argv: string[]): void {
     runAndExit(rest, { hooksDir: join(__dirname, '..', 'hooks') });
     return;
   }
-  const fn = COMMANDS[cmd];
+  const fn = ownValue(COMMANDS, cmd);
   if (!fn) {
     unknownCommand(cmd);
     return;
   }
   const fail = (e: unknown) => {
-    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError) {
+    if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError || e instanceof TeamConfigError || e instanceof TeamStoreError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
       process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
       return;
     }
-    throw e;
+    // Anything else is still one line naming what went wrong, never a stack trace of the bundle.
+    const err = e as { code?: unknown };
+    const line = typeof err?.code === 'string' && err.code.startsWith('SQLITE_') ? classifySqliteError(e, 'the ledger database').message : oneLineError(e);
+    process.stderr.write(`loom ${cmd}: ${line}\n`);
+    process.exitCode = cmd === 'verify' ? 2 : 1;
   };
   try {
     const r = fn(rest);

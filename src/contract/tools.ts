@@ -1,5 +1,7 @@
 // What each harness's tool names mean, so guards reason about kinds of
 // tools (shell, file write, patch), never about one harness's spelling.
+import { ownValue } from '../util/own';
+
 export type ToolKind = 'shell' | 'write' | 'edit' | 'patch' | 'read' | 'mcp' | 'other';
 
 const KINDS: Record<string, ToolKind> = {
@@ -21,7 +23,7 @@ const KINDS: Record<string, ToolKind> = {
 export function toolKind(name: unknown): ToolKind {
   if (typeof name !== 'string') return 'other';
   if (name.startsWith('mcp__') || name.startsWith('mcp_')) return 'mcp';
-  return KINDS[name] ?? 'other';
+  return ownValue(KINDS, name) ?? 'other';
 }
 
 /** File paths a tool call writes or edits, from the usual argument names. */

@@ -67,7 +67,7 @@ export interface HandlerContext {
   hook: HookDef;
 }
 
-export type FailureKind = 'throw' | 'timeout' | 'bad-return' | 'exit' | 'load';
+export type FailureKind = 'throw' | 'timeout' | 'bad-return' | 'exit' | 'load' | 'payload' | 'internal';
 
 /** What running one hook produced, after timeout, retry and fallback. */
 export interface HookOutcome {

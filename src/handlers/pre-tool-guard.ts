@@ -8,6 +8,7 @@ import { handlerEnv, isVerdict } from '../guards/context';
 import { checkFileWrites, strongest } from '../guards/file-write';
 import { Analyzer, analyzeCommand, type Hit } from '../guards/shell/analyze';
 import { readsPath } from '../guards/shell/path-rules';
+import { clipRedacted } from '../ledger/redact';
 
 const CRITICAL = new Set(['rm-recursive-root', 'rm-recursive-home', 'disk-destroy', 'fork-bomb', 'modify-loom', 'modify-hook-settings']);
 const MAX_SUMMARY = 4000;
@@ -92,7 +93,7 @@ export function guard(ctx: HandlerContext): Verdict {
           tool: p.tool_name ?? null,
           tool_kind: kind ?? 'other',
           tool_use_id: p.tool_use_id ?? null,
-          input_summary: summary.length > MAX_SUMMARY ? summary.slice(0, MAX_SUMMARY) + '…' : summary,
+          input_summary: clipRedacted(summary, MAX_SUMMARY),
           paths,
           rules: hits.map((h) => ({ rule: h.rule, action: h.action, segment: h.segment })),
           guard_decision: decision,

@@ -3,7 +3,7 @@
 // carries a live secret (or rewrite it where the harness allows).
 import { join } from 'node:path';
 import type { HandlerContext, Risk, Verdict } from '../contract/types';
-import { redact } from '../ledger/redact';
+import { clipRedacted, redact } from '../ledger/redact';
 import { loadPolicy, PolicyError } from '../policy/policy';
 
 const DESTRUCTIVE = /\b(?:delete|drop (?:the )?(?:database|table)|wipe|rm -rf|force[- ]push|truncate|destroy|purge)\b|删除|清空/i;
@@ -35,7 +35,7 @@ export function run(ctx: HandlerContext): Verdict {
     suggestions.push('write a spec first (specs/<name>/) and agree on it before changing code');
   }
   if (CREDENTIAL_ASK.test(prompt) && red.count === 0) reasons.push('mentions-credentials');
-  const audit = [{ kind: 'prompt', risk, data: { text: prompt.slice(0, 8000), length: prompt.length, reasons, suggestions } }];
+  const audit = [{ kind: 'prompt', risk, data: { text: clipRedacted(prompt, 8000), length: prompt.length, reasons, suggestions } }];
   if (red.count > 0) {
     let mode = 'deny';
     try {

@@ -2,6 +2,7 @@
 // is never stored whole: a bounded excerpt and its size.
 import { patchPaths, patchTextOf, targetPaths } from '../contract/tools';
 import type { HandlerContext, Risk, Verdict } from '../contract/types';
+import { clipRedacted } from '../ledger/redact';
 
 const MAX_SUMMARY = 2000;
 const MAX_EXCERPT = 1024;
@@ -16,7 +17,8 @@ function text(v: unknown): string {
   }
 }
 
-const clip = (s: string, n: number) => (s.length > n ? s.slice(0, n) + '…' : s);
+// Redacted before the cut: a secret that straddles it must not leave its head behind.
+const clip = clipRedacted;
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;

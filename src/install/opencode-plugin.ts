@@ -94,7 +94,7 @@ export const LoomPlugin = async ({ directory }) => ({
     run("PostToolUse", { session_id: input.sessionID, tool_name: input.tool, tool_input: input.args || (output && output.metadata && output.metadata.args) || {}, tool_use_id: input.callID, tool_response: { output: output && output.output, title: output && output.title } }, directory);
   },
   event: async ({ event }) => {
-    const name = EVENTS[event.type];
+    const name = Object.prototype.hasOwnProperty.call(EVENTS, event.type) ? EVENTS[event.type] : undefined;
     if (!name) return;
     const p = event.properties || {};
     run(name, { session_id: sessionOf(event), ...(name === "FileChanged" ? { file_path: p.file } : {}) }, directory);

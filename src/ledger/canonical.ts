@@ -1,14 +1,17 @@
 // The canonical encoding hashed into the chain: JSON with object keys sorted
 // by UTF-16 code unit order at every level, no whitespace, strings and
 // numbers exactly as JSON.stringify writes them, encoded as UTF-8. `undefined`
-// members are dropped; non-finite numbers are refused (JSON has none).
+// members are dropped. JSON has no non-finite numbers, yet JSON.parse turns
+// 1e999 into Infinity: such a number is stored as the string "Infinity",
+// "-Infinity" or "NaN", so the record keeps what was sent instead of being
+// lost (or silently becoming null, as JSON.stringify would make it).
 export function canonicalJson(value: unknown): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError('canonical JSON has no representation for a non-finite number');
+      if (!Number.isFinite(value)) return `"${String(value)}"`;
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';

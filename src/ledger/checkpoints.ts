@@ -1,8 +1,13 @@
 // Checkpoints: the ledger head (seq, hash, count, ts) written outside the
 // database, so a cut tail or a deleted database is detectable. Appended to
-// .loom/compliance/checkpoints.jsonl and, with LOOM_CHECKPOINT_DIR, to a
-// file there that the agent should not be able to write. With a ledger key
-// each line carries an HMAC so a checkpoint cannot be forged either.
+// .loom/compliance/checkpoints.jsonl and to a file outside every project:
+// LOOM_CHECKPOINT_DIR, or by default the user's state folder
+// ($XDG_STATE_HOME/loom/checkpoints, ~/.local/state/loom/checkpoints,
+// ~/Library/Application Support/loom/checkpoints, %LOCALAPPDATA%\loom\checkpoints),
+// one file per project real path. Each line names the chain mode and the
+// ledger (its first record's hash), so a downgraded, deleted or restarted
+// ledger is told apart. With a ledger key each line carries an HMAC so a
+// checkpoint cannot be forged either.
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { hmacSha256Hex, sha256Hex } from '../util/sha256';
@@ -19,12 +24,35 @@ export interface Checkpoint {
   count: number;
   ts: string;
   reason: string;
+  /** The chain mode of the ledger when the line was written. */
+  chain?: string;
+  /** The ledger's identity: the first 16 hex of its seq 1 hash (a restarted ledger has another). */
+  ledger?: string;
   key_id?: string;
   mac?: string;
 }
 
+/** What a checkpoint line says about the ledger besides its head. */
+export interface LedgerIdentity {
+  chain?: string;
+  ledger?: string;
+}
+
+/** The folder outside every project where checkpoint copies go: LOOM_CHECKPOINT_DIR, else the platform's state folder. */
+export function externalCheckpointDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.LOOM_CHECKPOINT_DIR) return resolve(env.LOOM_CHECKPOINT_DIR);
+  if (env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/')) return join(env.XDG_STATE_HOME, 'loom', 'checkpoints');
+  if (process.platform === 'win32') {
+    const base = env.LOCALAPPDATA ?? (env.USERPROFILE ? join(env.USERPROFILE, 'AppData', 'Local') : undefined);
+    return base ? join(base, 'loom', 'checkpoints') : undefined;
+  }
+  const home = env.HOME;
+  if (!home || home === '/') return undefined;
+  return process.platform === 'darwin' ? join(home, 'Library', 'Application Support', 'loom', 'checkpoints') : join(home, '.local', 'state', 'loom', 'checkpoints');
+}
+
 export function externalCheckpointFile(projectDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const dir = env.LOOM_CHECKPOINT_DIR;
+  const dir = externalCheckpointDir(env);
   if (!dir) return undefined;
   let real = projectDir;
   try {
@@ -34,7 +62,7 @@ export function externalCheckpointFile(projectDir: string, env: NodeJS.ProcessEn
   }
   // One file per project: its name plus a short hash of its real path.
   const id = sha256Hex(real).slice(0, 12);
-  return join(resolve(dir), `${basename(real) || 'root'}-${id}.checkpoints.jsonl`);
+  return join(dir, `${basename(real) || 'root'}-${id}.checkpoints.jsonl`);
 }
 
 function macOf(c: Omit<Checkpoint, 'mac'>, key: ChainKey): string {
@@ -52,8 +80,10 @@ function appendDurably(file: string, text: string): void {
 }
 
 /** Writes the head to every checkpoint location; returns the problems (empty when all succeeded). */
-export function writeCheckpoint(localFile: string, projectDir: string, head: Head, reason: string, key?: ChainKey, env: NodeJS.ProcessEnv = process.env): string[] {
+export function writeCheckpoint(localFile: string, projectDir: string, head: Head, reason: string, key?: ChainKey, env: NodeJS.ProcessEnv = process.env, identity: LedgerIdentity = {}): string[] {
   const base: Omit<Checkpoint, 'mac'> = { v: 1, seq: head.seq, hash: head.hash, count: head.count, ts: new Date().toISOString(), reason };
+  if (identity.chain) base.chain = identity.chain;
+  if (identity.ledger) base.ledger = identity.ledger;
   if (key) base.key_id = key.id;
   const c: Checkpoint = key ? { ...base, mac: macOf(base, key) } : base;
   const text = JSON.stringify(c) + '\n';
@@ -63,10 +93,12 @@ export function writeCheckpoint(localFile: string, projectDir: string, head: Hea
   if (ext) targets.push(ext);
   for (const t of targets) {
     try {
-      mkdirSync(resolve(t, '..'), { recursive: true });
+      // The state folder may not exist yet (the local one always does: the ledger is beside it).
+      mkdirSync(resolve(t, '..'), { recursive: true, mode: 0o700 });
       appendDurably(t, text);
     } catch (e) {
-      problems.push(`checkpoint ${t}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      const code = (e as NodeJS.ErrnoException).code;
+      problems.push(`checkpoint ${t}: ${code === 'ENOSPC' ? 'disk full' : code ?? (e as Error).message}`);
     }
   }
   return problems;

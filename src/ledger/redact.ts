@@ -1,102 +1,22 @@
-// Secret redaction, applied before anything is persisted or printed. Every
-// pattern starts with a literal prefix or a bounded class and has bounded
-// repetition, so matching is linear in the input; no pattern nests
-// quantifiers. Assignments (NAME=value, "name": "value") are found by a
-// bounded scan and judged by the name's last word and the value's shape.
+// Secret redaction, applied before anything is persisted or printed. The
+// detectors are tables under ./redaction/ (token shapes, secret options per
+// program, secret headers, sensitive names); each marks spans of the
+// original text, overlapping spans are merged and replaced once. Every
+// pattern is linear-time (bounded repetition, no quantified group holding a
+// quantifier) and every hand scan advances monotonically.
 import { setOwn } from '../util/own';
+import { findCliSecrets } from './redaction/cli-flags';
+import { findHeaders } from './redaction/headers';
+import { isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './redaction/names';
+import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
+import { readValue, type Span } from './redaction/text';
+import { TOKEN_SHAPES } from './redaction/token-shapes';
+
+export { isSensitiveName, isPlaceholder };
 
 export interface RedactionResult<T> {
   value: T;
   count: number;
-}
-
-interface TokenRule {
-  name: string;
-  /** Literal substrings one of which every match contains: a cheap test that spares compiling and running the regex. */
-  hints: string[];
-  re: RegExp;
-  /** Index of the capture group to replace; 0 = whole match. */
-  group?: number;
-  /** Extra shape check on the match, to spare look-alikes. */
-  check?: (m: string) => boolean;
-}
-
-const mixed = (m: string) => /[0-9]/.test(m) && /[A-Z]/.test(m) && /[a-z]/.test(m);
-
-const TOKEN_RULES: TokenRule[] = [
-  { name: 'private-key', hints: ['PRIVATE KEY'], re: /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|$)/g },
-  { name: 'aws-access-key', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
-  { name: 'gcp-api-key', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { name: 'gcp-oauth-token', hints: ['ya29.'], re: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
-  { name: 'google-oauth-secret', hints: ['GOCSPX-'], re: /\bGOCSPX-[0-9A-Za-z_-]{20,64}/g },
-  { name: 'azure-storage-key', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
-  { name: 'azure-sas-signature', hints: ['sig='], re: /[?&]sig=([A-Za-z0-9%+/]{20,256}={0,2})/g, group: 1 },
-  { name: 'azure-client-secret', hints: ['Q~'], re: /\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, check: mixed },
-  { name: 'github-token', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g },
-  { name: 'github-fine-grained-token', hints: ['github_pat_'], re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
-  { name: 'gitlab-token', hints: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glsoat-', 'gloas-'], re: /\b(?:glpat|gldt|glrt|glptt|glsoat|gloas)-[A-Za-z0-9_-]{20,64}\b/g },
-  { name: 'slack-token', hints: ['xox'], re: /\bxox[abposr]-[A-Za-z0-9-]{10,250}/g },
-  { name: 'slack-webhook', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g },
-  { name: 'stripe-key', hints: ['_live_', '_test_'], re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,255}\b/g },
-  { name: 'stripe-webhook-secret', hints: ['whsec_'], re: /\bwhsec_[A-Za-z0-9]{24,128}\b/g },
-  { name: 'anthropic-key', hints: ['sk-ant-'], re: /\bsk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{20,255}/g },
-  { name: 'openai-key', hints: ['sk-'], re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/g, check: mixed },
-  { name: 'npm-token', hints: ['npm_'], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { name: 'pypi-token', hints: ['pypi-'], re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,255}/g },
-  { name: 'huggingface-token', hints: ['hf_'], re: /\bhf_[A-Za-z]{34}\b/g },
-  { name: 'sendgrid-key', hints: ['SG.'], re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g },
-  { name: 'twilio-key', hints: ['SK'], re: /\bSK[0-9a-f]{32}\b/g },
-  { name: 'digitalocean-token', hints: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
-  { name: 'shopify-token', hints: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
-  { name: 'mailgun-key', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g },
-  { name: 'jwt', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{16,4096}/g },
-  { name: 'bearer-token', hints: ['Bearer', 'Token', 'Basic'], re: /\b(Bearer|Token|Basic)\s{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 2 },
-  { name: 'url-credentials', hints: ['://'], re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/?#]{0,256}:([^\s/?#]{1,256})@/gi, group: 1 },
-  { name: 'mysql-password-flag', hints: ['mysql', 'mariadb'], re: /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?\s-p([^\s'"-][^\s'"]{1,127})/g, group: 1 },
-  { name: 'sshpass-password', hints: ['sshpass'], re: /\bsshpass\s{1,4}-p\s{0,4}(['"]?)([^\s'"]{1,128})/g, group: 2 },
-  { name: 'redis-password-flag', hints: ['redis-cli'], re: /\bredis-cli\b[^\n]{0,200}?\s-a\s{1,4}([^\s'"]{1,128})/g, group: 1 },
-];
-
-const SENSITIVE_LAST = new Set([
-  'password', 'passwd', 'pwd', 'pass', 'passphrase', 'secret', 'token', 'apikey', 'credential', 'credentials', 'auth', 'sig', 'signature',
-]);
-const SENSITIVE_PAIRS = new Set(['api_key', 'access_key', 'secret_key', 'private_key', 'client_secret', 'auth_token', 'access_token', 'refresh_token', 'session_token', 'secret_key_base', 'signing_key', 'encryption_key', 'master_key', 'account_key']);
-
-const nameMemo = new Map<string, boolean>();
-
-/** Does this assignment name hold a secret? Judged by its last word(s), so password_reset_url is not. */
-export function isSensitiveName(name: string): boolean {
-  let v = nameMemo.get(name);
-  if (v === undefined) {
-    v = sensitiveName(name);
-    if (nameMemo.size < 4096) nameMemo.set(name, v);
-  }
-  return v;
-}
-
-function sensitiveName(name: string): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  if (words.length === 0) return false;
-  const last = words[words.length - 1];
-  if (SENSITIVE_LAST.has(last)) return true;
-  // Glued names: PGPASSWORD, csrftoken, dbsecret.
-  if (/(?:password|passwd|secret|token|apikey)$/.test(last) && !/(?:secretary)$/.test(last)) return true;
-  const pair = words.slice(-2).join('_');
-  const triple = words.slice(-3).join('_');
-  return SENSITIVE_PAIRS.has(pair) || SENSITIVE_PAIRS.has(triple) || (last === 'key' && words.length > 1 && ['api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth'].includes(words[words.length - 2]));
-}
-
-function isPlaceholder(v: string): boolean {
-  const s = v.replace(/^["']|["']$/g, '');
-  if (s.length < 4) return true;
-  if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(s) || s.startsWith('$(') || s.startsWith('${{') || s.startsWith('%') || s.startsWith('<')) return true;
-  if (/^(?:process\.env\.|os\.environ|import\.meta\.env\.|secrets\.|env\.|vars\.|config\.|settings\.)/.test(s)) return true;
-  if (/^\[REDACTED/.test(s) || /^\*+$/.test(s) || /^x+$/i.test(s) || /^(?:true|false|null|none|undefined|changeme|example|your[_-].*|placeholder|redacted)$/i.test(s)) return true;
-  return false;
 }
 
 function entropy(s: string): number {
@@ -113,87 +33,195 @@ function entropy(s: string): number {
 /** A value that looks like a random key: long, mixed classes, high entropy, and not a hash, UUID, path or URL. */
 export function looksRandomSecret(v: string): boolean {
   if (v.length < 24 || v.length > 512) return false;
+  // A key is drawn from a key alphabet: a value with brackets, colons or $ is a path or an expression ($.a[0].b: in a message).
+  if (!/^[A-Za-z0-9+/=_.~-]+$/.test(v)) return false;
   if (/^[0-9a-f]+$/i.test(v)) return false; // hex: commit hashes, digests
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false;
   if (v.includes('/') && !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
   if (/^(?:data:|https?:|file:|\.{0,2}\/)/.test(v)) return false;
-  if (/^sha(?:1|256|384|512)-/.test(v)) return false; // subresource integrity in lockfiles
+  if (/^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]/i.test(v)) return false; // integrity and image digests
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) return false;
   return entropy(v) >= 4.0;
 }
-
-// NAME=value, NAME: value, "name": "value", name='value'. The regex finds
-// only the name and separator (bounded length); the value is scanned by
-// hand, so a value that is not a secret is rescanned for assignments inside
-// it (a URL's ?token=...).
-const NAME_SEP = /(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)/g;
-const VALUE_STOP = new Set([' ', '\t', '\n', '\r', '"', "'", '`', '&', ';', ',', '|', '<', '>', '(', ')', '{', '}', '[', ']']);
-const MAX_VALUE = 512;
 
 /** Three or more word-like runs: an identifier (handleUserCallback2), not a key. */
 function looksLikeIdentifier(v: string): boolean {
   return (v.match(/[A-Z]?[a-z]{4,}/g) ?? []).length >= 3;
 }
 
-function redactAssignments(text: string): { text: string; count: number } {
-  let out = '';
-  let last = 0;
-  let count = 0;
+// NAME=value, NAME: value, "name": "value", name='value'. The regex finds
+// the name and separator only (bounded); the value is read by hand: quoted
+// to its closing quote, else to whitespace (a YAML line to its end).
+const NAME_SEP = /(?<![A-Za-z0-9_.-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1([ \t]{0,3}(?::=|[:=])[ \t]{0,3})/g;
+const HEADER_NAMES = /^(?:proxy-)?authorization$|^cookie$|^set-cookie$/i;
+
+function findAssignments(text: string, spans: Span[]): void {
   NAME_SEP.lastIndex = 0;
+  // The unquoted value last read, by its stop set: a name inside it (a=b=c, ?token= in a URL) ends
+  // where it ended, so each character is read once per stop set, not once per name before it.
+  let memoStops = '';
+  let memoEnd = -1;
   let m: RegExpExecArray | null;
   while ((m = NAME_SEP.exec(text))) {
+    const quote = m[1];
     const name = m[2];
-    const valueStart = m.index + m[0].length;
-    let end = valueStart;
-    while (end < text.length && end - valueStart < MAX_VALUE && !VALUE_STOP.has(text[end])) end++;
-    const value = text.slice(valueStart, end);
-    if (!value || value.startsWith('[REDACTED')) continue;
-    const sensitive = isSensitiveName(name) && !isPlaceholder(value);
-    // Short names (h1: in go.sum, x = ...) are code, not configuration.
-    const generic = !sensitive && name.length >= 3 && looksRandomSecret(value) && !looksLikeIdentifier(value);
-    if (!sensitive && !generic) continue;
-    count++;
-    out += text.slice(last, valueStart) + `[REDACTED:${sensitive ? 'assignment' : 'high-entropy'}]`;
-    last = end;
-    NAME_SEP.lastIndex = end;
+    const sep = m[3].trim();
+    const at = m.index + m[0].length;
+    if (HEADER_NAMES.test(name) || name === 'REDACTED') continue;
+    const before = text[m.index - 1];
+    const enclosing = quote ? undefined : before === '"' || before === "'" ? before : undefined;
+    // Where the name stands decides where an unquoted value ends.
+    let lineStart = m.index;
+    while (lineStart > 0 && lineStart > m.index - 12 && (text[lineStart - 1] === ' ' || text[lineStart - 1] === '\t' || text[lineStart - 1] === '-')) lineStart--;
+    const quoted = text[at] === '"' || text[at] === "'" || text[at] === '`';
+    const yamlLine = sep === ':' && !quote && !quoted && (lineStart === 0 || text[lineStart - 1] === '\n');
+    const inQuery = before === '?' || before === '&';
+    const stops = inQuery ? '&#"\'' : quote ? ',}]"\'' : '"\'`<>';
+    const key = stops + (enclosing ?? '') + (yamlLine ? 'L' : '');
+    const nested = !quoted && at < memoEnd && key === memoStops;
+    let v: [number, number] | undefined;
+    if (nested) v = [at, memoEnd];
+    else {
+      v = readValue(text, at, { enclosing, stops, toLineEnd: yamlLine });
+      if (v && !quoted) {
+        memoStops = key;
+        memoEnd = v[1];
+      }
+    }
+    if (!v) continue;
+    const value = text.slice(v[0], v[1]);
+    if (value.includes('[REDACTED')) continue;
+    // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
+    if (yamlLine && / /.test(value) && (/[.!?:]$/.test(value) || value.split(' ').length > 6)) continue;
+    let rule: string | undefined;
+    if (isSensitiveAssignment(name, value)) rule = 'assignment';
+    // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
+    else if (!nested && name.length >= 3 && !isNotSecretName(name) && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
+    if (!rule) continue;
+    spans.push({ start: v[0], end: v[1], rule });
+    NAME_SEP.lastIndex = v[1];
   }
-  return { text: last === 0 ? text : out + text.slice(last), count };
 }
 
-// Cheap pre-check: a word character right before = or : (then the full pattern runs).
-const HAS_ASSIGNMENT = /\w["']?\s{0,3}[:=]/;
+const PLACEHOLDER_RUN = /([xX*0•.])\1{7}/;
 
-// No token rule matches fewer than this many characters (a key=value pair included).
+function findTokens(text: string, spans: Span[]): void {
+  for (const shape of TOKEN_SHAPES) {
+    if (!shape.hints.some((h) => text.includes(h))) continue;
+    shape.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = shape.re.exec(text))) {
+      if (m[0].length === 0) {
+        shape.re.lastIndex++;
+        continue;
+      }
+      let start = m.index;
+      let secret = m[0];
+      if (shape.group) {
+        const g = m[shape.group];
+        if (!g) continue;
+        start = m.index + m[0].lastIndexOf(g);
+        secret = g;
+      }
+      if (secret.startsWith('[REDACTED') || (shape.check && !shape.check(secret))) continue;
+      // ghp_xxxxxxxx…, sk_live_00000000…: a documented shape filled with a placeholder.
+      if (PLACEHOLDER_RUN.test(secret) && !shape.name.includes('private-key')) continue;
+      let end = start + secret.length;
+      // PuTTY: the base64 lines end before "Private-MAC:" (the class also takes the next line's first letters).
+      if (shape.name === 'putty-private-key') {
+        const nl = Math.max(secret.lastIndexOf('\n'), secret.lastIndexOf('\\n'));
+        if (nl > 0 && /^[A-Za-z-]*$/.test(secret.slice(nl + 1).replace(/^n/, '')) && text[end] === '-') end = start + nl;
+      }
+      spans.push({ start, end, rule: shape.name });
+    }
+  }
+}
+
+// Cheap pre-checks: most strings in a record are short and plain.
+const HAS_ASSIGNMENT = /\w["']?[ \t]{0,3}[:=]/;
 const MIN_SECRET_TEXT = 6;
 
-function redactString(input: string): { text: string; count: number } {
-  if (input.length < MIN_SECRET_TEXT) return { text: input, count: 0 };
-  let count = 0;
-  let text = input;
-  for (const rule of TOKEN_RULES) {
-    if (!rule.hints.some((h) => text.includes(h))) continue;
-    rule.re.lastIndex = 0;
-    if (!rule.re.test(text)) continue;
-    rule.re.lastIndex = 0;
-    text = text.replace(rule.re, (m: string, ...groups: unknown[]) => {
-      if (rule.check && !rule.check(m)) return m;
-      if (rule.group) {
-        const g = groups[rule.group - 1] as string | undefined;
-        if (!g || g.startsWith('[REDACTED')) return m;
-        count++;
-        const at = m.lastIndexOf(g);
-        return m.slice(0, at) + `[REDACTED:${rule.name}]` + m.slice(at + g.length);
+/** Spans of secrets in `text`, merged, in order. */
+export function secretSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  if (text.length < MIN_SECRET_TEXT) return spans;
+  detect(text, spans);
+  // Tool output often arrives JSON-encoded inside a string ({"stdout":"...\n..."}): lines, quotes and
+  // command starts are then escapes. The detectors also read the decoded view; its spans map back.
+  const view = jsonUnescaped(text);
+  if (view) {
+    const inView: Span[] = [];
+    detect(view.text, inView);
+    for (const sp of inView) spans.push({ start: view.map[sp.start], end: view.map[sp.end], rule: sp.rule });
+  }
+  if (spans.length < 2) return spans;
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Span[] = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last && s.start < last.end) {
+      if (s.end > last.end) last.end = s.end;
+    } else merged.push({ ...s });
+  }
+  return merged;
+}
+
+const JSON_ESCAPE = /\\["\\/bfnrtu]/;
+const UNESCAPE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** The text with JSON string escapes decoded, and for each decoded index the index it came from. */
+function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
+  if (!JSON_ESCAPE.test(text)) return undefined;
+  const map = new Int32Array(text.length + 1);
+  let out = '';
+  let k = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && i + 1 < text.length) {
+      const n = text[i + 1];
+      if (n === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+        map[k++] = i;
+        out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+        i += 5;
+        continue;
       }
-      count++;
-      return `[REDACTED:${rule.name}]`;
-    });
+      const d = UNESCAPE[n];
+      if (d !== undefined) {
+        map[k++] = i;
+        out += d;
+        i++;
+        continue;
+      }
+    }
+    map[k++] = i;
+    out += c;
   }
-  if (text.length >= 5 && HAS_ASSIGNMENT.test(text)) {
-    const r = redactAssignments(text);
-    text = r.text;
-    count += r.count;
+  map[k] = text.length;
+  return { text: out, map: map.subarray(0, k + 1) };
+}
+
+function detect(text: string, spans: Span[]): void {
+  findTokens(text, spans);
+  if (text.includes('://')) findUrlCredentials(text, spans);
+  findHeaders(text, spans);
+  findCliSecrets(text, spans);
+  findLineSecrets(text, spans);
+  if (HAS_ASSIGNMENT.test(text)) {
+    findAssignments(text, spans);
+    if (text.includes('alue')) findNameValuePairs(text, spans);
   }
-  return { text, count };
+}
+
+function redactString(input: string): { text: string; count: number } {
+  const spans = secretSpans(input);
+  if (spans.length === 0) return { text: input, count: 0 };
+  let out = '';
+  let last = 0;
+  for (const s of spans) {
+    out += input.slice(last, s.start) + `[REDACTED:${s.rule}]`;
+    last = s.end;
+  }
+  return { text: out + input.slice(last), count: spans.length };
 }
 
 export const MAX_REDACT_DEPTH = 64;
@@ -215,7 +243,7 @@ export function redact<T>(value: T): RedactionResult<T> {
     for (const k of Object.keys(src)) {
       const x = src[k];
       // A JSON member whose name says secret: judge the value as if assigned.
-      if (typeof x === 'string' && isSensitiveName(k) && !isPlaceholder(x) && !x.startsWith('[REDACTED')) {
+      if (typeof x === 'string' && !x.startsWith('[REDACTED') && isSensitiveAssignment(k, x)) {
         count++;
         setOwn(out, walk(k, depth + 1) as string, '[REDACTED:assignment]');
         continue;
@@ -230,4 +258,18 @@ export function redact<T>(value: T): RedactionResult<T> {
 
 export function redactText(text: string): string {
   return redactString(text).text;
+}
+
+/** Longest secret a detector reads past a cut (a PEM block is matched to the end of the text). */
+const CLIP_MARGIN = 8192;
+
+/**
+ * A bounded excerpt with its secrets removed. Redacting after the cut would
+ * keep the head of a secret that straddles it (the cut token no longer has
+ * its shape), so the text is redacted first, with a margin past the cut.
+ */
+export function clipRedacted(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const red = redactText(text.slice(0, max + CLIP_MARGIN));
+  return red.length > max ? red.slice(0, max) + '…' : red;
 }

@@ -5,34 +5,20 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerRecord, RecordDraft } from '../contract/types';
-import { newId } from '../util/ids';
-import { canonicalJson } from './canonical';
-import { bulkHasher, GENESIS_HASH, hashBody, type ChainKey, type ChainMode } from './chain';
+import { bulkHasher, GENESIS_HASH, type ChainKey, type ChainMode } from './chain';
+import { LedgerError, type Head } from './errors';
+import type { ChainMeta, JournalLine } from './journal';
+import { buildRecord } from './record-build';
 import { compliancePaths, type CompliancePaths } from './paths';
 import { migrate, SCHEMA_VERSION, SchemaError } from './schema';
 
 export const BUSY_TIMEOUT_MS = 5000;
 
-/** Field names of the record itself; a kind may not reuse them. */
-export const RESERVED_KEYS = new Set(['id', 'seq', 'ts', 'event', 'hook_id', 'harness', 'session_id', 'risk', 'decision', 'status', 'kind', 'prev_hash', 'hash', 'redactions']);
 
 export type { RecordDraft };
+export { LedgerError, type Head } from './errors';
+export { buildRecord, recordBody, RESERVED_KEYS, type BuiltRecord } from './record-build';
 
-export class LedgerError extends Error {
-  constructor(
-    message: string,
-    public readonly code: 'missing' | 'corrupt' | 'locked' | 'readonly' | 'full' | 'key' | 'io',
-  ) {
-    super(message);
-  }
-}
-
-export interface Head {
-  seq: number;
-  hash: string;
-  count: number;
-  ts: string;
-}
 
 // better-sqlite3 finds its addon through `bindings`, which probes a dozen
 // paths; pointing at the file directly saves that search on every hook call.
@@ -62,15 +48,18 @@ export function probeSqlite(): string {
 export function classifySqliteError(e: unknown, file: string): LedgerError {
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';
-  const msg = err.message ?? String(e);
+  // One line: addon loading errors list every path tried (paths of the machine that built the bundle).
+  const msg = (err.message ?? String(e)).split('\n')[0].trim();
   if (e instanceof LedgerError) return e;
+  if (/bindings file|better_sqlite3\.node|better-sqlite3/.test(msg) || code === 'ERR_DLOPEN_FAILED' || code === 'MODULE_NOT_FOUND')
+    return new LedgerError(`${file}: the SQLite addon (better-sqlite3) cannot be loaded (${msg.replace(/ Tried:$/, '')}); reinstall loom with npm ci`, 'io');
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new LedgerError(`${file}: the ledger stayed locked past ${BUSY_TIMEOUT_MS} ms`, 'locked');
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return new LedgerError(`${file}: cannot write the ledger (${code || msg})`, 'readonly');
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return new LedgerError(`${file}: disk full while writing the ledger`, 'full');
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return new LedgerError(`${file}: the ledger database is corrupt (${msg}); it is left untouched, run loom verify`, 'corrupt');
   if (e instanceof SchemaError) return new LedgerError(`${file}: ${msg}`, 'corrupt');
-  return new LedgerError(`${file}: ${code ? code + ': ' : ''}${msg}`, 'io');
+  return new LedgerError(`${file}: ${code && !msg.startsWith(code) ? code + ': ' : ''}${msg}`, 'io');
 }
 
 export interface OpenOptions {
@@ -103,7 +92,7 @@ export class Ledger {
   }
 
   /** Opens (creating folders and schema on first use) for appending. */
-  static openForAppend(projectDir: string, key?: ChainKey): Ledger {
+  static openForAppend(projectDir: string, key?: ChainKey, meta?: ChainMeta): Ledger {
     const paths = compliancePaths(projectDir);
     let db: Database.Database;
     try {
@@ -115,7 +104,7 @@ export class Ledger {
     const ledger = new Ledger(projectDir, db, key);
     try {
       db.pragma('synchronous = FULL');
-      if ((db.pragma('user_version', { simple: true }) as number) !== SCHEMA_VERSION) ledger.initialize();
+      if ((db.pragma('user_version', { simple: true }) as number) !== SCHEMA_VERSION) ledger.initialize(meta);
     } catch (e) {
       db.close();
       throw classifySqliteError(e, paths.db);
@@ -136,19 +125,34 @@ export class Ledger {
     }
   }
 
-  private initialize(): void {
+  /** An empty in-memory ledger with the given chain description: verify's stand-in when only a journal exists. */
+  static openEmpty(projectDir: string, meta?: ChainMeta): Ledger {
+    const db = new Database(':memory:', { nativeBinding: findNativeBinding() });
+    const ledger = new Ledger(projectDir, db);
+    db.exec('BEGIN');
+    migrate(db);
+    const put = db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)');
+    put.run('chain', meta?.chain ?? 'sha256');
+    if (meta?.key_id) put.run('key_id', meta.key_id);
+    db.exec('COMMIT');
+    return ledger;
+  }
+
+  private initialize(described?: ChainMeta): void {
     // WAL lets readers (history, verify) run while hooks append; the mode is
     // stored in the file, so this runs once per database.
     this.db.pragma('journal_mode = WAL');
     this.db.exec('BEGIN IMMEDIATE');
     try {
       migrate(this.db);
-      const mode: ChainMode = this.key ? 'hmac-sha256' : 'sha256';
+      // The journal's chain description wins: the database follows the chain its records were hashed in.
+      const mode: ChainMode = described?.chain ?? (this.key ? 'hmac-sha256' : 'sha256');
+      const keyId = described ? described.key_id : this.key?.id;
       const put = this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)');
       put.run('chain', mode);
       put.run('created_at', new Date().toISOString());
       put.run('genesis', GENESIS_HASH);
-      if (this.key) put.run('key_id', this.key.id);
+      if (keyId) put.run('key_id', keyId);
       this.db.exec('COMMIT');
     } catch (e) {
       this.db.exec('ROLLBACK');
@@ -174,7 +178,31 @@ export class Ledger {
     return { seq: row.seq, hash: row.hash, count: row.seq, ts: row.ts };
   }
 
-  /** Appends all drafts in one transaction; returns the stored records. */
+  /**
+   * Copies journal lines into the database verbatim (fold.ts), in one
+   * durable transaction; they must continue the stored chain's numbering.
+   */
+  insertVerbatim(rows: JournalLine[]): void {
+    if (rows.length === 0) return;
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (e) {
+      throw classifySqliteError(e, this.paths.db);
+    }
+    try {
+      const last = this.stmt('SELECT max(seq) AS s FROM records').get() as { s: number | null };
+      const headSeq = last.s ?? 0;
+      if (rows[0].seq !== headSeq + 1) throw new LedgerError(`${this.paths.db}: journal line seq ${rows[0].seq} does not follow the database head ${headSeq}`, 'corrupt');
+      const ins = this.stmt('INSERT INTO records (seq, body, hash) VALUES (?,?,?)');
+      for (const r of rows) ins.run(r.seq, r.body, r.hash);
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw classifySqliteError(e, this.paths.db);
+    }
+  }
+
+  /** Appends all drafts in one transaction; returns the stored records. Writers go through the journal (journal.ts); this serves tests and seeding. */
   append(drafts: RecordDraft[]): LedgerRecord[] {
     if (drafts.length === 0) return [];
     const out: LedgerRecord[] = [];
@@ -236,52 +264,3 @@ export class Ledger {
   }
 }
 
-export interface BuiltRecord {
-  seq: number;
-  body: string;
-  hash: string;
-  record: LedgerRecord;
-}
-
-/** The hashed view of a record: everything but the hash, the kind object under its kind's name. */
-export function recordBody(r: Omit<LedgerRecord, 'hash'> & { redactions?: number }): Record<string, unknown> {
-  if (RESERVED_KEYS.has(r.kind)) throw new TypeError(`record kind "${r.kind}" clashes with a record field`);
-  return {
-    id: r.id,
-    seq: r.seq,
-    ts: r.ts,
-    event: r.event,
-    hook_id: r.hook_id,
-    harness: r.harness,
-    session_id: r.session_id,
-    risk: r.risk,
-    decision: r.decision,
-    status: r.status,
-    kind: r.kind,
-    [r.kind]: r.data,
-    redactions: r.redactions ?? 0,
-    prev_hash: r.prev_hash,
-  };
-}
-
-export function buildRecord(d: RecordDraft, seq: number, prevHash: string, ts: string, key?: ChainKey, id: string = newId(), hasher?: (body: string) => string): BuiltRecord {
-  const base = {
-    id,
-    seq,
-    ts,
-    event: d.event,
-    hook_id: d.hook_id,
-    harness: d.harness,
-    session_id: d.session_id,
-    risk: d.risk,
-    decision: d.decision,
-    status: d.status,
-    kind: d.kind,
-    data: d.data,
-    redactions: d.redactions ?? 0,
-    prev_hash: prevHash,
-  };
-  const body = canonicalJson(recordBody(base));
-  const hash = hasher ? hasher(body) : hashBody(body, key);
-  return { seq, body, hash, record: { ...base, hash } };
-}

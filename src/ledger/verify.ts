@@ -3,9 +3,12 @@
 import { bulkHasher, loadChainKey, KeyError, GENESIS_HASH, type ChainKey } from './chain';
 import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
 import { compliancePaths } from './paths';
-import { Ledger, LedgerError } from './store';
+import { classifySqliteError, Ledger, LedgerError } from './store';
+import { readChainMeta, readJournal, type JournalRead } from './journal';
+import { ledgerIdentityOf } from './ledger-identity';
+import { downgradeFinding, missingLedgerFinding, restartedFinding, sameLedger } from './verify-evidence';
 
-export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged';
+export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted';
 
 export interface VerifyResult {
   status: 'intact' | 'tampered' | 'cannot-verify';
@@ -16,6 +19,8 @@ export interface VerifyResult {
   problem?: { seq: number; kind: TamperKind; detail: string };
   error?: string;
   checkpoints: { files: string[]; count: number; latestSeq: number | null };
+  /** Lines in the journal, and how many of them are not in the database yet. */
+  journal?: { lines: number; unfolded: number };
   warnings: string[];
 }
 
@@ -60,18 +65,32 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (e instanceof KeyError) return cannot(e.message);
     throw e;
   }
+  // The journal is the chain's newest part (records not folded yet): read it first, so a fold racing this read cannot hide a record between the two.
+  let journal: JournalRead;
+  try {
+    journal = readJournal(projectDir);
+  } catch (e) {
+    return cannot(e instanceof LedgerError ? e.message : String(e));
+  }
   let ledger: Ledger;
   try {
     ledger = Ledger.openReadOnly(projectDir);
   } catch (e) {
-    return cannot(e instanceof LedgerError ? e.message : String(e));
+    if (!(e instanceof LedgerError && e.code === 'missing' && journal.lines.length)) {
+      if (e instanceof LedgerError && e.code === 'missing') {
+        const gone = missingLedgerFinding(projectDir, env);
+        if (gone) return tampered(gone.seq, gone.kind, gone.detail);
+      }
+      return cannot(e instanceof LedgerError ? e.message : String(e));
+    }
+    ledger = Ledger.openEmpty(projectDir, readChainMeta(paths));
   }
   try {
     let meta: Record<string, string>;
     let total: number;
     try {
       meta = ledger.meta();
-      total = (ledger.handle.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n;
+      total = (ledger.handle.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n + journal.lines.length;
     } catch (e) {
       return cannot(`${paths.db}: unreadable (${(e as Error).message})`);
     }
@@ -79,7 +98,6 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (meta.chain !== 'sha256' && meta.chain !== 'hmac-sha256') return cannot(`${paths.db}: unknown chain mode ${JSON.stringify(meta.chain)}`);
     const keyed = meta.chain === 'hmac-sha256';
     if (keyed && !key) return cannot('the ledger is keyed (HMAC-SHA-256): set LOOM_LEDGER_KEY or LOOM_LEDGER_KEY_FILE to verify it');
-    if (!keyed && key) result.warnings.push('a ledger key is set but this ledger is not keyed; verified as plain SHA-256');
     const chainKey = keyed ? key : undefined;
     const hasher = bulkHasher(chainKey);
     if (chainKey && meta.key_id && meta.key_id !== chainKey.id) return tampered(1, 'wrong-key', `the ledger was keyed with key ${meta.key_id}, not the given key ${chainKey.id}`);
@@ -90,8 +108,14 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (ext) files.push(ext);
     const bySeq = new Map<number, Checkpoint[]>();
     let latest: Checkpoint | undefined;
+    const ledgerId = ledgerIdentityOf(projectDir).ledger;
+    const allLines: Checkpoint[] = [];
+    let restarted: ReturnType<typeof restartedFinding>;
     for (const f of files) {
       const r = readCheckpoints(f);
+      allLines.push(...r.checkpoints);
+      if (f === ext) restarted = restartedFinding(ledgerId, r.checkpoints, f);
+      r.checkpoints = r.checkpoints.filter((c) => sameLedger(c, ledgerId));
       result.warnings.push(...r.problems);
       if (r.checkpoints.length) result.checkpoints.files.push(f);
       for (const c of r.checkpoints) {
@@ -104,9 +128,23 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       }
     }
     result.checkpoints.latestSeq = latest ? latest.seq : null;
+    const downgraded = downgradeFinding(meta, key, allLines);
+    if (downgraded) return tampered(downgraded.seq, downgraded.kind, downgraded.detail);
+    // A rebuilt chain also has another first record: the downgrade is the better name for it, so it goes first.
+    if (restarted) return tampered(restarted.seq, restarted.kind, restarted.detail);
 
     // Batches of raw rows: far cheaper than one object per row through iterate().
     const stmt = ledger.handle.prepare('SELECT seq, body, hash FROM records WHERE seq > ? ORDER BY seq LIMIT 5000').raw(true);
+    /** Does the row stored at `other` claim to be record `at`? Then the two traded places (a swap at any distance). */
+    const swappedWith = (at: number, other: number): boolean => {
+      const r = ledger.handle.prepare('SELECT body FROM records WHERE seq = ?').get(other) as { body: string } | undefined;
+      if (!r) return false;
+      try {
+        return (JSON.parse(r.body) as { seq?: unknown }).seq === at;
+      } catch {
+        return false;
+      }
+    };
     let expected = 1;
     let prevHash = GENESIS_HASH;
     let prevTs = '';
@@ -125,12 +163,18 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       if (next && parse(next)?.seq === bseq && typeof bseq === 'number') return tampered(row.seq, 'inserted', `a record not in the chain was inserted at seq ${row.seq}`);
       if (bseq !== row.seq) {
         if (bseq === row.seq + 1 && next && parse(next)?.seq === row.seq) return tampered(row.seq, 'reordered', `records ${row.seq} and ${row.seq + 1} swapped places`);
+        const swapped = typeof bseq === 'number' ? swappedWith(row.seq, bseq) : false;
+        if (swapped) return tampered(row.seq, 'reordered', `records ${row.seq} and ${String(bseq)} swapped places`);
         if (typeof bseq === 'number' && bseq > row.seq) return tampered(row.seq, 'deleted', `the record stored at seq ${row.seq} is record ${bseq}: earlier records were removed and the rest renumbered`);
         return tampered(row.seq, 'inserted', `the record stored at seq ${row.seq} says it is seq ${String(bseq)}: a record was inserted before it`);
       }
       if (hasher(row.body) !== row.hash) return tampered(row.seq, 'edited', 'the record does not match its hash');
-      if (b.prev_hash !== prevHash) return tampered(row.seq, 'deleted', 'the link to the previous record is broken: a record before it was removed or replaced');
+      // Seqs are contiguous here (a gap or a renumbering was caught above), so a broken link means the
+      // previous record was replaced by one whose hash was recomputed: an edit, made to look consistent.
+      if (b.prev_hash !== prevHash) return row.seq > 1 ? tampered(row.seq - 1, 'edited', `record ${row.seq - 1} was changed and its hash recomputed: record ${row.seq} still links to the original`) : tampered(row.seq, 'edited', 'the first record does not start from the genesis hash');
       for (const c of bySeq.get(row.seq) ?? []) {
+        // The next record still linking to the checkpointed hash: this one record was changed and re-hashed, not the chain rebuilt.
+        if (c.hash !== row.hash && next && parse(next)?.prev_hash === c.hash) return tampered(row.seq, 'edited', `record ${row.seq} was changed and its hash recomputed: its checkpoint and record ${row.seq + 1} still name the original`);
         if (c.hash !== row.hash) return tampered(row.seq, 'rewritten', `checkpoint at seq ${row.seq} recorded hash ${c.hash.slice(0, 12)}…, the chain now has ${row.hash.slice(0, 12)}…: the chain was rebuilt`);
       }
       const ts = String(b.ts);
@@ -160,10 +204,42 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       }
       after = batch[batch.length - 1][0];
     }
+    // Then the journal: lines already folded must be the stored records; the rest continue the chain.
+    const dbHeadSeq = after === -Infinity ? 0 : after;
+    const stored = ledger.handle.prepare('SELECT hash FROM records WHERE seq = ?').pluck(true);
+    // A folded line that differs from its database copy is reported after the chain itself (which names a rewrite more precisely).
+    let copyDiffers: VerifyResult | undefined;
+    for (const l of journal.lines) {
+      if (l.seq <= dbHeadSeq) {
+        const h = stored.get(l.seq) as string | undefined;
+        if (h !== l.hash) copyDiffers ??= tampered(l.seq, 'edited', `${journal.file}: the journal line for seq ${l.seq} differs from the record in the database`);
+        continue;
+      }
+      const row: Row = { seq: l.seq, body: l.body, hash: l.hash };
+      // The journal's first line above the database head: a gap there is the database's tail cut off
+      // (the journal keeps the head line after a fold); a gap inside the journal is a deleted line.
+      const boundary = (pending?.seq ?? 0) === dbHeadSeq && dbHeadSeq > 0 && l === journal.lines[0];
+      if (boundary && l.seq > dbHeadSeq + 1) {
+        if (pending) {
+          const bad = check(pending, undefined);
+          if (bad) return bad;
+        }
+        return tampered(dbHeadSeq + 1, 'tail-cut', `the database ends at seq ${dbHeadSeq} and the journal continues at seq ${l.seq}: seq ${dbHeadSeq + 1}..${l.seq - 1} were cut from the database's tail`);
+      }
+      if (pending) {
+        const bad = check(pending, row);
+        if (bad) return bad;
+      }
+      pending = row;
+    }
     if (pending) {
       const bad = check(pending, undefined);
       if (bad) return bad;
     }
+    if (copyDiffers) return copyDiffers;
+    if (journal.bad) return tampered((result.head?.seq ?? 0) + 1, 'edited', `${journal.file}:${journal.bad.line}: not a journal record (${JSON.stringify(journal.bad.text.slice(0, 60))})`);
+    if (journal.tornBytes) result.warnings.push(`${journal.file}: a torn tail of ${journal.tornBytes} bytes (a write that never completed, never acknowledged); the next writer removes it`);
+    result.journal = { lines: journal.lines.length, unfolded: journal.lines.filter((l) => l.seq > dbHeadSeq).length };
     const headSeq = result.head?.seq ?? 0;
     if (latest && latest.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `checkpoint ${latest.reason ? `(${latest.reason}) ` : ''}at ${latest.ts} recorded seq ${latest.seq}; the ledger ends at seq ${headSeq}`);
@@ -171,6 +247,10 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (!latest && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
     opts.onProgress?.(total, total);
     return result;
+  } catch (e) {
+    // A malformed page surfaces mid-walk as an SQLite error: one line and "cannot verify", never a stack trace.
+    if (e && typeof (e as { code?: unknown }).code === 'string' && String((e as { code: string }).code).startsWith('SQLITE_')) return cannot(classifySqliteError(e, paths.db).message);
+    throw e;
   } finally {
     ledger.close();
   }

@@ -4,12 +4,14 @@
 // errors name the file and the JSON path.
 import { stripJsonComments } from '../util/jsonc';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { compileCommandRules, type CommandRule, type CompiledCommandRule } from '../guards/shell/custom-rules';
 import { join } from 'node:path';
 import type { Decision } from '../contract/types';
 import { validatePolicy } from '../generated/policy-validator';
 import { jsonPointerToPath } from '../util/json-path';
 import { sha256Hex } from '../util/sha256';
-import { compilePattern, type PathPattern } from './patterns';
+import { ownValue } from '../util/own';
+import { assertLinearRegex, compilePattern, type PathPattern } from './patterns';
 
 export interface Policy {
   rules: Record<string, Decision>;
@@ -23,6 +25,8 @@ export interface Policy {
   compaction: { denyWhileTaskInProgress: boolean; lastDecisions: number };
   connectorAllowlist: string[];
   dataHostAllowlist: string[];
+  /** The team's own command rules (commandRules and enabled packs), matched on analysed commands. */
+  commandRules: CompiledCommandRule[];
 }
 
 export interface CompletionCheck {
@@ -45,11 +49,13 @@ interface RawPolicy {
   ciConfigPaths?: string[];
   promptSecret?: Policy['promptSecret'];
   unparseable?: Decision;
+  commandRules?: CommandRule[];
+  packs?: string[];
 }
 
 export class PolicyError extends Error {}
 
-const POLICY_KEYS = new Set(['$schema', 'version', 'rules', 'protectedBranches', 'sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths', 'promptSecret', 'unparseable', 'checkpointEvery', 'maxToolOutputBytes', 'completionChecks', 'maxConsecutiveStopBlocks', 'compaction', 'connectorAllowlist', 'dataHostAllowlist']);
+const POLICY_KEYS = new Set(['$schema', 'version', 'rules', 'protectedBranches', 'sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths', 'promptSecret', 'unparseable', 'checkpointEvery', 'maxToolOutputBytes', 'completionChecks', 'maxConsecutiveStopBlocks', 'compaction', 'connectorAllowlist', 'dataHostAllowlist', 'commandRules', 'packs']);
 
 function check(raw: unknown, where: string): RawPolicy {
   if (!validatePolicy(raw)) {
@@ -79,7 +85,7 @@ function readJson(file: string): unknown | undefined {
 function merge(base: RawPolicy, over: RawPolicy): RawPolicy {
   const out: RawPolicy = { ...base, ...over, rules: { ...(base.rules ?? {}), ...(over.rules ?? {}) } };
   // Lists extend the defaults, except protected branches, which a project may narrow.
-  for (const k of ['sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths', 'completionChecks', 'connectorAllowlist', 'dataHostAllowlist'] as const) {
+  for (const k of ['sensitivePaths', 'allowedOutsidePaths', 'ciConfigPaths', 'completionChecks', 'connectorAllowlist', 'dataHostAllowlist', 'commandRules', 'packs'] as const) {
     if (over[k]) (out as Record<string, unknown[]>)[k] = [...((base[k] as unknown[]) ?? []), ...(over[k] as unknown[])];
   }
   if (over.compaction) out.compaction = { ...(base.compaction ?? {}), ...over.compaction };
@@ -106,14 +112,48 @@ function readText(file: string): string | undefined {
   }
 }
 
+/** Opt-in rule packs shipped in config/packs/<name>.json ({"commandRules": [...]}). */
+function withPacks(packRoot: string, layer: RawPolicy, where: string): RawPolicy {
+  if (!layer.packs?.length) return layer;
+  const rules: CommandRule[] = [];
+  layer.packs.forEach((name, i) => {
+    const file = join(packRoot, 'config', 'packs', `${name}.json`);
+    const pack = readJson(file) as { commandRules?: CommandRule[] } | undefined;
+    if (pack === undefined) throw new PolicyError(`${where}: $.packs[${i}]: no rule pack "${name}" (config/packs/ has the shipped ones)`);
+    rules.push(...(check(pack, file).commandRules ?? []));
+  });
+  return { ...layer, commandRules: [...rules, ...(layer.commandRules ?? [])] };
+}
+
+/** A rule id in `rules` must name a rule: a misspelt id would otherwise be ignored in silence. */
+function checkRuleIds(layer: RawPolicy, known: Set<string>, where: string): void {
+  const own = new Set((layer.commandRules ?? []).map((r) => r.id));
+  for (const id of Object.keys(layer.rules ?? {})) {
+    if (!known.has(id) && !own.has(id)) throw new PolicyError(`${where}: $.rules.${id}: unknown rule id "${id}" (loom explain --rules lists them; a custom rule needs an entry in commandRules)`);
+  }
+  (layer.commandRules ?? []).forEach((r, i) => {
+    if (known.has(r.id)) throw new PolicyError(`${where}: $.commandRules[${i}].id: "${r.id}" is a built-in rule id; give the custom rule its own`);
+  });
+}
+
 function mergedRaw(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): RawPolicy {
   const defaultsFile = join(packRoot, 'config', 'policy.default.json');
-  let raw = check(readJson(defaultsFile) ?? {}, defaultsFile);
+  let raw = withPacks(packRoot, check(readJson(defaultsFile) ?? {}, defaultsFile), defaultsFile);
+  const known = new Set([...Object.keys(raw.rules ?? {}), ...(raw.commandRules ?? []).map((r) => r.id)]);
   const projectFile = join(projectDir, '.loom', 'policy.json');
   const project = readJson(projectFile);
-  if (project !== undefined) raw = merge(raw, check(project, projectFile));
+  if (project !== undefined) {
+    const layer = withPacks(packRoot, check(project, projectFile), projectFile);
+    checkRuleIds(layer, known, projectFile);
+    for (const r of layer.commandRules ?? []) known.add(r.id);
+    raw = merge(raw, { ...layer, packs: undefined });
+  }
   const fromHook = Object.fromEntries(Object.entries(hookPolicy).filter(([k]) => POLICY_KEYS.has(k)));
-  if (Object.keys(fromHook).length) raw = merge(raw, check(fromHook, 'hook policy'));
+  if (Object.keys(fromHook).length) {
+    const layer = withPacks(packRoot, check(fromHook, 'hook policy'), 'hook policy');
+    checkRuleIds(layer, known, 'hook policy');
+    raw = merge(raw, { ...layer, packs: undefined });
+  }
   return raw;
 }
 
@@ -195,9 +235,22 @@ function buildPolicy(packRoot: string, projectDir: string, hookPolicy: Record<st
     compaction: { denyWhileTaskInProgress: raw.compaction?.denyWhileTaskInProgress ?? false, lastDecisions: raw.compaction?.lastDecisions ?? 20 },
     connectorAllowlist: raw.connectorAllowlist ?? [],
     dataHostAllowlist: raw.dataHostAllowlist ?? [],
+    commandRules: compileRules(raw.commandRules ?? []),
   };
 }
 
+function compileRules(rules: CommandRule[]): CompiledCommandRule[] {
+  return compileCommandRules(rules, (source) => {
+    try {
+      assertLinearRegex(source);
+      return new RegExp(source, 'i');
+    } catch (e) {
+      const i = rules.findIndex((r) => r.match.argPattern === source);
+      throw new PolicyError(`commandRules[${i}].match.argPattern: ${(e as Error).message}`);
+    }
+  });
+}
+
 export function actionFor(policy: Policy, rule: string, fallback: Decision): Decision {
-  return policy.rules[rule] ?? fallback;
+  return ownValue(policy.rules, rule) ?? fallback;
 }

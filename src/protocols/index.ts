@@ -7,11 +7,11 @@
 //      or conversation_id / workspace_roots present                          -> cursor
 //   4. `event` without `hook_event_name` (Crush's payload)                  -> crush
 //   5. `permission_mode` with an ISO `timestamp`, or `tool_call_id`         -> qwen
-//   6. droid's own tool names (Execute, Create)                              -> droid
+//   6. droid's own tool names (Execute, Create), or a transcript under .factory/ -> droid
 //   7. a Gemini-only event (BeforeTool, AfterTool, BeforeAgent, AfterAgent,
 //      PreCompress)                                                          -> gemini
-//   8. an ISO `timestamp` on an event Gemini spells differently (Copilot's
-//      PascalCase dialect: PreToolUse, UserPromptSubmit, ...)                -> copilot
+//   8. an ISO `timestamp` without `transcript_path` (Gemini always sends
+//      one), or on an event Gemini spells otherwise: Copilot's PascalCase    -> copilot
 //   9. any other `timestamp` field (Gemini stamps every payload)            -> gemini
 //  10. a seed-004-only event (PreUserPromptSubmit, ConnectorAdded,
 //      ExpertSuiteAdded, SkillAdded), or `isFirstTurn`, or both `event` and
@@ -72,9 +72,9 @@ export function detectHarness(payload: Record<string, unknown>, eventHint?: stri
   if (CURSOR.has(ev) || 'conversation_id' in payload || 'workspace_roots' in payload) return 'cursor';
   if (typeof payload.event === 'string' && !('hook_event_name' in payload) && !ENTERPRISE_ONLY.has(payload.event)) return 'crush';
   if ('tool_call_id' in payload || ('permission_mode' in payload && typeof payload.timestamp === 'string')) return 'qwen';
-  if (typeof payload.tool_name === 'string' && DROID_TOOLS.has(payload.tool_name)) return 'droid';
+  if ((typeof payload.tool_name === 'string' && DROID_TOOLS.has(payload.tool_name)) || (typeof payload.transcript_path === 'string' && payload.transcript_path.includes('/.factory/'))) return 'droid';
   if (GEMINI_ONLY.has(ev)) return 'gemini';
-  if (typeof payload.timestamp === 'string' && GEMINI_SPELLS_OTHERWISE.has(ev)) return 'copilot';
+  if (typeof payload.timestamp === 'string' && (GEMINI_SPELLS_OTHERWISE.has(ev) || !('transcript_path' in payload))) return 'copilot';
   if (typeof payload.timestamp === 'string') return 'gemini';
   if (ENTERPRISE_ONLY.has(ev) || 'isFirstTurn' in payload || (typeof payload.event === 'string' && 'hook_event_name' in payload)) return 'enterprise';
   if ('turn_id' in payload || (typeof payload.transcript_path === 'string' && payload.transcript_path.includes('/.codex/'))) return 'codex';

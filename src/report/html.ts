@@ -3,6 +3,7 @@
 // Every record field is agent-controlled text: it is escaped, and the table
 // is filled with textContent, never innerHTML.
 import type { Collected, RecordRow } from './collect';
+import { ownValue } from '../util/own';
 
 export function esc(s: unknown): string {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -19,7 +20,7 @@ function bars(title: string, entries: [string, number][], id: string): string {
   const body = rows
     .map(([k, n], i) => {
       const w = Math.max(2, Math.round(((width - label - 60) * n) / max));
-      return `<g transform="translate(0,${i * h})"><text x="${label - 6}" y="15" text-anchor="end">${esc(k.length > 28 ? k.slice(0, 27) + '…' : k)}</text><rect class="bar" x="${label}" y="3" width="${w}" height="${h - 6}" fill="${COLORS[k] ?? '#2874a6'}"><title>${esc(k)}: ${n}</title></rect><text x="${label + w + 6}" y="15">${n}</text></g>`;
+      return `<g transform="translate(0,${i * h})"><text x="${label - 6}" y="15" text-anchor="end">${esc(k.length > 28 ? k.slice(0, 27) + '…' : k)}</text><rect class="bar" x="${label}" y="3" width="${w}" height="${h - 6}" fill="${ownValue(COLORS, k) ?? '#2874a6'}"><title>${esc(k)}: ${n}</title></rect><text x="${label + w + 6}" y="15">${n}</text></g>`;
     })
     .join('');
   return `<figure><figcaption>${esc(title)}</figcaption><svg id="${id}" class="chart" width="${width}" height="${Math.max(h, rows.length * h)}" role="img" aria-label="${esc(title)}">${body || '<text x="10" y="15">no records</text>'}</svg></figure>`;

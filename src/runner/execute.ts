@@ -144,6 +144,12 @@ export interface ExecuteOptions {
    * loops, linear patterns); every other handler keeps the full timeout.
    */
   trustPackHandlers?: boolean;
+  /**
+   * A watchdog for the pack's own handlers after all (ms): `loom serve` sets
+   * it for large inputs, so one request cannot stall every other client.
+   * Past it the input is "too large to analyse", a failure like a timeout.
+   */
+  syncBudgetMs?: number;
 }
 
 export async function executeHook(hook: HookDef, ctx: HandlerContext, opts: ExecuteOptions): Promise<HookOutcome> {
@@ -158,7 +164,15 @@ export async function executeHook(hook: HookDef, ctx: HandlerContext, opts: Exec
     try {
       fn ??= loadHandler(hook, opts.hooksDir, opts.registryDir);
       const packHandler = opts.trustPackHandlers === true && isPackHandler(hook.entry, opts.hooksDir, opts.registryDir);
-      const verdict = await attempt(fn, ctx, hook.timeoutMs, !packHandler);
+      const budget = packHandler && opts.syncBudgetMs ? opts.syncBudgetMs : 0;
+      let verdict: Verdict;
+      try {
+        verdict = budget ? await attempt(fn, ctx, hook.timeoutMs > 0 ? Math.min(hook.timeoutMs, budget) : budget, true) : await attempt(fn, ctx, hook.timeoutMs, !packHandler);
+      } catch (e) {
+        const f = classify(e);
+        if (budget && f.kind === 'timeout') throw new HandlerFailure('timeout', `input too large to analyse within the ${budget} ms budget of loom serve`);
+        throw f;
+      }
       // blocked and failed are governance decisions: never retried, never softened by the fallback.
       return { hookId: hook.id, status: verdict.status, verdict, attempts, durationMs: Date.now() - started };
     } catch (e) {

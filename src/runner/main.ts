@@ -6,7 +6,7 @@ import { contractFor } from '../contract/events';
 import type { HookDef, RenderedAnswer } from '../contract/types';
 import { HARNESS_NAMES, selectAdapter } from '../protocols';
 import { loadRegistryCached, RegistryError } from '../registry/load';
-import { emptyAggregate } from './aggregate';
+import { answerInternalError, failedAggregate, oneLineError, recordFailure, type InvocationState } from './fail-closed';
 import { parseRunnerArgs, RUNNER_USAGE, UsageError, type RunnerArgs } from './args';
 import { exitNow, writeStderr, writeStdout } from './isolation';
 import { parsePayload, PayloadError, readStdinSync } from './stdin';
@@ -14,6 +14,7 @@ import { recordInvocation } from './record';
 import { actorOf } from './actor';
 import { applyLedgerProblem, runHooks, selectHooks } from './run-hooks';
 import { redactText } from '../ledger/redact';
+import { spawnShipper, wantsShipper } from '../team/spawn-shipper';
 
 export interface RunnerPaths {
   /** The pack's hooks/ directory (handler entries are relative to it). */
@@ -40,7 +41,17 @@ const mark = (label: string) => {
   if (process.env.LOOM_TRACE) trace.push([label, performance.now()]);
 };
 
-export async function runInvocation(argv: string[], paths: RunnerPaths): Promise<RenderedAnswer> {
+/** `stdin` replaces fd 0 (the in-process fuzz harness); the command runner leaves it out. */
+export async function runInvocation(argv: string[], paths: RunnerPaths, stdin?: Buffer): Promise<RenderedAnswer> {
+  const state: InvocationState = {};
+  try {
+    return await invocation(argv, paths, state, stdin);
+  } catch (e) {
+    return answerInternalError(e, state);
+  }
+}
+
+async function invocation(argv: string[], paths: RunnerPaths, state: InvocationState, stdin: Buffer | undefined): Promise<RenderedAnswer> {
   mark('runner loaded');
   let args: RunnerArgs;
   try {
@@ -49,6 +60,9 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
     if (e instanceof UsageError) return fail([`loom: ${e.message}`, RUNNER_USAGE], 1);
     throw e;
   }
+  state.harness = args.harness;
+  state.eventName = args.event;
+  state.projectDirFlag = args.projectDir;
   if (args.harness && !HARNESS_NAMES.includes(args.harness)) {
     return fail([`loom: unknown harness "${args.harness}" (known: ${HARNESS_NAMES.join(', ')})`], 1);
   }
@@ -65,45 +79,58 @@ export async function runInvocation(argv: string[], paths: RunnerPaths): Promise
   let payload: Record<string, unknown> = {};
   let payloadError: string | undefined;
   try {
-    payload = stdinIsTerminal() ? {} : parsePayload(readStdinSync());
+    payload = stdin ? parsePayload(stdin) : stdinIsTerminal() ? {} : parsePayload(readStdinSync());
   } catch (e) {
     if (!(e instanceof PayloadError)) throw e;
     payloadError = e.message;
   }
+  state.payload = payload;
   mark('stdin');
   const adapter = selectAdapter(args.harness, payload, args.event);
+  state.adapter = adapter;
   const sel = selectHooks(defs, { hookId: args.hookId, event: args.event }, adapter.eventOf(payload));
   if ('error' in sel) return fail([`loom: ${sel.error}`], 1);
   const { hooks, eventName } = sel;
+  state.eventName = eventName;
+  state.hooks = hooks;
   if (payloadError) {
-    const agg = emptyAggregate(eventName);
-    agg.failed = true;
-    agg.decision = 'deny';
-    agg.reasons.push(payloadError);
+    // Refused input is still an answered call: it is recorded (without the payload) like any other.
+    const agg = failedAggregate(eventName, hooks, 'payload', payloadError);
+    const problem = recordFailure(state, agg, adapter.name);
+    if (problem) agg.warnings.push(`loom: ledger: ${problem}`);
     return adapter.render(agg, contractFor(eventName), eventName, payload);
   }
   if (hooks.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
   const r = await runHooks({ hooks, eventName, payload, adapter, projectDirFlag: args.projectDir, hooksDir: paths.hooksDir, registryDir: dirname(registryFile) });
+  state.payload = r.payload;
+  state.projectDir = r.projectDir;
   mark('handlers');
-  const problem = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks, actor: actorOf(r.projectDir, r.payload) });
+  const recorded = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks, actor: actorOf(r.projectDir, r.payload) });
   mark('ledger');
-  applyLedgerProblem(r.agg, hooks, problem);
+  // SessionEnd / Stop with a team store: ship from a detached child once the answer is out.
+  if (wantsShipper(r.contract?.name ?? eventName, r.projectDir)) shipAfterAnswer = r.projectDir;
+  applyLedgerProblem(r.agg, hooks, recorded.problem, r.contract);
+  if (recorded.warning) r.agg.warnings.push(`loom: ledger: ${recorded.warning}`);
   return adapter.render(r.agg, r.contract, eventName, r.payload);
 }
 
+let shipAfterAnswer: string | undefined;
+
 export function runAndExit(argv: string[], paths: RunnerPaths): void {
-  runInvocation(argv, paths).then(
-    (answer) => {
+  runInvocation(argv, paths)
+    .then((answer) => {
       mark('answer');
       if (trace.length) writeStderr(trace.map(([l, t]) => `loom trace: ${t.toFixed(1)} ms ${l}`).join('\n'));
-      writeStdout(answer.stdout);
       // Reasons may quote a command or prompt: never print a secret.
-      if (answer.stderr) writeStderr(redactText(answer.stderr));
+      const stderr = answer.stderr ? redactText(answer.stderr) : '';
+      writeStdout(answer.stdout);
+      if (stderr) writeStderr(stderr);
+      if (shipAfterAnswer) spawnShipper(shipAfterAnswer, join(paths.hooksDir, '..'));
       exitNow(answer.exitCode);
-    },
-    (err: Error) => {
-      writeStderr(`loom: internal error: ${err && err.stack ? err.stack.split('\n').slice(0, 3).join(' | ') : String(err)}`);
-      exitNow(1);
-    },
-  );
+    })
+    .catch((err: unknown) => {
+      // runInvocation answers its own failures; this is a failure to write that answer: never an allow.
+      writeStderr(`loom: internal error: ${oneLineError(err)}`);
+      exitNow(2);
+    });
 }

@@ -1,12 +1,43 @@
 // The governed project: flag or LOOM_PROJECT_DIR, then the harness's own
-// variables, then the payload's cwd, then the process cwd.
-import { isAbsolute, resolve } from 'node:path';
+// variables, then the payload's cwd, then the process cwd. A project is an
+// existing folder: loom creates `.loom/` only inside one, never the folders
+// leading to it, and never in the filesystem root or a kernel file system.
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve, sep } from 'node:path';
+
+const KERNEL_TREES = ['/proc', '/sys', '/dev'];
+/** Under /dev, only the shared-memory tmpfs holds ordinary folders. */
+const isKernelTree = (real: string): boolean => KERNEL_TREES.some((t) => real === t || real.startsWith(t + '/')) && !real.startsWith('/dev/shm/');
+
+/** Why `dir` cannot hold a ledger, or undefined when it can. Real path resolved first (symlink loops end in ELOOP, not a spin). */
+export function projectFolderProblem(dir: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync.native(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return `project folder ${dir} ${code === 'ENOENT' ? 'does not exist' : code === 'ELOOP' ? 'is a symlink loop' : `cannot be resolved (${code ?? 'error'})`}`;
+  }
+  try {
+    if (!statSync(real).isDirectory()) return `project folder ${dir} is not a folder`;
+  } catch (e) {
+    return `project folder ${dir} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  if (real === sep || /^[A-Za-z]:\\?$/.test(real)) return `project folder ${dir} is the filesystem root; loom keeps a ledger only inside a project`;
+  if (process.platform !== 'win32' && isKernelTree(real)) return `project folder ${dir} is under ${real.split('/').slice(0, 2).join('/')}; loom keeps a ledger only inside a project`;
+  return undefined;
+}
+
+function usableCwd(cwd: unknown): string | undefined {
+  if (typeof cwd !== 'string' || cwd.length === 0 || cwd.length >= 4096 || !isAbsolute(cwd) || cwd.includes('\0')) return undefined;
+  const dir = resolve(cwd);
+  // The payload is the agent's: a cwd that is no project folder is passed over, never created.
+  return projectFolderProblem(dir) ? undefined : dir;
+}
 
 export function resolveProjectDir(flag: string | undefined, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string {
   // The flag first: reading process.env costs a native call per variable, and the server passes the flag on every request.
   if (flag) return resolve(flag);
   for (const c of [env.CLAUDE_PROJECT_DIR, env.GEMINI_PROJECT_DIR, env.CURSOR_PROJECT_DIR, env.FACTORY_PROJECT_DIR, env.CRUSH_PROJECT_DIR]) if (c) return resolve(c);
-  const cwd = payload.cwd;
-  if (typeof cwd === 'string' && cwd.length > 0 && cwd.length < 4096 && isAbsolute(cwd) && !cwd.includes('\0')) return resolve(cwd);
-  return process.cwd();
+  return usableCwd(payload.cwd) ?? process.cwd();
 }

@@ -1,14 +1,22 @@
 // Turns one invocation's outcomes into ledger drafts (redacted) and appends
-// them in one transaction, then brings history.json up to date and writes a
-// checkpoint when one is due. Returns a one-line problem, or undefined.
+// them to the journal (durable before the answer), then writes a checkpoint
+// when one is due and starts a fold every LOOM_FOLD_EVERY records. No SQLite
+// and no history.json rewrite on this path (docs/ledger.md).
 import type { EventContract } from '../contract/events';
 import type { Aggregate, HookDef, HookOutcome, Risk } from '../contract/types';
 import { maxRisk } from '../contract/types';
 import { KeyError, loadChainKey } from '../ledger/chain';
 import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint } from '../ledger/checkpoints';
-import { syncHistory } from '../ledger/history-view';
+import { LedgerError } from '../ledger/errors';
+import { appendJournal, foldEvery } from '../ledger/journal';
+import { compliancePaths } from '../ledger/paths';
 import { redact } from '../ledger/redact';
-import { Ledger, LedgerError, type RecordDraft } from '../ledger/store';
+import { ledgerIdentityOf } from '../ledger/ledger-identity';
+import { projectFolderProblem } from './project-dir';
+import { oneLineError } from '../util/one-line-error';
+import type { RecordDraft } from '../contract/types';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Actor } from './actor';
 
 export interface InvocationRecordInput {
@@ -88,31 +96,60 @@ export function checkpointEvery(env: NodeJS.ProcessEnv = process.env): number {
   return Number(env.LOOM_CHECKPOINT_EVERY) > 0 ? Number(env.LOOM_CHECKPOINT_EVERY) : DEFAULT_CHECKPOINT_EVERY;
 }
 
-export function recordInvocation(input: InvocationRecordInput): string | undefined {
-  const drafts = buildDrafts(input);
-  if (drafts.length === 0) return undefined;
-  let ledger: Ledger | undefined;
+export interface RecordOutcome {
+  /** The records are not durable: blocking events block with this reason. */
+  problem?: string;
+  /** The records are durable; only upkeep after them failed (checkpoint, fold): the answer stands, with this warning. */
+  warning?: string;
+}
+
+/** Starts `loom fold` detached, so folding never delays the answer. */
+function foldInBackground(projectDir: string): string | undefined {
+  const cli = join(__dirname, 'cli.js');
+  if (!existsSync(cli)) return undefined;
   try {
-    const key = loadChainKey(input.projectDir);
-    ledger = Ledger.openForAppend(input.projectDir, key);
-    const stored = ledger.append(drafts);
+    const { spawn } = require('node:child_process') as typeof import('node:child_process');
+    const child = spawn(process.execPath, [cli, 'fold', '--quiet', '--project-dir', projectDir], { detached: true, stdio: 'ignore', env: { ...process.env, NODE_OPTIONS: '' } });
+    child.on('error', () => undefined);
+    child.unref();
+    return undefined;
+  } catch (e) {
+    return `fold: ${(e as Error).message}`;
+  }
+}
+
+export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
+  const drafts = buildDrafts(input);
+  if (drafts.length === 0) return {};
+  // Checked before anything is created: the ledger makes only .loom/compliance inside an existing project.
+  const folderProblem = projectFolderProblem(input.projectDir);
+  if (folderProblem) return { problem: folderProblem };
+  let key;
+  let stored;
+  try {
+    key = loadChainKey(input.projectDir);
+    stored = appendJournal(input.projectDir, drafts, key);
+  } catch (e) {
+    if (e instanceof LedgerError || e instanceof KeyError) return { problem: e.message };
+    return { problem: oneLineError(e) };
+  }
+  // Durable from here on: nothing below can turn the decision into a failure.
+  const problems: string[] = [];
+  try {
+    const first = stored[0];
     const last = stored[stored.length - 1];
     const every = checkpointEvery();
-    const problems: string[] = [];
-    const l = ledger;
-    l.withWriteLock(() => {
-      syncHistory(l);
-      const sessionEnd = (input.contract?.name ?? input.eventName) === 'SessionEnd';
-      if (sessionEnd || crossesCheckpoint(stored[0].seq - 1, last.seq, every)) {
-        problems.push(...writeCheckpoint(l.paths.checkpoints, input.projectDir, l.head(), sessionEnd ? 'session-end' : `every-${every}`, key));
-      }
-    });
-    return problems.length ? problems.join('; ') : undefined;
+    const sessionEnd = (input.contract?.name ?? input.eventName) === 'SessionEnd';
+    if (sessionEnd || crossesCheckpoint(first.seq - 1, last.seq, every)) {
+      const head = { seq: last.seq, hash: last.hash, count: last.seq, ts: last.record.ts };
+      problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key, process.env, ledgerIdentityOf(input.projectDir, first)));
+    }
+    if (crossesCheckpoint(first.seq - 1, last.seq, foldEvery())) {
+      const p = foldInBackground(input.projectDir);
+      if (p) problems.push(p);
+    }
   } catch (e) {
-    if (e instanceof LedgerError || e instanceof KeyError) return e.message;
-    const err = e as NodeJS.ErrnoException;
-    return `${err.code ? err.code + ': ' : ''}${err.message}`;
-  } finally {
-    ledger?.close();
+    problems.push((e as Error).message);
   }
+  return problems.length ? { warning: problems.join('; ') } : {};
 }

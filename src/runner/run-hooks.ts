@@ -19,6 +19,8 @@ export interface RunHooksInput {
   hooksDir: string;
   registryDir: string;
   trustPackHandlers?: boolean;
+  /** See ExecuteOptions.syncBudgetMs. */
+  syncBudgetMs?: number;
 }
 
 export interface RunHooksResult {
@@ -60,7 +62,7 @@ export async function runHooks(input: RunHooksInput): Promise<RunHooksResult> {
       // The pack's own handlers never write to the payload, so a server that trusts them skips the copy.
       const own = input.trustPackHandlers === true && isPackHandler(hook.entry, input.hooksDir, input.registryDir);
       const ctx = { event: contract?.name ?? eventName, payload: own ? payload : structuredClone(payload), hook: frozenCopy(hook) };
-      outcome = await executeHook(hook, ctx, { hooksDir: input.hooksDir, registryDir: input.registryDir, warn: () => undefined, trustPackHandlers: input.trustPackHandlers });
+      outcome = await executeHook(hook, ctx, { hooksDir: input.hooksDir, registryDir: input.registryDir, warn: () => undefined, trustPackHandlers: input.trustPackHandlers, syncBudgetMs: input.syncBudgetMs });
       const patch = outcome.verdict && !outcome.failure ? outcome.verdict.updatedInput : undefined;
       if (patch) payload = { ...payload, tool_input: { ...((payload.tool_input as object) ?? {}), ...patch } };
     }
@@ -70,10 +72,10 @@ export async function runHooks(input: RunHooksInput): Promise<RunHooksResult> {
   return { agg, contract, payload, projectDir };
 }
 
-/** A ledger that could not record: hooks that fail closed block; the others warn. */
-export function applyLedgerProblem(agg: Aggregate, hooks: HookDef[], problem: string | undefined): void {
+/** A ledger that could not record: events that can block, and hooks that fail closed, block; the others warn. */
+export function applyLedgerProblem(agg: Aggregate, hooks: HookDef[], problem: string | undefined, contract?: EventContract): void {
   if (!problem) return;
-  if (hooks.some((h) => h.fallback === 'error' || h.fallback === 'retry')) {
+  if (contract?.canBlock || hooks.some((h) => h.fallback === 'error' || h.fallback === 'retry')) {
     agg.failed = true;
     agg.decision = 'deny';
     agg.reasons.push(`ledger: ${problem}`);

@@ -2,6 +2,7 @@
 // time than the read itself) and stops at the size limit instead of
 // buffering whatever a hostile caller sends.
 import { readSync } from 'node:fs';
+import { MAX_PAYLOAD_DEPTH, tooDeepAt } from './payload-depth';
 
 export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
@@ -49,5 +50,7 @@ export function parsePayload(buf: Buffer): Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     throw new PayloadError(`stdin must be one JSON object, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`);
   }
+  const deep = tooDeepAt(v);
+  if (deep) throw new PayloadError(`stdin payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels (at ${deep}); refused`);
   return v as Record<string, unknown>;
 }

@@ -1,24 +1,18 @@
 // The server's one ledger writer. Requests that arrive while a commit is
-// running wait for the next one, which appends all of them in a single
-// durable transaction (group commit): one fsync answers many requests, and
-// no request is answered before its records are on disk. Everything else a
-// commit used to do (history.json, WAL checkpoint, chain checkpoints) is
-// handed to the upkeep thread through onAdvance.
-import { KeyError, loadChainKey } from '../ledger/chain';
+// running wait for the next one, which appends all of them to the journal
+// in one locked write and one fdatasync (group commit): one fsync answers
+// many requests, and no request is answered before its records are on disk.
+// It goes through the same journal and lock as the command hooks, so hooks
+// and the server on one project share one chain. Folding into SQLite,
+// history.json and chain checkpoints are the upkeep thread's (onAdvance).
+import type { RecordDraft } from '../contract/types';
+import { KeyError, loadChainKey, type ChainKey } from '../ledger/chain';
 import { crossesCheckpoint } from '../ledger/checkpoints';
-import { Ledger, LedgerError, type Head, type RecordDraft } from '../ledger/store';
+import { LedgerError, type Head } from '../ledger/errors';
+import { appendJournal } from '../ledger/journal';
 import { checkpointEvery } from '../runner/record';
 
 export const COMMIT_WINDOW_MS = 2;
-/**
- * How often (at most) the committing connection copies the WAL into the
- * database. It must be this connection: a checkpoint only lets the WAL
- * restart from its beginning when it has copied every frame, which one
- * running beside a steady writer never does (the WAL grew by 100 MB in 8 s
- * of load that way). Every 50 ms it copies a few dozen pages and the WAL
- * stays under about 1 MB.
- */
-export const WAL_CHECKPOINT_MS = 50;
 /** At most this often (ms) the upkeep thread hears of a new head without a checkpoint due; it syncs history 200 ms after hearing. */
 export const ADVANCE_EVERY_MS = 50;
 
@@ -31,7 +25,6 @@ interface Pending {
 }
 
 class ProjectWriter {
-  private ledger?: Ledger;
   private queue: Pending[] = [];
   private scheduled = false;
   headSeq = 0;
@@ -56,29 +49,22 @@ class ProjectWriter {
     });
   }
 
-  private open(): Ledger {
-    if (!this.ledger) {
-      this.ledger = Ledger.openForAppend(this.projectDir, loadChainKey(this.projectDir));
-      this.ledger.bulkHashing = true;
-      // The WAL is checkpointed after a batch is answered (walCheckpointSoon), never inside a commit that requests wait for.
-      this.ledger.handle.pragma('wal_autocheckpoint = 0');
-    }
-    return this.ledger;
-  }
+  private key?: { key: ChainKey | undefined };
 
   flush(): void {
     this.scheduled = false;
     const batch = this.queue.splice(0);
     if (!batch.length) return;
-    let ledger: Ledger;
     let stored;
     try {
-      ledger = this.open();
-      stored = ledger.append(batch.flatMap((b) => b.drafts));
+      if (!this.key) {
+        const key = loadChainKey(this.projectDir);
+        this.key = { key };
+      }
+      stored = appendJournal(this.projectDir, batch.flatMap((b) => b.drafts), this.key.key, { bulkHashing: true });
     } catch (e) {
       const problem = e instanceof LedgerError || e instanceof KeyError ? e.message : (e as Error).message;
-      this.ledger?.close();
-      this.ledger = undefined;
+      this.key = undefined;
       for (const b of batch) b.done(problem);
       return;
     }
@@ -93,13 +79,11 @@ class ProjectWriter {
     // The upkeep thread needs a checkpoint when one is due, and otherwise only a
     // nudge now and then (its history sync reads the head from the database);
     // the last head of a burst always follows within ADVANCE_EVERY_MS.
-    this.latest = { seq: last.seq, hash: last.hash, count: last.seq, ts: last.ts };
+    this.latest = { seq: last.seq, hash: last.hash, count: last.seq, ts: last.record.ts };
     if (checkpoint || performance.now() - this.lastAdvance >= ADVANCE_EVERY_MS) this.advance(checkpoint);
     else this.advanceTimer ??= setTimeout(() => this.advance(undefined), ADVANCE_EVERY_MS);
-    this.walCheckpointSoon();
   }
 
-  private lastWalCheckpoint = performance.now();
   private lastAdvance = -Infinity;
   private latest?: Head;
   private advanceTimer?: NodeJS.Timeout;
@@ -111,28 +95,9 @@ class ProjectWriter {
     if (this.latest) this.onAdvance(this.projectDir, this.latest, checkpoint);
   }
 
-  private walScheduled = false;
-
-  /** After the answers of this batch are posted (setImmediate runs after the microtasks that post them). */
-  private walCheckpointSoon(): void {
-    if (this.walScheduled || performance.now() - this.lastWalCheckpoint < WAL_CHECKPOINT_MS) return;
-    this.walScheduled = true;
-    setImmediate(() => {
-      this.walScheduled = false;
-      this.lastWalCheckpoint = performance.now();
-      try {
-        this.ledger?.handle.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        // a reader may hold the WAL; the next attempt copies what this one could not
-      }
-    });
-  }
-
   close(): void {
     this.flush();
     if (this.advanceTimer) this.advance(undefined);
-    this.ledger?.close();
-    this.ledger = undefined;
   }
 }
 

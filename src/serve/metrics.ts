@@ -7,6 +7,7 @@ export class Metrics {
   private decisions = new Map<string, number>();
   private buckets = new Array<number>(BUCKETS.length).fill(0);
   private sum = 0;
+  ledgerFailures = 0;
   private count = 0;
 
   request(route: string, code: number): void {
@@ -34,6 +35,7 @@ export class Metrics {
     BUCKETS.forEach((b, i) => out.push(`loom_request_duration_seconds_bucket{le="${b}"} ${this.buckets[i]}`));
     out.push(`loom_request_duration_seconds_bucket{le="+Inf"} ${this.count}`, `loom_request_duration_seconds_sum ${this.sum}`, `loom_request_duration_seconds_count ${this.count}`);
     out.push('# HELP loom_in_flight_requests Hook requests being answered.', '# TYPE loom_in_flight_requests gauge', `loom_in_flight_requests ${inFlight}`);
+    out.push('# HELP loom_ledger_failures_total Invocations whose records could not be written.', '# TYPE loom_ledger_failures_total counter', `loom_ledger_failures_total ${this.ledgerFailures}`);
     out.push('# HELP loom_ledger_head_seq Sequence number of the last record appended by this server.', '# TYPE loom_ledger_head_seq gauge', `loom_ledger_head_seq ${headSeq}`);
     return out.join('\n') + '\n';
   }

@@ -3,19 +3,31 @@
 // the command runner; one warm process, one ledger writer (group commit).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { HookDef } from '../contract/types';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { contractFor } from '../contract/events';
+import type { FailureKind, HookDef } from '../contract/types';
 import { setPolicyRecheckMs } from '../policy/policy';
 import { selectAdapter } from '../protocols';
 import { loadRegistry } from '../registry/load';
+import { failedAggregate, oneLineError } from '../runner/fail-closed';
+import { MAX_PAYLOAD_DEPTH, tooDeepAt } from '../runner/payload-depth';
+import { projectFolderProblem } from '../runner/project-dir';
 import { finalDecision, sessionIdOf } from '../runner/record';
 import { applyLedgerProblem, runHooks, selectHooks } from '../runner/run-hooks';
+import { probeSqlite } from '../ledger/store';
 import { LedgerClient } from './ledger-client';
 import { actorOf } from '../runner/actor';
 import { httpBody } from './http-answer';
 import { Metrics } from './metrics';
 
 export const MAX_BODY = 16 * 1024 * 1024;
+/** Bodies larger than this are judged under a watchdog (the pack's handlers otherwise run without one). */
+export const WATCHDOG_BYTES = 8 * 1024;
+/** How long the pack's handlers may analyse a large input before it is "too large to analyse" (a block where the event can block). */
+export const ANALYSIS_BUDGET_MS = 250;
+/** A body that sent nothing for this long may be evicted when every slot is taken. */
+const STALLED_MS = 100;
 /** A policy edit reaches served decisions within this many ms. */
 export const POLICY_RECHECK_MS = 250;
 
@@ -53,30 +65,57 @@ class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The request was understood but its payload could not be judged: on an event that can block, that is a block (200), not this status. */
+    readonly unjudged?: FailureKind,
   ) {
     super(message);
   }
+}
+
+/** A body that arrives too slowly; reaped when every slot is taken. */
+interface Reader {
+  lastData: number;
+  evict(): void;
+}
+
+/** What a request revealed before it failed (for a fail-closed answer). */
+interface RequestState {
+  event?: string;
+  payload?: Record<string, unknown>;
+  projectDir?: string;
+  harness?: string;
 }
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
-function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number, readers: Set<Reader>): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return reject(new HttpError(413, `body of ${declared} bytes is over the ${limit}-byte limit`));
+    if (Number.isFinite(declared) && declared > limit) return reject(new HttpError(413, `body of ${declared} bytes is over the ${limit}-byte limit`, {}, 'payload'));
     const chunks: Buffer[] = [];
     let size = 0;
+    const reader: Reader = {
+      lastData: Date.now(),
+      evict: () => {
+        clearTimeout(timer);
+        readers.delete(reader);
+        reject(new HttpError(408, `the request body stalled while other requests waited for a slot`, { connection: 'close' }));
+      },
+    };
+    readers.add(reader);
     const timer = setTimeout(() => {
-      reject(new HttpError(408, `the request body did not arrive within ${timeoutMs} ms`));
-      req.destroy();
+      readers.delete(reader);
+      reject(new HttpError(408, `the request body did not arrive within ${timeoutMs} ms`, { connection: 'close' }));
     }, timeoutMs);
     req.on('data', (c: Buffer) => {
+      reader.lastData = Date.now();
       size += c.length;
       if (size > limit) {
         clearTimeout(timer);
-        reject(new HttpError(413, `body is over the ${limit}-byte limit`));
+        readers.delete(reader);
+        reject(new HttpError(413, `body is over the ${limit}-byte limit`, {}, 'payload'));
         req.removeAllListeners('data');
         req.resume();
         return;
@@ -85,10 +124,12 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promi
     });
     req.on('end', () => {
       clearTimeout(timer);
+      readers.delete(reader);
       resolve(Buffer.concat(chunks, size));
     });
     req.on('error', (e) => {
       clearTimeout(timer);
+      readers.delete(reader);
       reject(e);
     });
   });
@@ -102,6 +143,12 @@ export interface LoomServer {
 
 export async function startServer(o: ServeOptions): Promise<LoomServer> {
   if (!isLoopback(o.host) && !o.token) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
+  // The ledger's folding needs SQLite: a server that cannot load it fails now, not at the first request.
+  try {
+    probeSqlite();
+  } catch (e) {
+    throw new Error(`cannot load better-sqlite3 (the ledger database): ${(e as Error).message.split('\n')[0]}`);
+  }
   const defs: HookDef[] = loadRegistry(o.registryFile);
   setPolicyRecheckMs(o.policyRecheckMs ?? POLICY_RECHECK_MS);
   const registryDir = join(o.registryFile, '..');
@@ -120,8 +167,16 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   };
   const metrics = new Metrics();
   const tokenDigest = o.token ? digest(o.token) : undefined;
+  const authorized = (req: IncomingMessage): boolean => {
+    const auth = req.headers.authorization ?? '';
+    const given = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+    return given !== '' && tokenDigest !== undefined && timingSafeEqual(digest(given), tokenDigest);
+  };
+  const readers = new Set<Reader>();
   let inFlight = 0;
   let closing = false;
+  /** The last ledger write's failure, until a write succeeds again: /healthz is not ok meanwhile. */
+  let ledgerProblem: string | undefined;
 
   const write = (res: ServerResponse, route: string, status: number, type: string, text: string, headers: Record<string, string> = {}) => {
     // While shutting down, every answer closes its connection so the server can stop at once.
@@ -134,13 +189,49 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   const send = (res: ServerResponse, route: string, status: number, body: unknown, headers: Record<string, string> = {}) =>
     typeof body === 'string' ? write(res, route, status, 'text/plain; version=0.0.4', body, headers) : write(res, route, status, 'application/json', JSON.stringify(body), headers);
 
-  async function handleHook(req: IncomingMessage, res: ServerResponse, pathEvent: string | undefined, query: URLSearchParams): Promise<void> {
-    const started = process.hrtime.bigint();
-    if (tokenDigest) {
-      const auth = req.headers.authorization ?? '';
-      const given = auth.startsWith('Bearer ') ? auth.slice(7) : '';
-      if (!given || !timingSafeEqual(digest(given), tokenDigest)) throw new HttpError(401, 'missing or wrong bearer token in the Authorization header', { 'www-authenticate': 'Bearer' });
+  /** Where a payload's records go: the server's project, or the payload's cwd jailed under the projects root (real paths). */
+  const realRoot = (() => {
+    try {
+      return realpathSync.native(o.projectsRoot);
+    } catch {
+      return resolve(o.projectsRoot);
     }
+  })();
+  function jailedProject(p: Record<string, unknown>): string {
+    const raw = p.cwd;
+    const shown = JSON.stringify(typeof raw === 'string' ? raw.slice(0, 200) : raw === undefined ? '' : typeof raw);
+    const hint = '(start loom serve with --project-dir or --projects-root)';
+    if (typeof raw !== 'string' || raw === '' || raw.includes('\0') || !isAbsolute(raw)) throw new HttpError(400, `cwd ${shown} is not an absolute path under the projects root ${o.projectsRoot} ${hint}`);
+    // Resolved to its real path before the check: a symlink under the root that points outside is outside.
+    const problem = projectFolderProblem(raw);
+    if (problem) throw new HttpError(400, `cwd ${shown}: ${problem.replace(/^project folder \S+ /, '')} ${hint}`);
+    const real = realpathSync.native(raw);
+    const rel = relative(realRoot, real);
+    if (rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel)) throw new HttpError(400, `cwd ${shown} is not under the projects root ${o.projectsRoot} ${hint}`);
+    return real;
+  }
+
+  /** The answer to a request loom could not judge, on an event that can block: that harness's block, recorded when a project is known. */
+  async function unjudgedBlock(res: ServerResponse, st: RequestState, query: URLSearchParams, kind: FailureKind, reason: string): Promise<void> {
+    const eventName = st.event!;
+    const contract = contractFor(eventName);
+    const adapter = selectAdapter(query.get('harness') ?? o.harness, st.payload ?? {}, eventName);
+    const sel = hooksFor(eventName);
+    const agg = failedAggregate(eventName, sel.hooks, kind, reason);
+    const projectDir = st.projectDir ?? o.projectDir;
+    if (projectDir) {
+      const recorded = sel.recorded.length ? sel.recorded : [{ id: 'loom-serve', policy: {} }];
+      const problem = await ledger.record({ projectDir, sessionId: st.payload ? sessionIdOf(st.payload) : '', agg, harness: adapter.name, eventName, hooks: recorded });
+      if (problem) agg.reasons.push(`ledger: ${problem}`);
+    }
+    metrics.decision(finalDecision(agg, contract));
+    sendJson(res, '/hooks', 200, JSON.stringify(httpBody(adapter.render(agg, contract, eventName, st.payload), contract, eventName)));
+  }
+
+  async function handleHook(req: IncomingMessage, res: ServerResponse, pathEvent: string | undefined, query: URLSearchParams, st: RequestState): Promise<void> {
+    const started = process.hrtime.bigint();
+    if (tokenDigest && !authorized(req)) throw new HttpError(401, 'missing or wrong bearer token in the Authorization header', { 'www-authenticate': 'Bearer' });
+    if (pathEvent !== undefined && /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(pathEvent)) st.event = pathEvent;
     const client: Record<string, string> = {};
     for (const [h, field] of CLIENT_HEADERS) {
       const v = req.headers[h];
@@ -151,24 +242,25 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     }
     const type = String(req.headers['content-type'] ?? '');
     if (!/^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i.test(type)) throw new HttpError(415, `content-type must be application/json (got ${JSON.stringify(type || 'none')})`);
-    const body = await readBody(req, MAX_BODY, o.requestTimeoutMs);
+    const body = await readBody(req, MAX_BODY, o.requestTimeoutMs, readers);
     let payload: unknown;
     try {
       payload = body.length ? JSON.parse(body.toString('utf8')) : {};
     } catch (e) {
-      throw new HttpError(400, `body is not valid JSON: ${(e as Error).message}`);
+      throw new HttpError(400, `body is not valid JSON: ${(e as Error).message}`, {}, 'payload');
     }
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new HttpError(400, 'body must be one JSON object');
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new HttpError(400, 'body must be one JSON object', {}, 'payload');
     const p = payload as Record<string, unknown>;
     const eventName = pathEvent ?? (typeof p.hook_event_name === 'string' ? p.hook_event_name : undefined);
     if (!eventName) throw new HttpError(400, 'no event: POST /hooks/<event> or send hook_event_name in the body');
     if (!/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(eventName)) throw new HttpError(400, `event name ${JSON.stringify(eventName.slice(0, 80))} is not valid`);
+    st.event = eventName;
+    const projectDir = o.projectDir ?? jailedProject(p);
+    st.projectDir = projectDir;
+    const deep = tooDeepAt(p);
+    if (deep) throw new HttpError(400, `body nests deeper than ${MAX_PAYLOAD_DEPTH} levels (at ${deep})`, {}, 'payload');
+    st.payload = p;
     if (p.hook_event_name === undefined) p.hook_event_name = eventName;
-    if (!o.projectDir) {
-      const cwd = typeof p.cwd === 'string' ? resolve(p.cwd) : '';
-      const rel = cwd ? relative(o.projectsRoot, cwd) : '..';
-      if (!cwd || rel.startsWith('..') || isAbsolute(rel)) throw new HttpError(400, `cwd ${JSON.stringify(String(p.cwd ?? '').slice(0, 200))} is not under the projects root ${o.projectsRoot} (start loom serve with --project-dir or --projects-root)`);
-    }
     const adapter = selectAdapter(query.get('harness') ?? o.harness, p, eventName);
     const sel = hooksFor(eventName);
     if (sel.hooks.length === 0) {
@@ -176,7 +268,8 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       send(res, '/hooks', 200, {});
       return;
     }
-    const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: o.projectDir, hooksDir: o.hooksDir, registryDir, trustPackHandlers: true });
+    const syncBudgetMs = body.length > WATCHDOG_BYTES ? ANALYSIS_BUDGET_MS : undefined;
+    const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: projectDir, hooksDir: o.hooksDir, registryDir, trustPackHandlers: true, syncBudgetMs });
     // Who acted: the harness's user id (Third-Party-User-Id) and version when sent; else the token holder; the host is the server's.
     const actor: Record<string, unknown> = { ...actorOf(r.projectDir, r.payload), via: 'loom serve', authenticated: tokenDigest ? 'bearer token' : 'none (loopback)' };
     if (client.third_party_user_id) actor.client_user = client.third_party_user_id;
@@ -189,9 +282,13 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     // The answer waits for the record to be durable: a crash loses no acknowledged record.
     const problem = await recorded;
     if (problem) {
-      applyLedgerProblem(r.agg, sel.hooks, problem);
+      // Said three ways: the answer (a block on events that can block), a stderr line, and /metrics and /healthz.
+      metrics.ledgerFailures++;
+      ledgerProblem = problem;
+      process.stderr.write(`loom serve: ledger: ${eventName}: could not record: ${problem}\n`);
+      applyLedgerProblem(r.agg, sel.hooks, problem, r.contract);
       text = answer();
-    }
+    } else ledgerProblem = undefined;
     metrics.decision(finalDecision(r.agg, r.contract));
     sendJson(res, '/hooks', 200, text);
     metrics.latency(Number(process.hrtime.bigint() - started) / 1e9);
@@ -208,14 +305,21 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       return send(res, 'other', 400, { error: `request target ${JSON.stringify(raw.slice(0, 200))} is not a URL` });
     }
     const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
-    if (req.method === 'GET' && path === '/healthz') return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
-    if (req.method === 'GET' && path === '/metrics') return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
+    if (req.method === 'GET' && path === '/healthz') {
+      if (ledgerProblem && !closing) return send(res, path, 503, { status: 'ledger-failing', error: ledgerProblem });
+      return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      if (tokenDigest && !authorized(req)) return send(res, path, 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
+      return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
+    }
     const m = /^\/hooks(?:\/([^/]+))?\/?$/.exec(path);
     // Unknown paths share one metrics label: a client must not grow the label set (or inject into it).
     if (!m) return send(res, 'other', 404, { error: `no route ${req.method} ${path.slice(0, 200)}` });
     if (req.method !== 'POST') return send(res, '/hooks', 405, { error: 'use POST' }, { allow: 'POST' });
     if (closing) return send(res, '/hooks', 503, { error: 'shutting down' }, { 'retry-after': '1', connection: 'close' });
-    if (inFlight >= o.maxInFlight) return send(res, '/hooks', 503, { error: `more than ${o.maxInFlight} requests in flight` }, { 'retry-after': '1' });
+    // Every slot taken: a body that has stalled longest makes room (408) before a live request is turned away.
+    if (inFlight >= o.maxInFlight && !evictStalledReader()) return send(res, '/hooks', 503, { error: `more than ${o.maxInFlight} requests in flight` }, { 'retry-after': '1' });
     inFlight++;
     let event: string | undefined;
     try {
@@ -223,19 +327,40 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     } catch {
       event = '\u0000';
     }
-    handleHook(req, res, event, query)
-      .catch((e: unknown) => {
+    const st: RequestState = {};
+    handleHook(req, res, event, query, st)
+      .catch(async (e: unknown) => {
         if (res.headersSent) return;
+        const unjudged = e instanceof HttpError ? e.unjudged : 'internal';
+        // Never a 4xx/5xx for a call loom could not judge on an event that can block: the harness would let it run.
+        if (unjudged && st.event && contractFor(st.event)?.canBlock) {
+          const reason = e instanceof HttpError ? e.message : `internal error: ${oneLineError(e)}`;
+          try {
+            return await unjudgedBlock(res, st, query, unjudged, reason);
+          } catch (e2) {
+            if (res.headersSent) return;
+            return send(res, '/hooks', 200, { decision: 'block', reason: `${reason} (and answering failed: ${oneLineError(e2)})` });
+          }
+        }
         if (e instanceof HttpError) send(res, '/hooks', e.status, { error: e.message }, e.headers);
-        else send(res, '/hooks', 500, { error: `internal error: ${(e as Error).message}` });
+        else send(res, '/hooks', 500, { error: `internal error: ${oneLineError(e)}` });
       })
       .finally(() => {
         inFlight--;
       });
   });
+  function evictStalledReader(): boolean {
+    let oldest: Reader | undefined;
+    for (const r of readers) if (!oldest || r.lastData < oldest.lastData) oldest = r;
+    if (!oldest || Date.now() - oldest.lastData < STALLED_MS) return false;
+    oldest.evict();
+    return true;
+  }
   server.headersTimeout = o.requestTimeoutMs;
   server.requestTimeout = o.requestTimeoutMs * 2;
   server.keepAliveTimeout = 5000;
+  // A socket that sends nothing at all (no request ever starts) is reaped too: the header timeout only runs once bytes arrive.
+  server.timeout = o.requestTimeoutMs + 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve());

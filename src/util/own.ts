@@ -6,3 +6,12 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
+
+/**
+ * A table lookup by a string that came from outside (a payload, a command
+ * word, a file): own keys only, so "constructor", "toString" or "__proto__"
+ * never find Object.prototype's members.
+ */
+export function ownValue<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}

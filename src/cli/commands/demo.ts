@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { queryHistory } from '../../ledger/query';
-import { Ledger } from '../../ledger/store';
+import { foldQuietly } from '../../ledger/fold';
+import { queryLive } from '../../ledger/live';
 import { verifyLedger } from '../../ledger/verify';
 import { parseFlags } from '../flags';
 
@@ -80,9 +80,9 @@ export function demoCommand(argv: string[]): number {
     out(`${v}  ${s.label}`);
     if (reason || ask) out(`         ${(reason || ask).slice(0, 220)}`);
   }
-  const ledger = Ledger.openReadOnly(project);
-  const records = queryHistory(ledger, {});
-  ledger.close();
+  // A reader folds the journal first: the database and history.json are then current.
+  foldQuietly(project);
+  const records = queryLive(project, {});
   const by = (k: string) => Object.entries(records.reduce<Record<string, number>>((m, r) => ((m[String(r[k])] = (m[String(r[k])] ?? 0) + 1), m), {})).map(([a, b]) => `${a} ${b}`).join(', ');
   const v = verifyLedger(project);
   out('');

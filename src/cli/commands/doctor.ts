@@ -1,15 +1,17 @@
 // loom doctor [--json]: is loom installed and working here? One line per
 // check; each failing one says how to fix it. Exit 0 all good, 1 otherwise.
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadPolicy } from '../../policy/policy';
 import { loadRegistry } from '../../registry/load';
 import { validateConfigs } from '../../validate/validate';
 import { verifyLedger } from '../../ledger/verify';
 import { compliancePaths } from '../../ledger/paths';
+import { externalCheckpointDir } from '../../ledger/checkpoints';
 import { probeSqlite } from '../../ledger/store';
 import { target, type InstallHarness, type Scope } from '../../install/targets';
 import { parseFlags, projectDirFrom } from '../flags';
+import { teamChecks } from '../../team/doctor';
 import { paint } from '../output';
 
 // A loom hook command in a settings file's text (JSON escapes the quote before --event).
@@ -91,26 +93,40 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
   const paths = compliancePaths(project);
   if (existsSync(paths.db)) {
     const r = verifyLedger(project, { env });
-    add('ledger', r.status === 'intact', r.status === 'intact' ? `intact, ${r.records} records, head seq ${r.head?.seq ?? 0}` : r.status === 'tampered' ? `TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}` : `cannot verify: ${r.error}`, r.status === 'tampered' ? 'investigate: compare with your external checkpoints (loom verify)' : 'set LOOM_LEDGER_KEY if the ledger is keyed');
+    const corrupt = r.status === 'cannot-verify' && /corrupt/.test(r.error ?? '');
+    const fix =
+      r.status === 'tampered'
+        ? 'investigate: compare with your external checkpoints (loom verify)'
+        : corrupt
+          ? `keep the evidence: copy ${paths.dir} aside and move ledger.db to ledger.db.corrupt-<date>; the next hook starts a new ledger (verify then reports it "restarted" against the old checkpoints in the state folder, which anchor what the old file held); try sqlite3 ledger.db ".recover" on the copy to read what survives`
+          : 'set LOOM_LEDGER_KEY if the ledger is keyed';
+    add('ledger', r.status === 'intact', r.status === 'intact' ? `intact, ${r.records} records, head seq ${r.head?.seq ?? 0}` : r.status === 'tampered' ? `TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}` : `cannot verify: ${r.error}`, fix);
   } else add('ledger', true, 'no ledger yet (created by the first hook call)');
-  const dir = env.LOOM_CHECKPOINT_DIR;
-  if (dir) {
+  const dir = externalCheckpointDir(env);
+  const inside = (d: string) => {
+    const rel = relative(resolve(project), resolve(d));
+    return !rel.startsWith('..') && !isAbsolute(rel);
+  };
+  if (!dir) add('checkpoint dir', false, 'no state folder (HOME, XDG_STATE_HOME and LOOM_CHECKPOINT_DIR unset): checkpoints live only inside the project, where a deleted ledger takes them along', 'set LOOM_CHECKPOINT_DIR to a folder outside the project that the agent cannot write');
+  else if (inside(dir)) add('checkpoint dir', false, `${dir} is inside the project: checkpoints live only inside the project`, 'set LOOM_CHECKPOINT_DIR to a folder outside the project that the agent cannot write');
+  else {
     try {
-      mkdirSync(resolve(dir), { recursive: true });
-      accessSync(resolve(dir), constants.W_OK);
-      add('checkpoint dir', true, `${dir} writable`);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      accessSync(dir, constants.W_OK);
+      add('checkpoint dir', true, `${dir} writable (a copy of every checkpoint, outside the project)`);
     } catch {
-      add('checkpoint dir', false, `${dir} not writable`, 'create it and give the user running the hooks write access');
+      add('checkpoint dir', false, `${dir} not writable: checkpoints live only inside the project`, 'create it and give the user running the hooks write access, or set LOOM_CHECKPOINT_DIR');
     }
-  } else add('checkpoint dir', true, 'LOOM_CHECKPOINT_DIR not set: checkpoints only in .loom/ (set it to a place the agent cannot write)');
+  }
   const built = existsSync(join(pack, 'dist', 'runner.js')) && readdirSync(join(pack, 'handlers')).some((f) => f.endsWith('.cjs')) && statSync(join(pack, 'hooks', 'run-hook.js')).size > 0;
   add('build', built, built ? 'runner and handlers built' : 'dist/ or handlers/*.cjs missing', 'run npm ci (or npm run build)');
   return checks;
 }
 
-export function doctorCommand(argv: string[]): number {
+export async function doctorCommand(argv: string[]): Promise<number> {
   const f = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
-  const checks = doctorChecks(resolve(projectDirFrom(f)), join(__dirname, '..'));
+  const project = resolve(projectDirFrom(f));
+  const checks = [...doctorChecks(project, join(__dirname, '..')), ...(await teamChecks(project))];
   const bad = checks.filter((c) => !c.ok);
   if (f.booleans.has('json')) process.stdout.write(JSON.stringify({ ok: bad.length === 0, checks }, null, 2) + '\n');
   else for (const c of checks) process.stdout.write(`${c.ok ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);

@@ -1,10 +1,13 @@
 // loom history [filters] [--json|--jsonl]; loom history rebuild.
 import { RISKS, type Risk } from '../../contract/types';
 import { rebuildHistory } from '../../ledger/history-view';
-import { parseTimeBound, queryHistory, QueryError, type HistoryFilter } from '../../ledger/query';
+import { foldQuietly } from '../../ledger/fold';
+import { queryLive } from '../../ledger/live';
+import { parseTimeBound, QueryError, type HistoryFilter } from '../../ledger/query';
 import { Ledger } from '../../ledger/store';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { table } from '../output';
+import { historyTeamCommand } from './team-views';
 
 function summary(rec: Record<string, unknown>): string {
   const obj = rec[rec.kind as string] as Record<string, unknown> | undefined;
@@ -24,9 +27,11 @@ export function actorLabel(rec: Record<string, unknown>): string {
   return typeof v === 'string' ? v : '';
 }
 
-export function historyCommand(argv: string[]): number {
+export function historyCommand(argv: string[]): number | Promise<number> {
+  if (argv.includes('--team')) return historyTeamCommand(argv);
   if (argv[0] === 'rebuild') {
     const flags = parseFlags(argv.slice(1), { values: ['project-dir'] });
+    foldQuietly(projectDirFrom(flags));
     const ledger = Ledger.openForAppend(projectDirFrom(flags));
     try {
       const r = ledger.withWriteLock(() => rebuildHistory(ledger));
@@ -50,9 +55,11 @@ export function historyCommand(argv: string[]): number {
     if (!/^\d{1,9}$/.test(v.limit) || Number(v.limit) < 1) throw new QueryError(`--limit "${v.limit}": expected a positive integer`);
     filter.limit = Number(v.limit);
   }
-  const ledger = Ledger.openReadOnly(projectDirFrom(flags));
-  try {
-    const records = queryHistory(ledger, filter);
+  const projectDir = projectDirFrom(flags);
+  // Folding first brings history.json up to date too; the live view below covers a journal that could not be folded.
+  foldQuietly(projectDir);
+  {
+    const records = queryLive(projectDir, filter);
     if (flags.booleans.has('json')) process.stdout.write(JSON.stringify(records, null, 2) + '\n');
     else if (flags.booleans.has('jsonl')) process.stdout.write(records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
     else {
@@ -60,7 +67,5 @@ export function historyCommand(argv: string[]): number {
       process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'user', 'session', 'summary'], rows));
     }
     return 0;
-  } finally {
-    ledger.close();
   }
 }

@@ -2,6 +2,7 @@
 // as a self-contained HTML page or as Markdown for a pull request.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { foldQuietly } from '../../ledger/fold';
 import { parseTimeBound } from '../../ledger/query';
 import { readRecords, detail } from '../../ledger/reader';
 import { collect, type Collected, type ReportFilter } from '../../report/collect';
@@ -9,6 +10,7 @@ import { renderEvidence } from '../../report/evidence';
 import { renderReport } from '../../report/html';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { progressBar } from '../output';
+import { reportTeamCommand } from './team-views';
 
 const FAIL_ON = ['tampered', 'deny', 'high'] as const;
 
@@ -38,10 +40,12 @@ function filterFrom(v: Record<string, string>): ReportFilter {
   return { since: v.since ? parseTimeBound(v.since, '--since') : undefined, until: v.until ? parseTimeBound(v.until, '--until') : undefined, session: v.session };
 }
 
-export function reportCommand(argv: string[]): number {
+export function reportCommand(argv: string[]): number | Promise<number> {
+  if (argv.includes('--team')) return reportTeamCommand(argv);
   const f = parseFlags(argv, { values: ['project-dir', 'since', 'until', 'session', 'out', 'fail-on'] });
   failOnList(f.values);
   const project = resolve(projectDirFrom(f));
+  foldQuietly(project);
   const c = collect(project, filterFrom(f.values), progressBar('reading the ledger'));
   const out = resolve(f.values.out ?? join(project, '.loom', 'reports', 'compliance.html'));
   mkdirSync(dirname(out), { recursive: true });
@@ -55,6 +59,7 @@ export function evidenceCommand(argv: string[]): number {
   const f = parseFlags(argv, { values: ['project-dir', 'spec', 'out', 'since', 'until', 'fail-on'] });
   failOnList(f.values);
   const project = resolve(projectDirFrom(f));
+  foldQuietly(project);
   const filter = filterFrom(f.values);
   let spec = f.values.spec?.replace(/^specs[\\/]+/, '').replace(/[\\/]+$/, '');
   if (spec !== undefined && !existsSync(join(project, 'specs', spec))) throw new FlagError(`--spec ${f.values.spec}: no such folder under ${join(project, 'specs')}`);

@@ -1,11 +1,15 @@
 // loom verify [--project-dir D] [--json]: exit 0 intact, 1 tampered, 2 cannot verify.
 import { verifyLedger } from '../../ledger/verify';
+import { foldQuietly } from '../../ledger/fold';
 import { parseFlags, projectDirFrom } from '../flags';
 import { paint, progressBar } from '../output';
+import { verifyTeamCommand } from './team-verify';
 
-export function verifyCommand(argv: string[]): number {
+export function verifyCommand(argv: string[]): number | Promise<number> {
+  if (argv.includes('--team')) return verifyTeamCommand(argv);
   const flags = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
   const projectDir = projectDirFrom(flags);
+  foldQuietly(projectDir);
   const r = verifyLedger(projectDir, { onProgress: flags.booleans.has('json') ? undefined : progressBar('verifying') });
   if (flags.booleans.has('json')) {
     process.stdout.write(JSON.stringify(r, null, 2) + '\n');

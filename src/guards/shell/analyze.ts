@@ -1,19 +1,37 @@
-// How the shell guard sees a command: lex it, unwrap what runs other
-// commands (bash -c, eval, sudo, env, xargs, find -exec, $(...), ...), and
-// run every rule over every simple command found. Each hit names its rule,
-// the action the policy gives it, and the part of the command that hit.
+// How the shell guard sees a command: tokenize and parse it as bash does,
+// then walk it as bash would run it, knowing what ran before on the line
+// (variables, cd, functions, aliases, `set --`, loop variables, files just
+// written), expanding each word at that moment. Every simple command found,
+// however it is reached (wrappers from the table in wrappers.ts, `bash -c`,
+// eval, substitutions, text piped or here-stringed into a shell or an
+// interpreter, a script written and then run), goes through every rule.
+// Each hit names its rule, the action the policy gives it, and the part of
+// the command that hit. Depth and work are bounded.
 import { posix } from 'node:path';
 import type { Decision } from '../../contract/types';
 import { actionFor, type Policy } from '../../policy/policy';
-import { Lexer, toCommands, type LexContext, type SimpleCommand, type Word } from './lexer';
+import { customRuleHits } from './custom-rules';
+import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, type Feed } from './feed';
+import { globMatch } from './glob';
+import { expandWord, findSubs, Lexer, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
-import { readsPath, writesPath } from './path-rules';
+import { deletesPath, readsPath, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
 import { BLOCK_DEVICE } from './tables/devices';
-import { isDownloader } from './tables/programs';
+import { isDownloadSource } from './families/download';
+import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
 
 export const MAX_DEPTH = 8;
 export const MAX_COMMAND_LENGTH = 256 * 1024;
+/** Simple commands one analysis may visit (loops and functions multiply them). */
+const MAX_VISITS = 4000;
+/** Values a `for` loop is analysed with. */
+const MAX_LOOP_VALUES = 16;
+/** Loop-body walks one analysis may make in all. */
+const MAX_LOOP_WALKS = 96;
+/** Source characters one analysis may read in all (nested scripts included). */
+const MAX_SOURCE_TOTAL = 4 * MAX_COMMAND_LENGTH;
 
 export interface Hit {
   rule: string;
@@ -47,8 +65,45 @@ export interface AnalyzeOptions {
   currentBranch?: string;
 }
 
+/** What the walk knows at a point of the line, as bash would. */
+export interface Env {
+  vars: Map<string, string>;
+  positional?: string[];
+  funcs: Map<string, Node>;
+  aliases: Map<string, string>;
+  cwd: string;
+  oldpwd?: string;
+  dirStack: string[];
+  /** Files written earlier on the line (absolute path), with what was written. */
+  files: Map<string, Feed>;
+  /** Functions being called (recursion stops here). */
+  calls: string[];
+}
+
+export interface RunIO {
+  stdin: Feed;
+  env?: Env;
+  /** Output of each process substitution word of the command being run. */
+  procsubs?: Map<Word, Feed>;
+  /** Reached through a package runner (npx): package commands are mapped. */
+  viaPackageRunner?: boolean;
+}
+
+interface PipeCtx {
+  pipe: SimpleCommand[];
+  pipeline: number;
+  stage: number;
+  bg: boolean;
+}
+
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish', 'busybox']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh']);
+const INTERPRETERS: Record<string, string[]> = {
+  python: ['-c'], python3: ['-c'], python2: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e'], perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'],
+};
+const STDIN_PATHS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+/** Names a glob in a command name is matched against (`/bin/r?` is rm). */
+const DANGEROUS_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'dd', 'mkfs', 'mke2fs', 'mkswap', 'wipefs', 'fdisk', 'sfdisk', 'parted', 'chmod', 'chown', 'chgrp', 'find', 'git', 'curl', 'wget', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'python', 'python3', 'perl', 'ruby', 'node', 'sudo', 'doas', 'su', 'mv', 'cp', 'rsync', 'tee', 'truncate', 'sqlite3', 'kill', 'pkill', 'killall', 'eval', 'xargs', 'env', 'shutdown', 'reboot', 'halt', 'poweroff', 'base64', 'cat', 'scp', 'nc', 'tar'];
 
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/;
 
@@ -62,11 +117,17 @@ export function quoteArgv(argv: string[]): string {
   return out;
 }
 
+const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
+
 export class Analyzer {
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
   private seenHit = new Set<string>();
   private nestedStack: string[][] = [];
+  private visits = 0;
+  private sourceChars = 0;
+  private exhausted = false;
+  private loopWalks = 0;
 
   constructor(readonly opts: AnalyzeOptions) {}
 
@@ -78,110 +139,518 @@ export class Analyzer {
     this.hits.push({ rule, action, segment: segment.length > 200 ? segment.slice(0, 199) + '…' : segment, detail });
   }
 
-  /** Analyzes a command line (or script) found at `depth`, running in `cwd`. */
-  analyzeSource(src: string, depth: number, via: string, cwd: string, vars = new Map<string, string>()): void {
+  newEnv(cwd: string, vars = new Map<string, string>(), positional?: string[]): Env {
+    return { vars, positional, funcs: new Map(), aliases: new Map(), cwd, dirStack: [], files: new Map(), calls: [] };
+  }
+
+  /** A subshell's copy: changes inside do not reach the parent. */
+  private fork(env: Env): Env {
+    return { ...env, vars: new Map(env.vars), funcs: new Map(env.funcs), aliases: new Map(env.aliases), dirStack: [...env.dirStack], files: env.files };
+  }
+
+  private ctxOf(env: Env): LexContext {
+    return { home: this.opts.home, cwd: env.cwd, tmp: this.opts.tmp, vars: env.vars, positional: env.positional, oldpwd: env.vars.get('OLDPWD') ?? env.oldpwd };
+  }
+
+  /** Analyzes a command line (or script) found at `depth`, running in `cwd`; returns what it writes to stdout. */
+  analyzeSource(src: string, depth: number, via: string, cwd: string, vars = new Map<string, string>(), io?: { stdin?: Feed; env?: Env; positional?: string[] }): Feed {
     if (depth > MAX_DEPTH) {
       this.hit('unparseable', 'ask', src.slice(0, 80), `nested more than ${MAX_DEPTH} levels deep`);
-      return;
+      return { kind: 'runtime', why: 'too deep' };
+    }
+    this.sourceChars += src.length;
+    if (this.sourceChars > MAX_SOURCE_TOTAL) {
+      this.exhaust(src);
+      return { kind: 'runtime', why: 'too large' };
     }
     if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/.test(src)) this.hit('invisible-characters', 'ask', src.slice(0, 80), 'the command contains invisible or bidirectional control characters');
-    if (src.includes('(){') || src.includes('() {')) this.checkForkBomb(src);
     if (WINDOWS_HINT.test(src)) checkWindowsLine(this, src);
-    const ctx: LexContext = { home: this.opts.home, cwd, tmp: this.opts.tmp, vars };
-    let lexer = new Lexer(src, ctx, (inner) => this.staticEcho(inner, cwd));
-    let tokens = lexer.tokens();
-    // Static assignments on the line (X=rm; $X -rf /): lex again knowing them.
-    if (src.includes('$')) {
-      const before = vars.size;
-      for (const c of toCommands(tokens)) if (c.words.length === 0) for (const a of c.assignments) if (!a.value.dynamic) vars.set(a.name, a.value.text);
-      if (vars.size > before) {
-        lexer = new Lexer(src, ctx, (inner) => this.staticEcho(inner, cwd));
-        tokens = lexer.tokens();
+    const env = io?.env ?? this.newEnv(cwd, vars, io?.positional);
+    const lexer = new Lexer(src, this.ctxOf(env));
+    const tokens = lexer.tokens();
+    const { node, errors } = parse(tokens);
+    // An unterminated quote or substitution hides where commands end: ask. A grammar slip
+    // (a missing `then`) still leaves every simple command found and analyzed.
+    const problem = lexer.errors[0];
+    if (problem) this.hit('unparseable', 'ask', src.slice(0, 80), `cannot parse: ${problem}`);
+    void errors;
+    return this.walk(node, env, depth, via, io?.stdin ?? NONE, { pipe: [], pipeline: 0, stage: 0, bg: false });
+  }
+
+  private exhaust(src: string): void {
+    if (this.exhausted) return;
+    this.exhausted = true;
+    this.hit('unparseable', 'ask', src.slice(0, 80), 'the command is too large to analyze in full');
+  }
+
+  /** Walks a parsed node as bash runs it; returns its output. */
+  private walk(node: Node, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx): Feed {
+    if (this.exhausted) return { kind: 'runtime', why: 'not analyzed' };
+    switch (node.t) {
+      case 'cmd':
+        return this.walkCmd(node, env, depth, via, stdin, pc);
+      case 'pipe': {
+        const pipe: SimpleCommand[] = [];
+        let feed = stdin;
+        node.cmds.forEach((c, stage) => {
+          // Each stage of a pipeline runs in a subshell.
+          feed = this.walk(c, node.cmds.length > 1 ? this.fork(env) : env, depth, via, feed, { pipe, pipeline: pc.pipeline + 1, stage, bg: pc.bg });
+        });
+        return feed;
+      }
+      case 'list': {
+        const outs: Feed[] = [];
+        for (const item of node.items) outs.push(this.walk(item.node, env, depth, via, stdin, { ...pc, bg: pc.bg || item.bg }));
+        return outs.length ? concatFeeds(outs) : { kind: 'static', text: '' };
+      }
+      case 'sub':
+      case 'group': {
+        const inner = node.t === 'sub' ? this.fork(env) : env;
+        const io = this.redirectFeeds(node.redirs, env, depth, via, stdin);
+        const out = this.walk(node.body, inner, depth, via, io.stdin, pc);
+        return this.writeRedirects(node.redirs, env, out, '');
+      }
+      case 'block': {
+        const io = this.redirectFeeds(node.redirs, env, depth, via, stdin);
+        for (const p of node.parts) this.walk(p, env, depth, via, io.stdin, pc);
+        if (node.infinite && this.spawns(node.parts[node.parts.length - 1], false)) this.hit('fork-bomb', 'deny', `${node.kind} loop`, 'an endless loop starts processes in the background: a fork bomb');
+        return { kind: 'runtime', why: `the output of a ${node.kind} block` };
+      }
+      case 'for': {
+        let values: string[] | undefined;
+        let known = true;
+        if (node.words === null) values = env.positional ?? undefined;
+        else {
+          values = [];
+          for (const raw of node.words) {
+            const ws = this.expandRaw(raw, env, depth, via, stdin);
+            for (const w of ws) {
+              if (w.dynamic) known = false;
+              values.push(w.text);
+            }
+          }
+        }
+        if (!values || !known || values.length === 0) {
+          env.vars.delete(node.name);
+          this.walk(node.body, env, depth, via, stdin, pc);
+        } else {
+          // Nested loops multiply: past the budget a loop is walked with its first value only.
+          const n = Math.max(1, Math.min(MAX_LOOP_VALUES, MAX_LOOP_WALKS - this.loopWalks));
+          this.loopWalks += n;
+          for (const v of values.slice(0, n)) {
+            env.vars.set(node.name, v);
+            this.walk(node.body, env, depth, via, stdin, pc);
+          }
+        }
+        return { kind: 'runtime', why: 'the output of a loop' };
+      }
+      case 'func':
+        env.funcs.set(node.name, node.body);
+        if (this.callsItselfInParallel(node.body, node.name)) this.hit('fork-bomb', 'deny', `${node.name}()`, `function ${node.name} calls itself in a pipe or in the background: a fork bomb`);
+        return { kind: 'static', text: '' };
+      case 'coproc':
+        return this.walk(node.body, this.fork(env), depth, via, stdin, { ...pc, bg: true });
+      case 'arith': {
+        const subs: Sub[] = [];
+        findSubs(node.src, subs);
+        this.runSubs(subs, env, depth, via, stdin);
+        return { kind: 'static', text: '' };
+      }
+      case 'test':
+        for (const raw of node.words) if (raw.includes('$') || raw.includes('`') || raw.includes('(')) this.expandRaw(raw, env, depth, via, stdin);
+        return { kind: 'static', text: '' };
+    }
+  }
+
+  /** Does this body start processes in the background (or in a pipe, for `spawnInPipe`)? */
+  private spawns(node: Node, inPipe: boolean): boolean {
+    switch (node.t) {
+      case 'list':
+        return node.items.some((i) => i.bg || this.spawns(i.node, inPipe));
+      case 'pipe':
+        return inPipe || node.cmds.some((c) => this.spawns(c, inPipe));
+      case 'sub':
+      case 'group':
+        return this.spawns(node.body, inPipe);
+      case 'block':
+        return node.parts.some((p) => this.spawns(p, inPipe));
+      case 'for':
+        return this.spawns(node.body, inPipe);
+      case 'coproc':
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Structural fork-bomb test: the function calls itself inside a pipe or a background job. */
+  private callsItselfInParallel(body: Node, name: string): boolean {
+    const self = (raw: string | undefined) => raw !== undefined && (raw === name || /^"?\$\{?FUNCNAME(?:\[0\])?\}?"?$/.test(raw));
+    const visit = (n: Node, parallel: boolean): boolean => {
+      switch (n.t) {
+        case 'cmd':
+          return parallel && self(n.words[0]);
+        case 'pipe':
+          return n.cmds.some((c) => visit(c, true));
+        case 'list':
+          return n.items.some((i) => visit(i.node, parallel || i.bg));
+        case 'sub':
+        case 'group':
+          return visit(n.body, parallel);
+        case 'block':
+          return n.parts.some((p) => visit(p, parallel));
+        case 'for':
+          return visit(n.body, parallel);
+        case 'coproc':
+          return visit(n.body, true);
+        default:
+          return false;
+      }
+    };
+    return visit(body, false);
+  }
+
+  /** Expands one word's source in the walk's current state; its substitutions are analyzed. */
+  private expandRaw(raw: string, env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>, errors?: string[]): Word[] {
+    const words = expandWord(raw, this.ctxOf(env), (src) => this.evalStatic(src, env, 0), errors);
+    const seen = new Set<Sub[]>();
+    for (const w of words) {
+      if (!w.subs?.length || seen.has(w.subs)) continue;
+      seen.add(w.subs);
+      const outs = this.runSubs(w.subs, env, depth, via, stdin);
+      for (const x of words) if (x.subs === w.subs) x.subOut = outs;
+      if (procsubs && w.text.startsWith('\u0000procsub:<(')) procsubs.set(w, outs[0] ?? NONE);
+    }
+    return words;
+  }
+
+  /** Analyzes substitutions (they run, in a subshell, with the command's stdin); returns each one's output. */
+  private runSubs(subs: Sub[], env: Env, depth: number, via: string, stdin: Feed, outStdin?: Feed): Feed[] {
+    const outs: Feed[] = [];
+    for (const s of subs.slice(0, 32)) {
+      const feedIn = s.kind === '>(' ? (outStdin ?? { kind: 'runtime', why: 'what the command writes' }) : stdin;
+      outs.push(this.analyzeSource(s.src, depth + 1, `${via} > ${s.kind === '$((' ? '$((...))' : s.kind === '`' ? '`...`' : `${s.kind}...)`}`, env.cwd, undefined, { stdin: feedIn, env: this.fork(env) }));
+    }
+    return outs;
+  }
+
+  /**
+   * The static output of a command substitution ($(printf '\x72\x6d'),
+   * $(echo cm0= | base64 -d)), or undefined when it is only known at run
+   * time. Side-effect free: the substitution is analyzed on its own.
+   */
+  evalStatic(src: string, env: Env, level: number): string | undefined {
+    if (level > 3 || src.length > 4096) return undefined;
+    const lexer = new Lexer(src, this.ctxOf(env));
+    const tokens = lexer.tokens();
+    if (lexer.errors.length) return undefined;
+    const { node, errors } = parse(tokens);
+    if (errors.length) return undefined;
+    const stages = node.t === 'pipe' ? node.cmds : [node];
+    let feed: Feed = NONE;
+    for (const st of stages) {
+      if (st.t !== 'cmd' || st.assigns.length) return undefined;
+      const words: Word[] = [];
+      for (const raw of st.words) {
+        for (const w of expandWord(raw, this.ctxOf(env), (s) => this.evalStatic(s, env, level + 1))) {
+          if (w.subs?.some((s) => s.kind === '<(' || s.kind === '>(')) return undefined;
+          words.push(w);
+        }
+      }
+      for (const r of st.redirs) {
+        if (r.heredoc) feed = r.heredoc.quoted || !/[$`]/.test(r.heredoc.body) ? { kind: 'static', text: r.heredoc.body } : { kind: 'runtime', why: 'heredoc' };
+        else if (r.op === '<<<' && r.raw !== undefined) {
+          const w = expandWord(r.raw, this.ctxOf(env), (s) => this.evalStatic(s, env, level + 1));
+          feed = w.length && !w.some((x) => x.dynamic) ? { kind: 'static', text: w.map((x) => x.text).join(' ') + '\n' } : { kind: 'runtime', why: 'here-string' };
+        } else if (r.op !== '>&' && r.op !== '<&' && !(r.raw === '/dev/null' && r.fd === 2)) return undefined;
+      }
+      if (!words.length || words[0].dynamic) return undefined;
+      let k = 0;
+      while (k < words.length - 1 && (words[k].text === 'command' || words[k].text === 'builtin')) k++;
+      feed = outputOf(posix.basename(words[k].text), words.slice(k), { stdin: feed, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }) });
+      if (feed.kind !== 'static') return undefined;
+    }
+    return feed.kind === 'static' ? feed.text : undefined;
+  }
+
+  /** stdin given by a node's redirections (heredoc, here-string, < file), else the inherited one. */
+  private redirectFeeds(redirs: RedirNode[], env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>): { stdin: Feed; targets: (Word | undefined)[] } {
+    let feed = stdin;
+    const targets: (Word | undefined)[] = [];
+    for (const r of redirs) {
+      if (r.heredoc) {
+        targets.push(undefined);
+        if (r.fd !== undefined && r.fd !== 0) continue;
+        if (r.heredoc.quoted) feed = { kind: 'static', text: r.heredoc.body };
+        else {
+          const lx = new Lexer(r.heredoc.body, this.ctxOf(env), (s) => this.evalStatic(s, env, 0));
+          const w = lx.expandInDouble();
+          if (w.subs?.length) this.runSubs(w.subs, env, depth, via, stdin);
+          feed = w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values' } : { kind: 'static', text: w.text };
+        }
+        continue;
+      }
+      const ws = this.expandRaw(r.raw ?? '', env, depth, via, stdin, procsubs);
+      const target = ws.length === 1 ? ws[0] : ws.length === 0 ? lit('') : { ...ws[0], text: ws.map((w) => w.text).join(' '), dynamic: true };
+      targets.push(target);
+      if (r.fd !== undefined && r.fd !== 0 && r.op.startsWith('<')) continue;
+      if (r.op === '<<<') feed = target.dynamic ? this.dynamicFeed(target, stdin, 'a here-string with run-time values') : { kind: 'static', text: target.text + '\n' };
+      else if (r.op === '<' || r.op === '<>') {
+        if (target.text.startsWith('\u0000procsub:<(')) feed = procsubs?.get(target) ?? { kind: 'runtime', why: 'a process substitution' };
+        else if (STDIN_PATHS.has(target.text)) feed = stdin;
+        else if (target.dynamic) feed = { kind: 'runtime', why: 'a file named at run time' };
+        else feed = env.files.get(posix.resolve(env.cwd, target.text)) ?? { kind: 'file', path: target.text };
       }
     }
-    if (lexer.errors.length) this.hit('unparseable', 'ask', src.slice(0, 80), `cannot parse: ${lexer.errors[0]}`);
-    const cmds = toCommands(tokens);
-    this.nestedStack.push(lexer.nested);
-    let curCwd = cwd;
-    for (let idx = 0; idx < cmds.length; idx++) {
-      const c = cmds[idx];
+    return { stdin: feed, targets };
+  }
+
+  /** A run-time value: a download when one of its substitutions downloads, stdin when it is `$(cat)`. */
+  private dynamicFeed(w: Word, stdin: Feed, why: string): Feed {
+    const outs = w.subOut as Feed[] | undefined;
+    if (outs?.length) {
+      const dl = outs.find((f) => f.kind === 'download');
+      if (dl) return dl;
+      // More unknown parts than substitutions: a variable is part of it.
+      let markers = 0;
+      for (const ch of w.text) if (ch === '\u0000') markers++;
+      if (markers > outs.length) return { kind: 'runtime', why };
+      const rt = outs.find((f) => f.kind === 'runtime');
+      if (rt) return rt;
+      if (outs.every((f) => f.kind === 'program' || f.kind === 'file')) return outs[0];
+      return { kind: 'runtime', why };
+    }
+    for (const s of w.subs ?? []) {
+      const first = /^\s*(?:sudo\s+|command\s+|exec\s+)?([\w./-]+)/.exec(s.src)?.[1] ?? '';
+      const name = posix.basename(first);
+      if (DOWNLOADERS.has(name) && /https?:|ftp:|\w\.\w/.test(s.src)) return { kind: 'download', by: name };
+      if (/^\s*(?:cat(?:\s+(?:-|\/dev\/stdin))?|head\s+-c\s*\d+|dd(?:\s+status=none)?)\s*$/.test(s.src)) return stdin;
+      if (/\|\s*(?:base64|xxd|openssl|gunzip|zcat|rev|xz|bzip2|gzip)\b/.test(s.src) || /^\s*(?:base64|xxd|openssl|gunzip|zcat|rev)\b/.test(s.src)) return { kind: 'runtime', why: `decoded at run time (\`${s.src.trim().slice(0, 40)}\`)` };
+    }
+    return { kind: 'runtime', why };
+  }
+
+  /** Output redirections: the file now holds the command's output (for a script run later on the line). */
+  private writeRedirects(redirs: RedirNode[], env: Env, out: Feed, segment: string, targets?: (Word | undefined)[]): Feed {
+    let result = out;
+    redirs.forEach((r, i) => {
+      if (r.heredoc || r.op.startsWith('<') || r.op === '<<<') return;
+      const t = targets?.[i];
+      if (!t || t.dynamic || t.text === '' || /^\d+$/.test(t.text)) return;
+      if (r.fd === 2) return;
+      const abs = posix.resolve(env.cwd, t.text);
+      const prev = env.files.get(abs);
+      env.files.set(abs, r.op === '>>' && prev ? concatFeeds([prev, out]) : out);
+      result = NONE;
+    });
+    void segment;
+    return result;
+  }
+
+  private walkCmd(node: Extract<Node, { t: 'cmd' }>, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx): Feed {
+    if (++this.visits > MAX_VISITS) {
+      this.exhaust(node.words.join(' '));
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
+    // Alias expansion happens before anything else, on the unquoted first word.
+    const first = node.words[0];
+    if (first !== undefined && env.aliases.has(first)) {
+      const value = env.aliases.get(first)!;
+      const inner = { ...env, aliases: new Map(env.aliases) };
+      inner.aliases.delete(first);
+      const src = [value, ...node.words.slice(1)].join(' ');
+      // bash may also run the name unexpanded (an alias defined in the same compound command).
+      this.commands.push({ argv: node.words.map((w) => w.replace(/['"\\]/g, '')), depth, via });
+      return this.analyzeSource(src, depth + 1, `${via} > alias ${first}`, env.cwd, undefined, { stdin, env: { ...inner, vars: env.vars, funcs: env.funcs, files: env.files } });
+    }
+    const errors: string[] = [];
+    const assignments: { name: string; value: Word }[] = [];
+    for (const raw of node.assigns) {
+      const eq = raw.indexOf('=');
+      const name = raw.slice(0, eq).replace(/\+$/, '').replace(/\[.*$/, '');
+      const vraw = raw.slice(eq + 1);
+      const ws = vraw.startsWith('(') ? [{ ...lit(vraw), dynamic: true }] : this.expandRaw(vraw, env, depth, via, stdin, undefined, errors);
+      const value: Word = ws.length === 1 ? ws[0] : { ...lit(ws.map((w) => w.text).join(' ')), dynamic: ws.some((w) => w.dynamic) };
+      assignments.push({ name, value });
+    }
+    const procsubs = new Map<Word, Feed>();
+    const words: Word[] = [];
+    for (const raw of node.words) for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, errors)) words.push(w);
+    const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, procsubs);
+    if (errors.length) this.hit('unparseable', 'ask', node.words.join(' ').slice(0, 80), `cannot parse: ${errors[0]}`);
+    const redirects = node.redirs.flatMap((r, i) => (r.heredoc ? [] : [{ op: r.op, target: io.targets[i] ?? lit(''), fd: r.fd }]));
+    const heredocNode = node.redirs.find((r) => r.heredoc);
+    const c: SimpleCommand = { words, assignments, redirects, pipeline: pc.pipeline, stage: pc.stage, background: pc.bg, heredoc: heredocNode ? lit(heredocNode.heredoc!.body) : undefined };
+    pc.pipe.push(c);
+    if (words.length === 0) {
       // A line of only assignments sets variables for what follows (X=rm; $X -rf /).
-      if (c.words.length === 0) {
-        for (const a of c.assignments) if (!a.value.dynamic) vars.set(a.name, a.value.text);
+      for (const a of assignments) {
+        if (a.value.dynamic) env.vars.delete(a.name);
+        else env.vars.set(a.name, a.value.text);
       }
-      const pipe = cmds.filter((o) => o.pipeline === c.pipeline);
-      this.analyzeCommand(c, depth, via, curCwd, pipe, vars);
-      // cd DIR changes where the following commands run.
-      const argv = c.words.map((w) => w.text);
-      if (argv[0] === 'cd' || argv[0] === 'pushd') {
-        const target = c.words[1];
-        if (!target) curCwd = this.opts.home;
-        else if (!target.dynamic && target.text !== '-') curCwd = posix.resolve(curCwd, target.text);
-      }
+      this.checkRedirects(c, env.cwd, '');
+      return this.writeRedirects(node.redirs, env, { kind: 'static', text: '' }, '', io.targets);
     }
+    // A function defined earlier on the line: its body runs with these arguments.
+    const fname = words[0].dynamic ? undefined : words[0].text;
+    if (fname !== undefined && env.funcs.has(fname) && !words[0].quoted) {
+      this.commands.push({ argv: words.map((w) => w.text), depth, via });
+      if (env.calls.includes(fname) || env.calls.length >= MAX_DEPTH) return { kind: 'runtime', why: 'recursion' };
+      const callEnv: Env = { ...env, positional: words.slice(1).map((w) => w.text), calls: [...env.calls, fname] };
+      this.checkRedirects(c, env.cwd, quoteArgv(words.map((w) => w.text)));
+      const out = this.walk(env.funcs.get(fname)!, callEnv, depth + 1, `${via} > ${fname}()`, io.stdin, { ...pc, pipe: [] });
+      env.cwd = callEnv.cwd;
+      return this.writeRedirects(node.redirs, env, out, '', io.targets);
+    }
+    this.nestedStack.push(words.flatMap((w) => (w.subs ?? []).map((s) => s.src)));
+    const out = this.analyzeCommand(c, depth, via, env.cwd, pc.pipe, env.vars, { stdin: io.stdin, env, procsubs });
     this.nestedStack.pop();
-    for (const n of lexer.nested) this.analyzeSource(n, depth + 1, `${via} > $(...)`, curCwd, new Map(vars));
+    // Process substitutions written to (tee >(sh), > >(sh)) read what the command writes.
+    for (const w of words) {
+      if (w.text.startsWith('\u0000procsub:>(') && w.subs) this.runSubs(w.subs.filter((s) => s.kind === '>('), env, depth, via, stdin, posix.basename(words[0].text) === 'tee' ? io.stdin : out);
+    }
+    node.redirs.forEach((r, i) => {
+      const t = io.targets[i];
+      if (t?.text.startsWith('\u0000procsub:>(') && t.subs) this.runSubs(t.subs.filter((s) => s.kind === '>('), env, depth, via, stdin, out);
+    });
+    return this.writeRedirects(node.redirs, env, out, '', io.targets);
   }
 
-  /** A shell or interpreter whose script comes from a substitution: deny when that substitution downloads. */
-  markRunsSubstitution(segment: string, name: string): void {
-    const nested = this.nestedStack[this.nestedStack.length - 1] ?? [];
-    const dl = nested.find((src) => isDownloader(/^\s*(?:sudo\s+)?([\w.-]+)/.exec(src)?.[1] ?? ''));
-    if (dl) this.hit('pipe-download-to-interpreter', 'deny', segment, `${name} runs a script downloaded by \`${dl.trim().slice(0, 60)}\``);
+  /** A shell builtin that changes the walk's state (cd, set --, export, alias, ...). */
+  private builtinEffects(name: string, words: Word[], env: Env, prefix: { name: string; value: Word }[] = []): void {
+    const argv = words.map((w) => w.text);
+    switch (name) {
+      case 'cd':
+      case 'pushd':
+      case 'popd': {
+        if (name === 'popd') {
+          const back = env.dirStack.pop();
+          if (back) env.cwd = back;
+          return;
+        }
+        let k = 1;
+        while (k < argv.length && /^-[LPe@]+$/.test(argv[k])) k++;
+        if (argv[k] === '--') k++;
+        const t = words[k];
+        const prev = env.cwd;
+        if (!t) env.cwd = env.vars.get('HOME') ?? this.opts.home;
+        else if (t.dynamic) return;
+        else if (t.text === '-') {
+          const old = env.vars.get('OLDPWD') ?? env.oldpwd;
+          if (!old) return;
+          env.cwd = old;
+        } else if (/^[+-]\d+$/.test(t.text)) return;
+        else {
+          const cdpath = prefix.find((a) => a.name === 'CDPATH')?.value.text ?? env.vars.get('CDPATH');
+          const relative = !t.text.startsWith('/') && !/^\.\.?(?:\/|$)/.test(t.text);
+          const base = cdpath && relative ? cdpath.split(':').find((p) => p !== '') ?? env.cwd : env.cwd;
+          env.cwd = posix.resolve(base, t.text);
+        }
+        if (name === 'pushd') env.dirStack.push(prev);
+        env.oldpwd = prev;
+        env.vars.delete('OLDPWD');
+        return;
+      }
+      case 'set': {
+        const dd = argv.indexOf('--');
+        if (dd >= 0) env.positional = argv.slice(dd + 1);
+        else if (argv.length > 1 && !argv[1].startsWith('-') && !argv[1].startsWith('+')) env.positional = argv.slice(1);
+        return;
+      }
+      case 'shift':
+        if (env.positional) env.positional = env.positional.slice(Number(argv[1] ?? 1) || 1);
+        return;
+      case 'export':
+      case 'declare':
+      case 'typeset':
+      case 'local':
+      case 'readonly':
+        for (const w of words.slice(1)) {
+          const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w.text);
+          if (!m) continue;
+          if (w.dynamic) env.vars.delete(m[1]);
+          else env.vars.set(m[1], m[2]);
+        }
+        return;
+      case 'unset':
+        for (const a of argv.slice(1)) if (!a.startsWith('-')) env.vars.delete(a);
+        return;
+      case 'read':
+      case 'mapfile':
+      case 'readarray':
+        for (const a of argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(a)) env.vars.delete(a);
+        return;
+      case 'alias':
+        for (const w of words.slice(1)) {
+          const m = /^([^=\s]+)=(.*)$/s.exec(w.text);
+          if (m) env.aliases.set(m[1], m[2]);
+        }
+        return;
+      case 'unalias':
+        for (const a of argv.slice(1)) env.aliases.delete(a);
+        return;
+    }
   }
 
-  /** Sources of the substitutions on the line being analysed ($(...), <(...)). */
-  currentNested(): string[] {
-    return this.nestedStack[this.nestedStack.length - 1] ?? [];
-  }
-
-  private staticEcho(inner: string, cwd: string): string | undefined {
-    const ctx: LexContext = { home: this.opts.home, cwd, tmp: this.opts.tmp, vars: new Map() };
-    const lx = new Lexer(inner, ctx, () => undefined);
-    const cmds = toCommands(lx.tokens());
-    if (lx.errors.length || cmds.length !== 1 || lx.nested.length) return undefined;
-    const w = cmds[0].words;
-    if (w.some((x) => x.dynamic)) return undefined;
-    if (w[0]?.text === 'echo') return w.slice(1).filter((x, i) => !(i === 0 && /^-[neE]+$/.test(x.text))).map((x) => x.text).join(' ');
-    if (w[0]?.text === 'printf' && w[1] && !w[1].text.includes('%')) return w[1].text.replace(/\\n/g, '\n');
-    if (w[0]?.text === 'printf' && w[1]?.text === '%s') return w.slice(2).map((x) => x.text).join('');
-    return undefined;
-  }
-
-  private checkForkBomb(src: string): void {
-    // Quoted text only mentions a fork bomb; drop it before looking.
-    const compact = src.slice(0, 2000).replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '').replace(/\s+/g, '');
-    const m = /([A-Za-z_:][A-Za-z0-9_:.-]{0,30})\(\)\{/.exec(compact);
-    if (!m) return;
-    const name = m[1];
-    const body = compact.slice(m.index + m[0].length, m.index + m[0].length + 200);
-    if (body.includes(`${name}|${name}`) || body.includes(`${name}&`)) this.hit('fork-bomb', 'deny', src.slice(0, 60), `function ${name} calls itself in the background: a fork bomb`);
-  }
-
-  analyzeCommand(c: SimpleCommand, depth: number, via: string, cwd: string, pipe: SimpleCommand[], vars: Map<string, string>): void {
+  /** Runs the rules over one simple command and follows what it runs; returns what it writes to stdout. */
+  analyzeCommand(c: SimpleCommand, depth: number, via: string, cwd: string, pipe: SimpleCommand[], vars: Map<string, string>, io: RunIO = { stdin: NONE }): Feed {
     const words = c.words;
     if (words.length === 0) {
       this.checkRedirects(c, cwd, '');
-      return;
+      return NONE;
     }
     const argv = words.map((w) => w.text);
     const segment = quoteArgv(argv);
     this.commands.push({ argv, depth, via });
     if (words[0].dynamic) {
-      if (words[0].text.startsWith('\u0000procsub')) return;
-      this.hit('dynamic-command', 'ask', segment, 'the command name is only known when it runs');
-      return;
+      if (words[0].text.startsWith('\u0000procsub')) return { kind: 'runtime', why: 'a process substitution' };
+      const feed = this.dynamicFeed(words[0], io.stdin, 'the command name is only known when it runs');
+      if (feed.kind === 'download') this.hit('pipe-download-to-interpreter', 'deny', segment, `runs a command downloaded by ${feed.by}`);
+      else this.hit('dynamic-command', 'ask', segment, 'the command name is only known when it runs');
+      return { kind: 'runtime', why: 'a command only known at run time' };
     }
-    const name = posix.basename(argv[0]);
+    // A glob in the command name runs whatever it matches: match it against the dangerous names.
+    if (words[0].glob && !words[0].quoted) {
+      const pattern = posix.basename(argv[0]);
+      const names = DANGEROUS_NAMES.filter((n) => globMatch(pattern, n)).slice(0, 4);
+      for (const n of names) this.analyzeCommand({ ...c, words: [{ ...words[0], text: n, glob: false }, ...words.slice(1)] }, depth, `${via} > glob ${argv[0]}`, cwd, pipe, vars, io);
+      if (names.length) return { kind: 'runtime', why: 'a globbed command' };
+    }
+    let name = posix.basename(argv[0]);
+    // Deleting packages run through a package runner (npx rimraf ~) are rm -rf.
+    const pkg = Object.hasOwn(DELETING_PACKAGES, name) ? DELETING_PACKAGES[name] : undefined;
+    if (pkg && (io.viaPackageRunner || name === 'rimraf' || name === 'del-cli')) {
+      return this.analyzeCommand({ ...c, words: [...pkg.map(lit), ...words.slice(1)] }, depth, `${via} > ${name}`, cwd, pipe, vars, { ...io, viaPackageRunner: false });
+    }
     const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
-    this.unwrap(rctx);
+    customRuleHits(this, argv, segment);
+    const env = io.env;
+    if (env) this.builtinEffects(name, words, env, c.assignments);
+    const inner = this.unwrap(rctx, io);
+    if (inner) return inner;
+    if (env && name !== 'cd') {
+      // Files downloaded on the line: running them later is running the download.
+      if (name === 'curl' || name === 'wget') for (const f of downloadedFiles(name, argv)) env.files.set(posix.resolve(cwd, f), { kind: 'download', by: name });
+      if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
+      if ((name === 'cp' || name === 'mv' || name === 'install') && words.length >= 3) {
+        const src = env.files.get(posix.resolve(cwd, argv[argv.length - 2]));
+        if (src) env.files.set(posix.resolve(cwd, argv[argv.length - 1]), src);
+      }
+    }
+    name = posix.basename(argv[0]);
+    return outputOf(name, words, {
+      stdin: io.stdin,
+      fileFeed: (p) => env?.files.get(posix.resolve(cwd, p)),
+      procsubFeed: (w) => io.procsubs?.get(w) ?? { kind: 'runtime', why: 'a process substitution' },
+    });
   }
 
   private checkRedirects(c: SimpleCommand, cwd: string, segment: string): void {
     for (const r of c.redirects) {
-      if (r.op === '<' || r.op === '<>' || r.op === '<<<') {
+      if (r.op === '<<<') continue;
+      if (r.op === '<' || r.op === '<>') {
         if (!r.target.dynamic) this.readsPath(r.target.text, cwd, segment || `< ${r.target.text}`);
         continue;
       }
@@ -189,6 +658,18 @@ export class Analyzer {
       this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`);
       if (BLOCK_DEVICE.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
+  }
+
+  /** A shell or interpreter whose script comes from a substitution: deny when that substitution downloads. */
+  markRunsSubstitution(segment: string, name: string): void {
+    const nested = this.nestedStack[this.nestedStack.length - 1] ?? [];
+    const dl = nested.find(isDownloadSource);
+    if (dl) this.hit('pipe-download-to-interpreter', 'deny', segment, `${name} runs a script downloaded by \`${dl.trim().slice(0, 60)}\``);
+  }
+
+  /** Sources of the substitutions on the line being analysed ($(...), <(...)). */
+  currentNested(): string[] {
+    return this.nestedStack[this.nestedStack.length - 1] ?? [];
   }
 
   readsPath(path: string, cwd: string, segment: string): void {
@@ -199,95 +680,242 @@ export class Analyzer {
     writesPath(this, path, cwd, segment);
   }
 
-  private unwrap(r: RuleContext): void {
+  /**
+   * A script fed to a shell (lang 'sh') or an interpreter: a static text is
+   * analyzed as a script; a text known only at run time asks; a download is
+   * denied.
+   */
+  runsScript(feed: Feed, lang: string, segment: string, depth: number, via: string, cwd: string, positional?: string[]): void {
+    switch (feed.kind) {
+      case 'static':
+        if (lang === 'sh') this.analyzeSource(feed.text, depth + 1, via, cwd, undefined, { positional });
+        else this.scanCode(feed.text, depth, via, cwd);
+        return;
+      case 'runtime':
+        this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs a script only known at run time (${feed.why})`);
+        return;
+      case 'download':
+        this.hit('pipe-download-to-interpreter', 'deny', segment, `${lang === 'sh' ? 'a shell' : lang} runs what ${feed.by} downloads`);
+        return;
+      default:
+    }
+  }
+
+  /** The script a shell-like command reads from a file operand: a file written on the line, a process substitution, stdin. */
+  private scriptFeed(w: Word, io: RunIO, cwd: string): Feed {
+    if (STDIN_PATHS.has(w.text)) return io.stdin;
+    if (w.text.startsWith('\u0000procsub:<(')) return io.procsubs?.get(w) ?? { kind: 'runtime', why: 'a process substitution' };
+    // "$DIR/script.sh" is a script file; only a substitution can hand over text.
+    if (w.dynamic) return w.subs?.length ? this.dynamicFeed(w, io.stdin, 'a script named at run time') : { kind: 'file', path: w.text };
+    return io.env?.files.get(posix.resolve(cwd, w.text)) ?? { kind: 'file', path: w.text };
+  }
+
+  private unwrap(r: RuleContext, io: RunIO): Feed | undefined {
     const { argv, name, depth, via, cwd, words } = r;
-    const next = (rest: Word[], how: string) => {
-      if (rest.length === 0) return;
+    const env = io.env;
+    const next = (rest: Word[], how: string, extra?: Partial<RunIO>): Feed | undefined => {
+      if (rest.length === 0) return undefined;
       const c2: SimpleCommand = { ...r.cmd, words: rest, assignments: [], redirects: [] };
-      this.analyzeCommand(c2, depth + 1, `${via} > ${how}`, cwd, r.pipe, r.vars);
+      return this.analyzeCommand(c2, depth + 1, `${via} > ${how}`, cwd, r.pipe, r.vars, { ...io, ...extra });
     };
-    if (SHELLS.has(name)) {
-      // sh -c 'script' [name args], bash -lc, bash -ec ...
-      for (let k = 1; k < argv.length; k++) {
+    if (SHELLS.has(name) || (name === 'busybox' && (argv[1] === 'sh' || argv[1] === 'ash'))) {
+      const from = name === 'busybox' ? 2 : 1;
+      let code: Word | undefined;
+      let readStdin = false;
+      let k = from;
+      for (; k < argv.length; k++) {
         const a = argv[k];
-        if (a === '--') break;
-        if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a) && k + 1 < argv.length) {
-          this.analyzeSource(argv[k + 1], depth + 1, `${via} > ${name} -c`, cwd, new Map());
-          return;
-        }
-        if (!a.startsWith('-') && !a.startsWith('+')) break;
-      }
-      // bash <<EOF ... EOF, or a downloaded script: the heredoc is the script.
-      if (r.cmd.heredoc && !argv.slice(1).some((a) => !a.startsWith('-'))) this.analyzeSource(r.cmd.heredoc.text, depth + 1, `${via} > ${name} <<heredoc`, cwd, new Map());
-      return;
-    }
-    if (name === 'eval') {
-      this.analyzeSource(argv.slice(1).join(' '), depth + 1, `${via} > eval`, cwd, r.vars);
-      return;
-    }
-    if (name === 'sudo' || name === 'doas') {
-      let k = 1;
-      while (k < argv.length && argv[k].startsWith('-')) {
-        if (/^-[ugChpDrtT]$/.test(argv[k])) k++;
-        if (argv[k] === '--') {
-          k++;
+        if (a === '--' || a === '-') {
+          if (a === '--') k++;
           break;
         }
-        k++;
+        if (/^--(?:rcfile|init-file)$/.test(a)) {
+          k++;
+          continue;
+        }
+        if (a.startsWith('--')) continue;
+        if (!/^[-+][A-Za-z]+$/.test(a)) break;
+        if (a[0] === '-' && a.includes('c')) code = lit('');
+        if (a[0] === '-' && a.includes('s')) readStdin = true;
+        // -o OPTION / +O OPTION take an argument.
+        if (/[oO]$/.test(a)) k++;
       }
-      next(words.slice(k), name);
-      return;
+      const operands = words.slice(k);
+      if (code) {
+        const script = operands[0];
+        if (!script) return undefined;
+        const positional = operands.slice(2).map((w) => w.text);
+        if (script.dynamic) this.runsScript(this.dynamicFeed(script, io.stdin, 'a script only known at run time'), 'sh', r.segment, depth, `${via} > ${name} -c`, cwd, positional);
+        else this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
+        return { kind: 'runtime', why: `the output of ${name} -c` };
+      }
+      if (readStdin || operands.length === 0) this.runsScript(io.stdin, 'sh', r.segment, depth, `${via} > ${name} <stdin`, cwd, operands.map((w) => w.text));
+      else this.runsScript(this.scriptFeed(operands[0], io, cwd), 'sh', r.segment, depth, `${via} > ${name} ${quoteArgv([operands[0].text])}`, cwd, operands.slice(1).map((w) => w.text));
+      return { kind: 'runtime', why: `the output of ${name}` };
     }
-    if (name === 'env') {
-      let k = 1;
-      while (k < argv.length && (argv[k].startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[k]))) {
-        if (argv[k] === '-u' || argv[k] === '-C' || argv[k] === '-S') k++;
-        k++;
-      }
-      if (argv[k - 1] === '-S' && argv[k - 1]) {
-        this.analyzeSource(argv[k - 1 + 1] ?? '', depth + 1, `${via} > env -S`, cwd, new Map());
-        return;
-      }
-      next(words.slice(k), 'env');
-      return;
+    if (name === 'source' || name === '.') {
+      const file = words[1];
+      if (!file) return undefined;
+      const feed = this.scriptFeed(file, io, cwd);
+      // A sourced script runs in this shell: what it sets stays set.
+      if (feed.kind === 'static') this.analyzeSource(feed.text, depth + 1, `${via} > ${name}`, cwd, undefined, { env, stdin: io.stdin });
+      else this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${name}`, cwd);
+      return undefined;
     }
-    if (['nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'stdbuf', 'ionice', 'setsid', 'chroot', 'unbuffer', 'caffeinate', 'watch', 'strace', 'ltrace', 'flock', 'taskset', 'chrt'].includes(name)) {
-      if (name === 'command' && (argv[1] === '-v' || argv[1] === '-V')) return;
-      let k = 1;
-      while (k < argv.length && argv[k].startsWith('-')) {
-        if (['-n', '-c', '-o', '-e', '-i', '-u', '-p', '-s'].includes(argv[k]) && name !== 'command' && name !== 'exec') k++;
-        k++;
-      }
-      if (name === 'chroot' || name === 'flock' || name === 'taskset' || name === 'chrt') k++;
-      next(words.slice(k), name);
-      return;
+    if (name === 'eval') {
+      const args = words.slice(1);
+      const dyn = args.find((w) => w.dynamic);
+      if (dyn) this.runsScript(this.dynamicFeed(dyn, io.stdin, 'eval of a value only known at run time'), 'sh', r.segment, depth, `${via} > eval`, cwd);
+      else this.analyzeSource(args.map((w) => w.text).join(' '), depth + 1, `${via} > eval`, cwd, undefined, { env, stdin: io.stdin });
+      return undefined;
     }
-    if (name === 'timeout') {
-      let k = 1;
-      while (k < argv.length && argv[k].startsWith('-')) {
-        if (argv[k] === '-s' || argv[k] === '-k' || argv[k] === '--signal' || argv[k] === '--kill-after') k++;
-        k++;
-      }
-      next(words.slice(k + 1), 'timeout');
-      return;
+    if (name === 'git') return this.gitAlias(r, io);
+    if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk' || name === 'busybox-awk') {
+      this.awkCommands(r);
+      return undefined;
     }
-    if (name === 'xargs' || name === 'parallel') {
-      let k = 1;
-      while (k < argv.length && argv[k].startsWith('-')) {
-        if (/^-[IdaLnPsE]$/.test(argv[k]) || ['--max-args', '--replace', '--delimiter', '--arg-file', '--max-procs'].includes(argv[k])) k++;
-        k++;
+    const u = unwrapArgv(name, argv);
+    switch (u.kind) {
+      case 'argv': {
+        let rest = words.slice(u.start);
+        if (u.spec.packageSpec && rest[0]) rest = [{ ...rest[0], text: packageCommand(rest[0].text) }, ...rest.slice(1)];
+        if (name === 'xargs') return this.xargs(r, io, rest);
+        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec });
       }
-      const inner = name === 'parallel' && argv.includes(':::') ? words.slice(k, argv.indexOf(':::')) : words.slice(k);
-      // The deleted paths arrive on stdin: from an upstream find, its roots; otherwise unknown.
-      if (inner[0] && ['rm', 'unlink', 'shred'].includes(posix.basename(inner[0].text)) && !inner.slice(1).some((w) => !w.text.startsWith('-'))) {
-        const finder = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'find');
-        const recursive = inner.some((w) => /^-[a-zA-Z]*[rR]/.test(w.text) || w.text === '--recursive');
-        if (finder) {
-          judgeFindDeletes(r, finder.words.map((w) => w.text), `find | ${name} rm`);
-        } else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, `${name} feeds paths from its input to rm -r`);
+      case 'joined': {
+        let rest = words.slice(u.start).map((w) => w.text);
+        if (name === 'parallel') {
+          const sep = rest.indexOf(':::');
+          const inputs = sep >= 0 ? rest.slice(sep + 1).filter((x) => x !== ':::') : [];
+          rest = sep >= 0 ? rest.slice(0, sep) : rest;
+          const script = rest.join(' ');
+          for (const input of inputs.length ? inputs.slice(0, MAX_LOOP_VALUES) : ['{}']) {
+            this.analyzeSource(script.includes('{}') ? script.split('{}').join(input) : `${script} ${input}`, depth + 1, `${via} > parallel`, cwd, new Map());
+          }
+          return undefined;
+        }
+        this.analyzeSource(rest.join(' '), depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        return undefined;
       }
-      next(inner, name);
-      return;
+      case 'keys':
+        this.analyzeSource(keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        return undefined;
+      case 'code':
+        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, cwd, new Map(), { positional: argv.slice(u.rest) });
+        return undefined;
+      case 'stdin':
+        this.runsScript(u.file ? this.scriptFeed(lit(u.file), io, cwd) : io.stdin, 'sh', r.segment, depth, `${via} > ${u.how}`, cwd);
+        return undefined;
+      case 'none':
+        break;
+    }
+    if (Object.hasOwn(INTERPRETERS, name)) {
+      const flags = INTERPRETERS[name];
+      const k = argv.findIndex((a: string, i: number) => i > 0 && flags.includes(a));
+      if (k <= 0) {
+        // No code flag: the program is the first operand, or stdin.
+        const op = words.slice(1).find((w) => !w.text.startsWith('-') || w.text === '-');
+        const feed = op ? this.scriptFeed(op, io, cwd) : io.stdin;
+        if (!(op && !op.dynamic && !STDIN_PATHS.has(op.text) && feed.kind === 'file')) this.runsScript(feed, name, r.segment, depth, `${via} > ${name}`, cwd);
+      }
+    }
+    // A script written earlier on the line and run by path (./x.sh).
+    if (env && (argv[0].includes('/') || argv[0].startsWith('.'))) {
+      const feed = env.files.get(posix.resolve(cwd, argv[0]));
+      if (feed) this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
+    }
+    return undefined;
+  }
+
+  /** xargs: the command gets its arguments from stdin; a static stdin is known. */
+  private xargs(r: RuleContext, io: RunIO, inner: Word[]): Feed | undefined {
+    const { argv, depth, via, cwd } = r;
+    if (inner.length === 0) inner = [lit('echo')];
+    const replaceAt = argv.findIndex((a) => a === '-I' || a.startsWith('-I') || a === '-i' || a.startsWith('--replace'));
+    const token = replaceAt < 0 ? undefined : argv[replaceAt] === '-I' ? argv[replaceAt + 1] : argv[replaceAt].startsWith('-I') ? argv[replaceAt].slice(2) : '{}';
+    if (io.stdin.kind === 'static') {
+      const items = (token !== undefined ? io.stdin.text.split('\n') : io.stdin.text.split(/\s+/)).filter(Boolean).slice(0, MAX_LOOP_VALUES);
+      if (token !== undefined) {
+        for (const item of items) this.analyzeCommand({ ...r.cmd, words: inner.map((w) => ({ ...w, text: w.text.split(token).join(item) })), assignments: [], redirects: [] }, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });
+      } else this.analyzeCommand({ ...r.cmd, words: [...inner, ...items.map(lit)], assignments: [], redirects: [] }, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });
+      return undefined;
+    }
+    // The deleted paths arrive on stdin: from an upstream find, its roots; otherwise unknown.
+    if (inner[0] && ['rm', 'unlink', 'shred'].includes(posix.basename(inner[0].text)) && !inner.slice(1).some((w) => !w.text.startsWith('-'))) {
+      const finder = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'find');
+      const recursive = inner.some((w) => /^-[a-zA-Z]*[rR]/.test(w.text) || w.text === '--recursive');
+      if (finder) judgeFindDeletes(r, finder.words.map((w) => w.text), 'find | xargs rm');
+      else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, 'xargs feeds paths from its input to rm -r');
+    }
+    const c2: SimpleCommand = { ...r.cmd, words: inner, assignments: [], redirects: [] };
+    this.analyzeCommand(c2, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });
+    return undefined;
+  }
+
+  /** git -c alias.NAME='!script' NAME: the alias runs a shell script (or another git command). */
+  private gitAlias(r: RuleContext, io: RunIO): Feed | undefined {
+    const { argv, depth, via, cwd } = r;
+    const aliases = new Map<string, string>();
+    let k = 1;
+    while (k < argv.length && argv[k].startsWith('-')) {
+      const a = argv[k];
+      const v = a === '-c' ? argv[k + 1] : a.startsWith('-c') ? a.slice(2) : a.startsWith('--config-env') ? undefined : undefined;
+      if (v !== undefined) {
+        const m = /^alias\.([^=]+)=(.*)$/is.exec(v);
+        if (m) aliases.set(m[1], m[2]);
+      }
+      if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env'].includes(a)) k++;
+      k++;
+    }
+    const sub = argv[k];
+    const value = sub !== undefined ? aliases.get(sub) : undefined;
+    if (value === undefined) return undefined;
+    const rest = argv.slice(k + 1);
+    if (value.startsWith('!')) this.analyzeSource(`${value.slice(1)} ${quoteArgv(rest)}`.trim(), depth + 1, `${via} > git alias ${sub}`, cwd, new Map(), { positional: rest });
+    else this.analyzeSource(`git ${value} ${quoteArgv(rest)}`, depth + 1, `${via} > git alias ${sub}`, cwd, new Map());
+    void io;
+    return undefined;
+  }
+
+  /** awk programs run shell commands through system("..."), print | "cmd" and "cmd" | getline. */
+  private awkCommands(r: RuleContext): void {
+    const ops = r.argv.slice(1);
+    let k = 0;
+    while (k < ops.length && ops[k].startsWith('-') && ops[k] !== '--') {
+      if (/^-[fvF]$/.test(ops[k])) k++;
+      if (ops[k] === '-f') return;
+      k++;
+    }
+    if (ops[k] === '--') k++;
+    const prog = ops[k];
+    if (!prog) return;
+    const calls: string[] = [];
+    const re = /\bsystem\s*\(([^()]{0,2000}(?:\([^()]{0,200}\)[^()]{0,2000})*)\)|(?:print|printf)[^|;}]{0,2000}\|\s*("(?:[^"\\]|\\.){0,2000}")|("(?:[^"\\]|\\.){0,2000}")\s*\|\s*getline/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(prog)) && calls.length < 20) calls.push(m[1] ?? m[2] ?? m[3]);
+    for (const expr of calls) {
+      // String literals are the text; anything else (a variable, a field) is known only at run time.
+      let text = '';
+      const parts = expr.match(/"(?:[^"\\]|\\.)*"|[^"\s]+/g) ?? [];
+      for (const p of parts) text += p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : '"$__awk_value"';
+      this.analyzeSource(text, r.depth + 1, `${r.via} > awk system()`, r.cwd, new Map());
+    }
+  }
+
+  /** Code given to an interpreter: its string literals that look like shell commands are analyzed. */
+  private scanCode(code: string, depth: number, via: string, cwd: string): void {
+    const literals = code.match(/"(?:[^"\\\n]|\\.){1,2000}"|'(?:[^'\\\n]|\\.){1,2000}'|`[^`]{1,2000}`/g) ?? [];
+    for (const lit of literals.slice(0, 50)) {
+      const body = lit.slice(1, -1);
+      if (/^\s*(?:sudo\s+)?(?:rm|git|curl|wget|dd|mkfs|chmod|chown|find|cat|bash|sh|sudo)\b/.test(body)) this.analyzeSource(body, depth + 1, via, cwd, new Map());
+    }
+    if (/\bshutil\.rmtree\(|\bfs\.rmSync\(|\brmdirSync\(|\bFileUtils\.rm_rf\b|\bremove_tree\b/.test(code)) {
+      const m = /(?:rmtree|rmSync|rmdirSync|rm_rf|remove_tree)\(\s*(?:r?["'`]([^"'`]{1,500})["'`]|os\.path\.expanduser\(\s*["']([^"']{1,500})["']\s*\))/.exec(code);
+      const target = m ? (m[1] ?? m[2]) : undefined;
+      if (target) {
+        const resolved = target.startsWith('~') ? this.opts.home + target.slice(1) : target;
+        deletesPath(this, resolved, cwd, `${via}: ${code.slice(0, 80)}`, { recursive: true });
+      }
     }
   }
 }

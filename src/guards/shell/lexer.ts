@@ -1,20 +1,33 @@
-// A POSIX/bash tokenizer for guarding commands: it splits a command line
-// into simple commands (on ; && || | & newlines and subshells), removes
-// quoting the way the shell does (r''m, \rm, "rm", $'\x72m'), expands what
-// is static (~, $HOME, brace lists, $(echo x)), and hands back every
-// command substitution, process substitution and heredoc-fed script as
-// nested source for the analyzer. It never executes anything. Linear in the
-// input: one pass, no regex backtracking.
+// A POSIX/bash tokenizer for guarding commands. Two jobs, as in bash:
+// `tokens()` splits a line into words, operators and redirections (and reads
+// heredoc bodies), keeping each word's source; `expandWord()` later expands
+// one word's source the way bash does (brace expansion, tilde, parameters
+// known statically, command substitutions that are static, quote removal,
+// IFS splitting), and hands back every substitution it met: they run too.
+// It never executes anything. Linear in the input: one pass, no regex
+// backtracking; brace expansion is capped.
+
+export interface Sub {
+  /** Source of the substitution's script. */
+  src: string;
+  kind: '$(' | '`' | '<(' | '>(' | '$((';
+}
 
 export interface Word {
   /** The word after quote removal and static expansion. */
   text: string;
-  /** Part of it depends on run-time values ($VAR, $(cmd), globs are not dynamic). */
+  /** Part of it depends on run-time values ($VAR, $(cmd)); \u0000 marks where. */
   dynamic: boolean;
   /** Any part was quoted (so it is not a glob, not an assignment keyword). */
   quoted: boolean;
   /** Unquoted glob characters present. */
   glob: boolean;
+  /** Command and process substitutions in the word. */
+  subs?: Sub[];
+  /** The word's source text. */
+  raw?: string;
+  /** What each substitution printed, as far as known (set by the analyzer). */
+  subOut?: { kind: string }[];
 }
 
 export interface Redirect {
@@ -31,16 +44,9 @@ export interface SimpleCommand {
   /** Index of this command's pipeline within the line and its position in it. */
   pipeline: number;
   stage: number;
-  /** A heredoc fed to this command's stdin (its text is filled in once the body lines are read). */
+  /** A heredoc fed to this command's stdin. */
   heredoc?: Word;
   background: boolean;
-}
-
-export interface LexResult {
-  commands: SimpleCommand[];
-  /** Source of $(...), `...`, <(...), >(...) found anywhere: they run too. */
-  nested: string[];
-  errors: string[];
 }
 
 export interface LexContext {
@@ -49,9 +55,27 @@ export interface LexContext {
   tmp: string;
   /** Variables known statically (assignments earlier on the line). */
   vars: Map<string, string>;
+  /** Positional parameters ($1...), when known (a function call, `set --`). */
+  positional?: string[];
+  /** The previous directory (`cd -`, `~-`), when known. */
+  oldpwd?: string;
+}
+
+export interface Token {
+  kind: 'word' | 'op' | 'redir';
+  value: string;
+  /** For words: the source text. */
+  raw?: string;
+  fd?: number;
+  /** For << and <<-: the body and whether the delimiter was quoted (no expansion). */
+  heredoc?: { body: string; quoted: boolean };
 }
 
 const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
+/** Characters with no meaning to the word reader (letters, digits, most punctuation). */
+const PLAIN_CHAR = new Uint8Array(128);
+for (const ch of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,^-') PLAIN_CHAR[ch.charCodeAt(0)] = 1;
+export const MAX_BRACE_WORDS = 256;
 
 function decodeAnsiC(body: string): string {
   let out = '';
@@ -110,10 +134,28 @@ function decodeAnsiC(body: string): string {
   }
   return out;
 }
+export { decodeAnsiC };
 
-/** Index just past the `)` that closes a `$(` / `<(` opened before `start`. */
-function matchParen(s: string, start: number): number {
+const isWordStart = (s: string, i: number): boolean => i === 0 || ' \t\n;&|()<>'.includes(s[i - 1]);
+
+/** Reads a heredoc body inside a substitution: returns the index of the newline ending its delimiter line. */
+function skipHeredoc(s: string, i: number): number {
+  const m = /^<<-?[ \t]*(['"]?)([A-Za-z_0-9.-]+)\1/.exec(s.slice(i, i + 140));
+  const nl = s.indexOf('\n', i);
+  if (!m || nl < 0) return -1;
+  let k = nl + 1;
+  for (;;) {
+    const e = s.indexOf('\n', k);
+    const line = s.slice(k, e < 0 ? s.length : e).replace(/^\t+/, '');
+    if (line === m[2] || e < 0) return e < 0 ? s.length : e;
+    k = e + 1;
+  }
+}
+
+/** Index just past the `)` that closes a `$(` / `<(` opened before `start`; -1 when it is never closed. */
+export function matchParen(s: string, start: number): number {
   let depth = 1;
+  let caseDepth = 0;
   let i = start;
   while (i < s.length) {
     const c = s[i];
@@ -131,30 +173,41 @@ function matchParen(s: string, start: number): number {
       continue;
     }
     if (c === '`') {
-      const j = s.indexOf('`', i + 1);
-      i = j < 0 ? s.length : j + 1;
+      i = skipBacktick(s, i + 1);
+      continue;
+    }
+    if (c === '$' && s[i + 1] === '{') {
+      i = skipBrace(s, i + 2);
+      continue;
+    }
+    if (c === '#' && isWordStart(s, i)) {
+      // A comment: a `)` in it does not close anything.
+      const nl = s.indexOf('\n', i);
+      i = nl < 0 ? s.length : nl;
       continue;
     }
     if (c === '<' && s[i + 1] === '<' && s[i + 2] !== '<') {
-      // A heredoc inside $( ... ): its body may hold any parenthesis.
-      const m = /^<<-?[ \t]*(['"]?)([A-Za-z_0-9.-]+)\1/.exec(s.slice(i, i + 140));
-      const nl = s.indexOf('\n', i);
-      if (m && nl >= 0) {
-        let k = nl + 1;
-        for (;;) {
-          const e = s.indexOf('\n', k);
-          const line = s.slice(k, e < 0 ? s.length : e).replace(/^\t+/, '');
-          if (line === m[2] || e < 0) {
-            i = e < 0 ? s.length : e;
-            break;
-          }
-          k = e + 1;
-        }
+      const e = skipHeredoc(s, i);
+      if (e >= 0) {
+        i = e;
+        continue;
+      }
+    }
+    if (isWordStart(s, i) && (c === 'c' || c === 'e')) {
+      const w = /^(?:case|esac)(?=[\s;&|)]|$)/.exec(s.slice(i, i + 5));
+      if (w) {
+        caseDepth += w[0] === 'case' ? 1 : caseDepth > 0 ? -1 : 0;
+        i += 4;
         continue;
       }
     }
     if (c === '(') depth++;
     else if (c === ')') {
+      // In `case x in a) ...`, a pattern's `)` closes nothing.
+      if (caseDepth > 0 && depth === 1) {
+        i++;
+        continue;
+      }
       depth--;
       if (depth === 0) return i + 1;
     }
@@ -178,9 +231,12 @@ function skipDouble(s: string, start: number): number {
       i = j < 0 ? s.length : j;
       continue;
     }
+    if (c === '$' && s[i + 1] === '{') {
+      i = skipBrace(s, i + 2);
+      continue;
+    }
     if (c === '`') {
-      const j = s.indexOf('`', i + 1);
-      i = j < 0 ? s.length : j + 1;
+      i = skipBacktick(s, i + 1);
       continue;
     }
     i++;
@@ -188,35 +244,139 @@ function skipDouble(s: string, start: number): number {
   return s.length;
 }
 
-const STATIC_SUBST = /^\s*(?:echo|printf)\s/;
-
-interface Token {
-  kind: 'word' | 'op' | 'redir';
-  value: string;
-  word?: Word;
-  fd?: number;
+/** Index just past the closing backtick (start is after the opening one). */
+function skipBacktick(s: string, start: number): number {
+  let i = start;
+  while (i < s.length) {
+    if (s[i] === '\\') {
+      i += 2;
+      continue;
+    }
+    if (s[i] === '`') return i + 1;
+    i++;
+  }
+  return s.length;
 }
+
+/** Index just past the `}` closing a `${` (start is after the brace); quotes and nested expansions inside are skipped. */
+export function skipBrace(s: string, start: number): number {
+  let i = start;
+  while (i < s.length) {
+    const c = s[i];
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
+    if (c === '}') return i + 1;
+    if (c === "'") {
+      const j = s.indexOf("'", i + 1);
+      i = j < 0 ? s.length : j + 1;
+      continue;
+    }
+    if (c === '"') {
+      i = skipDouble(s, i + 1);
+      continue;
+    }
+    if (c === '`') {
+      i = skipBacktick(s, i + 1);
+      continue;
+    }
+    if (c === '$' && s[i + 1] === '(') {
+      const j = matchParen(s, i + 2);
+      i = j < 0 ? s.length : j;
+      continue;
+    }
+    if (c === '$' && s[i + 1] === '{') {
+      i = skipBrace(s, i + 2);
+      continue;
+    }
+    i++;
+  }
+  return s.length;
+}
+
+/** `$(` and backticks inside a text that is expanded as a whole (an arithmetic body, a heredoc). */
+export function findSubs(body: string, out: Sub[]): void {
+  for (let k = 0; k < body.length && out.length < 64; k++) {
+    if (body[k] === '\\') {
+      k++;
+      continue;
+    }
+    if (body[k] === '$' && body[k + 1] === '(') {
+      const arith = body[k + 2] === '(';
+      const j = matchParen(body, k + 2);
+      if (j < 0) continue;
+      const inner = body.slice(k + 2, j - 1);
+      if (arith) findSubs(inner, out);
+      else out.push({ src: inner, kind: '$(' });
+      k = j - 1;
+    } else if (body[k] === '`') {
+      const j = skipBacktick(body, k + 1);
+      out.push({ src: body.slice(k + 1, j - 1).replace(/\\([`\\$])/g, '$1'), kind: '`' });
+      k = j - 1;
+    }
+  }
+}
+
+/** Marks a field boundary produced by an unquoted expansion (IFS splitting happens after the word is built). */
+const SPLIT = '\u0001';
+
+export type StaticEval = (src: string) => string | undefined;
 
 export class Lexer {
   private i = 0;
-  readonly nested: string[] = [];
   readonly errors: string[] = [];
-  private pendingHeredocs: { delim: string; quoted: boolean; strip: boolean; onBody: (b: string) => void }[] = [];
+  private pendingHeredocs: { delim: string; quoted: boolean; strip: boolean; tok: Token }[] = [];
+  private subs: Sub[] = [];
 
   constructor(
     private readonly s: string,
     private readonly ctx: LexContext,
     /** Evaluates a static $(echo ...) substitution; undefined when it cannot. */
-    private readonly evalStatic: (src: string) => string | undefined,
+    private readonly evalStatic: StaticEval = () => undefined,
+    /** Nesting of ${X:-${Y:-...}} words being expanded. */
+    private readonly level = 0,
+    /** The text is one word however it is spaced (the word of ${X:-word}). */
+    private readonly wholeWord = false,
   ) {}
+
+  private ifs(): string {
+    return this.ctx.vars.get('IFS') ?? ' \t\n';
+  }
 
   private expandVar(name: string): string | undefined {
     if (this.ctx.vars.has(name)) return this.ctx.vars.get(name);
+    const pos = this.ctx.positional;
+    if (pos && /^[1-9][0-9]*$/.test(name)) return pos[Number(name) - 1] ?? '';
+    if (pos && name === '#') return String(pos.length);
     if (name === 'HOME') return this.ctx.home;
     if (name === 'PWD') return this.ctx.cwd;
+    if (name === 'OLDPWD') return this.ctx.oldpwd;
     if (name === 'TMPDIR') return this.ctx.tmp;
-    if (name === 'USER' || name === 'LOGNAME') return undefined;
     return undefined;
+  }
+
+  /** Appends an expansion's value: unquoted, its IFS characters split fields. */
+  private put(w: { text: string; glob?: boolean }, v: string, inDouble: boolean): void {
+    if (inDouble) {
+      w.text += v;
+      return;
+    }
+    if (w.glob === false && /[*?[]/.test(v)) w.glob = true;
+    const ifs = this.ifs();
+    let out = '';
+    for (const ch of v) out += ifs.includes(ch) ? SPLIT : ch;
+    w.text += out;
+  }
+
+  private substitution(w: { text: string; dynamic: boolean }, inner: string, kind: '$(' | '`', inDouble: boolean): void {
+    this.subs.push({ src: inner, kind });
+    const v = this.evalStatic(inner);
+    if (v !== undefined) this.put(w, v.replace(/\n+$/, ''), inDouble);
+    else {
+      w.text += '\u0000';
+      w.dynamic = true;
+    }
   }
 
   /** Reads `$...` at this.i (pointing at '$'); appends to w. */
@@ -224,9 +384,12 @@ export class Lexer {
     const s = this.s;
     const n = s[this.i + 1];
     if (n === '(' && s[this.i + 2] === '(') {
+      // $(( ... )): matchParen from the inner `(` returns just past the closing `))`.
       const j = matchParen(s, this.i + 2);
-      this.i = j < 0 ? s.length : j + 1;
-      w.text += '0';
+      const end = j < 0 ? s.length : j;
+      findSubs(s.slice(this.i + 3, Math.max(this.i + 3, end - 2)), this.subs);
+      this.i = end;
+      w.text += '\u0000';
       w.dynamic = true;
       return;
     }
@@ -234,40 +397,28 @@ export class Lexer {
       const j = matchParen(s, this.i + 2);
       if (j < 0) {
         this.errors.push('unterminated $(');
+        this.subs.push({ src: s.slice(this.i + 2), kind: '$(' });
         this.i = s.length;
+        w.text += '\u0000';
         w.dynamic = true;
         return;
       }
       const inner = s.slice(this.i + 2, j - 1);
-      this.nested.push(inner);
-      const v = STATIC_SUBST.test(inner) ? this.evalStatic(inner) : undefined;
-      if (v !== undefined) w.text += v;
-      else {
-        w.text += '\u0000';
-        w.dynamic = true;
-      }
       this.i = j;
+      this.substitution(w, inner, '$(', inDouble);
       return;
     }
     if (n === '{') {
-      const j = s.indexOf('}', this.i + 2);
-      if (j < 0) {
+      const j = skipBrace(s, this.i + 2);
+      if (j > s.length || s[j - 1] !== '}') {
         this.errors.push('unterminated ${');
         this.i = s.length;
+        w.text += '\u0000';
         w.dynamic = true;
         return;
       }
-      const body = s.slice(this.i + 2, j);
-      const m = /^([A-Za-z_][A-Za-z0-9_]*)(.*)$/s.exec(body);
-      const v = m && m[2] === '' ? this.expandVar(m[1]) : undefined;
-      if (v !== undefined) w.text += v;
-      else {
-        // ${X:-default} and friends: the default may run $(...)
-        if (m && m[2].includes('$(')) this.nested.push(m[2].slice(m[2].indexOf('$(') + 2).replace(/\)[^)]*$/, ''));
-        w.text += '\u0000';
-        w.dynamic = true;
-      }
-      this.i = j + 1;
+      this.braceParam(w, s.slice(this.i + 2, j - 1), inDouble);
+      this.i = j;
       return;
     }
     if (n === "'" && !inDouble) {
@@ -282,13 +433,51 @@ export class Lexer {
       this.i++;
       return;
     }
+    this.i += 1 + m[0].length;
+    if ((m[0] === '@' || m[0] === '*') && this.ctx.positional) {
+      // "$@" is one word per parameter; "$*" joins them with the first IFS character.
+      const sep = m[0] === '@' || !inDouble ? SPLIT : this.ifs()[0] ?? '';
+      w.text += this.ctx.positional.join(sep);
+      return;
+    }
     const v = this.expandVar(m[0]);
-    if (v !== undefined) w.text += v;
+    if (v !== undefined) this.put(w, v, inDouble);
     else {
       w.text += '\u0000';
       w.dynamic = true;
     }
-    this.i += 1 + m[0].length;
+  }
+
+  /** ${NAME}, ${NAME:-word} and friends: the word part is expanded too (its substitutions run). */
+  private braceParam(w: { text: string; dynamic: boolean }, body: string, inDouble: boolean): void {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(.*)$/s.exec(body);
+    const name = m?.[1];
+    const rest = m?.[2] ?? body;
+    const known = name !== undefined ? this.expandVar(name) : undefined;
+    let wordPart: Word | undefined;
+    const op = /^(:?[-=+?])/.exec(rest)?.[1];
+    if (rest !== '' && this.level < 16) {
+      // Expand the operator's word (as inside double quotes) to collect what it runs.
+      const from = op ? op.length : /^[#%/^,]{1,2}/.exec(rest)?.[0].length ?? 0;
+      const sub = new Lexer(rest.slice(from), this.ctx, this.evalStatic, this.level + 1, true);
+      const parts = sub.expandOne();
+      wordPart = { text: parts.map((p) => p.text).join(' '), dynamic: parts.some((p) => p.dynamic), quoted: true, glob: false };
+      this.subs.push(...sub.subs);
+    }
+    if (!m || (rest !== '' && !op)) {
+      w.text += '\u0000';
+      w.dynamic = true;
+      return;
+    }
+    if (rest === '' && known !== undefined) return this.put(w, known, inDouble);
+    if (op && (op === '-' || op === ':-' || op === '=' || op === ':=')) {
+      const useDefault = known === undefined || (op.startsWith(':') && known === '');
+      // An unset variable takes the default: what an attacker relies on.
+      if (useDefault && wordPart && !wordPart.dynamic) return this.put(w, wordPart.text, inDouble);
+      if (!useDefault && known !== undefined) return this.put(w, known, inDouble);
+    }
+    w.text += '\u0000';
+    w.dynamic = true;
   }
 
   private findAnsiEnd(from: number): number {
@@ -297,27 +486,51 @@ export class Lexer {
     return Math.min(k, this.s.length);
   }
 
-  private backtick(w: { text: string; dynamic: boolean }): void {
-    const j = this.s.indexOf('`', this.i + 1);
-    const end = j < 0 ? this.s.length : j;
-    const inner = this.s.slice(this.i + 1, end).replace(/\\([`\\$])/g, '$1');
-    this.nested.push(inner);
-    const v = STATIC_SUBST.test(inner) ? this.evalStatic(inner) : undefined;
-    if (v !== undefined) w.text += v;
-    else {
-      w.text += '\u0000';
-      w.dynamic = true;
-    }
-    this.i = end + 1;
+  private backtick(w: { text: string; dynamic: boolean }, inDouble: boolean): void {
+    const end = skipBacktick(this.s, this.i + 1);
+    const inner = this.s.slice(this.i + 1, this.s[end - 1] === '`' ? end - 1 : end).replace(/\\([`\\$])/g, '$1');
+    this.i = end;
+    this.substitution(w, inner, '`', inDouble);
   }
 
+  /** The whole text expanded as inside double quotes (a ${X:-word} word, an unquoted heredoc body). */
+  expandInDouble(): Word {
+    const w = { text: '', dynamic: false, quoted: true, glob: false };
+    const s = this.s;
+    while (this.i < s.length) {
+      const d = s[this.i];
+      if (d === '\\' && '$`"\\\n'.includes(s[this.i + 1] ?? '')) {
+        if (s[this.i + 1] !== '\n') w.text += s[this.i + 1];
+        this.i += 2;
+      } else if (d === '$') this.dollar(w, true);
+      else if (d === '`') this.backtick(w, true);
+      else {
+        w.text += d;
+        this.i++;
+      }
+    }
+    return { ...w, subs: this.subs };
+  }
+
+  /** Reads one word at this.i; with `scan`, only finds its end. */
   private readWord(): Word {
     const s = this.s;
     const w = { text: '', dynamic: false, quoted: false, glob: false };
     const start = this.i;
+    let assignAt = -1;
     while (this.i < s.length) {
       const c = s[this.i];
-      if (META.has(c)) break;
+      if ((c === '<' || c === '>') && s[this.i + 1] === '(' && this.i === start) {
+        const j = matchParen(s, this.i + 2);
+        const inner = s.slice(this.i + 2, j < 0 ? s.length : j - 1);
+        if (j < 0) this.errors.push(`unterminated ${c}(`);
+        this.subs.push({ src: inner, kind: c === '<' ? '<(' : '>(' });
+        w.text += `\u0000procsub:${c}(`;
+        w.dynamic = true;
+        this.i = j < 0 ? s.length : j;
+        continue;
+      }
+      if (META.has(c) && !this.wholeWord) break;
       if (c === '\\') {
         if (s[this.i + 1] === '\n') {
           this.i += 2;
@@ -351,10 +564,12 @@ export class Lexer {
             if (s[this.i + 1] !== '\n') w.text += s[this.i + 1];
             this.i += 2;
           } else if (d === '$') this.dollar(w, true);
-          else if (d === '`') this.backtick(w);
+          else if (d === '`') this.backtick(w, true);
           else {
-            w.text += d;
-            this.i++;
+            let j = this.i + 1;
+            while (j < s.length && s[j] !== '"' && s[j] !== '\\' && s[j] !== '$' && s[j] !== '`') j++;
+            w.text += s.slice(this.i, j);
+            this.i = j;
           }
         }
         if (this.i >= s.length) this.errors.push('unterminated "');
@@ -366,18 +581,26 @@ export class Lexer {
         continue;
       }
       if (c === '`') {
-        this.backtick(w);
+        this.backtick(w, false);
+        continue;
+      }
+      if (PLAIN_CHAR[c.charCodeAt(0)] === 1 && c !== '=') {
+        // A run of ordinary characters is copied in one slice.
+        let j = this.i + 1;
+        while (j < s.length && PLAIN_CHAR[s.charCodeAt(j)] === 1 && s[j] !== '=') j++;
+        w.text += s.slice(this.i, j);
+        this.i = j;
         continue;
       }
       if (c === '*' || c === '?' || c === '[') w.glob = true;
-      if (c === '~' && this.i === start) {
-        const rest = s.slice(this.i + 1, this.i + 2);
-        if (rest === '' || rest === '/' || META.has(rest)) {
-          w.text += this.ctx.home;
-          this.i++;
+      if (c === '=' && assignAt < 0 && !w.quoted && /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?$/.test(w.text)) assignAt = w.text.length + 1;
+      // A tilde starts the word, or follows an assignment's `=` or a `:` in its value.
+      if (c === '~' && (this.i === start || (assignAt > 0 && (w.text.length === assignAt || w.text.endsWith(':'))))) {
+        const t = this.tilde(start);
+        if (t !== undefined) {
+          w.text += t;
           continue;
         }
-        w.dynamic = true; // ~user
       }
       w.text += c;
       this.i++;
@@ -385,39 +608,58 @@ export class Lexer {
     return w;
   }
 
+  /** Expands a tilde prefix at this.i; undefined leaves it literal. */
+  private tilde(_start: number): string | undefined {
+    const s = this.s;
+    let j = this.i + 1;
+    while (j < s.length && !META.has(s[j]) && s[j] !== '/' && s[j] !== ':') j++;
+    const name = s.slice(this.i + 1, j);
+    let v: string | undefined;
+    if (name === '') v = this.ctx.vars.get('HOME') ?? this.ctx.home;
+    else if (name === '+') v = this.ctx.cwd;
+    else if (name === '-') v = this.ctx.oldpwd ?? '\u0000';
+    else if (/^[A-Za-z_][A-Za-z0-9._-]*$/.test(name)) {
+      const homeParent = this.ctx.home.slice(0, this.ctx.home.lastIndexOf('/')) || '/home';
+      v = name === 'root' ? '/root' : `${homeParent}/${name}`;
+    }
+    if (v === undefined) return undefined;
+    this.i = j;
+    return v;
+  }
+
+  /** Expands the whole source as one word (after brace expansion); IFS splitting may make it several. */
+  expandOne(): Word[] {
+    const raw = this.s;
+    const w = this.readWord();
+    // Operators glued inside a raw word cannot happen (the tokenizer split them); a leftover means a lone metachar.
+    if (this.i < raw.length) w.text += raw.slice(this.i);
+    const subs = this.subs;
+    if (!w.text.includes(SPLIT)) return [{ ...w, subs, raw }];
+    // Fields an unquoted expansion left empty disappear, as in bash.
+    const out: Word[] = [];
+    for (const p of w.text.split(SPLIT)) if (p !== '') out.push({ ...w, text: p, subs, raw, glob: w.glob && /[*?[]/.test(p) });
+    return out;
+  }
+
   private readHeredocBodies(): void {
     // Bodies start on the line after the operator: here, at a newline.
     for (const h of this.pendingHeredocs) {
       const lines: string[] = [];
+      let closed = false;
       while (this.i < this.s.length) {
         let nl = this.s.indexOf('\n', this.i);
         if (nl < 0) nl = this.s.length;
         let line = this.s.slice(this.i, nl);
         this.i = nl + 1;
         if (h.strip) line = line.replace(/^\t+/, '');
-        if (line === h.delim) break;
+        if (line === h.delim) {
+          closed = true;
+          break;
+        }
         lines.push(line);
       }
-      const body = lines.join('\n');
-      if (!h.quoted) {
-        // $(...) and `...` inside an unquoted heredoc run when it is read.
-        for (let k = 0; k < body.length; k++) {
-          if (body[k] === '$' && body[k + 1] === '(') {
-            const j = matchParen(body, k + 2);
-            if (j > 0) {
-              this.nested.push(body.slice(k + 2, j - 1));
-              k = j - 1;
-            }
-          } else if (body[k] === '`') {
-            const j = body.indexOf('`', k + 1);
-            if (j > 0) {
-              this.nested.push(body.slice(k + 1, j));
-              k = j;
-            }
-          }
-        }
-      }
-      h.onBody(body);
+      if (!closed && lines.length === 0) this.errors.push(`heredoc ${h.delim} has no body`);
+      h.tok.heredoc = { body: lines.join('\n') + (lines.length ? '\n' : ''), quoted: h.quoted };
     }
     this.pendingHeredocs = [];
   }
@@ -429,6 +671,10 @@ export class Lexer {
       const c = s[this.i];
       if (c === ' ' || c === '\t' || c === '\r') {
         this.i++;
+        continue;
+      }
+      if (c === '\\' && s[this.i + 1] === '\n') {
+        this.i += 2;
         continue;
       }
       if (c === '\n') {
@@ -446,25 +692,30 @@ export class Lexer {
       const three = s.slice(this.i, this.i + 3);
       const two = s.slice(this.i, this.i + 2);
       if (two === '<(' || two === '>(') {
-        const j = matchParen(s, this.i + 2);
-        const inner = s.slice(this.i + 2, j < 0 ? s.length : j - 1);
-        this.nested.push(inner);
-        out.push({ kind: 'word', value: two, word: { text: `\u0000procsub:${two}`, dynamic: true, quoted: false, glob: false } });
-        this.i = j < 0 ? s.length : j;
+        const start = this.i;
+        this.readWord();
+        out.push({ kind: 'word', value: s.slice(start, this.i), raw: s.slice(start, this.i) });
         continue;
       }
       if (three === '<<-' || (two === '<<' && three !== '<<<')) {
         const strip = three === '<<-';
         this.i += strip ? 3 : 2;
         while (s[this.i] === ' ' || s[this.i] === '\t') this.i++;
+        const dstart = this.i;
         const delimWord = this.readWord();
-        const tok: Token = { kind: 'redir', value: strip ? '<<-' : '<<', word: { text: '', dynamic: false, quoted: delimWord.quoted, glob: false } };
-        this.pendingHeredocs.push({ delim: delimWord.text, quoted: delimWord.quoted, strip, onBody: (b) => (tok.word!.text = b) });
+        const quoted = /['"\\]/.test(s.slice(dstart, this.i));
+        const tok: Token = { kind: 'redir', value: strip ? '<<-' : '<<', heredoc: { body: '', quoted } };
+        this.pendingHeredocs.push({ delim: delimWord.text, quoted, strip, tok });
         out.push(tok);
         continue;
       }
-      if (['&&', '||', ';;', '|&'].includes(two)) {
-        out.push({ kind: 'op', value: two === '|&' ? '|' : two });
+      if (three === ';;&') {
+        out.push({ kind: 'op', value: ';;' });
+        this.i += 3;
+        continue;
+      }
+      if (['&&', '||', ';;', '|&', ';&'].includes(two)) {
+        out.push({ kind: 'op', value: two === '|&' ? '|' : two === ';&' ? ';;' : two });
         this.i += 2;
         continue;
       }
@@ -483,6 +734,12 @@ export class Lexer {
         this.i++;
         continue;
       }
+      if (c === '(' && s[this.i + 1] === '(') {
+        // `((` opens an arithmetic command (bash reads `( (` as two subshells).
+        out.push({ kind: 'op', value: '((' });
+        this.i += 2;
+        continue;
+      }
       if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')') {
         out.push({ kind: 'op', value: c });
         this.i++;
@@ -490,11 +747,12 @@ export class Lexer {
       }
       const before = this.i;
       const w = this.readWord();
-      // `2>` : a number glued to a redirection is its fd.
+      const raw = s.slice(before, this.i);
+      // `2>` : a number glued to a redirection is its fd; so is `{fd}>`.
       const next = s[this.i];
-      if ((next === '>' || next === '<') && /^\d+$/.test(w.text) && !w.quoted) {
+      if ((next === '>' || next === '<') && (/^\d+$/.test(raw) || /^\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(raw)) && s[this.i + 1] !== '(') {
         const t = this.tokens1Redir();
-        t.fd = Number(w.text);
+        if (/^\d+$/.test(raw)) t.fd = Number(raw);
         out.push(t);
         continue;
       }
@@ -502,8 +760,9 @@ export class Lexer {
         this.i++;
         continue;
       }
-      out.push({ kind: 'word', value: w.text, word: w });
+      out.push({ kind: 'word', value: w.text, raw });
     }
+    if (this.pendingHeredocs.length) this.readHeredocBodies();
     return out;
   }
 
@@ -511,6 +770,22 @@ export class Lexer {
     const s = this.s;
     const three = s.slice(this.i, this.i + 3);
     const two = s.slice(this.i, this.i + 2);
+    if (three === '<<<') {
+      this.i += 3;
+      return { kind: 'redir', value: '<<<' };
+    }
+    if (two === '<<') {
+      // n<<EOF: a heredoc on fd n.
+      const strip = three === '<<-';
+      this.i += strip ? 3 : 2;
+      while (s[this.i] === ' ' || s[this.i] === '\t') this.i++;
+      const dstart = this.i;
+      const delimWord = this.readWord();
+      const quoted = /['"\\]/.test(s.slice(dstart, this.i));
+      const tok: Token = { kind: 'redir', value: strip ? '<<-' : '<<', heredoc: { body: '', quoted } };
+      this.pendingHeredocs.push({ delim: delimWord.text, quoted, strip, tok });
+      return tok;
+    }
     for (const op of [three, two, s[this.i]]) {
       if (['&>>', '>>', '>&', '<&', '>|', '<>', '>', '<'].includes(op)) {
         this.i += op.length;
@@ -522,90 +797,130 @@ export class Lexer {
   }
 }
 
-/** Bash brace expansion of one unquoted word with a single top-level {a,b,...} list. */
-export function braceExpand(w: Word): Word[] {
-  if (w.quoted || w.dynamic) return [w];
-  const open = w.text.indexOf('{');
-  if (open < 0) return [w];
+/**
+ * Bash brace expansion over a word's source, before any other expansion:
+ * `{a,b}`, nested `{{rm,-rf},~}`, sequences `{1..3}` / `{a..c}`. Quoted
+ * braces and `${...}` are not expanded. At most MAX_BRACE_WORDS words.
+ */
+export function braceExpandRaw(raw: string, budget = { n: MAX_BRACE_WORDS, tries: 64 }): string[] {
+  if (!raw.includes('{') || budget.n <= 0 || raw.length > 8192) return [raw];
+  let i = 0;
+  while (i < raw.length) {
+    const c = raw[i];
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
+    if (c === "'") {
+      const j = raw.indexOf("'", i + 1);
+      i = j < 0 ? raw.length : j + 1;
+      continue;
+    }
+    if (c === '"') {
+      i = skipDouble(raw, i + 1);
+      continue;
+    }
+    if (c === '$' && (raw[i + 1] === '{' || raw[i + 1] === '(')) {
+      i = raw[i + 1] === '{' ? skipBrace(raw, i + 2) : Math.max(i + 2, matchParen(raw, i + 2));
+      continue;
+    }
+    if (c === '`') {
+      i = skipBacktick(raw, i + 1);
+      continue;
+    }
+    if (c === '{') {
+      // Each failed `{` costs a scan: a word of many unmatched braces stops being expanded.
+      if (--budget.tries < 0) return [raw];
+      const group = braceGroup(raw, i);
+      if (group) {
+        const pre = raw.slice(0, i);
+        const post = raw.slice(group.end);
+        const out: string[] = [];
+        for (const alt of group.alts) {
+          for (const a of braceExpandRaw(alt, budget)) {
+            for (const p of braceExpandRaw(post, budget)) {
+              if (budget.n-- <= 0) return out.length ? out : [raw];
+              out.push(pre + a + p);
+            }
+          }
+        }
+        return out;
+      }
+    }
+    i++;
+  }
+  return [raw];
+}
+
+function braceGroup(raw: string, open: number): { alts: string[]; end: number } | undefined {
   let depth = 0;
   const commas: number[] = [];
-  let close = -1;
-  for (let k = open; k < w.text.length; k++) {
-    const c = w.text[k];
+  for (let k = open; k < raw.length; k++) {
+    const c = raw[k];
+    if (c === '\\') {
+      k++;
+      continue;
+    }
+    if (c === "'") {
+      const j = raw.indexOf("'", k + 1);
+      if (j < 0) return undefined;
+      k = j;
+      continue;
+    }
+    if (c === '"') {
+      k = skipDouble(raw, k + 1) - 1;
+      continue;
+    }
+    if (c === '$' && raw[k + 1] === '{') {
+      k = skipBrace(raw, k + 2) - 1;
+      continue;
+    }
     if (c === '{') depth++;
     else if (c === '}') {
       depth--;
       if (depth === 0) {
-        close = k;
-        break;
+        const body = raw.slice(open + 1, k);
+        if (commas.length) {
+          const alts: string[] = [];
+          let from = open + 1;
+          for (const q of [...commas, k]) {
+            alts.push(raw.slice(from, q));
+            from = q + 1;
+          }
+          return { alts, end: k + 1 };
+        }
+        const seq = /^(-?\d{1,6}|[A-Za-z])\.\.(-?\d{1,6}|[A-Za-z])(?:\.\.(-?\d{1,4}))?$/.exec(body);
+        if (seq) {
+          const num = /\d/.test(seq[1]);
+          const a = num ? Number(seq[1]) : seq[1].charCodeAt(0);
+          const b = num ? Number(seq[2]) : seq[2].charCodeAt(0);
+          const step = Math.max(1, Math.abs(Number(seq[3] ?? 1)));
+          const alts: string[] = [];
+          for (let v = a; (a <= b ? v <= b : v >= b) && alts.length < MAX_BRACE_WORDS; v += a <= b ? step : -step) alts.push(num ? String(v) : String.fromCharCode(v));
+          return { alts, end: k + 1 };
+        }
+        return undefined;
       }
     } else if (c === ',' && depth === 1) commas.push(k);
+    else if (c === ' ' || c === '\t' || c === '\n') return undefined;
   }
-  if (close < 0 || commas.length === 0) return [w];
-  const pre = w.text.slice(0, open);
-  const post = w.text.slice(close + 1);
-  const parts: string[] = [];
-  let from = open + 1;
-  for (const k of [...commas, close]) {
-    parts.push(w.text.slice(from, k));
-    from = k + 1;
-  }
-  return parts.slice(0, 64).map((p) => ({ ...w, text: pre + p + post }));
+  return undefined;
 }
 
-/** Splits tokens into simple commands. */
-export function toCommands(tokens: Token[]): SimpleCommand[] {
-  const out: SimpleCommand[] = [];
-  let pipeline = 0;
-  let stage = 0;
-  let cur: SimpleCommand = { words: [], assignments: [], redirects: [], pipeline, stage, background: false };
-  const flush = () => {
-    if (cur.words.length || cur.assignments.length || cur.redirects.length) out.push(cur);
-    cur = { words: [], assignments: [], redirects: [], pipeline, stage, background: false };
-  };
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k];
-    if (t.kind === 'op') {
-      if (t.value === '|') {
-        flush();
-        stage++;
-        cur.stage = stage;
-        continue;
-      }
-      if (t.value === '&') cur.background = true;
-      flush();
-      pipeline++;
-      stage = 0;
-      cur.pipeline = pipeline;
-      cur.stage = 0;
-      continue;
-    }
-    if (t.kind === 'redir') {
-      if (t.value === '<<' || t.value === '<<-') {
-        cur.heredoc = t.word!;
-        continue;
-      }
-      const target = tokens[k + 1];
-      if (target && target.kind === 'word') {
-        cur.redirects.push({ op: t.value, target: target.word!, fd: t.fd });
-        k++;
-      } else if (t.value === '>&' || t.value === '<&') {
-        // 2>&1 style without a word target is fine
-      } else cur.redirects.push({ op: t.value, target: { text: '', dynamic: true, quoted: false, glob: false }, fd: t.fd });
-      continue;
-    }
-    const w = t.word!;
-    if (cur.words.length === 0 && !w.quoted) {
-      const eq = w.text.indexOf('=');
-      if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?$/.test(w.text.slice(0, eq))) {
-        cur.assignments.push({ name: w.text.slice(0, eq).replace(/\+$/, ''), value: { ...w, text: w.text.slice(eq + 1) } });
-        continue;
-      }
-    }
-    // Words that open or close compound commands separate commands, they do not run.
-    if (cur.words.length === 0 && !w.quoted && ['{', '}', '!', 'then', 'do', 'else', 'elif', 'fi', 'done', 'esac', 'if', 'while', 'until', 'time'].includes(w.text)) continue;
-    for (const e of braceExpand(w)) cur.words.push(e);
+/** Expands one word's source: brace expansion, then tilde, parameters, substitutions, quote removal, IFS splitting. */
+const PLAIN_RAW = /^[A-Za-z0-9_./:=@%+,^-]+$/;
+const SINGLE_QUOTED = /^'[^']*'$/;
+const DOUBLE_PLAIN = /^"[^"$`\\]*"$/;
+
+export function expandWord(raw: string, ctx: LexContext, evalStatic: StaticEval, errors?: string[]): Word[] {
+  // Most words need no expansion at all: skip the lexer for them.
+  if (PLAIN_RAW.test(raw)) return [{ text: raw, dynamic: false, quoted: false, glob: false, raw }];
+  if (SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) return [{ text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw }];
+  const out: Word[] = [];
+  for (const r of braceExpandRaw(raw)) {
+    const lx = new Lexer(r, ctx, evalStatic);
+    for (const w of lx.expandOne()) out.push(w);
+    if (errors && lx.errors.length) errors.push(lx.errors[0]);
   }
-  flush();
   return out;
 }

@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './tables/paths';
+import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './tables/paths';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
@@ -40,8 +40,18 @@ export function resolveTarget(text: string, cwd: string): { abs: string; globbed
  * bash matches it: `*` and `?` stay inside one segment and do not match a
  * leading dot; `[...]` is a class; `**` spans segments.
  */
+const globCache = new Map<string, RegExp | undefined>();
+
 export function globToRegExp(absPattern: string): RegExp | undefined {
   if (absPattern.length > 512) return undefined;
+  if (globCache.has(absPattern)) return globCache.get(absPattern);
+  if (globCache.size > 256) globCache.clear();
+  const re = compileGlob(absPattern);
+  globCache.set(absPattern, re);
+  return re;
+}
+
+function compileGlob(absPattern: string): RegExp | undefined {
   let re = '^';
   let segStart = true;
   for (let i = 0; i < absPattern.length; i++) {
@@ -140,6 +150,8 @@ export function classify(abs: string, a: Analyzer): PathClass {
   if (within(projectDir, abs)) return abs === home ? 'home' : 'above-project';
   for (const t of [tmp, ...TEMP_DIRS]) if (abs !== t && within(abs, t)) return 'temp';
   if (abs === home) return 'home';
+  // Package and build caches under home are as disposable as the temp folder.
+  if (within(abs, home)) for (const c of under(home).caches) if (within(abs, c)) return 'temp';
   if (SYSTEM_SET.has(abs) || (abs.split('/').length === 2 && !within(abs, home))) return 'system';
   return 'outside';
 }
@@ -151,6 +163,7 @@ interface HomePaths {
   persistence: string[];
   hookSettings: string[];
   harnessFolders: string[];
+  caches: string[];
 }
 const homeCache = new Map<string, HomePaths>();
 
@@ -166,6 +179,7 @@ function under(home: string): HomePaths {
       persistence: PERSISTENCE_FILES.map((f) => (f.startsWith('/') ? f : posix.join(home, f))),
       hookSettings: HOOK_SETTINGS_FILES.map((f) => posix.join(home, f)),
       harnessFolders: HARNESS_FOLDERS.map((f) => posix.join(home, f)),
+      caches: HOME_CACHE_DIRS.map((f) => posix.join(home, f)),
     };
     homeCache.set(home, h);
   }
@@ -177,8 +191,10 @@ export function isSecretPath(abs: string, a: Analyzer): boolean {
   const h = under(a.opts.home);
   if (within(abs, h.ssh)) return abs !== h.ssh && !SSH_PUBLIC.test(base);
   if (!ENV_EXAMPLE.test(base) && SECRET_NAME_PATTERNS.some((p) => p.test(base))) return true;
-  for (const f of h.secretFiles) if (within(abs, f)) return true;
-  for (const f of SYSTEM_SECRET_FILES) if (within(abs, f)) return true;
+  if (within(abs, a.opts.home)) for (const f of h.secretFiles) if (within(abs, f)) return true;
+  if (abs.startsWith('/etc/') || abs.startsWith('/root') || abs.startsWith('/var/lib/')) for (const f of SYSTEM_SECRET_FILES) if (within(abs, f)) return true;
+  // Another process's environment holds its tokens.
+  if (abs.startsWith('/proc/') && /^\/proc\/[^/]+(?:\/task\/[^/]+)?\/environ$/.test(abs)) return true;
   const rel = posix.relative(a.opts.projectDir, abs);
   return a.opts.policy.sensitivePaths.some((p) => p.test(abs) || p.test(rel) || p.test(base));
 }
@@ -191,9 +207,16 @@ export function credentialFolderIn(abs: string, a: Analyzer): string | undefined
 }
 
 /** Concrete secret paths a glob is tried against. */
+const candidateCache = new Map<string, string[]>();
+
 function secretCandidates(a: Analyzer, cwd: string): string[] {
   const { home, projectDir } = a.opts;
+  const key = `${home}\u0000${projectDir}\u0000${cwd}`;
+  const cached = candidateCache.get(key);
+  if (cached) return cached;
+  if (candidateCache.size > 64) candidateCache.clear();
   const out: string[] = [];
+  candidateCache.set(key, out);
   for (const dir of new Set([cwd, projectDir])) for (const n of SECRET_SAMPLE_NAMES) out.push(posix.join(dir, n));
   for (const k of ['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa']) out.push(posix.join(home, '.ssh', k));
   for (const f of HOME_SECRET_FILES) out.push(posix.join(home, f));
@@ -280,6 +303,9 @@ export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: s
 }
 
 function isPersistence(abs: string, a: Analyzer): boolean {
+  if (abs.includes('/' + GIT_HOOKS_DIR + '/')) return true;
+  if (!within(abs, a.opts.home) && !abs.startsWith('/etc/') && !abs.startsWith('/var/spool/')) return false;
+  if (within(abs, a.opts.projectDir) && abs !== a.opts.projectDir) return false;
   for (const f of under(a.opts.home).persistence) if (within(abs, f)) return true;
   return abs.includes('/' + GIT_HOOKS_DIR + '/');
 }
@@ -295,6 +321,7 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
     const m = globMatches(text, cwd, protectedCandidates(a)).find((c) => protectedKind(c, a));
     if (m) hitProtected(a, protectedKind(m, a)!, m, segment, 'changes');
   }
+  if (abs === '/proc/sysrq-trigger') a.hit('shutdown', 'ask', segment, 'writes /proc/sysrq-trigger, which can crash or reboot the machine at once');
   if (isPersistence(abs, a) || (real !== abs && isPersistence(real, a))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
 }
 
@@ -345,6 +372,11 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   }
   const history = gitHistoryIn(abs + '/') ?? (globbed && !o.filtered && posix.basename(abs) === '.git' && globMatches(text, cwd, GIT_HISTORY_ENTRIES.map((e) => posix.join(abs, e))).length ? abs : undefined);
   if (history && (o.recursive || /\/\.git\/(?:HEAD|packed-refs)$/.test(abs))) a.hit('git-history-destroy', 'deny', segment, `${verb} the history of the repository (${posix.relative(cwd, abs) || abs})`);
+  // Keys and credentials: deleting one (or a glob over their folder) loses access that cannot be rebuilt.
+  if (verb !== 'moves') {
+    const cred = globbed ? (o.filtered ? undefined : globMatches(text, cwd, secretCandidates(a, cwd)).find((c) => within(c, a.opts.home) && !within(c, a.opts.projectDir) && !within(c, cwd) && isSecretPath(c, a))) : isSecretPath(abs, a) && within(abs, a.opts.home) && !within(abs, a.opts.projectDir) ? abs : credentialFolderIn(abs, a) === abs ? abs : undefined;
+    if (cred) a.hit('rm-credentials', 'deny', segment, `${verb} keys or credentials (${cred})`);
+  }
   if (!o.recursive) return;
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   // /tmp/test-* deletes inside the temp folder, not the folder itself.

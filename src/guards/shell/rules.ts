@@ -28,7 +28,7 @@ export interface RuleContext {
   vars: Map<string, string>;
 }
 
-export type Rule = (r: RuleContext) => void;
+export type Rule = ((r: RuleContext) => void) & { names?: readonly string[] };
 
 /** Every family's rules, in the order they run on each simple command. */
 export const FAMILIES: Record<string, Rule[]> = {
@@ -41,7 +41,19 @@ export const FAMILIES: Record<string, Rule[]> = {
   disk: DISK_RULES,
 };
 
-export const RULES: Rule[] = Object.values(FAMILIES).flat();
+const ALL: Rule[] = Object.values(FAMILIES).flat();
+const GENERIC = ALL.filter((r) => !r.names);
+const BY_NAME = new Map<string, Rule[]>();
+for (const rule of ALL) for (const n of rule.names ?? []) BY_NAME.set(n, [...(BY_NAME.get(n) ?? []), rule]);
+
+/** Every family's rules for one simple command: the rules that name their programs run only for those. */
+const dispatch: Rule = (r) => {
+  for (const rule of GENERIC) rule(r);
+  const named = BY_NAME.get(r.name);
+  if (named) for (const rule of named) rule(r);
+};
+
+export const RULES: Rule[] = [dispatch];
 
 export { checkWindowsLine, WINDOWS_HINT } from './families/windows';
 export { hasShortFlag, operands } from './families/args';

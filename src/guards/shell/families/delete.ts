@@ -190,7 +190,11 @@ const mv: Rule = (r) => {
   const p = parseOptions(r.argv, 1, { long: ['--target-directory', '--backup', '--force', '--interactive', '--no-clobber', '--suffix', '--update', '--verbose', '--strip-trailing-slashes', '--no-target-directory', '--exchange'], longWithArg: ['--target-directory', '--suffix'], shortWithArg: 'tS' });
   const target = p.short.get('t') ?? p.long.get('--target-directory');
   const sources = target ? p.operands : p.operands.slice(0, -1);
+  const dest = target ?? p.operands[p.operands.length - 1];
+  const destAbs = dest === undefined ? undefined : resolveTarget(dest.startsWith('~') ? r.opts.home + dest.slice(1) : dest, r.cwd).abs;
   for (const s of sources) {
+    // `mv .git .git_old` keeps the history in the project (a rename, not a loss); moving it away is still asked.
+    if (/(?:^|\/)\.git\/?$/.test(s) && destAbs !== undefined && within(destAbs, r.opts.projectDir) && destAbs !== r.opts.projectDir) continue;
     const text = s.startsWith('~') ? r.opts.home + s.slice(1) : s;
     const { abs } = resolveTarget(text, r.cwd);
     const isHarness = [r.opts.projectDir, r.opts.home].some((b) => HARNESS_FOLDERS.some((h) => posix.join(b, h) === abs));
@@ -213,6 +217,12 @@ const ln: Rule = (r) => {
   const l = resolveTarget(link, r.cwd).abs;
   recordSymlink(r.analyzer, l, t);
 };
+
+rm.names = Object.keys(DELETERS);
+find.names = ['find', 'gfind'];
+rsync.names = ['rsync'];
+mv.names = ['mv', 'gmv'];
+ln.names = ['ln'];
 
 export const DELETE_RULES: Rule[] = [ln, rm, find, rsync, mv];
 export { expandLong };

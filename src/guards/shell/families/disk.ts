@@ -5,14 +5,18 @@
 // chown -R of a system tree, persistence (crontab -, systemctl enable,
 // writes to ~/.bashrc through writesPath), power (shutdown, reboot: ask),
 // broad kills, and privilege (sudo: ask).
-import { classify, resolveTarget } from '../path-rules';
+import { classify, resolveTarget, within } from '../path-rules';
+import { SYSTEM_DIRS } from '../tables/paths';
 import type { Rule } from '../rules';
 import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, modeEffect, POWER_COMMANDS, POWER_SUBCOMMANDS, RUNTIME_NAMES, SCHEDULERS } from '../tables/devices';
 import { hasShortFlag, operands, own } from './args';
 import { chmodTargets } from './tamper';
 
+const ERASER_SET = new Set(DISK_ERASERS);
+
 function eraserName(name: string): string | undefined {
-  if (DISK_ERASERS.includes(name)) return name;
+  if (ERASER_SET.has(name)) return name;
+  if (!name.includes('.')) return undefined;
   const base = name.replace(/\.[\w]+$/, '');
   return base !== name && DISK_ERASERS.includes(base) ? base : undefined;
 }
@@ -29,6 +33,9 @@ const blockDevices: Rule = (r) => {
     const trigger = own(DISK_ERASER_TRIGGERS, eraser);
     if (trigger && !argv.slice(1).some((x) => trigger.test(x))) return;
     if (argv.slice(1).some((x) => x === '--help' || x === '-h' || x === '--version' || x === '-V')) return;
+    // mkfs / wipefs on an image file formats the file, not a disk.
+    const targets = operands(argv).filter((x) => !/^(?:ext[234]|xfs|vfat|fat|btrfs|ntfs|swap|exfat|msdos|gpt)$/i.test(x));
+    if (/^(?:mkfs|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|wipefs|blkdiscard|badblocks|zerofree)$/.test(eraser) && targets.length > 0 && targets.every((x) => !x.startsWith('/dev/') && !x.includes('\u0000'))) return;
     if ((eraser === 'fdisk' || eraser === 'sfdisk' || eraser === 'parted' || eraser === 'gdisk') && argv.some((x) => x === '-l' || x === '--list' || x === 'print' || x === '-d' && eraser === 'sfdisk')) return;
     a.hit('disk-destroy', 'deny', segment, `${name} erases, formats or repartitions a disk`);
     return;
@@ -52,7 +59,10 @@ const permissions: Rule = (r) => {
     if (!effect) return;
     for (const f of t.files) {
       const { abs } = resolveTarget(f.startsWith('~') ? r.opts.home + f.slice(1) : f, r.cwd);
-      if (WIDE.has(classify(abs, r.analyzer))) r.analyzer.hit('chmod-recursive-world-writable', 'deny', r.segment, effect === 'world-writable' ? `makes ${abs} and everything under it world-writable` : `takes every permission away from ${abs} and everything under it`);
+      const cls = classify(abs, r.analyzer);
+      // World-writable or closed anywhere in a system tree (/var/www, /usr/local/bin), not only at its top.
+      const systemTree = cls === 'outside' && SYSTEM_DIRS.some((d) => within(abs, d)) && !within(abs, r.opts.home);
+      if (WIDE.has(cls) || systemTree) r.analyzer.hit('chmod-recursive-world-writable', 'deny', r.segment, effect === 'world-writable' ? `makes ${abs} and everything under it world-writable` : `takes every permission away from ${abs} and everything under it`);
     }
     return;
   }
@@ -124,11 +134,26 @@ const kills: Rule = (r) => {
   }
 };
 
+/** Programs that only read the system's state: under sudo they need no question. */
+export const SUDO_READ_ONLY = ['dmesg', 'journalctl', 'lsof', 'ss', 'netstat', 'lsblk', 'blkid', 'du', 'df', 'ls', 'ps', 'top', 'htop', 'iotop', 'whoami', 'id', 'lshw', 'dmidecode', 'nvidia-smi', 'iptables-save', 'stat', 'tail', 'head', 'less', 'cat', 'grep', 'wc', 'lspci', 'lsusb', 'uptime', 'free'];
+
 const privilege: Rule = (r) => {
   if (r.name === 'sudo' || r.name === 'doas' || r.name === 'su' || r.name === 'pkexec' || r.name === 'runuser') {
     if (r.name === 'sudo' && r.argv.slice(1).every((x) => /^-(?:[lvkKV]|-list|-validate|-version|-reset-timestamp|-remove-timestamp)$/.test(x))) return;
+    // Reading the system's state with privileges (dmesg, journalctl, lsof ...) changes nothing: not worth a
+    // question. A policy that denies sudo outright still denies these.
+    if ((r.name === 'sudo' || r.name === 'doas') && (r.opts.policy.rules.sudo ?? 'ask') === 'ask') {
+      const inner = r.argv.slice(1).find((x) => !x.startsWith('-'));
+      if (inner && SUDO_READ_ONLY.includes(inner) && !r.cmd.redirects.some((x) => x.op !== '<' && x.op !== '<<<' && x.target.text !== '/dev/null')) return;
+    }
     r.analyzer.hit('sudo', 'ask', r.segment, `runs with elevated privileges (${r.name})`);
   }
 };
+
+permissions.names = ['chmod', 'chown', 'chgrp'];
+power.names = [...POWER_COMMANDS, ...Object.keys(POWER_SUBCOMMANDS)];
+schedulers.names = Object.keys(SCHEDULERS);
+kills.names = ['kill', 'killall5', 'pkill', 'killall'];
+privilege.names = ['sudo', 'doas', 'su', 'pkexec', 'runuser'];
 
 export const DISK_RULES: Rule[] = [blockDevices, permissions, power, schedulers, kills, privilege];

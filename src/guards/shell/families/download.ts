@@ -13,7 +13,7 @@ import type { Rule, RuleContext } from '../rules';
 import { interpreterOf, isDownloader, isRunner, isShell, SHELL_OPTIONS_WITH_ARG } from '../tables/programs';
 
 /** Wrappers skipped to find the program a pipeline stage really runs. */
-const STAGE_WRAPPERS = new Set(['sudo', 'doas', 'env', 'command', 'exec', 'nice', 'time', 'nohup', 'stdbuf', 'ionice', 'timeout', 'builtin', 'su', 'runuser']);
+const STAGE_WRAPPERS = new Set(['sudo', 'doas', 'env', 'command', 'exec', 'nice', 'time', 'nohup', 'stdbuf', 'ionice', 'timeout', 'builtin', 'su', 'runuser', 'busybox', 'toybox', 'unbuffer', 'setsid', 'chrt', 'taskset']);
 
 export function innerName(words: Word[]): { name: string; args: string[]; start: number } {
   let k = 0;
@@ -89,14 +89,58 @@ export function downloadRuns(a: Analyzer, segment: string, downloader: string, r
   a.hit('pipe-download-to-interpreter', 'deny', segment, `runs what ${downloader} downloads (fed to ${runner})`);
 }
 
+/** Whether an upstream pipeline stage reads from the network (a downloader, or a redirect from /dev/tcp). */
+function upstreamDownload(r: RuleContext): string | undefined {
+  for (const c of r.pipe) {
+    if (c.stage >= r.cmd.stage) continue;
+    const n = innerName(c.words).name;
+    if (isDownloader(n) && isNetworkRead(n, c.words.map((w) => w.text))) return n;
+    if (c.redirects.some((x) => /^\/dev\/(?:tcp|udp)\//.test(x.target.text))) return `${n} < /dev/tcp`;
+  }
+  return undefined;
+}
+
+/** Downloaders that are also everyday local tools only count when they read from another host. */
+function isNetworkRead(name: string, argv: string[]): boolean {
+  if (name === 'openssl') return argv.includes('s_client');
+  if (name === 'git') return argv.includes('archive') && argv.some((a) => a.startsWith('--remote'));
+  if (name === 'gh') return argv[1] === 'api' || (argv[1] === 'gist' && argv[2] === 'view') || (argv[1] === 'release' && argv[2] === 'download');
+  if (name === 'aws' || name === 'gsutil' || name === 'gcloud' || name === 'az' || name === 's3cmd' || name === 'rclone') return argv.some((a) => a === '-' || /^(?:s3|gs|az):\/\//.test(a) || a === 'cat');
+  if (name === 'scp' || name === 'rsync') return argv.some((a) => /^[^/\s]+:/.test(a));
+  if (name === 'ssh') return true;
+  return true;
+}
+
 const pipeToInterpreter: Rule = (r) => {
   if (r.cmd.stage === 0) return;
-  const { name, args, start } = innerName(r.words);
+  let { name, args, start } = innerName(r.words);
+  // xargs / parallel hand the download to a runner: `| xargs -0 -I% bash -c %`, `| xargs sh -c`.
+  if (name === 'xargs' || name === 'parallel') {
+    let k = start + 1;
+    while (k < r.words.length && r.words[k].text.startsWith('-')) {
+      if (/^-[IdaLnPsEJ]$/.test(r.words[k].text) || ['--max-args', '--replace', '--delimiter', '--arg-file', '--max-procs'].includes(r.words[k].text)) k++;
+      k++;
+    }
+    const inner = innerName(r.words.slice(k));
+    if (!isRunner(inner.name)) return;
+    const dl = upstreamDownload(r);
+    if (dl) downloadRuns(r.analyzer, r.segment, dl, `${name} ${inner.name}`);
+    return;
+  }
   if (!isRunner(name)) return;
-  const upstream = r.pipe.filter((c) => c.stage < r.cmd.stage).map((c) => innerName(c.words).name);
-  const dl = upstream.find((n) => isDownloader(n));
+  const dl = upstreamDownload(r);
   if (dl && programFromStdin(name, args, r.words.slice(start))) downloadRuns(r.analyzer, r.segment, dl, name);
 };
+
+/** Whether the source of a substitution downloads (its program is a downloader, or it reads /dev/tcp). */
+export function isDownloadSource(src: string): boolean {
+  if (/\/dev\/(?:tcp|udp)\//.test(src)) return true;
+  const words = src.trim().split(/\s+/);
+  let k = 0;
+  while (k < words.length && (STAGE_WRAPPERS.has(words[k]) || words[k].startsWith('-') || /^[A-Za-z_]\w*=/.test(words[k]))) k++;
+  const name = posix.basename(words[k] ?? '');
+  return isDownloader(name) && isNetworkRead(name, words.slice(k));
+}
 
 /** A shell or interpreter whose script comes from a substitution or a redirect fed by a download. */
 const substitutedDownload: Rule = (r) => {
@@ -131,7 +175,7 @@ function downloadTargets(r: RuleContext): string[] {
 }
 
 const downloadThenRun: Rule = (r) => {
-  if (isDownloader(r.name) && !r.argv.includes('--help')) {
+  if (isDownloader(r.name) && isNetworkRead(r.name, r.argv) && !r.argv.includes('--help')) {
     const files = downloadTargets(r);
     if (files.length) {
       let set = downloaded.get(r.analyzer);

@@ -108,6 +108,7 @@ const git: Rule = (r) => {
   const g = parseGit(r.argv, r.cwd);
   if (!g) return;
   const { sub, has } = g;
+  if (has('-h', '--help') || r.argv.includes('--help')) return;
   const ops = g.opts.operands;
   // Secrets read out of history: `git show HEAD:.env`, `git cat-file -p :.env`, `git log -p -- .env`.
   if (HISTORY_SECRET_SUBS.has(sub)) {
@@ -146,6 +147,7 @@ const git: Rule = (r) => {
         r.analyzer.hit(prot.endsWith('.loom') ? 'modify-loom' : 'modify-hook-settings', 'deny', r.segment, `git ${sub} overwrites ${prot} with the committed version`);
         return;
       }
+      if (sub === 'checkout' && isProtectedBranch(r, g.value('-B') ?? '')) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'resets a protected branch to another commit (git checkout -B)');
       const broad = paths.some((p) => p === '.' || p === ':/' || p === '*' || p === './' || p === ':/*');
       const forced = sub === 'checkout' && has('-f', '--force');
       if (broad || forced) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'discards uncommitted changes in the working tree');
@@ -160,8 +162,9 @@ const git: Rule = (r) => {
       const names = ops.filter((o) => !o.startsWith('-'));
       if (del || has('-d', '--delete')) {
         const prot = names.filter((b) => isProtectedBranch(r, b));
-        if (prot.length && has('-r', '--remotes') === false && del) r.analyzer.hit('git-branch-delete-protected', 'deny', r.segment, `force-deletes the protected branch ${prot.join(', ')}`);
-        else if (del) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'force-deletes a branch with unmerged work');
+        // A local feature branch deleted with -D is everyday clean-up; a protected one is not.
+        if (prot.length && !has('-r', '--remotes') && del) r.analyzer.hit('git-branch-delete-protected', 'deny', r.segment, `force-deletes the protected branch ${prot.join(', ')}`);
+        else if (prot.length && !has('-r', '--remotes')) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, `deletes the protected branch ${prot.join(', ')}`);
         return;
       }
       if ((has('-f', '--force') || has('-M', '-C')) && names.some((b) => isProtectedBranch(r, b))) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'overwrites a protected branch (git branch -f / -M)');
@@ -226,5 +229,7 @@ const git: Rule = (r) => {
       return;
   }
 };
+
+git.names = ['git'];
 
 export const GIT_RULES: Rule[] = [git];

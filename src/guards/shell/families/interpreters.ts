@@ -35,7 +35,7 @@ const MAX_DEPTH = 8;
 
 // ---------------------------------------------------------------- sinks (data)
 
-type Sink = 'shell' | 'argv' | 'exec' | 'delete' | 'delete-r' | 'move' | 'read' | 'write' | 'open' | 'copy' | 'archive' | 'net' | 'decode' | 'home' | 'join' | 'path' | 'db';
+type Sink = 'shell' | 'argv' | 'exec' | 'delete' | 'delete-r' | 'move' | 'read' | 'write' | 'open' | 'copy' | 'archive' | 'net' | 'decode' | 'home' | 'join' | 'path' | 'db' | 'walk';
 
 /** Per language: canonical call name -> what it does with its arguments. */
 export const SINKS: Record<string, Record<string, Sink>> = {
@@ -53,6 +53,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'os.path.expanduser': 'path', 'os.path.expandvars': 'path', 'os.path.abspath': 'path', 'os.path.realpath': 'path', 'os.path.normpath': 'path', 'pathlib.Path': 'path', Path: 'path', 'pathlib.PosixPath': 'path', PosixPath: 'path', str: 'path', 'os.fspath': 'path', 'os.path.join': 'join', '.joinpath': 'join',
     'os.path.expanduser~': 'home', 'pathlib.Path.home': 'home', 'Path.home': 'home', 'os.getenv': 'home', 'os.environ.get': 'home', 'os.getcwd': 'path',
     'sqlite3.connect': 'db',
+    'os.walk': 'walk', 'os.scandir': 'walk', 'os.listdir': 'walk', 'glob.glob': 'walk', 'glob.iglob': 'walk', '.rglob': 'walk', '.glob': 'walk', '.iterdir': 'walk', '.walk': 'walk',
   },
   node: {
     'child_process.exec': 'shell', 'child_process.execSync': 'shell', exec: 'shell', execSync: 'shell', 'child_process.execFile': 'argv', 'child_process.execFileSync': 'argv', 'child_process.spawn': 'argv', 'child_process.spawnSync': 'argv', 'child_process.fork': 'argv', execFile: 'argv', execFileSync: 'argv', spawn: 'argv', spawnSync: 'argv', execa: 'argv', execaSync: 'argv', 'execa.command': 'shell', execaCommand: 'shell', execaCommandSync: 'shell',
@@ -63,8 +64,9 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'fs.writeFileSync': 'write', 'fs.writeFile': 'write', 'fs.appendFileSync': 'write', 'fs.appendFile': 'write', 'fs.promises.writeFile': 'write', 'fs.promises.appendFile': 'write', 'fs.createWriteStream': 'write', 'fs.truncateSync': 'write', 'fs.truncate': 'write', 'fs.chmodSync': 'write', 'fs.chmod': 'write', writeFileSync: 'write', appendFileSync: 'write', 'Bun.write': 'write', 'Deno.writeTextFile': 'write', 'Deno.writeTextFileSync': 'write', 'Deno.writeFile': 'write', 'fs.copyFileSync': 'copy', 'fs.copyFile': 'copy', 'fs.cpSync': 'copy', 'fs.cp': 'copy', 'fs.promises.cp': 'copy', 'fs.promises.copyFile': 'copy', 'fs.symlinkSync': 'copy',
     fetch: 'net', 'https.get': 'net', 'http.get': 'net', 'https.request': 'net', 'http.request': 'net', 'axios.get': 'net', axios: 'net', 'got': 'net', 'node-fetch': 'net', 'undici.request': 'net', 'undici.fetch': 'net', '.text': 'net', '.json': 'net',
     'Buffer.from': 'decode', atob: 'decode', 'String.fromCharCode': 'decode', 'zlib.inflateSync': 'decode', 'zlib.gunzipSync': 'decode', '.reverse': 'decode', '.toString': 'decode', decodeURIComponent: 'decode', unescape: 'decode', 'process.argv': 'decode', '.join': 'decode', 'fs.readFileSync0': 'decode',
-    'path.join': 'join', 'path.resolve': 'join', 'path.posix.join': 'join', 'os.homedir': 'home', 'require.resolve': 'path',
+    'path.join': 'join', 'path.resolve': 'join', 'path.posix.join': 'join', 'os.homedir': 'home', 'require.resolve': 'path', 'Deno.env.get': 'home', 'Bun.env.HOME': 'home',
     'better-sqlite3': 'db', 'sqlite.DatabaseSync': 'db', 'sqlite3.Database': 'db', Database: 'db', DatabaseSync: 'db',
+    'fs.readdirSync': 'walk', 'fs.readdir': 'walk', 'fs.promises.readdir': 'walk', 'fs.opendirSync': 'walk', 'glob.sync': 'walk', globSync: 'walk', 'fg.sync': 'walk', 'Deno.readDir': 'walk', 'Deno.readDirSync': 'walk',
   },
   perl: {
     system: 'argv', exec: 'argv', qx: 'shell', readpipe: 'shell', '`': 'shell', 'IPC::Open3::open3': 'argv', 'IPC::Open2::open2': 'argv', 'IPC::Run::run': 'argv',
@@ -74,6 +76,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     get: 'net', getstore: 'net', 'LWP::Simple::get': 'net', 'HTTP::Tiny': 'net', 'LWP::UserAgent': 'net', '->get': 'net', '->content': 'net', '->decoded_content': 'net', 'IO::Socket::INET': 'net',
     decode_base64: 'decode', 'MIME::Base64::decode_base64': 'decode', pack: 'decode', unpack: 'decode', reverse: 'decode', chr: 'decode', join: 'decode', 'Compress::Zlib::uncompress': 'decode',
     'DBI->connect': 'db', 'DBI::connect': 'db',
+    glob: 'walk', 'File::Find::find': 'walk', find: 'walk', opendir: 'walk', readdir: 'walk',
   },
   ruby: {
     system: 'argv', exec: 'argv', spawn: 'argv', 'Kernel.system': 'argv', 'Kernel.exec': 'argv', 'Kernel.spawn': 'argv', 'Process.spawn': 'argv', 'Process.exec': 'argv', 'IO.popen': 'argv', 'Open3.capture2': 'argv', 'Open3.capture2e': 'argv', 'Open3.capture3': 'argv', 'Open3.popen3': 'argv', 'Open3.popen2': 'argv', 'Open3.popen2e': 'argv', 'Open3.pipeline': 'argv', 'PTY.spawn': 'argv', '`': 'shell', '%x': 'shell', 'Kernel.`': 'shell',
@@ -84,6 +87,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'Base64.decode64': 'decode', 'Base64.strict_decode64': 'decode', 'Base64.urlsafe_decode64': 'decode', '.unpack': 'decode', '.unpack1': 'decode', '.pack': 'decode', '.reverse': 'decode', '.chr': 'decode', 'Zlib::Inflate.inflate': 'decode', 'Zlib.inflate': 'decode', '.join': 'decode', 'ARGV': 'decode', 'gets': 'decode',
     'File.join': 'join', 'File.expand_path': 'path', 'Dir.home': 'home', 'Pathname.new': 'path', Pathname: 'path',
     'SQLite3::Database.new': 'db', 'SQLite3::Database.open': 'db', 'Sequel.sqlite': 'db',
+    'Dir.glob': 'walk', 'Dir.children': 'walk', 'ENV.fetch': 'home', 'Dir.entries': 'walk', 'Dir.each_child': 'walk', 'Find.find': 'walk',
   },
   php: {
     system: 'shell', exec: 'shell', shell_exec: 'shell', passthru: 'shell', popen: 'shell', proc_open: 'argv', pcntl_exec: 'argv', '`': 'shell', expect_popen: 'shell',
@@ -91,7 +95,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     unlink: 'delete', rmdir: 'delete', rename: 'move', file_get_contents: 'read', readfile: 'read', file: 'read', fopen: 'open', highlight_file: 'read', show_source: 'read', parse_ini_file: 'read', file_put_contents: 'write', chmod: 'write', touch: 'write', copy: 'copy', symlink: 'copy',
     curl_exec: 'net', fsockopen: 'net', stream_socket_client: 'net',
     base64_decode: 'decode', str_rot13: 'decode', gzinflate: 'decode', gzuncompress: 'decode', gzdecode: 'decode', hex2bin: 'decode', strrev: 'decode', chr: 'decode', convert_uudecode: 'decode', pack: 'decode', urldecode: 'decode', rawurldecode: 'decode', implode: 'decode',
-    getenv: 'home', 'PDO': 'db', 'SQLite3': 'db',
+    getenv: 'home', 'PDO': 'db', 'SQLite3': 'db', glob: 'walk', scandir: 'walk', opendir: 'walk', 'RecursiveDirectoryIterator': 'walk',
   },
   lua: {
     'os.execute': 'shell', 'io.popen': 'shell', load: 'exec', loadstring: 'exec', dofile: 'exec', loadfile: 'exec', 'os.remove': 'delete', 'os.rename': 'move', 'io.open': 'open', 'io.lines': 'read',
@@ -101,6 +105,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
   tcl: { exec: 'argv', eval: 'exec', 'file delete': 'delete' },
   applescript: {},
   powershell: {},
+  julia: { rm: 'delete', 'Base.rm': 'delete', 'Filesystem.rm': 'delete', run: 'argv', 'Base.run': 'argv', read: 'read', readlines: 'read', write: 'write', mv: 'move', cp: 'copy', homedir: 'home', joinpath: 'join', download: 'net', 'Downloads.download': 'net', eval: 'exec', 'Meta.parse': 'exec', include: 'exec', walkdir: 'walk', readdir: 'walk' },
 };
 
 /** Calls whose string arguments are only printed or logged: data, never commands. */
@@ -174,6 +179,9 @@ function delimited(code: string, i: number, open: string): [string, number] {
 
 /** Interpolation marks: Python f-strings {x}, JS `${x}`, Ruby "#{x}", Perl/PHP "$x" and "@x". */
 function interpolated(lang: Language, body: string, kind: 'f' | 'tpl' | 'dq'): { text: string; dyn: boolean; names: string[] } {
+  if (lang === 'perl' || lang === 'php') body = body.replace(/\$ENV\{\s*['"]?HOME['"]?\s*\}|\$_SERVER\[\s*['"]HOME['"]\s*\]/g, '~');
+  if (lang === 'ruby') body = body.replace(/#\{\s*(?:ENV\[\s*['"]HOME['"]\s*\]|Dir\.home)\s*\}/g, '~');
+  if (kind === 'tpl') body = body.replace(/\$\{\s*(?:process\.env\.HOME|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\))\s*\}/g, '~');
   let re: RegExp | undefined;
   if (kind === 'f') re = /\{([^{}]{0,200})\}/g;
   else if (kind === 'tpl') re = /\$\{([^{}]{0,200})\}/g;
@@ -192,7 +200,7 @@ export function tokenize(lang: Language, code: string): Tok[] {
   const toks: Tok[] = [];
   const n = Math.min(code.length, MAX_CODE);
   let i = 0;
-  const hashComment = lang === 'python' || lang === 'ruby' || lang === 'perl' || lang === 'php' || lang === 'r' || lang === 'tcl';
+  const hashComment = lang === 'python' || lang === 'ruby' || lang === 'perl' || lang === 'php' || lang === 'r' || lang === 'tcl' || lang === 'julia';
   const slashComment = lang === 'node' || lang === 'php';
   while (i < n && toks.length < MAX_TOKENS) {
     const c = code[i];
@@ -242,7 +250,7 @@ export function tokenize(lang: Language, code: string): Tok[] {
         i = e;
         continue;
       }
-      if (lang === 'perl' || lang === 'ruby' || lang === 'php') {
+      if (lang === 'perl' || lang === 'ruby' || lang === 'php' || lang === 'julia') {
         const [body, e] = delimited(code, i + 1, '`');
         const it = interpolated(lang, body, 'dq');
         toks.push({ k: 'str', v: it.text, dyn: it.dyn, shell: true });
@@ -391,6 +399,8 @@ interface Scope {
   ctx: CodeContext;
   home: string;
   evalDepth: number;
+  /** Folders the code walks (os.walk, rglob, readdirSync, glob): a delete of what it finds deletes in them. */
+  walkRoots: string[];
 }
 
 /** Index just past the bracket that closes the one at `i`. */
@@ -416,7 +426,7 @@ function splitArgs(toks: Tok[], a: number, b: number): [number, number][] {
       j = closeOf(toks, j) - 1;
       continue;
     }
-    if (t.k === 'op' && (t.v === ',' || t.v === '=>' && false)) {
+    if (t.k === 'op' && (t.v === ',' || t.v === ';')) {
       out.push([start, j]);
       start = j + 1;
     }
@@ -426,10 +436,10 @@ function splitArgs(toks: Tok[], a: number, b: number): [number, number][] {
 }
 
 /** A dotted name starting at i (`os.path.join`, `File::Path::rmtree`, `$ua->get`): [name, end]. */
-function dottedName(toks: Tok[], i: number): [string, number] {
+function dottedName(toks: Tok[], i: number, limit = toks.length): [string, number] {
   let name = toks[i].v;
   let j = i + 1;
-  while (j + 1 < toks.length && toks[j].k === 'op' && (toks[j].v === '.' || toks[j].v === '::' || toks[j].v === '->' || toks[j].v === ':') && toks[j + 1].k === 'id') {
+  while (j + 1 < limit && toks[j].k === 'op' && (toks[j].v === '.' || toks[j].v === '::' || toks[j].v === '->' || toks[j].v === ':') && toks[j + 1].k === 'id') {
     name += (toks[j].v === '::' ? '::' : toks[j].v === '->' ? '->' : '.') + toks[j + 1].v;
     j += 2;
   }
@@ -518,7 +528,7 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
     let i = a;
     if (t[i].v === 'new' && i + 1 < b) i++;
     if (t[i].k !== 'id') return UNKNOWN;
-    const [name, end] = dottedName(t, i);
+    const [name, end] = dottedName(t, i, b);
     const cname = canonical(s, name);
     if (end === b) {
       if (/^(?:\$?ENV|os\.environ|process\.env)(?:\.HOME|\.USERPROFILE)$/.test(cname)) return { text: s.home };
@@ -541,7 +551,11 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       const args = splitArgs(t, end + 1, close - 1).map(([x, y]) => evalExpr(s, x, y, depth + 1));
       const sink = sinkOf(s, name);
       let v: Val;
-      const homeCall = /^(?:os\.homedir|Path\.home|pathlib\.Path\.home|Dir\.home|os\.getenv|getenv|os\.environ\.get)$/.test(cname) && (cname.endsWith('homedir') || cname.endsWith('home') || /^["']?(?:HOME|USERPROFILE)/.test(args[0]?.text ?? ''));
+      if (sink === 'walk' && args[0]?.text !== undefined && !args[0].text.startsWith('\u0000')) s.walkRoots.push(args[0].text.replace(/\/?[^/]*[*?[].*$/, '') || '/');
+      if (sink === 'walk' && close < b && args.length === 0) {
+        // Path.home().rglob('*'): the receiver is the root
+      }
+      const homeCall = (sink === 'home' || /^(?:os\.homedir|Path\.home|pathlib\.Path\.home|Dir\.home|os\.getenv|getenv|os\.environ\.get)$/.test(cname)) && (/(?:homedir|home)$/i.test(cname) || /^["']?(?:HOME|USERPROFILE)/.test(args[0]?.text ?? ''));
       const tail = cname.split('.').slice(-3).join('.');
       if (homeCall) v = { text: s.home };
       else if (/(?:^|\.)os\.path\.expanduser$/.test(cname) || tail === 'os.path.expanduser') v = args[0] ?? UNKNOWN;
@@ -802,8 +816,9 @@ function judgeCall(s: Scope, name: string, sink: Sink, args: Val[], argRanges: [
       const targets = s.lang === 'perl' && args[0]?.list ? args[0].list : s.lang === 'perl' || s.lang === 'ruby' ? args : args.slice(0, 1);
       for (const t of targets) {
         const p = pathArg(t);
-        if (p === undefined) {
-          if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes a path only known at run time`);
+        if (p === undefined || p.startsWith('\u0000')) {
+          if (s.walkRoots.length) for (const root of s.walkRoots) deletesPath(a, root, cwd, segment, { recursive: true });
+          else if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes a path only known at run time`);
           continue;
         }
         if (t.list) for (const x of t.list) if (x.text) deletesPath(a, x.text, cwd, segment, { recursive });
@@ -888,10 +903,69 @@ function judgeCall(s: Scope, name: string, sink: Sink, args: Val[], argRanges: [
   }
 }
 
+/** Folders the code traverses, found before the calls are judged (a comprehension names its source after its action). */
+function collectWalkRoots(s: Scope): void {
+  const t = s.toks;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i].k !== 'id') continue;
+    const [name, end] = dottedName(t, i);
+    if (t[end]?.v !== '(') continue;
+    const sink = sinkOf(s, name) ?? (t[i - 1]?.v === '.' ? own(SINKS[s.lang], '.' + name) : undefined);
+    if (sink !== 'walk') continue;
+    const close = closeOf(t, end);
+    const args = splitArgs(t, end + 1, close - 1).map(([p, q]) => evalExpr(s, p, q));
+    let root = args[0]?.text;
+    if (t[i - 1]?.v === '.' && /^(?:rglob|glob|iterdir|walk)$/.test(name)) {
+      // Path(x).rglob('*') / Path.home().rglob(...): the receiver is the root.
+      let r = i - 2;
+      if (t[r]?.v === ')') {
+        let depth = 0;
+        for (; r >= 0; r--) {
+          if (t[r].v === ')') depth++;
+          else if (t[r].v === '(' && --depth === 0) break;
+        }
+        r--;
+        while (r > 0 && t[r].k === 'id' && (t[r - 1]?.v === '.' || t[r - 1]?.v === '::')) r -= 2;
+      }
+      root = evalExpr(s, Math.max(0, r), i - 1).text;
+    }
+    if (root !== undefined && !root.startsWith('\u0000')) s.walkRoots.push(root.replace(/\/?[^/]*[*?[].*$/, '') || '/');
+    i = end - 1;
+  }
+}
+
+/** Code that opens loom's ledger with a database driver and runs anything but read-only SQL (whatever the call shape). */
+function judgeLedgerDb(s: Scope): void {
+  const ledger = s.toks.find((x) => x.k === 'str' && LEDGER_TEXT.test(x.v) && !/[?&]mode=ro\b/.test(x.v));
+  if (!ledger) return;
+  const opens = s.toks.some((x) => x.k === 'id' && /(?:^|[.:])(?:connect|Database|DatabaseSync|SQLite3|PDO|open_database|sqlite3?)$|^(?:sqlite|better-sqlite3)$/i.test(x.v)) || s.toks.some((x) => x.k === 'str' && /^(?:node:)?sqlite3?$|^better-sqlite3$/.test(x.v));
+  if (!opens) return;
+  const sql = s.toks.filter((x) => x.k === 'str' && /^\s*(?:select|insert|update|delete|drop|create|alter|replace|pragma|with|attach|vacuum|begin)\b/i.test(x.v));
+  if (sql.length === 0 || sql.some((x) => !sqlOnlyReads(x.v))) s.ctx.analyzer.hit('modify-loom', 'deny', s.ctx.segment, `${s.lang} code opens loom's ledger (${ledger.v}) for more than a read-only query`);
+}
+
+function passedDelete(s: Scope, sink: Sink): void {
+  if (s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+  else if (sink === 'delete-r') s.ctx.analyzer.hit('rm-unknown-target', 'ask', s.ctx.segment, `${s.lang} passes a recursive delete to other code`);
+}
+
+/** PHP's callables by name: array_map('unlink', ...), call_user_func('system', ...). */
+const CALLABLE_TAKERS = new Set(['array_map', 'array_walk', 'call_user_func', 'call_user_func_array', 'usort', 'array_filter', 'register_shutdown_function']);
+
 function walk(s: Scope): void {
   const t = s.toks;
   for (let i = 0; i < t.length; i++) {
     const x = t[i];
+    if (s.lang === 'php' && x.k === 'str' && t[i - 1]?.v === '(' && t[i - 2]?.k === 'id' && CALLABLE_TAKERS.has(t[i - 2].v)) {
+      const sink = own(SINKS.php, x.v);
+      if (sink === 'delete' || sink === 'delete-r') passedDelete(s, sink);
+      else if (sink === 'shell' || sink === 'exec') {
+        const close = closeOf(t, i - 1);
+        const rest = splitArgs(t, i + 2, close - 1).map(([p, q]) => evalExpr(s, p, q));
+        if (rest.length) judgeCall(s, x.v, sink, rest, []);
+      }
+      continue;
+    }
     // Backticks, qx, %x: shell commands.
     if (x.k === 'str' && x.shell) {
       shellOf(s, resolveInterp(s, x, 0), `${s.lang} backticks`);
@@ -907,7 +981,7 @@ function walk(s: Scope): void {
       // receiver is whatever came before the dot: Path(...).unlink(), $ua->get(...)
       const sink = own(SINKS[s.lang], '.' + name.split('.')[0]) ?? own(SINKS[s.lang], '->' + name.split('.')[0]);
       if (!sink || !t[end] || t[end].v !== '(') continue;
-      if (!['delete', 'delete-r', 'read', 'write', 'open'].includes(sink)) continue;
+      if (!['delete', 'delete-r', 'read', 'write', 'open', 'walk'].includes(sink)) continue;
       // find the receiver expression start
       let r = i - 2;
       if (t[r]?.v === ')') {
@@ -920,7 +994,14 @@ function walk(s: Scope): void {
         while (r > 0 && t[r].k === 'id' && (t[r - 1]?.v === '.' || t[r - 1]?.v === '::')) r -= 2;
       }
       const recv = evalExpr(s, Math.max(0, r), i - 1);
-      if (recv.text === undefined || recv.text === '\u0000') continue;
+      if (sink === 'walk') {
+        if (recv.text !== undefined && !recv.text.startsWith('\u0000')) s.walkRoots.push(recv.text);
+        continue;
+      }
+      if (recv.text === undefined || recv.text.startsWith('\u0000')) {
+        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+        continue;
+      }
       const close = closeOf(t, end);
       const args = splitArgs(t, end + 1, close - 1).map(([p, q]) => evalExpr(s, p, q));
       judgeCall(s, name, sink, sink === 'open' && s.lang === 'python' ? [recv, args[0] ?? { text: 'r' }] : [recv, ...args], []);
@@ -930,7 +1011,13 @@ function walk(s: Scope): void {
     // print(...) and friends: their string arguments are data (a shell string printed is not run); calls inside still run.
     if (PRINT_CALLS.includes(cname) || PRINT_CALLS.includes(name)) continue;
     const sink = sinkOf(s, name);
-    if (!sink || sink === 'net' || sink === 'decode' || sink === 'path' || sink === 'join' || sink === 'home') {
+    if (!sink || sink === 'net' || sink === 'decode' || sink === 'path' || sink === 'join' || sink === 'home' || sink === 'walk') {
+      i = end - 1;
+      continue;
+    }
+    // A delete passed as a value (map(os.remove, files), files.forEach(fs.unlinkSync)): it deletes what it is given.
+    if ((sink === 'delete' || sink === 'delete-r') && t[end]?.v !== '(' && !(t[end]?.k === 'str' || t[end]?.k === 'id') && ['python', 'node', 'ruby', 'julia'].includes(s.lang)) {
+      passedDelete(s, sink);
       i = end - 1;
       continue;
     }
@@ -938,7 +1025,7 @@ function walk(s: Scope): void {
     if (t[end]?.v === '(') {
       const close = closeOf(t, end);
       argRanges = splitArgs(t, end + 1, close - 1);
-    } else if (name === '$' && t[end]?.k === 'str') {
+    } else if ((name === '$' || name.endsWith('.$')) && t[end]?.k === 'str') {
       // Bun/zx tagged template: $`rm -rf ${dir}`
       argRanges = [[end, end + 1]];
     } else if (t[end] && (t[end].k === 'str' || t[end].k === 'id' || (t[end].k === 'op' && (t[end].v === '[' || t[end].v === '(')) || t[end].k === 'num') && ['perl', 'ruby', 'lua', 'php', 'r', 'tcl'].includes(s.lang)) {
@@ -955,7 +1042,19 @@ function walk(s: Scope): void {
       i = end - 1;
       continue;
     }
-    const args = argRanges.map(([p, q]) => evalExpr(s, p, q));
+    let args = argRanges.map(([p, q]) => evalExpr(s, p, q));
+    // x.unlink() / path.read_text(): a method of a value (not of a module) takes the value as its first argument.
+    const parts = name.split(/\.|::|->/);
+    const first = parts[0];
+    if (parts.length > 1 && !s.aliases.has(first) && !own(SINKS[s.lang], cname) && own(SINKS[s.lang], '.' + parts[parts.length - 1]) && ['delete', 'delete-r', 'read', 'write', 'open', 'move'].includes(sink)) {
+      const recv = evalExpr(s, i, end - 2);
+      if (recv.text === undefined || recv.text.startsWith('\u0000')) {
+        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+        i = end - 1;
+        continue;
+      }
+      args = sink === 'open' && s.lang === 'python' ? [recv, args[0] ?? { text: 'r' }] : [recv, ...args];
+    }
     if (args.length === 0 && (sink === 'exec' || sink === 'shell')) {
       i = end - 1;
       continue;
@@ -986,10 +1085,12 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     else if (/do\s+shell\s+script\s+[^"]/i.test(code)) ctx.analyzer.hit('dynamic-command', 'ask', ctx.segment, 'osascript runs a shell command only known at run time');
     return;
   }
-  const s: Scope = { lang, toks: tokenize(lang, code), aliases: new Map(), vars: new Map(), ctx, home: ctx.analyzer.opts.home, evalDepth: ctx.depth };
+  const s: Scope = { lang, toks: tokenize(lang, code), aliases: new Map(), vars: new Map(), ctx, home: ctx.analyzer.opts.home, evalDepth: ctx.depth, walkRoots: [] };
   collectAliases(s);
   collectVars(s);
+  collectWalkRoots(s);
   walk(s);
+  judgeLedgerDb(s);
   // Whatever the parse: code that fetches from the network and runs code is download-and-run.
   if (NET_TEXT.test(code) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
 }
@@ -1049,10 +1150,44 @@ export function interpreterCode(spec: InterpreterSpec, argv: string[]): string[]
   return codes.length ? codes : undefined;
 }
 
+/** Whether the interpreter reads its program from stdin: no code option and no script operand (or `-`, `/dev/stdin`). */
+function programOnStdin(spec: InterpreterSpec, argv: string[]): boolean {
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '-' || a === '/dev/stdin') return true;
+    if (!a.startsWith('-')) return spec.evalSubcommand !== undefined && false;
+    if (a.length > 1 && a[1] !== '-' && [...a.slice(1)].some((l) => spec.moduleShort.includes(l))) return false;
+    if (spec.argLong.includes(a) || (a.length === 2 && spec.argShort.includes(a[1]))) k++;
+  }
+  return true;
+}
+
+/** Static text an upstream `echo` / `printf` pipes in. */
+function pipedText(r: RuleContext): string | undefined {
+  if (r.cmd.stage === 0) return undefined;
+  const up = r.pipe.filter((c) => c.stage === r.cmd.stage - 1)[0];
+  if (!up || up.words.some((w) => w.dynamic)) return undefined;
+  const w = up.words.map((x) => x.text);
+  if (w[0] === 'echo') return w.slice(1).filter((x, i) => !(i === 0 && /^-[neE]+$/.test(x))).join(' ').replace(/\\n/g, '\n');
+  if (w[0] === 'printf' && w[1] !== undefined) {
+    if (/^%s(?:\\n)?$/.test(w[1])) return w.slice(2).join(w[1].includes('\\n') ? '\n' : '');
+    if (!w[1].includes('%')) return w[1].replace(/\\n/g, '\n');
+  }
+  if (w[0] === 'cat' && up.heredoc && !up.heredoc.dynamic && w.length === 1) return up.heredoc.text;
+  return undefined;
+}
+
 const interpreters: Rule = (r: RuleContext) => {
   const spec = interpreterOf(r.name);
   if (!spec) return;
-  const codes = interpreterCode(spec, r.argv);
+  let codes = interpreterCode(spec, r.argv);
+  if (!codes && spec.lang !== 'applescript' && programOnStdin(spec, r.argv)) {
+    // A script fed on stdin: a heredoc, a here-string, or static text piped in.
+    const here = r.cmd.heredoc && !r.cmd.heredoc.dynamic ? r.cmd.heredoc.text : undefined;
+    const str = r.cmd.redirects.find((x) => x.op === '<<<' && !x.target.dynamic)?.target.text;
+    const fed = here ?? str ?? pipedText(r);
+    if (fed !== undefined) codes = [fed];
+  }
   if (!codes) return;
   const code = codes.join('\n');
   const ctx: CodeContext = { analyzer: r.analyzer, cwd: r.cwd, depth: r.depth, via: `${r.via} > ${r.name}`, segment: r.segment };

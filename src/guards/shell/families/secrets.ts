@@ -15,7 +15,35 @@ import { innerName } from './download';
 export const READERS = ['cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'view', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'hd', 'base64', 'base32', 'basenc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'sort', 'uniq', 'cut', 'jq', 'yq', 'diff', 'cmp', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'ex', 'code', 'open', 'xdg-open', 'gpg', 'openssl', 'ssh-keygen', 'zip', 'gzip', 'bzip2', 'xz', 'zstd', 'nc', 'ncat', 'netcat', 'socat', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'column', 'fold', 'paste', 'tr', 'wc', 'dd', 'iconv', 'dos2unix', 'split', 'csplit', 'look', 'comm', 'join', 'expand', 'unexpand', 'fmt', 'pr', 'rev', 'numfmt', 'mail', 'lp', 'lpr', 'age', 'envsubst', 'split', 'csplit'];
 /** Readers whose first operand is a pattern or a script, not a file. */
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'gawk', 'mawk', 'jq', 'yq', 'look']);
-const OPTIONS_WITH_VALUE = ['-e', '-f', '-n', '-m', '-A', '-B', '-C', '-c', '-t', '-s', '-d', '-k', '-o', '-w', '--regexp', '--file', '-i', '-I', '--include', '--exclude', '--glob', '-g', '--type', '-T'];
+/** Per reader, the options that take the next word as their value (so that word is not a file). */
+const OPTIONS_WITH_VALUE: Record<string, string[]> = {
+  grep: ['-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--regexp', '--file', '--include', '--exclude', '--exclude-dir', '--max-count', '--context', '--label'],
+  rg: ['-e', '-f', '-m', '-A', '-B', '-C', '-g', '-t', '-T', '--glob', '--type', '--regexp', '--file', '--max-count', '-M', '-j', '--iglob', '-E', '--encoding'],
+  ag: ['-G', '--ignore', '-A', '-B', '-C', '-m'],
+  ack: ['--type', '-A', '-B', '-C', '-m'],
+  sed: ['-e', '-f', '-l', '--expression', '--file', '--line-length'],
+  awk: ['-f', '-v', '-F', '--file', '--assign', '--field-separator'],
+  jq: ['--arg', '--argjson', '--slurpfile', '--rawfile', '--indent', '-L', '--args', '-f', '--from-file'],
+  yq: ['-o', '--output-format', '-p', '--input-format', '-I', '--indent'],
+  head: ['-n', '-c', '--lines', '--bytes'],
+  tail: ['-n', '-c', '--lines', '--bytes', '-s', '--sleep-interval', '--pid'],
+  cut: ['-d', '-f', '-c', '-b', '--delimiter', '--fields', '--characters', '--bytes', '--output-delimiter'],
+  sort: ['-k', '-t', '-o', '-S', '-T', '--key', '--field-separator', '--output', '--buffer-size', '--temporary-directory', '--parallel'],
+  uniq: ['-f', '-s', '-w', '--skip-fields', '--skip-chars', '--check-chars'],
+  diff: ['-x', '-X', '-I', '-L', '--label', '--exclude', '--exclude-from', '--ignore-matching-lines', '-U', '-C', '--unified', '--context'],
+  xxd: ['-l', '-s', '-c', '-g', '-o', '-n'],
+  od: ['-A', '-j', '-N', '-t', '-w', '-S'],
+  hexdump: ['-n', '-s', '-e', '-f'],
+  base64: ['-w', '--wrap'],
+  nl: ['-b', '-h', '-f', '-v', '-i', '-l', '-s', '-w', '-n', '-d'],
+  split: ['-l', '-b', '-C', '-n', '-a', '--additional-suffix'],
+  gpg: ['-o', '--output', '-r', '--recipient', '-u', '--local-user', '--passphrase', '--homedir', '--default-key', '--trust-model', '--cipher-algo', '--digest-algo', '--compress-algo'],
+  openssl: ['-in', '-out', '-inkey', '-key', '-pass', '-passin', '-passout', '-cipher', '-md', '-k', '-K', '-iv', '-certfile', '-CAfile', '-name'],
+  nc: ['-p', '-s', '-w', '-i', '-q', '-e', '-c', '-x', '-X', '-P', '-T', '-V', '-I', '-O'],
+  less: ['-b', '-h', '-j', '-k', '-o', '-O', '-p', '-P', '-t', '-T', '-x', '-y', '-z', '-#'],
+  iconv: ['-f', '-t', '-o', '--from-code', '--to-code', '--output'],
+};
+const COMMON_WITH_VALUE: string[] = [];
 
 const READER_SET = new Set(READERS);
 
@@ -28,9 +56,13 @@ const readers: Rule = (r) => {
   }
   if (r.name === 'mail') return;
   const explicitPattern = r.argv.some((a) => a === '-e' || a === '-f' || a.startsWith('--regexp') || a === '--file');
-  const ops = PATTERN_FIRST.has(r.name) ? operands(r.argv, 1, OPTIONS_WITH_VALUE) : operands(r.argv);
+  const withValue = (Object.prototype.hasOwnProperty.call(OPTIONS_WITH_VALUE, r.name) ? OPTIONS_WITH_VALUE[r.name] : undefined) ?? (r.name === 'egrep' || r.name === 'fgrep' ? OPTIONS_WITH_VALUE.grep : r.name === 'gawk' || r.name === 'mawk' ? OPTIONS_WITH_VALUE.awk : r.name === 'openssl' ? [] : COMMON_WITH_VALUE);
+  const ops = operands(r.argv, 1, withValue);
   const files = PATTERN_FIRST.has(r.name) && !explicitPattern ? ops.slice(1) : ops;
-  for (const f of files) readsPath(r.analyzer, f, r.cwd, r.segment);
+  // A recursive search reads whole folders: a credential folder (or one holding it) is read whole.
+  const recursive = r.name === 'rg' || r.name === 'ag' || r.name === 'ack' || (['grep', 'egrep', 'fgrep'].includes(r.name) && r.argv.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive' || a === '--dereference-recursive'));
+  for (const f of files) (recursive ? carriesFolder : readsPath)(r.analyzer, f, r.cwd, r.segment);
+  if (r.name === 'openssl') for (let k = 1; k < r.argv.length - 1; k++) if (['-in', '-inkey', '-key', '-kfile', '-passin'].includes(r.argv[k])) readsPath(r.analyzer, r.argv[k + 1].replace(/^file:/, ''), r.cwd, r.segment);
   // Values of --file=X / -f X name files too.
   for (const a of r.argv) if (a.startsWith('--file=') || a.startsWith('--input=')) readsPath(r.analyzer, a.slice(a.indexOf('=') + 1), r.cwd, r.segment);
 };
@@ -86,8 +118,8 @@ const uploads: Rule = (r) => {
       if (value !== '-' && value !== '.') readsPath(r.analyzer, value, r.cwd, r.segment);
       continue;
     }
-    // @file anywhere after the start or after name= ; <file in -F name=<file
-    const m = /(?:^|=)[@<]([^;,]+)/.exec(value);
+    // @file at the start or after name= ; <file in -F name=<file ; name@file in --data-urlencode
+    const m = opt === '--data-urlencode' ? /^[^=@]*@([^;,]+)$/.exec(value) ?? /(?:^|=)@([^;,]+)/.exec(value) : /(?:^|=)[@<]([^;,]+)/.exec(value);
     if (m && m[1] !== '-') readsPath(r.analyzer, m[1].replace(/^["']|["']$/g, ''), r.cwd, r.segment);
   }
   // httpie / xh: `field@path`, `field=@path`, `@path`, `field:=@path`
@@ -143,5 +175,10 @@ const envExfiltration: Rule = (r) => {
   // Files sent through /dev/tcp.
   if (r.cmd.redirects.some((rd) => /^\/dev\/(?:tcp|udp)\//.test(rd.target.text)) && READERS.includes(r.name)) for (const f of operands(r.argv)) readsPath(r.analyzer, f, r.cwd, r.segment);
 };
+
+readers.names = READERS;
+carriers.names = FOLDER_CARRIERS;
+uploads.names = Object.keys(UPLOAD_OPTIONS);
+publish.names = ['gh'];
 
 export const SECRET_RULES: Rule[] = [readers, carriers, uploads, publish, envExfiltration];

@@ -208,5 +208,7 @@ const writers: Rule = (r) => {
   }
 };
 
+writers.names = ['sqlite3', 'sqlite', 'chmod', ...FILE_WRITERS, ...COPY_WRITERS, 'dd', 'sed', 'gsed', 'perl', 'ruby', 'gawk', 'awk', ...Object.keys(SCRIPTED_EDITORS), 'tar', 'bsdtar', 'gtar', 'unzip', '7z'];
+
 export const TAMPER_RULES: Rule[] = [writers];
 export { chmodTargets };

@@ -12,11 +12,11 @@ import type { SimpleCommand } from '../lexer';
 import { carriesFolder, deletesPath, readsPath, writesPath } from '../path-rules';
 import {
   POWERSHELL_ALIASES, POWERSHELL_PARAMS, POWERSHELL_WITH_VALUE, REMOVE_ITEM_PARAMS, REMOVE_ITEM_WITH_VALUE, WIN_BACKUP_ERASERS, WIN_COPIERS, WIN_DELETE, WIN_DISK_ERASERS, WIN_DOWNLOAD, WIN_HOME,
-  WIN_POWER, WIN_PROFILE_FOLDERS, WIN_PROFILE_VARS, WIN_READERS, WIN_REMOTE_RUNNERS, WIN_RUN, WIN_SYSTEM_DIRS, WIN_SYSTEM_VARS, WIN_WRITERS,
+  WIN_POWER, WIN_PROFILE_VARS, WIN_READERS, WIN_REMOTE_RUNNERS, WIN_RUN, WIN_SYSTEM_DIRS, WIN_SYSTEM_VARS, WIN_WRITERS,
 } from '../tables/windows';
 
 /** Whether a line may hold PowerShell or cmd.exe text worth reading with these rules (cheap gate). */
-export const WINDOWS_HINT = /\b(?:powershell|pwsh|cmd(?:\.exe)?\s+\/[ckCK]|remove-item|ri|rd|rmdir|del|erase|format-volume|clear-disk|initialize-disk|remove-partition|diskpart|iex|invoke-expression|irm|iwr|invoke-webrequest|invoke-restmethod|get-content|set-content|add-content|out-file|copy-item|move-item|compress-archive|stop-computer|restart-computer|vssadmin|wmic|wbadmin|bcdedit|mshta|regsvr32|rundll32|msiexec|certutil)\b|\[(?:system\.)?io\.|\$env:|%userprofile%/i;
+export const WINDOWS_HINT = /\b(?:powershell|pwsh|wsl|stop-process|spps|taskkill|reg\s+delete|takeown|icacls|cacls|cmd(?:\.exe)?\s+\/[ckCK]|remove-item|ri|rd|rmdir|del|erase|format-volume|clear-disk|initialize-disk|remove-partition|diskpart|iex|invoke-expression|irm|iwr|invoke-webrequest|invoke-restmethod|get-content|set-content|add-content|out-file|copy-item|move-item|compress-archive|stop-computer|restart-computer|vssadmin|wmic|wbadmin|bcdedit|mshta|regsvr32|rundll32|msiexec|certutil)\b|\[(?:system\.)?io\.|\$\{?env:|%userprofile%/i;
 
 const MAX_DEPTH = 6;
 const MAX_LINE = 64 * 1024;
@@ -85,6 +85,14 @@ export function winWords(stmt: string): string[] {
       i = stop;
       continue;
     }
+    if (c === '$' && stmt[i + 1] === '{') {
+      // ${env:USERPROFILE} is one variable, not a script block.
+      const end = stmt.indexOf('}', i + 2);
+      const stop = end < 0 ? stmt.length : end + 1;
+      cur += stmt.slice(i, stop);
+      i = stop - 1;
+      continue;
+    }
     if (c === ' ' || c === '\t' || c === '(' || c === ')' || c === '{' || c === '}' || c === ',') {
       if (has || cur) words.push(cur);
       cur = '';
@@ -141,18 +149,26 @@ export function winPath(a: Analyzer, raw: string): { cls: WinClass; posix?: stri
     while (parts.length && /^\*(?:\.\*)?$/.test(parts[parts.length - 1])) parts.pop();
     if (parts.length === 0) return { cls: 'root' };
     if (WIN_SYSTEM_DIRS.includes(parts.join('\\'))) return { cls: 'system' };
+    // C:\Users\<the user>\... is the home folder the POSIX rules know (the project, .ssh, ...).
+    const user = a.opts.home.split('/').pop()?.toLowerCase();
+    if (parts[0] === 'users' && parts.length >= 2 && parts[1] === user) {
+      const rest = text.slice(drive ? drive[0].length : 0).split(/[\\/]+/).filter((p) => p !== '' && p !== '.').slice(2).join('/');
+      return { cls: 'posix', posix: a.opts.home + (rest ? '/' + rest : '') };
+    }
     if (parts[0] === 'users' && parts.length === 2) return { cls: 'home' };
-    if (parts[0] === 'users' && parts.length === 3 && WIN_PROFILE_FOLDERS.includes(parts[2])) return { cls: 'profile' };
+    if (parts[0] === 'users' && parts.length === 3) return { cls: 'profile' };
     return { cls: 'other' };
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('$') || text.startsWith('%')) return { cls: 'other' };
   return { cls: 'posix', posix: text.replace(/\\/g, '/') };
 }
 
-function judgeDelete(a: Analyzer, target: string, recursive: boolean, cwd: string, segment: string): void {
+function judgeDelete(a: Analyzer, target: string, recursive: boolean, cwd: string, segment: string, winCwd?: string, filtered = false): void {
+  // A relative path after `cd /d C:\` is under that folder.
+  if (winCwd && !/^(?:[a-z]:|[\\/]|\$|%|~)/i.test(target)) target = winCwd.replace(/[\\/]+$/, '') + '\\' + target;
   const w = winPath(a, target);
   if (w.cls === 'posix' && w.posix !== undefined) {
-    deletesPath(a, w.posix, cwd, segment, { recursive });
+    deletesPath(a, filtered ? w.posix.replace(/\/?$/, '/*') : w.posix, cwd, segment, { recursive, filtered });
     return;
   }
   if (!recursive) return;
@@ -201,6 +217,23 @@ function powershellInner(words: string[], stmt: string): { code?: string; encode
   return {};
 }
 
+/** The Linux command `wsl` runs: after -e/--exec (argv) or `--` or the first operand (a shell line). */
+export function wslCommand(words: string[], stmt: string): string | undefined {
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k];
+    if (/^(?:-e|--exec)$/i.test(w)) return words.slice(k + 1).map((x) => (/[\s'"]/.test(x) ? `'${x.replace(/'/g, "'\\''")}'` : x)).join(' ');
+    if (w === '--') return words.slice(k + 1).join(' ');
+    if (/^(?:-d|--distribution|-u|--user|--cd|--shell-type|--system|-s)$/i.test(w)) {
+      if (!/^(?:--system|-s)$/i.test(w)) k++;
+      continue;
+    }
+    if (w.startsWith('-')) continue;
+    const idx = stmt.indexOf(w);
+    return idx >= 0 ? stmt.slice(idx) : words.slice(k).join(' ');
+  }
+  return undefined;
+}
+
 function programName(word: string): string {
   return word.replace(/^[&.]\s*/, '').replace(/^.*[\\/]/, '').replace(/\.exe$/i, '').toLowerCase();
 }
@@ -217,8 +250,10 @@ export function checkWindowsLine(a: Analyzer, raw: string, depth = 0): void {
   if (WIN_DOWNLOAD.test(line) && WIN_RUN.test(line)) a.hit('pipe-download-to-interpreter', 'deny', line.slice(0, 200), 'runs what a PowerShell download returns (Invoke-Expression of a web response)');
   const ioDelete = /\[(?:system\.)?io\.directory\]::delete\s*\(\s*([^,)]+)\s*,\s*\$true/i.exec(line);
   if (ioDelete) judgeDelete(a, ioDelete[1].trim(), true, cwd, line.slice(0, 200));
+  let winCwd: string | undefined;
   for (const stages of splitStatements(line)) {
     let listed: string[] = [];
+    let listedFiltered = false;
     for (const stmt of stages) {
       if (stmt === '') continue;
       const segment = stmt.slice(0, 200);
@@ -228,6 +263,35 @@ export function checkWindowsLine(a: Analyzer, raw: string, depth = 0): void {
       const words = winWords(stmt);
       if (words.length === 0) continue;
       const name = programName(words[0]);
+      if (['cd', 'chdir', 'set-location', 'sl', 'pushd', 'push-location'].includes(name)) {
+        const dir = words.slice(1).find((w) => !/^[/-]/.test(w) || /^\/[a-z]:/i.test(w));
+        if (dir && /^[a-z]:/i.test(dir)) winCwd = dir;
+        else if (dir && winCwd) winCwd = winCwd.replace(/[\\/]+$/, '') + '\\' + dir;
+        continue;
+      }
+      if (name === 'stop-process' || name === 'spps' || name === 'taskkill' || (name === 'kill' && words.some((w) => /^-(?:name|id|inputobject)/i.test(w)))) {
+        const all = words.some((w) => w === '*' || /^\*\.?\*?$/.test(w)) || (listed.length === 0 && stages.indexOf(stmt) > 0 && /get-process|gps|\bps\b/i.test(stages[stages.indexOf(stmt) - 1]) && !/where|\?|-name/i.test(stages[stages.indexOf(stmt) - 1]));
+        if (all) a.hit('kill-all', 'deny', segment, `${words[0]} stops every process`);
+        continue;
+      }
+      if (name === 'reg' && /^delete$/i.test(words[1] ?? '') && /^(?:hklm|hkey_local_machine|hkcr|hkey_classes_root|hku|hkey_users)\b/i.test(words[2] ?? '')) {
+        a.hit('windows-system-change', 'deny', segment, `reg delete removes machine-wide registry keys (${words[2]})`);
+        continue;
+      }
+      if (name === 'takeown' || name === 'icacls' || name === 'cacls') {
+        const target = name === 'takeown' ? words[words.findIndex((w) => /^\/f$/i.test(w)) + 1] : words[1];
+        const w = target ? winPath(a, target) : { cls: 'other' as const };
+        const wide = w.cls === 'root' || w.cls === 'system' || w.cls === 'home';
+        const recursive = words.some((x) => /^\/[rt]$/i.test(x));
+        const everyone = words.some((x) => /everyone|\*s-1-1-0|users:\(?[fm]/i.test(x) && /grant/i.test(stmt));
+        if (wide && recursive && (name === 'takeown' || everyone)) a.hit(name === 'takeown' ? 'chown-recursive-system' : 'chmod-recursive-world-writable', 'deny', segment, `${words[0]} changes ownership or opens permissions of ${target} and everything under it`);
+        continue;
+      }
+      if (name === 'wsl' || name === 'bash' && depth > 0 && /^-c$/.test(words[1] ?? '')) {
+        const inner = wslCommand(words, stmt);
+        if (inner) a.analyzeSource(inner, depth + 1, 'wsl', cwd, new Map());
+        continue;
+      }
       if (name === 'cmd') {
         const k = words.findIndex((w, i) => i > 0 && /^\/[ckCK]$/.test(w));
         if (k > 0) {
@@ -248,7 +312,9 @@ export function checkWindowsLine(a: Analyzer, raw: string, depth = 0): void {
         continue;
       }
       if (name === 'get-childitem' || name === 'gci' || name === 'dir' || name === 'ls') {
-        listed = words.slice(1).filter((w) => !w.startsWith('-') && !w.startsWith('/'));
+        // -Filter / -Include / a wildcard narrow what is listed, like find -name.
+        listedFiltered = words.some((w) => /^-(?:fi|filter|inc|include|n|name)/i.test(w)) || words.slice(1).some((w) => !w.startsWith('-') && /[*?]/.test(w.replace(/^.*[\\/]/, '')) && !/^\*(?:\.\*)?$/.test(w.replace(/^.*[\\/]/, '')));
+        listed = words.slice(1).filter((w, i, arr) => !w.startsWith('-') && !w.startsWith('/') && !/^-(?:fi|filter|inc|include|exc|exclude|depth)/i.test(arr[i - 1] ?? ''));
         if (listed.length === 0) listed = ['.'];
         if (!words.slice(1).some((w) => /^-r/i.test(w) || /^\/s$/i.test(w))) listed = listed.map((l) => l);
         continue;
@@ -275,9 +341,9 @@ export function checkWindowsLine(a: Analyzer, raw: string, depth = 0): void {
         }
         // rd / rmdir without /s only removes an empty folder; Remove-Item of a folder without -Recurse asks first.
         if (targets.length === 0 && listed.length) {
-          for (const l of listed) judgeDelete(a, l, true, cwd, segment);
+          for (const l of listed) judgeDelete(a, l.replace(/[\\/][^\\/]*[*?][^\\/]*$/, '') || '.', true, cwd, segment, winCwd, listedFiltered);
         }
-        for (const t of targets) judgeDelete(a, t, recursive, cwd, segment);
+        for (const t of targets) judgeDelete(a, t, recursive, cwd, segment, winCwd);
         continue;
       }
       if (WIN_DISK_ERASERS.includes(name)) {

@@ -41,7 +41,11 @@ export const GIT_GLOBAL_FLAGS = ['-p', '-P', '--paginate', '--no-pager', '--bare
 export const GIT_EXPIRE_NOW = /^(?:now|all|0|never|[0-9]+\.(?:seconds?|minutes?)(?:\.ago)?|1\.(?:hour|day)s?(?:\.ago)?)$/i;
 
 /** Every long option of a subcommand, with its `--no-` twin (parse-options accepts both, and both count for abbreviation). */
+const namesCache = new Map<string, string[]>();
+
 export function gitOptionNames(sub: string): string[] {
+  const cached = namesCache.get(sub);
+  if (cached) return cached;
   const spec = Object.prototype.hasOwnProperty.call(GIT_OPTIONS, sub) ? GIT_OPTIONS[sub] : undefined;
   if (!spec) return [];
   const out = new Set<string>();
@@ -49,5 +53,7 @@ export function gitOptionNames(sub: string): string[] {
     out.add(l);
     out.add(l.startsWith('--no-') ? '--' + l.slice(5) : '--no-' + l.slice(2));
   }
-  return [...out];
+  const list = [...out];
+  namesCache.set(sub, list);
+  return list;
 }

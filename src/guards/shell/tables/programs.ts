@@ -2,7 +2,8 @@
 // its code on the command line. Tables only.
 
 /** Programs that fetch a URL (their output may be a script). */
-export const DOWNLOADERS = ['curl', 'wget', 'wget2', 'fetch', 'ftp', 'aria2c', 'http', 'https', 'xh', 'xhs', 'httpie', 'lwp-request', 'GET', 'POST', 'lynx', 'w3m', 'links', 'elinks', 'curlie', 'axel', 'tftp', 'Invoke-WebRequest', 'iwr', 'Invoke-RestMethod', 'irm', 'curl.exe', 'wget.exe', 'certutil', 'bitsadmin', 'Start-BitsTransfer'];
+export const DOWNLOADERS = ['curl', 'wget', 'wget2', 'fetch', 'ftp', 'aria2c', 'http', 'https', 'xh', 'xhs', 'httpie', 'lwp-request', 'GET', 'POST', 'lynx', 'w3m', 'links', 'elinks', 'curlie', 'axel', 'tftp', 'Invoke-WebRequest', 'iwr', 'Invoke-RestMethod', 'irm', 'curl.exe', 'wget.exe', 'certutil', 'bitsadmin', 'Start-BitsTransfer', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'openssl', 'scp', 'ssh', 'rsync', 'tftp', 'gh', 'aws', 'gsutil', 'gcloud', 'az', 's3cmd', 'rclone', 'git'];
+/** Downloaders whose output is only a download when they read from the network (openssl s_client, ssh host cat, aws s3 cp - ...): judged by the rules, listed for the piping check. */
 
 /** POSIX shells: `-c` takes a script, otherwise the first operand is a script file, or stdin. */
 export const SHELLS = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'tcsh', 'csh', 'rbash', 'posh', 'busybox'];
@@ -10,7 +11,7 @@ export const SHELLS = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash'
 /** Shell options that take the next word as their argument (`bash -o pipefail`, `--rcfile f`). */
 export const SHELL_OPTIONS_WITH_ARG = ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'];
 
-export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'powershell' | 'applescript' | 'r' | 'tcl';
+export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'powershell' | 'applescript' | 'r' | 'tcl' | 'julia';
 
 export interface InterpreterSpec {
   lang: Language;
@@ -39,6 +40,7 @@ export const INTERPRETERS: InterpreterSpec[] = [
   { lang: 'applescript', names: ['osascript'], codeShort: 'e', codeLong: [], argShort: 'lsi', argLong: [], moduleShort: '' },
   { lang: 'r', names: ['Rscript', 'R'], codeShort: 'e', codeLong: ['--expr'], argShort: '', argLong: [], moduleShort: '' },
   { lang: 'tcl', names: ['tclsh', 'wish', 'expect'], codeShort: 'c', codeLong: [], argShort: '', argLong: [], moduleShort: '' },
+  { lang: 'julia', names: ['julia'], codeShort: 'e', codeLong: ['--eval'], argShort: 'JLCtp', argLong: ['--project', '--threads', '--sysimage', '--load'], moduleShort: '' },
 ];
 
 /** Options of Perl and Ruby that take the rest of their cluster as an optional value (`-i.bak`, `-0777`, `-l`). */
@@ -68,4 +70,5 @@ const SHELL_SET = new Set(SHELLS);
 export const isDownloader = (name: string): boolean => DOWNLOADER_SET.has(name.toLowerCase());
 export const isShell = (name: string): boolean => SHELL_SET.has(name);
 /** Programs that run the code they are given: shells, interpreters, PowerShell, `source`, `eval`. */
-export const isRunner = (name: string): boolean => isShell(name) || interpreterOf(name) !== undefined || ['pwsh', 'powershell', 'powershell.exe', 'pwsh.exe', 'iex', 'Invoke-Expression', 'source', '.', 'eval'].includes(name);
+const OTHER_RUNNERS = new Set(['pwsh', 'powershell', 'powershell.exe', 'pwsh.exe', 'iex', 'Invoke-Expression', 'source', '.', 'eval']);
+export const isRunner = (name: string): boolean => SHELL_SET.has(name) || OTHER_RUNNERS.has(name) || interpreterOf(name) !== undefined;

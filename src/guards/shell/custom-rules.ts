@@ -1,0 +1,75 @@
+// A team's own command rules (.loom/policy.json "commandRules", and the
+// opt-in packs in config/packs/): matched on every ANALYSED simple command,
+// so `bash -c "terraform destroy"`, `sudo terraform destroy` and
+// `env X=1 terraform destroy` hit a rule written for `terraform destroy`.
+import { posix } from 'node:path';
+import type { Analyzer } from './analyze';
+
+export interface CommandRule {
+  id: string;
+  match: {
+    /** Command name (basename), or several. */
+    command: string | string[];
+    /**
+     * In order: operands that must appear (alternatives with `|`: "namespace|ns"),
+     * and flags that must be present anywhere ("-f|--force": -f inside -rf, --force=x, an unambiguous --forc).
+     */
+    args?: string[];
+    /** A regex (linear: no nested quantifiers) one argument must match, e.g. DROP DATABASE in psql -c. */
+    argPattern?: string;
+  };
+  action: 'allow' | 'ask' | 'deny';
+  reason?: string;
+}
+
+export interface CompiledCommandRule {
+  id: string;
+  action: 'allow' | 'ask' | 'deny';
+  reason: string;
+  test: (argv: string[]) => boolean;
+}
+
+function flagPresent(argv: string[], alts: string[]): boolean {
+  for (const a of argv.slice(1)) {
+    if (a === '--') return false;
+    for (const f of alts) {
+      if (f.startsWith('--')) {
+        const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+        // Tools built on getopt_long accept an unambiguous prefix of a long option.
+        if (name === f || (name.startsWith('--') && name.length >= 5 && f.startsWith(name))) return true;
+      } else if (f.length === 2 && /^-[A-Za-z]+$/.test(a) && !a.startsWith('--') && a.includes(f[1])) return true;
+      else if (a === f) return true;
+    }
+  }
+  return false;
+}
+
+/** Compiles rules (already schema-checked); `regex` is the policy's linear-regex compiler. */
+export function compileCommandRules(rules: CommandRule[], regex: (source: string) => RegExp): CompiledCommandRule[] {
+  return rules.map((r) => {
+    const names = new Set(Array.isArray(r.match.command) ? r.match.command : [r.match.command]);
+    const words: string[][] = [];
+    const flags: string[][] = [];
+    for (const a of r.match.args ?? []) (a.startsWith('-') ? flags : words).push(a.split('|'));
+    const pattern = r.match.argPattern !== undefined ? regex(r.match.argPattern) : undefined;
+    const test = (argv: string[]): boolean => {
+      if (!names.has(posix.basename(argv[0] ?? ''))) return false;
+      let k = 1;
+      for (const alts of words) {
+        while (k < argv.length && !alts.includes(argv[k])) k++;
+        if (k >= argv.length) return false;
+        k++;
+      }
+      for (const alts of flags) if (!flagPresent(argv, alts)) return false;
+      if (pattern && !argv.slice(1).some((a) => pattern.test(a.slice(0, 4096)))) return false;
+      return true;
+    };
+    return { id: r.id, action: r.action, reason: r.reason ?? `the project's rule ${r.id}`, test };
+  });
+}
+
+export function customRuleHits(a: Analyzer, argv: string[], segment: string): void {
+  const rules = a.opts.policy.commandRules;
+  if (!rules?.length) return;
+  for (const r of rules) if (r.test(argv)) a.hit(r.id, r.action, segment, r.reason);
+}

@@ -1,0 +1,245 @@
+// What a command writes to its standard output, as far as it is known
+// before anything runs: the text of `echo`/`printf` with static arguments,
+// a heredoc passed through `cat`, a static text decoded by `base64 -d` or
+// `xxd -r -p` or reversed by `rev`; otherwise "only known at run time" or
+// "a download". The analyzer uses it for what is fed to a shell or an
+// interpreter as code (a pipe, a here-string, `<(...)`, a file written and
+// then run in the same line).
+import { posix } from 'node:path';
+import { decodeAnsiC, type Word } from './lexer';
+
+export type Feed =
+  | { kind: 'static'; text: string }
+  | { kind: 'runtime'; why: string }
+  | { kind: 'download'; by: string }
+  /** A file's content on disk (a script file: judged as running a file, not as text). */
+  | { kind: 'file'; path: string }
+  /** What an ordinary program prints (`kubectl completion bash`, `pyenv init -`): trusted like a script file. */
+  | { kind: 'program'; name: string }
+  | { kind: 'none' };
+
+export const NONE: Feed = { kind: 'none' };
+export const MAX_FEED = 64 * 1024;
+
+export const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'aria2c', 'xh', 'lwp-request', 'lynx', 'links', 'w3m', 'httpie', 'curlie', 'Invoke-WebRequest', 'iwr', 'Invoke-RestMethod', 'irm', 'nc', 'ncat', 'socat', 'ftp', 'tftp', 'scp', 'rsync', 'gh', 'gsutil', 'aws', 'az']);
+/** Downloaders whose stdout is the fetched body only in some forms (`aws s3 cp URL -`). */
+const DOWNLOAD_TO_STDOUT: Record<string, (argv: string[]) => boolean> = {
+  gh: (a) => a[1] === 'api' || (a[1] === 'gist' && a[2] === 'view') || (a[1] === 'release' && a[2] === 'download' && a.includes('-O') && a[a.indexOf('-O') + 1] === '-'),
+  gsutil: (a) => a[1] === 'cat',
+  aws: (a) => a[1] === 's3' && a[2] === 'cp' && a[a.length - 1] === '-',
+  az: (a) => a.includes('download') && a.includes('/dev/stdout'),
+  scp: () => false,
+  rsync: () => false,
+};
+
+/** Decoders and filters whose output is known only when they run (on a text they are given). */
+const RUNTIME_FILTERS = new Set(['openssl', 'gunzip', 'zcat', 'gzip', 'bzip2', 'bunzip2', 'bzcat', 'xz', 'unxz', 'xzcat', 'zstd', 'unzstd', 'zstdcat', 'lz4', 'uudecode', 'tr', 'sed', 'awk', 'gawk', 'mawk', 'perl', 'python', 'python3', 'ruby', 'node', 'jq', 'yq', 'gpg', 'iconv', 'cut', 'basenc', 'base32', 'recode', 'uncompress', 'brotli', 'unzip', 'tar', 'cpio', 'dd', 'envsubst', 'sort', 'uniq', 'head', 'tail', 'grep', 'strings']);
+
+function echoOut(args: string[]): string {
+  let k = 0;
+  let newline = true;
+  let escapes = false;
+  while (k < args.length && /^-[neE]+$/.test(args[k])) {
+    for (const f of args[k].slice(1)) {
+      if (f === 'n') newline = false;
+      else if (f === 'e') escapes = true;
+      else escapes = false;
+    }
+    k++;
+  }
+  let text = args.slice(k).join(' ');
+  if (escapes) {
+    const stop = text.indexOf('\\c');
+    if (stop >= 0) {
+      text = text.slice(0, stop);
+      newline = false;
+    }
+    text = decodeAnsiC(text.replace(/\\0([0-7]{1,3})/g, '\\$1'));
+  }
+  return newline ? text + '\n' : text;
+}
+
+/** printf FORMAT ARGS...: the format is reused until the arguments run out, as bash does. */
+export function printfOut(args: string[]): string | undefined {
+  const fmt = args[0];
+  if (fmt === undefined) return undefined;
+  if (fmt === '-v') return '';
+  const rest = args.slice(1);
+  let out = '';
+  let used = 0;
+  for (let round = 0; round < 64; round++) {
+    let consumed = false;
+    for (let i = 0; i < fmt.length; i++) {
+      const c = fmt[i];
+      if (c === '\\') {
+        const m = /^\\(?:x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|.)/.exec(fmt.slice(i, i + 10));
+        const seq = m ? m[0] : '\\';
+        out += decodeAnsiC(seq);
+        i += seq.length - 1;
+        continue;
+      }
+      if (c !== '%') {
+        out += c;
+        continue;
+      }
+      const m = /^%([-+ #0]*)(\d*|\*)(?:\.(\d*|\*))?([sbdiouxXcqeEfgG%])/.exec(fmt.slice(i, i + 24));
+      if (!m) return undefined;
+      i += m[0].length - 1;
+      if (m[4] === '%') {
+        out += '%';
+        continue;
+      }
+      const arg = rest[used] ?? '';
+      if (used < rest.length) {
+        used++;
+        consumed = true;
+      }
+      let v: string;
+      switch (m[4]) {
+        case 's': v = arg; break;
+        case 'b': v = decodeAnsiC(arg.replace(/\\0([0-7]{1,3})/g, '\\$1')); break;
+        case 'q': v = arg; break;
+        case 'c': v = arg.slice(0, 1); break;
+        case 'd': case 'i': case 'u': v = String(parseInt(arg, 10) || 0); break;
+        case 'o': v = (parseInt(arg, 10) || 0).toString(8); break;
+        case 'x': v = (parseInt(arg, 10) || 0).toString(16); break;
+        case 'X': v = (parseInt(arg, 10) || 0).toString(16).toUpperCase(); break;
+        default: v = arg;
+      }
+      const width = m[2] && m[2] !== '*' ? Number(m[2]) : 0;
+      if (m[3] !== undefined && m[3] !== '*' && m[4] === 's') v = v.slice(0, Number(m[3] || 0));
+      if (v.length < width) v = m[1].includes('-') ? v.padEnd(width) : v.padStart(width, m[1].includes('0') && m[4] !== 's' ? '0' : ' ');
+      out += v;
+      if (out.length > MAX_FEED) return undefined;
+    }
+    if (!consumed || used >= rest.length) break;
+  }
+  return out;
+}
+
+function decodeBase64(text: string): string | undefined {
+  const clean = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean)) return undefined;
+  return Buffer.from(clean.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+}
+
+function decodeHex(text: string): string | undefined {
+  const clean = text.replace(/\s+/g, '');
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(clean)) return undefined;
+  return Buffer.from(clean, 'hex').toString('latin1');
+}
+
+export interface OutputContext {
+  /** What this command reads on stdin. */
+  stdin: Feed;
+  /** Content of a file this line wrote earlier (abs path), if any. */
+  fileFeed: (path: string) => Feed | undefined;
+  /** Output of a process substitution word (`cat <(...)`). */
+  procsubFeed: (w: Word) => Feed;
+}
+
+const concat = (feeds: Feed[]): Feed => {
+  if (feeds.length === 1) return feeds[0];
+  const dl = feeds.find((f) => f.kind === 'download');
+  if (dl) return dl;
+  if (feeds.every((f) => f.kind === 'static')) return { kind: 'static', text: feeds.map((f) => (f as { text: string }).text).join('') };
+  const rt = feeds.find((f) => f.kind === 'runtime');
+  return rt ?? feeds.find((f) => f.kind === 'program') ?? { kind: 'runtime', why: 'the output of several commands' };
+};
+export { concat as concatFeeds };
+
+/** What a simple command (already unwrapped to its real name) writes to stdout. */
+export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
+  const argv = words.map((w) => w.text);
+  const dynamicArgs = words.slice(1).some((w) => w.dynamic && !w.text.startsWith('\u0000procsub'));
+  if (name === 'echo' || name === 'printf') {
+    if (dynamicArgs) return { kind: 'runtime', why: `${name} of a value only known at run time` };
+    const text = name === 'echo' ? echoOut(argv.slice(1)) : printfOut(argv.slice(1));
+    return text === undefined ? { kind: 'runtime', why: `${name} with a format loom does not evaluate` } : { kind: 'static', text };
+  }
+  if (name === 'cat' || name === 'tac' || name === 'tee' || name === 'rev' || name === 'base64' || name === 'xxd' || name === 'basenc') {
+    // Input: file operands (cat/tac), else stdin.
+    const files = name === 'cat' || name === 'tac' || name === 'rev' || name === 'base64' || name === 'xxd' ? words.slice(1).filter((w) => !w.text.startsWith('-') || w.text === '-') : [];
+    let input: Feed;
+    if (name === 'xxd' && files.length > 1) files.length = 1;
+    if (files.length === 0) input = o.stdin;
+    else {
+      input = concat(
+        files.map((w): Feed => {
+          if (w.text === '-' || w.text === '/dev/stdin') return o.stdin;
+          if (w.text.startsWith('\u0000procsub:<(')) return o.procsubFeed(w);
+          if (w.dynamic) return { kind: 'runtime', why: 'a file named at run time' };
+          return o.fileFeed(w.text) ?? { kind: 'file', path: w.text };
+        }),
+      );
+    }
+    if (name === 'cat' || name === 'tee') return input;
+    if (input.kind !== 'static') return input.kind === 'file' ? { kind: 'runtime', why: `${name} of a file` } : input;
+    if (name === 'tac') return { kind: 'static', text: input.text.split('\n').reverse().join('\n') };
+    if (name === 'rev') return { kind: 'static', text: input.text.split('\n').map((l) => [...l].reverse().join('')).join('\n') };
+    const decode = argv.some((a) => a === '-d' || a === '--decode' || a === '-D' || (/^-[a-zA-Z]+$/.test(a) && a.includes('d')));
+    if (name === 'base64' || name === 'basenc') {
+      if (!decode) return { kind: 'runtime', why: 'base64 encoding' };
+      const t = decodeBase64(input.text);
+      return t === undefined ? { kind: 'runtime', why: 'base64 -d of an invalid text' } : { kind: 'static', text: t };
+    }
+    // xxd -r -p: hex back to bytes; other xxd forms are not code.
+    if (argv.includes('-r') && (argv.includes('-p') || argv.includes('-ps') || argv.includes('-plain'))) {
+      const t = decodeHex(input.text);
+      return t === undefined ? { kind: 'runtime', why: 'xxd -r of a text loom cannot decode' } : { kind: 'static', text: t };
+    }
+    if (argv.some((a) => /^-[a-z]*r/.test(a))) return { kind: 'runtime', why: 'xxd -r' };
+    return { kind: 'runtime', why: 'a hex dump' };
+  }
+  if (DOWNLOADERS.has(name)) {
+    if (Object.hasOwn(DOWNLOAD_TO_STDOUT, name) && !DOWNLOAD_TO_STDOUT[name](argv)) return { kind: 'runtime', why: `${name} output` };
+    if (name === 'nc' || name === 'ncat' || name === 'socat') return { kind: 'download', by: name };
+    // curl -o FILE / wget -O FILE (not -O-) write a file, not stdout.
+    const toFile = name === 'wget' ? !argv.some((a, i) => (a === '-O' && argv[i + 1] === '-') || a === '-O-' || a === '-qO-' || /^-[a-zA-Z]*O-$/.test(a) || a === '--output-document=-' || (a === '--output-document' && argv[i + 1] === '-')) : argv.some((a) => a === '-o' || a === '-O' || a === '--output' || a === '--remote-name' || /^--output=/.test(a) || /^-[a-zA-Z]*[oO]$/.test(a));
+    if (toFile && (name === 'curl' || name === 'wget')) return NONE;
+    return { kind: 'download', by: name };
+  }
+  if (RUNTIME_FILTERS.has(name)) {
+    if (o.stdin.kind === 'download') return o.stdin;
+    return { kind: 'runtime', why: `the output of ${name}` };
+  }
+  if (name === 'true' || name === ':' || name === 'cd' || name === 'export' || name === 'mkdir' || name === 'chmod' || name === 'touch' || name === 'rm' || name === 'sleep') return { kind: 'static', text: '' };
+  return { kind: 'program', name: posix.basename(name) };
+}
+
+/** Files a download command writes (curl -o F, wget -O F, curl -O / wget URL: the URL's last segment). */
+export function downloadedFiles(name: string, argv: string[]): string[] {
+  const out: string[] = [];
+  const urls = argv.filter((a) => /^(?:https?|ftp):\/\//.test(a));
+  const last = (u: string) => u.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() || 'index.html';
+  if (name === 'curl') {
+    for (let k = 1; k < argv.length; k++) {
+      const a = argv[k];
+      if (a === '-o' || a === '--output') out.push(argv[k + 1] ?? '');
+      else if (a.startsWith('--output=')) out.push(a.slice(9));
+      else if (/^-[a-zA-Z]*o$/.test(a) && a !== '-o') out.push(argv[k + 1] ?? '');
+      else if (/^-o./.test(a)) out.push(a.slice(2));
+      else if (a === '-O' || a === '--remote-name' || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a)) for (const u of urls) out.push(last(u));
+    }
+  } else if (name === 'wget') {
+    let named = false;
+    for (let k = 1; k < argv.length; k++) {
+      const a = argv[k];
+      if (a === '-O' || a === '--output-document') {
+        out.push(argv[k + 1] ?? '');
+        named = true;
+      } else if (a.startsWith('--output-document=')) {
+        out.push(a.slice(18));
+        named = true;
+      } else if (/^-[a-zA-Z]*O.+$/.test(a)) {
+        out.push(a.slice(a.indexOf('O') + 1));
+        named = true;
+      } else if (/^-[a-zA-Z]*O$/.test(a)) {
+        out.push(argv[k + 1] ?? '');
+        named = true;
+      }
+    }
+    if (!named) for (const u of urls) out.push(last(u));
+  }
+  return out.filter((f) => f !== '' && f !== '-');
+}

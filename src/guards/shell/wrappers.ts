@@ -1,0 +1,269 @@
+// Commands that run another command, as data: for each wrapper, its option
+// grammar (which options take an argument, which option's argument is a
+// shell script), how many operands come before the wrapped command, and how
+// the wrapped command is given (as argv, as words joined into a shell
+// script, as keys typed into a shell, as a script on stdin). The analyzer
+// reads this table; docs/guard.md's wrapper table is generated from it
+// (scripts/docs-guard.ts, checked by test/guard-wrappers.test.ts).
+
+export type Runs =
+  /** The rest of the words are the wrapped command's argv. */
+  | 'argv'
+  /** The rest of the words are joined with spaces and run by a shell (watch, tmux new-session). */
+  | 'joined'
+  /** The rest are keys typed into a shell (tmux send-keys): joined as typed, Enter is a newline. */
+  | 'keys'
+  /** The first operand is a shell script (trap 'cmd' EXIT, sg group 'cmd'). */
+  | 'code-operand'
+  /** The script comes on stdin (at, batch) or from -f FILE. */
+  | 'stdin'
+  /** Nothing is run unless a code option is given (su without -c opens a shell). */
+  | 'none';
+
+export interface WrapperSpec {
+  /** Command names (and, after a space, the subcommand words that must follow: "npm exec"). */
+  names: string[];
+  runs: Runs;
+  /** Short options that take an argument (next word, or glued: -uroot). */
+  shortArg?: string;
+  /** Long options that take an argument (next word, or after `=`). */
+  longArg?: string[];
+  /** Options whose argument is a shell script (su -c, script -c, flock -c). */
+  codeShort?: string;
+  codeLong?: string[];
+  /** Options after which the rest of the words are the wrapped argv (nix develop -c, runuser -u is not one). */
+  argvAfter?: string[];
+  /** Options that mean nothing is run (command -v, sudo -l). */
+  noRun?: string[];
+  /** Operands before the wrapped command (timeout DURATION, chroot DIR, flock FILE). */
+  operands?: number;
+  /** Options may follow the operands (GNU argument permutation: flock FILE -c CMD, su USER -c CMD). */
+  permute?: boolean;
+  /** NAME=VALUE words before the command are environment settings (env, cross-env). */
+  assignments?: boolean;
+  /** The first word of the wrapped command is a package spec (npx rimraf@5): its version is dropped. */
+  packageSpec?: boolean;
+  doc: string;
+}
+
+export const WRAPPERS: WrapperSpec[] = [
+  { names: ['sudo'], runs: 'argv', shortArg: 'ugCpDrtTURh', longArg: ['--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--other-user', '--command-timeout', '--chroot'], noRun: ['-l', '--list', '-v', '--validate', '-k', '-K', '--remove-timestamp', '--reset-timestamp', '-e', '--edit', '-V', '--version'], doc: 'runs as another user' },
+  { names: ['doas'], runs: 'argv', shortArg: 'uC', doc: 'runs as another user' },
+  { names: ['pkexec'], runs: 'argv', longArg: ['--user'], doc: 'runs as another user' },
+  { names: ['su'], runs: 'none', shortArg: 'sgGw', longArg: ['--shell', '--group', '--supp-group', '--whitelist-environment'], codeShort: 'c', codeLong: ['--command', '--session-command'], operands: 1, permute: true, doc: '`su USER -c SCRIPT`' },
+  { names: ['runuser'], runs: 'argv', shortArg: 'ugGsw', longArg: ['--user', '--group', '--supp-group', '--shell', '--whitelist-environment'], codeShort: 'c', codeLong: ['--command', '--session-command'], doc: '`runuser -u USER CMD` or `runuser -l USER -c SCRIPT`' },
+  { names: ['sg'], runs: 'code-operand', operands: 1, permute: true, codeShort: 'c', doc: '`sg GROUP SCRIPT`' },
+  { names: ['env'], runs: 'argv', shortArg: 'uCP', longArg: ['--unset', '--chdir', '--default-signal', '--ignore-signal', '--block-signal'], codeShort: 'S', codeLong: ['--split-string'], assignments: true, doc: 'NAME=VALUE settings, `-S`/`--split-string` STRING is split into a command' },
+  { names: ['cross-env', 'cross-env-shell'], runs: 'argv', assignments: true, doc: 'NAME=VALUE settings then the command' },
+  { names: ['nice'], runs: 'argv', shortArg: 'n', longArg: ['--adjustment'], doc: '`nice -n N`, `nice -10`' },
+  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'numactl', 'cgexec', 'sem'], runs: 'argv', shortArg: 'fRg', longArg: ['--reuid', '--regid', '--groups', '--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred'], doc: 'run the command as given' },
+  { names: ['time'], runs: 'argv', shortArg: 'fo', longArg: ['--format', '--output'], doc: '`time -p`, GNU `time -f FMT -o FILE`' },
+  { names: ['timeout'], runs: 'argv', shortArg: 'sk', longArg: ['--signal', '--kill-after'], operands: 1, doc: '`timeout [-s SIG] [-k T] DURATION CMD`' },
+  { names: ['command'], runs: 'argv', noRun: ['-v', '-V'], doc: '`command -p CMD` (`-v`/`-V` only look it up)' },
+  { names: ['builtin'], runs: 'argv', doc: 'a shell builtin by name (`builtin cd /`)' },
+  { names: ['exec'], runs: 'argv', shortArg: 'a', doc: '`exec -a NAME -c -l CMD`' },
+  { names: ['stdbuf'], runs: 'argv', shortArg: 'ioe', longArg: ['--input', '--output', '--error'], doc: '`stdbuf -oL CMD`' },
+  { names: ['ionice'], runs: 'argv', shortArg: 'cnpPu', longArg: ['--class', '--classdata', '--pid', '--pgid', '--uid'], doc: '`ionice -c3 CMD`' },
+  { names: ['chrt'], runs: 'argv', shortArg: 'TPD', longArg: ['--sched-runtime', '--sched-period', '--sched-deadline'], operands: 1, doc: '`chrt -r PRIO CMD`' },
+  { names: ['taskset'], runs: 'argv', operands: 1, noRun: ['-p', '--pid'], doc: '`taskset [-c] MASK CMD`' },
+  { names: ['setsid'], runs: 'argv', doc: '`setsid -f CMD`' },
+  { names: ['chroot'], runs: 'argv', longArg: ['--userspec', '--groups'], operands: 1, doc: '`chroot DIR CMD`' },
+  { names: ['unshare'], runs: 'argv', shortArg: 'SGRw', longArg: ['--map-user', '--map-group', '--map-users', '--map-groups', '--setgroups', '--propagation', '--root', '--wd', '--setuid', '--setgid', '--kill-child'], doc: 'new namespaces, then the command' },
+  { names: ['nsenter'], runs: 'argv', shortArg: 'tSG', longArg: ['--target', '--setuid', '--setgid'], doc: 'enters namespaces, then the command' },
+  { names: ['flock'], runs: 'argv', shortArg: 'wE', longArg: ['--timeout', '--wait', '--conflict-exit-code'], codeShort: 'c', codeLong: ['--command'], operands: 1, permute: true, doc: '`flock [-w T] FILE CMD` or `flock FILE -c SCRIPT`' },
+  { names: ['caffeinate'], runs: 'argv', shortArg: 'tw', doc: 'macOS: keeps awake while CMD runs' },
+  { names: ['watch'], runs: 'joined', shortArg: 'nq', longArg: ['--interval', '--equexit'], argvAfter: ['-x', '--exec'], doc: 'the words are joined and run by `sh -c` (`-x`: as argv)' },
+  { names: ['strace'], runs: 'argv', shortArg: 'eoOpPsSuEXIab', longArg: ['--output', '--trace', '--signal', '--attach', '--user', '--env', '--string-limit', '--trace-path'], doc: 'traces CMD' },
+  { names: ['ltrace'], runs: 'argv', shortArg: 'eoupnsaADFlx', longArg: ['--output', '--library'], doc: 'traces CMD' },
+  { names: ['valgrind', 'firejail', 'bwrap'], runs: 'argv', longArg: ['--bind', '--ro-bind', '--dev-bind', '--chdir', '--setenv', '--unsetenv', '--uid', '--gid', '--hostname'], doc: 'runs CMD sandboxed or instrumented' },
+  { names: ['faketime'], runs: 'argv', shortArg: 'm', operands: 1, doc: '`faketime SPEC CMD`' },
+  { names: ['xargs'], runs: 'argv', shortArg: 'ILnPsadE', longArg: ['--max-args', '--max-lines', '--max-procs', '--max-chars', '--arg-file', '--delimiter', '--process-slot-var'], doc: 'the command gets stdin items as arguments' },
+  { names: ['parallel'], runs: 'joined', shortArg: 'jSaIdEnNXC', longArg: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--colsep', '--max-args', '--joblog', '--results', '--tmpdir', '--workdir'], doc: 'GNU parallel: the words (up to `:::`) are joined and run by a shell per input' },
+  { names: ['busybox', 'toybox', 'shx'], runs: 'argv', doc: 'the first word is the applet (`busybox rm -rf`, `npx shx rm -rf`)' },
+  { names: ['npx', 'pnpx', 'npm exec', 'npm x', 'bunx', 'bun x', 'pnpm dlx', 'pnpm exec', 'yarn dlx', 'yarn exec', 'pnpm x'], runs: 'argv', shortArg: 'p', longArg: ['--package', '--workspace', '--registry', '--cache'], codeShort: 'c', codeLong: ['--call'], packageSpec: true, doc: 'package runners: the first word is a package (version dropped): `npx rimraf ~` is `rimraf ~`' },
+  { names: ['uv run', 'uvx', 'uv tool run', 'rye run'], runs: 'argv', shortArg: 'pw', longArg: ['--with', '--with-editable', '--with-requirements', '--python', '--project', '--directory', '--env-file', '--extra', '--group', '--only-group', '--package', '--index', '--default-index', '--index-url', '--extra-index-url', '--find-links', '--config-file', '--cache-dir', '--from'], doc: 'runs CMD in the project environment' },
+  { names: ['poetry run', 'pipenv run', 'pdm run', 'hatch run', 'pixi run', 'devbox run', 'mise exec', 'mise x', 'asdf exec', 'rtx exec', 'dotenvx run', 'doppler run', 'op run', 'infisical run', 'bundle exec', 'pipx run', 'conda run', 'mamba run', 'micromamba run', 'nix develop', 'nix shell', 'nix run'], runs: 'argv', shortArg: 'npfeC', longArg: ['--name', '--prefix', '--cwd', '--spec', '--env-file', '--project', '--config', '--environment', '--directory', '--env', '--tool'], codeLong: ['--command'], argvAfter: ['-c', '--command'], doc: 'project environments: the rest is the command (`nix develop -c CMD`, `doppler run --command SCRIPT`)' },
+  { names: ['nix-shell'], runs: 'none', shortArg: 'pIAE', longArg: ['--packages', '--attr', '--arg', '--argstr', '--expr', '--include'], codeLong: ['--run', '--command'], doc: '`nix-shell --run SCRIPT`' },
+  { names: ['direnv exec'], runs: 'argv', operands: 1, doc: '`direnv exec DIR CMD`' },
+  { names: ['aws-vault exec'], runs: 'argv', shortArg: 'd', longArg: ['--duration', '--region'], operands: 1, doc: '`aws-vault exec PROFILE -- CMD`' },
+  { names: ['sops exec-env', 'sops exec-file'], runs: 'code-operand', operands: 1, doc: '`sops exec-env FILE SCRIPT`' },
+  { names: ['dotenv', 'env-cmd'], runs: 'argv', shortArg: 'ecvf', longArg: ['--file', '--environments'], doc: 'loads an env file, then CMD' },
+  { names: ['systemd-run'], runs: 'argv', shortArg: 'upEMH', longArg: ['--unit', '--property', '--setenv', '--machine', '--host', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--service-type', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], doc: 'runs CMD as a transient unit' },
+  { names: ['tmux new-session', 'tmux new', 'tmux new-window', 'tmux neww', 'tmux split-window', 'tmux splitw', 'tmux respawn-pane', 'tmux respawnp', 'tmux respawn-window', 'tmux respawnw', 'tmux run-shell', 'tmux run'], runs: 'joined', shortArg: 'ceFfnstxylpT', doc: 'the words are joined into a shell command for the new pane' },
+  { names: ['tmux send-keys', 'tmux send'], runs: 'keys', shortArg: 'tN', doc: 'keys typed into the pane\'s shell (`Enter`/`C-m` end a line)' },
+  { names: ['screen'], runs: 'argv', shortArg: 'SceEhpstT', doc: '`screen -dmS NAME CMD`' },
+  { names: ['script'], runs: 'none', shortArg: 'EIOBTm', longArg: ['--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format', '--output-limit'], codeShort: 'c', codeLong: ['--command'], doc: '`script -qc SCRIPT FILE`' },
+  { names: ['at', 'batch'], runs: 'stdin', shortArg: 'qtf', doc: 'the script comes on stdin (or `-f FILE`)' },
+  { names: ['trap'], runs: 'code-operand', noRun: ['-l', '-p'], doc: '`trap SCRIPT SIGNAL...`: the script runs on the signal' },
+  { names: ['ssh-agent'], runs: 'argv', shortArg: 'aEPt', doc: '`ssh-agent CMD`' },
+];
+
+const INDEX: Map<string, { sub: string[]; spec: WrapperSpec }[]> = new Map();
+for (const spec of WRAPPERS) {
+  for (const full of spec.names) {
+    const [name, ...sub] = full.split(' ');
+    const list = INDEX.get(name) ?? [];
+    list.push({ sub, spec });
+    INDEX.set(name, list);
+  }
+}
+
+export function isWrapperName(name: string): boolean {
+  return INDEX.has(name);
+}
+
+export type Unwrapped =
+  | { kind: 'argv'; start: number; spec: WrapperSpec; how: string }
+  | { kind: 'joined'; start: number; end?: number; spec: WrapperSpec; how: string }
+  | { kind: 'keys'; start: number; spec: WrapperSpec; how: string }
+  | { kind: 'code'; code: string; rest: number; spec: WrapperSpec; how: string }
+  | { kind: 'stdin'; file?: string; spec: WrapperSpec; how: string }
+  | { kind: 'none' };
+
+/**
+ * Where the wrapped command starts in argv (argv[0] is the wrapper's name,
+ * already unquoted). Follows the wrapper's option grammar from the table.
+ */
+export function unwrapArgv(name: string, argv: string[]): Unwrapped {
+  const entries = INDEX.get(name);
+  if (!entries) return { kind: 'none' };
+  let entry: { sub: string[]; spec: WrapperSpec } | undefined;
+  let k = 1;
+  for (const e of entries) {
+    if (e.sub.length === 0) {
+      entry ??= e;
+      continue;
+    }
+    // The subcommand may come after global options (tmux -S sock new-session, pnpm --filter x exec).
+    let j = 1;
+    while (j < argv.length && argv[j].startsWith('-') && j < 6) j += argv[j].includes('=') || /^-[A-Za-z]$/.test(argv[j]) === false ? 1 : 2;
+    for (const from of [1, j]) {
+      if (e.sub.every((s, i) => argv[from + i] === s)) {
+        entry = e;
+        k = from + e.sub.length;
+        break;
+      }
+    }
+    if (entry === e) break;
+  }
+  if (!entry) return { kind: 'none' };
+  // runuser without -u USER takes su's grammar (runuser -l USER -c SCRIPT).
+  const spec = name === 'runuser' && !argv.some((a) => a === '-u' || a.startsWith('--user')) ? INDEX.get('su')![0].spec : entry.spec;
+  const how = [name, ...entry.sub].join(' ');
+  let operands = spec.operands ?? 0;
+  let file: string | undefined;
+  while (k < argv.length) {
+    const a = argv[k];
+    if (a === '--') {
+      k++;
+      if (operands > 0 && !spec.permute) {
+        k += operands;
+        operands = 0;
+      }
+      break;
+    }
+    if (spec.noRun?.includes(a)) return { kind: 'none' };
+    if (spec.argvAfter?.includes(a)) return { kind: 'argv', start: k + 1, spec, how };
+    if (a.startsWith('--') && a.length > 2) {
+      const eq = a.indexOf('=');
+      const opt = eq < 0 ? a : a.slice(0, eq);
+      if (spec.codeLong?.includes(opt)) return { kind: 'code', code: eq < 0 ? (argv[k + 1] ?? '') : a.slice(eq + 1), rest: eq < 0 ? k + 2 : k + 1, spec, how };
+      if (spec.argvAfter?.includes(opt)) return { kind: 'argv', start: k + 1, spec, how };
+      k += spec.longArg?.includes(opt) && eq < 0 ? 2 : 1;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1 && !(spec.assignments && a === '-')) {
+      // A cluster of short options: -qc SCRIPT, -uroot, -n10.
+      let consumedNext = false;
+      for (let j = 1; j < a.length; j++) {
+        const ch = a[j];
+        if (spec.codeShort?.includes(ch)) {
+          const glued = a.slice(j + 1);
+          return { kind: 'code', code: glued !== '' ? glued : (argv[k + 1] ?? ''), rest: glued !== '' ? k + 1 : k + 2, spec, how };
+        }
+        if (spec.shortArg?.includes(ch)) {
+          if (spec.runs === 'stdin' && ch === 'f') file = a.slice(j + 1) || argv[k + 1];
+          if (j === a.length - 1) consumedNext = true;
+          break;
+        }
+      }
+      k += consumedNext ? 2 : 1;
+      continue;
+    }
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+      k++;
+      continue;
+    }
+    if (operands > 0) {
+      operands--;
+      k++;
+      if (!spec.permute) {
+        k += Math.min(operands, argv.length);
+        operands = 0;
+        break;
+      }
+      continue;
+    }
+    break;
+  }
+  k += operands > 0 && !spec.permute ? operands : 0;
+  switch (spec.runs) {
+    case 'argv':
+      return k < argv.length ? { kind: 'argv', start: k, spec, how } : { kind: 'none' };
+    case 'joined':
+      return k < argv.length ? { kind: 'joined', start: k, spec, how } : { kind: 'none' };
+    case 'keys':
+      return k < argv.length ? { kind: 'keys', start: k, spec, how } : { kind: 'none' };
+    case 'code-operand':
+      return k < argv.length ? { kind: 'code', code: argv[k], rest: k + 1, spec, how } : { kind: 'none' };
+    case 'stdin':
+      return { kind: 'stdin', file, spec, how };
+    case 'none':
+      return { kind: 'none' };
+  }
+}
+
+/** Keys typed by tmux send-keys: key names that end a line become newlines. */
+export function keysToText(keys: string[]): string {
+  let out = '';
+  for (const key of keys) {
+    if (/^(?:Enter|C-m|C-M|KPEnter|C-j|\^M|\^J)$/.test(key)) out += '\n';
+    else if (/^(?:Space)$/.test(key)) out += ' ';
+    else if (/^(?:Tab|C-i)$/.test(key)) out += '\t';
+    else if (/^(?:C-c|C-d|C-z|Escape|Up|Down|Left|Right|BSpace)$/.test(key)) out += '\n';
+    else out += key;
+  }
+  return out;
+}
+
+/** Packages whose command deletes its operands recursively (what a package runner would run). */
+export const DELETING_PACKAGES: Record<string, string[]> = {
+  rimraf: ['rm', '-rf'],
+  'del-cli': ['rm', '-rf'],
+  del: ['rm', '-rf'],
+  rmrf: ['rm', '-rf'],
+  'rm-rf': ['rm', '-rf'],
+  'trash-cli': ['rm', '-rf'],
+  premove: ['rm', '-rf'],
+  'fs-extra-cli': ['rm', '-rf'],
+};
+
+/** `rimraf@5.0.1`, `@scope/pkg@1` -> the command name the package provides. */
+export function packageCommand(spec: string): string {
+  let s = spec;
+  if (s.startsWith('@')) s = s.slice(s.indexOf('/') + 1);
+  const at = s.indexOf('@');
+  return at > 0 ? s.slice(0, at) : s;
+}
+
+/** Markdown table of the wrappers, for docs/guard.md. */
+export function wrapperTableMarkdown(): string {
+  const rows = ['| wrapper | the wrapped command is | options taking an argument | script options | operands first |', '|---|---|---|---|---|'];
+  const RUNS: Record<Runs, string> = { argv: 'its argv', joined: 'the words joined, run by a shell', keys: 'keys typed into a shell', 'code-operand': 'the first operand, a script', stdin: 'a script on stdin or `-f FILE`', none: 'none unless a script option' };
+  for (const s of WRAPPERS) {
+    const opts = [...(s.shortArg ?? '')].map((c) => `-${c}`).concat(s.longArg ?? []);
+    const code = [...(s.codeShort ?? '')].map((c) => `-${c}`).concat(s.codeLong ?? []).concat((s.argvAfter ?? []).map((o) => `${o} (then argv)`));
+    rows.push(`| ${s.names.map((n) => `\`${n}\``).join(', ')} | ${RUNS[s.runs]}${s.assignments ? ' (after NAME=VALUE)' : ''}${s.packageSpec ? ' (package spec)' : ''} | ${opts.map((o) => `\`${o}\``).join(' ') || '—'} | ${code.map((o) => `\`${o}\``).join(' ') || '—'} | ${s.operands ?? 0}${s.permute ? ' (options may follow)' : ''} |`);
+  }
+  return rows.join('\n');
+}

@@ -1,0 +1,302 @@
+// The journal's exclusive lock, shared by command hooks (one process each)
+// and `loom serve` (its writer and upkeep threads). Node has no flock, so
+// every step is one atomic name operation:
+//   acquire  link(<my owner file>, journal.lock): fails with EEXIST while held;
+//            the file names the owner: pid, process start time, pid namespace;
+//   release  unlink(journal.lock);
+//   break    only when the owner process is gone (pid not alive, or alive
+//            with another start time: the pid was reused), and only under the
+//            break mutex, after reading the lock again (see acquireJournalLock).
+// Owners in another pid namespace (a container sharing the folder) are never
+// judged dead: a writer waits for them up to its deadline. No lock is ever
+// broken by age.
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { newId } from '../util/ids';
+import { LedgerError } from './errors';
+
+export const LOCK_NAME = 'journal.lock';
+const BREAK_NAME = 'journal.lock.break';
+/** How long a writer waits for the lock before it gives up (a hook then blocks with the reason). */
+export const DEFAULT_LOCK_WAIT_MS = 30_000;
+
+interface Self {
+  pid: number;
+  start: string;
+  ns: string;
+}
+
+let self: Self | undefined;
+
+/** Field 22 of /proc/<pid>/stat (clock ticks since boot), or '' where there is no /proc. */
+export function processStart(pid: number | 'self'): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function pidNamespace(): string {
+  try {
+    return /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '0';
+  } catch {
+    return '0';
+  }
+}
+
+function me(): Self {
+  // A forked child has another pid: recompute when it changed.
+  if (!self || self.pid !== process.pid) self = { pid: process.pid, start: processStart('self') || '0', ns: pidNamespace() };
+  return self;
+}
+
+const OWNER_RE = /^owner-(\d+)-(\d+)-(\d+)-([A-Za-z0-9_-]+)$/;
+
+function ownerName(s: Self, token: string): string {
+  return `owner-${s.pid}-${s.start}-${s.ns}-${token}`;
+}
+
+/** True when the process named by an owner file is certainly gone. */
+export function ownerIsDead(name: string): boolean {
+  const m = OWNER_RE.exec(name);
+  if (!m) return false;
+  const s = me();
+  if (m[3] !== s.ns) return false;
+  const pid = Number(m[1]);
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  // Alive: the same process only if it started when the owner did.
+  const start = processStart(pid);
+  return m[2] !== '0' && start !== '' && start !== m[2];
+}
+
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+function sleep(ms: number): void {
+  Atomics.wait(sleepCell, 0, 0, ms);
+}
+
+export interface JournalLock {
+  release(): void;
+}
+
+function code(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException).code;
+}
+
+/** Errors that mean "someone holds it" or "it changed under us": try again. */
+function contended(e: unknown): boolean {
+  const c = code(e);
+  return c === 'ENOTEMPTY' || c === 'EEXIST' || c === 'EBUSY' || c === 'ENOTDIR';
+}
+
+function removeDir(dir: string, owner: string): void {
+  try {
+    unlinkSync(join(dir, owner));
+  } catch {
+    // already gone
+  }
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty (an acquirer took it) or gone
+  }
+}
+
+/**
+ * The break mutex: a directory whose one member names its owner. Taking it is
+ * rename(<my prepared dir>, name), which succeeds only while the name is
+ * absent or an empty directory; a dead owner's file is moved out (one mover
+ * wins: the name is unique) and the directory removed (rmdir removes only an
+ * empty one), so even this mutex is broken safely. Directory removal is slow
+ * on some file systems (a discard per freed block), which is why only lock
+ * breaking, never a normal append, goes through it.
+ */
+function takeBreakMutex(dir: string, s: Self, token: string, deadline: number): (() => void) | undefined {
+  const owner = ownerName(s, token);
+  const name = join(dir, BREAK_NAME);
+  const prepared = join(dir, `${BREAK_NAME}.${s.pid}-${s.start}-${s.ns}-${token}.tmp`);
+  try {
+    mkdirSync(prepared, { mode: 0o700 });
+    closeSync(openSync(join(prepared, owner), 'wx', 0o600));
+  } catch {
+    removeDir(prepared, owner);
+    return undefined;
+  }
+  let pause = 0.5;
+  for (;;) {
+    try {
+      renameSync(prepared, name);
+      return () => removeDir(name, owner);
+    } catch (e) {
+      if (!contended(e)) break;
+    }
+    let members: string[] = [];
+    try {
+      members = readdirSync(name);
+    } catch {
+      members = [];
+    }
+    const dead = members.filter((n) => n.startsWith('owner-') && ownerIsDead(n));
+    for (const d of dead) {
+      try {
+        const grave = join(dir, `${BREAK_NAME}.broken-${token}`);
+        renameSync(join(name, d), grave);
+        unlinkSync(grave);
+      } catch {
+        // another waiter broke it first
+      }
+    }
+    if (dead.length) {
+      try {
+        rmdirSync(name);
+      } catch {
+        // an acquirer already renamed its directory over the empty one
+      }
+      continue;
+    }
+    if (performance.now() >= deadline) break;
+    sleep(pause * (0.5 + Math.random()));
+    pause = Math.min(pause * 2, 8);
+  }
+  removeDir(prepared, owner);
+  return undefined;
+}
+
+function readOwner(lock: string): string | undefined {
+  try {
+    return readFileSync(lock, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes the journal lock in `dir`, waiting up to `waitMs`: link(<my owner
+ * file>, journal.lock) succeeds only while the name is absent. Release is
+ * unlink. A lock whose owner process is gone is removed under the break
+ * mutex, after reading it again there: under the mutex only its (dead) owner
+ * could have removed it, so it is still the dead one when it is unlinked.
+ * Throws LedgerError('locked') past the deadline.
+ */
+export function acquireJournalLock(dir: string, waitMs = DEFAULT_LOCK_WAIT_MS): JournalLock {
+  const s = me();
+  const token = newId(12);
+  const owner = ownerName(s, token);
+  const lock = join(dir, LOCK_NAME);
+  const prepared = join(dir, `${LOCK_NAME}.${s.pid}-${s.start}-${s.ns}-${token}.tmp`);
+  try {
+    const fd = openSync(prepared, 'wx', 0o600);
+    try {
+      writeSync(fd, owner);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    rmSafe(prepared);
+    const c = code(e);
+    throw new LedgerError(`${lock}: cannot prepare the journal lock (${c === 'ENOSPC' ? 'disk full' : c ?? (e as Error).message})`, c === 'ENOSPC' || c === 'EDQUOT' ? 'full' : c === 'EACCES' || c === 'EROFS' || c === 'EPERM' ? 'readonly' : 'io');
+  }
+  const deadline = performance.now() + waitMs;
+  let pause = 0.25;
+  let holder: string | undefined;
+  for (;;) {
+    try {
+      linkSync(prepared, lock);
+      rmSafe(prepared);
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          rmSafe(lock);
+        },
+      };
+    } catch (e) {
+      if (code(e) !== 'EEXIST') {
+        rmSafe(prepared);
+        throw new LedgerError(`${lock}: cannot take the journal lock (${code(e) ?? (e as Error).message})`, code(e) === 'ENOSPC' ? 'full' : 'io');
+      }
+    }
+    holder = readOwner(lock);
+    if (holder !== undefined && ownerIsDead(holder)) {
+      const release = takeBreakMutex(dir, s, token, deadline);
+      if (release) {
+        try {
+          if (readOwner(lock) === holder) rmSafe(lock);
+        } finally {
+          release();
+        }
+        continue;
+      }
+    }
+    if (performance.now() >= deadline) {
+      rmSafe(prepared);
+      const pid = holder ? OWNER_RE.exec(holder)?.[1] : undefined;
+      throw new LedgerError(`${lock}: the journal stayed locked${pid ? ` by pid ${pid}` : ''} for more than ${waitMs} ms`, 'locked');
+    }
+    // Backoff with jitter, capped low: an append holds the lock for well under a millisecond.
+    sleep(pause * (0.5 + Math.random()));
+    pause = Math.min(pause * 2, 4);
+  }
+}
+
+function rmSafe(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}
+
+/** Removes what dead writers left: prepared lock folders, half-written compactions (fold's housekeeping). */
+export function sweepLockLeftovers(dir: string): number {
+  let n = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const t = /^(?:journal\.log|chain\.json)\.(\d+)-[A-Za-z0-9_-]+\.tmp$/.exec(name);
+    if (t) {
+      // A compaction or description write that died half-way.
+      let alive = true;
+      try {
+        process.kill(Number(t[1]), 0);
+      } catch (e) {
+        alive = (e as NodeJS.ErrnoException).code !== 'ESRCH';
+      }
+      if (!alive) {
+        try {
+          unlinkSync(join(dir, name));
+          n++;
+        } catch {
+          // gone meanwhile
+        }
+      }
+      continue;
+    }
+    const m = /^journal\.lock(?:\.break)?\.(\d+)-(\d+)-(\d+)-([A-Za-z0-9_-]+)\.tmp$/.exec(name);
+    if (!m) continue;
+    if (!ownerIsDead(`owner-${m[1]}-${m[2]}-${m[3]}-${m[4]}`)) continue;
+    const d = join(dir, name);
+    try {
+      if (name.startsWith(BREAK_NAME)) {
+        for (const f of readdirSync(d)) unlinkSync(join(d, f));
+        rmdirSync(d);
+      } else unlinkSync(d);
+      n++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return n;
+}

@@ -1,0 +1,55 @@
+// A ledger's identity for checkpoint lines: its chain mode and the first 16
+// hex of its seq 1 hash. Two ledgers of one project never share a first
+// record, so a ledger deleted and started again is told apart. Looked up
+// only when a checkpoint is written or verified: the journal's first line
+// when it still holds seq 1, else the database.
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import type { LedgerIdentity } from './checkpoints';
+import { journalFile, parseLine, readChainMeta } from './journal';
+import { compliancePaths } from './paths';
+
+function firstJournalHash(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(128);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const line = parseLine(buf.subarray(0, n).toString('latin1'));
+    return line && line.seq === 1 ? line.hash : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `known`: a record the caller just wrote (seq 1 names the ledger without reading anything). */
+export function ledgerIdentityOf(projectDir: string, known?: { seq: number; hash: string }): LedgerIdentity {
+  const paths = compliancePaths(projectDir);
+  let chain: string | undefined;
+  try {
+    chain = readChainMeta(paths)?.chain;
+  } catch {
+    // an unreadable chain description is verify's to report
+  }
+  let first = known && known.seq === 1 ? known.hash : firstJournalHash(journalFile(paths));
+  if ((!first || !chain) && existsSync(paths.db)) {
+    try {
+      const { Ledger } = require('./store') as typeof import('./store');
+      const l = Ledger.openReadOnly(projectDir);
+      try {
+        first ??= (l.handle.prepare('SELECT hash FROM records WHERE seq = 1').get() as { hash: string } | undefined)?.hash;
+        chain ??= l.meta().chain;
+      } finally {
+        l.close();
+      }
+    } catch {
+      // no database to ask: the line goes without the id
+    }
+  }
+  return { chain, ledger: first ? first.slice(0, 16) : undefined };
+}

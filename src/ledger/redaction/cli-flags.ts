@@ -1,0 +1,213 @@
+// Command-line options that carry a secret, per program, with the way each
+// takes its value. Any long option whose name holds a secret (--password,
+// --api-key, --client-secret, -storepass) is caught by name for every
+// program; the table adds the short and odd ones that only mean "password"
+// for one program (mysql -p, zip -P, redis-cli -a, curl -u user:pw).
+import { isPlaceholder, isSensitiveName } from './names';
+import { shellWords, type Span, type Word } from './text';
+
+/**
+ * attached: -pVALUE only (mysql: a bare -p prompts); separate: -p VALUE;
+ * either: both. Value forms: whole, after-colon (user:pw), after-percent
+ * (user%pw), pass-prefix (openssl pass:pw; env:/file:/fd: are references).
+ */
+export interface FlagRule {
+  flag: string;
+  takes: 'attached' | 'separate' | 'either';
+  form?: 'whole' | 'after-colon' | 'after-percent' | 'pass-prefix';
+}
+
+export interface CliRule {
+  programs: string[];
+  /** Only under this subcommand (docker login, not docker run -p). */
+  sub?: string;
+  flags: FlagRule[];
+  /** The password is the last plain argument when one of these flags is present (htpasswd -b file user pw). */
+  lastArgWith?: RegExp;
+  /** Plain arguments come as NAME VALUE pairs: a VALUE after a NAME that holds a secret is one (aws configure set, rclone config create). */
+  namedPairs?: boolean;
+}
+
+export const CLI_FLAGS: CliRule[] = [
+  { programs: ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlcheck', 'mysqlshow', 'mysqlpump', 'mariadb', 'mariadb-dump', 'mariadb-admin', 'mysqlsh'], flags: [{ flag: '-p', takes: 'attached' }] },
+  { programs: ['sshpass'], flags: [{ flag: '-p', takes: 'either' }] },
+  { programs: ['redis-cli', 'valkey-cli', 'keydb-cli'], flags: [{ flag: '-a', takes: 'either' }, { flag: '--pass', takes: 'separate' }, { flag: '--user', takes: 'separate', form: 'after-colon' }] },
+  { programs: ['docker', 'podman', 'buildah', 'skopeo', 'nerdctl', 'oras', 'helm', 'crane', 'regctl'], sub: 'login', flags: [{ flag: '-p', takes: 'either' }, { flag: '--password', takes: 'separate' }] },
+  { programs: ['oc', 'cf', 'az', 'argocd', 'vault', 'rancher'], sub: 'login', flags: [{ flag: '-p', takes: 'either' }] },
+  { programs: ['curl', 'http', 'https', 'xh', 'ab', 'siege'], flags: [{ flag: '-u', takes: 'either', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }, { flag: '-U', takes: 'either', form: 'after-colon' }, { flag: '--proxy-user', takes: 'separate', form: 'after-colon' }, { flag: '-a', takes: 'separate', form: 'after-colon' }, { flag: '--auth', takes: 'separate', form: 'after-colon' }, { flag: '-A', takes: 'separate', form: 'after-colon' }] },
+  { programs: ['wget', 'wget2', 'lftp', 'aria2c'], flags: [{ flag: '-u', takes: 'separate', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }] },
+  { programs: ['htpasswd'], flags: [], lastArgWith: /^-[a-zA-Z]*b/ },
+  { programs: ['7z', '7za', '7zz', '7zr', 'rar', 'unrar'], flags: [{ flag: '-p', takes: 'attached' }] },
+  { programs: ['zip', 'unzip', 'zipcloak', 'funzip'], flags: [{ flag: '-P', takes: 'separate' }, { flag: '--password', takes: 'separate' }] },
+  { programs: ['keytool', 'jarsigner', 'apksigner'], flags: ['-storepass', '-keypass', '-srcstorepass', '-deststorepass', '-srckeypass', '-destkeypass', '-new', '--ks-pass', '--key-pass'].map((flag) => ({ flag, takes: 'separate' as const, form: 'pass-prefix' as const })) },
+  { programs: ['gpg', 'gpg2'], flags: [{ flag: '--passphrase', takes: 'separate' }] },
+  { programs: ['openssl'], flags: [...['-passin', '-passout', '-pass', '-password', '-kpass'].map((flag): FlagRule => ({ flag, takes: 'separate', form: 'pass-prefix' })), { flag: '-k', takes: 'separate' }] },
+  { programs: ['mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport'], flags: [{ flag: '-p', takes: 'separate' }] },
+  { programs: ['ldapsearch', 'ldapmodify', 'ldapadd', 'ldapdelete', 'ldappasswd', 'ldapwhoami'], flags: [{ flag: '-w', takes: 'either' }] },
+  { programs: ['smbclient', 'rpcclient', 'smbmap', 'crackmapexec', 'nxc'], flags: [{ flag: '-U', takes: 'either', form: 'after-percent' }, { flag: '--user', takes: 'separate', form: 'after-percent' }, { flag: '-p', takes: 'separate' }] },
+  { programs: ['sqlcmd', 'bcp', 'osql', 'isql', 'ipmitool', 'sqlpackage'], flags: [{ flag: '-P', takes: 'either' }] },
+  { programs: ['twine'], flags: [{ flag: '-p', takes: 'separate' }] },
+  { programs: ['rdesktop'], flags: [{ flag: '-p', takes: 'separate' }] },
+  { programs: ['xfreerdp', 'wlfreerdp'], flags: [{ flag: '/p:', takes: 'attached' }] },
+  { programs: ['net'], flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }] },
+  { programs: ['psexec', 'psexec.exe', 'psexec.py', 'wmiexec.py', 'smbexec.py'], flags: [{ flag: '-p', takes: 'separate' }] },
+  { programs: ['aws'], sub: 'configure', flags: [], namedPairs: true },
+  { programs: ['git'], sub: 'config', flags: [], namedPairs: true },
+  { programs: ['npm', 'pnpm', 'yarn'], sub: 'config', flags: [], namedPairs: true },
+  { programs: ['rclone'], sub: 'config', flags: [], namedPairs: true },
+  { programs: ['heroku', 'dokku', 'flyctl', 'fly'], flags: [], namedPairs: true },
+  { programs: ['ssh-keygen'], flags: [{ flag: '-N', takes: 'separate' }, { flag: '-P', takes: 'separate' }] },
+  { programs: ['mosquitto_pub', 'mosquitto_sub', 'mosquitto_rr'], flags: [{ flag: '-P', takes: 'separate' }, { flag: '--pw', takes: 'separate' }] },
+  { programs: ['psql', 'pg_dump', 'pg_restore', 'createdb'], flags: [], namedPairs: true },
+  { programs: ['vncpasswd', 'x11vnc'], flags: [{ flag: '-passwd', takes: 'separate' }] },
+  { programs: ['ftp', 'lftp', 'ncftp'], flags: [{ flag: '-p', takes: 'separate' }, { flag: '-u', takes: 'separate', form: 'after-colon' }] },
+  { programs: ['rabbitmqctl'], sub: 'add_user', flags: [], lastArgWith: /^/ },
+  { programs: ['rabbitmqctl'], sub: 'change_password', flags: [], lastArgWith: /^/ },
+];
+
+const BY_PROGRAM = new Map<string, CliRule[]>();
+for (const r of CLI_FLAGS) for (const p of r.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), r]);
+
+// A program name as a word of its own (after a path, a quote, a pipe or a space).
+const PROGRAM_RE = new RegExp(`(?<![^\\s;&|(\`'"/=])(${[...BY_PROGRAM.keys()].sort((a, b) => b.length - a.length).map((p) => p.replace(/[.+]/g, '\\$&')).join('|')})(?=[ \\t])`, 'g');
+
+// Any option whose name says secret, for every program: --password x, --api-key=x, -storepass x, --token "a b".
+const LONG_FLAG = /(?<![^\s'"(=])(--?)([A-Za-z][A-Za-z0-9_.-]{1,48})(=|[ \t]{1,8})/g;
+
+/** Options whose name says secret but which take no secret value. */
+const NO_VALUE_FLAG = /(?:stdin|file|fd|env|path|dir|prompt|command|cmd|helper|length|len|min|max|policy|type|id|name|url|uri|endpoint|header|count|ttl|expiry|expires|expiration|lifetime|duration|timeout|rotation|reset|required|hash|algorithm|algo|mode|scope|scopes|format)$/i;
+
+function markValue(text: string, w: Word, offset: number, form: FlagRule['form'], spans: Span[], rule: string): void {
+  // Work on the source span: quotes around the value stay, what is between them goes.
+  let start = w.start + offset;
+  let end = w.end;
+  let value = w.text.slice(offset);
+  const q = text[start];
+  if ((q === '"' || q === "'") && text[end - 1] === q && end - start >= 2) {
+    start++;
+    end--;
+  }
+  if (form === 'after-colon' || form === 'after-percent') {
+    const sep = form === 'after-colon' ? ':' : '%';
+    const at = text.slice(start, end).indexOf(sep);
+    if (at === -1) return;
+    value = value.slice(value.indexOf(sep) + 1);
+    start += at + 1;
+    // uid:gid is not a credential.
+    if (/^\d{1,10}$/.test(value)) return;
+  } else if (form === 'pass-prefix') {
+    if (/^(?:env|file|fd|stdin):/.test(value)) return;
+    const m = /^pass:/.exec(text.slice(start, end));
+    if (m) {
+      start += 5;
+      value = value.slice(5);
+    }
+  }
+  if (!value || start >= end || isPlaceholder(value)) return;
+  spans.push({ start, end, rule });
+}
+
+function valueAfter(words: Word[], i: number, flag: string, rule: FlagRule): { word: Word; offset: number } | undefined {
+  const w = words[i];
+  if (w.text === flag) {
+    if (rule.takes === 'attached') return undefined;
+    const next = words[i + 1];
+    if (!next || next.text.startsWith('-') && next.text.length > 1 && rule.form !== 'pass-prefix') return undefined;
+    return { word: next, offset: 0 };
+  }
+  if (rule.takes === 'separate' && !flag.startsWith('--')) return undefined;
+  if (flag.startsWith('--') && w.text.startsWith(flag + '=')) return { word: w, offset: quoteOffset(w, flag.length + 1) };
+  if (!flag.startsWith('--') && w.text.startsWith(flag) && w.text.length > flag.length && rule.takes !== 'separate') return { word: w, offset: quoteOffset(w, flag.length) };
+  return undefined;
+}
+
+/** Offset into the word's source for a value after a prefix of its text (-p'x': the prefix is unquoted). */
+function quoteOffset(_w: Word, n: number): number {
+  return n;
+}
+
+/** Marks secret option values of known programs and of any option named like a secret. */
+export function findCliSecrets(text: string, spans: Span[]): void {
+  PROGRAM_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PROGRAM_RE.exec(text))) {
+    const from = m.index + m[0].length;
+    const words = shellWords(text, from);
+    let rules = BY_PROGRAM.get(m[1]) ?? [];
+    let firstPlain: string | undefined;
+    let plain: Word[] = [];
+    let sawLastArgFlag = false;
+    const flush = () => {
+      for (const r of rules) {
+        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain) && plain.length >= 2) {
+          markValue(text, plain[plain.length - 1], 0, 'whole', spans, 'cli-argument');
+        }
+        if (r.namedPairs && (!r.sub || r.sub === firstPlain)) {
+          for (let k = 0; k + 1 < plain.length; k++) {
+            if (plain[k].text.length > 2 && isSensitiveName(plain[k].text)) {
+              markValue(text, plain[k + 1], 0, 'whole', spans, 'cli-argument');
+              k++;
+            }
+          }
+        }
+      }
+    };
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      const t = w.text;
+      const base = t.slice(t.lastIndexOf('/') + 1);
+      // Another known program in the same command line (sudo mysql, sshpass -p x ssh): its rules from here.
+      if (i > 0 && BY_PROGRAM.has(base) && !t.startsWith('-')) {
+        flush();
+        rules = BY_PROGRAM.get(base)!;
+        firstPlain = undefined;
+        plain = [];
+        sawLastArgFlag = false;
+        continue;
+      }
+      if (t.startsWith('-') || t.startsWith('/')) {
+        let hit = false;
+        for (const r of rules) {
+          if (r.sub && r.sub !== firstPlain) continue;
+          if (r.lastArgWith && r.lastArgWith.test(t) && r.lastArgWith.source !== '^') sawLastArgFlag = true;
+          for (const f of r.flags) {
+            const v = valueAfter(words, i, f.flag, f);
+            if (!v) continue;
+            markValue(text, v.word, v.offset, f.form ?? 'whole', spans, 'cli-flag');
+            if (v.word !== w) i++;
+            hit = true;
+            break;
+          }
+          if (hit) break;
+        }
+        if (hit || t.startsWith('/')) {
+          if (!hit && t.startsWith('/')) plain.push(w);
+          continue;
+        }
+        continue;
+      }
+      if (firstPlain === undefined) firstPlain = t;
+      plain.push(w);
+    }
+    flush();
+    // Continue after this command line: a program word inside it was handled above.
+    const last = words[words.length - 1];
+    if (last && last.end > PROGRAM_RE.lastIndex) PROGRAM_RE.lastIndex = last.end;
+  }
+
+  LONG_FLAG.lastIndex = 0;
+  while ((m = LONG_FLAG.exec(text))) {
+    const dashes = m[1];
+    const name = m[2];
+    if (dashes === '-' && name.length < 4) continue;
+    if (NO_VALUE_FLAG.test(name) || !isSensitiveName(name)) continue;
+    const at = m.index + m[0].length;
+    // --token -x: the next option, not a value (unless given with =).
+    if (m[3] !== '=' && text[at] === '-') continue;
+    const words = shellWords(text, at, 4200, 1);
+    const w = words[0];
+    if (!w || w.start !== at) continue;
+    markValue(text, w, 0, /pass$/i.test(name) && dashes === '-' ? 'pass-prefix' : 'whole', spans, 'cli-flag');
+    LONG_FLAG.lastIndex = w.end;
+  }
+}

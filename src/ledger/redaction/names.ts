@@ -1,0 +1,166 @@
+// Which names hold secrets (NAME=value, "name": "value", --name value,
+// header names) and which values are placeholders rather than secrets.
+// Tables first: docs/redaction.md is generated from them.
+
+/** A name holds a secret when one of these words is in it and no word after it changes the meaning (DB_PASSWORD_PROD, TOKEN_GITHUB_CI). */
+export const SENSITIVE_WORDS = [
+  'password', 'passwd', 'passphrase', 'pwd', 'secret', 'secrets', 'token', 'apikey', 'credential', 'credentials', 'sessionid', 'storepass', 'keypass', 'sshpass',
+];
+
+/** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier'];
+
+/** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
+export const NOT_SECRET_AFTER = [
+  'url', 'uri', 'endpoint', 'file', 'files', 'path', 'dir', 'folder', 'name', 'names', 'id', 'ids', 'arn', 'count', 'counts', 'limit', 'limits', 'length', 'len', 'min',
+  'max', 'size', 'expiry', 'expires', 'expiration', 'expire', 'ttl', 'timeout', 'lifetime', 'duration', 'age', 'policy', 'policies', 'type', 'types', 'mode', 'reset',
+  'required', 'header', 'prefix', 'suffix', 'field', 'fields', 'format', 'regex', 'pattern', 'rotation', 'rotate', 'version', 'enabled', 'disabled', 'enable', 'disable',
+  'flag', 'hint', 'label', 'placeholder', 'prompt', 'message', 'msg', 'error', 'errors', 'strength', 'validator', 'validation', 'manager', 'provider', 'service', 'source',
+  'ref', 'reference', 'list', 'usage', 'used', 'scope', 'scopes', 'permission', 'permissions', 'generator', 'input', 'form', 'box', 'button', 'text', 'host', 'domain',
+  'server', 'realm', 'method', 'methods', 'store', 'storage', 'backend', 'helper', 'command', 'cmd', 'env', 'var', 'variable', 'key_id', 'kind', 'class', 'santa', 'ary',
+  'change', 'changed', 'updated', 'created', 'at', 'date', 'time', 'timestamp', 'stats', 'metrics', 'status', 'state', 'valid', 'invalid', 'check', 'checker', 'test',
+  'spec', 'specs', 'example', 'sample', 'docs', 'doc', 'help', 'len', 'encoding', 'algorithm', 'algo', 'hint', 'rules', 'rule', 'location', 'region', 'stdin', 'fd',
+  'issuer', 'audience', 'endpoint', 'sent', 'received', 'budget', 'usage', 'price', 'rate', 'window', 'bucket', 'index', 'position', 'pos', 'offset', 'start', 'end',
+];
+
+/** Whole names that hold secrets although no word above ends them. */
+export const SENSITIVE_NAMES = [
+  'mysql_pwd', 'rediscli_auth', 'pgpassword', 'sshpass', 'htpasswd', 'private_token', 'x_vault_token', 'vault_token', 'x_auth_token', 'dsn', 'sentry_dsn',
+  'connection_string', 'connectionstring', 'database_url', 'db_url', 'redis_url', 'mongo_url', 'mongodb_uri', 'amqp_url', 'broker_url', 'jsessionid', 'phpsessid',
+];
+
+/** "<word> key" names that hold a key: api_key, secret_key, Ocp-Apim-Subscription-Key. */
+export const KEY_QUALIFIERS = [
+  'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth', 'subscription', 'client', 'app',
+  'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
+];
+
+/** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */
+export const TRAILING_QUALIFIERS = [
+  'prod', 'production', 'dev', 'development', 'staging', 'stage', 'test', 'testing', 'qa', 'uat', 'ci', 'local', 'live', 'sandbox', 'base', 'old', 'new', 'prev',
+  'previous', 'current', 'next', 'primary', 'secondary', 'backup', 'main', 'default', 'value', 'val', 'plain', 'plaintext', 'raw', 'b64', 'base64', 'hex', 'enc',
+  'encoded', 'str', 'string', 'override', 'admin', 'root', 'master', 'user', 'ro', 'rw', 'readonly', 'write', 'read', 'eu', 'us', 'internal', 'external',
+  'global', 'env', 'var', 'alt', 'temp', 'tmp',
+];
+
+/** Names whose values are identifiers or digests, never secrets, even when they look random (x-amz-id-2, nonce, integrity). */
+export const NOT_SECRET_WORDS = [
+  'id', 'ids', 'nonce', 'integrity', 'hash', 'digest', 'checksum', 'sha', 'sha1', 'sha256', 'sha512', 'md5', 'challenge', 'etag', 'request', 'trace', 'span',
+  'commit', 'rev', 'revision', 'version', 'build', 'fingerprint', 'uuid', 'guid', 'kid', 'thumbprint', 'state', 'tag', 'ref', 'oid', 'sri', 'h1', 'cid',
+];
+
+/** Exact values that stand for a secret without being one (.env.example, docs). */
+export const PLACEHOLDER_VALUES = [
+  'password', 'passwd', 'pass', 'secret', 'token', 'changeme', 'change_me', 'changeit', 'example', 'sample', 'dummy', 'test', 'testing', 'todo', 'tbd', 'fixme',
+  'replace_me', 'replaceme', 'null', 'none', 'nil', 'undefined', 'true', 'false', 'redacted', 'hidden', 'masked', 'placeholder', 'foo', 'bar', 'foobar',
+  'value', 'empty', 'default', 'required', 'optional', 'string', 'str', 'secret_value', 'mysecret', 'mypassword', 'my_password', 'my_secret', 'my_token',
+  'supersecret', 'api_key', 'apikey', 'access_token', 'your_token', 'xxx', 'yyy', 'zzz', 'abc', 'abc123', 'pass123', 'password123', 'secret123', 'mytoken',
+  'env', 'set', 'unset', 'prompt', 'stdin', 'ask', 'file', 'auto',
+];
+
+const SENSITIVE_WORD_SET = new Set(SENSITIVE_WORDS);
+const SENSITIVE_LAST_SET = new Set(SENSITIVE_LAST_WORDS);
+const NOT_AFTER_SET = new Set(NOT_SECRET_AFTER);
+const SENSITIVE_NAME_SET = new Set(SENSITIVE_NAMES);
+const KEY_QUALIFIER_SET = new Set(KEY_QUALIFIERS);
+const TRAILING_SET = new Set(TRAILING_QUALIFIERS);
+const NOT_SECRET_SET = new Set(NOT_SECRET_WORDS);
+const PLACEHOLDER_SET = new Set(PLACEHOLDER_VALUES);
+
+/** Words of a name: camelCase, kebab-case, snake_case and dots all split; lower case. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|accesskey|secretkey|privatekey|storepass|keypass)$/;
+
+/** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
+function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {
+  const w = words[i];
+  if (SENSITIVE_WORD_SET.has(w)) return w === 'pwd' && words.length === 1 ? 'last' : 'strong';
+  if (SENSITIVE_LAST_SET.has(w)) {
+    // "pass" and "auth" alone are too common as words (pass=1, auth=oauth2); they count after another word (DB_PW, db_pass).
+    if (words.length === 1 && (w === 'auth' || w === 'sig')) return undefined;
+    return 'last';
+  }
+  if (GLUED.test(w) && !/secretary$/.test(w)) return 'strong';
+  if (w === 'key' && i > 0 && KEY_QUALIFIER_SET.has(words[i - 1])) return 'strong';
+  return undefined;
+}
+
+function sensitiveName(name: string): boolean {
+  const words = nameWords(name);
+  if (words.length === 0) return false;
+  if (SENSITIVE_NAME_SET.has(words.join('_'))) return true;
+  // From the end: qualifiers may follow any sensitive word; other words may follow a strong one unless they change the meaning.
+  let onlyQualifiers = true;
+  for (let i = words.length - 1; i >= 0; i--) {
+    const kind = sensitiveAt(words, i);
+    if (kind === 'strong' || (kind === 'last' && onlyQualifiers)) return true;
+    const w = words[i];
+    if (NOT_AFTER_SET.has(w) || (w === 'key' && i + 1 < words.length && words[i + 1] === 'id')) return false;
+    if (!(TRAILING_SET.has(w) || /^v?\d{1,3}$/.test(w))) onlyQualifiers = false;
+  }
+  return false;
+}
+
+const nameMemo = new Map<string, boolean>();
+
+/** Does this name (assignment, JSON member, flag, header) hold a secret? */
+export function isSensitiveName(name: string): boolean {
+  let v = nameMemo.get(name);
+  if (v === undefined) {
+    v = sensitiveName(name);
+    if (nameMemo.size < 4096) nameMemo.set(name, v);
+  }
+  return v;
+}
+
+/** A name that marks its value as an identifier or digest (spares look-alikes from the high-entropy rule). */
+export function isNotSecretName(name: string): boolean {
+  const words = nameWords(name);
+  return words.some((w) => NOT_SECRET_SET.has(w));
+}
+
+/** `PWD` alone is the shell's working directory: a password only when the value is not a path. */
+export function isSensitiveAssignment(name: string, value: string): boolean {
+  if (!isSensitiveName(name)) return false;
+  // A URL's password is judged by the URL rule (postgres://user:password@localhost is a placeholder).
+  if (/^[a-z][a-z0-9+.-]{1,20}:\/\//i.test(value)) return false;
+  if (/^(?:pwd|oldpwd)$/i.test(name) && /^(?:[/~.]|[A-Za-z]:[\\/]|\$)/.test(value)) return false;
+  return !isPlaceholder(value);
+}
+
+/**
+ * A value that stands for a secret rather than being one. Values that start
+ * with % or $ are secrets unless they are a whole variable reference
+ * ($TOKEN, ${TOKEN}, %TOKEN%, %(token)s); & ; spaces and quotes make a value,
+ * not a placeholder.
+ */
+export function isPlaceholder(v: string): boolean {
+  const s = v.trim();
+  if (s.length < 3) return true;
+  if (s.includes('[REDACTED')) return true;
+  // Whole variable references and command substitutions.
+  if (/^\$\{[^{}\s]{1,80}\}$/.test(s) || /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/.test(s)) return true;
+  if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\))|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || s.startsWith('`') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
+  if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
+  // Templates: <your key>, {{ token }}, {token}, [hidden].
+  if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{?[^{}]{1,80}\}\}?$/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s)) return true;
+  // Code that reads the secret from elsewhere.
+  if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|System\.getenv|getenv\(|self\.|this\.)/.test(s)) return true;
+  if (/^[A-Za-z_][\w.]{0,80}\((?:[^()]{0,80})\)$/.test(s)) return true; // a call: getpass(), read_secret("x")
+  if (/^(?:[a-z_][a-z0-9_]*\.)+[a-z_][a-z0-9_]*$/i.test(s) && !/\d/.test(s) && s.length < 60) return true; // a dotted member: cfg.db.password
+  const bare = s.replace(/^[<{[_*-]+|[>}\]_*-]+$/g, '').toLowerCase();
+  if (PLACEHOLDER_SET.has(bare)) return true;
+  if (/^(?:\*+|x+|\.+|0+|#+|-+|•+)$/i.test(s)) return true;
+  if (/x{4,}$|\*{3,}|\.\.\./i.test(s) && !/[0-9]/.test(s.replace(/x{4,}$/i, '').slice(-1))) return true;
+  if (/^(?:your|insert|enter|put|replace|paste|generate|example|sample|fake|dummy)[_-]/i.test(s)) return true;
+  if (/(?:[_-]here|[_-]goes[_-]here|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|example\.com)$/i.test(s)) return true;
+  if (/change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b/i.test(s)) return true;
+  return false;
+}

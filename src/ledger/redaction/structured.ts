@@ -1,0 +1,185 @@
+// Secrets found by where they stand rather than by their shape: URL
+// userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
+// (credentials.csv, Vault's table output), and prose ("the password is X").
+import { isPlaceholder, isSensitiveName } from './names';
+import { MAX_VALUE, readValue, type Span } from './text';
+
+const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\//g;
+const HOST = /^(?:[A-Za-z0-9._~-]{1,253}|\[[0-9A-Fa-f:.]{2,60}\])(?::\d{0,5})?$/;
+const URL_END = new Set([' ', '\t', '\n', '\r', '"', "'", '`', '<', '>', '\\']);
+
+/**
+ * scheme://user:password@host: the userinfo runs to the last @ before the
+ * host, as agents write it (a password may hold # / ! % $ @), not as RFC
+ * 3986 parses it. Of several @, the last one followed by a dotted host, a
+ * port or localhost wins; else the first one followed by any host.
+ */
+export function findUrlCredentials(text: string, spans: Span[]): void {
+  SCHEME.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = SCHEME.exec(text))) {
+    const a = m.index + m[0].length;
+    const stop = Math.min(text.length, a + 1024);
+    let e = a;
+    const ats: number[] = [];
+    for (; e < stop && !URL_END.has(text[e]); e++) if (text[e] === '@' && ats.length < 32) ats.push(e);
+    // The URL is read once: whatever it holds, the scan goes on after it.
+    SCHEME.lastIndex = Math.max(SCHEME.lastIndex, e);
+    if (ats.length === 0) continue;
+    let firstValid = -1;
+    let lastPreferred = -1;
+    // Each @'s host runs to the next / ? # : found right to left, in one pass.
+    let delim = e;
+    const hostEnd = new Map<number, number>();
+    for (let k = e - 1, n = ats.length - 1; k >= a && n >= 0; k--) {
+      const c = text[k];
+      if (c === '/' || c === '?' || c === '#') delim = k;
+      if (k === ats[n]) hostEnd.set(ats[n--], delim);
+    }
+    for (const at of ats) {
+      const host = text.slice(at + 1, hostEnd.get(at));
+      if (host.length > 260 || !HOST.test(host)) continue;
+      if (firstValid === -1) firstValid = at;
+      if (host.includes('.') || host.includes(':') || host.startsWith('[') || host === 'localhost') lastPreferred = at;
+    }
+    const at = lastPreferred !== -1 ? lastPreferred : firstValid;
+    if (at === -1) continue;
+    const userinfo = text.slice(a, at);
+    const colon = userinfo.indexOf(':');
+    if (colon === -1) continue;
+    const user = userinfo.slice(0, colon);
+    const password = userinfo.slice(colon + 1);
+    if (/[/?#]/.test(user) || /^\d{1,5}(?:[/?#]|$)/.test(password) || !password || isPlaceholder(password)) continue;
+    spans.push({ start: a + colon + 1, end: at, rule: 'url-credentials' });
+  }
+}
+
+const NETRC_INLINE = /\b(?:machine|default|login)\b[^\n]{0,300}?\b(?:password|passwd)[ \t]{1,8}(\S{1,256})/g;
+const PROSE = /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
+
+/** Per line: .netrc `password X`, .pgpass host:port:db:user:password, Vault-style `name   value` rows, credential CSV columns. */
+export function findLineSecrets(text: string, spans: Span[]): void {
+  NETRC_INLINE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = NETRC_INLINE.exec(text))) {
+    const v = m[1];
+    if (isPlaceholder(v)) continue;
+    const start = m.index + m[0].length - v.length;
+    spans.push({ start, end: start + v.length, rule: 'netrc' });
+  }
+  PROSE.lastIndex = 0;
+  while ((m = PROSE.exec(text))) {
+    let v = m[2];
+    const q = m[1];
+    let start = m.index + m[0].length - v.length;
+    if (q) {
+      const close = text.indexOf(q, start);
+      const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
+      v = text.slice(start, end);
+    } else v = v.replace(/[.,;:)]+$/, '');
+    // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
+    if (!/[0-9]/.test(v) && !/[^A-Za-z]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v.slice(1)))) continue;
+    if (isPlaceholder(v)) continue;
+    spans.push({ start, end: start + v.length, rule: 'prose' });
+  }
+
+  let table: { sep: string; cols: boolean[]; n: number } | undefined;
+  let lineStart = 0;
+  while (lineStart <= text.length) {
+    let nl = text.indexOf('\n', lineStart);
+    if (nl === -1) nl = text.length;
+    const end = nl > lineStart && text[nl - 1] === '\r' ? nl - 1 : nl;
+    if (end - lineStart <= 4096) table = line(text, lineStart, end, spans, table);
+    else table = undefined;
+    lineStart = nl + 1;
+  }
+}
+
+const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{1,256})[ \t]{0,4}$/;
+const ROW = /^[ \t]{0,8}(?:[-*][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]{2,40}(\S[^\n]{0,511})$/;
+const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
+const SEPS = [',', '\t', '|', ';'];
+
+function line(text: string, start: number, end: number, spans: Span[], table: { sep: string; cols: boolean[]; n: number } | undefined): typeof table {
+  const l = text.slice(start, end);
+  let m = PGPASS.exec(l);
+  if (m && !isPlaceholder(m[1])) {
+    const at = l.lastIndexOf(m[1]);
+    spans.push({ start: start + at, end: start + at + m[1].length, rule: 'pgpass' });
+  }
+  m = NETRC_LINE.exec(l);
+  if (m && !isPlaceholder(m[1])) {
+    const at = l.lastIndexOf(m[1]);
+    spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
+  }
+  m = ROW.exec(l);
+  if (m && isSensitiveName(m[1])) {
+    const v = m[2].replace(/[ \t]+$/, '');
+    if (!isPlaceholder(v) && !/^(?:n\/a|-+|<none>|\d+ bytes)$/i.test(v)) {
+      const at = l.length - m[2].length;
+      spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
+    }
+  }
+  // A delimited table: a header naming a secret column, then rows with as many cells.
+  if (table) {
+    const cells = splitCells(l, table.sep);
+    if (cells.length === table.n || cells.length === table.n + 1) {
+      cells.forEach(([cs, ce], i) => {
+        if (!table!.cols[i]) return;
+        let s = cs;
+        let e = ce;
+        if ((l[s] === '"' || l[s] === "'") && l[e - 1] === l[s]) {
+          s++;
+          e--;
+        }
+        const v = l.slice(s, e).trim();
+        if (v && !isPlaceholder(v)) spans.push({ start: start + s, end: start + e, rule: 'credentials-table' });
+      });
+      return table;
+    }
+    if (!l.trim() || /^[-=+| \t]+$/.test(l)) return table;
+  }
+  for (const sep of SEPS) {
+    if (!l.includes(sep)) continue;
+    const cells = splitCells(l, sep);
+    if (cells.length < 2) continue;
+    const names = cells.map(([s, e]) => l.slice(s, e).trim().replace(/^["']|["']$/g, ''));
+    if (!names.every((n) => /^[A-Za-z][A-Za-z0-9 _.-]{0,40}$/.test(n) || n === '')) continue;
+    const cols = names.map((n) => n !== '' && isSensitiveName(n) && !/\bid$/i.test(n));
+    if (cols.some(Boolean)) return { sep, cols, n: cells.length };
+  }
+  return undefined;
+}
+
+function splitCells(l: string, sep: string): [number, number][] {
+  const out: [number, number][] = [];
+  let s = 0;
+  let inQuote = false;
+  for (let i = 0; i <= l.length; i++) {
+    const c = l[i];
+    if (c === '"') inQuote = !inQuote;
+    if (i === l.length || (c === sep && !inQuote)) {
+      out.push([s, i]);
+      s = i + 1;
+      if (out.length > 64) break;
+    }
+  }
+  return out;
+}
+
+// Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}).
+const NAME_THEN_VALUE = /\b[Nn]ame["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+
+export function findNameValuePairs(text: string, spans: Span[]): void {
+  NAME_THEN_VALUE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = NAME_THEN_VALUE.exec(text))) {
+    if (!isSensitiveName(m[1])) continue;
+    const at = m.index + m[0].length;
+    const v = readValue(text, at, { stops: ',}' });
+    if (!v) continue;
+    const value = text.slice(v[0], v[1]);
+    if (isPlaceholder(value)) continue;
+    spans.push({ start: v[0], end: v[1], rule: 'name-value' });
+  }
+}

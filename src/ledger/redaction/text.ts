@@ -1,0 +1,122 @@
+// Reading values out of free text: quoted strings to their closing quote
+// (escapes honoured), shell words with their quoting, and the spans a
+// detector marks for removal. Every loop here advances by at least one
+// character per step and stops at a fixed bound, so reading is linear.
+
+export interface Span {
+  start: number;
+  end: number;
+  rule: string;
+}
+
+export const MAX_VALUE = 4096;
+
+/** Index just past the quote that closes the one at `open`, or -1 (none within the bound). */
+export function closingQuote(text: string, open: number, bound = MAX_VALUE): number {
+  const q = text[open];
+  const stop = Math.min(text.length, open + 1 + bound);
+  for (let i = open + 1; i < stop; i++) {
+    const c = text[i];
+    if (c === '\\' && q !== "'") {
+      i++;
+      continue;
+    }
+    if (c === q) return i + 1;
+  }
+  return -1;
+}
+
+export function lineEnd(text: string, from: number, bound = MAX_VALUE): number {
+  const stop = Math.min(text.length, from + bound);
+  for (let i = from; i < stop; i++) if (text[i] === '\n' || text[i] === '\r') return i;
+  return stop;
+}
+
+export interface ValueOptions {
+  /** The quote that encloses the whole name=value (a header inside -H "..."): the value stops there. */
+  enclosing?: string;
+  /** Characters that end an unquoted value besides whitespace. */
+  stops?: string;
+  /** Take an unquoted value to the end of the line (YAML `name: a passphrase with spaces`, header values). */
+  toLineEnd?: boolean;
+}
+
+/**
+ * The value starting at `i`: a quoted value is taken to its closing quote
+ * (the span is what lies between the quotes), an unquoted one to the first
+ * whitespace or stop character. Returns [start, end) or undefined when empty.
+ */
+export function readValue(text: string, i: number, opts: ValueOptions = {}): [number, number] | undefined {
+  const c = text[i];
+  if (c === '"' || c === "'" || c === '`') {
+    if (c === opts.enclosing) return undefined;
+    const close = closingQuote(text, i);
+    const end = close === -1 ? lineEnd(text, i + 1) : close - 1;
+    return end > i + 1 ? [i + 1, end] : undefined;
+  }
+  const stop = Math.min(text.length, i + MAX_VALUE);
+  let j = i;
+  for (; j < stop; j++) {
+    const ch = text[j];
+    // An escaped character (\" inside "...", \ ) is part of the value.
+    if (ch === '\\' && j + 1 < stop && text[j + 1] !== '\n') {
+      j++;
+      continue;
+    }
+    if (ch === '\n' || ch === '\r' || ch === opts.enclosing) break;
+    if (!opts.toLineEnd && (ch === ' ' || ch === '\t')) break;
+    if (opts.stops && opts.stops.includes(ch)) break;
+  }
+  let end = Math.min(j, stop);
+  if (opts.toLineEnd) while (end > i && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  return end > i ? [i, end] : undefined;
+}
+
+export interface Word {
+  start: number;
+  end: number;
+  /** The word as the shell would pass it (quotes removed, escapes applied). */
+  text: string;
+}
+
+/**
+ * Shell words from `from` to the end of the simple command (newline, ;, |,
+ * & unquoted) or `bound` characters. Good enough to find option values; the
+ * guard has the real lexer.
+ */
+export function shellWords(text: string, from: number, bound = 2000, maxWords = 200): Word[] {
+  const words: Word[] = [];
+  const stop = Math.min(text.length, from + bound);
+  let i = from;
+  while (i < stop && words.length < maxWords) {
+    const c = text[i];
+    if (c === ' ' || c === '\t') {
+      i++;
+      continue;
+    }
+    if (c === '\n' || c === '\r' || c === ';' || c === '|' || c === '&' || c === ')' || c === '<' || c === '>') break;
+    const start = i;
+    let val = '';
+    while (i < stop) {
+      const ch = text[i];
+      if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === ';' || ch === '|' || ch === '&' || ch === ')' || ch === '<' || ch === '>') break;
+      if (ch === "'" || ch === '"') {
+        const close = closingQuote(text, i, stop - i);
+        const end = close === -1 ? lineEnd(text, i + 1, stop - i) : close - 1;
+        const inner = text.slice(i + 1, end);
+        val += ch === '"' ? inner.replace(/\\(["\\$`])/g, '$1') : inner;
+        i = close === -1 ? end : close;
+        continue;
+      }
+      if (ch === '\\' && i + 1 < stop) {
+        val += text[i + 1];
+        i += 2;
+        continue;
+      }
+      val += ch;
+      i++;
+    }
+    words.push({ start, end: i, text: val });
+  }
+  return words;
+}

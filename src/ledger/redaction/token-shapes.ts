@@ -1,0 +1,69 @@
+// Token shapes: secrets recognisable by their own form, wherever they stand.
+// Each pattern starts with a literal prefix (the hints, tested with
+// String.includes before any regex runs) and uses bounded repetition only,
+// with no quantified group that contains a quantifier: matching is linear.
+
+export interface TokenShape {
+  name: string;
+  /** What a reader of docs/redaction.md recognises. */
+  example: string;
+  /** Literal substrings one of which every match contains. */
+  hints: string[];
+  re: RegExp;
+  /** Index of the capture group that is the secret; 0 = the whole match. */
+  group?: number;
+  /** Extra shape check on the secret, to spare look-alikes. */
+  check?: (m: string) => boolean;
+}
+
+const mixed = (m: string) => /[0-9]/.test(m) && /[A-Z]/.test(m) && /[a-z]/.test(m);
+const notAllOneClass = (m: string) => /[0-9]/.test(m) && /[A-Za-z]/.test(m);
+
+export const TOKEN_SHAPES: TokenShape[] = [
+  { name: 'private-key', example: '-----BEGIN … PRIVATE KEY----- … -----END … PRIVATE KEY-----', hints: ['PRIVATE KEY'], re: /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|$)/g },
+  { name: 'pgp-private-key', example: '-----BEGIN PGP PRIVATE KEY BLOCK-----', hints: ['PGP PRIVATE'], re: /-----BEGIN PGP PRIVATE KEY BLOCK-----[\s\S]{0,40000}?(?:-----END PGP PRIVATE KEY BLOCK-----|$)/g },
+  { name: 'putty-private-key', example: 'Private-Lines: 14 + base64 lines (.ppk)', hints: ['Private-Lines:'], re: /Private-Lines:[ \t]{0,4}\d{1,4}[ \t]{0,4}(?:\r?\n|\\n)([A-Za-z0-9+/=\r\n\\]{1,60000})/g, group: 1 },
+  { name: 'age-secret-key', example: 'AGE-SECRET-KEY-1…', hints: ['AGE-SECRET-KEY-1'], re: /AGE-SECRET-KEY-1[0-9A-Z]{50,70}/g },
+  { name: 'aws-access-key', example: 'AKIA… (20 characters)', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
+  // A 40-character secret right after its key id (credentials.csv, `aws iam create-access-key` tables) or its name.
+  { name: 'aws-secret-key', example: 'AKIA…,<40 characters> or aws_secret_access_key <40 characters>', hints: ['AKIA', 'ASIA'], re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[\s,;:|=\t]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g, group: 1 },
+  { name: 'aws-secret-key', example: 'SecretAccessKey: <40 characters>', hints: ['ecret', 'ECRET'], re: /(?:secret[_ -]?access[_ -]?key|SecretAccessKey|SECRET_ACCESS_KEY|aws_secret_key|AWS_SECRET_KEY|aws_secret|AWS_SECRET)["']?[\s,:=|]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1 },
+  { name: 'gcp-api-key', example: 'AIza…', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { name: 'gcp-oauth-token', example: 'ya29.…', hints: ['ya29.'], re: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
+  { name: 'google-oauth-secret', example: 'GOCSPX-…', hints: ['GOCSPX-'], re: /\bGOCSPX-[0-9A-Za-z_-]{20,64}/g },
+  { name: 'azure-storage-key', example: 'AccountKey=…', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
+  { name: 'azure-sas-signature', example: '?sig=…', hints: ['sig='], re: /[?&]sig=([A-Za-z0-9%+/]{20,256}={0,2})/g, group: 1 },
+  { name: 'azure-client-secret', example: 'xxx8Q~…', hints: ['Q~'], re: /\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, check: mixed },
+  { name: 'github-token', example: 'ghp_ gho_ ghu_ ghs_ ghr_', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}\b/g },
+  { name: 'github-fine-grained-token', example: 'github_pat_…', hints: ['github_pat_'], re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
+  { name: 'gitlab-token', example: 'glpat- gldt- glrt- glptt- glsoat- gloas- glcbt- glimt-', hints: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glsoat-', 'gloas-', 'glcbt-', 'glimt-', 'glagent-', 'glffct-'], re: /\b(?:glpat|gldt|glrt|glptt|glsoat|gloas|glcbt|glimt|glagent|glffct)-[A-Za-z0-9_.-]{20,80}/g },
+  { name: 'slack-token', example: 'xoxb- xoxp- xoxa- xoxe- xapp-', hints: ['xox', 'xapp-'], re: /\b(?:xox[abposre]|xapp)(?:-|\.xox[abpre]-)[A-Za-z0-9-]{10,250}/g },
+  { name: 'slack-webhook', example: 'https://hooks.slack.com/services/…', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g },
+  { name: 'discord-webhook', example: 'https://discord.com/api/webhooks/…', hints: ['/api/webhooks/'], re: /\/api\/webhooks\/\d{5,30}\/([A-Za-z0-9_-]{30,120})/g, group: 1 },
+  { name: 'telegram-bot-token', example: '123456789:AA… (also in api.telegram.org/bot… URLs)', hints: [':AA'], re: /(?<![0-9])\d{6,12}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/g },
+  { name: 'stripe-key', example: 'sk_live_ rk_live_ sk_test_', hints: ['_live_', '_test_'], re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}\b/g },
+  { name: 'stripe-webhook-secret', example: 'whsec_…', hints: ['whsec_'], re: /\bwhsec_[A-Za-z0-9+/]{24,128}/g },
+  { name: 'anthropic-key', example: 'sk-ant-api03-…', hints: ['sk-ant-'], re: /\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{20,255}/g },
+  { name: 'openai-key', example: 'sk-… sk-proj-… sk-svcacct-…', hints: ['sk-'], re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/g, check: mixed },
+  { name: 'npm-token', example: 'npm_…', hints: ['npm_'], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: 'pypi-token', example: 'pypi-AgE…', hints: ['pypi-'], re: /\bpypi-AgE[A-Za-z0-9_-]{50,255}/g },
+  { name: 'huggingface-token', example: 'hf_…', hints: ['hf_'], re: /\bhf_[A-Za-z0-9]{30,40}\b/g, check: (m) => /[A-Z]/.test(m) && /[a-z]/.test(m.slice(3)) },
+  { name: 'docker-pat', example: 'dckr_pat_…', hints: ['dckr_'], re: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,64}/g },
+  { name: 'atlassian-token', example: 'ATATT… ATCTT…', hints: ['ATATT', 'ATCTT'], re: /\bAT[AC]TT[A-Za-z0-9_=+/-]{20,400}/g },
+  { name: 'bitbucket-app-password', example: 'ATBB…', hints: ['ATBB'], re: /\bATBB[A-Za-z0-9_=-]{20,80}/g },
+  { name: 'vault-token', example: 'hvs. hvb. hvr.', hints: ['hvs.', 'hvb.', 'hvr.'], re: /\bhv[sbr]\.[A-Za-z0-9_-]{20,400}/g },
+  { name: 'django-secret-key', example: 'django-insecure-…', hints: ['django-insecure-'], re: /django-insecure-[^\s'"`]{20,120}/g },
+  { name: 'sendgrid-key', example: 'SG.….…', hints: ['SG.'], re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,60}/g },
+  { name: 'twilio-key', example: 'SK + 32 hex, AC + 32 hex', hints: ['SK', 'AC'], re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
+  { name: 'digitalocean-token', example: 'dop_v1_ doo_v1_ dor_v1_', hints: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { name: 'shopify-token', example: 'shpat_ shpca_ shppa_ shpss_', hints: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { name: 'mailgun-key', example: 'key-…', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g, check: notAllOneClass },
+  { name: 'databricks-token', example: 'dapi…', hints: ['dapi'], re: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
+  { name: 'heroku-key', example: 'HRKU-…', hints: ['HRKU-'], re: /\bHRKU-[A-Za-z0-9_-]{30,80}/g },
+  { name: 'linear-key', example: 'lin_api_…', hints: ['lin_api_'], re: /\blin_api_[A-Za-z0-9]{30,60}/g },
+  { name: 'postman-key', example: 'PMAK-…', hints: ['PMAK-'], re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}/g },
+  { name: 'grafana-token', example: 'glsa_ glc_', hints: ['glsa_', 'glc_'], re: /\b(?:glsa|glc)_[A-Za-z0-9_+/=-]{30,200}/g },
+  { name: 'newrelic-key', example: 'NRAK-…', hints: ['NRAK-', 'NRII-'], re: /\bNR(?:AK|II)-[A-Z0-9]{27}/g },
+  { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /\b(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => /[0-9]/.test(m) || /[+/=_-]/.test(m) },
+  { name: 'jwt', example: 'eyJ….eyJ….…', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}/g },
+];

@@ -1,0 +1,60 @@
+// Compares what bash ran (from the sandbox) with the simple commands loom
+// found. The safety property: every command bash ran is one loom saw, with
+// the same argv (loom's run-time placeholders match any text; a wholly
+// run-time word may stand for any number of words). loom may see more
+// (both branches of an if, a function never called): that is allowed.
+import { posix } from 'node:path';
+import { analyzeCommand, type AnalyzeOptions } from '../../src/guards/shell/analyze';
+
+function elementMatches(l: string, b: string): boolean {
+  if (l === b) return true;
+  if (!l.includes('\u0000')) return false;
+  const parts = l.replace(/\u0000procsub:.\(/g, '\u0000').split('\u0000');
+  // Placeholders match any text: check the fixed parts appear in order.
+  if (!b.startsWith(parts[0]) || !b.endsWith(parts[parts.length - 1])) return false;
+  let at = parts[0].length;
+  for (const p of parts.slice(1, -1)) {
+    const i = b.indexOf(p, at);
+    if (i < 0) return false;
+    at = i + p.length;
+  }
+  return at <= b.length - parts[parts.length - 1].length;
+}
+
+export function argvMatches(l: string[], b: string[]): boolean {
+  if (l.length === 0 || b.length === 0) return false;
+  if (!(posix.basename(l[0]) === posix.basename(b[0]) || elementMatches(l[0], b[0]))) return false;
+  // DP over the rest: a wholly run-time element matches any number of words.
+  const L = l.slice(1);
+  const B = b.slice(1);
+  let prev = new Array<boolean>(B.length + 1).fill(false);
+  prev[0] = true;
+  for (let i = 1; i <= L.length; i++) {
+    const cur = new Array<boolean>(B.length + 1).fill(false);
+    const star = L[i - 1] === '\u0000';
+    cur[0] = star && prev[0];
+    for (let j = 1; j <= B.length; j++) cur[j] = (prev[j - 1] && elementMatches(L[i - 1], B[j - 1])) || (star && (cur[j - 1] || prev[j]));
+    prev = cur;
+  }
+  return prev[B.length];
+}
+
+export interface LineResult {
+  line: string;
+  bash: string[][];
+  missing: string[][];
+}
+
+/** The commands bash ran that loom did not see. */
+export function compareLine(line: string, bash: string[][], opts: AnalyzeOptions): LineResult {
+  const loom = analyzeCommand(line, opts).commands.map((c) => c.argv);
+  const missing = bash.filter((b) => !loom.some((l) => argvMatches(l, b)));
+  return { line, bash, missing };
+}
+
+/** A mismatch class: the command name and how the line is built, to count causes not lines. */
+export function mismatchClass(r: LineResult): string {
+  const b = r.missing[0];
+  const shape = /<<|\$\(|`|\|\s*(?:ba)?sh|bash -c|eval|\bfor\b|\(\)|alias|\$\{/.exec(r.line)?.[0] ?? 'plain';
+  return `${posix.basename(b[0] ?? '')} in ${shape}`;
+}

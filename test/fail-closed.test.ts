@@ -1,0 +1,135 @@
+// Nothing abnormal ends in "allow": the runner's catch-all, payload limits,
+// prototype names where tables are indexed, hostile project folders. Real
+// runner processes; a quick in-process fuzz (the chaos suite runs 10,000).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { answerProblems, fuzzCase, isBlock } from './fuzz/payloads';
+import { CLI, ROOT, RUNNER, run, runHook, tempDir } from './helpers';
+
+const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+const dangerousDeep = (shape: Record<string, unknown>, depth = 5000) => JSON.stringify(shape).replace(/^\{/, `{"junk":${deep(depth)},`);
+
+function records(project: string): Record<string, unknown>[] {
+  // Records reach the database when the journal is folded: fold first, as a reader would.
+  const f = spawnSync(process.execPath, [CLI, 'fold', '--project-dir', project], { encoding: 'utf8' });
+  if (f.status !== 0) throw new Error(`loom fold: ${f.stderr}`);
+  const db = new Database(join(project, '.loom', 'compliance', 'ledger.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT body FROM records ORDER BY seq').all() as { body: string }[]).map((r) => JSON.parse(r.body));
+  } finally {
+    db.close();
+  }
+}
+
+describe('the runner fails closed', () => {
+  const shapes: [string, string, Record<string, unknown>][] = [
+    ['claude', 'PreToolUse', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }],
+    ['codex', 'PreToolUse', { hook_event_name: 'PreToolUse', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }],
+    ['gemini', 'BeforeTool', { hook_event_name: 'BeforeTool', timestamp: 'x', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' } }],
+    ['cursor', 'beforeShellExecution', { hook_event_name: 'beforeShellExecution', conversation_id: 'c', command: 'rm -rf /' }],
+  ];
+  for (const [harness, event, shape] of shapes) {
+    it(`a payload nested 5,000 levels deep is ${harness}'s block, recorded, in one line`, async () => {
+      const project = tempDir();
+      const r = await runHook(['--event', event, '--project-dir', project], dangerousDeep(shape));
+      expect(isBlock({ exitCode: r.code, stdout: r.stdout, stderr: r.stderr })).toBe(true);
+      expect(r.code).not.toBe(1);
+      expect(r.stderr).toMatch(/nests deeper than 256 levels \(at \$\.junk\[0\]/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      const recs = records(project);
+      expect(recs).toHaveLength(1);
+      expect(recs[0]).toMatchObject({ hook_id: 'pre-tool-guard', status: 'failed', decision: 'deny' });
+    });
+  }
+
+  it('a deep payload on an event that cannot block is the documented exit 1, recorded', async () => {
+    const project = tempDir();
+    const r = await runHook(['--event', 'PostToolUse', '--project-dir', project], dangerousDeep({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^loom: stdin payload nests deeper/);
+    expect(records(project)[0]).toMatchObject({ hook_id: 'tool-audit', decision: 'error' });
+  });
+
+  it('a stack overflow anywhere in the runner is a block, not exit 1 (real process with a small stack)', async () => {
+    const project = tempDir();
+    // 200 levels is under the payload limit; with 80 KB of stack something recursive overflows.
+    const body = dangerousDeep({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }, 200);
+    const r = await run(process.execPath, ['--stack-size=60', RUNNER, '--event', 'PreToolUse', '--project-dir', project], body);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+  });
+
+  it('tool names, events and command words that name Object.prototype members are plain data', async () => {
+    const project = tempDir();
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const r = await runHook(['--event', 'PreToolUse', '--project-dir', project], { hook_event_name: 'PreToolUse', tool_name: name, tool_input: { command: 'ls' } });
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      const s = await runHook(['--event', 'PreToolUse', '--project-dir', project], { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `${name} --help; ${name}` } });
+      expect(s.code, `${name}: ${s.stderr}`).toBe(0);
+    }
+    const recs = records(project);
+    expect(recs).toHaveLength(8);
+    // A tool with a prototype name is an unknown tool, judged by its input (a command: shell), never Object's members.
+    expect(recs.map((r) => (r.tool_call as { tool: string }).tool)).toEqual(['constructor', 'Bash', 'toString', 'Bash', '__proto__', 'Bash', 'hasOwnProperty', 'Bash']);
+    expect(recs.every((r) => (r.tool_call as { tool_kind: string }).tool_kind === 'shell')).toBe(true);
+    const v = await run(process.execPath, [CLI, 'verify', '--project-dir', project], null);
+    expect(v.code).toBe(0);
+  });
+
+  it('1e999 in a payload is kept in the record as "Infinity", and the chain verifies', async () => {
+    const project = tempDir();
+    const body = '{"hook_event_name":"Notification","session_id":"s","message":"m","level":1e999,"title":-1e999}';
+    const r = await runHook(['--event', 'Notification', '--project-dir', project], body);
+    expect(r.code).toBe(0);
+    const text = JSON.stringify(records(project));
+    expect(text).toContain('"title":"-Infinity"');
+    expect((await run(process.execPath, [CLI, 'verify', '--project-dir', project], null)).code).toBe(0);
+  });
+
+  it('a hostile cwd never becomes a project: nothing created in /, /proc/self, a missing path or a symlink loop', async () => {
+    const home = tempDir();
+    const loop = join(home, 'loop');
+    symlinkSync(loop, loop);
+    const missing = join(home, 'no', 'such', 'dir');
+    for (const cwd of ['/', '/proc/self', missing, join(loop, 'x'), loop]) {
+      const r = await run(process.execPath, [RUNNER, '--event', 'PreToolUse'], JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd }), {}, home);
+      expect(r.code, cwd).toBe(2);
+    }
+    expect(existsSync('/.loom')).toBe(false);
+    expect(existsSync(join(home, 'no'))).toBe(false);
+    // The process cwd (the harness starts hooks in the project) took the records instead.
+    expect(records(home)).toHaveLength(5);
+  });
+
+  it('--project-dir naming a folder that does not exist is refused, not created', async () => {
+    const base = tempDir();
+    const missing = join(base, 'a', 'b');
+    const r = await runHook(['--event', 'PreToolUse', '--project-dir', missing], { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`project folder ${missing} does not exist`);
+    expect(existsSync(join(base, 'a'))).toBe(false);
+  });
+
+  it('quick fuzz: 300 malformed payloads in process, every answer documented, every dangerous call blocked', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'run'));
+    const r = await run(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'test', 'fuzz', 'runner-driver.ts'), String(Date.now() % 100000), '300', dir], null, {}, join(dir, 'run'));
+    const out = JSON.parse(r.stderr.trim().split('\n').pop()!);
+    expect(out.failures).toEqual([]);
+    expect(out.counts.cases).toBe(300);
+    expect(out.counts.dangerous).toBeGreaterThan(100);
+    expect(out.counts.blocked).toBe(out.counts.dangerous);
+  });
+
+  it('the fuzz oracle itself tells a block from an allow', () => {
+    const c = fuzzCase(1, 0);
+    expect(answerProblems({ ...c, dangerous: true, event: 'PreToolUse' }, { exitCode: 0, stdout: '', stderr: '' })).toContain('dangerous call not blocked');
+    expect(answerProblems({ ...c, dangerous: true, event: 'PreToolUse' }, { exitCode: 1, stdout: '', stderr: 'x' })).toContain('exit 1 on an event that can block');
+    expect(answerProblems({ ...c, dangerous: true, event: 'PreToolUse' }, { exitCode: 2, stdout: '', stderr: 'loom: x\n' })).toEqual([]);
+    expect(isBlock({ exitCode: 0, stdout: '{"permission":"deny"}\n', stderr: '' })).toBe(true);
+  });
+});

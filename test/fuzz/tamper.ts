@@ -1,0 +1,108 @@
+// Attacks on the evidence, each with the kind `loom verify` must name. Each
+// takes a project whose ledger holds `n` records (and its checkpoints), and
+// a position; the chaos suite runs them at many positions, `npm test` once.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { hashBody } from '../../src/ledger/chain';
+import { canonicalJson } from '../../src/ledger/canonical';
+import { externalCheckpointFile } from '../../src/ledger/checkpoints';
+
+export const dbPath = (project: string) => join(project, '.loom', 'compliance', 'ledger.db');
+
+/** Opens the database as an attacker would: the append-only triggers dropped. */
+export function tamper(project: string, fn: (db: Database.Database) => void): void {
+  const db = new Database(dbPath(project));
+  db.exec('DROP TRIGGER IF EXISTS records_no_update; DROP TRIGGER IF EXISTS records_no_delete;');
+  try {
+    fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Rewrites one record and recomputes its hash (the rest of the chain untouched). */
+function rehash(db: Database.Database, seq: number, change: (b: Record<string, unknown>) => void): void {
+  const row = db.prepare('SELECT body FROM records WHERE seq = ?').get(seq) as { body: string };
+  const b = JSON.parse(row.body);
+  change(b);
+  const body = canonicalJson(b);
+  db.prepare('UPDATE records SET body = ?, hash = ? WHERE seq = ?').run(body, hashBody(body), seq);
+}
+
+export interface Attack {
+  name: string;
+  /** The kind verify must report (and, when fixed, the seq). */
+  kind: string;
+  seq?: (n: number, at: number) => number;
+  /** Extra environment for verify (a key, for the downgrade). */
+  env?: NodeJS.ProcessEnv;
+  apply(project: string, n: number, at: number, env: { stateDir: string }): void;
+}
+
+export const ATTACKS: Attack[] = [
+  {
+    name: 're-hashed row',
+    kind: 'edited',
+    seq: (_n, at) => at,
+    apply: (p, _n, at) => tamper(p, (db) => rehash(db, at, (b) => (b.decision = b.decision === 'deny' ? 'allow' : 'deny'))),
+  },
+  {
+    name: 'distant swap',
+    kind: 'reordered',
+    seq: (_n, at) => at,
+    apply: (p, n, at) =>
+      tamper(p, (db) => {
+        const other = Math.min(n, at + 2 + ((at * 7) % Math.max(1, n - at - 2)));
+        db.exec(`UPDATE records SET seq = -1 WHERE seq = ${at}; UPDATE records SET seq = ${at} WHERE seq = ${other}; UPDATE records SET seq = ${other} WHERE seq = -1;`);
+      }),
+  },
+  {
+    name: 'tail cut with its checkpoints in the project',
+    kind: 'tail-cut',
+    seq: (_n, at) => at,
+    apply: (p, _n, at) => {
+      tamper(p, (db) => db.prepare('DELETE FROM records WHERE seq >= ?').run(at));
+      writeFileSync(join(p, '.loom', 'compliance', 'checkpoints.jsonl'), '');
+    },
+  },
+  {
+    name: 'deleted ledger',
+    kind: 'ledger-missing',
+    apply: (p) => rmSync(join(p, '.loom'), { recursive: true, force: true }),
+  },
+  {
+    name: 'downgrade to a plain chain (rebuilt unkeyed, meta says sha256)',
+    kind: 'downgraded',
+    env: { LOOM_LEDGER_KEY: 'the project key, at least 16 bytes' },
+    apply: (p) =>
+      tamper(p, (db) => {
+        // The whole chain rebuilt as plain SHA-256, as anyone who can write the file could.
+        const rows = db.prepare('SELECT seq, body FROM records ORDER BY seq').all() as { seq: number; body: string }[];
+        let prev = '0'.repeat(64);
+        for (const r of rows) {
+          const b = JSON.parse(r.body);
+          b.prev_hash = prev;
+          const body = canonicalJson(b);
+          prev = hashBody(body);
+          db.prepare('UPDATE records SET body = ?, hash = ? WHERE seq = ?').run(body, prev, r.seq);
+        }
+        db.exec("UPDATE meta SET value = 'sha256' WHERE key = 'chain'; DELETE FROM meta WHERE key = 'key_id';");
+      }),
+  },
+];
+
+/** Copies a prepared project (ledger, history, checkpoints) so each attack starts from the same evidence. */
+export function cloneProject(from: string, to: string, extraEnv: NodeJS.ProcessEnv = {}): void {
+  const env = { ...process.env, ...extraEnv };
+  // The attacks edit the database: fold the journal into it first, as the next reader would.
+  const f = spawnSync(process.execPath, [join(__dirname, '..', '..', 'bin', 'loom.js'), 'fold', '--project-dir', from], { encoding: 'utf8', env });
+  if (f.status !== 0) throw new Error(`loom fold: ${f.stderr}`);
+  cpSync(from, to, { recursive: true });
+  // The copy outside the project is keyed by the project's real path: it follows the clone.
+  const a = externalCheckpointFile(from, env);
+  const b = externalCheckpointFile(to, env);
+  if (a && b && existsSync(a)) copyFileSync(a, b);
+}
+

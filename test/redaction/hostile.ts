@@ -1,0 +1,52 @@
+// Hostile inputs for the redactor: each repeats a fragment a detector keys
+// on (a prefix, a separator, an unclosed quote) so that a pattern with
+// nested or unbounded repetition, or a scan that restarts for every match,
+// would take quadratic time. Shared by the fuzz test and npm run bench.
+export function hostileInputs(bytes: number, seed = 1): [string, string][] {
+  const fill = (s: string) => s.repeat(Math.ceil(bytes / s.length)).slice(0, bytes);
+  let x = seed >>> 0 || 1;
+  const rnd = () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 0x100000000;
+  };
+  const noise = (alphabet: string) => {
+    let out = '';
+    while (out.length < bytes) out += alphabet[Math.floor(rnd() * alphabet.length)];
+    return out;
+  };
+  return [
+    ['build log', fill('npm WARN deprecated some-package@1.0.0: use other-package instead\n')],
+    ['one letter', fill('a')],
+    ['name=name=', fill('x=')],
+    ['password=password=', fill('password=')],
+    ['unclosed quotes', fill('password="')],
+    ['url userinfo', fill('https://u:p@')],
+    ['url with many @', 'https://' + fill('a:@')],
+    ['mysql -p', fill('mysql -p')],
+    ['--password a', fill('--password a ')],
+    ['--token', fill('--token ')],
+    ['Authorization: Bearer', fill('Authorization: Bearer ')],
+    ['x-api-key:', fill('x-api-key:')],
+    ['jwt prefix', 'eyJ' + fill('a') + '.eyJ'],
+    ['pem without end', '-----BEGIN RSA PRIVATE KEY-----' + fill('x')],
+    ['csv rows', 'user,password\n' + fill('a,b\n')],
+    ['table rows', fill('password   x\n')],
+    ['netrc', fill('machine a login b ')],
+    ['prose', fill('password is ')],
+    ['putty lines', 'Private-Lines: 3\n' + fill('AAAA\n')],
+    ['aws ids', fill('AKIA1234567890ABCDEF,')],
+    ['quotes', fill(`'"`)],
+    ['backslashes', fill('\\')],
+    ['spaces after name', 'password:' + fill(' ')],
+    ['curl -u', fill('curl -u ')],
+    ['sshpass', fill('sshpass ')],
+    ['long words', fill('A'.repeat(100) + ' ')],
+    ['json members', fill('{"password": "abc\\"def", "token_count": 12, "x": "y"}\n')],
+    ['separator noise', noise(' \t\n"\'`=:@/#%$&;\\-_.,|<>(){}[]aA1')],
+    ['base64 noise', noise('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n')],
+  ];
+}

@@ -1,0 +1,105 @@
+// loom serve never answers a call it could not judge with "no decision":
+// a huge command is analysed within a budget or refused (a block), stalled
+// bodies cannot hold every slot, a payload it cannot read is a 200 block on
+// events that can block. Real server process on 127.0.0.1.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, tempDir } from './helpers';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+function start(args: string[]): Promise<{ url: string; project: string }> {
+  const project = tempDir();
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project, ...args], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve({ url: m[1], project });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+}
+
+function post(url: string, path: string, body: string | Buffer): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url + path, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let b = '';
+      res.on('data', (d) => (b += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: b ? JSON.parse(b) : {} }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const denied = (j: Record<string, unknown>) => (j.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision === 'deny';
+
+describe('loom serve fails closed', () => {
+  it('a 250 KB command is judged within the budget or refused as a block, and other clients are answered meanwhile', async () => {
+    const s = await start([]);
+    // Many short segments: the input the guard's analysis scales worst on.
+    const huge = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls;'.repeat(83_000) } });
+    const slow = post(s.url, '/hooks/PreToolUse', huge);
+    const others = await Promise.all(Array.from({ length: 5 }, () => post(s.url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }))));
+    for (const o of others) expect(denied(o.json)).toBe(true);
+    const r = await slow;
+    expect(r.status).toBe(200);
+    expect(denied(r.json)).toBe(true);
+    expect(JSON.stringify(r.json)).toMatch(/too large to analyse|longer than/);
+  });
+
+  it('unreadable bodies on a PreToolUse are a 200 block with the reason (and a 400 on an event that cannot block)', async () => {
+    const s = await start([]);
+    const deep = `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"},"junk":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    for (const body of ['{"tool_name":"Bash","tool_input":{"command":"rm -rf /"', '[1]', deep, '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"},"n":1e999,"tool_name":"constructor"}']) {
+      const r = await post(s.url, '/hooks/PreToolUse', body);
+      expect(r.status, body.slice(0, 60)).toBe(200);
+      if (!body.includes('constructor')) expect(denied(r.json), body.slice(0, 60)).toBe(true);
+    }
+    expect((await post(s.url, '/hooks/PostToolUse', '{"a":')).status).toBe(400);
+  });
+
+  it('256 half-sent bodies do not fill every slot: a live request is answered and the stalled ones get 408', async () => {
+    const s = await start(['--max-in-flight', '16', '--request-timeout-ms', '4000']);
+    const { hostname, port } = new URL(s.url);
+    const stalled: { sock: Socket; out: string }[] = [];
+    for (let i = 0; i < 256; i++) {
+      const sock = connect(Number(port), hostname);
+      const entry = { sock, out: '' };
+      sock.on('data', (d) => (entry.out += d));
+      sock.on('error', () => undefined);
+      sock.write(`POST /hooks/PreToolUse HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tool_name":`);
+      stalled.push(entry);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const live = await post(s.url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }));
+    expect(live.status).toBe(200);
+    // Within the request timeout every stalled body has its answer: a 408, or a 503 if it never got a slot.
+    await new Promise((r) => setTimeout(r, 5000));
+    const codes = stalled.map((e) => /^HTTP\/1\.1 (\d{3})/.exec(e.out)?.[1] ?? 'none');
+    expect(codes.filter((c) => c === 'none')).toEqual([]);
+    expect(codes.filter((c) => c === '408').length).toBeGreaterThan(0);
+    expect(new Set(codes)).toEqual(new Set(codes.filter((c) => c === '408' || c === '503')));
+    for (const e of stalled) e.sock.destroy();
+  });
+
+  it('a socket that never sends a request is closed within the request timeout', async () => {
+    const s = await start(['--request-timeout-ms', '1000']);
+    const { hostname, port } = new URL(s.url);
+    const sock = connect(Number(port), hostname);
+    sock.on('error', () => undefined);
+    const closed = await new Promise<boolean>((resolve) => {
+      sock.on('close', () => resolve(true));
+      setTimeout(() => resolve(false), 8000);
+    });
+    expect(closed).toBe(true);
+  });
+});
