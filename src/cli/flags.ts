@@ -20,9 +20,16 @@ export function parseFlags(argv: string[], spec: FlagSpec): ParsedFlags {
   const options: Record<string, { type: 'string' | 'boolean' }> = {};
   for (const v of spec.values ?? []) options[v] = { type: 'string' };
   for (const b of spec.booleans ?? []) options[b] = { type: 'boolean' };
+  // `--limit -3` is a value, not a flag: parseArgs calls it ambiguous, so join it as `--limit=-3`.
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--') && !a.includes('=') && options[a.slice(2)]?.type === 'string' && i + 1 < argv.length && argv[i + 1].startsWith('-')) args.push(`${a}=${argv[++i]}`);
+    else args.push(a);
+  }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
     const msg = (e as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(msg);
