@@ -28,6 +28,8 @@ export interface Word {
   raw?: string;
   /** What each substitution printed, as far as known (set by the analyzer). */
   subOut?: { kind: string }[];
+  /** The word expanded to nothing and is removed (kept only to carry its substitutions). */
+  vanished?: boolean;
 }
 
 export interface Redirect {
@@ -422,6 +424,7 @@ export class Lexer {
       return;
     }
     if (n === "'" && !inDouble) {
+      (w as { quoted?: boolean }).quoted = true;
       const j = this.findAnsiEnd(this.i + 2);
       w.text += decodeAnsiC(s.slice(this.i + 2, j));
       this.i = j + 1;
@@ -634,11 +637,16 @@ export class Lexer {
     // Operators glued inside a raw word cannot happen (the tokenizer split them); a leftover means a lone metachar.
     if (this.i < raw.length) w.text += raw.slice(this.i);
     const subs = this.subs;
+    // A run-time placeholder in the source (a partly run-time script analysed as text) stays run-time.
+    if (raw.includes('\u0000')) w.dynamic = true;
+    // A word with no quoted part whose expansions are all empty disappears, as in bash
+    // (`echo $(rm f)` runs `echo`); so does a lone "$@" with no parameters.
+    if (w.text === '' && (!w.quoted || (raw === '"$@"' && this.ctx.positional?.length === 0))) return [{ ...w, subs, raw, vanished: true }];
     if (!w.text.includes(SPLIT)) return [{ ...w, subs, raw }];
     // Fields an unquoted expansion left empty disappear, as in bash.
     const out: Word[] = [];
     for (const p of w.text.split(SPLIT)) if (p !== '') out.push({ ...w, text: p, subs, raw, glob: w.glob && /[*?[]/.test(p) });
-    return out;
+    return out.length ? out : [{ ...w, text: '', subs, raw, vanished: true }];
   }
 
   private readHeredocBodies(): void {
@@ -915,7 +923,7 @@ const DOUBLE_PLAIN = /^"[^"$`\\]*"$/;
 export function expandWord(raw: string, ctx: LexContext, evalStatic: StaticEval, errors?: string[]): Word[] {
   // Most words need no expansion at all: skip the lexer for them.
   if (PLAIN_RAW.test(raw)) return [{ text: raw, dynamic: false, quoted: false, glob: false, raw }];
-  if (SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) return [{ text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw }];
+  if ((SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) && !raw.includes('\u0000')) return [{ text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw }];
   const out: Word[] = [];
   for (const r of braceExpandRaw(raw)) {
     const lx = new Lexer(r, ctx, evalStatic);
