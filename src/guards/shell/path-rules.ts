@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
 import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './tables/paths';
+import { COST, work } from './work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
@@ -127,6 +128,7 @@ function realpathCached(p: string): string {
 export function realTarget(a: Analyzer, abs: string, followLast: boolean, disk = false): string {
   const links = lineLinks.get(a);
   if (links) {
+    work.units += links.size;
     for (const [link, target] of links) {
       if (abs === link) return target;
       if (abs.startsWith(link + '/')) return posix.join(target, abs.slice(link.length + 1));
@@ -255,6 +257,7 @@ function destroyedKind(abs: string, a: Analyzer): { kind: ProtectedKind; what: s
 
 /** A recursive change of `path` (chmod -R, chown -R) reaches loom's files or hook settings below it. */
 export function changesTree(a: Analyzer, path: string, cwd: string, segment: string): void {
+  work.units += COST.path + path.length;
   if (path.includes('\u0000')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs } = resolveTarget(text, cwd);
@@ -280,6 +283,7 @@ function protectedCandidates(a: Analyzer): string[] {
 }
 
 export function readsPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+  work.units += COST.path + path.length;
   if (path.includes('\u0000') || path === '') return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
@@ -294,6 +298,7 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
 
 /** A whole folder read by a program that copies or archives it: a credential folder goes with it. */
 export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: string): void {
+  work.units += COST.path + path.length;
   if (path.includes('\u0000') || path === '') return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
@@ -311,6 +316,7 @@ function isPersistence(abs: string, a: Analyzer): boolean {
 }
 
 export function writesPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+  work.units += COST.path + path.length;
   if (path.includes('\u0000') && !path.replace(/\u0000/g, '').includes('/')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
@@ -350,6 +356,7 @@ function gitHistoryIn(abs: string): string | undefined {
 }
 
 export function deletesPath(a: Analyzer, path: string, cwd: string, segment: string, o: DeleteOptions): void {
+  work.units += COST.path + path.length;
   if (path.includes('\u0000')) {
     const prefix = path.slice(0, path.indexOf('\u0000'));
     // "$DIR/build" is unknown; "./build/$X" stays under a known folder.
