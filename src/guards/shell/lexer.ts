@@ -78,6 +78,8 @@ const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 const PLAIN_CHAR = new Uint8Array(128);
 for (const ch of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,^-') PLAIN_CHAR[ch.charCodeAt(0)] = 1;
 export const MAX_BRACE_WORDS = 256;
+/** Arithmetic expansions nested in one another that are searched for substitutions in one pass. */
+const MAX_ARITH_NEST = 16;
 /** Longest `NAME[subscript]` before an assignment's `=`. */
 const MAX_ASSIGN_NAME = 512;
 
@@ -345,7 +347,7 @@ function skipBraceAt(s: string, start: number): number {
 }
 
 /** `$(` and backticks inside a text that is expanded as a whole (an arithmetic body, a heredoc). */
-export function findSubs(body: string, out: Sub[]): void {
+export function findSubs(body: string, out: Sub[], level = 0): void {
   for (let k = 0; k < body.length && out.length < 64; k++) {
     work.units++;
     if (body[k] === '\\') {
@@ -355,9 +357,15 @@ export function findSubs(body: string, out: Sub[]): void {
     if (body[k] === '$' && body[k + 1] === '(') {
       const arith = body[k + 2] === '(';
       const j = matchParen(body, k + 2);
-      if (j < 0) continue;
+      if (j < 0) {
+        // Never closed: the rest is its script, as the tokenizer reads it (scanning on from each `$(` would be quadratic).
+        out.push({ src: body.slice(k + 2), kind: '$(' });
+        return;
+      }
       const inner = body.slice(k + 2, j - 1);
-      if (arith) findSubs(inner, out);
+      // Each nested $(( )) is scanned again: deeper than MAX_ARITH_NEST, the rest is analysed as its own (( )) command.
+      if (arith && level < MAX_ARITH_NEST) findSubs(inner, out, level + 1);
+      else if (arith) out.push({ src: `(${inner})`, kind: '$((' });
       else out.push({ src: inner, kind: '$(' });
       k = j - 1;
     } else if (body[k] === '`') {

@@ -95,13 +95,14 @@ export function globMatches(text: string, cwd: string, candidates: string[]): st
   return re ? candidates.filter((c) => re.test(c)) : [];
 }
 
-// Symlinks made earlier on the same command line (`ln -s ~ h; rm -rf h/`).
-const lineLinks = new WeakMap<Analyzer, Map<string, string>>();
+// Symlinks made earlier on the same command line (`ln -s ~ h; rm -rf h/`), with the order they were made in.
+const lineLinks = new WeakMap<Analyzer, Map<string, { target: string; order: number }>>();
 
 export function recordSymlink(a: Analyzer, linkAbs: string, targetAbs: string): void {
   let m = lineLinks.get(a);
   if (!m) lineLinks.set(a, (m = new Map()));
-  m.set(linkAbs, targetAbs);
+  const prev = m.get(linkAbs);
+  m.set(linkAbs, { target: targetAbs, order: prev ? prev.order : m.size });
 }
 
 /**
@@ -127,12 +128,18 @@ function realpathCached(p: string): string {
 
 export function realTarget(a: Analyzer, abs: string, followLast: boolean, disk = false): string {
   const links = lineLinks.get(a);
-  if (links) {
-    work.units += links.size;
-    for (const [link, target] of links) {
-      if (abs === link) return target;
-      if (abs.startsWith(link + '/')) return posix.join(target, abs.slice(link.length + 1));
+  if (links?.size) {
+    // The path and each of its parents is looked up (not every link made): the first link made wins, as before.
+    let best: { link: string; target: string; order: number } | undefined;
+    for (let p = abs; ; ) {
+      work.units++;
+      const l = links.get(p);
+      if (l && (!best || l.order < best.order)) best = { link: p, ...l };
+      const slash = p.lastIndexOf('/');
+      if (slash <= 0) break;
+      p = p.slice(0, slash);
     }
+    if (best) return abs === best.link ? best.target : posix.join(best.target, abs.slice(best.link.length + 1));
   }
   if (!disk || abs === '/' || !abs.startsWith('/')) return abs;
   if (followLast) return realpathCached(abs);
