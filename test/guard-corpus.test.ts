@@ -48,11 +48,11 @@ export function judgeAgentCommand(c: AgentCommand) {
 }
 
 describe('real agent commands', () => {
-  it('stops fewer than 1% of the 4,150 commands agents really ran', () => {
+  it('stops at most 0.5% of the 4,150 commands agents really ran', () => {
     const all = load('commands.jsonl');
     expect(all.length).toBe(4150);
     const stopped = all.filter((c) => judgeAgentCommand(c).decision !== 'allow');
-    expect(stopped.length / all.length).toBeLessThan(0.01);
+    expect(stopped.length / all.length).toBeLessThanOrEqual(0.005);
   });
 
   it('asks or denies every command of destructive.jsonl', () => {

@@ -5,7 +5,7 @@ import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Check
 import { compliancePaths } from './paths';
 import { classifySqliteError, Ledger, LedgerError } from './store';
 import { readChainMeta, readJournal, type JournalRead } from './journal';
-import { ledgerIdentityOf } from './ledger-identity';
+import { ledgerIdentityOf, sourceOf } from './ledger-identity';
 import { downgradeFinding, missingLedgerFinding, restartedFinding, sameLedger } from './verify-evidence';
 
 export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted';
@@ -108,7 +108,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (ext) files.push(ext);
     const bySeq = new Map<number, Checkpoint[]>();
     let latest: Checkpoint | undefined;
-    const ledgerId = ledgerIdentityOf(projectDir).ledger;
+    const ledgerId = ledgerIdentityOf(projectDir, undefined, () => sourceOf(ledger)).ledger;
     const allLines: Checkpoint[] = [];
     let restarted: ReturnType<typeof restartedFinding>;
     for (const f of files) {

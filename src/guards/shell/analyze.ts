@@ -105,6 +105,9 @@ const STDIN_PATHS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'])
 /** Names a glob in a command name is matched against (`/bin/r?` is rm). */
 const DANGEROUS_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'dd', 'mkfs', 'mke2fs', 'mkswap', 'wipefs', 'fdisk', 'sfdisk', 'parted', 'chmod', 'chown', 'chgrp', 'find', 'git', 'curl', 'wget', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'python', 'python3', 'perl', 'ruby', 'node', 'sudo', 'doas', 'su', 'mv', 'cp', 'rsync', 'tee', 'truncate', 'sqlite3', 'kill', 'pkill', 'killall', 'eval', 'xargs', 'env', 'shutdown', 'reboot', 'halt', 'poweroff', 'base64', 'cat', 'scp', 'nc', 'tar'];
 
+/** Lexer errors that are only a quote left open at the end of the text. */
+const QUOTE_ONLY = /^unterminated ["']$/;
+
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/;
 
 export function quoteArgv(argv: string[]): string {
@@ -128,6 +131,8 @@ export class Analyzer {
   private sourceChars = 0;
   private exhausted = false;
   private loopWalks = 0;
+  /** Texts whose only flaw is a quote left open at the end, judged harmless (bash runs none of it). */
+  private openQuoteTexts = new Set<string>();
 
   constructor(readonly opts: AnalyzeOptions) {}
 
@@ -172,9 +177,27 @@ export class Analyzer {
     // An unterminated quote or substitution hides where commands end: ask. A grammar slip
     // (a missing `then`) still leaves every simple command found and analyzed.
     const problem = lexer.errors[0];
-    if (problem) this.hit('unparseable', 'ask', src.slice(0, 80), `cannot parse: ${problem}`);
+    if (problem) {
+      if (lexer.errors.every((e) => QUOTE_ONLY.test(e)) && this.quoteBlindReadingIsHarmless(src, depth, cwd)) this.openQuoteTexts.add(src.trimEnd());
+      else this.hit('unparseable', 'ask', src.slice(0, 80), `cannot parse: ${problem}`);
+    }
     void errors;
     return this.walk(node, env, depth, via, io?.stdin ?? NONE, { pipe: [], pipeline: 0, stage: 0, bg: false });
+  }
+
+  /**
+   * Bash refuses a command whose quote never closes (`ls "C:\\dir\\"`, where `\\"` escapes the quote):
+   * nothing from that command on runs, and the lines before it were analysed above. The one risk
+   * left is a quote loom pairs differently from bash, with commands hidden in the gap; so the text
+   * is read once more with every quote and backslash as a blank, which exposes every command word
+   * any pairing could make. Harmless in that reading too: no ask.
+   */
+  private quoteBlindReadingIsHarmless(src: string, depth: number, cwd: string): boolean {
+    if (this.exhausted) return false;
+    const blind = new Analyzer(this.opts);
+    blind.sourceChars = this.sourceChars;
+    blind.analyzeSource(src.replace(/["'`\\]/g, ' '), depth, 'quote-blind reading', cwd, new Map());
+    return !blind.exhausted && blind.hits.every((h) => h.action === 'allow');
   }
 
   private exhaust(src: string): void {
@@ -475,7 +498,13 @@ export class Analyzer {
     }
     const procsubs = new Map<Word, Feed>();
     const words: Word[] = [];
-    for (const raw of node.words) for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, errors)) words.push(w);
+    for (const raw of node.words) {
+      const own: string[] = [];
+      for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, own)) words.push(w);
+      // The word that runs to the end of a text whose open quote was judged harmless above.
+      if (own.length && own.every((e) => QUOTE_ONLY.test(e)) && [...this.openQuoteTexts].some((t) => t.endsWith(raw))) continue;
+      errors.push(...own);
+    }
     const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, procsubs);
     if (errors.length) this.hit('unparseable', 'ask', node.words.join(' ').slice(0, 80), `cannot parse: ${errors[0]}`);
     const redirects = node.redirs.flatMap((r, i) => (r.heredoc ? [] : [{ op: r.op, target: io.targets[i] ?? lit(''), fd: r.fd }]));
