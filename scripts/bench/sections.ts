@@ -1,5 +1,5 @@
-// Each section is imported only when it runs: `npm run bench -- guard` loads
-// neither PostgreSQL's client nor the server code.
+// Each section is imported only when it runs: `npm run bench -- redaction`
+// must not need what another section loads (pg, a built CLI).
 export interface Section {
   name: string;
   run: () => Promise<string[]>;
