@@ -27,8 +27,36 @@ function firstJournalHash(file: string): string | undefined {
   }
 }
 
-/** `known`: a record the caller just wrote (seq 1 names the ledger without reading anything). */
-export function ledgerIdentityOf(projectDir: string, known?: { seq: number; hash: string }): LedgerIdentity {
+/** What the identity needs from an open database (verify and the CLI pass the one they hold). */
+export interface IdentitySource {
+  firstHash(): string | undefined;
+  chain(): string | undefined;
+  close(): void;
+}
+
+/**
+ * The database opened read-only, loaded only here so the hook path never
+ * loads SQLite unless it must. A bundle resolves this require; an unbundled
+ * loader (a test runner running the TypeScript) may not, which is why every
+ * caller that already holds the store passes `open` instead: an unknown
+ * identity would make verify report a restarted ledger.
+ */
+function openLazily(projectDir: string): IdentitySource {
+  const { Ledger } = require('./store') as typeof import('./store');
+  return sourceOf(Ledger.openReadOnly(projectDir), true);
+}
+
+/** Wraps an open ledger; `owned`: close it when done (else the caller keeps it open). */
+export function sourceOf(l: { handle: { prepare(sql: string): { get(...a: unknown[]): unknown } }; meta(): Record<string, string>; close(): void }, owned = false): IdentitySource {
+  return {
+    firstHash: () => (l.handle.prepare('SELECT hash FROM records WHERE seq = 1').get() as { hash: string } | undefined)?.hash,
+    chain: () => l.meta().chain,
+    close: () => (owned ? l.close() : undefined),
+  };
+}
+
+/** `known`: a record the caller just wrote (seq 1 names the ledger without reading anything). `open`: how to read the database when the journal cannot say. */
+export function ledgerIdentityOf(projectDir: string, known?: { seq: number; hash: string }, open: (projectDir: string) => IdentitySource = openLazily): LedgerIdentity {
   const paths = compliancePaths(projectDir);
   let chain: string | undefined;
   try {
@@ -39,11 +67,10 @@ export function ledgerIdentityOf(projectDir: string, known?: { seq: number; hash
   let first = known && known.seq === 1 ? known.hash : firstJournalHash(journalFile(paths));
   if ((!first || !chain) && existsSync(paths.db)) {
     try {
-      const { Ledger } = require('./store') as typeof import('./store');
-      const l = Ledger.openReadOnly(projectDir);
+      const l = open(projectDir);
       try {
-        first ??= (l.handle.prepare('SELECT hash FROM records WHERE seq = 1').get() as { hash: string } | undefined)?.hash;
-        chain ??= l.meta().chain;
+        first ??= l.firstHash();
+        chain ??= l.chain();
       } finally {
         l.close();
       }

@@ -5,7 +5,7 @@ import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Check
 import { compliancePaths } from './paths';
 import { classifySqliteError, Ledger, LedgerError } from './store';
 import { readChainMeta, readJournal, type JournalRead } from './journal';
-import { ledgerIdentityOf } from './ledger-identity';
+import { ledgerIdentityOf, sourceOf } from './ledger-identity';
 import { downgradeFinding, missingLedgerFinding, restartedFinding, sameLedger } from './verify-evidence';
 
 export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted';
@@ -48,7 +48,7 @@ export interface VerifyOptions {
   env?: NodeJS.ProcessEnv;
   onProgress?: (done: number, total: number) => void;
   /** Called with each record that checked out, parsed, in seq order: one pass serves verify and a report. */
-  onRecord?: (record: Record<string, unknown>, hash: string) => void;
+  onRecord?: (record: Record<string, unknown>, hash: string, body?: string) => void;
 }
 
 export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): VerifyResult {
@@ -108,7 +108,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (ext) files.push(ext);
     const bySeq = new Map<number, Checkpoint[]>();
     let latest: Checkpoint | undefined;
-    const ledgerId = ledgerIdentityOf(projectDir).ledger;
+    const ledgerId = ledgerIdentityOf(projectDir, undefined, () => sourceOf(ledger)).ledger;
     const allLines: Checkpoint[] = [];
     let restarted: ReturnType<typeof restartedFinding>;
     for (const f of files) {
@@ -181,7 +181,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       if (prevTs && ts < prevTs && backwards++ < 5) result.warnings.push(`seq ${row.seq}: timestamp ${ts} is earlier than the previous record's (${prevTs})`);
       prevTs = ts;
       prevHash = row.hash;
-      if (opts.onRecord) opts.onRecord(b, row.hash);
+      if (opts.onRecord) opts.onRecord(b, row.hash, row.body);
       expected = row.seq + 1;
       result.records++;
       result.head = { seq: row.seq, hash: row.hash };

@@ -9,7 +9,8 @@ import { writeCheckpoint } from '../ledger/checkpoints';
 import { LedgerError, type Head } from '../ledger/errors';
 import { foldJournal } from '../ledger/fold';
 import { compliancePaths } from '../ledger/paths';
-import { ledgerIdentityOf } from '../ledger/ledger-identity';
+import { Ledger } from '../ledger/store';
+import { ledgerIdentityOf, sourceOf } from '../ledger/ledger-identity';
 import { UpkeepShipper } from '../team/upkeep-shipper';
 
 export const HISTORY_INTERVAL_MS = 200;
@@ -57,7 +58,7 @@ class ProjectUpkeep {
   checkpoint(reason: string, head = this.head): string[] {
     if (!head) return [];
     try {
-      return writeCheckpoint(compliancePaths(this.projectDir).checkpoints, this.projectDir, head, reason, loadChainKey(this.projectDir), process.env, ledgerIdentityOf(this.projectDir));
+      return writeCheckpoint(compliancePaths(this.projectDir).checkpoints, this.projectDir, head, reason, loadChainKey(this.projectDir), process.env, ledgerIdentityOf(this.projectDir, undefined, (p) => sourceOf(Ledger.openReadOnly(p), true)));
     } catch (e) {
       return [e instanceof KeyError ? e.message : `checkpoint: ${(e as Error).message}`];
     }

@@ -1,7 +1,7 @@
 // loom checkpoint: append the current head to every checkpoint location.
 import { loadChainKey } from '../../ledger/chain';
 import { writeCheckpoint } from '../../ledger/checkpoints';
-import { ledgerIdentityOf } from '../../ledger/ledger-identity';
+import { ledgerIdentityOf, sourceOf } from '../../ledger/ledger-identity';
 import { Ledger } from '../../ledger/store';
 import { foldQuietly } from '../../ledger/fold';
 import { parseFlags, projectDirFrom } from '../flags';
@@ -14,7 +14,7 @@ export function checkpointCommand(argv: string[]): number {
   const ledger = Ledger.openReadOnly(projectDir);
   try {
     const head = ledger.head();
-    const problems = writeCheckpoint(ledger.paths.checkpoints, projectDir, head, 'manual', ledger.meta().chain === 'hmac-sha256' ? key : undefined, process.env, ledgerIdentityOf(projectDir));
+    const problems = writeCheckpoint(ledger.paths.checkpoints, projectDir, head, 'manual', ledger.meta().chain === 'hmac-sha256' ? key : undefined, process.env, ledgerIdentityOf(projectDir, undefined, () => sourceOf(ledger)));
     if (flags.booleans.has('json')) process.stdout.write(JSON.stringify({ head, problems }) + '\n');
     else process.stdout.write(`checkpoint: seq ${head.seq} ${head.hash} (${head.count} records)\n`);
     for (const p of problems) process.stderr.write(`loom checkpoint: ${p}\n`);
