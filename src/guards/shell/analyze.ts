@@ -527,6 +527,10 @@ export class Analyzer {
       errors.push(...own);
     }
     const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, procsubs);
+    if (overBudget()) {
+      this.exhaust(node.words.join(' '));
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
     if (errors.length) this.hit('unparseable', 'ask', node.words.join(' ').slice(0, 80), `cannot parse: ${errors[0]}`);
     const redirects = node.redirs.flatMap((r, i) => (r.heredoc ? [] : [{ op: r.op, target: io.targets[i] ?? lit(''), fd: r.fd }]));
     const heredocNode = node.redirs.find((r) => r.heredoc);
@@ -688,6 +692,10 @@ export class Analyzer {
     const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
+    if (overBudget()) {
+      this.exhaust(segment);
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
     customRuleHits(this, argv, segment);
     const env = io.env;
     if (env) this.builtinEffects(name, words, env, c.assignments);
