@@ -162,6 +162,15 @@ describe('past the budget the command is a block with a one-line reason', () => 
     }
   });
 
+  it('one simple command of 30,000 paths or redirections stops judging paths at the budget', () => {
+    for (const command of ['rm -rf' + ' a'.repeat(30_000), 'ls' + ' >f'.repeat(30_000), 'cat' + ' <f'.repeat(30_000)]) {
+      const r = cost(command);
+      expect(r.decision).toBe('deny');
+      expect(r.rules).toContain('too-complex');
+      expect(r.units).toBeLessThanOrEqual(WORK_BUDGET + 64 * command.length);
+    }
+  });
+
   it('a dangerous command inside a too-complex line is still denied, not only asked', () => {
     const r = cost('rm -rf ~; ' + 'ls;'.repeat(5000));
     expect(r.decision).toBe('deny');

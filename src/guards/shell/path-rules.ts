@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
 import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './tables/paths';
-import { COST, work } from './work';
+import { COST, overBudget, work } from './work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
@@ -264,6 +264,8 @@ function destroyedKind(abs: string, a: Analyzer): { kind: ProtectedKind; what: s
 
 /** A recursive change of `path` (chmod -R, chown -R) reaches loom's files or hook settings below it. */
 export function changesTree(a: Analyzer, path: string, cwd: string, segment: string): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
   work.units += COST.path + path.length;
   if (path.includes('\u0000')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
@@ -290,6 +292,8 @@ function protectedCandidates(a: Analyzer): string[] {
 }
 
 export function readsPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
   work.units += COST.path + path.length;
   if (path.includes('\u0000') || path === '') return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
@@ -305,6 +309,8 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
 
 /** A whole folder read by a program that copies or archives it: a credential folder goes with it. */
 export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: string): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
   work.units += COST.path + path.length;
   if (path.includes('\u0000') || path === '') return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
@@ -323,6 +329,8 @@ function isPersistence(abs: string, a: Analyzer): boolean {
 }
 
 export function writesPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
   work.units += COST.path + path.length;
   if (path.includes('\u0000') && !path.replace(/\u0000/g, '').includes('/')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
@@ -363,6 +371,8 @@ function gitHistoryIn(abs: string): string | undefined {
 }
 
 export function deletesPath(a: Analyzer, path: string, cwd: string, segment: string, o: DeleteOptions): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
   work.units += COST.path + path.length;
   if (path.includes('\u0000')) {
     const prefix = path.slice(0, path.indexOf('\u0000'));
