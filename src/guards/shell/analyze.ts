@@ -21,6 +21,8 @@ import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules
 import { BLOCK_DEVICE } from './tables/devices';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
+import { COST, overBudget, work, WORK_BUDGET } from './work';
+import { ScopeMap } from './scope';
 
 export const MAX_DEPTH = 8;
 export const MAX_COMMAND_LENGTH = 256 * 1024;
@@ -30,6 +32,10 @@ const MAX_VISITS = 4000;
 const MAX_LOOP_VALUES = 16;
 /** Loop-body walks one analysis may make in all. */
 const MAX_LOOP_WALKS = 96;
+/** Wrappers around one command (`sudo env nice timeout ...`): each is a level of the walk's recursion. */
+const MAX_WRAP_DEPTH = 4 * MAX_DEPTH;
+/** Entries of the `pushd` stack kept. */
+const MAX_DIR_STACK = 64;
 /** Source characters one analysis may read in all (nested scripts included). */
 const MAX_SOURCE_TOTAL = 4 * MAX_COMMAND_LENGTH;
 
@@ -113,6 +119,7 @@ const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/;
 export function quoteArgv(argv: string[]): string {
   let out = '';
   for (const raw of argv) {
+    work.units += raw.length + 1;
     // \u0000 marks what the lexer could not know statically (substitutions); most words have none.
     const a = raw.includes('\u0000') ? raw.replace(/\u0000procsub:(.)\(/g, '$1(…)').replace(/\u0000/g, '$…') : raw;
     out += (out ? ' ' : '') + (PLAIN_WORD.test(a) ? a : JSON.stringify(a));
@@ -150,7 +157,8 @@ export class Analyzer {
 
   /** A subshell's copy: changes inside do not reach the parent. */
   private fork(env: Env): Env {
-    return { ...env, vars: new Map(env.vars), funcs: new Map(env.funcs), aliases: new Map(env.aliases), dirStack: [...env.dirStack], files: env.files };
+    work.units += 1 + env.dirStack.length;
+    return { ...env, vars: new ScopeMap(env.vars), funcs: new ScopeMap(env.funcs), aliases: new ScopeMap(env.aliases), dirStack: [...env.dirStack], files: env.files };
   }
 
   private ctxOf(env: Env): LexContext {
@@ -164,8 +172,8 @@ export class Analyzer {
       return { kind: 'runtime', why: 'too deep' };
     }
     this.sourceChars += src.length;
-    if (this.sourceChars > MAX_SOURCE_TOTAL) {
-      this.exhaust(src);
+    if (this.sourceChars > MAX_SOURCE_TOTAL || overBudget()) {
+      this.exhaust(src, this.sourceChars > MAX_SOURCE_TOTAL ? `more than ${MAX_SOURCE_TOTAL} characters of script in all` : undefined);
       return { kind: 'runtime', why: 'too large' };
     }
     if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/.test(src)) this.hit('invisible-characters', 'ask', src.slice(0, 80), 'the command contains invisible or bidirectional control characters');
@@ -200,14 +208,17 @@ export class Analyzer {
     return !blind.exhausted && blind.hits.every((h) => h.action === 'allow');
   }
 
-  private exhaust(src: string): void {
+  /** Gives up on a command past a budget: a block with the budget named, never a guess. */
+  private exhaust(src: string, why = `more than ${WORK_BUDGET} steps of analysis`): void {
     if (this.exhausted) return;
     this.exhausted = true;
-    this.hit('unparseable', 'ask', src.slice(0, 80), 'the command is too large to analyze in full');
+    this.hit('too-complex', 'deny', src.slice(0, 80), `the command is too large to analyse in full (${why})`);
   }
 
   /** Walks a parsed node as bash runs it; returns its output. */
   private walk(node: Node, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx): Feed {
+    work.units++;
+    if (!this.exhausted && overBudget()) this.exhaust(node.t === 'cmd' ? node.words.join(' ') : node.t);
     if (this.exhausted) return { kind: 'runtime', why: 'not analyzed' };
     switch (node.t) {
       case 'cmd':
@@ -472,14 +483,14 @@ export class Analyzer {
 
   private walkCmd(node: Extract<Node, { t: 'cmd' }>, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx): Feed {
     if (++this.visits > MAX_VISITS) {
-      this.exhaust(node.words.join(' '));
+      this.exhaust(node.words.join(' '), `more than ${MAX_VISITS} simple commands`);
       return { kind: 'runtime', why: 'not analyzed' };
     }
     // Alias expansion happens before anything else, on the unquoted first word.
     const first = node.words[0];
     if (first !== undefined && env.aliases.has(first)) {
       const value = env.aliases.get(first)!;
-      const inner = { ...env, aliases: new Map(env.aliases) };
+      const inner = { ...env, aliases: new ScopeMap(env.aliases) };
       inner.aliases.delete(first);
       const src = [value, ...node.words.slice(1)].join(' ');
       // bash may also run the name unexpanded (an alias defined in the same compound command).
@@ -506,6 +517,10 @@ export class Analyzer {
       errors.push(...own);
     }
     const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, procsubs);
+    if (overBudget()) {
+      this.exhaust(node.words.join(' '));
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
     if (errors.length) this.hit('unparseable', 'ask', node.words.join(' ').slice(0, 80), `cannot parse: ${errors[0]}`);
     const redirects = node.redirs.flatMap((r, i) => (r.heredoc ? [] : [{ op: r.op, target: io.targets[i] ?? lit(''), fd: r.fd }]));
     const heredocNode = node.redirs.find((r) => r.heredoc);
@@ -575,7 +590,11 @@ export class Analyzer {
           const base = cdpath && relative ? cdpath.split(':').find((p) => p !== '') ?? env.cwd : env.cwd;
           env.cwd = posix.resolve(base, t.text);
         }
-        if (name === 'pushd') env.dirStack.push(prev);
+        if (name === 'pushd') {
+          // A stack is copied into every subshell: past MAX_DIR_STACK the oldest entry goes.
+          if (env.dirStack.length >= MAX_DIR_STACK) env.dirStack.shift();
+          env.dirStack.push(prev);
+        }
         env.oldpwd = prev;
         env.vars.delete('OLDPWD');
         return;
@@ -630,6 +649,15 @@ export class Analyzer {
     }
     const argv = words.map((w) => w.text);
     const segment = quoteArgv(argv);
+    if (depth > MAX_WRAP_DEPTH) {
+      this.hit('unparseable', 'ask', segment.slice(0, 80), `wrapped more than ${MAX_WRAP_DEPTH} levels deep`);
+      return { kind: 'runtime', why: 'too deep' };
+    }
+    work.units += COST.command;
+    if (overBudget()) {
+      this.exhaust(segment);
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
     this.commands.push({ argv, depth, via });
     if (words[0].dynamic) {
       if (words[0].text.startsWith('\u0000procsub')) return { kind: 'runtime', why: 'a process substitution' };
@@ -654,6 +682,10 @@ export class Analyzer {
     const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
+    if (overBudget()) {
+      this.exhaust(segment);
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
     customRuleHits(this, argv, segment);
     const env = io.env;
     if (env) this.builtinEffects(name, words, env, c.assignments);
@@ -951,8 +983,15 @@ export class Analyzer {
 
 export function analyzeCommand(command: string, opts: AnalyzeOptions): Analysis {
   const a = new Analyzer(opts);
-  if (command.length > MAX_COMMAND_LENGTH) a.hit('unparseable', 'ask', command.slice(0, 80), `the command is longer than ${MAX_COMMAND_LENGTH} characters`);
-  else a.analyzeSource(command, 0, 'command', opts.cwd, new Map());
+  // One budget for the whole analysis (nested scripts, loops, functions, aliases included).
+  const outer = work.limit;
+  work.limit = Math.min(outer, work.units + WORK_BUDGET);
+  try {
+    if (command.length > MAX_COMMAND_LENGTH) a.hit('too-complex', 'deny', command.slice(0, 80), `the command is longer than ${MAX_COMMAND_LENGTH} characters: too large to analyse`);
+    else a.analyzeSource(command, 0, 'command', opts.cwd, new Map());
+  } finally {
+    work.limit = outer;
+  }
   let decision: Decision = 'allow';
   for (const h of a.hits) if (RANK[h.action] > RANK[decision]) decision = h.action;
   const top = a.hits.filter((h) => h.action === decision && decision !== 'allow');

@@ -7,6 +7,7 @@
 // then run in the same line).
 import { posix } from 'node:path';
 import { decodeAnsiC, type Word } from './lexer';
+import { work } from './work';
 
 export type Feed =
   | { kind: 'static'; text: string }
@@ -107,6 +108,7 @@ export function printfOut(args: string[]): string | undefined {
         default: v = arg;
       }
       const width = m[2] && m[2] !== '*' ? Number(m[2]) : 0;
+      if (width > MAX_FEED) return undefined;
       if (m[3] !== undefined && m[3] !== '*' && m[4] === 's') v = v.slice(0, Number(m[3] || 0));
       if (v.length < width) v = m[1].includes('-') ? v.padEnd(width) : v.padStart(width, m[1].includes('0') && m[4] !== 's' ? '0' : ' ');
       out += v;
@@ -142,7 +144,14 @@ const concat = (feeds: Feed[]): Feed => {
   if (feeds.length === 1) return feeds[0];
   const dl = feeds.find((f) => f.kind === 'download');
   if (dl) return dl;
-  if (feeds.every((f) => f.kind === 'static')) return { kind: 'static', text: feeds.map((f) => (f as { text: string }).text).join('') };
+  if (feeds.every((f) => f.kind === 'static')) {
+    // Texts that double on every append or `cat f f` would grow without bound: past MAX_FEED they are run-time.
+    let n = 0;
+    for (const f of feeds) n += (f as { text: string }).text.length;
+    work.units += n;
+    if (n > MAX_FEED) return { kind: 'runtime', why: `a text longer than ${MAX_FEED} characters` };
+    return { kind: 'static', text: feeds.map((f) => (f as { text: string }).text).join('') };
+  }
   const rt = feeds.find((f) => f.kind === 'runtime');
   return rt ?? feeds.find((f) => f.kind === 'program') ?? { kind: 'runtime', why: 'the output of several commands' };
 };
