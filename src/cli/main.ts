@@ -30,6 +30,7 @@ import { teamCommand } from './commands/team';
 import { TeamConfigError } from '../team/config';
 import { TeamStoreError } from '../team/pg';
 import { foldCommand } from './commands/fold';
+import { eraseCommand } from './commands/erase';
 import { FlagError } from './flags';
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -51,6 +52,7 @@ const COMMANDS: Record<string, Command> = {
   export: exportCommand,
   team: teamCommand,
   fold: foldCommand,
+  erase: eraseCommand,
 };
 
 // `loom history | head` closes the pipe early: that is not an error.

@@ -41,7 +41,8 @@ export function teamSettings(projectDir: string): TeamSettings {
   if (text.length > MAX_POLICY_BYTES) throw new TeamConfigError(`${file}: larger than 1 MiB`);
   let raw: unknown;
   try {
-    raw = JSON.parse(stripJsonComments(text));
+    // The same file as the policy, so comments are allowed here too (the starter policy has them).
+    raw = JSON.parse(text.includes('/') ? stripJsonComments(text) : text);
   } catch (e) {
     throw new TeamConfigError(`${file}: $: invalid JSON: ${(e as Error).message}`);
   }
