@@ -84,6 +84,8 @@ export interface Env {
   files: Map<string, Feed>;
   /** Functions being called (recursion stops here). */
   calls: string[];
+  /** Input descriptors opened by `exec 3<<<text` / `exec 3< file` earlier on the line. */
+  fds?: Map<number, Feed>;
 }
 
 export interface RunIO {
@@ -361,7 +363,7 @@ export class Analyzer {
       for (const x of words) if (x.subs === w.subs) x.subOut = outs;
       if (procsubs && w.text.startsWith('\u0000procsub:<(')) procsubs.set(w, outs[0] ?? NONE);
     }
-    return words;
+    return words.some((w) => w.vanished) ? words.filter((w) => !w.vanished) : words;
   }
 
   /** Analyzes substitutions (they run, in a subshell, with the command's stdin); returns each one's output. */
@@ -394,7 +396,7 @@ export class Analyzer {
       for (const raw of st.words) {
         for (const w of expandWord(raw, this.ctxOf(env), (s) => this.evalStatic(s, env, level + 1))) {
           if (w.subs?.some((s) => s.kind === '<(' || s.kind === '>(')) return undefined;
-          words.push(w);
+          if (!w.vanished) words.push(w);
         }
       }
       for (const r of st.redirs) {
@@ -414,35 +416,45 @@ export class Analyzer {
   }
 
   /** stdin given by a node's redirections (heredoc, here-string, < file), else the inherited one. */
-  private redirectFeeds(redirs: RedirNode[], env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>): { stdin: Feed; targets: (Word | undefined)[] } {
-    let feed = stdin;
+  private redirectFeeds(redirs: RedirNode[], env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>): { stdin: Feed; targets: (Word | undefined)[]; fds: Map<number, Feed> } {
+    // What each input file descriptor reads: `3<<<text`, `exec 3< f`, then `<&3` makes it stdin.
+    const fds = new Map<number, Feed>(env.fds ?? []);
+    // A pipe's stdin wins over what `exec < file` gave the shell.
+    if (stdin.kind !== 'none' || !fds.has(0)) fds.set(0, stdin);
     const targets: (Word | undefined)[] = [];
     for (const r of redirs) {
+      const fd = r.fd ?? 0;
       if (r.heredoc) {
         targets.push(undefined);
-        if (r.fd !== undefined && r.fd !== 0) continue;
-        if (r.heredoc.quoted) feed = { kind: 'static', text: r.heredoc.body };
+        if (r.heredoc.quoted) fds.set(fd, { kind: 'static', text: r.heredoc.body });
         else {
           const lx = new Lexer(r.heredoc.body, this.ctxOf(env), (s) => this.evalStatic(s, env, 0));
           const w = lx.expandInDouble();
           if (w.subs?.length) this.runSubs(w.subs, env, depth, via, stdin);
-          feed = w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values' } : { kind: 'static', text: w.text };
+          fds.set(fd, w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values', text: w.text } : { kind: 'static', text: w.text });
         }
         continue;
       }
       const ws = this.expandRaw(r.raw ?? '', env, depth, via, stdin, procsubs);
       const target = ws.length === 1 ? ws[0] : ws.length === 0 ? lit('') : { ...ws[0], text: ws.map((w) => w.text).join(' '), dynamic: true };
       targets.push(target);
-      if (r.fd !== undefined && r.fd !== 0 && r.op.startsWith('<')) continue;
-      if (r.op === '<<<') feed = target.dynamic ? this.dynamicFeed(target, stdin, 'a here-string with run-time values') : { kind: 'static', text: target.text + '\n' };
-      else if (r.op === '<' || r.op === '<>') {
-        if (target.text.startsWith('\u0000procsub:<(')) feed = procsubs?.get(target) ?? { kind: 'runtime', why: 'a process substitution' };
-        else if (STDIN_PATHS.has(target.text)) feed = stdin;
-        else if (target.dynamic) feed = { kind: 'runtime', why: 'a file named at run time' };
-        else feed = env.files.get(posix.resolve(env.cwd, target.text)) ?? { kind: 'file', path: target.text };
+      if (r.op === '<<<') {
+        const why = 'a here-string with run-time values';
+        const f = target.dynamic ? this.dynamicFeed(target, stdin, why) : { kind: 'static' as const, text: target.text + '\n' };
+        fds.set(fd, f.kind === 'runtime' && f.why === why ? { ...f, text: target.text.replace(/\u0000procsub:.\(/g, '\u0000') + '\n' } : f);
+      } else if (r.op === '<' || r.op === '<>') {
+        let f: Feed;
+        if (target.text.startsWith('\u0000procsub:<(')) f = procsubs?.get(target) ?? { kind: 'runtime', why: 'a process substitution' };
+        else if (STDIN_PATHS.has(target.text)) f = stdin;
+        else if (target.dynamic) f = { kind: 'runtime', why: 'a file named at run time' };
+        else f = env.files.get(posix.resolve(env.cwd, target.text)) ?? { kind: 'file', path: target.text };
+        fds.set(fd, f);
+      } else if (r.op === '<&') {
+        const from = /^\d+$/.test(target.text) ? fds.get(Number(target.text)) : undefined;
+        fds.set(fd, from ?? (target.dynamic ? { kind: 'runtime', why: 'a descriptor named at run time' } : NONE));
       }
     }
-    return { stdin: feed, targets };
+    return { stdin: fds.get(0) ?? stdin, targets, fds };
   }
 
   /** A run-time value: a download when one of its substitutions downloads, stdin when it is `$(cat)`. */
@@ -455,6 +467,11 @@ export class Analyzer {
       let markers = 0;
       for (const ch of w.text) if (ch === '\u0000') markers++;
       if (markers > outs.length) return { kind: 'runtime', why };
+      // Every substitution's output known (`bash -c "$(cat)"` fed a static text): the word is that text.
+      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub')) {
+        let k = 0;
+        return { kind: 'static', text: w.text.replace(/\u0000/g, () => (outs[k++] as { text: string }).text.replace(/\n+$/, '')) };
+      }
       const rt = outs.find((f) => f.kind === 'runtime');
       if (rt) return rt;
       if (outs.every((f) => f.kind === 'program' || f.kind === 'file')) return outs[0];
@@ -500,7 +517,8 @@ export class Analyzer {
       inner.aliases.delete(first);
       const src = [value, ...node.words.slice(1)].join(' ');
       // bash may also run the name unexpanded (an alias defined in the same compound command).
-      this.commands.push({ argv: node.words.map((w) => w.replace(/['"\\]/g, '')), depth, via });
+      const plain = node.words.flatMap((w) => expandWord(w, this.ctxOf(env), (x) => this.evalStatic(x, env, 0)).filter((x) => !x.vanished));
+      this.commands.push({ argv: plain.map((w) => w.text), depth, via });
       return this.analyzeSource(src, depth + 1, `${via} > alias ${first}`, env.cwd, undefined, { stdin, env: { ...inner, vars: env.vars, funcs: env.funcs, files: env.files } });
     }
     const errors: string[] = [];
@@ -532,6 +550,8 @@ export class Analyzer {
     const heredocNode = node.redirs.find((r) => r.heredoc);
     const c: SimpleCommand = { words, assignments, redirects, pipeline: pc.pipeline, stage: pc.stage, background: pc.bg, heredoc: heredocNode ? lit(heredocNode.heredoc!.body) : undefined };
     pc.pipe.push(c);
+    // `exec` with only redirections opens them for the rest of the shell.
+    if (words.length === 1 && words[0].text === 'exec' && node.redirs.length) env.fds = io.fds;
     if (words.length === 0) {
       // A line of only assignments sets variables for what follows (X=rm; $X -rf /).
       for (const a of assignments) {
@@ -701,8 +721,11 @@ export class Analyzer {
       // Files downloaded on the line: running them later is running the download.
       if (name === 'curl' || name === 'wget') for (const f of downloadedFiles(name, argv)) env.files.set(posix.resolve(cwd, f), { kind: 'download', by: name });
       if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
+      if (name === 'dd') for (const a of argv.slice(1)) if (a.startsWith('of=') && !a.includes('\u0000')) env.files.set(posix.resolve(cwd, a.slice(3)), argv.some((x) => x.startsWith('if=')) ? { kind: 'runtime', why: 'dd of a file' } : io.stdin);
       if ((name === 'cp' || name === 'mv' || name === 'install') && words.length >= 3) {
-        const src = env.files.get(posix.resolve(cwd, argv[argv.length - 2]));
+        // The source may be stdin (`cp /dev/stdin f <<< text`) or a process substitution.
+        const from = words[words.length - 2];
+        const src = STDIN_PATHS.has(from.text) ? io.stdin : from.text.startsWith('\u0000procsub:<(') ? io.procsubs?.get(from) : env.files.get(posix.resolve(cwd, from.text));
         if (src) env.files.set(posix.resolve(cwd, argv[argv.length - 1]), src);
       }
     }
@@ -760,12 +783,24 @@ export class Analyzer {
         return;
       case 'runtime':
         this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs a script only known at run time (${feed.why})`);
+        if (lang === 'sh' && feed.text !== undefined) this.analyzeWithPlaceholders(feed.text, depth, via, cwd, { positional, stdin: NONE });
         return;
       case 'download':
         this.hit('pipe-download-to-interpreter', 'deny', segment, `${lang === 'sh' ? 'a shell' : lang} runs what ${feed.by} downloads`);
         return;
       default:
     }
+  }
+
+  /**
+   * A script partly known only at run time (`bash -c "cd $D && rm -rf ~"`) already asks; its
+   * static parts are analysed too, each run-time part standing for any text, so a dangerous
+   * static command in it is denied.
+   */
+  private analyzeWithPlaceholders(text: string, depth: number, via: string, cwd: string, io: { positional?: string[]; stdin: Feed }): void {
+    const src = text.replace(/\u0000procsub:.\(/g, '\u0000');
+    if (src.replace(/\u0000/g, '').trim() === '') return;
+    this.analyzeSource(src, depth + 1, `${via} (run-time parts as placeholders)`, cwd, new Map(), io);
   }
 
   /** The script a shell-like command reads from a file operand: a file written on the line, a process substitution, stdin. */
@@ -812,8 +847,11 @@ export class Analyzer {
         const script = operands[0];
         if (!script) return undefined;
         const positional = operands.slice(2).map((w) => w.text);
-        if (script.dynamic) this.runsScript(this.dynamicFeed(script, io.stdin, 'a script only known at run time'), 'sh', r.segment, depth, `${via} > ${name} -c`, cwd, positional);
-        else this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
+        if (script.dynamic) {
+          const feed = this.dynamicFeed(script, io.stdin, 'a script only known at run time');
+          this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${name} -c`, cwd, positional);
+          if (feed.kind !== 'static') this.analyzeWithPlaceholders(script.text, depth, `${via} > ${name} -c`, cwd, { positional, stdin: io.stdin });
+        } else this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
         return { kind: 'runtime', why: `the output of ${name} -c` };
       }
       if (readStdin || operands.length === 0) this.runsScript(io.stdin, 'sh', r.segment, depth, `${via} > ${name} <stdin`, cwd, operands.map((w) => w.text));
@@ -832,8 +870,11 @@ export class Analyzer {
     if (name === 'eval') {
       const args = words.slice(1);
       const dyn = args.find((w) => w.dynamic);
-      if (dyn) this.runsScript(this.dynamicFeed(dyn, io.stdin, 'eval of a value only known at run time'), 'sh', r.segment, depth, `${via} > eval`, cwd);
-      else this.analyzeSource(args.map((w) => w.text).join(' '), depth + 1, `${via} > eval`, cwd, undefined, { env, stdin: io.stdin });
+      if (dyn) {
+        const feed = this.dynamicFeed(dyn, io.stdin, 'eval of a value only known at run time');
+        this.runsScript(feed, 'sh', r.segment, depth, `${via} > eval`, cwd);
+        if (feed.kind !== 'static') this.analyzeWithPlaceholders(args.map((w) => w.text).join(' '), depth, `${via} > eval`, cwd, { stdin: io.stdin });
+      } else this.analyzeSource(args.map((w) => w.text).join(' '), depth + 1, `${via} > eval`, cwd, undefined, { env, stdin: io.stdin });
       return undefined;
     }
     if (name === 'git') return this.gitAlias(r, io);
