@@ -13,7 +13,7 @@ import { actionFor, type Policy } from '../../policy/policy';
 import { customRuleHits } from './custom-rules';
 import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, type Feed } from './feed';
 import { globMatch } from './glob';
-import { expandWord, findSubs, Lexer, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { expandWord, findSubs, plainWord, Lexer, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
 import { deletesPath, readsPath, writesPath } from './path-rules';
@@ -363,6 +363,12 @@ export class Analyzer {
 
   /** Expands one word's source in the walk's current state; its substitutions are analyzed. */
   private expandRaw(raw: string, env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>, errors?: string[]): Word[] {
+    // A plain word needs neither the walk's context nor a closure (most words are plain).
+    const plain = plainWord(raw);
+    if (plain) {
+      work.units += raw.length;
+      return [plain];
+    }
     const words = expandWord(raw, this.ctxOf(env), (src) => this.evalStatic(src, env, 0), errors);
     const seen = new Set<Sub[]>();
     for (const w of words) {
