@@ -131,6 +131,21 @@ export function quoteArgv(argv: string[]): string {
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
 
+/**
+ * Whether every run-time part of a word is one of its `$(...)` substitutions, in order: no
+ * variable, `${...}`, arithmetic or backtick could have left a placeholder of its own.
+ */
+function onlySubsAreRuntime(w: Word): boolean {
+  let rest = w.raw ?? '';
+  for (const sub of w.subs ?? []) {
+    if (sub.kind !== '$(') return false;
+    const at = rest.indexOf(`$(${sub.src})`);
+    if (at < 0) return false;
+    rest = rest.slice(0, at) + rest.slice(at + sub.src.length + 3);
+  }
+  return !/[$`]/.test(rest);
+}
+
 export class Analyzer {
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
@@ -468,7 +483,7 @@ export class Analyzer {
       for (const ch of w.text) if (ch === '\u0000') markers++;
       if (markers > outs.length) return { kind: 'runtime', why };
       // Every substitution's output known (`bash -c "$(cat)"` fed a static text): the word is that text.
-      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub')) {
+      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub') && onlySubsAreRuntime(w)) {
         let k = 0;
         return { kind: 'static', text: w.text.replace(/\u0000/g, () => (outs[k++] as { text: string }).text.replace(/\n+$/, '')) };
       }
