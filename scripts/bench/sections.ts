@@ -14,4 +14,5 @@ export const sections: Section[] = [
   { name: 'report', run: async () => (await import('./report')).benchReport() },
   { name: 'team', run: async () => (await import('./team')).benchTeam() },
   { name: 'redaction', run: async () => (await import('./redaction')).benchRedaction() },
+  { name: 'crypto', run: async () => (await import('./crypto')).benchCrypto() },
 ];

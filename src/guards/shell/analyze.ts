@@ -355,7 +355,7 @@ export class Analyzer {
       for (const x of words) if (x.subs === w.subs) x.subOut = outs;
       if (procsubs && w.text.startsWith('\u0000procsub:<(')) procsubs.set(w, outs[0] ?? NONE);
     }
-    return words;
+    return words.some((w) => w.vanished) ? words.filter((w) => !w.vanished) : words;
   }
 
   /** Analyzes substitutions (they run, in a subshell, with the command's stdin); returns each one's output. */
@@ -388,7 +388,7 @@ export class Analyzer {
       for (const raw of st.words) {
         for (const w of expandWord(raw, this.ctxOf(env), (s) => this.evalStatic(s, env, level + 1))) {
           if (w.subs?.some((s) => s.kind === '<(' || s.kind === '>(')) return undefined;
-          words.push(w);
+          if (!w.vanished) words.push(w);
         }
       }
       for (const r of st.redirs) {
@@ -420,7 +420,7 @@ export class Analyzer {
           const lx = new Lexer(r.heredoc.body, this.ctxOf(env), (s) => this.evalStatic(s, env, 0));
           const w = lx.expandInDouble();
           if (w.subs?.length) this.runSubs(w.subs, env, depth, via, stdin);
-          feed = w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values' } : { kind: 'static', text: w.text };
+          feed = w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values', text: w.text } : { kind: 'static', text: w.text };
         }
         continue;
       }
@@ -428,7 +428,11 @@ export class Analyzer {
       const target = ws.length === 1 ? ws[0] : ws.length === 0 ? lit('') : { ...ws[0], text: ws.map((w) => w.text).join(' '), dynamic: true };
       targets.push(target);
       if (r.fd !== undefined && r.fd !== 0 && r.op.startsWith('<')) continue;
-      if (r.op === '<<<') feed = target.dynamic ? this.dynamicFeed(target, stdin, 'a here-string with run-time values') : { kind: 'static', text: target.text + '\n' };
+      if (r.op === '<<<') {
+        const why = 'a here-string with run-time values';
+        const f = target.dynamic ? this.dynamicFeed(target, stdin, why) : { kind: 'static' as const, text: target.text + '\n' };
+        feed = f.kind === 'runtime' && f.why === why ? { ...f, text: target.text.replace(/\u0000procsub:.\(/g, '\u0000') + '\n' } : f;
+      }
       else if (r.op === '<' || r.op === '<>') {
         if (target.text.startsWith('\u0000procsub:<(')) feed = procsubs?.get(target) ?? { kind: 'runtime', why: 'a process substitution' };
         else if (STDIN_PATHS.has(target.text)) feed = stdin;
@@ -449,6 +453,11 @@ export class Analyzer {
       let markers = 0;
       for (const ch of w.text) if (ch === '\u0000') markers++;
       if (markers > outs.length) return { kind: 'runtime', why };
+      // Every substitution's output known (`bash -c "$(cat)"` fed a static text): the word is that text.
+      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub')) {
+        let k = 0;
+        return { kind: 'static', text: w.text.replace(/\u0000/g, () => (outs[k++] as { text: string }).text.replace(/\n+$/, '')) };
+      }
       const rt = outs.find((f) => f.kind === 'runtime');
       if (rt) return rt;
       if (outs.every((f) => f.kind === 'program' || f.kind === 'file')) return outs[0];
@@ -494,7 +503,8 @@ export class Analyzer {
       inner.aliases.delete(first);
       const src = [value, ...node.words.slice(1)].join(' ');
       // bash may also run the name unexpanded (an alias defined in the same compound command).
-      this.commands.push({ argv: node.words.map((w) => w.replace(/['"\\]/g, '')), depth, via });
+      const plain = node.words.flatMap((w) => expandWord(w, this.ctxOf(env), (x) => this.evalStatic(x, env, 0)).filter((x) => !x.vanished));
+      this.commands.push({ argv: plain.map((w) => w.text), depth, via });
       return this.analyzeSource(src, depth + 1, `${via} > alias ${first}`, env.cwd, undefined, { stdin, env: { ...inner, vars: env.vars, funcs: env.funcs, files: env.files } });
     }
     const errors: string[] = [];
@@ -754,12 +764,24 @@ export class Analyzer {
         return;
       case 'runtime':
         this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs a script only known at run time (${feed.why})`);
+        if (lang === 'sh' && feed.text !== undefined) this.analyzeWithPlaceholders(feed.text, depth, via, cwd, { positional, stdin: NONE });
         return;
       case 'download':
         this.hit('pipe-download-to-interpreter', 'deny', segment, `${lang === 'sh' ? 'a shell' : lang} runs what ${feed.by} downloads`);
         return;
       default:
     }
+  }
+
+  /**
+   * A script partly known only at run time (`bash -c "cd $D && rm -rf ~"`) already asks; its
+   * static parts are analysed too, each run-time part standing for any text, so a dangerous
+   * static command in it is denied.
+   */
+  private analyzeWithPlaceholders(text: string, depth: number, via: string, cwd: string, io: { positional?: string[]; stdin: Feed }): void {
+    const src = text.replace(/\u0000procsub:.\(/g, '\u0000');
+    if (src.replace(/\u0000/g, '').trim() === '') return;
+    this.analyzeSource(src, depth + 1, `${via} (run-time parts as placeholders)`, cwd, new Map(), io);
   }
 
   /** The script a shell-like command reads from a file operand: a file written on the line, a process substitution, stdin. */
@@ -806,8 +828,11 @@ export class Analyzer {
         const script = operands[0];
         if (!script) return undefined;
         const positional = operands.slice(2).map((w) => w.text);
-        if (script.dynamic) this.runsScript(this.dynamicFeed(script, io.stdin, 'a script only known at run time'), 'sh', r.segment, depth, `${via} > ${name} -c`, cwd, positional);
-        else this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
+        if (script.dynamic) {
+          const feed = this.dynamicFeed(script, io.stdin, 'a script only known at run time');
+          this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${name} -c`, cwd, positional);
+          if (feed.kind !== 'static') this.analyzeWithPlaceholders(script.text, depth, `${via} > ${name} -c`, cwd, { positional, stdin: io.stdin });
+        } else this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
         return { kind: 'runtime', why: `the output of ${name} -c` };
       }
       if (readStdin || operands.length === 0) this.runsScript(io.stdin, 'sh', r.segment, depth, `${via} > ${name} <stdin`, cwd, operands.map((w) => w.text));
@@ -826,8 +851,11 @@ export class Analyzer {
     if (name === 'eval') {
       const args = words.slice(1);
       const dyn = args.find((w) => w.dynamic);
-      if (dyn) this.runsScript(this.dynamicFeed(dyn, io.stdin, 'eval of a value only known at run time'), 'sh', r.segment, depth, `${via} > eval`, cwd);
-      else this.analyzeSource(args.map((w) => w.text).join(' '), depth + 1, `${via} > eval`, cwd, undefined, { env, stdin: io.stdin });
+      if (dyn) {
+        const feed = this.dynamicFeed(dyn, io.stdin, 'eval of a value only known at run time');
+        this.runsScript(feed, 'sh', r.segment, depth, `${via} > eval`, cwd);
+        if (feed.kind !== 'static') this.analyzeWithPlaceholders(args.map((w) => w.text).join(' '), depth, `${via} > eval`, cwd, { stdin: io.stdin });
+      } else this.analyzeSource(args.map((w) => w.text).join(' '), depth + 1, `${via} > eval`, cwd, undefined, { env, stdin: io.stdin });
       return undefined;
     }
     if (name === 'git') return this.gitAlias(r, io);

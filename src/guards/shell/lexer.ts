@@ -30,6 +30,8 @@ export interface Word {
   raw?: string;
   /** What each substitution printed, as far as known (set by the analyzer). */
   subOut?: { kind: string }[];
+  /** The word expanded to nothing and is removed (kept only to carry its substitutions). */
+  vanished?: boolean;
 }
 
 export interface Redirect {
@@ -481,6 +483,7 @@ export class Lexer {
       return;
     }
     if (n === "'" && !inDouble) {
+      (w as { quoted?: boolean }).quoted = true;
       const j = this.findAnsiEnd(this.i + 2);
       w.text += decodeAnsiC(s.slice(this.i + 2, j));
       this.i = j + 1;
@@ -707,11 +710,17 @@ export class Lexer {
     if (this.i < raw.length) w.text += raw.slice(this.i);
     const subs = this.subs;
     work.units += w.text.length;
+    // A run-time placeholder in the source (a partly run-time script analysed as text) stays run-time.
+    if (raw.includes('\u0000')) w.dynamic = true;
+    // A word with no quoted part whose expansions are all empty disappears, as in bash
+    // (`echo $(rm f)` runs `echo`); so does a lone "$@" with no parameters.
+    const gone = (): Word[] => [{ text: '', dynamic: w.dynamic, quoted: w.quoted, glob: false, subs, raw, vanished: true }];
+    if (w.text === '' && (!w.quoted || (raw === '"$@"' && this.ctx.positional?.length === 0))) return gone();
     if (!w.text.includes(SPLIT)) return [{ text: w.text, dynamic: w.dynamic, quoted: w.quoted, glob: w.glob, subs, raw }];
     // Fields an unquoted expansion left empty disappear, as in bash.
     const out: Word[] = [];
     for (const p of w.text.split(SPLIT)) if (p !== '') out.push({ text: p, dynamic: w.dynamic, quoted: w.quoted, glob: w.glob && /[*?[]/.test(p), subs, raw });
-    return out;
+    return out.length ? out : gone();
   }
 
   private readHeredocBodies(): void {
@@ -999,7 +1008,7 @@ export function expandWord(raw: string, ctx: LexContext, evalStatic: StaticEval,
   work.units += raw.length;
   if (PLAIN_RAW.test(raw)) return [{ text: raw, dynamic: false, quoted: false, glob: false, raw }];
   if (PLAIN_GLOB.test(raw)) return [{ text: raw, dynamic: false, quoted: false, glob: true, raw }];
-  if (SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) return [{ text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw }];
+  if ((SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) && !raw.includes('\u0000')) return [{ text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw }];
   const out: Word[] = [];
   for (const r of braceExpandRaw(raw)) {
     if (overBudget()) break;
