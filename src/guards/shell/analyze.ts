@@ -19,6 +19,7 @@ import { judgeFindDeletes } from './families/delete';
 import { deletesPath, readsPath, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
 import { BLOCK_DEVICE } from './tables/devices';
+import { isShellCodeGenerator } from './tables/generators';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
@@ -129,7 +130,12 @@ export function quoteArgv(argv: string[]): string {
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
 
+/** Builtins whose arguments become environment variables (a substitution's output loaded, not shown). */
+const ENV_LOADERS = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+
 export class Analyzer {
+  /** Above 0 while the words of `export`/`declare` are expanded: an env file read there is loaded, not shown. */
+  loadingEnv = 0;
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
   private seenHit = new Set<string>();
@@ -519,9 +525,17 @@ export class Analyzer {
     }
     const procsubs = new Map<Word, Feed>();
     const words: Word[] = [];
+    // `export $(cat .env | xargs)` loads an env file into the environment, as `set -a; . .env` does: not a read of it
+    // (sending a loaded secret anywhere is judged where it is sent).
+    const exporting = ENV_LOADERS.has(node.words[0] ?? '');
     for (const raw of node.words) {
       const own: string[] = [];
-      for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, own)) words.push(w);
+      if (exporting && raw !== node.words[0]) this.loadingEnv++;
+      try {
+        for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, own)) words.push(w);
+      } finally {
+        if (exporting && raw !== node.words[0]) this.loadingEnv--;
+      }
       // The word that runs to the end of a text whose open quote was judged harmless above.
       if (own.length && own.every((e) => QUOTE_ONLY.test(e)) && [...this.openQuoteTexts].some((t) => t.endsWith(raw))) continue;
       errors.push(...own);
@@ -768,6 +782,10 @@ export class Analyzer {
         return;
       case 'download':
         this.hit('pipe-download-to-interpreter', 'deny', segment, `${lang === 'sh' ? 'a shell' : lang} runs what ${feed.by} downloads`);
+        return;
+      case 'program':
+        // Only a known generator of shell code (tables/generators.ts) prints code meant to be run.
+        if (!isShellCodeGenerator(feed.argv ?? [feed.name])) this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs the output of ${feed.name}, code only known at run time (not a known generator of shell code)`);
         return;
       default:
     }

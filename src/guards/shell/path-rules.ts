@@ -300,6 +300,7 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
   const { abs, globbed } = resolveTarget(text, cwd);
   if (!globbed) {
     const real = realTarget(a, abs, true);
+    if (a.loadingEnv > 0 && /^\.env(?:\.|$)/.test(posix.basename(abs))) return;
     if (isSecretPath(abs, a) || (real !== abs && isSecretPath(real, a))) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${abs}`);
     return;
   }

@@ -80,9 +80,11 @@ function push(r: RuleContext, g: GitCall): void {
   const colonDelete = refs.filter((p) => p.startsWith(':') || p.startsWith('+:')).map((p) => p.replace(/^\+?:/, ''));
   if ((deleting && refs.some((b) => isProtectedBranch(r, b))) || colonDelete.some((b) => isProtectedBranch(r, b) || b.includes('*'))) {
     r.analyzer.hit('git-delete-protected-branch', 'deny', r.segment, `deletes the protected branch ${(deleting ? refs : colonDelete).join(', ')} on the remote`);
-  } else if ((deleting && refs.length) || colonDelete.length) {
-    // A branch or tag deleted on the remote is gone for everyone who has not fetched it.
-    r.analyzer.hit('git-ref-delete', 'deny', r.segment, `deletes ${(deleting ? refs : colonDelete).join(', ')} on the remote`);
+  } else {
+    // A tag deleted on the remote (a release others build from) or a glob of refs is gone for everyone who
+    // has not fetched it. A feature branch deleted after its merge is everyday clean-up (real agent work).
+    const gone = (deleting ? refs : colonDelete).filter((ref) => ref.includes('*') || /^(?:refs\/tags\/|v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?$)/.test(ref) || (g.has('--tags') && deleting));
+    if (gone.length) r.analyzer.hit('git-ref-delete', 'deny', r.segment, `deletes ${gone.join(', ')} on the remote`);
   }
   const plus = refs.some((p) => p.startsWith('+'));
   if (force || plus) {
