@@ -31,7 +31,7 @@ describe('loom evidence', () => {
     expect(rows.find((l) => l.includes('git push --force origin main'))).toMatch(/^\| \d+ \| [^|]+ \| 3 \|/);
     const asks = r.stdout.split('### Asks')[1].split('###')[0];
     expect(asks).toMatch(/git clean -f` \| approved, ran \|/);
-    expect(asks).toMatch(/git push --force origin feature/x` \| no answer on record \|/);
+    expect(asks).toMatch(/git push --force origin feature\/x` \| no answer on record \|/);
   });
 
   it('clip never cuts a word: the result is whole words of the text plus an ellipsis', () => {

@@ -143,6 +143,29 @@ export interface OutputContext {
   fileFeed: (path: string) => Feed | undefined;
   /** Output of a process substitution word (`cat <(...)`). */
   procsubFeed: (w: Word) => Feed;
+  /** The folder the command runs in, when known (`pwd`, `realpath ..`). */
+  cwd?: string;
+}
+
+/** Programs that print paths computed from their operands and the current folder. */
+function pathOutput(name: string, args: string[], cwd: string | undefined): string | undefined {
+  const ops = args.filter((a) => !a.startsWith('-'));
+  const flags = args.filter((a) => a.startsWith('-'));
+  switch (name) {
+    case 'pwd':
+      return cwd === undefined ? undefined : cwd + '\n';
+    case 'dirname':
+      return ops.length ? ops.map((o) => posix.dirname(o)).join('\n') + '\n' : undefined;
+    case 'basename':
+      return ops.length === 1 || (ops.length === 2 && flags.length === 0) ? posix.basename(ops[0], ops[1]) + '\n' : undefined;
+    case 'realpath':
+    case 'readlink':
+      // Symlinks on disk are not followed here; a plain path resolves against the folder.
+      if (cwd === undefined || ops.length === 0 || (name === 'readlink' && !flags.some((f) => /^-[a-z]*[fem]/.test(f) || f === '--canonicalize'))) return undefined;
+      return ops.map((o) => posix.resolve(cwd, o)).join('\n') + '\n';
+    default:
+      return undefined;
+  }
 }
 
 const concat = (feeds: Feed[]): Feed => {
@@ -167,6 +190,11 @@ export { concat as concatFeeds };
 export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
   const argv = words.map((w) => w.text);
   const dynamicArgs = words.slice(1).some((w) => w.dynamic && !w.text.startsWith('\u0000procsub'));
+  if (name === 'pwd' || name === 'dirname' || name === 'basename' || name === 'realpath' || name === 'readlink') {
+    if (dynamicArgs) return { kind: 'runtime', why: `${name} of a value only known at run time` };
+    const text = pathOutput(name, argv.slice(1), o.cwd);
+    return text === undefined ? { kind: 'program', name } : { kind: 'static', text };
+  }
   if (name === 'echo' || name === 'printf') {
     if (dynamicArgs) {
       // Known but for its run-time parts: a shell fed it still sees the static commands.
