@@ -99,6 +99,9 @@ describe('how the analysis reaches the command', () => {
     expect(analyzeCommand('sh <<< "cd $D; rm -rf ~/"', base).decision).toBe('deny');
     expect(analyzeCommand('cat <<EOF | bash\ncd $TARGET\nrm -rf ~\nEOF', base).decision).toBe('deny');
     expect(analyzeCommand("echo 'rm -rf ~' | bash -c \"$(cat)\"", base).decision).toBe('deny');
+    // A placeholder from arithmetic or a variable is not a substitution's output: no false static text.
+    expect(cmds('bash -c "for v in - $(echo sub); do find \\"$v\\"; done"')).not.toContain('find sub');
+    expect(cmds('bash -c "echo $(( 1 + $(echo 2) ))"')).toContain('echo \u0000');
     // Harmless static parts: the run-time part alone asks.
     expect(analyzeCommand('bash -c "cd $DIR && npm test"', base).decision).toBe('ask');
     expect(analyzeCommand("echo 'npm ci' | bash -c \"$(cat)\"", base).decision).toBe('allow');

@@ -13,7 +13,7 @@ import { actionFor, type Policy } from '../../policy/policy';
 import { customRuleHits } from './custom-rules';
 import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, printfOut, type Feed } from './feed';
 import { globMatch } from './glob';
-import { expandWord, findSubs, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { expandWord, findSubs, plainWord, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
 import { deletesPath, readsPath, writesPath } from './path-rules';
@@ -144,6 +144,21 @@ function setVar(env: Env, name: string, value: Word): void {
 
 /** Builtins whose arguments become environment variables (a substitution's output loaded, not shown). */
 const ENV_LOADERS = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+
+/**
+ * Whether every run-time part of a word is one of its `$(...)` substitutions, in order: no
+ * variable, `${...}`, arithmetic or backtick could have left a placeholder of its own.
+ */
+function onlySubsAreRuntime(w: Word): boolean {
+  let rest = w.raw ?? '';
+  for (const sub of w.subs ?? []) {
+    if (sub.kind !== '$(') return false;
+    const at = rest.indexOf(`$(${sub.src})`);
+    if (at < 0) return false;
+    rest = rest.slice(0, at) + rest.slice(at + sub.src.length + 3);
+  }
+  return !/[$`]/.test(rest);
+}
 
 export class Analyzer {
   /** Above 0 while the words of `export`/`declare` are expanded: an env file read there is loaded, not shown. */
@@ -384,6 +399,12 @@ export class Analyzer {
 
   /** Expands one word's source in the walk's current state; its substitutions are analyzed. */
   private expandRaw(raw: string, env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>, errors?: string[]): Word[] {
+    // A plain word needs neither the walk's context nor a closure (most words are plain).
+    const plain = plainWord(raw);
+    if (plain) {
+      work.units += raw.length;
+      return [plain];
+    }
     const words = expandWord(raw, this.ctxOf(env), (src) => this.evalStatic(src, env, 0), errors);
     const seen = new Set<Sub[]>();
     for (const w of words) {
@@ -524,7 +545,7 @@ export class Analyzer {
       for (const ch of w.text) if (ch === '\u0000') markers++;
       if (markers > outs.length) return { kind: 'runtime', why };
       // Every substitution's output known (`bash -c "$(cat)"` fed a static text): the word is that text.
-      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub')) {
+      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub') && onlySubsAreRuntime(w)) {
         let k = 0;
         return { kind: 'static', text: w.text.replace(/\u0000/g, () => (outs[k++] as { text: string }).text.replace(/\n+$/, '')) };
       }
