@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { shimFiles } from '../src/loader/shims';
 
 const root = join(__dirname, '..');
 
@@ -30,13 +31,6 @@ function generateValidators(): void {
   writeFileSync(join(root, 'src/generated/registry-validators.d.ts'), dts + 'export const validateObjectRegistry: Validator;\nexport const validateArrayRegistry: Validator;\n');
   writeFileSync(join(root, 'src/generated/policy-validator.js'), standaloneCode(policyAjv, { validatePolicy: 'policy' }));
   writeFileSync(join(root, 'src/generated/policy-validator.d.ts'), dts + 'export const validatePolicy: Validator;\n');
-}
-
-function shim(bundle: string, name: string, distFromShim: string): string {
-  return `'use strict';
-// Built by scripts/build.ts: runs ${bundle} through V8's code cache (see README, Performance).
-require('${distFromShim}/loader.js').loadBundle(require('node:path').join(__dirname, '${distFromShim}', '${bundle}'), module, '${name}');
-`;
 }
 
 /** One invocation per shipped handler, so the first real tool call already finds the code caches. */
@@ -83,7 +77,6 @@ async function bundle(): Promise<void> {
   // handlers/*.cjs) through V8's code cache (src/loader/code-cache-loader.ts).
   await build({ ...common, minify: false, entryPoints: [join(root, 'src/loader/code-cache-loader.ts')], outfile: join(root, 'dist/loader.js') });
   await build({ ...common, entryPoints: [join(root, 'src/runner/entry.ts')], outfile: join(root, 'dist/runner.js') });
-  writeFileSync(join(root, 'hooks/run-hook.js'), shim('runner.js', 'runner', '../dist'));
   await build({ ...common, entryPoints: [join(root, 'src/cli/main.ts')], outfile: join(root, 'dist/cli.js') });
   await build({ ...common, entryPoints: [join(root, 'src/serve/ledger-worker.ts')], outfile: join(root, 'dist/ledger-worker.js') });
   await build({ ...common, entryPoints: [join(root, 'src/serve/ledger-upkeep.ts')], outfile: join(root, 'dist/ledger-upkeep.js') });
@@ -94,13 +87,13 @@ async function bundle(): Promise<void> {
   } catch {
     entries = [];
   }
-  // handlers/ holds only built shims: on a clean clone it does not exist yet.
-  mkdirSync(join(root, 'handlers'), { recursive: true });
   for (const f of entries) {
     const name = f.replace(/\.ts$/, '');
     await build({ ...common, entryPoints: [join(handlerDir, f)], outfile: join(root, 'dist/handlers', `${name}.js`) });
-    writeFileSync(join(root, 'handlers', `${name}.cjs`), shim(`handlers/${name}.js`, `handler-${name}`, '../dist'));
   }
+  // The shims are committed; the build rewrites them so a new handler gets its own (a test holds the committed ones to this text).
+  mkdirSync(join(root, 'handlers'), { recursive: true });
+  for (const [rel, text] of shimFiles(root)) writeFileSync(join(root, rel), text);
   rmSync(join(root, 'dist/.cache'), { recursive: true, force: true });
   warmUp();
   chmodSync(join(root, 'bin/loom.js'), 0o755);

@@ -60,6 +60,23 @@ describe('how the analysis reaches the command', () => {
     expect(analyzeCommand('rm -rf ~\nls "C:\\x\\"', base).decision).toBe('deny');
     expect(analyzeCommand('echo "$(rm -rf ~)', base).decision).toBe('deny');
   });
+  it('a word whose expansions are all empty disappears, as in bash', () => {
+    expect(cmds('echo $(rm -f build.log)')).toContain('echo');
+    expect(analyzeCommand('$(true) rm -rf ~', base).decision).toBe('deny');
+    expect(cmds('f(){ tool "$1" $2; }; f')).toContain('tool ');
+    expect(cmds('f(){ g "$@"; }; f')).toContain('g');
+  });
+  it('a script partly known only at run time still asks, and its static commands are judged', () => {
+    expect(analyzeCommand('bash -c "cd $DIR && rm -rf ~"', base).decision).toBe('deny');
+    expect(analyzeCommand('eval "$SETUP; rm -rf /"', base).decision).toBe('deny');
+    expect(analyzeCommand('echo "$X; rm -rf ~" | sh', base).decision).toBe('deny');
+    expect(analyzeCommand('sh <<< "cd $D; rm -rf ~/"', base).decision).toBe('deny');
+    expect(analyzeCommand('cat <<EOF | bash\ncd $TARGET\nrm -rf ~\nEOF', base).decision).toBe('deny');
+    expect(analyzeCommand("echo 'rm -rf ~' | bash -c \"$(cat)\"", base).decision).toBe('deny');
+    // Harmless static parts: the run-time part alone asks.
+    expect(analyzeCommand('bash -c "cd $DIR && npm test"', base).decision).toBe('ask');
+    expect(analyzeCommand("echo 'npm ci' | bash -c \"$(cat)\"", base).decision).toBe('allow');
+  });
   it('a glob in a command name is the dangerous command it can name', () => {
     expect(analyzeCommand('/usr/bin/r[m] -rf ~', base).hits.map((h) => h.rule)).toContain('rm-recursive-home');
     expect(analyzeCommand('/usr/bin/py* app.py', base).decision).toBe('allow');

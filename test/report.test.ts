@@ -41,6 +41,20 @@ describe('loom report', () => {
         expect(rects, id).toBeGreaterThan(0);
       }
       expect(await page.textContent('#n-redacted')).toBe('1');
+      // risk in severity order, worst first, whatever the counts
+      const risks = await page.$$eval('#chart-risk rect title', (ts) => ts.map((t) => (t.textContent ?? '').split(':')[0]));
+      const order = ['critical', 'high', 'medium', 'low', 'none'];
+      expect(risks.length).toBeGreaterThan(2);
+      expect([...risks].sort((a, b) => order.indexOf(a) - order.indexOf(b))).toEqual(risks);
+      // a time axis: five tick labels that are real times, in order, the first day named in the caption
+      const ticks = await page.$$eval('#chart-timeline text.tick', (ts) => ts.map((t) => t.textContent ?? ''));
+      expect(ticks.length).toBe(5);
+      expect(ticks.every((t) => /^\d{2}:\d{2}:\d{2}$/.test(t))).toBe(true);
+      expect([...ticks].sort()).toEqual(ticks);
+      expect(await page.textContent('figure:has(#chart-timeline) figcaption')).toMatch(/one axis from \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}, local time UTC[+-]\d{2}:\d{2}/);
+      // the ask of the demo, with what became of it; user, host and harness columns
+      expect(await page.textContent('#asks')).toContain('no answer on record');
+      expect(await page.$$eval('#records th', (th) => th.map((h) => h.textContent))).toEqual(expect.arrayContaining(['user', 'host', 'harness', 'approval']));
       const all = Number(await page.getAttribute('#records tbody', 'data-shown'));
       await page.fill('#filter', 'rm-recursive');
       const filtered = Number(await page.getAttribute('#records tbody', 'data-shown'));
@@ -48,6 +62,12 @@ describe('loom report', () => {
       expect(filtered).toBeLessThan(all);
       const texts = await page.$$eval('#records tbody tr', (trs) => trs.map((t) => t.textContent ?? ''));
       expect(texts.every((t) => t.includes('rm-recursive'))).toBe(true);
+      // CSV of the filtered table: a header and exactly the rows the filter keeps
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+      const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+      expect(csv[0]).toBe('seq,ts,event,decision,approval,risk,user,host,harness,session_id,hook_id,summary,reason');
+      expect(csv.length - 1).toBe(filtered);
+      expect(csv.slice(1).every((l) => l.includes('rm-recursive'))).toBe(true);
       expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
       mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
       await page.screenshot({ path: join(ROOT, 'test-artifacts', 'compliance-report.png'), fullPage: true });
@@ -98,8 +118,8 @@ describe('loom evidence and loom doctor', () => {
     expect(r.stdout).toContain('### Denied actions');
     expect(r.stdout).toMatch(/rm-recursive-home: recursively deletes the home folder/);
     // who was denied: the denied-actions table names the user
-    expect(r.stdout).toContain('| seq | time | user | event | what | reason |');
-    const user = /\| \d+ \| [^|]+ \| ([^|]*) \| PreToolUse \|/.exec(r.stdout)?.[1].trim();
+    expect(r.stdout).toContain('| first seq | first time | times | user | event | what | reason |');
+    const user = /\| \d+ \| [^|]+ \| \d+ \| ([^|]*) \| PreToolUse \|/.exec(r.stdout)?.[1].trim();
     expect(user === userInfo().username || /@/.test(user ?? ''), `user cell: ${user}`).toBe(true);
     expect(r.stdout).toContain('### Compaction handoffs');
     expect(r.stdout).toMatch(/specs\/_session-demo-[^/]+\/handoffs\/compact-\d{8}T\d{9}-/);

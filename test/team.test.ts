@@ -218,7 +218,8 @@ describe('credentials and TLS', { timeout: 180_000 }, () => {
 
   it('a team URL in the policy is used, a bad one is a one-line error, and no store at all says how to set one', async () => {
     const p = projectWith(1);
-    writeFileSync(join(p, '.loom', 'policy.json'), JSON.stringify({ team: { url: writerUrl } }));
+    // commented, as loom init writes it
+    writeFileSync(join(p, '.loom', 'policy.json'), `// the team store\n${JSON.stringify({ team: { url: writerUrl } }, null, 2).replace('{', '{ // where records are shipped')}`);
     expect((await loom(['ship', '--project-dir', p], { PGPASSWORD: WRITER_PW })).code).toBe(0);
     writeFileSync(join(p, '.loom', 'policy.json'), JSON.stringify({ team: { url: 'mysql://x' } }));
     const bad = await loom(['ship', '--project-dir', p]);

@@ -1,12 +1,18 @@
-// Issue 5: the guard corpus counts, the stop rate on 4,150 real agent
-// commands (every stopped command listed for a person to judge), and a
-// PreToolUse through the full guard plus the durable ledger append.
+// Issues 5 and 12: the guard corpora in test/ scored per family (dangerous
+// stopped, everyday stopped), the stop rate and the in-process cost per
+// command on 4,150 real agent commands, the work and wall time on hostile
+// input at two sizes, and a PreToolUse through the full guard plus the
+// durable ledger append.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeCommand, type AnalyzeOptions } from '../../src/guards/shell/analyze';
+import { work, WORK_BUDGET } from '../../src/guards/shell/work';
 import { loadPolicy } from '../../src/policy/policy';
-import { DANGEROUS, EVERYDAY } from '../../test/fixtures/guard-corpus';
-import { benchProject, compare, report, ROOT, sample } from './measure';
+import { DANGEROUS, EVERYDAY, MUST_ASK } from '../../test/fixtures/guard-corpus';
+import { FAMILIES } from '../../test/fixtures/guard-families';
+import { SHELL_FAMILIES } from '../../test/fixtures/guard-shell-corpus';
+import { guardTable, scoreGuard, type GuardCase } from '../guard-eval';
+import { benchProject, compare, median, report, ROOT, sample } from './measure';
 
 interface AgentCommand {
   cmd: string;
@@ -16,26 +22,91 @@ interface AgentCommand {
 const load = (f: string): AgentCommand[] =>
   readFileSync(join(ROOT, 'test/fixtures/agent-commands', f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
+/** The corpora in test/, as per-family cases. */
+function testCorpora(): { dangerous: GuardCase[]; everyday: GuardCase[] } {
+  const dangerous: GuardCase[] = [...DANGEROUS.map((command) => ({ family: 'corpus (issue 5)', command, branch: 'main' })), ...MUST_ASK.map((command) => ({ family: 'corpus (issue 5)', command }))];
+  const everyday: GuardCase[] = EVERYDAY.map((command) => ({ family: 'corpus (issue 5)', command }));
+  for (const f of SHELL_FAMILIES) {
+    dangerous.push(...f.dangerous.map((command) => ({ family: f.name, command })));
+    everyday.push(...f.everyday.map((command) => ({ family: f.name, command })));
+  }
+  for (const [family, f] of Object.entries(FAMILIES)) {
+    dangerous.push(...[...f.deny, ...f.ask].map((command) => ({ family, command })));
+    everyday.push(...f.allow.map((command) => ({ family, command })));
+  }
+  return { dangerous, everyday };
+}
+
+/** Hostile shapes, each at two sizes: work units (exact) and wall time (this machine, this moment). */
+const HOSTILE: Record<string, (n: number) => string> = {
+  'ls; repeated': (n) => 'ls;'.repeat(n / 3),
+  'nested $( )': (n) => 'echo ' + '$('.repeat(n / 3) + 'ls' + ')'.repeat(n / 3),
+  'many here-docs': (n) => 'cat' + ' <<E'.repeat(n / 10) + '\n' + 'x\nE\n'.repeat(n / 10),
+  'assignments then pipes': (n) => Array.from({ length: n / 16 }, (_, i) => `A${i}=x; `).join('') + 'cat | '.repeat(n / 12) + 'cat',
+  'long word': (n) => 'echo ' + 'a'.repeat(n),
+  'many redirections': (n) => 'ls' + ' >f'.repeat(n / 3),
+  'rm of many paths': (n) => 'rm -rf' + ' a'.repeat(n / 2),
+  'function called many times': (n) => `f(){ echo ${'a'.repeat(n / 2)}; }; ` + 'f;'.repeat(n / 4),
+};
+
+function cpuMs(fn: () => void): { wall: number; cpu: number } {
+  const u0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  fn();
+  const u = process.cpuUsage(u0);
+  return { wall: Number(process.hrtime.bigint() - t0) / 1e6, cpu: (u.user + u.system) / 1000 };
+}
+
 export async function benchGuard(): Promise<string[]> {
   const policy = loadPolicy(ROOT, '/home/dev/project');
   const base: AnalyzeOptions = { projectDir: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev', tmp: '/tmp', policy, protectedPaths: [join(ROOT, 'config')], currentBranch: 'main' };
-  const lines = ['## guard: corpus, real agent commands, latency (issue 5)'];
-  const denied = DANGEROUS.filter((c) => analyzeCommand(c, base).decision === 'deny').length;
-  const allowed = EVERYDAY.filter((c) => analyzeCommand(c, { ...base, currentBranch: 'feature' }).decision === 'allow').length;
-  lines.push(`corpus: dangerous denied ${denied}/${DANGEROUS.length}; everyday allowed ${allowed}/${EVERYDAY.length}`);
+  const lines = ['## guard: corpora per family, real agent commands, hostile input, latency (issues 5 and 12)'];
+  const { dangerous, everyday } = testCorpora();
+  const score = scoreGuard(dangerous, everyday);
+  lines.push('corpora in test/ (stopped = deny or ask):', ...guardTable(score).map((l) => `  ${l}`));
+  for (const m of score.misses) lines.push(`  let through: ${m}`);
+  for (const m of score.falseStops) lines.push(`  everyday stopped: ${m}`);
+
   const judge = (c: AgentCommand) => {
     const home = c.cwd.startsWith('/Users/') || c.cwd.startsWith('/home/') ? c.cwd.split('/').slice(0, 3).join('/') : '/root';
     return analyzeCommand(c.cmd, { ...base, projectDir: c.cwd, cwd: c.cwd, home, currentBranch: 'feature' });
   };
   const all = load('commands.jsonl');
-  const t0 = process.hrtime.bigint();
-  const stopped = all.map((c) => ({ c, a: judge(c) })).filter((x) => x.a.decision !== 'allow');
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  lines.push(`real agent commands: stopped ${stopped.length}/${all.length} = ${((stopped.length / all.length) * 100).toFixed(2)}% (target < 1%: ${stopped.length / all.length < 0.01 ? 'met' : 'NOT met'}); ${(ms / all.length).toFixed(3)} ms per command in process`);
+  // First pass: what one hook process pays (code not yet optimised by V8); then warm passes.
+  let stopped: { c: AgentCommand; a: ReturnType<typeof analyzeCommand> }[] = [];
+  const first = cpuMs(() => {
+    stopped = all.map((c) => ({ c, a: judge(c) })).filter((x) => x.a.decision !== 'allow');
+  });
+  const warm: { wall: number; cpu: number }[] = [];
+  for (let i = 0; i < 3; i++) warm.push(cpuMs(() => all.forEach(judge)));
+  const per = (x: number) => (x / all.length).toFixed(3);
+  const w = { wall: median(warm.map((x) => x.wall)), cpu: median(warm.map((x) => x.cpu)) };
+  lines.push(`real agent commands: stopped ${stopped.length}/${all.length} = ${((stopped.length / all.length) * 100).toFixed(2)}% (target <= 0.5%: ${stopped.length / all.length <= 0.005 ? 'met' : 'NOT met'})`);
+  lines.push(`  guard analysis in process, per command: first pass ${per(first.wall)} ms wall / ${per(first.cpu)} ms CPU; warm (median of 3 passes) ${per(w.wall)} ms wall / ${per(w.cpu)} ms CPU (target <= 0.2 ms: ${w.wall / all.length <= 0.2 ? 'met' : 'NOT met'} warm, ${first.wall / all.length <= 0.2 ? 'met' : 'NOT met'} first pass)`);
   for (const { c, a } of stopped) lines.push(`  ${a.decision.padEnd(4)} ${a.hits.filter((h) => h.action === a.decision).map((h) => h.rule).join(',')}: ${JSON.stringify(c.cmd.length > 160 ? c.cmd.slice(0, 160) + '…' : c.cmd)}`);
   const destructive = load('destructive.jsonl');
   const caught = destructive.filter((c) => judge(c).decision !== 'allow').length;
   lines.push(`destructive.jsonl: asked or denied ${caught}/${destructive.length}`);
+
+  lines.push(`hostile input at 16 KiB and 64 KiB (work units are exact; budget ${WORK_BUDGET.toLocaleString('en-US')} units, past it: too-complex, deny):`);
+  for (const [name, gen] of Object.entries(HOSTILE)) {
+    const row: string[] = [];
+    let prev: { u: number; ms: number } | undefined;
+    for (const n of [16 * 1024, 64 * 1024]) {
+      const cmd = gen(n);
+      analyzeCommand(cmd, base);
+      const u0 = work.units;
+      let decision = '';
+      const t = cpuMs(() => {
+        decision = analyzeCommand(cmd, base).decision;
+      });
+      const u = work.units - u0;
+      row.push(`${(cmd.length / 1024).toFixed(0)} KiB: ${u.toLocaleString('en-US')} units, ${t.wall.toFixed(1)} ms, ${decision}`);
+      if (prev) row.push(`x${(u / prev.u).toFixed(2)} work, x${(t.wall / prev.ms).toFixed(2)} wall`);
+      prev = { u, ms: t.wall };
+    }
+    lines.push(`  ${name.padEnd(28)} ${row.join('; ')}`);
+  }
 
   const project = benchProject();
   const payload = (command: string) => JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: project });
@@ -46,7 +117,7 @@ export async function benchGuard(): Promise<string[]> {
       { name: 'shell guard + ledger, allowed command', run: () => sample(wrapper, [], payload('npm test && git status --short'), { LOOM_PROJECT_DIR: project }, project) },
       { name: 'shell guard + ledger, denied command', run: () => sample(wrapper, [], payload('bash -c "$(echo rm) -rf /"'), { LOOM_PROJECT_DIR: project }, project) },
     ],
-    40,
+    Number(process.env.LOOM_BENCH_ROUNDS ?? 40),
   );
   lines.push(
     ...report('guard latency: PreToolUse with the shell guard and the ledger append', results, 'node -e 0', {

@@ -5,6 +5,7 @@
 import { redactText } from '../../src/ledger/redact';
 import { corpus } from '../../test/redaction/corpus';
 import { hostileInputs } from '../../test/redaction/hostile';
+import { cpus, loadavg } from 'node:os';
 import { median } from './measure';
 
 const MB = 1 << 20;
@@ -36,9 +37,9 @@ export async function benchRedaction(): Promise<string[]> {
       worst = r;
       worstName = name;
     }
-    rows.push(`  ${name.padEnd(24)} ${r.toFixed(1).padStart(7)} ms/MB  (${(r / b).toFixed(1)} x JSON.stringify of the same MB, ${b.toFixed(2)} ms)`);
+    rows.push(`  ${name.padEnd(24)} ${r.toFixed(1).padStart(7)} ms/MB ${(1000 / r).toFixed(1).padStart(6)} MB/s  (${(r / b).toFixed(1)} x JSON.stringify of the same MB, ${b.toFixed(2)} ms)`);
   }
-  lines.push(`worst: ${worstName} ${worst.toFixed(1)} ms per MB (target < 50 ms: ${worst < 50 ? 'met' : 'NOT met'}); medians of ${rounds}`);
+  lines.push(`worst: ${worstName} ${worst.toFixed(1)} ms per MB = ${(1000 / worst).toFixed(1)} MB/s (target < 50 ms: ${worst < 50 ? 'met' : 'NOT met'}); medians of ${rounds}, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`);
   lines.push(...rows);
   const { secrets, lookalikes } = corpus();
   const removed = secrets.filter((c) => !redactText(c.text).includes(c.secret)).length;

@@ -1,24 +1,18 @@
-import { benchGuard } from './guard';
-import { benchJournal } from './journal';
-import { benchLedger } from './ledger';
-import { benchRunner } from './runner';
-import { benchServe } from './serve';
-import { benchReport } from './report';
-import { benchTeam } from './team';
-import { benchRedaction } from './redaction';
-
+// Each section is imported only when it runs: `npm run bench -- redaction`
+// must not need what another section loads (pg, a built CLI).
 export interface Section {
   name: string;
   run: () => Promise<string[]>;
 }
 
 export const sections: Section[] = [
-  { name: 'runner', run: benchRunner },
-  { name: 'ledger', run: benchLedger },
-  { name: 'journal', run: benchJournal },
-  { name: 'guard', run: benchGuard },
-  { name: 'serve', run: benchServe },
-  { name: 'report', run: benchReport },
-  { name: 'team', run: benchTeam },
-  { name: 'redaction', run: benchRedaction },
+  { name: 'runner', run: async () => (await import('./runner')).benchRunner() },
+  { name: 'ledger', run: async () => (await import('./ledger')).benchLedger() },
+  { name: 'journal', run: async () => (await import('./journal')).benchJournal() },
+  { name: 'guard', run: async () => (await import('./guard')).benchGuard() },
+  { name: 'serve', run: async () => (await import('./serve')).benchServe() },
+  { name: 'report', run: async () => (await import('./report')).benchReport() },
+  { name: 'team', run: async () => (await import('./team')).benchTeam() },
+  { name: 'redaction', run: async () => (await import('./redaction')).benchRedaction() },
+  { name: 'crypto', run: async () => (await import('./crypto')).benchCrypto() },
 ];

@@ -189,6 +189,8 @@ export interface AppendOptions {
   waitMs?: number;
   /** node:crypto hashing, for long-lived writers (the hook path keeps the JavaScript one: no node:crypto load). */
   bulkHashing?: boolean;
+  /** Record ids from this generator (the server passes nanoid, node:crypto being loaded there anyway); default: util/ids. */
+  newId?: () => string;
 }
 
 export function lockWaitMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -258,7 +260,7 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
     const hasher = opts.bulkHashing ? bulkHasher(useKey) : undefined;
     for (const d of drafts) {
       seq += 1;
-      const rec = buildRecord(d, seq, prev, ts, useKey, undefined, hasher);
+      const rec = buildRecord(d, seq, prev, ts, useKey, opts.newId?.(), hasher);
       records.push(rec);
       text += formatLine(rec.seq, rec.hash, rec.body);
       prev = rec.hash;

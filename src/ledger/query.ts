@@ -1,4 +1,5 @@
 // Reads records back from the database with the filters of `loom history`.
+import { isValid, parseISO, sub, type Duration } from 'date-fns';
 import { RISKS, type Risk } from '../contract/types';
 import type { Ledger } from './store';
 
@@ -17,17 +18,23 @@ export interface HistoryFilter {
 
 export class QueryError extends Error {}
 
-const UNITS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
+const UNITS: Record<string, keyof Duration> = { s: 'seconds', m: 'minutes', h: 'hours', d: 'days', w: 'weeks' };
 
-/** ISO date/time or a relative age such as 30m, 2h, 7d, 1w; returns an ISO timestamp. */
+/**
+ * A date, a date and time, or an age (30m, 2h, 7d, 1w); returns an ISO timestamp (UTC).
+ * A date or time without a zone is local time, date alone and date with a time alike
+ * (`2026-11-30` is local midnight, as `2026-11-30 00:00` is); `Z` or an offset names the zone.
+ * Ages count back in calendar units: 1d is the same wall-clock time yesterday, across a DST change too.
+ */
 export function parseTimeBound(text: string, flag: string, now = Date.now()): string {
-  const rel = /^(\d{1,6})([smhdw])$/.exec(text.trim());
-  if (rel) return new Date(now - Number(rel[1]) * UNITS[rel[2]]).toISOString();
-  if (/^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())) {
-    const t = Date.parse(text.trim());
-    if (!Number.isNaN(t)) return new Date(t).toISOString();
+  const t = text.trim();
+  const rel = /^(\d{1,6})([smhdw])$/.exec(t);
+  if (rel) return sub(now, { [UNITS[rel[2]]]: Number(rel[1]) }).toISOString();
+  if (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(t)) {
+    const d = parseISO(t);
+    if (isValid(d)) return d.toISOString();
   }
-  throw new QueryError(`${flag} "${text}": expected an ISO date (2026-11-30, 2026-11-30T09:00:00Z) or an age such as 30m, 2h, 7d`);
+  throw new QueryError(`${flag} "${text}": expected a date (2026-11-30), a date and time (2026-11-30 18:35, local time unless it ends in Z or an offset) or an age such as 30m, 2h, 7d`);
 }
 
 export interface StoredRow {

@@ -11,6 +11,7 @@ import { isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName 
 import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
 import { readValue, type Span } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
+import { scan, work } from './redaction/work';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -19,11 +20,16 @@ export interface RedactionResult<T> {
   count: number;
 }
 
+const COUNTS = new Int32Array(128);
+
+/** Shannon entropy per character of an ASCII key (looksRandomSecret has checked the alphabet). */
 function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  COUNTS.fill(0);
+  for (let i = 0; i < s.length; i++) COUNTS[s.charCodeAt(i) & 127]++;
   let h = 0;
-  for (const n of counts.values()) {
+  for (let c = 0; c < 128; c++) {
+    const n = COUNTS[c];
+    if (n === 0) continue;
     const p = n / s.length;
     h -= p * Math.log2(p);
   }
@@ -55,14 +61,14 @@ function looksLikeIdentifier(v: string): boolean {
 const NAME_SEP = /(?<![A-Za-z0-9_.-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1([ \t]{0,3}(?::=|[:=])[ \t]{0,3})/g;
 const HEADER_NAMES = /^(?:proxy-)?authorization$|^cookie$|^set-cookie$/i;
 
-function findAssignments(text: string, spans: Span[]): void {
+export function findAssignments(text: string, spans: Span[]): void {
   NAME_SEP.lastIndex = 0;
   // The unquoted value last read, by its stop set: a name inside it (a=b=c, ?token= in a URL) ends
   // where it ended, so each character is read once per stop set, not once per name before it.
   let memoStops = '';
   let memoEnd = -1;
   let m: RegExpExecArray | null;
-  while ((m = NAME_SEP.exec(text))) {
+  while ((m = scan(NAME_SEP, text))) {
     const quote = m[1];
     const name = m[2];
     const sep = m[3].trim();
@@ -79,6 +85,9 @@ function findAssignments(text: string, spans: Span[]): void {
     const stops = inQuery ? '&#"\'' : quote ? ',}]"\'' : '"\'`<>';
     const key = stops + (enclosing ?? '') + (yamlLine ? 'L' : '');
     const nested = !quoted && at < memoEnd && key === memoStops;
+    const sensitive = isSensitiveName(name);
+    // Inside a value already read only a secret name can mark anything (a=b=c=…: no slice per name).
+    if (nested && !sensitive) continue;
     let v: [number, number] | undefined;
     if (nested) v = [at, memoEnd];
     else {
@@ -89,14 +98,17 @@ function findAssignments(text: string, spans: Span[]): void {
       }
     }
     if (!v) continue;
+    // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
+    const entropyCandidate = !sensitive && !nested && name.length >= 3 && v[1] - v[0] >= 24 && v[1] - v[0] <= 512 && !isNotSecretName(name);
+    if (!sensitive && !entropyCandidate) continue;
     const value = text.slice(v[0], v[1]);
+    work.reads += value.length;
     if (value.includes('[REDACTED')) continue;
     // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
     if (yamlLine && / /.test(value) && (/[.!?:]$/.test(value) || value.split(' ').length > 6)) continue;
     let rule: string | undefined;
-    if (isSensitiveAssignment(name, value)) rule = 'assignment';
-    // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
-    else if (!nested && name.length >= 3 && !isNotSecretName(name) && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
+    if (sensitive && isSensitiveAssignment(name, value)) rule = 'assignment';
+    else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
     if (!rule) continue;
     spans.push({ start: v[0], end: v[1], rule });
     NAME_SEP.lastIndex = v[1];
@@ -105,12 +117,44 @@ function findAssignments(text: string, spans: Span[]): void {
 
 const PLACEHOLDER_RUN = /([xX*0•.])\1{7}/;
 
-function findTokens(text: string, spans: Span[]): void {
+// Which shapes can match at all, from one pass over the text: each position's two characters are
+// looked up in a table of the hints' first two characters (45 String.includes passes, or one
+// alternation of all hints, cost more than all the shape regexes together).
+const ALL_HINTS = [...new Set(TOKEN_SHAPES.flatMap((s) => s.hints))];
+const PAIR_SEEN = new Uint8Array(65536);
+const BY_PAIR = new Map<number, string[]>();
+for (const h of ALL_HINTS) {
+  if (h.length < 2) throw new Error(`token hint ${h}: at least two characters`);
+  const c0 = h.charCodeAt(0);
+  const c1 = h.charCodeAt(1);
+  PAIR_SEEN[((c0 & 0xff) << 8) | (c1 & 0xff)] = 1;
+  const key = c0 * 65536 + c1;
+  BY_PAIR.set(key, [...(BY_PAIR.get(key) ?? []), h]);
+}
+
+function presentHints(text: string): Set<string> {
+  const found = new Set<string>();
+  const n = text.length - 1;
+  work.reads += text.length;
+  let c1 = text.charCodeAt(0);
+  for (let i = 0; i < n; i++) {
+    const c0 = c1;
+    c1 = text.charCodeAt(i + 1);
+    if (PAIR_SEEN[((c0 & 0xff) << 8) | (c1 & 0xff)] === 0) continue;
+    const list = BY_PAIR.get(c0 * 65536 + c1);
+    if (list) for (const h of list) if (!found.has(h) && text.startsWith(h, i)) found.add(h);
+  }
+  return found;
+}
+
+export function findTokens(text: string, spans: Span[]): void {
+  const present = presentHints(text);
+  if (present.size === 0) return;
   for (const shape of TOKEN_SHAPES) {
-    if (!shape.hints.some((h) => text.includes(h))) continue;
+    if (!shape.hints.some((h) => present.has(h))) continue;
     shape.re.lastIndex = 0;
     let m: RegExpExecArray | null;
-    while ((m = shape.re.exec(text))) {
+    while ((m = scan(shape.re, text))) {
       if (m[0].length === 0) {
         shape.re.lastIndex++;
         continue;
@@ -169,35 +213,48 @@ export function secretSpans(text: string): Span[] {
 const JSON_ESCAPE = /\\["\\/bfnrtu]/;
 const UNESCAPE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
+const UNESCAPE_CODE = new Int32Array(128).fill(-1);
+for (const [k, v] of Object.entries(UNESCAPE)) UNESCAPE_CODE[k.charCodeAt(0)] = v.charCodeAt(0);
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
 /** The text with JSON string escapes decoded, and for each decoded index the index it came from. */
-function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
+export function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
   if (!JSON_ESCAPE.test(text)) return undefined;
-  const map = new Int32Array(text.length + 1);
-  let out = '';
+  const n = text.length;
+  work.reads += n;
+  const map = new Int32Array(n + 1);
+  // UTF-16 code units into a buffer, decoded once: no string built piece by piece.
+  const out = new Uint16Array(n);
   let k = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\' && i + 1 < text.length) {
-      const n = text[i + 1];
-      if (n === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-        map[k++] = i;
-        out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
-        i += 5;
-        continue;
-      }
-      const d = UNESCAPE[n];
-      if (d !== undefined) {
-        map[k++] = i;
-        out += d;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    map[k] = i;
+    if (c === 92 && i + 1 < n) {
+      const e = text.charCodeAt(i + 1);
+      if (e === 117 && i + 5 < n) {
+        const h = (hexValue(text.charCodeAt(i + 2)) << 12) | (hexValue(text.charCodeAt(i + 3)) << 8) | (hexValue(text.charCodeAt(i + 4)) << 4) | hexValue(text.charCodeAt(i + 5));
+        const ok = hexValue(text.charCodeAt(i + 2)) >= 0 && hexValue(text.charCodeAt(i + 3)) >= 0 && hexValue(text.charCodeAt(i + 4)) >= 0 && hexValue(text.charCodeAt(i + 5)) >= 0;
+        if (ok) {
+          out[k++] = h;
+          i += 5;
+          continue;
+        }
+      } else if (e < 128 && UNESCAPE_CODE[e] >= 0) {
+        out[k++] = UNESCAPE_CODE[e];
         i++;
         continue;
       }
     }
-    map[k++] = i;
-    out += c;
+    out[k++] = c;
   }
-  map[k] = text.length;
-  return { text: out, map: map.subarray(0, k + 1) };
+  map[k] = n;
+  return { text: Buffer.from(out.buffer, 0, k * 2).toString('utf16le'), map: map.subarray(0, k + 1) };
 }
 
 function detect(text: string, spans: Span[]): void {

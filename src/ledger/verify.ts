@@ -51,7 +51,7 @@ export interface VerifyOptions {
   env?: NodeJS.ProcessEnv;
   onProgress?: (done: number, total: number) => void;
   /** Called with each record that checked out, parsed, in seq order: one pass serves verify and a report. */
-  onRecord?: (record: Record<string, unknown>, hash: string) => void;
+  onRecord?: (record: Record<string, unknown>, hash: string, body?: string) => void;
 }
 
 export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): VerifyResult {
@@ -185,7 +185,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       if (prevTs && ts < prevTs && backwards++ < 5) result.warnings.push(`seq ${row.seq}: timestamp ${ts} is earlier than the previous record's (${prevTs})`);
       prevTs = ts;
       prevHash = row.hash;
-      if (opts.onRecord) opts.onRecord(b, row.hash);
+      if (opts.onRecord) opts.onRecord(b, row.hash, row.body);
       history.record(row.seq, row.body, row.hash);
       expected = row.seq + 1;
       result.records++;

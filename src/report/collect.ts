@@ -11,7 +11,12 @@ export interface ReportFilter {
   session?: string;
   /** Several sessions (evidence for a spec). */
   sessions?: Set<string>;
+  /** Sessions left out (evidence for a branch: sessions that ran on another branch). */
+  excludeSessions?: Set<string>;
 }
+
+/** What became of an action the guard asked about, from the records that followed it. */
+export type Approval = 'approved, ran' | 'approved, failed' | 'refused' | 'no answer on record';
 
 export interface RecordRow {
   seq: number;
@@ -29,6 +34,17 @@ export interface RecordRow {
   user: string;
   host: string;
   harness: string;
+  /** For an ask: what became of it (empty for every other record). */
+  approval: string;
+}
+
+/** A raw chain row, kept only for an evidence bundle. */
+export type RawRow = [seq: number, hash: string, body: string];
+
+export interface CollectOptions {
+  onProgress?: (done: number, total: number) => void;
+  /** Every verified row of the chain (not only the filtered ones), for a bundle that re-verifies from seq 1. */
+  raw?: RawRow[];
 }
 
 export interface Collected {
@@ -46,11 +62,17 @@ export interface Collected {
   recent: RecordRow[];
   handoffs: { seq: number; ts: string; session_id: string; path: string; spec: string }[];
   denials: RecordRow[];
+  /** The latest asks, each with what became of it. */
+  asks: RecordRow[];
   firstTs: string;
   lastTs: string;
 }
 
-/** Events over a session's own time span, in BUCKETS buckets whose width doubles as the session grows. */
+/**
+ * Events over time from the first record in range (one axis for every
+ * session), in BUCKETS buckets whose width doubles as the range grows: widths
+ * are 1 s times a power of two, so sessions re-bin exactly to the widest.
+ */
 export interface SessionStats {
   first: string;
   last: string;
@@ -61,16 +83,33 @@ export interface SessionStats {
   widthMs: number;
 }
 
-function addToTimeline(s: SessionStats, ts: string): void {
-  let i = Math.floor((Date.parse(ts) - Date.parse(s.first)) / s.widthMs);
+function widen(s: SessionStats): void {
+  const merged = new Array(BUCKETS).fill(0);
+  for (let k = 0; k < BUCKETS; k++) merged[k >> 1] += s.buckets[k];
+  s.buckets = merged;
+  s.widthMs *= 2;
+}
+
+function addToTimeline(s: SessionStats, ts: string, origin: string): void {
+  const at = Date.parse(ts) - Date.parse(origin);
+  let i = Math.floor(at / s.widthMs);
   while (i >= BUCKETS) {
-    const merged = new Array(BUCKETS).fill(0);
-    for (let k = 0; k < BUCKETS; k++) merged[k >> 1] += s.buckets[k];
-    s.buckets = merged;
-    s.widthMs *= 2;
-    i = Math.floor((Date.parse(ts) - Date.parse(s.first)) / s.widthMs);
+    widen(s);
+    i = Math.floor(at / s.widthMs);
   }
   s.buckets[Math.max(0, i)]++;
+}
+
+/** Every session's buckets at one width (the widest), so their columns line up on one time axis. */
+export function alignTimelines(sessions: SessionStats[]): { widthMs: number; rows: number[][] } {
+  const widthMs = Math.max(1000, ...sessions.map((s) => s.widthMs));
+  const rows = sessions.map((s) => {
+    const out = new Array(BUCKETS).fill(0);
+    const f = widthMs / s.widthMs;
+    s.buckets.forEach((n, k) => (out[Math.floor(k / f)] += n));
+    return out;
+  });
+  return { widthMs, rows };
 }
 
 /** The last `cap` items pushed, in order, without shifting arrays. */
@@ -102,25 +141,60 @@ function rowOf(r: Record<string, unknown>): RecordRow {
   const reason = String(hook.reason ?? d.reason ?? d.error ?? '').slice(0, 300);
   const a = (d.actor ?? {}) as Record<string, unknown>;
   const user = String(a.client_user ?? a.email ?? a.user ?? '');
-  return { seq: r.seq as number, ts: String(r.ts), event: String(r.event), hook_id: String(r.hook_id), session_id: String(r.session_id), decision: String(r.decision), risk: String(r.risk), kind: String(r.kind), summary, reason, redactions: Number(r.redactions ?? 0), user, host: String(a.host ?? ''), harness: String(r.harness ?? '') };
+  return { seq: r.seq as number, ts: String(r.ts), event: String(r.event), hook_id: String(r.hook_id), session_id: String(r.session_id), decision: String(r.decision), risk: String(r.risk), kind: String(r.kind), summary, reason, redactions: Number(r.redactions ?? 0), user, host: String(a.host ?? ''), harness: String(r.harness ?? ''), approval: '' };
+}
+
+/** Asks waiting for the record that tells what became of them: by tool use id, else by the command's summary, per session. */
+class PendingAsks {
+  private byKey = new Map<string, RecordRow>();
+  private static keys(r: Record<string, unknown>, d: Record<string, unknown>): string[] {
+    const sid = String(r.session_id);
+    const keys = [`s:${sid}:${String(d.input_summary ?? '')}`];
+    if (typeof d.tool_use_id === 'string' && d.tool_use_id) keys.unshift(`t:${sid}:${d.tool_use_id}`);
+    return keys;
+  }
+  add(r: Record<string, unknown>, d: Record<string, unknown>, row: RecordRow): void {
+    row.approval = 'no answer on record';
+    for (const k of PendingAsks.keys(r, d)) {
+      this.byKey.delete(k);
+      this.byKey.set(k, row);
+    }
+    // Bounded: the oldest unanswered asks stay "no answer on record".
+    while (this.byKey.size > 2 * MAX_TABLE) this.byKey.delete(this.byKey.keys().next().value as string);
+  }
+  settle(r: Record<string, unknown>, d: Record<string, unknown>, outcome: Approval, byToolUseOnly = false): void {
+    const keys = PendingAsks.keys(r, d).filter((k) => !byToolUseOnly || k.startsWith('t:'));
+    for (const k of keys) {
+      const row = this.byKey.get(k);
+      if (!row) continue;
+      row.approval = outcome;
+      for (const other of [...this.byKey.entries()].filter(([, v]) => v === row)) this.byKey.delete(other[0]);
+      return;
+    }
+  }
 }
 
 const bump = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
 const bumpMap = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
-export function collect(projectDir: string, f: ReportFilter, onProgress?: (done: number, total: number) => void): Collected {
+export function collect(projectDir: string, f: ReportFilter, opts: CollectOptions | ((done: number, total: number) => void) = {}): Collected {
+  const o: CollectOptions = typeof opts === 'function' ? { onProgress: opts } : opts;
   const c: Omit<Collected, 'verify'> = {
-    total: 0, matched: 0, byEvent: {}, byDecision: {}, byRisk: {}, redactions: 0, sessions: new Map(), deniedCommands: new Map(), deniedRules: new Map(), highRisk: [], recent: [], handoffs: [], denials: [], firstTs: '', lastTs: '',
+    total: 0, matched: 0, byEvent: {}, byDecision: {}, byRisk: {}, redactions: 0, sessions: new Map(), deniedCommands: new Map(), deniedRules: new Map(), highRisk: [], recent: [], handoffs: [], denials: [], asks: [], firstTs: '', lastTs: '',
   };
   const denials = new Ring<RecordRow>(MAX_TABLE);
   const highRisk = new Ring<RecordRow>(MAX_HIGH_RISK);
   const recent = new Ring<RecordRow>(MAX_TABLE);
+  const asks = new Ring<RecordRow>(MAX_TABLE);
+  const pending = new PendingAsks();
   const verify = verifyLedger(projectDir, {
-    onProgress,
-    onRecord: (r) => {
+    onProgress: o.onProgress,
+    onRecord: (r, hash, body) => {
       c.total++;
+      if (o.raw && body !== undefined) o.raw.push([r.seq as number, hash, body]);
       const ts = String(r.ts);
-      if ((f.since && ts < f.since) || (f.until && ts > f.until) || (f.session && r.session_id !== f.session) || (f.sessions && !f.sessions.has(String(r.session_id)))) return;
+      const sidOf = String(r.session_id);
+      if ((f.since && ts < f.since) || (f.until && ts > f.until) || (f.session && r.session_id !== f.session) || (f.sessions && !f.sessions.has(sidOf)) || f.excludeSessions?.has(sidOf)) return;
       c.matched++;
       if (!c.firstTs) c.firstTs = ts;
       c.lastTs = ts;
@@ -132,28 +206,36 @@ export function collect(projectDir: string, f: ReportFilter, onProgress?: (done:
       let s = c.sessions.get(sid);
       if (!s && c.sessions.size < MAX_SESSIONS) {
         s = { first: ts, last: ts, count: 0, denied: 0, harness: String(r.harness), buckets: new Array(BUCKETS).fill(0), widthMs: 1000 };
+        // Start at the width the others reached, so a late session does not re-bin from 1 s.
+        for (const other of c.sessions.values()) while (s.widthMs < other.widthMs) s.widthMs *= 2;
         c.sessions.set(sid, s);
       }
       if (s) {
         s.last = ts;
         s.count++;
         if (r.decision === 'deny') s.denied++;
-        addToTimeline(s, ts);
+        addToTimeline(s, ts, c.firstTs);
       }
       const d = (r[r.kind as string] ?? {}) as Record<string, unknown>;
+      const row = rowOf(r);
+      if (r.decision === 'ask' && r.event === 'PreToolUse') {
+        pending.add(r, d, row);
+        asks.push(row);
+      } else if (r.event === 'PostToolUse') pending.settle(r, d, 'approved, ran');
+      else if (r.event === 'PostToolUseFailure') pending.settle(r, d, 'approved, failed');
+      else if (r.event === 'PermissionDenied' || (r.event === 'PermissionRequest' && (r.decision === 'deny' || r.decision === 'denied'))) pending.settle(r, d, 'refused');
       if (r.decision === 'deny') {
-        const row = rowOf(r);
         if (r.event === 'PreToolUse' || r.event === 'PermissionRequest') bumpMap(c.deniedCommands, row.summary.slice(0, 160));
         const rules = Array.isArray(d.rules) ? (d.rules as { rule: string; action: string }[]).filter((x) => x.action === 'deny').map((x) => x.rule) : [];
         for (const rule of rules.length ? rules : [row.reason.split(':')[0] || r.hook_id]) bumpMap(c.deniedRules, String(rule));
         denials.push(row);
       }
       if (r.risk === 'high' || r.risk === 'critical') {
-        highRisk.push(rowOf(r));
+        highRisk.push(row);
       }
       if (r.kind === 'compaction' && typeof d.handoff_path === 'string') c.handoffs.push({ seq: r.seq as number, ts, session_id: sid, path: d.handoff_path, spec: String(d.spec ?? '') });
-      recent.push(rowOf(r));
+      recent.push(row);
     },
   });
-  return { verify, ...c, denials: denials.toArray(), highRisk: highRisk.toArray(), recent: recent.toArray() };
+  return { verify, ...c, denials: denials.toArray(), highRisk: highRisk.toArray(), recent: recent.toArray(), asks: asks.toArray() };
 }

@@ -5,6 +5,7 @@
 // It goes through the same journal and lock as the command hooks, so hooks
 // and the server on one project share one chain. Folding into SQLite,
 // history.json and chain checkpoints are the upkeep thread's (onAdvance).
+import { nanoid } from 'nanoid';
 import type { RecordDraft } from '../contract/types';
 import { KeyError, loadChainKey, type ChainKey } from '../ledger/chain';
 import { crossesCheckpoint } from '../ledger/checkpoints';
@@ -61,7 +62,7 @@ class ProjectWriter {
         const key = loadChainKey(this.projectDir);
         this.key = { key };
       }
-      stored = appendJournal(this.projectDir, batch.flatMap((b) => b.drafts), this.key.key, { bulkHashing: true });
+      stored = appendJournal(this.projectDir, batch.flatMap((b) => b.drafts), this.key.key, { bulkHashing: true, newId: nanoid });
     } catch (e) {
       const problem = e instanceof LedgerError || e instanceof KeyError ? e.message : (e as Error).message;
       this.key = undefined;

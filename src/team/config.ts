@@ -5,6 +5,7 @@
 // (sslmode, sslrootcert, sslcert, sslkey) and are handed to the client as is.
 // No pg here: the hook path reads this module to decide whether to spawn a
 // shipper, and must not load the client.
+import { stripJsonComments } from '../util/jsonc';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -40,7 +41,8 @@ export function teamSettings(projectDir: string): TeamSettings {
   if (text.length > MAX_POLICY_BYTES) throw new TeamConfigError(`${file}: larger than 1 MiB`);
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // The same file as the policy, so comments are allowed here too (the starter policy has them).
+    raw = JSON.parse(text.includes('/') ? stripJsonComments(text) : text);
   } catch (e) {
     throw new TeamConfigError(`${file}: $: invalid JSON: ${(e as Error).message}`);
   }

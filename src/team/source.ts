@@ -4,7 +4,7 @@
 // not reach the shipper: it ships whatever body and hash the ledger holds.
 import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { newId } from '../util/ids';
+import { nanoid } from 'nanoid';
 import { compliancePaths } from '../ledger/paths';
 import { Ledger, LedgerError } from '../ledger/store';
 import { readJournal } from '../ledger/journal';
@@ -42,7 +42,7 @@ export function ensureLedgerId(projectDir: string): LedgerInfo | undefined {
     const rw = Ledger.openForAppend(projectDir);
     try {
       rw.withWriteLock(() => {
-        rw.handle.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run(LEDGER_ID_KEY, newId());
+        rw.handle.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run(LEDGER_ID_KEY, nanoid());
       });
       meta = read(rw);
     } finally {

@@ -4,6 +4,7 @@
 // run-time word may stand for any number of words). loom may see more
 // (both branches of an if, a function never called): that is allowed.
 import { posix } from 'node:path';
+import { globMatch } from '../../src/guards/shell/glob';
 import { analyzeCommand, type AnalyzeOptions } from '../../src/guards/shell/analyze';
 
 function elementMatches(l: string, b: string): boolean {
@@ -23,6 +24,8 @@ function elementMatches(l: string, b: string): boolean {
 
 export function argvMatches(l: string[], b: string[]): boolean {
   if (l.length === 0 || b.length === 0) return false;
+  // A wholly run-time command name may expand to nothing: the next word is then the command.
+  if (l[0] === '\u0000' && l.length > 1 && argvMatches(l.slice(1), b)) return true;
   if (!(posix.basename(l[0]) === posix.basename(b[0]) || elementMatches(l[0], b[0]))) return false;
   // DP over the rest: a wholly run-time element matches any number of words.
   const L = l.slice(1);
@@ -32,8 +35,13 @@ export function argvMatches(l: string[], b: string[]): boolean {
   for (let i = 1; i <= L.length; i++) {
     const cur = new Array<boolean>(B.length + 1).fill(false);
     const star = L[i - 1] === '\u0000';
+    // An unquoted glob (loom judges the pattern) expands to one or more names it matches.
+    const glob = !star && /[*?[]/.test(L[i - 1]);
     cur[0] = star && prev[0];
-    for (let j = 1; j <= B.length; j++) cur[j] = (prev[j - 1] && elementMatches(L[i - 1], B[j - 1])) || (star && (cur[j - 1] || prev[j]));
+    for (let j = 1; j <= B.length; j++) {
+      const one = elementMatches(L[i - 1], B[j - 1]) || (glob && globMatch(L[i - 1], B[j - 1]));
+      cur[j] = (prev[j - 1] && one) || (star && (cur[j - 1] || prev[j])) || (glob && one && cur[j - 1]);
+    }
     prev = cur;
   }
   return prev[B.length];

@@ -6,6 +6,7 @@
 // reproducible.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SHELL_FAMILIES } from '../fixtures/guard-shell-corpus';
 
 export function prng(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -86,12 +87,14 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Seeds: the real agent commands and the shell-structure corpus (dangerous and everyday). */
 export function seedLines(root: string): string[] {
   const agent = readFileSync(join(root, 'test/fixtures/agent-commands/commands.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => (JSON.parse(l) as { cmd: string }).cmd);
-  return agent.filter((c) => c.length < 400);
+  const corpus = SHELL_FAMILIES.flatMap((f) => [...f.dangerous, ...f.everyday]);
+  return [...agent, ...corpus].filter((c) => c.length < 400);
 }
 
 /** n lines: a third grammar lines, the rest seeds (some mutated once or twice). */

@@ -1,7 +1,7 @@
 // loom demo: replays a realistic agent session through the real hook
 // wrappers in a fresh temp project, prints each decision as it happens, and
 // ends with the ledger summary, the verify result and where history.json is.
-import { spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -68,7 +68,8 @@ export function demoCommand(argv: string[]): number {
   for (const s of steps(project, session)) {
     const cmd = process.platform === 'win32' ? process.execPath : join(hooksDir, s.hook);
     const args = process.platform === 'win32' ? [join(hooksDir, 'run-hook.js'), s.hook] : [];
-    const r = spawnSync(cmd, args, { input: JSON.stringify(s.payload), encoding: 'utf8', env: { ...process.env, LOOM_PROJECT_DIR: project, LOOM_HARNESS: 'claude' } });
+    const run = execaSync(cmd, args, { input: JSON.stringify(s.payload), reject: false, stripFinalNewline: false, env: { LOOM_PROJECT_DIR: project, LOOM_HARNESS: 'claude' } });
+    const r = { status: run.exitCode ?? null, stdout: String(run.stdout ?? ''), stderr: String(run.stderr ?? '') };
     const reason = (r.stderr || '').trim().split('\n').filter((l) => l.startsWith('loom: ')).map((l) => l.slice(6)).join(' ');
     let ask = '';
     try {

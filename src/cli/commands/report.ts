@@ -5,8 +5,10 @@ import { dirname, join, resolve } from 'node:path';
 import { foldQuietly } from '../../ledger/fold';
 import { parseTimeBound } from '../../ledger/query';
 import { readRecords, detail } from '../../ledger/reader';
-import { collect, type Collected, type ReportFilter } from '../../report/collect';
-import { renderEvidence } from '../../report/evidence';
+import { collect, type Collected, type RawRow, type ReportFilter } from '../../report/collect';
+import { buildBundle } from '../../report/bundle';
+import { renderEvidence, type EvidenceScope } from '../../report/evidence';
+import { branchSince } from '../git-base';
 import { renderReport } from '../../report/html';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { progressBar } from '../output';
@@ -56,26 +58,49 @@ export function reportCommand(argv: string[]): number | Promise<number> {
 }
 
 export function evidenceCommand(argv: string[]): number {
-  const f = parseFlags(argv, { values: ['project-dir', 'spec', 'out', 'since', 'until', 'fail-on'] });
+  const f = parseFlags(argv, { values: ['project-dir', 'spec', 'out', 'since', 'until', 'fail-on', 'base', 'bundle'] });
   failOnList(f.values);
   const project = resolve(projectDirFrom(f));
   foldQuietly(project);
   const filter = filterFrom(f.values);
+  const scope: EvidenceScope = {};
   let spec = f.values.spec?.replace(/^specs[\\/]+/, '').replace(/[\\/]+$/, '');
   if (spec !== undefined && !existsSync(join(project, 'specs', spec))) throw new FlagError(`--spec ${f.values.spec}: no such folder under ${join(project, 'specs')}`);
-  let c = collect(project, filter, progressBar('reading the ledger'));
+  if (f.values.base !== undefined) {
+    // The pull request's sessions: records since the branch left its base, less the sessions that started on another branch.
+    const b = branchSince(project, f.values.base);
+    if (!filter.since || b.since > filter.since) filter.since = b.since;
+    const other = new Set<string>();
+    for (const r of readRecords(project, { event: 'SessionStart' })) {
+      const branch = detail(r).git_branch;
+      if (typeof branch === 'string' && branch && branch !== b.branch && String(r.ts) >= b.since) other.add(String(r.session_id));
+    }
+    filter.excludeSessions = other;
+    scope.base = { branch: b.branch, base: f.values.base, since: b.since, otherBranches: other.size };
+  }
+  const raw: RawRow[] | undefined = f.values.bundle !== undefined ? [] : undefined;
+  let c = collect(project, filter, { onProgress: progressBar('reading the ledger'), raw });
   if (spec) {
     // Sessions that wrote handoffs for this spec.
     const handoffs = [...readRecords(project, { event: 'PreCompact' }), ...readRecords(project, { event: 'PostCompact' })];
     const sessions = new Set(handoffs.filter((r) => r.kind === 'compaction' && detail(r).spec === spec).map((r) => r.session_id));
-    if (sessions.size) c = collect(project, { ...filter, sessions });
-    else spec = `${spec} (no handoffs on record; showing every session)`;
+    if (sessions.size) {
+      raw?.splice(0);
+      c = collect(project, { ...filter, sessions }, { raw });
+    } else spec = `${spec} (no handoffs on record; showing every session)`;
   }
-  const text = renderEvidence(c, project, spec);
+  scope.spec = spec;
+  const text = renderEvidence(c, project, scope);
   if (f.values.out) {
     mkdirSync(dirname(resolve(f.values.out)), { recursive: true });
     writeFileSync(resolve(f.values.out), text);
     process.stdout.write(`evidence: ${resolve(f.values.out)}\n`);
   } else process.stdout.write(text);
+  if (raw && f.values.bundle !== undefined) {
+    const file = resolve(f.values.bundle);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(buildBundle(project, c.verify, raw, text)) + '\n');
+    process.stderr.write(`evidence bundle: ${file} (${raw.length} records; re-verify anywhere with: loom verify --bundle ${JSON.stringify(file)})\n`);
+  }
   return failOnExit(c, f.values);
 }

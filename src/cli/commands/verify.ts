@@ -1,5 +1,6 @@
 // loom verify [--project-dir D] [--json]: exit 0 intact, 1 tampered, 2 cannot verify.
-import { verifyLedger } from '../../ledger/verify';
+import { verifyLedger, type VerifyResult } from '../../ledger/verify';
+import { BundleError, verifyBundle, type BundleVerdict } from '../../report/bundle';
 import { foldQuietly } from '../../ledger/fold';
 import { parseFlags, projectDirFrom } from '../flags';
 import { paint, progressBar } from '../output';
@@ -7,10 +8,23 @@ import { verifyTeamCommand } from './team-verify';
 
 export function verifyCommand(argv: string[]): number | Promise<number> {
   if (argv.includes('--team')) return verifyTeamCommand(argv);
-  const flags = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
-  const projectDir = projectDirFrom(flags);
-  foldQuietly(projectDir);
-  const r = verifyLedger(projectDir, { onProgress: flags.booleans.has('json') ? undefined : progressBar('verifying') });
+  const flags = parseFlags(argv, { values: ['project-dir', 'bundle'], booleans: ['json'] });
+  let r: VerifyResult | BundleVerdict;
+  if (flags.values.bundle !== undefined) {
+    try {
+      r = verifyBundle(flags.values.bundle);
+    } catch (e) {
+      if (!(e instanceof BundleError)) throw e;
+      process.stderr.write(`loom verify: cannot verify: ${e.message}\n`);
+      return 2;
+    }
+    const claim = (r as BundleVerdict).claimMismatch;
+    if (claim) r = { ...r, status: 'tampered', exitCode: 1, problem: { seq: r.head?.seq ?? 0, kind: 'edited', detail: claim } };
+  } else {
+    const projectDir = projectDirFrom(flags);
+    foldQuietly(projectDir);
+    r = verifyLedger(projectDir, { onProgress: flags.booleans.has('json') ? undefined : progressBar('verifying') });
+  }
   if (flags.booleans.has('json')) {
     process.stdout.write(JSON.stringify(r, null, 2) + '\n');
     return r.exitCode;

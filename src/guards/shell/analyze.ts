@@ -21,6 +21,8 @@ import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules
 import { BLOCK_DEVICE } from './tables/devices';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
+import { COST, overBudget, work, WORK_BUDGET } from './work';
+import { ScopeMap } from './scope';
 
 export const MAX_DEPTH = 8;
 export const MAX_COMMAND_LENGTH = 256 * 1024;
@@ -30,6 +32,10 @@ const MAX_VISITS = 4000;
 const MAX_LOOP_VALUES = 16;
 /** Loop-body walks one analysis may make in all. */
 const MAX_LOOP_WALKS = 96;
+/** Wrappers around one command (`sudo env nice timeout ...`): each is a level of the walk's recursion. */
+const MAX_WRAP_DEPTH = 4 * MAX_DEPTH;
+/** Entries of the `pushd` stack kept. */
+const MAX_DIR_STACK = 64;
 /** Source characters one analysis may read in all (nested scripts included). */
 const MAX_SOURCE_TOTAL = 4 * MAX_COMMAND_LENGTH;
 
@@ -113,6 +119,7 @@ const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/;
 export function quoteArgv(argv: string[]): string {
   let out = '';
   for (const raw of argv) {
+    work.units += raw.length + 1;
     // \u0000 marks what the lexer could not know statically (substitutions); most words have none.
     const a = raw.includes('\u0000') ? raw.replace(/\u0000procsub:(.)\(/g, '$1(…)').replace(/\u0000/g, '$…') : raw;
     out += (out ? ' ' : '') + (PLAIN_WORD.test(a) ? a : JSON.stringify(a));
@@ -150,7 +157,8 @@ export class Analyzer {
 
   /** A subshell's copy: changes inside do not reach the parent. */
   private fork(env: Env): Env {
-    return { ...env, vars: new Map(env.vars), funcs: new Map(env.funcs), aliases: new Map(env.aliases), dirStack: [...env.dirStack], files: env.files };
+    work.units += 1 + env.dirStack.length;
+    return { ...env, vars: new ScopeMap(env.vars), funcs: new ScopeMap(env.funcs), aliases: new ScopeMap(env.aliases), dirStack: [...env.dirStack], files: env.files };
   }
 
   private ctxOf(env: Env): LexContext {
@@ -164,8 +172,8 @@ export class Analyzer {
       return { kind: 'runtime', why: 'too deep' };
     }
     this.sourceChars += src.length;
-    if (this.sourceChars > MAX_SOURCE_TOTAL) {
-      this.exhaust(src);
+    if (this.sourceChars > MAX_SOURCE_TOTAL || overBudget()) {
+      this.exhaust(src, this.sourceChars > MAX_SOURCE_TOTAL ? `more than ${MAX_SOURCE_TOTAL} characters of script in all` : undefined);
       return { kind: 'runtime', why: 'too large' };
     }
     if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/.test(src)) this.hit('invisible-characters', 'ask', src.slice(0, 80), 'the command contains invisible or bidirectional control characters');
@@ -200,14 +208,17 @@ export class Analyzer {
     return !blind.exhausted && blind.hits.every((h) => h.action === 'allow');
   }
 
-  private exhaust(src: string): void {
+  /** Gives up on a command past a budget: a block with the budget named, never a guess. */
+  private exhaust(src: string, why = `more than ${WORK_BUDGET} steps of analysis`): void {
     if (this.exhausted) return;
     this.exhausted = true;
-    this.hit('unparseable', 'ask', src.slice(0, 80), 'the command is too large to analyze in full');
+    this.hit('too-complex', 'deny', src.slice(0, 80), `the command is too large to analyse in full (${why})`);
   }
 
   /** Walks a parsed node as bash runs it; returns its output. */
   private walk(node: Node, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx): Feed {
+    work.units++;
+    if (!this.exhausted && overBudget()) this.exhaust(node.t === 'cmd' ? node.words.join(' ') : node.t);
     if (this.exhausted) return { kind: 'runtime', why: 'not analyzed' };
     switch (node.t) {
       case 'cmd':
@@ -344,7 +355,7 @@ export class Analyzer {
       for (const x of words) if (x.subs === w.subs) x.subOut = outs;
       if (procsubs && w.text.startsWith('\u0000procsub:<(')) procsubs.set(w, outs[0] ?? NONE);
     }
-    return words;
+    return words.some((w) => w.vanished) ? words.filter((w) => !w.vanished) : words;
   }
 
   /** Analyzes substitutions (they run, in a subshell, with the command's stdin); returns each one's output. */
@@ -377,7 +388,7 @@ export class Analyzer {
       for (const raw of st.words) {
         for (const w of expandWord(raw, this.ctxOf(env), (s) => this.evalStatic(s, env, level + 1))) {
           if (w.subs?.some((s) => s.kind === '<(' || s.kind === '>(')) return undefined;
-          words.push(w);
+          if (!w.vanished) words.push(w);
         }
       }
       for (const r of st.redirs) {
@@ -409,7 +420,7 @@ export class Analyzer {
           const lx = new Lexer(r.heredoc.body, this.ctxOf(env), (s) => this.evalStatic(s, env, 0));
           const w = lx.expandInDouble();
           if (w.subs?.length) this.runSubs(w.subs, env, depth, via, stdin);
-          feed = w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values' } : { kind: 'static', text: w.text };
+          feed = w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values', text: w.text } : { kind: 'static', text: w.text };
         }
         continue;
       }
@@ -417,7 +428,11 @@ export class Analyzer {
       const target = ws.length === 1 ? ws[0] : ws.length === 0 ? lit('') : { ...ws[0], text: ws.map((w) => w.text).join(' '), dynamic: true };
       targets.push(target);
       if (r.fd !== undefined && r.fd !== 0 && r.op.startsWith('<')) continue;
-      if (r.op === '<<<') feed = target.dynamic ? this.dynamicFeed(target, stdin, 'a here-string with run-time values') : { kind: 'static', text: target.text + '\n' };
+      if (r.op === '<<<') {
+        const why = 'a here-string with run-time values';
+        const f = target.dynamic ? this.dynamicFeed(target, stdin, why) : { kind: 'static' as const, text: target.text + '\n' };
+        feed = f.kind === 'runtime' && f.why === why ? { ...f, text: target.text.replace(/\u0000procsub:.\(/g, '\u0000') + '\n' } : f;
+      }
       else if (r.op === '<' || r.op === '<>') {
         if (target.text.startsWith('\u0000procsub:<(')) feed = procsubs?.get(target) ?? { kind: 'runtime', why: 'a process substitution' };
         else if (STDIN_PATHS.has(target.text)) feed = stdin;
@@ -438,6 +453,11 @@ export class Analyzer {
       let markers = 0;
       for (const ch of w.text) if (ch === '\u0000') markers++;
       if (markers > outs.length) return { kind: 'runtime', why };
+      // Every substitution's output known (`bash -c "$(cat)"` fed a static text): the word is that text.
+      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub')) {
+        let k = 0;
+        return { kind: 'static', text: w.text.replace(/\u0000/g, () => (outs[k++] as { text: string }).text.replace(/\n+$/, '')) };
+      }
       const rt = outs.find((f) => f.kind === 'runtime');
       if (rt) return rt;
       if (outs.every((f) => f.kind === 'program' || f.kind === 'file')) return outs[0];
@@ -472,18 +492,19 @@ export class Analyzer {
 
   private walkCmd(node: Extract<Node, { t: 'cmd' }>, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx): Feed {
     if (++this.visits > MAX_VISITS) {
-      this.exhaust(node.words.join(' '));
+      this.exhaust(node.words.join(' '), `more than ${MAX_VISITS} simple commands`);
       return { kind: 'runtime', why: 'not analyzed' };
     }
     // Alias expansion happens before anything else, on the unquoted first word.
     const first = node.words[0];
     if (first !== undefined && env.aliases.has(first)) {
       const value = env.aliases.get(first)!;
-      const inner = { ...env, aliases: new Map(env.aliases) };
+      const inner = { ...env, aliases: new ScopeMap(env.aliases) };
       inner.aliases.delete(first);
       const src = [value, ...node.words.slice(1)].join(' ');
       // bash may also run the name unexpanded (an alias defined in the same compound command).
-      this.commands.push({ argv: node.words.map((w) => w.replace(/['"\\]/g, '')), depth, via });
+      const plain = node.words.flatMap((w) => expandWord(w, this.ctxOf(env), (x) => this.evalStatic(x, env, 0)).filter((x) => !x.vanished));
+      this.commands.push({ argv: plain.map((w) => w.text), depth, via });
       return this.analyzeSource(src, depth + 1, `${via} > alias ${first}`, env.cwd, undefined, { stdin, env: { ...inner, vars: env.vars, funcs: env.funcs, files: env.files } });
     }
     const errors: string[] = [];
@@ -506,6 +527,10 @@ export class Analyzer {
       errors.push(...own);
     }
     const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, procsubs);
+    if (overBudget()) {
+      this.exhaust(node.words.join(' '));
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
     if (errors.length) this.hit('unparseable', 'ask', node.words.join(' ').slice(0, 80), `cannot parse: ${errors[0]}`);
     const redirects = node.redirs.flatMap((r, i) => (r.heredoc ? [] : [{ op: r.op, target: io.targets[i] ?? lit(''), fd: r.fd }]));
     const heredocNode = node.redirs.find((r) => r.heredoc);
@@ -575,7 +600,11 @@ export class Analyzer {
           const base = cdpath && relative ? cdpath.split(':').find((p) => p !== '') ?? env.cwd : env.cwd;
           env.cwd = posix.resolve(base, t.text);
         }
-        if (name === 'pushd') env.dirStack.push(prev);
+        if (name === 'pushd') {
+          // A stack is copied into every subshell: past MAX_DIR_STACK the oldest entry goes.
+          if (env.dirStack.length >= MAX_DIR_STACK) env.dirStack.shift();
+          env.dirStack.push(prev);
+        }
         env.oldpwd = prev;
         env.vars.delete('OLDPWD');
         return;
@@ -630,6 +659,15 @@ export class Analyzer {
     }
     const argv = words.map((w) => w.text);
     const segment = quoteArgv(argv);
+    if (depth > MAX_WRAP_DEPTH) {
+      this.hit('unparseable', 'ask', segment.slice(0, 80), `wrapped more than ${MAX_WRAP_DEPTH} levels deep`);
+      return { kind: 'runtime', why: 'too deep' };
+    }
+    work.units += COST.command;
+    if (overBudget()) {
+      this.exhaust(segment);
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
     this.commands.push({ argv, depth, via });
     if (words[0].dynamic) {
       if (words[0].text.startsWith('\u0000procsub')) return { kind: 'runtime', why: 'a process substitution' };
@@ -654,6 +692,10 @@ export class Analyzer {
     const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
+    if (overBudget()) {
+      this.exhaust(segment);
+      return { kind: 'runtime', why: 'not analyzed' };
+    }
     customRuleHits(this, argv, segment);
     const env = io.env;
     if (env) this.builtinEffects(name, words, env, c.assignments);
@@ -722,12 +764,24 @@ export class Analyzer {
         return;
       case 'runtime':
         this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs a script only known at run time (${feed.why})`);
+        if (lang === 'sh' && feed.text !== undefined) this.analyzeWithPlaceholders(feed.text, depth, via, cwd, { positional, stdin: NONE });
         return;
       case 'download':
         this.hit('pipe-download-to-interpreter', 'deny', segment, `${lang === 'sh' ? 'a shell' : lang} runs what ${feed.by} downloads`);
         return;
       default:
     }
+  }
+
+  /**
+   * A script partly known only at run time (`bash -c "cd $D && rm -rf ~"`) already asks; its
+   * static parts are analysed too, each run-time part standing for any text, so a dangerous
+   * static command in it is denied.
+   */
+  private analyzeWithPlaceholders(text: string, depth: number, via: string, cwd: string, io: { positional?: string[]; stdin: Feed }): void {
+    const src = text.replace(/\u0000procsub:.\(/g, '\u0000');
+    if (src.replace(/\u0000/g, '').trim() === '') return;
+    this.analyzeSource(src, depth + 1, `${via} (run-time parts as placeholders)`, cwd, new Map(), io);
   }
 
   /** The script a shell-like command reads from a file operand: a file written on the line, a process substitution, stdin. */
@@ -774,8 +828,11 @@ export class Analyzer {
         const script = operands[0];
         if (!script) return undefined;
         const positional = operands.slice(2).map((w) => w.text);
-        if (script.dynamic) this.runsScript(this.dynamicFeed(script, io.stdin, 'a script only known at run time'), 'sh', r.segment, depth, `${via} > ${name} -c`, cwd, positional);
-        else this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
+        if (script.dynamic) {
+          const feed = this.dynamicFeed(script, io.stdin, 'a script only known at run time');
+          this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${name} -c`, cwd, positional);
+          if (feed.kind !== 'static') this.analyzeWithPlaceholders(script.text, depth, `${via} > ${name} -c`, cwd, { positional, stdin: io.stdin });
+        } else this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
         return { kind: 'runtime', why: `the output of ${name} -c` };
       }
       if (readStdin || operands.length === 0) this.runsScript(io.stdin, 'sh', r.segment, depth, `${via} > ${name} <stdin`, cwd, operands.map((w) => w.text));
@@ -794,8 +851,11 @@ export class Analyzer {
     if (name === 'eval') {
       const args = words.slice(1);
       const dyn = args.find((w) => w.dynamic);
-      if (dyn) this.runsScript(this.dynamicFeed(dyn, io.stdin, 'eval of a value only known at run time'), 'sh', r.segment, depth, `${via} > eval`, cwd);
-      else this.analyzeSource(args.map((w) => w.text).join(' '), depth + 1, `${via} > eval`, cwd, undefined, { env, stdin: io.stdin });
+      if (dyn) {
+        const feed = this.dynamicFeed(dyn, io.stdin, 'eval of a value only known at run time');
+        this.runsScript(feed, 'sh', r.segment, depth, `${via} > eval`, cwd);
+        if (feed.kind !== 'static') this.analyzeWithPlaceholders(args.map((w) => w.text).join(' '), depth, `${via} > eval`, cwd, { stdin: io.stdin });
+      } else this.analyzeSource(args.map((w) => w.text).join(' '), depth + 1, `${via} > eval`, cwd, undefined, { env, stdin: io.stdin });
       return undefined;
     }
     if (name === 'git') return this.gitAlias(r, io);
@@ -951,8 +1011,15 @@ export class Analyzer {
 
 export function analyzeCommand(command: string, opts: AnalyzeOptions): Analysis {
   const a = new Analyzer(opts);
-  if (command.length > MAX_COMMAND_LENGTH) a.hit('unparseable', 'ask', command.slice(0, 80), `the command is longer than ${MAX_COMMAND_LENGTH} characters`);
-  else a.analyzeSource(command, 0, 'command', opts.cwd, new Map());
+  // One budget for the whole analysis (nested scripts, loops, functions, aliases included).
+  const outer = work.limit;
+  work.limit = Math.min(outer, work.units + WORK_BUDGET);
+  try {
+    if (command.length > MAX_COMMAND_LENGTH) a.hit('too-complex', 'deny', command.slice(0, 80), `the command is longer than ${MAX_COMMAND_LENGTH} characters: too large to analyse`);
+    else a.analyzeSource(command, 0, 'command', opts.cwd, new Map());
+  } finally {
+    work.limit = outer;
+  }
   let decision: Decision = 'allow';
   for (const h of a.hits) if (RANK[h.action] > RANK[decision]) decision = h.action;
   const top = a.hits.filter((h) => h.action === decision && decision !== 'allow');

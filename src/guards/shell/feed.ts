@@ -7,10 +7,12 @@
 // then run in the same line).
 import { posix } from 'node:path';
 import { decodeAnsiC, type Word } from './lexer';
+import { work } from './work';
 
 export type Feed =
   | { kind: 'static'; text: string }
-  | { kind: 'runtime'; why: string }
+  /** `text`: the output with each run-time part as \u0000, when only parts of it are unknown. */
+  | { kind: 'runtime'; why: string; text?: string }
   | { kind: 'download'; by: string }
   /** A file's content on disk (a script file: judged as running a file, not as text). */
   | { kind: 'file'; path: string }
@@ -107,6 +109,7 @@ export function printfOut(args: string[]): string | undefined {
         default: v = arg;
       }
       const width = m[2] && m[2] !== '*' ? Number(m[2]) : 0;
+      if (width > MAX_FEED) return undefined;
       if (m[3] !== undefined && m[3] !== '*' && m[4] === 's') v = v.slice(0, Number(m[3] || 0));
       if (v.length < width) v = m[1].includes('-') ? v.padEnd(width) : v.padStart(width, m[1].includes('0') && m[4] !== 's' ? '0' : ' ');
       out += v;
@@ -142,9 +145,17 @@ const concat = (feeds: Feed[]): Feed => {
   if (feeds.length === 1) return feeds[0];
   const dl = feeds.find((f) => f.kind === 'download');
   if (dl) return dl;
-  if (feeds.every((f) => f.kind === 'static')) return { kind: 'static', text: feeds.map((f) => (f as { text: string }).text).join('') };
+  if (feeds.every((f) => f.kind === 'static')) {
+    // Texts that double on every append or `cat f f` would grow without bound: past MAX_FEED they are run-time.
+    let n = 0;
+    for (const f of feeds) n += (f as { text: string }).text.length;
+    work.units += n;
+    if (n > MAX_FEED) return { kind: 'runtime', why: `a text longer than ${MAX_FEED} characters` };
+    return { kind: 'static', text: feeds.map((f) => (f as { text: string }).text).join('') };
+  }
   const rt = feeds.find((f) => f.kind === 'runtime');
-  return rt ?? feeds.find((f) => f.kind === 'program') ?? { kind: 'runtime', why: 'the output of several commands' };
+  if (rt) return { kind: 'runtime', why: rt.why };
+  return feeds.find((f) => f.kind === 'program') ?? { kind: 'runtime', why: 'the output of several commands' };
 };
 export { concat as concatFeeds };
 
@@ -153,7 +164,11 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
   const argv = words.map((w) => w.text);
   const dynamicArgs = words.slice(1).some((w) => w.dynamic && !w.text.startsWith('\u0000procsub'));
   if (name === 'echo' || name === 'printf') {
-    if (dynamicArgs) return { kind: 'runtime', why: `${name} of a value only known at run time` };
+    if (dynamicArgs) {
+      // Known but for its run-time parts: a shell fed it still sees the static commands.
+      const text = name === 'echo' ? echoOut(argv.slice(1)) : words[1]?.dynamic ? undefined : printfOut(argv.slice(1));
+      return { kind: 'runtime', why: `${name} of a value only known at run time`, text: text?.replace(/\u0000procsub:.\(/g, '\u0000') };
+    }
     const text = name === 'echo' ? echoOut(argv.slice(1)) : printfOut(argv.slice(1));
     return text === undefined ? { kind: 'runtime', why: `${name} with a format loom does not evaluate` } : { kind: 'static', text };
   }
@@ -174,7 +189,11 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
       );
     }
     if (name === 'cat' || name === 'tee') return input;
-    if (input.kind !== 'static') return input.kind === 'file' ? { kind: 'runtime', why: `${name} of a file` } : input;
+    if (input.kind !== 'static') {
+      if (input.kind === 'file') return { kind: 'runtime', why: `${name} of a file` };
+      // Only cat and tee (above) pass a partly known text through unchanged.
+      return input.kind === 'runtime' ? { kind: 'runtime', why: input.why } : input;
+    }
     if (name === 'tac') return { kind: 'static', text: input.text.split('\n').reverse().join('\n') };
     if (name === 'rev') return { kind: 'static', text: input.text.split('\n').map((l) => [...l].reverse().join('')).join('\n') };
     const decode = argv.some((a) => a === '-d' || a === '--decode' || a === '-D' || (/^-[a-zA-Z]+$/.test(a) && a.includes('d')));

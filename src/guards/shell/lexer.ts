@@ -5,7 +5,9 @@
 // known statically, command substitutions that are static, quote removal,
 // IFS splitting), and hands back every substitution it met: they run too.
 // It never executes anything. Linear in the input: one pass, no regex
-// backtracking; brace expansion is capped.
+// backtracking; brace expansion is capped. Every scanning loop charges the
+// work meter (work.ts), so tests can prove it linear.
+import { overBudget, work } from './work';
 
 export interface Sub {
   /** Source of the substitution's script. */
@@ -28,6 +30,8 @@ export interface Word {
   raw?: string;
   /** What each substitution printed, as far as known (set by the analyzer). */
   subOut?: { kind: string }[];
+  /** The word expanded to nothing and is removed (kept only to carry its substitutions). */
+  vanished?: boolean;
 }
 
 export interface Redirect {
@@ -76,8 +80,13 @@ const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 const PLAIN_CHAR = new Uint8Array(128);
 for (const ch of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,^-') PLAIN_CHAR[ch.charCodeAt(0)] = 1;
 export const MAX_BRACE_WORDS = 256;
+/** Arithmetic expansions nested in one another that are searched for substitutions in one pass. */
+const MAX_ARITH_NEST = 16;
+/** Longest `NAME[subscript]` before an assignment's `=`. */
+const MAX_ASSIGN_NAME = 512;
 
 function decodeAnsiC(body: string): string {
+  work.units += body.length;
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
@@ -138,6 +147,42 @@ export { decodeAnsiC };
 
 const isWordStart = (s: string, i: number): boolean => i === 0 || ' \t\n;&|()<>'.includes(s[i - 1]);
 
+/** Quotes and substitutions nested deeper than this read as never closed: the scanners recurse, and the stack is finite. */
+const MAX_SCAN_NEST = 200;
+let scanNest = 0;
+
+/** Index just past the `)` that closes a `$(` / `<(` opened before `start`; -1 when it is never closed. */
+export function matchParen(s: string, start: number): number {
+  if (scanNest >= MAX_SCAN_NEST) return -1;
+  scanNest++;
+  try {
+    return matchParenAt(s, start);
+  } finally {
+    scanNest--;
+  }
+}
+
+function skipDouble(s: string, start: number): number {
+  if (scanNest >= MAX_SCAN_NEST) return s.length;
+  scanNest++;
+  try {
+    return skipDoubleAt(s, start);
+  } finally {
+    scanNest--;
+  }
+}
+
+/** Index just past the `}` closing a `${` (start is after the brace); quotes and nested expansions inside are skipped. */
+export function skipBrace(s: string, start: number): number {
+  if (scanNest >= MAX_SCAN_NEST) return s.length;
+  scanNest++;
+  try {
+    return skipBraceAt(s, start);
+  } finally {
+    scanNest--;
+  }
+}
+
 /** Reads a heredoc body inside a substitution: returns the index of the newline ending its delimiter line. */
 function skipHeredoc(s: string, i: number): number {
   const m = /^<<-?[ \t]*(['"]?)([A-Za-z_0-9.-]+)\1/.exec(s.slice(i, i + 140));
@@ -146,6 +191,7 @@ function skipHeredoc(s: string, i: number): number {
   let k = nl + 1;
   for (;;) {
     const e = s.indexOf('\n', k);
+    work.units += (e < 0 ? s.length : e) - k + 1;
     const line = s.slice(k, e < 0 ? s.length : e).replace(/^\t+/, '');
     if (line === m[2] || e < 0) return e < 0 ? s.length : e;
     k = e + 1;
@@ -153,11 +199,12 @@ function skipHeredoc(s: string, i: number): number {
 }
 
 /** Index just past the `)` that closes a `$(` / `<(` opened before `start`; -1 when it is never closed. */
-export function matchParen(s: string, start: number): number {
+function matchParenAt(s: string, start: number): number {
   let depth = 1;
   let caseDepth = 0;
   let i = start;
   while (i < s.length) {
+    work.units++;
     const c = s[i];
     if (c === '\\') {
       i += 2;
@@ -165,6 +212,7 @@ export function matchParen(s: string, start: number): number {
     }
     if (c === "'") {
       const j = s.indexOf("'", i + 1);
+      work.units += (j < 0 ? s.length : j) - i;
       i = j < 0 ? s.length : j + 1;
       continue;
     }
@@ -183,6 +231,7 @@ export function matchParen(s: string, start: number): number {
     if (c === '#' && isWordStart(s, i)) {
       // A comment: a `)` in it does not close anything.
       const nl = s.indexOf('\n', i);
+      work.units += (nl < 0 ? s.length : nl) - i;
       i = nl < 0 ? s.length : nl;
       continue;
     }
@@ -217,9 +266,10 @@ export function matchParen(s: string, start: number): number {
 }
 
 /** Index just past the closing `"` of a double-quoted string starting at `start` (after the opening quote). */
-function skipDouble(s: string, start: number): number {
+function skipDoubleAt(s: string, start: number): number {
   let i = start;
   while (i < s.length) {
+    work.units++;
     const c = s[i];
     if (c === '\\') {
       i += 2;
@@ -248,6 +298,7 @@ function skipDouble(s: string, start: number): number {
 function skipBacktick(s: string, start: number): number {
   let i = start;
   while (i < s.length) {
+    work.units++;
     if (s[i] === '\\') {
       i += 2;
       continue;
@@ -259,9 +310,10 @@ function skipBacktick(s: string, start: number): number {
 }
 
 /** Index just past the `}` closing a `${` (start is after the brace); quotes and nested expansions inside are skipped. */
-export function skipBrace(s: string, start: number): number {
+function skipBraceAt(s: string, start: number): number {
   let i = start;
   while (i < s.length) {
+    work.units++;
     const c = s[i];
     if (c === '\\') {
       i += 2;
@@ -270,6 +322,7 @@ export function skipBrace(s: string, start: number): number {
     if (c === '}') return i + 1;
     if (c === "'") {
       const j = s.indexOf("'", i + 1);
+      work.units += (j < 0 ? s.length : j) - i;
       i = j < 0 ? s.length : j + 1;
       continue;
     }
@@ -296,8 +349,9 @@ export function skipBrace(s: string, start: number): number {
 }
 
 /** `$(` and backticks inside a text that is expanded as a whole (an arithmetic body, a heredoc). */
-export function findSubs(body: string, out: Sub[]): void {
+export function findSubs(body: string, out: Sub[], level = 0): void {
   for (let k = 0; k < body.length && out.length < 64; k++) {
+    work.units++;
     if (body[k] === '\\') {
       k++;
       continue;
@@ -305,9 +359,15 @@ export function findSubs(body: string, out: Sub[]): void {
     if (body[k] === '$' && body[k + 1] === '(') {
       const arith = body[k + 2] === '(';
       const j = matchParen(body, k + 2);
-      if (j < 0) continue;
+      if (j < 0) {
+        // Never closed: the rest is its script, as the tokenizer reads it (scanning on from each `$(` would be quadratic).
+        out.push({ src: body.slice(k + 2), kind: '$(' });
+        return;
+      }
       const inner = body.slice(k + 2, j - 1);
-      if (arith) findSubs(inner, out);
+      // Each nested $(( )) is scanned again: deeper than MAX_ARITH_NEST, the rest is analysed as its own (( )) command.
+      if (arith && level < MAX_ARITH_NEST) findSubs(inner, out, level + 1);
+      else if (arith) out.push({ src: `(${inner})`, kind: '$((' });
       else out.push({ src: inner, kind: '$(' });
       k = j - 1;
     } else if (body[k] === '`') {
@@ -364,6 +424,7 @@ export class Lexer {
     }
     if (w.glob === false && /[*?[]/.test(v)) w.glob = true;
     const ifs = this.ifs();
+    work.units += v.length;
     let out = '';
     for (const ch of v) out += ifs.includes(ch) ? SPLIT : ch;
     w.text += out;
@@ -422,6 +483,7 @@ export class Lexer {
       return;
     }
     if (n === "'" && !inDouble) {
+      (w as { quoted?: boolean }).quoted = true;
       const j = this.findAnsiEnd(this.i + 2);
       w.text += decodeAnsiC(s.slice(this.i + 2, j));
       this.i = j + 1;
@@ -483,6 +545,7 @@ export class Lexer {
   private findAnsiEnd(from: number): number {
     let k = from;
     while (k < this.s.length && this.s[k] !== "'") k += this.s[k] === '\\' ? 2 : 1;
+    work.units += k - from;
     return Math.min(k, this.s.length);
   }
 
@@ -498,6 +561,7 @@ export class Lexer {
     const w = { text: '', dynamic: false, quoted: true, glob: false };
     const s = this.s;
     while (this.i < s.length) {
+      work.units++;
       const d = s[this.i];
       if (d === '\\' && '$`"\\\n'.includes(s[this.i + 1] ?? '')) {
         if (s[this.i + 1] !== '\n') w.text += s[this.i + 1];
@@ -505,11 +569,15 @@ export class Lexer {
       } else if (d === '$') this.dollar(w, true);
       else if (d === '`') this.backtick(w, true);
       else {
-        w.text += d;
-        this.i++;
+        // A run of text with no expansion is copied in one slice (a long heredoc is mostly that).
+        let j = this.i + 1;
+        while (j < s.length && s[j] !== '\\' && s[j] !== '$' && s[j] !== '`') j++;
+        work.units += j - this.i - 1;
+        w.text += s.slice(this.i, j);
+        this.i = j;
       }
     }
-    return { ...w, subs: this.subs };
+    return { text: w.text, dynamic: w.dynamic, quoted: true, glob: false, subs: this.subs };
   }
 
   /** Reads one word at this.i; with `scan`, only finds its end. */
@@ -519,6 +587,7 @@ export class Lexer {
     const start = this.i;
     let assignAt = -1;
     while (this.i < s.length) {
+      work.units++;
       const c = s[this.i];
       if ((c === '<' || c === '>') && s[this.i + 1] === '(' && this.i === start) {
         const j = matchParen(s, this.i + 2);
@@ -543,6 +612,7 @@ export class Lexer {
       }
       if (c === "'") {
         const j = s.indexOf("'", this.i + 1);
+        work.units += (j < 0 ? s.length : j) - this.i;
         if (j < 0) {
           this.errors.push("unterminated '");
           w.text += s.slice(this.i + 1);
@@ -559,6 +629,7 @@ export class Lexer {
         w.quoted = true;
         this.i++;
         while (this.i < s.length && s[this.i] !== '"') {
+          work.units++;
           const d = s[this.i];
           if (d === '\\' && '$`"\\\n'.includes(s[this.i + 1] ?? '')) {
             if (s[this.i + 1] !== '\n') w.text += s[this.i + 1];
@@ -568,6 +639,7 @@ export class Lexer {
           else {
             let j = this.i + 1;
             while (j < s.length && s[j] !== '"' && s[j] !== '\\' && s[j] !== '$' && s[j] !== '`') j++;
+            work.units += j - this.i;
             w.text += s.slice(this.i, j);
             this.i = j;
           }
@@ -588,12 +660,14 @@ export class Lexer {
         // A run of ordinary characters is copied in one slice.
         let j = this.i + 1;
         while (j < s.length && PLAIN_CHAR[s.charCodeAt(j)] === 1 && s[j] !== '=') j++;
+        work.units += j - this.i;
         w.text += s.slice(this.i, j);
         this.i = j;
         continue;
       }
       if (c === '*' || c === '?' || c === '[') w.glob = true;
-      if (c === '=' && assignAt < 0 && !w.quoted && /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?$/.test(w.text)) assignAt = w.text.length + 1;
+      // Only a short text can be NAME or NAME[subscript] (a test per `=` of a long word would be quadratic).
+      if (c === '=' && assignAt < 0 && !w.quoted && w.text.length <= MAX_ASSIGN_NAME && /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?$/.test(w.text)) assignAt = w.text.length + 1;
       // A tilde starts the word, or follows an assignment's `=` or a `:` in its value.
       if (c === '~' && (this.i === start || (assignAt > 0 && (w.text.length === assignAt || w.text.endsWith(':'))))) {
         const t = this.tilde(start);
@@ -613,6 +687,7 @@ export class Lexer {
     const s = this.s;
     let j = this.i + 1;
     while (j < s.length && !META.has(s[j]) && s[j] !== '/' && s[j] !== ':') j++;
+    work.units += j - this.i;
     const name = s.slice(this.i + 1, j);
     let v: string | undefined;
     if (name === '') v = this.ctx.vars.get('HOME') ?? this.ctx.home;
@@ -634,11 +709,18 @@ export class Lexer {
     // Operators glued inside a raw word cannot happen (the tokenizer split them); a leftover means a lone metachar.
     if (this.i < raw.length) w.text += raw.slice(this.i);
     const subs = this.subs;
-    if (!w.text.includes(SPLIT)) return [{ ...w, subs, raw }];
+    work.units += w.text.length;
+    // A run-time placeholder in the source (a partly run-time script analysed as text) stays run-time.
+    if (raw.includes('\u0000')) w.dynamic = true;
+    // A word with no quoted part whose expansions are all empty disappears, as in bash
+    // (`echo $(rm f)` runs `echo`); so does a lone "$@" with no parameters.
+    const gone = (): Word[] => [{ text: '', dynamic: w.dynamic, quoted: w.quoted, glob: false, subs, raw, vanished: true }];
+    if (w.text === '' && (!w.quoted || (raw === '"$@"' && this.ctx.positional?.length === 0))) return gone();
+    if (!w.text.includes(SPLIT)) return [{ text: w.text, dynamic: w.dynamic, quoted: w.quoted, glob: w.glob, subs, raw }];
     // Fields an unquoted expansion left empty disappear, as in bash.
     const out: Word[] = [];
-    for (const p of w.text.split(SPLIT)) if (p !== '') out.push({ ...w, text: p, subs, raw, glob: w.glob && /[*?[]/.test(p) });
-    return out;
+    for (const p of w.text.split(SPLIT)) if (p !== '') out.push({ text: p, dynamic: w.dynamic, quoted: w.quoted, glob: w.glob && /[*?[]/.test(p), subs, raw });
+    return out.length ? out : gone();
   }
 
   private readHeredocBodies(): void {
@@ -650,6 +732,7 @@ export class Lexer {
         let nl = this.s.indexOf('\n', this.i);
         if (nl < 0) nl = this.s.length;
         let line = this.s.slice(this.i, nl);
+        work.units += nl - this.i + 1;
         this.i = nl + 1;
         if (h.strip) line = line.replace(/^\t+/, '');
         if (line === h.delim) {
@@ -668,6 +751,7 @@ export class Lexer {
     const s = this.s;
     const out: Token[] = [];
     while (this.i < s.length) {
+      work.units++;
       const c = s[this.i];
       if (c === ' ' || c === '\t' || c === '\r') {
         this.i++;
@@ -686,6 +770,7 @@ export class Lexer {
       if (c === '#') {
         // Here '#' starts a token, so it is a comment (inside a word it is literal).
         const nl = s.indexOf('\n', this.i);
+        work.units += (nl < 0 ? s.length : nl) - this.i;
         this.i = nl < 0 ? s.length : nl;
         continue;
       }
@@ -806,6 +891,7 @@ export function braceExpandRaw(raw: string, budget = { n: MAX_BRACE_WORDS, tries
   if (!raw.includes('{') || budget.n <= 0 || raw.length > 8192) return [raw];
   let i = 0;
   while (i < raw.length) {
+    work.units++;
     const c = raw[i];
     if (c === '\\') {
       i += 2;
@@ -839,7 +925,8 @@ export function braceExpandRaw(raw: string, budget = { n: MAX_BRACE_WORDS, tries
         for (const alt of group.alts) {
           for (const a of braceExpandRaw(alt, budget)) {
             for (const p of braceExpandRaw(post, budget)) {
-              if (budget.n-- <= 0) return out.length ? out : [raw];
+              if (budget.n-- <= 0 || overBudget()) return out.length ? out : [raw];
+              work.units += pre.length + a.length + p.length;
               out.push(pre + a + p);
             }
           }
@@ -856,6 +943,7 @@ function braceGroup(raw: string, open: number): { alts: string[]; end: number } 
   let depth = 0;
   const commas: number[] = [];
   for (let k = open; k < raw.length; k++) {
+    work.units++;
     const c = raw[k];
     if (c === '\\') {
       k++;
@@ -897,6 +985,7 @@ function braceGroup(raw: string, open: number): { alts: string[]; end: number } 
           const step = Math.max(1, Math.abs(Number(seq[3] ?? 1)));
           const alts: string[] = [];
           for (let v = a; (a <= b ? v <= b : v >= b) && alts.length < MAX_BRACE_WORDS; v += a <= b ? step : -step) alts.push(num ? String(v) : String.fromCharCode(v));
+          work.units += alts.length;
           return { alts, end: k + 1 };
         }
         return undefined;
@@ -909,15 +998,20 @@ function braceGroup(raw: string, open: number): { alts: string[]; end: number } 
 
 /** Expands one word's source: brace expansion, then tilde, parameters, substitutions, quote removal, IFS splitting. */
 const PLAIN_RAW = /^[A-Za-z0-9_./:=@%+,^-]+$/;
+/** `*.ts`, `src/**`, `file?.txt`: plain characters and `*` / `?` only (no class, no tilde, no braces). */
+const PLAIN_GLOB = /^[A-Za-z0-9_./:=@%+,^*?-]+$/;
 const SINGLE_QUOTED = /^'[^']*'$/;
 const DOUBLE_PLAIN = /^"[^"$`\\]*"$/;
 
 export function expandWord(raw: string, ctx: LexContext, evalStatic: StaticEval, errors?: string[]): Word[] {
   // Most words need no expansion at all: skip the lexer for them.
+  work.units += raw.length;
   if (PLAIN_RAW.test(raw)) return [{ text: raw, dynamic: false, quoted: false, glob: false, raw }];
-  if (SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) return [{ text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw }];
+  if (PLAIN_GLOB.test(raw)) return [{ text: raw, dynamic: false, quoted: false, glob: true, raw }];
+  if ((SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) && !raw.includes('\u0000')) return [{ text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw }];
   const out: Word[] = [];
   for (const r of braceExpandRaw(raw)) {
+    if (overBudget()) break;
     const lx = new Lexer(r, ctx, evalStatic);
     for (const w of lx.expandOne()) out.push(w);
     if (errors && lx.errors.length) errors.push(lx.errors[0]);

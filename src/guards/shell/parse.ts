@@ -5,6 +5,7 @@
 // cd, functions, loop variables), as bash does. Recursive descent with a
 // depth limit; every loop consumes a token, so it is linear.
 import type { Token } from './lexer';
+import { work } from './work';
 
 export interface RedirNode {
   op: string;
@@ -81,6 +82,7 @@ export class Parser {
       return { t: 'list', items };
     }
     for (;;) {
+      work.units++;
       this.skipNewlines();
       const t = this.peek();
       if (!t || this.isOp(t, ')', ';;') || (t.kind === 'word' && stops.has(t.raw ?? ''))) break;
@@ -195,6 +197,7 @@ export class Parser {
     let depth = 0;
     let src = '';
     while (this.k < this.toks.length) {
+      work.units++;
       const t = this.toks[this.k++];
       if (this.isOp(t, '(')) depth++;
       else if (this.isOp(t, '((')) depth += 2;
@@ -215,6 +218,7 @@ export class Parser {
   private testCommand(): Node {
     const words: string[] = [];
     while (this.k < this.toks.length) {
+      work.units++;
       const t = this.toks[this.k++];
       const v = t.raw ?? t.value;
       words.push(v);
@@ -228,6 +232,7 @@ export class Parser {
     const assigns: string[] = [];
     const redirs: RedirNode[] = [];
     for (;;) {
+      work.units++;
       const t = this.peek();
       if (!t) break;
       if (t.kind === 'redir') {
@@ -242,7 +247,10 @@ export class Parser {
         if (raw.endsWith('=') && this.isOp(this.peek(), '(')) {
           let body = '';
           this.k++;
-          while (this.k < this.toks.length && !this.isOp(this.peek(), ')')) body += ` ${this.toks[this.k++].raw ?? ''}`;
+          while (this.k < this.toks.length && !this.isOp(this.peek(), ')')) {
+            work.units++;
+            body += ` ${this.toks[this.k++].raw ?? ''}`;
+          }
           this.k++;
           assigns.push(`${raw}(${body.trim()})`);
           continue;
@@ -356,6 +364,7 @@ export class Parser {
       if (this.isOp(t, '(')) this.k++;
       const pats: string[] = [];
       while (this.k < this.toks.length && !this.isOp(this.peek(), ')')) {
+        work.units++;
         const p = this.toks[this.k++];
         if (p.kind === 'word') pats.push(p.raw ?? '');
       }

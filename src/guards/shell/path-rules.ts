@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
 import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './tables/paths';
+import { COST, overBudget, work } from './work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
@@ -94,13 +95,14 @@ export function globMatches(text: string, cwd: string, candidates: string[]): st
   return re ? candidates.filter((c) => re.test(c)) : [];
 }
 
-// Symlinks made earlier on the same command line (`ln -s ~ h; rm -rf h/`).
-const lineLinks = new WeakMap<Analyzer, Map<string, string>>();
+// Symlinks made earlier on the same command line (`ln -s ~ h; rm -rf h/`), with the order they were made in.
+const lineLinks = new WeakMap<Analyzer, Map<string, { target: string; order: number }>>();
 
 export function recordSymlink(a: Analyzer, linkAbs: string, targetAbs: string): void {
   let m = lineLinks.get(a);
   if (!m) lineLinks.set(a, (m = new Map()));
-  m.set(linkAbs, targetAbs);
+  const prev = m.get(linkAbs);
+  m.set(linkAbs, { target: targetAbs, order: prev ? prev.order : m.size });
 }
 
 /**
@@ -126,11 +128,18 @@ function realpathCached(p: string): string {
 
 export function realTarget(a: Analyzer, abs: string, followLast: boolean, disk = false): string {
   const links = lineLinks.get(a);
-  if (links) {
-    for (const [link, target] of links) {
-      if (abs === link) return target;
-      if (abs.startsWith(link + '/')) return posix.join(target, abs.slice(link.length + 1));
+  if (links?.size) {
+    // The path and each of its parents is looked up (not every link made): the first link made wins, as before.
+    let best: { link: string; target: string; order: number } | undefined;
+    for (let p = abs; ; ) {
+      work.units++;
+      const l = links.get(p);
+      if (l && (!best || l.order < best.order)) best = { link: p, ...l };
+      const slash = p.lastIndexOf('/');
+      if (slash <= 0) break;
+      p = p.slice(0, slash);
     }
+    if (best) return abs === best.link ? best.target : posix.join(best.target, abs.slice(best.link.length + 1));
   }
   if (!disk || abs === '/' || !abs.startsWith('/')) return abs;
   if (followLast) return realpathCached(abs);
@@ -255,6 +264,9 @@ function destroyedKind(abs: string, a: Analyzer): { kind: ProtectedKind; what: s
 
 /** A recursive change of `path` (chmod -R, chown -R) reaches loom's files or hook settings below it. */
 export function changesTree(a: Analyzer, path: string, cwd: string, segment: string): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
+  work.units += COST.path + path.length;
   if (path.includes('\u0000')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs } = resolveTarget(text, cwd);
@@ -280,6 +292,9 @@ function protectedCandidates(a: Analyzer): string[] {
 }
 
 export function readsPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
+  work.units += COST.path + path.length;
   if (path.includes('\u0000') || path === '') return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
@@ -294,6 +309,9 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
 
 /** A whole folder read by a program that copies or archives it: a credential folder goes with it. */
 export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: string): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
+  work.units += COST.path + path.length;
   if (path.includes('\u0000') || path === '') return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
@@ -311,6 +329,9 @@ function isPersistence(abs: string, a: Analyzer): boolean {
 }
 
 export function writesPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
+  work.units += COST.path + path.length;
   if (path.includes('\u0000') && !path.replace(/\u0000/g, '').includes('/')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
@@ -350,6 +371,9 @@ function gitHistoryIn(abs: string): string | undefined {
 }
 
 export function deletesPath(a: Analyzer, path: string, cwd: string, segment: string, o: DeleteOptions): void {
+  // Past the budget the command is already a block: judging the rest of its paths adds nothing.
+  if (overBudget()) return;
+  work.units += COST.path + path.length;
   if (path.includes('\u0000')) {
     const prefix = path.slice(0, path.indexOf('\u0000'));
     // "$DIR/build" is unknown; "./build/$X" stays under a known folder.

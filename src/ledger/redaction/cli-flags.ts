@@ -5,6 +5,7 @@
 // for one program (mysql -p, zip -P, redis-cli -a, curl -u user:pw).
 import { isPlaceholder, isSensitiveName } from './names';
 import { shellWords, type Span, type Word } from './text';
+import { scan } from './work';
 
 /**
  * attached: -pVALUE only (mysql: a bare -p prompts); separate: -p VALUE;
@@ -130,7 +131,7 @@ function quoteOffset(_w: Word, n: number): number {
 export function findCliSecrets(text: string, spans: Span[]): void {
   PROGRAM_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = PROGRAM_RE.exec(text))) {
+  while ((m = scan(PROGRAM_RE, text))) {
     const from = m.index + m[0].length;
     const words = shellWords(text, from);
     let rules = BY_PROGRAM.get(m[1]) ?? [];
@@ -196,7 +197,7 @@ export function findCliSecrets(text: string, spans: Span[]): void {
   }
 
   LONG_FLAG.lastIndex = 0;
-  while ((m = LONG_FLAG.exec(text))) {
+  while ((m = scan(LONG_FLAG, text))) {
     const dashes = m[1];
     const name = m[2];
     if (dashes === '-' && name.length < 4) continue;

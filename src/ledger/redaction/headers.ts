@@ -5,6 +5,7 @@
 // value goes, whatever the scheme.
 import { isPlaceholder } from './names';
 import { readValue, type Span } from './text';
+import { scan, work } from './work';
 
 export interface HeaderRule {
   name: string;
@@ -96,7 +97,7 @@ const SECRET_COOKIE = /sess|sid|auth|token|jwt|remember|login|csrf|xsrf|secret|k
 export function findHeaders(text: string, spans: Span[]): void {
   HEADER_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = HEADER_RE.exec(text))) {
+  while ((m = scan(HEADER_RE, text))) {
     const name = m[1].toLowerCase().replace(/_/g, '-');
     const rule = BY_NAME.get(name);
     if (!rule) continue;
@@ -109,6 +110,7 @@ export function findHeaders(text: string, spans: Span[]): void {
     let [start, end] = v;
     // A JSON or code value ends at its closing quote; an unquoted value after a quoted name ends at , } or ).
     if (m[2] && text[at] !== '"' && text[at] !== "'") {
+      work.reads += end - start;
       for (let i = start; i < end; i++) if (text[i] === ',' || text[i] === '}' || text[i] === ')') end = i;
     }
     if (name === 'cookie' || name === 'set-cookie') {
@@ -132,6 +134,7 @@ export function findHeaders(text: string, spans: Span[]): void {
 }
 
 function cookies(text: string, start: number, end: number, spans: Span[]): void {
+  work.reads += end - start;
   let i = start;
   while (i < end) {
     let semi = text.indexOf(';', i);

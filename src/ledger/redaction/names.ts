@@ -121,9 +121,15 @@ export function isSensitiveName(name: string): boolean {
 }
 
 /** A name that marks its value as an identifier or digest (spares look-alikes from the high-entropy rule). */
+const notSecretMemo = new Map<string, boolean>();
+
 export function isNotSecretName(name: string): boolean {
-  const words = nameWords(name);
-  return words.some((w) => NOT_SECRET_SET.has(w));
+  let v = notSecretMemo.get(name);
+  if (v === undefined) {
+    v = nameWords(name).some((w) => NOT_SECRET_SET.has(w));
+    if (notSecretMemo.size < 4096) notSecretMemo.set(name, v);
+  }
+  return v;
 }
 
 /** `PWD` alone is the shell's working directory: a password only when the value is not a path. */
@@ -145,12 +151,19 @@ export function isPlaceholder(v: string): boolean {
   const s = v.trim();
   if (s.length < 3) return true;
   if (s.includes('[REDACTED')) return true;
+  // The reference and template forms each start with their own character: test only that one's patterns.
+  const first = s[0];
   // Whole variable references and command substitutions.
-  if (/^\$\{[^{}\s]{1,80}\}$/.test(s) || /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/.test(s)) return true;
-  if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\))|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || s.startsWith('`') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
-  if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
-  // Templates: <your key>, {{ token }}, {token}, [hidden].
-  if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{?[^{}]{1,80}\}\}?$/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s)) return true;
+  if (first === '$') {
+    if (/^\$\{[^{}\s]{1,80}\}$/.test(s) || /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/.test(s)) return true;
+    if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\))|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
+  } else if (first === '`') return true;
+  else if (first === '%') {
+    if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
+  } else if (first === '<' || first === '{' || first === '[') {
+    // Templates: <your key>, {{ token }}, {token}, [hidden].
+    if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{?[^{}]{1,80}\}\}?$/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s)) return true;
+  }
   // Code that reads the secret from elsewhere.
   if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|System\.getenv|getenv\(|self\.|this\.)/.test(s)) return true;
   if (/^[A-Za-z_][\w.]{0,80}\((?:[^()]{0,80})\)$/.test(s)) return true; // a call: getpass(), read_secret("x")

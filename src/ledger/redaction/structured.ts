@@ -3,10 +3,12 @@
 // (credentials.csv, Vault's table output), and prose ("the password is X").
 import { isPlaceholder, isSensitiveName } from './names';
 import { MAX_VALUE, readValue, type Span } from './text';
+import { scan, work } from './work';
 
 const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\//g;
 const HOST = /^(?:[A-Za-z0-9._~-]{1,253}|\[[0-9A-Fa-f:.]{2,60}\])(?::\d{0,5})?$/;
-const URL_END = new Set([' ', '\t', '\n', '\r', '"', "'", '`', '<', '>', '\\']);
+const URL_END = new Uint8Array(65536);
+for (const c of ' \t\n\r"\'`<>\\') URL_END[c.charCodeAt(0)] = 1;
 
 /**
  * scheme://user:password@host: the userinfo runs to the last @ before the
@@ -17,12 +19,17 @@ const URL_END = new Set([' ', '\t', '\n', '\r', '"', "'", '`', '<', '>', '\\']);
 export function findUrlCredentials(text: string, spans: Span[]): void {
   SCHEME.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = SCHEME.exec(text))) {
+  while ((m = scan(SCHEME, text))) {
     const a = m.index + m[0].length;
     const stop = Math.min(text.length, a + 1024);
     let e = a;
     const ats: number[] = [];
-    for (; e < stop && !URL_END.has(text[e]); e++) if (text[e] === '@' && ats.length < 32) ats.push(e);
+    for (; e < stop; e++) {
+      const c = text.charCodeAt(e);
+      if (URL_END[c] === 1) break;
+      if (c === 64 && ats.length < 32) ats.push(e);
+    }
+    work.reads += 2 * (e - a) + 1; // forward here, backward for the hosts below
     // The URL is read once: whatever it holds, the scan goes on after it.
     SCHEME.lastIndex = Math.max(SCHEME.lastIndex, e);
     if (ats.length === 0) continue;
@@ -54,21 +61,31 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
   }
 }
 
-const NETRC_INLINE = /\b(?:machine|default|login)\b[^\n]{0,300}?\b(?:password|passwd)[ \t]{1,8}(\S{1,256})/g;
+// .netrc on one line: a password word no more than 300 characters after machine/default/login on the same line.
+// One pass finds both anchors; the keyword last seen decides (a lazy gap per keyword would rescan 300 characters).
+const NETRC_INLINE = /\b(?:(machine|default|login)\b|(?:password|passwd)[ \t]{1,8}(\S{1,256}))/g;
 const PROSE = /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
 
 /** Per line: .netrc `password X`, .pgpass host:port:db:user:password, Vault-style `name   value` rows, credential CSV columns. */
 export function findLineSecrets(text: string, spans: Span[]): void {
   NETRC_INLINE.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = NETRC_INLINE.exec(text))) {
-    const v = m[1];
+  let keywordEnd = -1;
+  while ((m = scan(NETRC_INLINE, text))) {
+    if (m[1]) {
+      keywordEnd = m.index + m[0].length;
+      continue;
+    }
+    const v = m[2];
+    if (keywordEnd === -1 || m.index - keywordEnd > 300) continue;
+    work.reads += m.index - keywordEnd;
+    if (text.slice(keywordEnd, m.index).includes('\n')) continue;
     if (isPlaceholder(v)) continue;
     const start = m.index + m[0].length - v.length;
     spans.push({ start, end: start + v.length, rule: 'netrc' });
   }
   PROSE.lastIndex = 0;
-  while ((m = PROSE.exec(text))) {
+  while ((m = scan(PROSE, text))) {
     let v = m[2];
     const q = m[1];
     let start = m.index + m[0].length - v.length;
@@ -89,6 +106,7 @@ export function findLineSecrets(text: string, spans: Span[]): void {
     let nl = text.indexOf('\n', lineStart);
     if (nl === -1) nl = text.length;
     const end = nl > lineStart && text[nl - 1] === '\r' ? nl - 1 : nl;
+    work.reads += 4 * (nl - lineStart + 1); // found, sliced, and read by up to three line patterns
     if (end - lineStart <= 4096) table = line(text, lineStart, end, spans, table);
     else table = undefined;
     lineStart = nl + 1;
@@ -99,20 +117,23 @@ const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,12
 const ROW = /^[ \t]{0,8}(?:[-*][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]{2,40}(\S[^\n]{0,511})$/;
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
+const HEADER_CHARS = /^[A-Za-z0-9 _."'\t,|;-]{3,4096}$/;
 
 function line(text: string, start: number, end: number, spans: Span[], table: { sep: string; cols: boolean[]; n: number } | undefined): typeof table {
   const l = text.slice(start, end);
-  let m = PGPASS.exec(l);
+  // Each line rule needs a literal its pattern holds: most lines are tested by indexOf only.
+  const colon = l.indexOf(':') !== -1;
+  let m = colon ? PGPASS.exec(l) : null;
   if (m && !isPlaceholder(m[1])) {
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'pgpass' });
   }
-  m = NETRC_LINE.exec(l);
+  m = l.includes('passw') ? NETRC_LINE.exec(l) : null;
   if (m && !isPlaceholder(m[1])) {
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
   }
-  m = ROW.exec(l);
+  m = l.includes('  ') || l.includes('\t') ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(/[ \t]+$/, '');
     if (!isPlaceholder(v) && !/^(?:n\/a|-+|<none>|\d+ bytes)$/i.test(v)) {
@@ -139,6 +160,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     }
     if (!l.trim() || /^[-=+| \t]+$/.test(l)) return table;
   }
+  // A header row is names and separators only.
+  if (!HEADER_CHARS.test(l)) return undefined;
   for (const sep of SEPS) {
     if (!l.includes(sep)) continue;
     const cells = splitCells(l, sep);
@@ -152,6 +175,7 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
 }
 
 function splitCells(l: string, sep: string): [number, number][] {
+  work.reads += l.length + 1;
   const out: [number, number][] = [];
   let s = 0;
   let inQuote = false;
@@ -173,7 +197,7 @@ const NAME_THEN_VALUE = /\b[Nn]ame["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A
 export function findNameValuePairs(text: string, spans: Span[]): void {
   NAME_THEN_VALUE.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = NAME_THEN_VALUE.exec(text))) {
+  while ((m = scan(NAME_THEN_VALUE, text))) {
     if (!isSensitiveName(m[1])) continue;
     const at = m.index + m[0].length;
     const v = readValue(text, at, { stops: ',}' });

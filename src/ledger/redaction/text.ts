@@ -3,6 +3,8 @@
 // detector marks for removal. Every loop here advances by at least one
 // character per step and stops at a fixed bound, so reading is linear.
 
+import { work } from './work';
+
 export interface Span {
   start: number;
   end: number;
@@ -21,14 +23,24 @@ export function closingQuote(text: string, open: number, bound = MAX_VALUE): num
       i++;
       continue;
     }
-    if (c === q) return i + 1;
+    if (c === q) {
+      work.reads += i - open;
+      return i + 1;
+    }
   }
+  work.reads += stop - open;
   return -1;
 }
 
 export function lineEnd(text: string, from: number, bound = MAX_VALUE): number {
   const stop = Math.min(text.length, from + bound);
-  for (let i = from; i < stop; i++) if (text[i] === '\n' || text[i] === '\r') return i;
+  for (let i = from; i < stop; i++) {
+    if (text[i] === '\n' || text[i] === '\r') {
+      work.reads += i - from + 1;
+      return i;
+    }
+  }
+  work.reads += stop - from + 1;
   return stop;
 }
 
@@ -67,6 +79,7 @@ export function readValue(text: string, i: number, opts: ValueOptions = {}): [nu
     if (!opts.toLineEnd && (ch === ' ' || ch === '\t')) break;
     if (opts.stops && opts.stops.includes(ch)) break;
   }
+  work.reads += j - i + 1;
   let end = Math.min(j, stop);
   if (opts.toLineEnd) while (end > i && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
   return end > i ? [i, end] : undefined;
@@ -84,6 +97,10 @@ export interface Word {
  * & unquoted) or `bound` characters. Good enough to find option values; the
  * guard has the real lexer.
  */
+// Characters that neither end a word nor quote or escape (code units below 128; others are plain too).
+const PLAIN = new Uint8Array(65536).fill(1);
+for (const c of ' \t\n\r;|&)<>\'"\\') PLAIN[c.charCodeAt(0)] = 0;
+
 export function shellWords(text: string, from: number, bound = 2000, maxWords = 200): Word[] {
   const words: Word[] = [];
   const stop = Math.min(text.length, from + bound);
@@ -98,6 +115,11 @@ export function shellWords(text: string, from: number, bound = 2000, maxWords = 
     const start = i;
     let val = '';
     while (i < stop) {
+      // A run of plain characters is taken as one slice.
+      const run = i;
+      while (i < stop && PLAIN[text.charCodeAt(i)] === 1) i++;
+      if (i > run) val += text.slice(run, i);
+      if (i >= stop) break;
       const ch = text[i];
       if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === ';' || ch === '|' || ch === '&' || ch === ')' || ch === '<' || ch === '>') break;
       if (ch === "'" || ch === '"') {
@@ -118,5 +140,6 @@ export function shellWords(text: string, from: number, bound = 2000, maxWords = 
     }
     words.push({ start, end: i, text: val });
   }
+  work.reads += i - from + 1;
   return words;
 }

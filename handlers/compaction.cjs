@@ -1,0 +1,3 @@
+'use strict';
+// Built by scripts/build.ts: runs handlers/compaction.js through V8's code cache (see docs/runner.md).
+require('../dist/loader.js').loadBundle(require('node:path').join(__dirname, '../dist', 'handlers/compaction.js'), module, 'handler-compaction');

@@ -1,0 +1,32 @@
+// The shell guard against the real bash: generated lines (agent commands and
+// the shell-structure corpus, mutated the ways an attacker hides a command,
+// plus grammar lines) run in bash 5.2 in a private mount namespace where every
+// program is a logging stub; every command bash ran must be one loom found.
+// One fixed seed and one random seed (printed, so a failure can be replayed
+// with `npx tsx scripts/guard-differential.ts N SEED`).
+import { describe, expect, it } from 'vitest';
+import { differential } from '../../scripts/guard-differential';
+import { mismatchClass } from '../differential/compare';
+import { sandboxAvailable } from '../differential/sandbox';
+
+function report(seed: number, n: number): string[] {
+  const { compared, mismatches } = differential(n, seed);
+  expect(compared).toBe(n);
+  return mismatches.map((m) => `seed ${seed}: ${mismatchClass(m)}: ${JSON.stringify(m.line)} -> bash ran ${JSON.stringify(m.missing[0])}, loom did not see it`);
+}
+
+describe('the guard against the real bash (differential)', () => {
+  it('needs Linux as root with unshare and setpriv (CI runs as root)', () => {
+    expect(sandboxAvailable()).toBe(true);
+  });
+
+  it('a fixed seed: every command bash ran is one loom found', () => {
+    expect(report(12, 250)).toEqual([]);
+  });
+
+  it('a random seed (printed): every command bash ran is one loom found', () => {
+    const seed = Math.floor(Math.random() * 2 ** 31);
+    console.log(`guard differential: random seed ${seed} (replay: npx tsx scripts/guard-differential.ts 150 ${seed})`);
+    expect(report(seed, 150)).toEqual([]);
+  });
+});
