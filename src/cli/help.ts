@@ -173,6 +173,19 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: ['loom fold [--quiet]'],
     options: [['--quiet', 'print nothing when all is well'], PROJECT],
   },
+  erase: {
+    summary: 'erase a leaked value from every copy under .loom/; verify still proves the chain',
+    usage: ['loom erase --seq N --path $.<kind>.<field> --reason TEXT', 'loom erase --match - --reason TEXT   (the value on stdin)', 'loom erase --match-file FILE --reason TEXT'],
+    options: [
+      ['--seq N', 'the record that holds the value'],
+      ['--path P', 'where in it: a JSON path under the record\'s kind object'],
+      ['--match -', 'erase the value read from stdin wherever it stands in a record value'],
+      ['--match-file FILE', 'the same, with the value read from a file'],
+      ['--reason TEXT', 'why (required; recorded in the erasure record)'],
+      ['--json', 'machine-readable result'],
+      PROJECT,
+    ],
+  },
   ship: {
     summary: 'ship the local ledger to the team store (idempotent, resumable)',
     usage: ['loom ship [--watch] [--team-url URL]'],

@@ -29,6 +29,7 @@ import { teamCommand } from './commands/team';
 import { TeamConfigError } from '../team/config';
 import { TeamStoreError } from '../team/pg';
 import { foldCommand } from './commands/fold';
+import { eraseCommand } from './commands/erase';
 import { FlagError } from './flags';
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -49,6 +50,7 @@ const COMMANDS: Record<string, Command> = {
   ship: shipCommand,
   team: teamCommand,
   fold: foldCommand,
+  erase: eraseCommand,
 };
 
 // `loom history | head` closes the pipe early: that is not an error.

@@ -5,7 +5,7 @@
 // hashed, and verify reads only (seq, body, hash).
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -30,6 +30,16 @@ const MIGRATIONS: Record<number, string> = {
     CREATE INDEX records_session ON records(session_id, seq);
     CREATE TRIGGER records_no_update BEFORE UPDATE ON records BEGIN SELECT RAISE(ABORT, 'the loom ledger is append-only'); END;
     CREATE TRIGGER records_no_delete BEFORE DELETE ON records BEGIN SELECT RAISE(ABORT, 'the loom ledger is append-only'); END;
+  `,
+  // Erasure (docs/ledger.md, src/ledger/erase.ts): a record's body may change only when a later
+  // erasure record in the chain names its seq and its hash, and the hash and seq stay as they were.
+  2: `
+    DROP TRIGGER records_no_update;
+    CREATE TRIGGER records_no_update BEFORE UPDATE ON records
+      WHEN NOT (NEW.seq = OLD.seq AND NEW.hash = OLD.hash AND EXISTS (
+        SELECT 1 FROM records e WHERE e.kind = 'erasure' AND e.seq > OLD.seq
+          AND json_extract(e.body, '$.erasure.target_seq') = OLD.seq AND json_extract(e.body, '$.erasure.target_hash') = OLD.hash))
+      BEGIN SELECT RAISE(ABORT, 'the loom ledger is append-only'); END;
   `,
 };
 

@@ -20,6 +20,8 @@ export interface VerifyResult {
   problem?: { seq: number; kind: TamperKind; detail: string };
   error?: string;
   checkpoints: { files: string[]; count: number; latestSeq: number | null };
+  /** Records whose values were erased (loom erase), each vouched for by a later erasure record in the chain. */
+  erased: { seq: number; paths: string[]; by: number }[];
   /** Lines in the journal, and how many of them are not in the database yet. */
   journal?: { lines: number; unfolded: number };
   /** Lines of history.json and its segments compared with their records. */
@@ -47,6 +49,35 @@ function parse(row: Row): Record<string, unknown> | null {
   return parsed;
 }
 
+interface Erasure {
+  seq: number;
+  targetHash: string;
+  erasedBodyHash: string;
+  paths: string[];
+}
+
+/** Erasure records by the seq they erase (read ahead: they come later in the chain than their target). */
+function erasureIndex(ledger: Ledger, journal: JournalRead): Map<number, Erasure[]> {
+  const out = new Map<number, Erasure[]>();
+  const add = (seq: number, body: string): void => {
+    let e: Record<string, unknown> | undefined;
+    try {
+      const b = JSON.parse(body) as { kind?: unknown; erasure?: Record<string, unknown> };
+      e = b.kind === 'erasure' ? b.erasure : undefined;
+    } catch {
+      return;
+    }
+    if (!e || typeof e.target_seq !== 'number' || e.target_seq >= seq || typeof e.target_hash !== 'string' || typeof e.erased_body_hash !== 'string') return;
+    const list = out.get(e.target_seq) ?? [];
+    list.push({ seq, targetHash: e.target_hash, erasedBodyHash: e.erased_body_hash, paths: Array.isArray(e.paths) ? e.paths.map(String) : [] });
+    out.set(e.target_seq, list);
+  };
+  // instr, not the generated kind column: json_extract would fail on a body that is not JSON (verify reports that as an edit).
+  for (const r of ledger.handle.prepare(`SELECT seq, body FROM records WHERE instr(body, '"kind":"erasure"') > 0`).all() as { seq: number; body: string }[]) add(r.seq, r.body);
+  for (const l of journal.lines) if (l.body.includes('"kind":"erasure"')) add(l.seq, l.body);
+  return out;
+}
+
 export interface VerifyOptions {
   env?: NodeJS.ProcessEnv;
   onProgress?: (done: number, total: number) => void;
@@ -57,7 +88,7 @@ export interface VerifyOptions {
 export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): VerifyResult {
   const env = opts.env ?? process.env;
   const paths = compliancePaths(projectDir);
-  const result: VerifyResult = { status: 'intact', exitCode: 0, records: 0, checkpoints: { files: [], count: 0, latestSeq: null }, warnings: [] };
+  const result: VerifyResult = { status: 'intact', exitCode: 0, records: 0, checkpoints: { files: [], count: 0, latestSeq: null }, erased: [], warnings: [] };
   const cannot = (error: string): VerifyResult => ({ ...result, status: 'cannot-verify', exitCode: 2, error });
   const tampered = (seq: number, kind: TamperKind, detail: string): VerifyResult => ({ ...result, status: 'tampered', exitCode: 1, problem: { seq, kind, detail } });
 
@@ -136,6 +167,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     // A rebuilt chain also has another first record: the downgrade is the better name for it, so it goes first.
     if (restarted) return tampered(restarted.seq, restarted.kind, restarted.detail);
 
+    const erasures = erasureIndex(ledger, journal);
     // Batches of raw rows: far cheaper than one object per row through iterate().
     const stmt = ledger.handle.prepare('SELECT seq, body, hash FROM records WHERE seq > ? ORDER BY seq LIMIT 5000').raw(true);
     /** Does the row stored at `other` claim to be record `at`? Then the two traded places (a swap at any distance). */
@@ -172,7 +204,14 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
         if (typeof bseq === 'number' && bseq > row.seq) return tampered(row.seq, 'deleted', `the record stored at seq ${row.seq} is record ${bseq}: earlier records were removed and the rest renumbered`);
         return tampered(row.seq, 'inserted', `the record stored at seq ${row.seq} says it is seq ${String(bseq)}: a record was inserted before it`);
       }
-      if (hasher(row.body) !== row.hash) return tampered(row.seq, 'edited', 'the record does not match its hash');
+      if (hasher(row.body) !== row.hash) {
+        // An erased record: its body changed, its hash did not. A later erasure record (checked in its turn)
+        // names this seq, this hash and the hash of the body as erased; any other change is an edit.
+        const bodyHash = hasher(row.body);
+        const by = erasures.get(row.seq)?.find((e) => e.targetHash === row.hash && e.erasedBodyHash === bodyHash);
+        if (!by) return tampered(row.seq, 'edited', 'the record does not match its hash');
+        result.erased.push({ seq: row.seq, paths: by.paths, by: by.seq });
+      }
       // Seqs are contiguous here (a gap or a renumbering was caught above), so a broken link means the
       // previous record was replaced by one whose hash was recomputed: an edit, made to look consistent.
       if (b.prev_hash !== prevHash) return row.seq > 1 ? tampered(row.seq - 1, 'edited', `record ${row.seq - 1} was changed and its hash recomputed: record ${row.seq} still links to the original`) : tampered(row.seq, 'edited', 'the first record does not start from the genesis hash');
