@@ -128,6 +128,23 @@ describe('loom erase', () => {
     }
   }, 60_000);
 
+  it('a keyed ledger (HMAC): the erasure needs the key, and verify with the key says intact', async () => {
+    const { project, env: base } = isolated();
+    const env = { ...base, LOOM_LEDGER_KEY: 'k'.repeat(32) };
+    await post(project, env, `keyed ${LEAK}`);
+    await post(project, env, 'keyed plain');
+    const noKey = await loom(['erase', '--project-dir', project, '--match', '-', '--reason', 'r'], { ...env, LOOM_LEDGER_KEY: '' }, LEAK);
+    expect(noKey.code).not.toBe(0);
+    expect(noKey.stderr).toMatch(/key/i);
+    const r = await loom(['erase', '--project-dir', project, '--match', '-', '--reason', 'r'], env, LEAK);
+    expect(r.code, r.stderr).toBe(0);
+    expect(holding([join(project, '.loom')], LEAK)).toEqual([]);
+    const v = verifyLedger(project, { env });
+    expect(v.status, JSON.stringify(v.problem ?? v.error)).toBe('intact');
+    expect(v.chain).toBe('hmac-sha256');
+    expect(v.erased).toHaveLength(1);
+  }, 60_000);
+
   it('the database refuses a body change that no erasure record names, and any change of seq or hash', async () => {
     const { project, env } = isolated();
     await post(project, env, `one ${LEAK}`);

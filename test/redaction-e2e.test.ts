@@ -2,7 +2,7 @@
 // real runner process with the shipped registry, and no file under .loom/
 // (ledger database and its WAL, history.json, segments, index, checkpoints,
 // anything else written there) holds any of them afterwards.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpus, type SecretCase } from './redaction/corpus';
@@ -10,6 +10,7 @@ import { CLI, run, runHook, tempDir } from './helpers';
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
+  if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) out.push(...filesUnder(p));
@@ -41,7 +42,10 @@ describe('no secret reaches any file under .loom/ (real runner, shipped registry
     const { secrets } = corpus(424242);
     const project = tempDir('loom-redact-e2e-');
     const groups = chunks(secrets, 900);
-    const env = { LOOM_PROJECT_DIR: project, LOOM_CHECKPOINT_EVERY: '5' };
+    // Never the real HOME: the external checkpoint copy goes to a temp folder, and is grepped too.
+    const home = tempDir('loom-redact-e2e-home-');
+    const outside = join(home, 'checkpoints');
+    const env = { LOOM_PROJECT_DIR: project, LOOM_CHECKPOINT_EVERY: '5', HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), LOOM_CHECKPOINT_DIR: outside };
     let n = 0;
     for (const g of groups) {
       const text = g.map((c) => c.text).join('\n');
@@ -61,7 +65,8 @@ describe('no secret reaches any file under .loom/ (real runner, shipped registry
     const before = journalOnly.map((f) => [`${f} (before folding)`, readFileSync(f).toString('latin1')] as const);
     const fold = await run(process.execPath, [CLI, 'fold', '--project-dir', project], null, env);
     expect(fold.code, fold.stderr).toBe(0);
-    const files = filesUnder(join(project, '.loom'));
+    const files = [...filesUnder(join(project, '.loom')), ...filesUnder(outside)];
+    expect(files.some((f) => f.startsWith(outside)), 'the external checkpoint copy').toBe(true);
     expect(files.some((f) => f.endsWith('ledger.db'))).toBe(true);
     expect(files.some((f) => f.endsWith('history.json'))).toBe(true);
     const history = readFileSync(join(project, '.loom', 'compliance', 'history.json'), 'utf8');

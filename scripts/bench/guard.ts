@@ -9,6 +9,7 @@ import { analyzeCommand, type AnalyzeOptions } from '../../src/guards/shell/anal
 import { work, WORK_BUDGET } from '../../src/guards/shell/work';
 import { loadPolicy } from '../../src/policy/policy';
 import { DANGEROUS, EVERYDAY, MUST_ASK } from '../../test/fixtures/guard-corpus';
+import { COMBINED } from '../../test/fixtures/guard-combined';
 import { FAMILIES } from '../../test/fixtures/guard-families';
 import { SHELL_FAMILIES } from '../../test/fixtures/guard-shell-corpus';
 import { guardTable, scoreGuard, type GuardCase } from '../guard-eval';
@@ -29,6 +30,10 @@ function testCorpora(): { dangerous: GuardCase[]; everyday: GuardCase[] } {
   for (const f of SHELL_FAMILIES) {
     dangerous.push(...f.dangerous.map((command) => ({ family: f.name, command })));
     everyday.push(...f.everyday.map((command) => ({ family: f.name, command })));
+  }
+  for (const f of COMBINED) {
+    dangerous.push(...f.dangerous.map((command) => ({ family: `combined: ${f.name}`, command })));
+    everyday.push(...f.everyday.map((command) => ({ family: `combined: ${f.name}`, command })));
   }
   for (const [family, f] of Object.entries(FAMILIES)) {
     dangerous.push(...[...f.deny, ...f.ask].map((command) => ({ family, command })));

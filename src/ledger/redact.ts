@@ -61,29 +61,33 @@ function looksLikeIdentifier(v: string): boolean {
 const NAME_SEP = /(?<![A-Za-z0-9_.-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1([ \t]{0,3}(?::=|[:=])[ \t]{0,3})/g;
 const HEADER_NAMES = /^(?:proxy-)?authorization$|^cookie$|^set-cookie$/i;
 
+const STOP_SETS = ['&#"\'', ',}]"\'', '"\'`<>'];
+
 export function findAssignments(text: string, spans: Span[]): void {
   NAME_SEP.lastIndex = 0;
   // The unquoted value last read, by its stop set: a name inside it (a=b=c, ?token= in a URL) ends
   // where it ended, so each character is read once per stop set, not once per name before it.
-  let memoStops = '';
+  let memoStops = -1;
   let memoEnd = -1;
   let m: RegExpExecArray | null;
   while ((m = scan(NAME_SEP, text))) {
     const quote = m[1];
     const name = m[2];
-    const sep = m[3].trim();
     const at = m.index + m[0].length;
-    if (HEADER_NAMES.test(name) || name === 'REDACTED') continue;
+    if ((name.length >= 6 && HEADER_NAMES.test(name)) || name === 'REDACTED') continue;
+    const colonSep = m[3].includes(':') && !m[3].includes('=');
     const before = text[m.index - 1];
     const enclosing = quote ? undefined : before === '"' || before === "'" ? before : undefined;
     // Where the name stands decides where an unquoted value ends.
     let lineStart = m.index;
     while (lineStart > 0 && lineStart > m.index - 12 && (text[lineStart - 1] === ' ' || text[lineStart - 1] === '\t' || text[lineStart - 1] === '-')) lineStart--;
     const quoted = text[at] === '"' || text[at] === "'" || text[at] === '`';
-    const yamlLine = sep === ':' && !quote && !quoted && (lineStart === 0 || text[lineStart - 1] === '\n');
+    const yamlLine = colonSep && !quote && !quoted && (lineStart === 0 || text[lineStart - 1] === '\n');
     const inQuery = before === '?' || before === '&';
-    const stops = inQuery ? '&#"\'' : quote ? ',}]"\'' : '"\'`<>';
-    const key = stops + (enclosing ?? '') + (yamlLine ? 'L' : '');
+    const stopKind = inQuery ? 0 : quote ? 1 : 2;
+    const stops = STOP_SETS[stopKind];
+    // Which way the value is read (stop set, enclosing quote, YAML line), as a number: one per name, so no string is built.
+    const key = stopKind * 6 + (enclosing === '"' ? 2 : enclosing === "'" ? 4 : 0) + (yamlLine ? 1 : 0);
     const nested = !quoted && at < memoEnd && key === memoStops;
     const sensitive = isSensitiveName(name);
     // Inside a value already read only a secret name can mark anything (a=b=c=…: no slice per name).

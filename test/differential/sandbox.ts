@@ -30,7 +30,7 @@ const PASS_THROUGH = ['cat', 'base64', 'rev', 'tr', 'head', 'tail', 'tee', 'xxd'
 export function sandboxAvailable(): boolean {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
   try {
-    execFileSync('unshare', ['-m', '--fork', 'true'], { stdio: 'ignore' });
+    execFileSync('unshare', ['-m', '-p', '--fork', '--mount-proc', 'true'], { stdio: 'ignore' });
     return existsSync('/usr/bin/setpriv') && existsSync('/bin/bash');
   } catch {
     return false;
@@ -101,11 +101,14 @@ export function runLines(s: Sandbox, lines: string[], timeoutSec = 2): string[][
     `__loom_i=0`,
     `while IFS= read -r -d '' __loom_line; do`,
     `  ( builtin cd ${s.work}/$__loom_i || exit; ulimit -t ${timeoutSec}; export LOOM_DIFF_LOG=${s.root}/logs/$__loom_i.log HOME=${s.home} TMPDIR=${s.root}/tmp PATH=${s.root}/empty; builtin eval "$__loom_line" ) </dev/null >/dev/null 2>&1`,
+    // A line may leave processes behind (a fork bomb in the background): end them before the next line.
+    `  for __loom_k in 1 2 3; do builtin kill -9 -1 2>/dev/null; done`,
     `  __loom_i=$((__loom_i+1))`,
     `done < ${input}`,
   ].join('\n');
   const script = `${mounts} && exec ${real}/setpriv --reuid=${NOBODY} --regid=${NOBODY} --clear-groups --inh-caps=-all ${real}/bash --norc --noprofile -c ${shq(driver)}`;
-  spawnSync('unshare', ['-m', '--fork', '--propagation', 'private', `${real}/bash`, '-c', script], { stdio: 'ignore', timeout: timeoutSec * 1000 * lines.length + 30_000 });
+  // Its own PID namespace: when the driver (the namespace's init) ends, the kernel ends every process left in it.
+  spawnSync('unshare', ['-m', '-p', '--fork', '--mount-proc', '--propagation', 'private', `${real}/bash`, '-c', script], { stdio: 'ignore', timeout: timeoutSec * 1000 * lines.length + 30_000 });
   const out: string[][][] = [];
   for (let i = 0; i < lines.length; i++) {
     const f = join(s.root, 'logs', `${i}.log`);

@@ -1,28 +1,44 @@
-// The five-minute adoption, as a team does it: pack loom, install the
-// tarball as a dev dependency of a fresh project, `npx loom init`, then a
-// hook call through the committed settings and `loom verify`. Nothing is
-// built on the user's side (the tarball carries dist/). Prints the elapsed
-// time; better-sqlite3 comes from the local npm cache and compiles its
-// addon, which is most of it, hence the e2e suite rather than `npm test`.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// The five-minute adoption, as a team does it: pack loom (once), then from
+// an empty folder: a fresh git clone of a real project, `npm install -D` of
+// the tarball, `npx loom init`, a hook call through the committed settings
+// and `loom verify`. Nothing is built on the user's side (the tarball
+// carries dist/). Prints the elapsed time of the user's part (issue target:
+// under 2 minutes); better-sqlite3 compiles its addon (no prebuilt binary can
+// be downloaded here), which is most of it, hence the e2e suite.
+import { execa } from 'execa';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '..', '..');
 
-function sh(cmd: string, args: string[], cwd: string, input?: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_CONFIG: '', npm_config_yes: 'true', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? '');
-  });
+async function sh(cmd: string, args: string[], cwd: string, input?: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = await execa(cmd, args, { cwd, reject: false, input: input ?? '', stripFinalNewline: false, env: { LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_CONFIG: '', npm_config_yes: 'true', ...env } });
+  return { code: r.exitCode ?? null, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+const GIT_ENV = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'dev', GIT_AUTHOR_EMAIL: 'dev@example.invalid', GIT_COMMITTER_NAME: 'dev', GIT_COMMITTER_EMAIL: 'dev@example.invalid' };
+
+/**
+ * A real project's repository to clone: shell-quote's published sources (from
+ * loom's own node_modules, so no network), committed to a git repository.
+ * Its devDependencies and scripts are dropped so the clock measures loom, not
+ * the project's own linters.
+ */
+async function realProjectRepo(): Promise<string> {
+  const repo = mkdtempSync(join(tmpdir(), 'loom-upstream-'));
+  cpSync(join(ROOT, 'node_modules', 'shell-quote'), repo, { recursive: true });
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+  delete pkg.devDependencies;
+  delete pkg.scripts;
+  writeFileSync(join(repo, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+  writeFileSync(join(repo, '.gitignore'), 'node_modules/\n');
+  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-qm', 'upstream']]) {
+    const r = await sh('git', args, repo, undefined, GIT_ENV);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  return repo;
 }
 
 describe('npm package', () => {
@@ -40,9 +56,14 @@ describe('npm package', () => {
     expect(shipped.filter((p) => /^(src|test|scripts|docs|\.loom|\.e2e-clients)\/|^dist\/\.cache\//.test(p))).toEqual([]);
     mark('pack');
 
-    const project = mkdtempSync(join(tmpdir(), 'loom-adopt-'));
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'team-app', version: '1.0.0', private: true }, null, 2));
-    writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
+    const upstream = await realProjectRepo();
+    // The user's clock starts here: an empty folder.
+    const u0 = Date.now();
+    const empty = mkdtempSync(join(tmpdir(), 'loom-adopt-'));
+    const project = join(empty, 'shell-quote');
+    const clone = await sh('git', ['clone', '-q', upstream, project], empty, undefined, GIT_ENV);
+    expect(clone.code, clone.stderr).toBe(0);
+    mark('git clone');
     const inst = await sh('npm', ['install', '-D', join(out, info.filename), '--prefer-offline', '--no-audit', '--no-fund'], project);
     expect(inst.code, inst.stderr).toBe(0);
     mark('npm install -D');
@@ -54,8 +75,12 @@ describe('npm package', () => {
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain('git add .claude/settings.json .loom/policy.json .gitignore package.json');
     mark('npx loom init');
+    // what init said to commit, committed: the hook below runs through the committed settings
+    const commit = await sh('git', ['add', '.claude/settings.json', '.loom/policy.json', '.gitignore', 'package.json', 'package-lock.json'], project, undefined, GIT_ENV);
+    expect(commit.code, commit.stderr).toBe(0);
+    expect((await sh('git', ['commit', '-qm', 'loom'], project, undefined, GIT_ENV)).code).toBe(0);
 
-    const settings = readFileSync(join(project, '.claude', 'settings.json'), 'utf8');
+    const settings = (await sh('git', ['show', 'HEAD:.claude/settings.json'], project)).stdout;
     expect(settings).not.toContain(project);
     const cmd = JSON.parse(settings).hooks.PreToolUse[0].hooks[0].command as string;
     const call = (command: string) => sh('/bin/sh', ['-c', cmd], project, JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'adopt-1', tool_name: 'Bash', tool_input: { command }, cwd: project }), { CLAUDE_PROJECT_DIR: project });
@@ -65,6 +90,7 @@ describe('npm package', () => {
     const allowed = await call('npm test');
     expect(allowed.code, allowed.stderr).toBe(0);
     mark('two hook calls');
+    const user = (Date.now() - u0) / 1000;
 
     const verify = await sh('npx', ['loom', 'verify'], project);
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
@@ -73,6 +99,6 @@ describe('npm package', () => {
     expect(readdirSync(join(project, '.loom', 'compliance'))).toContain('ledger.db');
     mark('loom verify');
     const total = (Date.now() - t0) / 1000;
-    console.log(`adoption from an empty project: ${total.toFixed(1)} s (${lap.join(', ')}; target: under 120 s)`);
+    console.log(`adoption from an empty folder (git clone of a real project, npm install -D <tarball>, npx loom init, commit, a hook call through the committed settings): ${user.toFixed(1)} s (target: under 120 s); whole test ${total.toFixed(1)} s (${lap.join(', ')})`);
   });
 });

@@ -13,7 +13,7 @@ import { actionFor, type Policy } from '../../policy/policy';
 import { customRuleHits } from './custom-rules';
 import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, type Feed } from './feed';
 import { globMatch } from './glob';
-import { expandWord, findSubs, Lexer, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { expandWord, findSubs, plainWord, Lexer, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
 import { deletesPath, readsPath, writesPath } from './path-rules';
@@ -84,6 +84,8 @@ export interface Env {
   files: Map<string, Feed>;
   /** Functions being called (recursion stops here). */
   calls: string[];
+  /** Input descriptors opened by `exec 3<<<text` / `exec 3< file` earlier on the line. */
+  fds?: Map<number, Feed>;
 }
 
 export interface RunIO {
@@ -128,6 +130,21 @@ export function quoteArgv(argv: string[]): string {
 }
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
+
+/**
+ * Whether every run-time part of a word is one of its `$(...)` substitutions, in order: no
+ * variable, `${...}`, arithmetic or backtick could have left a placeholder of its own.
+ */
+function onlySubsAreRuntime(w: Word): boolean {
+  let rest = w.raw ?? '';
+  for (const sub of w.subs ?? []) {
+    if (sub.kind !== '$(') return false;
+    const at = rest.indexOf(`$(${sub.src})`);
+    if (at < 0) return false;
+    rest = rest.slice(0, at) + rest.slice(at + sub.src.length + 3);
+  }
+  return !/[$`]/.test(rest);
+}
 
 export class Analyzer {
   readonly hits: Hit[] = [];
@@ -346,6 +363,12 @@ export class Analyzer {
 
   /** Expands one word's source in the walk's current state; its substitutions are analyzed. */
   private expandRaw(raw: string, env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>, errors?: string[]): Word[] {
+    // A plain word needs neither the walk's context nor a closure (most words are plain).
+    const plain = plainWord(raw);
+    if (plain) {
+      work.units += raw.length;
+      return [plain];
+    }
     const words = expandWord(raw, this.ctxOf(env), (src) => this.evalStatic(src, env, 0), errors);
     const seen = new Set<Sub[]>();
     for (const w of words) {
@@ -408,39 +431,45 @@ export class Analyzer {
   }
 
   /** stdin given by a node's redirections (heredoc, here-string, < file), else the inherited one. */
-  private redirectFeeds(redirs: RedirNode[], env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>): { stdin: Feed; targets: (Word | undefined)[] } {
-    let feed = stdin;
+  private redirectFeeds(redirs: RedirNode[], env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>): { stdin: Feed; targets: (Word | undefined)[]; fds: Map<number, Feed> } {
+    // What each input file descriptor reads: `3<<<text`, `exec 3< f`, then `<&3` makes it stdin.
+    const fds = new Map<number, Feed>(env.fds ?? []);
+    // A pipe's stdin wins over what `exec < file` gave the shell.
+    if (stdin.kind !== 'none' || !fds.has(0)) fds.set(0, stdin);
     const targets: (Word | undefined)[] = [];
     for (const r of redirs) {
+      const fd = r.fd ?? 0;
       if (r.heredoc) {
         targets.push(undefined);
-        if (r.fd !== undefined && r.fd !== 0) continue;
-        if (r.heredoc.quoted) feed = { kind: 'static', text: r.heredoc.body };
+        if (r.heredoc.quoted) fds.set(fd, { kind: 'static', text: r.heredoc.body });
         else {
           const lx = new Lexer(r.heredoc.body, this.ctxOf(env), (s) => this.evalStatic(s, env, 0));
           const w = lx.expandInDouble();
           if (w.subs?.length) this.runSubs(w.subs, env, depth, via, stdin);
-          feed = w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values', text: w.text } : { kind: 'static', text: w.text };
+          fds.set(fd, w.dynamic ? { kind: 'runtime', why: 'a heredoc with run-time values', text: w.text } : { kind: 'static', text: w.text });
         }
         continue;
       }
       const ws = this.expandRaw(r.raw ?? '', env, depth, via, stdin, procsubs);
       const target = ws.length === 1 ? ws[0] : ws.length === 0 ? lit('') : { ...ws[0], text: ws.map((w) => w.text).join(' '), dynamic: true };
       targets.push(target);
-      if (r.fd !== undefined && r.fd !== 0 && r.op.startsWith('<')) continue;
       if (r.op === '<<<') {
         const why = 'a here-string with run-time values';
         const f = target.dynamic ? this.dynamicFeed(target, stdin, why) : { kind: 'static' as const, text: target.text + '\n' };
-        feed = f.kind === 'runtime' && f.why === why ? { ...f, text: target.text.replace(/\u0000procsub:.\(/g, '\u0000') + '\n' } : f;
-      }
-      else if (r.op === '<' || r.op === '<>') {
-        if (target.text.startsWith('\u0000procsub:<(')) feed = procsubs?.get(target) ?? { kind: 'runtime', why: 'a process substitution' };
-        else if (STDIN_PATHS.has(target.text)) feed = stdin;
-        else if (target.dynamic) feed = { kind: 'runtime', why: 'a file named at run time' };
-        else feed = env.files.get(posix.resolve(env.cwd, target.text)) ?? { kind: 'file', path: target.text };
+        fds.set(fd, f.kind === 'runtime' && f.why === why ? { ...f, text: target.text.replace(/\u0000procsub:.\(/g, '\u0000') + '\n' } : f);
+      } else if (r.op === '<' || r.op === '<>') {
+        let f: Feed;
+        if (target.text.startsWith('\u0000procsub:<(')) f = procsubs?.get(target) ?? { kind: 'runtime', why: 'a process substitution' };
+        else if (STDIN_PATHS.has(target.text)) f = stdin;
+        else if (target.dynamic) f = { kind: 'runtime', why: 'a file named at run time' };
+        else f = env.files.get(posix.resolve(env.cwd, target.text)) ?? { kind: 'file', path: target.text };
+        fds.set(fd, f);
+      } else if (r.op === '<&') {
+        const from = /^\d+$/.test(target.text) ? fds.get(Number(target.text)) : undefined;
+        fds.set(fd, from ?? (target.dynamic ? { kind: 'runtime', why: 'a descriptor named at run time' } : NONE));
       }
     }
-    return { stdin: feed, targets };
+    return { stdin: fds.get(0) ?? stdin, targets, fds };
   }
 
   /** A run-time value: a download when one of its substitutions downloads, stdin when it is `$(cat)`. */
@@ -454,7 +483,7 @@ export class Analyzer {
       for (const ch of w.text) if (ch === '\u0000') markers++;
       if (markers > outs.length) return { kind: 'runtime', why };
       // Every substitution's output known (`bash -c "$(cat)"` fed a static text): the word is that text.
-      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub')) {
+      if (markers === outs.length && outs.every((f) => f.kind === 'static') && !w.text.includes('\u0000procsub') && onlySubsAreRuntime(w)) {
         let k = 0;
         return { kind: 'static', text: w.text.replace(/\u0000/g, () => (outs[k++] as { text: string }).text.replace(/\n+$/, '')) };
       }
@@ -536,6 +565,8 @@ export class Analyzer {
     const heredocNode = node.redirs.find((r) => r.heredoc);
     const c: SimpleCommand = { words, assignments, redirects, pipeline: pc.pipeline, stage: pc.stage, background: pc.bg, heredoc: heredocNode ? lit(heredocNode.heredoc!.body) : undefined };
     pc.pipe.push(c);
+    // `exec` with only redirections opens them for the rest of the shell.
+    if (words.length === 1 && words[0].text === 'exec' && node.redirs.length) env.fds = io.fds;
     if (words.length === 0) {
       // A line of only assignments sets variables for what follows (X=rm; $X -rf /).
       for (const a of assignments) {
@@ -705,8 +736,11 @@ export class Analyzer {
       // Files downloaded on the line: running them later is running the download.
       if (name === 'curl' || name === 'wget') for (const f of downloadedFiles(name, argv)) env.files.set(posix.resolve(cwd, f), { kind: 'download', by: name });
       if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
+      if (name === 'dd') for (const a of argv.slice(1)) if (a.startsWith('of=') && !a.includes('\u0000')) env.files.set(posix.resolve(cwd, a.slice(3)), argv.some((x) => x.startsWith('if=')) ? { kind: 'runtime', why: 'dd of a file' } : io.stdin);
       if ((name === 'cp' || name === 'mv' || name === 'install') && words.length >= 3) {
-        const src = env.files.get(posix.resolve(cwd, argv[argv.length - 2]));
+        // The source may be stdin (`cp /dev/stdin f <<< text`) or a process substitution.
+        const from = words[words.length - 2];
+        const src = STDIN_PATHS.has(from.text) ? io.stdin : from.text.startsWith('\u0000procsub:<(') ? io.procsubs?.get(from) : env.files.get(posix.resolve(cwd, from.text));
         if (src) env.files.set(posix.resolve(cwd, argv[argv.length - 1]), src);
       }
     }

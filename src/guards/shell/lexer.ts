@@ -774,8 +774,10 @@ export class Lexer {
         this.i = nl < 0 ? s.length : nl;
         continue;
       }
-      const three = s.slice(this.i, this.i + 3);
-      const two = s.slice(this.i, this.i + 2);
+      // Every operator starts with one of these: a word start needs no look-ahead slices.
+      const op = c === '<' || c === '>' || c === '&' || c === '|' || c === ';' || c === '(' || c === ')';
+      const three = op ? s.slice(this.i, this.i + 3) : '';
+      const two = op ? s.slice(this.i, this.i + 2) : '';
       if (two === '<(' || two === '>(') {
         const start = this.i;
         this.readWord();
@@ -1003,12 +1005,18 @@ const PLAIN_GLOB = /^[A-Za-z0-9_./:=@%+,^*?-]+$/;
 const SINGLE_QUOTED = /^'[^']*'$/;
 const DOUBLE_PLAIN = /^"[^"$`\\]*"$/;
 
+/** A word that needs no expansion at all (most of them): its one word, without running the lexer; else undefined. */
+export function plainWord(raw: string): Word | undefined {
+  if (PLAIN_RAW.test(raw)) return { text: raw, dynamic: false, quoted: false, glob: false, raw };
+  if (PLAIN_GLOB.test(raw)) return { text: raw, dynamic: false, quoted: false, glob: true, raw };
+  if ((SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) && !raw.includes('\u0000')) return { text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw };
+  return undefined;
+}
+
 export function expandWord(raw: string, ctx: LexContext, evalStatic: StaticEval, errors?: string[]): Word[] {
-  // Most words need no expansion at all: skip the lexer for them.
   work.units += raw.length;
-  if (PLAIN_RAW.test(raw)) return [{ text: raw, dynamic: false, quoted: false, glob: false, raw }];
-  if (PLAIN_GLOB.test(raw)) return [{ text: raw, dynamic: false, quoted: false, glob: true, raw }];
-  if ((SINGLE_QUOTED.test(raw) || DOUBLE_PLAIN.test(raw)) && !raw.includes('\u0000')) return [{ text: raw.slice(1, -1), dynamic: false, quoted: true, glob: false, raw }];
+  const plain = plainWord(raw);
+  if (plain) return [plain];
   const out: Word[] = [];
   for (const r of braceExpandRaw(raw)) {
     if (overBudget()) break;

@@ -18,7 +18,9 @@ const SYSTEM_SET = new Set(SYSTEM_DIRS);
 
 export function within(child: string, parent: string): boolean {
   if (parent === '/') return true;
-  return child === parent || child.startsWith(parent.endsWith('/') ? parent : parent + '/');
+  // No `parent + '/'`: this runs for every path and table entry, and each concatenation is garbage.
+  if (!child.startsWith(parent)) return false;
+  return child.length === parent.length || parent.endsWith('/') || child.charCodeAt(parent.length) === 47;
 }
 
 const GLOB_CHARS = /[*?[]/;
