@@ -230,3 +230,22 @@ describe('credentials and TLS', { timeout: 180_000 }, () => {
     expect(none.stderr).toContain('set LOOM_TEAM_URL');
   });
 });
+
+describe('loom export --team', { timeout: 180_000 }, () => {
+  it('writes every shipped record of a ledger from the store, verbatim with seq and hash, as JSONL and CEF', async () => {
+    const p = projectWith(1300);
+    expect((await loom(['ship', '--project-dir', p], writerEnv)).code).toBe(0);
+    const rows = localRows(p);
+    const ledger = JSON.parse((await loom(['ship', '--project-dir', p, '--json'], writerEnv)).stdout).ledgerId;
+    const j = await loom(['export', '--team', '--format', 'jsonl', '--ledger', ledger, '--project-dir', p], writerEnv);
+    expect(j.stderr).toBe('');
+    expect(j.code).toBe(0);
+    const got = j.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(got.map((o) => [o.ledger_id, o.seq, o.hash, o.body])).toEqual(rows.map((r) => [ledger, r.seq, r.hash, r.body]));
+    const c = await loom(['export', '--team', '--format', 'cef', '--ledger', ledger, '--since', '1d', '--project-dir', p], writerEnv);
+    expect(c.stdout.trimEnd().split('\n')).toHaveLength(1300);
+    const down = await loom(['export', '--team', '--format', 'jsonl', '--project-dir', p], { LOOM_TEAM_URL: 'postgres://loom_ship@127.0.0.1:1/loom', PGPASSWORD: 'x' });
+    expect(down.code).not.toBe(0);
+    expect(down.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -25,6 +25,7 @@ import { doctorCommand } from './commands/doctor';
 import { historyCommand } from './commands/history';
 import { verifyCommand } from './commands/verify';
 import { shipCommand } from './commands/ship';
+import { exportCommand } from './commands/export';
 import { teamCommand } from './commands/team';
 import { TeamConfigError } from '../team/config';
 import { TeamStoreError } from '../team/pg';
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, Command> = {
   evidence: evidenceCommand,
   doctor: doctorCommand,
   ship: shipCommand,
+  export: exportCommand,
   team: teamCommand,
   fold: foldCommand,
   erase: eraseCommand,

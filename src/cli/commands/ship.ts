@@ -12,6 +12,8 @@ import { closeQuietly, connect, TeamStoreError, type PgClient } from '../../team
 import { DEFAULT_BATCH, shipLedger, type ShipResult } from '../../team/ship';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { teamConfigFrom } from './team';
+import { OtlpError, OtlpExporter, otlpHeaders, otlpLogsUrl } from '../../export/otlp-sink';
+import { resolveTeamConfig } from '../../team/config';
 
 function describe(r: ShipResult): string {
   const alerts = r.alerts.map((a) => `\n  ALERT ${a.kind} at seq ${a.seq}: ${a.detail}`).join('');
@@ -73,7 +75,7 @@ const sleep = (ms: number, stop: { stopped: boolean; wake?: () => void }) =>
   });
 
 export async function shipCommand(argv: string[]): Promise<number> {
-  const f = parseFlags(argv, { values: ['project-dir', 'team-url', 'interval', 'batch'], booleans: ['watch', 'json', 'quiet', 'background'] });
+  const f = parseFlags(argv, { values: ['project-dir', 'team-url', 'interval', 'batch', 'otlp'], booleans: ['watch', 'json', 'quiet', 'background'] });
   const project = resolve(projectDirFrom(f));
   const interval = f.values.interval === undefined ? 2 : Number(f.values.interval);
   if (!Number.isFinite(interval) || interval < 0.05 || interval > 86400) throw new FlagError(`--interval "${f.values.interval}": expected seconds between 0.05 and 86400`);
@@ -82,7 +84,10 @@ export async function shipCommand(argv: string[]): Promise<number> {
   const background = f.booleans.has('background');
   const paths = compliancePaths(project);
   const log = join(paths.dir, 'ship.log');
-  const cfg = teamConfigFrom(f);
+  const otlpUrl = f.values.otlp ? otlpLogsUrl(f.values.otlp) : undefined;
+  // With --otlp alone (no team store configured), only the collector is fed.
+  const cfg = otlpUrl && !f.values['team-url'] && !resolveTeamConfig(project, process.env) ? undefined : teamConfigFrom(f);
+  const exporter = otlpUrl ? new OtlpExporter(project, otlpUrl, otlpHeaders(process.env)) : undefined;
   const say = (line: string) => {
     if (background) logLine(log, line);
     else if (!f.booleans.has('quiet')) process.stderr.write(`loom ship: ${line}\n`);
@@ -102,13 +107,24 @@ export async function shipCommand(argv: string[]): Promise<number> {
   let client: PgClient | undefined;
   let down = false;
   let lastError = '';
+  let lastFork = '';
   let backoff = interval * 1000;
   try {
     for (;;) {
       try {
-        client ??= await connect(cfg, 'loom ship');
-        const r = await shipLedger(client, project, { batch });
-        if (down) say(`team store reachable again at ${redactUrl(cfg.url)}`);
+        const empty: ShipResult = { shipped: 0, already: 0, storeHead: 0, localHead: 0, alerts: [], batches: 0 };
+        let r = empty;
+        if (cfg) {
+          client ??= await connect(cfg, 'loom ship');
+          r = await shipLedger(client, project, { batch });
+        }
+        if (exporter) {
+          const o = await exporter.step();
+          if (o.fork && o.fork !== lastFork) say(`ALERT fork (OTLP export): ${o.fork}`);
+          lastFork = o.fork ?? '';
+          if (o.sent) say(`exported ${o.sent} records to ${otlpUrl} (cursor seq ${o.seq})`);
+        }
+        if (down) say(cfg ? `team store reachable again at ${redactUrl(cfg.url)}` : `OTLP collector reachable again`);
         down = false;
         backoff = interval * 1000;
         if (!f.booleans.has('watch')) {
@@ -121,12 +137,12 @@ export async function shipCommand(argv: string[]): Promise<number> {
       } catch (e) {
         await closeQuietly(client);
         client = undefined;
-        const unreachable = e instanceof TeamStoreError && e.code === 'unreachable';
+        const unreachable = (e instanceof TeamStoreError && e.code === 'unreachable') || (e instanceof OtlpError && e.retry);
         if (!f.booleans.has('watch')) {
           const msg = (e as Error).message;
           if (background) logLine(log, msg);
           else process.stderr.write(`loom ship: ${msg}\n`);
-          if (e instanceof TeamStoreError) return unreachable ? 3 : 2;
+          if (e instanceof TeamStoreError || e instanceof OtlpError) return unreachable ? 3 : 2;
           throw e;
         }
         // Watching: every failure is waited out; the records stay in the local ledger.

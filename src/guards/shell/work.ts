@@ -16,7 +16,7 @@ export const work = { units: 0, limit: Number.POSITIVE_INFINITY };
  * expansion that multiply the work end in a block, well within the 250 ms
  * that `loom serve` allows a large request.
  */
-export const WORK_BUDGET = 1_500_000;
+export const WORK_BUDGET = 1_000_000;
 
 /** Fixed charges of the steps that are not a scan of characters. */
 export const COST = {

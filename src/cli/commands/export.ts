@@ -1,0 +1,76 @@
+// loom export --format jsonl|otlp|cef [--since T] [--until T] [--out FILE]
+//   [--team [--repo R] [--user U] [--ledger ID]] [--project-dir D]
+// Writes records out of the local ledger (default) or the team store (--team),
+// bodies verbatim with ledger id, seq and hash (docs/team.md, "Export").
+// otlp writes one ExportLogsServiceRequest per line (the OpenTelemetry file
+// exporter's format); --otlp-url posts them to a collector instead.
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseTimeBound } from '../../ledger/query';
+import { EXPORT_FORMATS, toCef, toJsonl, toOtlpRequest, type ExportFormat, type ExportRecord } from '../../export/formats';
+import { localBatches, storeBatches, type ExportFilter } from '../../export/sources';
+import { OtlpError, otlpHeaders, otlpLogsUrl, postOtlp } from '../../export/otlp-sink';
+import { classifyPgError, closeQuietly, connect } from '../../team/pg';
+import { FlagError, parseFlags, projectDirFrom } from '../flags';
+import { teamConfigFrom } from './team';
+
+export async function exportCommand(argv: string[]): Promise<number> {
+  const f = parseFlags(argv, { values: ['format', 'since', 'until', 'out', 'project-dir', 'team-url', 'repo', 'user', 'ledger', 'otlp-url'], booleans: ['team'] });
+  const format = (f.values.format ?? '') as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format)) throw new FlagError(`--format "${String(f.values.format ?? '').slice(0, 40)}": expected one of ${EXPORT_FORMATS.join(', ')}`);
+  const filter: ExportFilter = {
+    since: f.values.since ? parseTimeBound(f.values.since, '--since') : undefined,
+    until: f.values.until ? parseTimeBound(f.values.until, '--until') : undefined,
+    repo: f.values.repo,
+    user: f.values.user,
+    ledger: f.values.ledger,
+  };
+  const team = f.booleans.has('team');
+  if (!team && (filter.repo || filter.user || filter.ledger)) throw new FlagError('--repo, --user and --ledger filter the team store: add --team');
+  const postTo = f.values['otlp-url'] ? otlpLogsUrl(f.values['otlp-url']) : undefined;
+  if (postTo && format !== 'otlp') throw new FlagError('--otlp-url needs --format otlp');
+  if (postTo && f.values.out) throw new FlagError('--otlp-url and --out: choose one');
+
+  // Written to a temp file renamed at the end, so a failed export never leaves half a file under the final name.
+  const out = f.values.out ? resolve(f.values.out) : undefined;
+  const tmp = out ? `${out}.${process.pid}.partial` : undefined;
+  const fd = tmp ? openSync(tmp, 'wx', 0o600) : -1;
+  const headers = otlpHeaders(process.env);
+  let n = 0;
+  const emit = async (batch: ExportRecord[]) => {
+    n += batch.length;
+    if (postTo) return postOtlp(postTo, batch, headers);
+    const text = format === 'otlp' ? JSON.stringify(toOtlpRequest(batch)) + '\n' : batch.map((r) => (format === 'jsonl' ? toJsonl(r) : toCef(r))).join('\n') + '\n';
+    if (tmp) {
+      const buf = Buffer.from(text);
+      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
+    } else if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once('drain', r));
+  };
+  try {
+    if (team) {
+      const cfg = teamConfigFrom(f);
+      const client = await connect(cfg, 'loom export');
+      try {
+        for await (const b of storeBatches(client, filter, format === 'otlp' ? 1000 : 5000)) await emit(b);
+      } catch (e) {
+        if (e instanceof OtlpError) throw e;
+        throw classifyPgError(e, cfg);
+      } finally {
+        await closeQuietly(client);
+      }
+    } else {
+      for (const b of localBatches(resolve(projectDirFrom(f)), filter, 0, format === 'otlp' ? 1000 : 2000)) await emit(b);
+    }
+  } catch (e) {
+    if (e instanceof OtlpError) {
+      process.stderr.write(`loom export: ${e.message} (${n} records handed over before it)\n`);
+      return 3;
+    }
+    throw e;
+  } finally {
+    if (tmp) closeSync(fd);
+  }
+  if (tmp && out) renameSync(tmp, out);
+  if (out || postTo) process.stderr.write(`loom export: ${n} records${out ? ` to ${out}` : ` to ${postTo}`}\n`);
+  return 0;
+}
