@@ -249,3 +249,33 @@ describe('loom export --team', { timeout: 180_000 }, () => {
     expect(down.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('loom evidence --team', { timeout: 180_000 }, () => {
+  it('gives the PR evidence of one repository and branch from the store, and names a forked ledger', async () => {
+    const mk = async (branch: string, n: number) => {
+      const p = projectWith(0);
+      const git = (args: string[]) => new Promise<void>((res) => spawn('git', ['-C', p, ...args], { stdio: 'ignore' }).on('close', () => res()));
+      await git(['init', '-q', '-b', branch]);
+      await git(['remote', 'add', 'origin', 'https://github.com/Org/evidence-repo.git']);
+      appendRecords(p, n);
+      expect((await loom(['ship', '--project-dir', p], writerEnv)).code).toBe(0);
+      return p;
+    };
+    const a = await mk('feat/ev', 40);
+    await mk('feat/ev', 30);
+    await mk('other', 25);
+    const ok = await loom(['evidence', '--team', '--repo', 'github.com/Org/evidence-repo', '--branch', 'feat/ev', '--project-dir', a], writerEnv);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('**Ledgers: intact.** 2 ledger(s)');
+    expect(ok.stdout).toMatch(/\| 70 \| 59 \| 0 \| 11 \| 11 \|/); // 70 records, 11 denied (every 7th of 40 and of 30), all high risk
+    rewriteChain(a, 10);
+    appendRecords(a, 2, 40);
+    await loom(['ship', '--project-dir', a], writerEnv);
+    const bad = await loom(['evidence', '--team', '--repo', 'github.com/Org/evidence-repo', '--branch', 'feat/ev', '--project-dir', a], writerEnv);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('**Ledgers: PROBLEMS**');
+    expect(bad.stdout).toContain('fork');
+    expect((await loom(['evidence', '--team', '--project-dir', a], writerEnv)).stderr).toContain('needs --repo');
+  });
+});

@@ -155,8 +155,12 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   evidence: {
     summary: 'Markdown evidence for a pull request',
-    usage: ['loom evidence [--base main] [--spec specs/<spec>] [--out FILE] [--bundle FILE] [--fail-on deny,high]'],
+    usage: ['loom evidence [--base main] [--spec specs/<spec>] [--out FILE] [--bundle FILE] [--fail-on deny,high]', 'loom evidence --team --repo R [--branch B] [--since T] [--out FILE]'],
     options: [
+      ['--team', 'the evidence from the team store: every ledger of --repo (and --branch), re-verified'],
+      ['--repo R', 'with --team: the normalized remote (github.com/org/repo)'],
+      ['--branch B', 'with --team: one branch'],
+      ['--team-url URL', 'with --team: the team store (default LOOM_TEAM_URL or team.url in the policy)'],
       ['--base REF', 'the sessions of the current branch since it left REF (a pull request\'s evidence)'],
       ['--spec DIR', 'the sessions that wrote handoffs for this spec'],
       ['--since T', 'a date, a date and time (local time unless it ends in Z or an offset) or an age'],
