@@ -169,14 +169,14 @@ describe('loom serve', () => {
   it('a policy edit reaches served decisions without a restart', async () => {
     const s = await start();
     const decisionOf = (r: Res) => (r.json?.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision;
-    expect(decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git reset --hard'), auth))).toBe('ask');
+    expect(decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git clean -f'), auth))).toBe('ask');
     mkdirSync(join(s.project, '.loom'), { recursive: true });
-    writeFileSync(join(s.project, '.loom', 'policy.json'), JSON.stringify({ rules: { 'git-reset-hard': 'deny' } }));
+    writeFileSync(join(s.project, '.loom', 'policy.json'), JSON.stringify({ rules: { 'git-clean': 'deny' } }));
     // The server trusts a loaded policy for POLICY_RECHECK_MS (250 ms); poll well past it.
     let decision: unknown;
     for (let i = 0; i < 40 && decision !== 'deny'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      decision = decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git reset --hard'), auth));
+      decision = decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git clean -f'), auth));
     }
     expect(decision).toBe('deny');
   });

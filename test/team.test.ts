@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, tempDir } from './helpers';
 import { startPgServer, type PgServer } from './pg-server';
-import { appendRecords, deleteLocal, localRows, loom, projectWith, query, rewriteChain, roleUrl } from './team-helpers';
+import { appendRecords, deleteLocal, draft, localRows, loom, projectWith, query, rewriteChain, roleUrl } from './team-helpers';
 
 let pg: PgServer;
 const WRITER_PW = 'writer-password-0123';
@@ -277,5 +277,25 @@ describe('loom evidence --team', { timeout: 180_000 }, () => {
     expect(bad.stdout).toContain('**Ledgers: PROBLEMS**');
     expect(bad.stdout).toContain('fork');
     expect((await loom(['evidence', '--team', '--project-dir', a], writerEnv)).stderr).toContain('needs --repo');
+  });
+});
+
+describe('a journal-only ledger', { timeout: 180_000 }, () => {
+  it('ships before its first fold: every journal line, verbatim, then the fold changes nothing in the store', async () => {
+    const { appendJournal } = await import('../src/ledger/journal');
+    const p = tempDir('loom-journal-only-');
+    appendJournal(p, Array.from({ length: 30 }, (_, i) => draft(i)), undefined);
+    const { existsSync, readFileSync } = await import('node:fs');
+    expect(existsSync(join(p, '.loom', 'compliance', 'ledger.db'))).toBe(false);
+    const r = JSON.parse((await loom(['ship', '--project-dir', p, '--json'], writerEnv)).stdout);
+    expect(r.shipped).toBe(30);
+    const lines = readFileSync(join(p, '.loom', 'compliance', 'journal.log'), 'utf8');
+    const got = await query<{ seq: string; hash: string; body: string }>(pg.url, 'SELECT seq, hash, body FROM loom.records WHERE ledger_id = $1 ORDER BY seq', [r.ledgerId]);
+    expect(got).toHaveLength(30);
+    for (const g of got) expect(lines).toContain(g.hash);
+    expect((await loom(['fold', '--project-dir', p], writerEnv)).code).toBe(0);
+    appendJournal(p, [draft(30)], undefined);
+    const again = JSON.parse((await loom(['ship', '--project-dir', p, '--json'], writerEnv)).stdout);
+    expect(again).toMatchObject({ ledgerId: r.ledgerId, shipped: 1, alerts: [] });
   });
 });

@@ -302,6 +302,7 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
   const { abs, globbed } = resolveTarget(text, cwd);
   if (!globbed) {
     const real = realTarget(a, abs, true);
+    if (a.loadingEnv > 0 && /^\.env(?:\.|$)/.test(posix.basename(abs))) return;
     if (isSecretPath(abs, a) || (real !== abs && isSecretPath(real, a))) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${abs}`);
     return;
   }
@@ -426,7 +427,8 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
       if (verb !== 'moves') a.hit('rm-recursive-outside-project', 'deny', segment, `recursively ${verb} ${abs}, outside the project and the temp folder`);
       break;
     case 'inside-project':
-      if (posix.basename(abs) === '.git' && !globbed && posix.dirname(abs) === a.opts.projectDir) a.hit('rm-git-dir', 'ask', segment, `${verb} the repository history (.git)`);
+      // The project's .git as a whole is its history (issue 12 §15): deleted or moved away, it is gone for the agent's work.
+      if (posix.basename(abs) === '.git' && !globbed && posix.dirname(abs) === a.opts.projectDir) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository history (.git)`);
       break;
     case 'temp':
       break;
