@@ -27,6 +27,28 @@ export function differential(n: number, seed: number, extraSeeds: string[] = [])
   }
 }
 
+/**
+ * Runs the given lines again in a fresh sandbox and returns those that still mismatch: a parser
+ * gap repeats, a timing artefact of a loaded machine (a line cut by its CPU limit) does not.
+ */
+export function confirmMismatches(lines: string[]): LineResult[] {
+  if (lines.length === 0) return [];
+  const root = join(__dirname, '..');
+  const s = makeSandbox();
+  try {
+    const ran = runLines(s, lines);
+    const policy = loadPolicy(root, s.work);
+    return lines
+      .map((line, i) => {
+        const cwd = join(s.work, String(i));
+        return compareLine(line, ran[i], { projectDir: cwd, cwd, home: s.home, tmp: join(s.root, 'tmp'), policy, protectedPaths: [] });
+      })
+      .filter((r) => r.missing.length > 0);
+  } finally {
+    removeSandbox(s);
+  }
+}
+
 if (require.main === module) {
   if (!sandboxAvailable()) {
     console.error('guard-differential: needs Linux, root, unshare and setpriv');

@@ -20,9 +20,9 @@ describe('loom evidence', () => {
     for (let i = 0; i < 3; i++) await bash(project, 's1', 'git push --force origin main');
     await bash(project, 's1', 'rm -rf /');
     // an ask the user approved (the tool ran) and one nobody answered
-    await bash(project, 's1', 'git reset --hard HEAD~1', { tool_use_id: 'toolu_a' });
-    await hook('tool-audit', { hook_event_name: 'PostToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command: 'git reset --hard HEAD~1' }, tool_use_id: 'toolu_a', tool_response: { stdout: '' }, cwd: project });
-    await bash(project, 's1', 'git stash drop', { tool_use_id: 'toolu_b' });
+    await bash(project, 's1', 'git clean -f', { tool_use_id: 'toolu_a' });
+    await hook('tool-audit', { hook_event_name: 'PostToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command: 'git clean -f' }, tool_use_id: 'toolu_a', tool_response: { stdout: '' }, cwd: project });
+    await bash(project, 's1', 'git push --force origin feature/x', { tool_use_id: 'toolu_b' });
     const r = await loom(['evidence', '--project-dir', project]);
     expect(r.code, r.stderr).toBe(0);
     const denied = r.stdout.split('### Denied actions')[1].split('###')[0];
@@ -30,8 +30,8 @@ describe('loom evidence', () => {
     expect(rows).toHaveLength(2);
     expect(rows.find((l) => l.includes('git push --force origin main'))).toMatch(/^\| \d+ \| [^|]+ \| 3 \|/);
     const asks = r.stdout.split('### Asks')[1].split('###')[0];
-    expect(asks).toMatch(/git reset --hard HEAD~1` \| approved, ran \|/);
-    expect(asks).toMatch(/git stash drop` \| no answer on record \|/);
+    expect(asks).toMatch(/git clean -f` \| approved, ran \|/);
+    expect(asks).toMatch(/git push --force origin feature\/x` \| no answer on record \|/);
   });
 
   it('clip never cuts a word: the result is whole words of the text plus an ellipsis', () => {

@@ -34,6 +34,47 @@ describe('tamper: each attack is detected with its kind', () => {
     });
   }
 
+  it('archived segments are checked too: an edited segment (SHA-256 in the index), a deleted one, an unlisted one', async () => {
+    const { readFileSync, writeFileSync, readdirSync, rmSync, copyFileSync } = await import('node:fs');
+    const base = await ledgerWith(520);
+    expect((await verify(base)).json).toMatchObject({ status: 'intact', records: 520, history: { checked: 520 } });
+    const archive = (p: string) => join(p, '.loom', 'compliance', 'history');
+    const seg = readdirSync(archive(base)).find((f) => f.startsWith('segment-'))!;
+    const cases: [string, (p: string) => void, string, number][] = [
+      ['edited', (p) => writeFileSync(join(archive(p), seg), readFileSync(join(archive(p), seg), 'utf8').replace('"decision":"allow"', '"decision":"deny"')), 'history-edited', 1],
+      ['deleted', (p) => rmSync(join(archive(p), seg)), 'history-missing', 1],
+      ['unlisted', (p) => copyFileSync(join(archive(p), seg), join(archive(p), 'segment-000000999-000001000.json')), 'history-extra', 1],
+    ];
+    for (const [name, edit, kind, seq] of cases) {
+      const project = tempDir();
+      cloneProject(base, project);
+      edit(project);
+      const r = await verify(project);
+      expect(r.code, name).toBe(1);
+      expect(r.json.problem, name).toMatchObject({ kind, seq });
+    }
+  }, 120_000);
+
+  it('a history ahead of the database is set aside (renamed with a timestamp), not rebuilt over, and the cut is still named', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const base = await ledgerWith(12);
+    const project = tempDir();
+    cloneProject(base, project);
+    const before = readFileSync(join(project, '.loom', 'compliance', 'history.json'), 'utf8');
+    // The database's tail cut (checkpoints too); history.json still holds the cut records.
+    ATTACKS.find((a) => a.kind === 'tail-cut')!.apply(project, 12, 9, { stateDir: '' });
+    const fold = await run(process.execPath, [CLI, 'fold', '--project-dir', project], null);
+    expect(fold.stderr).toMatch(/history set aside/);
+    const dir = join(project, '.loom', 'compliance');
+    const aside = readdirSync(dir).filter((f) => /^history\.json\.aside-\d{4}-/.test(f));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0]), 'utf8')).toBe(before);
+    expect((JSON.parse(readFileSync(join(dir, 'history.json'), 'utf8')) as unknown[]).length).toBe(8);
+    const r = await verify(project);
+    expect(r.code).toBe(1);
+    expect(r.json.problem.kind).toBe('tail-cut');
+  });
+
   it('a deleted ledger started again is "restarted", not intact', async () => {
     const project = await ledgerWith(7);
     const { rmSync } = await import('node:fs');

@@ -15,9 +15,9 @@ describe('docs/guard.md', () => {
 
   it('names every family module and every rule id the families can report', () => {
     const doc = readFileSync(join(ROOT, 'docs/guard.md'), 'utf8');
-    for (const f of ['delete', 'git', 'download', 'interpreters', 'secrets', 'tamper', 'disk', 'windows']) expect(doc).toContain(`families/${f}.ts`);
+    for (const f of ['delete', 'git', 'download', 'remote-shell', 'interpreters', 'secrets', 'tamper', 'disk', 'windows']) expect(doc).toContain(`families/${f}.ts`);
     const policy = JSON.parse(readFileSync(join(ROOT, 'config/policy.default.json'), 'utf8')) as { rules: Record<string, string> };
-    const src = ['delete', 'git', 'download', 'interpreters', 'secrets', 'tamper', 'disk', 'windows'].map((f) => readFileSync(join(ROOT, `src/guards/shell/families/${f}.ts`), 'utf8')).join('\n') + readFileSync(join(ROOT, 'src/guards/shell/path-rules.ts'), 'utf8');
+    const src = ['delete', 'git', 'download', 'remote-shell', 'interpreters', 'secrets', 'tamper', 'disk', 'windows'].map((f) => readFileSync(join(ROOT, `src/guards/shell/families/${f}.ts`), 'utf8')).join('\n') + readFileSync(join(ROOT, 'src/guards/shell/path-rules.ts'), 'utf8');
     const ids = new Set([...src.matchAll(/hit\(\s*'([a-z-]+)'/g)].map((m) => m[1]));
     for (const id of ids) {
       expect(doc, `docs/guard.md should name ${id}`).toContain('`' + id + '`');

@@ -162,7 +162,7 @@ describe('loom explain and loom demo', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/DENY\s+Bash: rm -rf ~/);
     expect(r.stdout).toMatch(/allow\s+Bash: npm test/);
-    expect(r.stdout).toMatch(/ASK\s+Bash: git reset --hard/);
+    expect(r.stdout).toMatch(/ASK\s+Bash: git clean -f/);
     expect(r.stdout).toMatch(/verify: intact/);
     expect(r.stdout).toContain(join(project, '.loom/compliance/history.json'));
     expect(statSync(join(project, '.loom/compliance/ledger.db')).size).toBeGreaterThan(0);

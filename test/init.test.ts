@@ -61,15 +61,15 @@ describe('loom init', () => {
     mkdirSync(join(project, 'node_modules'));
     symlinkSync(ROOT, join(project, 'node_modules', 'loom-governance'));
     const cmd = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command as string;
-    const call = () => run('/bin/sh', ['-c', cmd], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'git reset --hard HEAD~1' }, cwd: project }), { CLAUDE_PROJECT_DIR: project }, project);
+    const call = () => run('/bin/sh', ['-c', cmd], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'git clean -f' }, cwd: project }), { CLAUDE_PROJECT_DIR: project }, project);
     const before = await call();
     expect(before.code, before.stderr).toBe(0);
     expect(JSON.parse(before.stdout).hookSpecificOutput.permissionDecision).toBe('ask');
     const policy = join(project, '.loom', 'policy.json');
-    writeFileSync(policy, readFileSync(policy, 'utf8').replace('// "git-reset-hard": "deny",', '"git-reset-hard": "deny" // the team decided'));
+    writeFileSync(policy, readFileSync(policy, 'utf8').replace('// "git-clean": "deny",', '"git-clean": "deny" // the team decided'));
     const after = await call();
     expect(after.code).toBe(2);
-    expect(after.stderr).toContain('git-reset-hard');
+    expect(after.stderr).toContain('git-clean');
     // a broken policy still fails closed, naming the file
     writeFileSync(policy, '{ "rules": { /* unterminated');
     const broken = await call();

@@ -21,8 +21,7 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.child.kill('SIGKILL');
 });
 
-function start(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Srv> {
-  const project = tempDir();
+function start(args: string[] = [], env: NodeJS.ProcessEnv = {}, project = tempDir()): Promise<Srv> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project, ...args], { env: { ...process.env, LOOM_SERVE_TOKEN: TOKEN, LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
@@ -170,14 +169,14 @@ describe('loom serve', () => {
   it('a policy edit reaches served decisions without a restart', async () => {
     const s = await start();
     const decisionOf = (r: Res) => (r.json?.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision;
-    expect(decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git reset --hard'), auth))).toBe('ask');
+    expect(decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git clean -f'), auth))).toBe('ask');
     mkdirSync(join(s.project, '.loom'), { recursive: true });
-    writeFileSync(join(s.project, '.loom', 'policy.json'), JSON.stringify({ rules: { 'git-reset-hard': 'deny' } }));
+    writeFileSync(join(s.project, '.loom', 'policy.json'), JSON.stringify({ rules: { 'git-clean': 'deny' } }));
     // The server trusts a loaded policy for POLICY_RECHECK_MS (250 ms); poll well past it.
     let decision: unknown;
     for (let i = 0; i < 40 && decision !== 'deny'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      decision = decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git reset --hard'), auth));
+      decision = decisionOf(await call(s.url, '/hooks/PreToolUse', pre('git clean -f'), auth));
     }
     expect(decision).toBe('deny');
   });
@@ -193,13 +192,24 @@ describe('loom serve', () => {
     expect([408, -1]).toContain(status);
   });
 
-  it('past N requests in flight: 503 with Retry-After', async () => {
-    const cfg = writeRegistry({ PreToolUse: [{ id: 'slow', entry: BEHAVE, policy: { mode: 'sleep', ms: 800 } }] });
-    const s = await start(['--max-in-flight', '1', '--config', cfg]);
-    const [a, b] = await Promise.all([call(s.url, '/hooks/PreToolUse', pre('ls'), auth), new Promise<Res>((r) => setTimeout(() => r(call(s.url, '/hooks/PreToolUse', pre('ls'), auth)), 200))]);
+  it('past N requests in flight (after a short wait for a slot): a block on PreToolUse, 503 with Retry-After on an event that cannot block', async () => {
+    const cfg = writeRegistry({ PreToolUse: [{ id: 'slow', entry: BEHAVE, policy: { mode: 'sleep', ms: 2500 } }] });
+    const s = await start(['--max-in-flight', '1', '--request-timeout-ms', '1000', '--config', cfg]);
+    const later = (path: string, body: string) => new Promise<Res>((r) => setTimeout(() => r(call(s.url, path, body, auth)), 200));
+    const [a, b, c] = await Promise.all([call(s.url, '/hooks/PreToolUse', pre('ls'), auth), later('/hooks/PreToolUse', pre('ls')), later('/hooks/PostToolUse', JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: {} }))]);
     expect(a.status).toBe(200);
-    expect(b.status).toBe(503);
-    expect(b.headers['retry-after']).toBe('1');
+    expect(b.status).toBe(200);
+    expect(JSON.stringify(b.json)).toMatch(/"deny".*loom serve is overloaded/);
+    expect(c.status).toBe(503);
+    expect(c.headers['retry-after']).toBe('1');
+  });
+
+  it('a request waits a moment for a slot rather than being refused at once', async () => {
+    const cfg = writeRegistry({ PreToolUse: [{ id: 'slow', entry: BEHAVE, policy: { mode: 'sleep', ms: 300 } }] });
+    const s = await start(['--max-in-flight', '1', '--config', cfg]);
+    const [a, b] = await Promise.all([call(s.url, '/hooks/PreToolUse', pre('ls'), auth), new Promise<Res>((r) => setTimeout(() => r(call(s.url, '/hooks/PreToolUse', pre('ls'), auth)), 100))]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(JSON.stringify(b.json)).not.toMatch(/deny/);
   });
 
   it('without --project-dir, a payload cwd outside the projects root is refused', async () => {
@@ -379,6 +389,41 @@ describe('loom serve', () => {
     expect(await s.exited).toBe(0);
     const cps = readFileSync(join(s.project, '.loom/compliance/checkpoints.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(cps.at(-1)).toMatchObject({ seq: 1, reason: 'server-shutdown' });
+    expect(s.stderr()).toContain('checkpoint written at seq 1');
+  });
+
+  it('SIGTERM writes a checkpoint only when the head moved, and says which; a restart brings history.json to the head at once', async () => {
+    const cfg = writeRegistry({ PreToolUse: [{ id: 'h', entry: BEHAVE, policy: { mode: 'ok' } }] });
+    const cps = (project: string) => readFileSync(join(project, '.loom/compliance/checkpoints.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; reason: string });
+    const a = await start(['--config', cfg]);
+    for (let i = 0; i < 3; i++) expect((await call(a.url, '/hooks/PreToolUse', pre(`echo ${i}`), auth)).status).toBe(200);
+    a.child.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+    expect(cps(a.project).at(-1)).toMatchObject({ seq: 3, reason: 'server-shutdown' });
+    // A command hook appends while no server runs: the journal holds seq 4, history.json does not yet.
+    const hook = await runHook(['--event', 'PreToolUse', '--config', cfg, '--project-dir', a.project], { ...JSON.parse(pre('echo hook')), cwd: a.project }, { LOOM_FOLD_EVERY: '1000' });
+    expect(hook.code, hook.stderr).toBe(0);
+    expect(readHistorySeqs(a.project)).toEqual([1, 2, 3]);
+    const b = await start(['--config', cfg], {}, a.project);
+    let seqs: number[] = [];
+    for (let i = 0; i < 200 && seqs.length < 4; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seqs = readHistorySeqs(a.project);
+    }
+    expect(seqs).toEqual([1, 2, 3, 4]);
+    // The head moved (the hook's record) since the last checkpoint: this shutdown writes one.
+    b.child.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+    expect(cps(a.project).at(-1)).toMatchObject({ seq: 4, reason: 'server-shutdown' });
+    expect(b.stderr()).toContain('checkpoint written at seq 4');
+    // Nothing new: a third server's shutdown writes nothing and says so.
+    const n = cps(a.project).length;
+    const c = await start(['--config', cfg], {}, a.project);
+    expect((await call(c.url, '/healthz', null, {}, 'GET')).status).toBe(200);
+    c.child.kill('SIGTERM');
+    expect(await c.exited).toBe(0);
+    expect(cps(a.project)).toHaveLength(n);
+    expect(c.stderr()).toMatch(/none written/);
   });
 
   it('gives the same verdicts as the command runner on the real payloads', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, tempDir } from './helpers';
 import { startPgServer, type PgServer } from './pg-server';
-import { appendRecords, deleteLocal, localRows, loom, projectWith, query, rewriteChain, roleUrl } from './team-helpers';
+import { appendRecords, deleteLocal, draft, localRows, loom, projectWith, query, rewriteChain, roleUrl } from './team-helpers';
 
 let pg: PgServer;
 const WRITER_PW = 'writer-password-0123';
@@ -247,5 +247,55 @@ describe('loom export --team', { timeout: 180_000 }, () => {
     const down = await loom(['export', '--team', '--format', 'jsonl', '--project-dir', p], { LOOM_TEAM_URL: 'postgres://loom_ship@127.0.0.1:1/loom', PGPASSWORD: 'x' });
     expect(down.code).not.toBe(0);
     expect(down.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('loom evidence --team', { timeout: 180_000 }, () => {
+  it('gives the PR evidence of one repository and branch from the store, and names a forked ledger', async () => {
+    const mk = async (branch: string, n: number) => {
+      const p = projectWith(0);
+      const git = (args: string[]) => new Promise<void>((res) => spawn('git', ['-C', p, ...args], { stdio: 'ignore' }).on('close', () => res()));
+      await git(['init', '-q', '-b', branch]);
+      await git(['remote', 'add', 'origin', 'https://github.com/Org/evidence-repo.git']);
+      appendRecords(p, n);
+      expect((await loom(['ship', '--project-dir', p], writerEnv)).code).toBe(0);
+      return p;
+    };
+    const a = await mk('feat/ev', 40);
+    await mk('feat/ev', 30);
+    await mk('other', 25);
+    const ok = await loom(['evidence', '--team', '--repo', 'github.com/Org/evidence-repo', '--branch', 'feat/ev', '--project-dir', a], writerEnv);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('**Ledgers: intact.** 2 ledger(s)');
+    expect(ok.stdout).toMatch(/\| 70 \| 59 \| 0 \| 11 \| 11 \|/); // 70 records, 11 denied (every 7th of 40 and of 30), all high risk
+    rewriteChain(a, 10);
+    appendRecords(a, 2, 40);
+    await loom(['ship', '--project-dir', a], writerEnv);
+    const bad = await loom(['evidence', '--team', '--repo', 'github.com/Org/evidence-repo', '--branch', 'feat/ev', '--project-dir', a], writerEnv);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('**Ledgers: PROBLEMS**');
+    expect(bad.stdout).toContain('fork');
+    expect((await loom(['evidence', '--team', '--project-dir', a], writerEnv)).stderr).toContain('needs --repo');
+  });
+});
+
+describe('a journal-only ledger', { timeout: 180_000 }, () => {
+  it('ships before its first fold: every journal line, verbatim, then the fold changes nothing in the store', async () => {
+    const { appendJournal } = await import('../src/ledger/journal');
+    const p = tempDir('loom-journal-only-');
+    appendJournal(p, Array.from({ length: 30 }, (_, i) => draft(i)), undefined);
+    const { existsSync, readFileSync } = await import('node:fs');
+    expect(existsSync(join(p, '.loom', 'compliance', 'ledger.db'))).toBe(false);
+    const r = JSON.parse((await loom(['ship', '--project-dir', p, '--json'], writerEnv)).stdout);
+    expect(r.shipped).toBe(30);
+    const lines = readFileSync(join(p, '.loom', 'compliance', 'journal.log'), 'utf8');
+    const got = await query<{ seq: string; hash: string; body: string }>(pg.url, 'SELECT seq, hash, body FROM loom.records WHERE ledger_id = $1 ORDER BY seq', [r.ledgerId]);
+    expect(got).toHaveLength(30);
+    for (const g of got) expect(lines).toContain(g.hash);
+    expect((await loom(['fold', '--project-dir', p], writerEnv)).code).toBe(0);
+    appendJournal(p, [draft(30)], undefined);
+    const again = JSON.parse((await loom(['ship', '--project-dir', p, '--json'], writerEnv)).stdout);
+    expect(again).toMatchObject({ ledgerId: r.ledgerId, shipped: 1, alerts: [] });
   });
 });

@@ -128,7 +128,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       ['--projects-root R', 'serve every project under R (the payload\'s cwd picks it)'],
       ['--token-file F', 'require this bearer token (or LOOM_SERVE_TOKEN)'],
       ['--harness NAME', 'answer in this dialect (default: detected)'],
-      ['--max-in-flight N', 'requests at once before 503 (default 256)'],
+      ['--max-in-flight N', 'requests at once; past it a request waits up to 2 s, then a block (blocking events) or 503 (default 256)'],
+      ['--max-per-client N', 'requests at once from one client: remote address, with or without the token (default a quarter of --max-in-flight)'],
       ['--request-timeout-ms MS', 'per request (default 10000)'],
       ['--config FILE', 'the registry (default: the pack\'s config/hooks.json)'],
       PROJECT,
@@ -155,8 +156,12 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   evidence: {
     summary: 'Markdown evidence for a pull request',
-    usage: ['loom evidence [--base main] [--spec specs/<spec>] [--out FILE] [--bundle FILE] [--fail-on deny,high]'],
+    usage: ['loom evidence [--base main] [--spec specs/<spec>] [--out FILE] [--bundle FILE] [--fail-on deny,high]', 'loom evidence --team --repo R [--branch B] [--since T] [--out FILE]'],
     options: [
+      ['--team', 'the evidence from the team store: every ledger of --repo (and --branch), re-verified'],
+      ['--repo R', 'with --team: the normalized remote (github.com/org/repo)'],
+      ['--branch B', 'with --team: one branch'],
+      ['--team-url URL', 'with --team: the team store (default LOOM_TEAM_URL or team.url in the policy)'],
       ['--base REF', 'the sessions of the current branch since it left REF (a pull request\'s evidence)'],
       ['--spec DIR', 'the sessions that wrote handoffs for this spec'],
       ['--since T', 'a date, a date and time (local time unless it ends in Z or an offset) or an age'],

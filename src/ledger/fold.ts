@@ -124,7 +124,8 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
     sweepLockLeftovers(paths.dir);
     if (!opts.skipHistory) {
       const l = ledger;
-      l.withWriteLock(() => syncHistory(l));
+      const aside = l.withWriteLock(() => syncHistory(l));
+      if (aside) result.warnings.push(aside);
     }
   } catch (e) {
     result.warnings.push(`history: ${e instanceof LedgerError ? e.message : ioError(paths.history, e, 'updating history.json').message}`);

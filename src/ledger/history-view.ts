@@ -12,7 +12,7 @@ import type { Ledger } from './store';
 
 export const SEGMENT_SIZE = 500;
 
-interface SegmentEntry {
+export interface SegmentEntry {
   file: string;
   first_seq: number;
   last_seq: number;
@@ -20,7 +20,7 @@ interface SegmentEntry {
   sha256: string;
 }
 
-interface HistoryIndex {
+export interface HistoryIndex {
   version: 1;
   segment_size: number;
   segments: SegmentEntry[];
@@ -32,8 +32,12 @@ interface RowText {
   hash: string;
 }
 
-/** One line of history.json: the canonical body with its hash appended. */
-function line(r: RowText): string {
+/** One line of history.json: the canonical body with its hash appended (verify compares each line with this). */
+export function historyLine(r: { body: string; hash: string }): string {
+  return line(r);
+}
+
+function line(r: { body: string; hash: string }): string {
   return r.body.slice(0, -1) + ',"hash":' + JSON.stringify(r.hash) + '}';
 }
 
@@ -70,8 +74,8 @@ function readIndex(ledger: Ledger): HistoryIndex | undefined {
   }
 }
 
-/** Lines of the current history.json, or undefined when missing or unreadable. */
-function readCurrentLines(file: string): string[] | undefined {
+/** Lines of a history array file (history.json or a segment), or undefined when missing or unreadable. */
+export function readCurrentLines(file: string): string[] | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -180,10 +184,39 @@ export function discardHistory(plan: HistoryPlan): void {
  * ledger's write lock: planned and renamed under the same lock, nothing can
  * have moved in between, so the stamps are not checked again.
  */
-export function syncHistory(ledger: Ledger): void {
+export function syncHistory(ledger: Ledger): string | undefined {
   const plan = planHistory(ledger);
-  if (plan === 'rebuild') rebuildHistory(ledger);
-  else if (plan !== 'current') renameAll(plan);
+  if (plan === 'rebuild') {
+    const aside = setHistoryAside(ledger);
+    rebuildHistory(ledger);
+    return aside;
+  }
+  if (plan !== 'current') renameAll(plan);
+  return undefined;
+}
+
+/**
+ * A history that is unreadable or ahead of the database is evidence (of a
+ * cut database, or of an edit): it is renamed aside with a timestamp, never
+ * deleted, and the view is rebuilt beside it. Returns what was set aside.
+ */
+export function setHistoryAside(ledger: Ledger): string | undefined {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const moved: string[] = [];
+  const hasSegments = (() => {
+    try {
+      return readdirSync(ledger.paths.historyArchive).some((f) => /^segment-\d+-\d+\.json$/.test(f) || f === 'index.json');
+    } catch {
+      return false;
+    }
+  })();
+  for (const [from, present] of [[ledger.paths.history, statSync(ledger.paths.history, { throwIfNoEntry: false }) !== undefined], [ledger.paths.historyArchive, hasSegments]] as const) {
+    if (!present) continue;
+    const to = `${from}.aside-${stamp}`;
+    renameSync(from, to);
+    moved.push(to);
+  }
+  return moved.length ? `history set aside (unreadable, or ahead of the database: kept as evidence): ${moved.join(', ')}` : undefined;
 }
 
 function indexText(index: HistoryIndex): string {

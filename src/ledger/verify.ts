@@ -6,9 +6,10 @@ import { compliancePaths } from './paths';
 import { classifySqliteError, Ledger, LedgerError } from './store';
 import { readChainMeta, readJournal, type JournalRead } from './journal';
 import { ledgerIdentityOf, sourceOf } from './ledger-identity';
+import { HistoryCheck } from './verify-history';
 import { downgradeFinding, missingLedgerFinding, restartedFinding, sameLedger } from './verify-evidence';
 
-export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted';
+export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted' | 'history-edited' | 'history-missing' | 'history-extra';
 
 export interface VerifyResult {
   status: 'intact' | 'tampered' | 'cannot-verify';
@@ -23,6 +24,8 @@ export interface VerifyResult {
   erased: { seq: number; paths: string[]; by: number }[];
   /** Lines in the journal, and how many of them are not in the database yet. */
   journal?: { lines: number; unfolded: number };
+  /** Lines of history.json and its segments compared with their records. */
+  history?: { checked: number };
   warnings: string[];
 }
 
@@ -177,6 +180,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
         return false;
       }
     };
+    const history = new HistoryCheck(paths);
     let expected = 1;
     let prevHash = GENESIS_HASH;
     let prevTs = '';
@@ -221,6 +225,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       prevTs = ts;
       prevHash = row.hash;
       if (opts.onRecord) opts.onRecord(b, row.hash, row.body);
+      history.record(row.seq, row.body, row.hash);
       expected = row.seq + 1;
       result.records++;
       result.head = { seq: row.seq, hash: row.hash };
@@ -283,6 +288,10 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (latest && latest.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `checkpoint ${latest.reason ? `(${latest.reason}) ` : ''}at ${latest.ts} recorded seq ${latest.seq}; the ledger ends at seq ${headSeq}`);
     }
+    // The chain holds; then the reviewer's view of it.
+    const seen = history.finish(headSeq);
+    result.history = { checked: history.checked };
+    if (seen.length) return tampered(seen[0].seq, seen[0].kind, seen[0].detail + (seen.length > 1 ? ` (and ${seen.length - 1} more)` : ''));
     if (!latest && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
     opts.onProgress?.(total, total);
     return result;

@@ -3,12 +3,18 @@
 import { Worker } from 'node:worker_threads';
 import type { RecordJob, WorkerReply, WorkerRequest } from './ledger-worker';
 
+/** What a shutdown did: problems, and the checkpoints it wrote (project and seq). */
+export interface ShutdownResult {
+  problems: string[];
+  written: { projectDir: string; seq: number }[];
+}
+
 export class LedgerClient {
   private worker: Worker;
   private nextId = 1;
   private waiting = new Map<number, (problem: string | undefined) => void>();
   private head = 0;
-  private stopped?: (problems: string[]) => void;
+  private stopped?: (r: ShutdownResult) => void;
 
   constructor(workerFile: string) {
     this.worker = new Worker(workerFile);
@@ -19,7 +25,7 @@ export class LedgerClient {
           this.waiting.get(id)?.(problem);
           this.waiting.delete(id);
         }
-      } else this.stopped?.(m.problems);
+      } else this.stopped?.({ problems: m.problems, written: m.written });
     });
     this.worker.on('error', (e) => {
       for (const done of this.waiting.values()) done(`ledger worker failed: ${e.message}`);
@@ -40,11 +46,16 @@ export class LedgerClient {
     return this.head;
   }
 
-  shutdown(reason: string): Promise<string[]> {
+  /** Folds what the journal holds for the project now (at start: a restart catches up without waiting for a request). */
+  catchUp(projectDir: string): void {
+    this.worker.postMessage({ type: 'catch-up', projectDir } satisfies WorkerRequest);
+  }
+
+  shutdown(reason: string): Promise<ShutdownResult> {
     return new Promise((resolve) => {
-      this.stopped = (problems) => {
+      this.stopped = (r) => {
         void this.worker.terminate();
-        resolve(problems);
+        resolve(r);
       };
       this.worker.postMessage({ type: 'shutdown', reason } satisfies WorkerRequest);
     });

@@ -5,7 +5,7 @@
 // journal; this fold takes their records in too.
 import { parentPort } from 'node:worker_threads';
 import { KeyError, loadChainKey } from '../ledger/chain';
-import { writeCheckpoint } from '../ledger/checkpoints';
+import { readCheckpoints, writeCheckpoint } from '../ledger/checkpoints';
 import { LedgerError, type Head } from '../ledger/errors';
 import { foldJournal } from '../ledger/fold';
 import { compliancePaths } from '../ledger/paths';
@@ -15,8 +15,9 @@ import { UpkeepShipper } from '../team/upkeep-shipper';
 
 export const HISTORY_INTERVAL_MS = 200;
 
-export type UpkeepRequest = { type: 'advanced'; projectDir: string; head: Head; checkpoint?: string } | { type: 'shutdown'; reason: string };
-export type UpkeepReply = { type: 'stopped'; problems: string[] };
+export type UpkeepRequest = { type: 'advanced'; projectDir: string; head: Head; checkpoint?: string } | { type: 'catch-up'; projectDir: string } | { type: 'shutdown'; reason: string };
+/** `written`: the checkpoints the shutdown wrote (none for a project whose head had not moved since its last one). */
+export type UpkeepReply = { type: 'stopped'; problems: string[]; written: { projectDir: string; seq: number }[] };
 
 class ProjectUpkeep {
   private timer?: NodeJS.Timeout;
@@ -25,7 +26,12 @@ class ProjectUpkeep {
   /** The last fold's failure, reported once per change. */
   problem?: string;
 
-  constructor(readonly projectDir: string) {}
+  /** The seq of the newest checkpoint in the project: a shutdown writes one only when the head moved past it. */
+  private checkpointed: number;
+
+  constructor(readonly projectDir: string) {
+    this.checkpointed = readCheckpoints(compliancePaths(projectDir).checkpoints).checkpoints.reduce((m, c) => Math.max(m, c.seq), -1);
+  }
 
   advanced(head: Head, checkpoint: string | undefined): void {
     this.head = head;
@@ -58,19 +64,22 @@ class ProjectUpkeep {
   checkpoint(reason: string, head = this.head): string[] {
     if (!head) return [];
     try {
-      return writeCheckpoint(compliancePaths(this.projectDir).checkpoints, this.projectDir, head, reason, loadChainKey(this.projectDir), process.env, ledgerIdentityOf(this.projectDir, undefined, (p) => sourceOf(Ledger.openReadOnly(p), true)));
+      const problems = writeCheckpoint(compliancePaths(this.projectDir).checkpoints, this.projectDir, head, reason, loadChainKey(this.projectDir), process.env, ledgerIdentityOf(this.projectDir, undefined, (p) => sourceOf(Ledger.openReadOnly(p), true)));
+      this.checkpointed = Math.max(this.checkpointed, head.seq);
+      return problems;
     } catch (e) {
       return [e instanceof KeyError ? e.message : `checkpoint: ${(e as Error).message}`];
     }
   }
 
-  /** Last fold and a checkpoint of the final head. */
-  finish(reason: string): string[] {
+  /** Last fold and, when the head moved since the newest checkpoint, a checkpoint of it. */
+  finish(reason: string): { problems: string[]; written?: number } {
     const folded = this.fold();
     const head = this.head && (!folded || this.head.seq >= folded.seq) ? this.head : folded;
-    const problems = this.checkpoint(reason, head);
+    const moved = head !== undefined && head.seq > this.checkpointed;
+    const problems = moved ? this.checkpoint(reason, head) : [];
     if (this.problem) problems.push(this.problem);
-    return problems;
+    return { problems, written: moved && !problems.length ? head.seq : undefined };
   }
 }
 
@@ -78,13 +87,23 @@ const projects = new Map<string, ProjectUpkeep>();
 // With a team store configured (LOOM_TEAM_URL or team.url), each project is shipped from here too.
 const shipper = new UpkeepShipper();
 parentPort!.on('message', (m: UpkeepRequest) => {
+  const upkeepOf = (projectDir: string) => {
+    let p = projects.get(projectDir);
+    if (!p) projects.set(projectDir, (p = new ProjectUpkeep(projectDir)));
+    return p;
+  };
   if (m.type === 'advanced') {
-    let p = projects.get(m.projectDir);
-    if (!p) projects.set(m.projectDir, (p = new ProjectUpkeep(m.projectDir)));
-    p.advanced(m.head, m.checkpoint);
+    upkeepOf(m.projectDir).advanced(m.head, m.checkpoint);
     shipper.nudge(m.projectDir);
+  } else if (m.type === 'catch-up') {
+    // At start: records the hooks (or a killed server) left in the journal reach the database and history.json now, not at the first request.
+    const p = upkeepOf(m.projectDir);
+    const head = p.fold();
+    if (head && (!p.head || head.seq > p.head.seq)) p.head = head;
   } else {
-    const problems = [...projects.values()].flatMap((p) => p.finish(m.reason));
-    void shipper.finish([...projects.keys()]).finally(() => parentPort!.postMessage({ type: 'stopped', problems } satisfies UpkeepReply));
+    const results = [...projects.values()].map((p) => ({ projectDir: p.projectDir, ...p.finish(m.reason) }));
+    const problems = results.flatMap((r) => r.problems);
+    const written = results.flatMap((r) => (r.written === undefined ? [] : [{ projectDir: r.projectDir, seq: r.written }]));
+    void shipper.finish([...projects.keys()]).finally(() => parentPort!.postMessage({ type: 'stopped', problems, written } satisfies UpkeepReply));
   }
 });

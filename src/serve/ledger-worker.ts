@@ -22,9 +22,9 @@ export interface RecordJob {
 }
 
 /** Jobs travel as one JSON string: cheaper to pass between threads than a deep structured clone. */
-export type WorkerRequest = { type: 'append'; id: number; job: string } | { type: 'shutdown'; reason: string };
+export type WorkerRequest = { type: 'append'; id: number; job: string } | { type: 'catch-up'; projectDir: string } | { type: 'shutdown'; reason: string };
 /** One message answers every job of a commit: fewer wake-ups of the request thread under load. */
-export type WorkerReply = { type: 'appended'; done: [id: number, problem: string | undefined][]; headSeq: number } | { type: 'stopped'; problems: string[] };
+export type WorkerReply = { type: 'appended'; done: [id: number, problem: string | undefined][]; headSeq: number } | ({ type: 'stopped' } & Omit<UpkeepReply, 'type'>);
 
 // Bundled beside this file (dist/ledger-upkeep.js).
 const upkeep = new Worker(join(__dirname, 'ledger-upkeep.js'));
@@ -52,11 +52,13 @@ parentPort!.on('message', (m: WorkerRequest) => {
       return;
     }
     void ledger.append(job.projectDir, drafts).then((problem) => answer(m.id, problem));
+  } else if (m.type === 'catch-up') {
+    upkeep.postMessage(m satisfies UpkeepRequest);
   } else {
     // Every queued record committed first, so the final checkpoint covers them.
     ledger.close();
     upkeep.once('message', (r: UpkeepReply) => {
-      parentPort!.postMessage({ type: 'stopped', problems: r.problems } satisfies WorkerReply);
+      parentPort!.postMessage({ type: 'stopped', problems: r.problems, written: r.written } satisfies WorkerReply);
       void upkeep.terminate();
     });
     upkeep.postMessage({ type: 'shutdown', reason: m.reason } satisfies UpkeepRequest);

@@ -3,7 +3,8 @@
 // the command runner; one warm process, one ledger writer (group commit).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { realpathSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { contractFor } from '../contract/events';
 import type { FailureKind, HookDef } from '../contract/types';
@@ -16,7 +17,7 @@ import { projectFolderProblem } from '../runner/project-dir';
 import { finalDecision, sessionIdOf } from '../runner/record';
 import { applyLedgerProblem, runHooks, selectHooks } from '../runner/run-hooks';
 import { probeSqlite } from '../ledger/store';
-import { LedgerClient } from './ledger-client';
+import { LedgerClient, type ShutdownResult } from './ledger-client';
 import { actorOf } from '../runner/actor';
 import { httpBody } from './http-answer';
 import { Metrics } from './metrics';
@@ -40,6 +41,8 @@ export interface ServeOptions {
   registryFile: string;
   hooksDir: string;
   maxInFlight: number;
+  /** Requests one client (remote address, with or without the token) may have in flight; default a quarter of maxInFlight. */
+  maxPerClient?: number;
   /** Body read and request timeouts, ms. */
   requestTimeoutMs: number;
   /** The bundled ledger worker (dist/ledger-worker.js). */
@@ -73,13 +76,26 @@ class HttpError extends Error {
 }
 
 /** A body that arrives too slowly; reaped when every slot is taken. */
+/** A request's place among those in flight; released once (an evicted request's slot passes to its evictor). */
+interface Slot {
+  /** The client: remote address and whether it showed the token. */
+  client: string;
+  released: boolean;
+  /** Admission order: a waiting request may evict only bodies admitted before it arrived. */
+  order?: number;
+}
+
 interface Reader {
   lastData: number;
+  /** The slot of the request reading this body. */
+  slot: Slot;
   evict(): void;
 }
 
 /** What a request revealed before it failed (for a fail-closed answer). */
 interface RequestState {
+  /** Its place among the requests in flight (per-client quota). */
+  slot?: Slot;
   event?: string;
   payload?: Record<string, unknown>;
   projectDir?: string;
@@ -90,7 +106,7 @@ function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
-function readBody(req: IncomingMessage, limit: number, timeoutMs: number, readers: Set<Reader>): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number, readers: Set<Reader>, slot: Slot): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) return reject(new HttpError(413, `body of ${declared} bytes is over the ${limit}-byte limit`, {}, 'payload'));
@@ -98,6 +114,7 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number, reader
     let size = 0;
     const reader: Reader = {
       lastData: Date.now(),
+      slot,
       evict: () => {
         clearTimeout(timer);
         readers.delete(reader);
@@ -138,7 +155,8 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number, reader
 export interface LoomServer {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /** Stops: requests in flight finish, the last batch commits, a checkpoint is written where the head moved. */
+  close(): Promise<ShutdownResult>;
 }
 
 export async function startServer(o: ServeOptions): Promise<LoomServer> {
@@ -153,6 +171,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   setPolicyRecheckMs(o.policyRecheckMs ?? POLICY_RECHECK_MS);
   const registryDir = join(o.registryFile, '..');
   const ledger = new LedgerClient(o.ledgerWorker);
+  if (o.projectDir && existsSync(join(o.projectDir, '.loom', 'compliance'))) ledger.catchUp(o.projectDir);
   // The registry is fixed for the server's life: each event's hooks are selected once.
   const selections = new Map<string, { hooks: HookDef[]; recorded: Pick<HookDef, 'id' | 'policy'>[] }>();
   const hooksFor = (eventName: string) => {
@@ -173,6 +192,11 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     return given !== '' && tokenDigest !== undefined && timingSafeEqual(digest(given), tokenDigest);
   };
   const readers = new Set<Reader>();
+  /** Sockets with a request in progress: never reaped as idle. */
+  const busy = new Set<Socket>();
+  const perClient = new Map<string, number>();
+  let admitted = 0;
+  const clientQuota = Math.max(1, o.maxPerClient ?? Math.ceil(o.maxInFlight / 4));
   let inFlight = 0;
   let closing = false;
   /** The last ledger write's failure, until a write succeeds again: /healthz is not ok meanwhile. */
@@ -242,7 +266,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     }
     const type = String(req.headers['content-type'] ?? '');
     if (!/^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i.test(type)) throw new HttpError(415, `content-type must be application/json (got ${JSON.stringify(type || 'none')})`);
-    const body = await readBody(req, MAX_BODY, o.requestTimeoutMs, readers);
+    const body = await readBody(req, MAX_BODY, o.requestTimeoutMs, readers, st.slot ?? { client: '', released: true });
     let payload: unknown;
     try {
       payload = body.length ? JSON.parse(body.toString('utf8')) : {};
@@ -318,16 +342,74 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     if (!m) return send(res, 'other', 404, { error: `no route ${req.method} ${path.slice(0, 200)}` });
     if (req.method !== 'POST') return send(res, '/hooks', 405, { error: 'use POST' }, { allow: 'POST' });
     if (closing) return send(res, '/hooks', 503, { error: 'shutting down' }, { 'retry-after': '1', connection: 'close' });
-    // Every slot taken: a body that has stalled longest makes room (408) before a live request is turned away.
-    if (inFlight >= o.maxInFlight && !evictStalledReader()) return send(res, '/hooks', 503, { error: `more than ${o.maxInFlight} requests in flight` }, { 'retry-after': '1' });
-    inFlight++;
+    const client = `${req.socket.remoteAddress ?? '?'}|${tokenDigest && authorized(req) ? 'token' : 'anonymous'}`;
+    busy.add(req.socket);
+    res.once('close', () => busy.delete(req.socket));
+    void admit(client).then((refused) => {
+      if (typeof refused !== 'string') return hook(req, res, m, query, refused);
+      if (tokenDigest && !authorized(req)) return send(res, '/hooks', 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
+      // No slot: on an event that can block, that is a block the harness understands (200), never a 5xx it would let through.
+      let event: string | undefined;
+      try {
+        event = m[1] ? decodeURIComponent(m[1]) : undefined;
+      } catch {
+        event = undefined;
+      }
+      if (event && contractFor(event)?.canBlock) {
+        req.resume();
+        return void unjudgedBlock(res, { event }, query, 'timeout', `loom serve is overloaded: ${refused}`).catch(() => send(res, '/hooks', 200, { decision: 'block', reason: `loom serve is overloaded: ${refused}` }));
+      }
+      send(res, '/hooks', 503, { error: refused }, { 'retry-after': '1' });
+    });
+  });
+
+  /**
+   * A slot for a request: within the client's quota and the server's limit.
+   * When either is full, the body that stalled longest (of that client, when
+   * its quota is the limit) makes room with a 408; else the request waits a
+   * moment (a slow machine is not a stalled client). A waiting request may
+   * evict only bodies admitted before it arrived: stalled waiters cannot
+   * keep evicting each other's successors and starve a live request that
+   * arrives after them.
+   * Resolves with the refusal, or undefined once the slot is taken.
+   */
+  async function admit(client: string): Promise<Slot | string> {
+    const deadline = Date.now() + Math.min(o.requestTimeoutMs, 2000);
+    const ticket = admitted;
+    for (;;) {
+      const mine = perClient.get(client) ?? 0;
+      const overClient = mine >= clientQuota;
+      const room = !overClient && inFlight < o.maxInFlight;
+      const evicted = room ? undefined : evictStalledReader(overClient ? client : undefined, ticket);
+      if (room || evicted) {
+        // An evicted request's slot passes to this one at once: waiters cannot take it first.
+        if (evicted) release(evicted);
+        inFlight++;
+        perClient.set(client, (perClient.get(client) ?? 0) + 1);
+        return { client, released: false, order: ++admitted };
+      }
+      if (Date.now() >= deadline || closing) return overClient ? `this client already has ${clientQuota} requests in flight` : `more than ${o.maxInFlight} requests in flight`;
+      await new Promise((r) => setTimeout(r, STALLED_MS / 4));
+    }
+  }
+
+  function release(slot: Slot): void {
+    if (slot.released) return;
+    slot.released = true;
+    inFlight--;
+    const n = (perClient.get(slot.client) ?? 1) - 1;
+    if (n > 0) perClient.set(slot.client, n);
+    else perClient.delete(slot.client);
+  }
+
+  function hook(req: IncomingMessage, res: ServerResponse, m: RegExpExecArray, query: URLSearchParams, slot: Slot): void {
     let event: string | undefined;
     try {
       event = m[1] ? decodeURIComponent(m[1]) : undefined;
     } catch {
       event = '\u0000';
     }
-    const st: RequestState = {};
+    const st: RequestState = { slot };
     handleHook(req, res, event, query, st)
       .catch(async (e: unknown) => {
         if (res.headersSent) return;
@@ -345,22 +427,24 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
         if (e instanceof HttpError) send(res, '/hooks', e.status, { error: e.message }, e.headers);
         else send(res, '/hooks', 500, { error: `internal error: ${oneLineError(e)}` });
       })
-      .finally(() => {
-        inFlight--;
-      });
-  });
-  function evictStalledReader(): boolean {
+      .finally(() => release(slot));
+  }
+  function evictStalledReader(client?: string, before = Infinity): Slot | undefined {
     let oldest: Reader | undefined;
-    for (const r of readers) if (!oldest || r.lastData < oldest.lastData) oldest = r;
-    if (!oldest || Date.now() - oldest.lastData < STALLED_MS) return false;
+    for (const r of readers) if ((client === undefined || r.slot.client === client) && (r.slot.order ?? 0) <= before && (!oldest || r.lastData < oldest.lastData)) oldest = r;
+    if (!oldest || Date.now() - oldest.lastData < STALLED_MS) return undefined;
     oldest.evict();
-    return true;
+    return oldest.slot;
   }
   server.headersTimeout = o.requestTimeoutMs;
   server.requestTimeout = o.requestTimeoutMs * 2;
   server.keepAliveTimeout = 5000;
   // A socket that sends nothing at all (no request ever starts) is reaped too: the header timeout only runs once bytes arrive.
   server.timeout = o.requestTimeoutMs + 1000;
+  // ...but never one whose request is being judged or recorded (a ledger lock held by command hooks can take longer).
+  server.on('timeout', (socket: Socket) => {
+    if (!busy.has(socket)) socket.destroy();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve());
@@ -372,11 +456,11 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     server,
     url: `http://${host}:${port}`,
     close: () =>
-      new Promise<void>((resolve) => {
+      new Promise<ShutdownResult>((resolve) => {
         closing = true;
         // Stop accepting; requests in flight finish; then the last batch, a checkpoint, done.
         server.close(() => {
-          void ledger.shutdown('server-shutdown').then(() => resolve());
+          void ledger.shutdown('server-shutdown').then(resolve);
         });
         server.closeIdleConnections();
       }),

@@ -4,6 +4,7 @@ import type { PgClient } from './pg';
 
 export interface TeamFilter {
   repo?: string;
+  branch?: string;
   user?: string;
   ledger?: string;
   since?: string;
@@ -18,6 +19,7 @@ export function whereOf(f: TeamFilter): { sql: string; params: unknown[] } {
     conds.push(sql.replace('?', `$${params.length}`));
   };
   if (f.repo) add('repo = ?', f.repo);
+  if (f.branch) add('branch = ?', f.branch);
   if (f.user) add('actor_user = ?', f.user);
   if (f.ledger) add('ledger_id = ?', f.ledger);
   if (f.since) add('ts >= ?', f.since);

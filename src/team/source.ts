@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { nanoid } from 'nanoid';
 import { compliancePaths } from '../ledger/paths';
 import { Ledger, LedgerError } from '../ledger/store';
-import { readJournal } from '../ledger/journal';
+import { journalFile, readChainMeta, readJournal } from '../ledger/journal';
 
 export const LEDGER_ID_KEY = 'ledger_id';
 
@@ -29,7 +29,12 @@ export interface LedgerInfo {
  */
 export function ensureLedgerId(projectDir: string): LedgerInfo | undefined {
   const paths = compliancePaths(projectDir);
-  if (!existsSync(paths.db)) return undefined;
+  if (!existsSync(paths.db)) {
+    // A journal-only ledger (no fold yet) ships too: create the database as the fold would (the journal's chain
+    // description, no records), so the id has its home; the journal lines ship from the tail.
+    if (!existsSync(journalFile(paths))) return undefined;
+    Ledger.openForAppend(projectDir, undefined, readChainMeta(paths)).close();
+  }
   const read = (l: Ledger) => l.meta();
   let meta: Record<string, string>;
   const ro = Ledger.openReadOnly(projectDir);

@@ -1,5 +1,6 @@
-// Fuzz at the issue's scale: 10,000 malformed payloads through the runner in
-// process, 1,000 through the real runner process, 2,000 through loom serve.
+// Fuzz: malformed payloads through the runner in process, through the real
+// runner process and through loom serve (2,000 / 200 / 1,000 by default;
+// the issue's 10,000 / 1,000 / 2,000 with LOOM_CHAOS_FULL=1, see scale.ts).
 // 0 crashes, 0 hangs, 0 dangerous calls answered with anything but a block,
 // every answer a documented one. Counts are printed.
 import { spawn } from 'node:child_process';
@@ -9,6 +10,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerProblems, fuzzCase, isBlock } from '../fuzz/payloads';
 import { CLI, ROOT, run, RUNNER, tempDir } from '../helpers';
+import { chaosCount, chaosTimeout } from './scale';
+
+const IN_PROCESS = chaosCount(2000, 10_000);
+const REAL = chaosCount(200, 1000);
+const SERVE = chaosCount(1000, 2000);
 
 const SEED = Number(process.env.LOOM_FUZZ_SEED ?? 20261201);
 /** tmpfs when there is one: the fuzz measures the runner, not the disk's fsync. */
@@ -23,23 +29,23 @@ const fastDir = () => {
 };
 
 describe('fuzz', () => {
-  it('10,000 malformed payloads through the runner in process', async () => {
+  it(`${IN_PROCESS} malformed payloads through the runner in process`, async () => {
     const dir = fastDir();
     mkdirSync(join(dir, 'run'));
-    // Two drivers of 5,000 each: two cores.
+    // Two drivers of half each: two cores.
     const halves = await Promise.all(
-      [0, 1].map((k) => run(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'test', 'fuzz', 'runner-driver.ts'), String(SEED + k), '5000', join(dir, `d${k}`)], null, {}, join(dir, 'run'))),
+      [0, 1].map((k) => run(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'test', 'fuzz', 'runner-driver.ts'), String(SEED + k), String(Math.ceil(IN_PROCESS / 2)), join(dir, `d${k}`)], null, {}, join(dir, 'run'))),
     );
     const outs = halves.map((h) => JSON.parse(h.stderr.trim().split('\n').pop()!));
     const counts = { cases: 0, dangerous: 0, blocked: 0, problems: 0 };
     for (const o of outs) for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += o.counts[k];
     console.log(`fuzz runner in process: ${JSON.stringify(counts)} exits ${JSON.stringify(outs.map((o) => o.counts.byExit))}`);
     expect(outs.flatMap((o) => o.failures)).toEqual([]);
-    expect(counts.cases).toBe(10_000);
+    expect(counts.cases).toBe(2 * Math.ceil(IN_PROCESS / 2));
     expect(counts.blocked).toBe(counts.dangerous);
-  }, 900_000);
+  }, chaosTimeout(300));
 
-  it('1,000 malformed payloads through the real runner process', async () => {
+  it(`${REAL} malformed payloads through the real runner process`, async () => {
     const dir = fastDir();
     const counts = { cases: 0, dangerous: 0, blocked: 0, problems: 0, hangs: 0 };
     const failures: string[] = [];
@@ -63,13 +69,14 @@ describe('fuzz', () => {
       }
     };
     // Four at a time: two cores, processes mostly start-up.
-    for (let i = 0; i < 1000; i += 4) await Promise.all([i, i + 1, i + 2, i + 3].map(one));
+    for (let i = 0; i < REAL; i += 4) await Promise.all([i, i + 1, i + 2, i + 3].map(one));
     console.log(`fuzz runner process: ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);
+    expect(counts.cases).toBe(Math.ceil(REAL / 4) * 4);
     expect(counts.blocked).toBe(counts.dangerous);
-  }, 900_000);
+  }, chaosTimeout(300));
 
-  it('2,000 malformed payloads through loom serve', async () => {
+  it(`${SERVE} malformed payloads through loom serve`, async () => {
     const project = fastDir();
     const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -120,7 +127,7 @@ describe('fuzz', () => {
           if (failures.length < 20) failures.push(`seed ${SEED + 11} case ${i} (${c.family}, ${c.event}): ${problems.join(', ')}; ${r.status} ${r.body.slice(0, 200)}`);
         }
       };
-      for (let i = 0; i < 2000; i += 16) await Promise.all(Array.from({ length: 16 }, (_, k) => one(i + k)));
+      for (let i = 0; i < SERVE; i += 16) await Promise.all(Array.from({ length: 16 }, (_, k) => one(i + k)));
       const health = await new Promise<number>((resolve) => request(url + '/healthz', (res) => resolve(res.statusCode ?? 0)).end());
       expect(health).toBe(200);
     } finally {
@@ -128,7 +135,7 @@ describe('fuzz', () => {
     }
     console.log(`fuzz serve: ${JSON.stringify(counts)}`);
     expect(failures).toEqual([]);
-    expect(counts.cases).toBe(2000);
+    expect(counts.cases).toBe(Math.ceil(SERVE / 16) * 16);
     expect(counts.blocked).toBe(counts.dangerous);
-  });
+  }, chaosTimeout(300));
 });

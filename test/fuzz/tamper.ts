@@ -2,7 +2,7 @@
 // takes a project whose ledger holds `n` records (and its checkpoints), and
 // a position; the chaos suite runs them at many positions, `npm test` once.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { hashBody } from '../../src/ledger/chain';
@@ -30,6 +30,18 @@ function rehash(db: Database.Database, seq: number, change: (b: Record<string, u
   const body = canonicalJson(b);
   db.prepare('UPDATE records SET body = ?, hash = ? WHERE seq = ?').run(body, hashBody(body), seq);
 }
+
+/** Edits the lines of history.json (the reviewer's view), leaving the database alone. */
+export function editHistoryLines(project: string, fn: (lines: string[]) => string[]): void {
+  const file = join(project, '.loom', 'compliance', 'history.json');
+  const text = readFileSync(file, 'utf8');
+  const lines = text === '[]\n' ? [] : text.slice(2, -3).split(',\n');
+  const out = fn(lines);
+  writeFileSync(file, out.length ? '[\n' + out.join(',\n') + '\n]\n' : '[]\n');
+}
+
+/** The index in history.json's lines of the record with this seq. */
+const lineOf = (lines: string[], seq: number) => lines.findIndex((l) => JSON.parse(l).seq === seq);
 
 export interface Attack {
   name: string;
@@ -66,6 +78,33 @@ export const ATTACKS: Attack[] = [
       tamper(p, (db) => db.prepare('DELETE FROM records WHERE seq >= ?').run(at));
       writeFileSync(join(p, '.loom', 'compliance', 'checkpoints.jsonl'), '');
     },
+  },
+  {
+    name: 'history-only edit (a decision changed in history.json)',
+    kind: 'history-edited',
+    seq: (_n, at) => at,
+    apply: (p, _n, at) =>
+      editHistoryLines(p, (lines) => {
+        const i = lineOf(lines, at);
+        lines[i] = lines[i].includes('"decision":"deny"') ? lines[i].replace('"decision":"deny"', '"decision":"allow"') : lines[i].replace(/"decision":"[a-z]+"/, '"decision":"deny"');
+        return lines;
+      }),
+  },
+  {
+    name: 'history-only removal (a line dropped from history.json)',
+    kind: 'history-missing',
+    seq: (_n, at) => at,
+    apply: (p, _n, at) => editHistoryLines(p, (lines) => lines.filter((_l, i) => i !== lineOf(lines, at))),
+  },
+  {
+    name: 'history-only insertion (a line repeated in history.json)',
+    kind: 'history-extra',
+    seq: (_n, at) => at,
+    apply: (p, _n, at) =>
+      editHistoryLines(p, (lines) => {
+        const i = lineOf(lines, at);
+        return [...lines.slice(0, i + 1), lines[i], ...lines.slice(i + 1)];
+      }),
   },
   {
     name: 'deleted ledger',

@@ -38,7 +38,7 @@ function steps(project: string, session: string): Step[] {
     bash('git push --force origin main'),
     bash('cat .env'),
     bash('rm -rf .loom'),
-    bash('git reset --hard HEAD~1'),
+    bash('git clean -f'),
     { hook: 'pre-tool-guard', label: 'Write /etc/hosts', payload: { ...base, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/etc/hosts', content: '127.0.0.1 example' } } },
     { hook: 'pre-tool-guard', label: 'Edit src/parser.ts', payload: { ...base, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(project, 'src/parser.ts'), old_string: 'a', new_string: 'b' } } },
     { hook: 'prompt-guard', label: `prompt with a live key: "deploy with key ${fakeKey.slice(0, 8)}…"`, payload: { ...base, hook_event_name: 'UserPromptSubmit', prompt: `deploy to prod with aws key ${fakeKey}` } },

@@ -27,7 +27,7 @@ export const STARTER_POLICY = `// loom policy for this repository: commit this f
   // Each rule id can be "allow", "ask" or "deny" (\`loom explain "<command>"\`
   // shows which rules a command hits). For example:
   "rules": {
-    // "git-reset-hard": "deny",
+    // "git-clean": "deny",
     // "sudo": "deny"
   },
 

@@ -57,7 +57,8 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   return c.verify.exitCode === 2 && c.total === 0 ? 2 : failOnExit(c, f.values);
 }
 
-export function evidenceCommand(argv: string[]): number {
+export function evidenceCommand(argv: string[]): number | Promise<number> {
+  if (argv.includes('--team')) return evidenceTeamCommand(argv);
   const f = parseFlags(argv, { values: ['project-dir', 'spec', 'out', 'since', 'until', 'fail-on', 'base', 'bundle'] });
   failOnList(f.values);
   const project = resolve(projectDirFrom(f));
@@ -103,4 +104,30 @@ export function evidenceCommand(argv: string[]): number {
     process.stderr.write(`evidence bundle: ${file} (${raw.length} records; re-verify anywhere with: loom verify --bundle ${JSON.stringify(file)})\n`);
   }
   return failOnExit(c, f.values);
+}
+
+// loom evidence --team --repo R [--branch B] [--since T] [--until T] [--out F]
+async function evidenceTeamCommand(argv: string[]): Promise<number> {
+  const f = parseFlags(argv, { values: ['project-dir', 'team-url', 'repo', 'branch', 'since', 'until', 'out'], booleans: ['team'] });
+  if (!f.values.repo) throw new FlagError('--team needs --repo R (the normalized remote, as `loom report --team` lists it)');
+  const { teamConfigFrom } = await import('./team');
+  const { connect, closeQuietly, classifyPgError } = await import('../../team/pg');
+  const { redactUrl } = await import('../../team/config');
+  const { teamEvidence } = await import('../../team/evidence');
+  const cfg = teamConfigFrom(f);
+  const filter = filterFrom(f.values);
+  const client = await connect(cfg, 'loom evidence --team');
+  try {
+    const e = await teamEvidence(client, { repo: f.values.repo, branch: f.values.branch, since: filter.since, until: filter.until }, redactUrl(cfg.url)).catch((err) => {
+      throw classifyPgError(err, cfg);
+    });
+    if (f.values.out) {
+      mkdirSync(dirname(resolve(f.values.out)), { recursive: true });
+      writeFileSync(resolve(f.values.out), e.text);
+      process.stdout.write(`evidence: ${resolve(f.values.out)}\n`);
+    } else process.stdout.write(e.text);
+    return e.intact ? 0 : 1;
+  } finally {
+    await closeQuietly(client);
+  }
 }

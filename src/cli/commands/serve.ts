@@ -1,16 +1,19 @@
 // loom serve [--port P] [--host H] [--project-dir D] [--token-file F]
-// [--harness NAME] [--max-in-flight N]: the HTTP hook endpoint.
+// [--harness NAME] [--max-in-flight N] [--max-per-client N]: the HTTP hook endpoint.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { ShutdownResult } from '../../serve/ledger-client';
 import { startServer } from '../../serve/server';
 import { FlagError, parseFlags } from '../flags';
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'config', 'request-timeout-ms'] });
+  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'max-per-client', 'config', 'request-timeout-ms'] });
   const port = Number(f.values.port ?? process.env.LOOM_SERVE_PORT ?? 7077);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new FlagError(`--port "${f.values.port}": expected 0-65535`);
   const maxInFlight = Number(f.values['max-in-flight'] ?? 256);
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1) throw new FlagError('--max-in-flight: expected a positive integer');
+  const maxPerClient = f.values['max-per-client'] === undefined ? undefined : Number(f.values['max-per-client']);
+  if (maxPerClient !== undefined && (!Number.isInteger(maxPerClient) || maxPerClient < 1)) throw new FlagError('--max-per-client: expected a positive integer');
   const timeout = Number(f.values['request-timeout-ms'] ?? 10_000);
   if (!Number.isInteger(timeout) || timeout < 100) throw new FlagError('--request-timeout-ms: expected an integer >= 100');
   let token = process.env.LOOM_SERVE_TOKEN || undefined;
@@ -34,6 +37,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       registryFile: resolve(f.values.config || process.env.LOOM_CONFIG || join(pack, 'config', 'hooks.json')),
       hooksDir: join(pack, 'hooks'),
       maxInFlight,
+      maxPerClient,
       requestTimeoutMs: timeout,
       ledgerWorker: join(__dirname, 'ledger-worker.js'),
       projectsRoot: resolve(f.values['projects-root'] ?? process.cwd()),
@@ -43,7 +47,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     return 2;
   }
   process.stderr.write(`loom serve: listening on ${s.url} (POST /hooks/<event>, GET /healthz, GET /metrics)${token ? ', bearer token required' : ''}\n`);
-  await new Promise<void>((done) => {
+  const result = await new Promise<ShutdownResult>((done) => {
     const stop = (sig: string) => {
       process.stderr.write(`loom serve: ${sig}: finishing requests in flight\n`);
       void s.close().then(done);
@@ -51,6 +55,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
-  process.stderr.write('loom serve: stopped (checkpoint written)\n');
+  for (const p of result.problems) process.stderr.write(`loom serve: shutdown: ${p}\n`);
+  // Says it wrote a checkpoint only when it did: a head that did not move since the last one needs none.
+  const written = result.written.map((w) => `seq ${w.seq}${result.written.length > 1 ? ` in ${w.projectDir}` : ''}`).join(', ');
+  process.stderr.write(`loom serve: stopped (${written ? `checkpoint written at ${written}` : 'no new records since the last checkpoint: none written'})\n`);
   return 0;
 }

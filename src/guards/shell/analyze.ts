@@ -11,14 +11,15 @@ import { posix } from 'node:path';
 import type { Decision } from '../../contract/types';
 import { actionFor, type Policy } from '../../policy/policy';
 import { customRuleHits } from './custom-rules';
-import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, type Feed } from './feed';
+import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, printfOut, type Feed } from './feed';
 import { globMatch } from './glob';
-import { expandWord, findSubs, plainWord, Lexer, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { decodeAnsiC, expandWord, findSubs, plainWord, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
 import { deletesPath, readsPath, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
 import { BLOCK_DEVICE } from './tables/devices';
+import { isShellCodeGenerator } from './tables/generators';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
@@ -131,6 +132,19 @@ export function quoteArgv(argv: string[]): string {
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
 
+/** Sets a variable as an assignment does: unknown values unset it (run-time), arrays keep their elements. */
+function setVar(env: Env, name: string, value: Word): void {
+  env.vars.delete(`${name}[@]`);
+  if (value.dynamic) env.vars.delete(name);
+  else {
+    env.vars.set(name, value.text);
+    if (value.array) env.vars.set(`${name}[@]`, value.array.join(SPLIT));
+  }
+}
+
+/** Builtins whose arguments become environment variables (a substitution's output loaded, not shown). */
+const ENV_LOADERS = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+
 /**
  * Whether every run-time part of a word is one of its `$(...)` substitutions, in order: no
  * variable, `${...}`, arithmetic or backtick could have left a placeholder of its own.
@@ -147,6 +161,8 @@ function onlySubsAreRuntime(w: Word): boolean {
 }
 
 export class Analyzer {
+  /** Above 0 while the words of `export`/`declare` are expanded: an env file read there is loaded, not shown. */
+  loadingEnv = 0;
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
   private seenHit = new Set<string>();
@@ -336,7 +352,10 @@ export class Analyzer {
 
   /** Structural fork-bomb test: the function calls itself inside a pipe or a background job. */
   private callsItselfInParallel(body: Node, name: string): boolean {
-    const self = (raw: string | undefined) => raw !== undefined && (raw === name || /^"?\$\{?FUNCNAME(?:\[0\])?\}?"?$/.test(raw));
+    // Names compared as bash reads them: `$'\x3a'(){ :|:& };:` defines and calls `:`.
+    const unquote = (w: string) => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => decodeAnsiC(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
+    const me = unquote(name);
+    const self = (raw: string | undefined) => raw !== undefined && (raw === name || unquote(raw) === me || /^"?\$\{?FUNCNAME(?:\[0\])?\}?"?$/.test(raw));
     const visit = (n: Node, parallel: boolean): boolean => {
       switch (n.t) {
         case 'cmd':
@@ -359,6 +378,26 @@ export class Analyzer {
       }
     };
     return visit(body, false);
+  }
+
+  /** The elements of an array literal `(a b c)`, or undefined when one is only known at run time. */
+  private arrayElements(inner: string, env: Env, depth: number, via: string, stdin: Feed): string[] | undefined {
+    if (inner.length > 4096) return undefined;
+    const lx = new Lexer(inner, this.ctxOf(env));
+    const toks = lx.tokens();
+    if (lx.errors.length) return undefined;
+    const out: string[] = [];
+    for (const t of toks) {
+      if (t.kind !== 'word') {
+        if (t.kind === 'op' && t.value === '\n') continue;
+        return undefined;
+      }
+      for (const w of this.expandRaw(t.raw ?? t.value, env, depth, via, stdin)) {
+        if (w.dynamic) return undefined;
+        if (!w.vanished) out.push(w.text);
+      }
+    }
+    return out.slice(0, 256);
   }
 
   /** Expands one word's source in the walk's current state; its substitutions are analyzed. */
@@ -403,6 +442,32 @@ export class Analyzer {
     if (lexer.errors.length) return undefined;
     const { node, errors } = parse(tokens);
     if (errors.length) return undefined;
+    // `$(cd ..; pwd)`, `$(cd ~ && pwd)`: a list whose cd moves the folder the next commands print.
+    if (node.t === 'list') {
+      if (node.items.length > 8) return undefined;
+      let cwd = env.cwd;
+      let out = '';
+      for (const item of node.items) {
+        if (item.bg) return undefined;
+        const here = { ...env, cwd };
+        const n = item.node;
+        if (n.t === 'cmd' && n.words[0] === 'cd' && n.assigns.length === 0) {
+          const args = n.words.slice(1).flatMap((raw) => expandWord(raw, this.ctxOf(here), (s) => this.evalStatic(s, here, level + 1)));
+          const target = args.filter((w) => w.text !== '--' && !/^-[LP]+$/.test(w.text));
+          if (target.some((w) => w.dynamic) || target.length > 1 || target[0]?.text === '-') return undefined;
+          cwd = posix.resolve(cwd, target[0]?.text ?? this.opts.home);
+          continue;
+        }
+        const t = this.evalStaticNode(n, here, level);
+        if (t === undefined) return undefined;
+        out += t;
+      }
+      return out;
+    }
+    return this.evalStaticNode(node, env, level);
+  }
+
+  private evalStaticNode(node: Node, env: Env, level: number): string | undefined {
     const stages = node.t === 'pipe' ? node.cmds : [node];
     let feed: Feed = NONE;
     for (const st of stages) {
@@ -424,7 +489,7 @@ export class Analyzer {
       if (!words.length || words[0].dynamic) return undefined;
       let k = 0;
       while (k < words.length - 1 && (words[k].text === 'command' || words[k].text === 'builtin')) k++;
-      feed = outputOf(posix.basename(words[k].text), words.slice(k), { stdin: feed, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }) });
+      feed = outputOf(posix.basename(words[k].text), words.slice(k), { stdin: feed, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }), cwd: env.cwd });
       if (feed.kind !== 'static') return undefined;
     }
     return feed.kind === 'static' ? feed.text : undefined;
@@ -542,15 +607,29 @@ export class Analyzer {
       const eq = raw.indexOf('=');
       const name = raw.slice(0, eq).replace(/\+$/, '').replace(/\[.*$/, '');
       const vraw = raw.slice(eq + 1);
+      if (vraw.startsWith('(') && vraw.endsWith(')') && !raw.slice(0, eq).includes('[')) {
+        // An array: its elements as bash expands them (`a=(rm -rf ~); "${a[@]}"`).
+        const elems = this.arrayElements(vraw.slice(1, -1), env, depth, via, stdin);
+        assignments.push({ name, value: elems ? { ...lit(elems[0] ?? ''), array: elems } : { ...lit(vraw), dynamic: true } });
+        continue;
+      }
       const ws = vraw.startsWith('(') ? [{ ...lit(vraw), dynamic: true }] : this.expandRaw(vraw, env, depth, via, stdin, undefined, errors);
       const value: Word = ws.length === 1 ? ws[0] : { ...lit(ws.map((w) => w.text).join(' ')), dynamic: ws.some((w) => w.dynamic) };
       assignments.push({ name, value });
     }
     const procsubs = new Map<Word, Feed>();
     const words: Word[] = [];
+    // `export $(cat .env | xargs)` loads an env file into the environment, as `set -a; . .env` does: not a read of it
+    // (sending a loaded secret anywhere is judged where it is sent).
+    const exporting = ENV_LOADERS.has(node.words[0] ?? '');
     for (const raw of node.words) {
       const own: string[] = [];
-      for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, own)) words.push(w);
+      if (exporting && raw !== node.words[0]) this.loadingEnv++;
+      try {
+        for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, own)) words.push(w);
+      } finally {
+        if (exporting && raw !== node.words[0]) this.loadingEnv--;
+      }
       // The word that runs to the end of a text whose open quote was judged harmless above.
       if (own.length && own.every((e) => QUOTE_ONLY.test(e)) && [...this.openQuoteTexts].some((t) => t.endsWith(raw))) continue;
       errors.push(...own);
@@ -569,10 +648,7 @@ export class Analyzer {
     if (words.length === 1 && words[0].text === 'exec' && node.redirs.length) env.fds = io.fds;
     if (words.length === 0) {
       // A line of only assignments sets variables for what follows (X=rm; $X -rf /).
-      for (const a of assignments) {
-        if (a.value.dynamic) env.vars.delete(a.name);
-        else env.vars.set(a.name, a.value.text);
-      }
+      for (const a of assignments) setVar(env, a.name, a.value);
       this.checkRedirects(c, env.cwd, '');
       return this.writeRedirects(node.redirs, env, { kind: 'static', text: '' }, '', io.targets);
     }
@@ -602,9 +678,18 @@ export class Analyzer {
   }
 
   /** A shell builtin that changes the walk's state (cd, set --, export, alias, ...). */
-  private builtinEffects(name: string, words: Word[], env: Env, prefix: { name: string; value: Word }[] = []): void {
+  private builtinEffects(name: string, words: Word[], env: Env, prefix: { name: string; value: Word }[] = [], stdin: Feed = NONE): void {
     const argv = words.map((w) => w.text);
     switch (name) {
+      case 'printf': {
+        // printf -v NAME FORMAT ARGS: the variable holds what printf would print.
+        const k = argv.indexOf('-v');
+        if (k < 1 || !/^[A-Za-z_]\w*$/.test(argv[k + 1] ?? '')) return;
+        const rest = words.slice(k + 2);
+        const text = rest.some((w) => w.dynamic) ? undefined : printfOut(rest.map((w) => w.text));
+        setVar(env, argv[k + 1], text === undefined ? { ...lit(''), dynamic: true } : lit(text));
+        return;
+      }
       case 'cd':
       case 'pushd':
       case 'popd': {
@@ -664,7 +749,25 @@ export class Analyzer {
       case 'unset':
         for (const a of argv.slice(1)) if (!a.startsWith('-')) env.vars.delete(a);
         return;
-      case 'read':
+      case 'read': {
+        // `read -r a b <<< "text"`: fields of the first line, the last name taking the rest.
+        const names: string[] = [];
+        for (let k = 1; k < argv.length; k++) {
+          if (/^-[^-]*[pdntuaNi]$/.test(argv[k])) k++;
+          else if (!argv[k].startsWith('-') && /^[A-Za-z_]\w*$/.test(argv[k])) names.push(argv[k]);
+        }
+        const raw = argv.some((a) => /^-[a-zA-Z]*r/.test(a));
+        const line = stdin.kind === 'static' ? stdin.text.split('\n')[0] : undefined;
+        if (line === undefined || names.length === 0 || argv.some((a) => /^-[a-zA-Z]*[ad]/.test(a))) {
+          for (const a of names.length ? names : ['REPLY']) env.vars.delete(a);
+          return;
+        }
+        const text = raw ? line : line.replace(/\\(.)/g, '$1');
+        const ifs = env.vars.get('IFS') ?? ' \t\n';
+        const fields = names.length === 1 ? [text.replace(new RegExp(`^[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+|[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+$`, 'g'), '')] : text.trim().split(/\s+/);
+        names.forEach((n, i) => setVar(env, n, lit(i === names.length - 1 ? fields.slice(i).join(' ') : fields[i] ?? '')));
+        return;
+      }
       case 'mapfile':
       case 'readarray':
         for (const a of argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(a)) env.vars.delete(a);
@@ -729,7 +832,7 @@ export class Analyzer {
     }
     customRuleHits(this, argv, segment);
     const env = io.env;
-    if (env) this.builtinEffects(name, words, env, c.assignments);
+    if (env) this.builtinEffects(name, words, env, c.assignments, io.stdin);
     const inner = this.unwrap(rctx, io);
     if (inner) return inner;
     if (env && name !== 'cd') {
@@ -802,6 +905,10 @@ export class Analyzer {
         return;
       case 'download':
         this.hit('pipe-download-to-interpreter', 'deny', segment, `${lang === 'sh' ? 'a shell' : lang} runs what ${feed.by} downloads`);
+        return;
+      case 'program':
+        // Only a known generator of shell code (tables/generators.ts) prints code meant to be run.
+        if (!isShellCodeGenerator(feed.argv ?? [feed.name])) this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs the output of ${feed.name}, code only known at run time (not a known generator of shell code)`);
         return;
       default:
     }

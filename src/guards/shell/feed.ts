@@ -7,6 +7,7 @@
 // then run in the same line).
 import { posix } from 'node:path';
 import { decodeAnsiC, type Word } from './lexer';
+import { isShellCodeGenerator } from './tables/generators';
 import { work } from './work';
 
 export type Feed =
@@ -16,8 +17,8 @@ export type Feed =
   | { kind: 'download'; by: string }
   /** A file's content on disk (a script file: judged as running a file, not as text). */
   | { kind: 'file'; path: string }
-  /** What an ordinary program prints (`kubectl completion bash`, `pyenv init -`): trusted like a script file. */
-  | { kind: 'program'; name: string }
+  /** What an ordinary program prints; trusted like a script file only from a known generator of shell code (`kubectl completion bash`, `pyenv init -`: tables/generators.ts). */
+  | { kind: 'program'; name: string; argv?: string[] }
   | { kind: 'none' };
 
 export const NONE: Feed = { kind: 'none' };
@@ -33,6 +34,9 @@ const DOWNLOAD_TO_STDOUT: Record<string, (argv: string[]) => boolean> = {
   scp: () => false,
   rsync: () => false,
 };
+
+/** File names that say they hold a script. */
+const SCRIPT_FILE = /\.(?:sh|bash|zsh|ksh|fish|command|py|pl|rb|js|mjs|cjs|ts|php|lua)$/;
 
 /** Decoders and filters whose output is known only when they run (on a text they are given). */
 const RUNTIME_FILTERS = new Set(['openssl', 'gunzip', 'zcat', 'gzip', 'bzip2', 'bunzip2', 'bzcat', 'xz', 'unxz', 'xzcat', 'zstd', 'unzstd', 'zstdcat', 'lz4', 'uudecode', 'tr', 'sed', 'awk', 'gawk', 'mawk', 'perl', 'python', 'python3', 'ruby', 'node', 'jq', 'yq', 'gpg', 'iconv', 'cut', 'basenc', 'base32', 'recode', 'uncompress', 'brotli', 'unzip', 'tar', 'cpio', 'dd', 'envsubst', 'sort', 'uniq', 'head', 'tail', 'grep', 'strings']);
@@ -139,6 +143,29 @@ export interface OutputContext {
   fileFeed: (path: string) => Feed | undefined;
   /** Output of a process substitution word (`cat <(...)`). */
   procsubFeed: (w: Word) => Feed;
+  /** The folder the command runs in, when known (`pwd`, `realpath ..`). */
+  cwd?: string;
+}
+
+/** Programs that print paths computed from their operands and the current folder. */
+function pathOutput(name: string, args: string[], cwd: string | undefined): string | undefined {
+  const ops = args.filter((a) => !a.startsWith('-'));
+  const flags = args.filter((a) => a.startsWith('-'));
+  switch (name) {
+    case 'pwd':
+      return cwd === undefined ? undefined : cwd + '\n';
+    case 'dirname':
+      return ops.length ? ops.map((o) => posix.dirname(o)).join('\n') + '\n' : undefined;
+    case 'basename':
+      return ops.length === 1 || (ops.length === 2 && flags.length === 0) ? posix.basename(ops[0], ops[1]) + '\n' : undefined;
+    case 'realpath':
+    case 'readlink':
+      // Symlinks on disk are not followed here; a plain path resolves against the folder.
+      if (cwd === undefined || ops.length === 0 || (name === 'readlink' && !flags.some((f) => /^-[a-z]*[fem]/.test(f) || f === '--canonicalize'))) return undefined;
+      return ops.map((o) => posix.resolve(cwd, o)).join('\n') + '\n';
+    default:
+      return undefined;
+  }
 }
 
 const concat = (feeds: Feed[]): Feed => {
@@ -163,6 +190,11 @@ export { concat as concatFeeds };
 export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
   const argv = words.map((w) => w.text);
   const dynamicArgs = words.slice(1).some((w) => w.dynamic && !w.text.startsWith('\u0000procsub'));
+  if (name === 'pwd' || name === 'dirname' || name === 'basename' || name === 'realpath' || name === 'readlink') {
+    if (dynamicArgs) return { kind: 'runtime', why: `${name} of a value only known at run time` };
+    const text = pathOutput(name, argv.slice(1), o.cwd);
+    return text === undefined ? { kind: 'program', name } : { kind: 'static', text };
+  }
   if (name === 'echo' || name === 'printf') {
     if (dynamicArgs) {
       // Known but for its run-time parts: a shell fed it still sees the static commands.
@@ -188,6 +220,9 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
         }),
       );
     }
+    // A data file's text piped on (`cat notes.txt | bash`, `source <(cat cmds)`) is code only known when it runs;
+    // a script by its name (`cat install.sh | bash`) is run like `bash install.sh`.
+    if (name === 'cat' && input.kind === 'file' && !SCRIPT_FILE.test(input.path)) return { kind: 'runtime', why: `the content of ${input.path}` };
     if (name === 'cat' || name === 'tee') return input;
     if (input.kind !== 'static') {
       if (input.kind === 'file') return { kind: 'runtime', why: `${name} of a file` };
@@ -210,6 +245,7 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
     if (argv.some((a) => /^-[a-z]*r/.test(a))) return { kind: 'runtime', why: 'xxd -r' };
     return { kind: 'runtime', why: 'a hex dump' };
   }
+  if (isShellCodeGenerator(argv)) return { kind: 'program', name: posix.basename(name), argv: [posix.basename(name), ...argv.slice(1)] };
   if (DOWNLOADERS.has(name)) {
     if (Object.hasOwn(DOWNLOAD_TO_STDOUT, name) && !DOWNLOAD_TO_STDOUT[name](argv)) return { kind: 'runtime', why: `${name} output` };
     if (name === 'nc' || name === 'ncat' || name === 'socat') return { kind: 'download', by: name };
@@ -223,7 +259,7 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
     return { kind: 'runtime', why: `the output of ${name}` };
   }
   if (name === 'true' || name === ':' || name === 'cd' || name === 'export' || name === 'mkdir' || name === 'chmod' || name === 'touch' || name === 'rm' || name === 'sleep') return { kind: 'static', text: '' };
-  return { kind: 'program', name: posix.basename(name) };
+  return { kind: 'program', name: posix.basename(name), argv: [posix.basename(name), ...argv.slice(1)] };
 }
 
 /** Files a download command writes (curl -o F, wget -O F, curl -O / wget URL: the URL's last segment). */

@@ -32,6 +32,8 @@ export interface Word {
   subOut?: { kind: string }[];
   /** The word expanded to nothing and is removed (kept only to carry its substitutions). */
   vanished?: boolean;
+  /** An array assignment's elements (`a=(x y)`). */
+  array?: string[];
 }
 
 export interface Redirect {
@@ -144,6 +146,87 @@ function decodeAnsiC(body: string): string {
   return out;
 }
 export { decodeAnsiC };
+
+/** A bash pattern (`*`, `?`, `[...]`, backslash and quotes for literals) as a regular expression body; undefined when it holds an expansion. */
+function patternRegex(raw: string, greedy: boolean): string | undefined {
+  let re = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '$' || c === '`') return undefined;
+    if (c === '\\') {
+      i++;
+      re += (raw[i] ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    } else if (c === "'" || c === '"') {
+      const end = raw.indexOf(c, i + 1);
+      if (end < 0) return undefined;
+      re += raw.slice(i + 1, end).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      i = end;
+    } else if (c === '*') re += greedy ? '[\\s\\S]*' : '[\\s\\S]*?';
+    else if (c === '?') re += '[\\s\\S]';
+    else if (c === '[') {
+      const end = raw.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        let body = raw.slice(i + 1, end);
+        const neg = body[0] === '!' || body[0] === '^';
+        if (neg) body = body.slice(1);
+        re += `[${neg ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return re;
+}
+
+/** `${X<op>...}` for the removal and replacement operators, on a known value; undefined when not statically known. */
+export function patternOp(value: string, rest: string): string | undefined {
+  if (rest.length > 1024 || value.length > 8192) return undefined;
+  work.units += rest.length + value.length;
+  const tryRe = (src: string, flags = ''): RegExp | undefined => {
+    try {
+      return new RegExp(src, flags);
+    } catch {
+      return undefined;
+    }
+  };
+  const rm = /^(##|#|%%|%)([\s\S]*)$/.exec(rest);
+  if (rm) {
+    const [, op, pat] = rm;
+    if (op === '#' || op === '##') {
+      const body = patternRegex(pat, op === '##');
+      const re = body === undefined ? undefined : tryRe(`^(?:${body})`);
+      return re ? value.replace(re, '') : undefined;
+    }
+    // Suffix removal: the shortest (%) or longest (%%) suffix matching the whole pattern.
+    const body = patternRegex(pat, true);
+    const re = body === undefined ? undefined : tryRe(`^(?:${body})$`);
+    if (!re) return undefined;
+    if (op === '%') {
+      for (let k = value.length; k >= 0; k--) if (re.test(value.slice(k))) return value.slice(0, k);
+    } else for (let k = 0; k <= value.length; k++) if (re.test(value.slice(k))) return value.slice(0, k);
+    return value;
+  }
+  const rp = /^\/([/#%]?)([\s\S]*)$/.exec(rest);
+  if (!rp) return undefined;
+  const [, mode, tail] = rp;
+  // The pattern ends at the first unescaped slash; the rest is the replacement.
+  let cut = -1;
+  for (let i = 0; i < tail.length; i++) {
+    if (tail[i] === '\\') i++;
+    else if (tail[i] === '/') {
+      cut = i;
+      break;
+    }
+  }
+  const pat = cut < 0 ? tail : tail.slice(0, cut);
+  const repRaw = cut < 0 ? '' : tail.slice(cut + 1);
+  if (/[$`]/.test(repRaw)) return undefined;
+  const rep = repRaw.replace(/\\(.)/g, '$1').replace(/^'([\s\S]*)'$|^"([\s\S]*)"$/, (_m, a, b) => a ?? b);
+  const body = patternRegex(pat, true);
+  if (body === undefined || pat === '') return undefined;
+  const re = tryRe(mode === '#' ? `^(?:${body})` : mode === '%' ? `(?:${body})$` : body, mode === '/' ? 'g' : '');
+  return re ? value.replace(re, () => rep) : undefined;
+}
 
 const isWordStart = (s: string, i: number): boolean => i === 0 || ' \t\n;&|()<>'.includes(s[i - 1]);
 
@@ -379,7 +462,7 @@ export function findSubs(body: string, out: Sub[], level = 0): void {
 }
 
 /** Marks a field boundary produced by an unquoted expansion (IFS splitting happens after the word is built). */
-const SPLIT = '\u0001';
+export const SPLIT = '\u0001';
 
 export type StaticEval = (src: string) => string | undefined;
 
@@ -512,6 +595,31 @@ export class Lexer {
 
   /** ${NAME}, ${NAME:-word} and friends: the word part is expanded too (its substitutions run). */
   private braceParam(w: { text: string; dynamic: boolean }, body: string, inDouble: boolean): void {
+    // Indirection (${!v}: the variable named by v's value) and array elements (${a[0]}, "${a[@]}") read as bash does.
+    const ind = /^!([A-Za-z_][A-Za-z0-9_]*)$/.exec(body);
+    if (ind) {
+      const target = this.expandVar(ind[1]);
+      const v = target !== undefined && /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+)$/.test(target) ? this.expandVar(target) : undefined;
+      if (v !== undefined) return this.put(w, v, inDouble);
+      w.text += '\u0000';
+      w.dynamic = true;
+      return;
+    }
+    const arr = /^([A-Za-z_][A-Za-z0-9_]*)\[([@*]|[0-9]+)\]$/.exec(body);
+    if (arr) {
+      const all = this.ctx.vars.get(`${arr[1]}[@]`);
+      let v: string | undefined;
+      if (arr[2] === '@' || arr[2] === '*') v = all !== undefined ? (arr[2] === '@' || !inDouble ? all : all.split(SPLIT).join(this.ifs()[0] ?? '')) : this.expandVar(arr[1]);
+      else v = all !== undefined ? all.split(SPLIT)[Number(arr[2])] ?? '' : arr[2] === '0' ? this.expandVar(arr[1]) : undefined;
+      if (v !== undefined) {
+        if (arr[2] === '@' && inDouble) w.text += v;
+        else this.put(w, v, inDouble);
+        return;
+      }
+      w.text += '\u0000';
+      w.dynamic = true;
+      return;
+    }
     const m = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(.*)$/s.exec(body);
     const name = m?.[1];
     const rest = m?.[2] ?? body;
@@ -526,12 +634,20 @@ export class Lexer {
       wordPart = { text: parts.map((p) => p.text).join(' '), dynamic: parts.some((p) => p.dynamic), quoted: true, glob: false };
       this.subs.push(...sub.subs);
     }
+    // ${X#p} ${X##p} ${X%p} ${X%%p} ${X/p/r} ${X//p/r} ${X/#p/r} ${X/%p/r} on a known value with a literal pattern.
+    if (m && known !== undefined && rest !== '' && !op) {
+      const v = patternOp(known, rest);
+      if (v !== undefined) return this.put(w, v, inDouble);
+    }
     if (!m || (rest !== '' && !op)) {
       w.text += '\u0000';
       w.dynamic = true;
       return;
     }
     if (rest === '' && known !== undefined) return this.put(w, known, inDouble);
+    // ${X:?msg} / ${X?msg}: the value when set (the shell stops otherwise, running nothing).
+    if (op && (op === '?' || op === ':?') && known !== undefined && (op === '?' || known !== '')) return this.put(w, known, inDouble);
+
     if (op && (op === '-' || op === ':-' || op === '=' || op === ':=')) {
       const useDefault = known === undefined || (op.startsWith(':') && known === '');
       // An unset variable takes the default: what an attacker relies on.

@@ -302,6 +302,7 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
   const { abs, globbed } = resolveTarget(text, cwd);
   if (!globbed) {
     const real = realTarget(a, abs, true);
+    if (a.loadingEnv > 0 && /^\.env(?:\.|$)/.test(posix.basename(abs))) return;
     if (isSecretPath(abs, a) || (real !== abs && isSecretPath(real, a))) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${abs}`);
     return;
   }
@@ -355,6 +356,18 @@ function globReaches(text: string, abs: string, projectDir: string): boolean {
   const comp = text.slice(text.lastIndexOf('/', globAt) + 1).split('/')[0];
   const next = projectDir.slice(abs === '/' ? 1 : abs.length + 1).split('/')[0];
   return globMatch(comp, next);
+}
+
+/** Entries every project root may hold: a glob that matches at most one of them cannot name the root's contents as a whole. */
+const TYPICAL_ROOT_ENTRIES = ['src', 'lib', 'app', 'docs', 'test', 'package.json', 'README.md', 'Makefile', 'main.go', 'Cargo.toml', 'index.ts', 'setup.py', 'LICENSE'];
+
+/** `*.egg-info`, `build*`, `*.log`: a glob with a literal part, matching only what its name says (its last part, nothing below it). */
+function narrowGlob(text: string): boolean {
+  const clean = text.replace(/\/+$/, '');
+  const globAt = clean.search(/[*?[]/);
+  if (globAt < 0 || clean.indexOf('/', globAt) >= 0) return false;
+  const comp = clean.slice(clean.lastIndexOf('/', globAt) + 1);
+  return TYPICAL_ROOT_ENTRIES.filter((n) => globMatch(comp, n)).length <= 1;
 }
 
 export interface DeleteOptions {
@@ -420,13 +433,14 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
       a.hit('rm-recursive-outside-project', 'deny', segment, `recursively ${verb} ${abs}, which holds the project`);
       break;
     case 'project-root':
-      if (!o.filtered) a.hit('rm-recursive-project-root', 'deny', segment, `recursively ${verb} the project root${globbed ? "'s contents" : ''} (${abs})`);
+      if (!o.filtered && !(globbed && narrowGlob(path))) a.hit('rm-recursive-project-root', 'deny', segment, `recursively ${verb} the project root${globbed ? "'s contents" : ''} (${abs})`);
       break;
     case 'outside':
       if (verb !== 'moves') a.hit('rm-recursive-outside-project', 'deny', segment, `recursively ${verb} ${abs}, outside the project and the temp folder`);
       break;
     case 'inside-project':
-      if (posix.basename(abs) === '.git' && !globbed && posix.dirname(abs) === a.opts.projectDir) a.hit('rm-git-dir', 'ask', segment, `${verb} the repository history (.git)`);
+      // The project's .git as a whole is its history (issue 12 §15): deleted or moved away, it is gone for the agent's work.
+      if (posix.basename(abs) === '.git' && !globbed && posix.dirname(abs) === a.opts.projectDir) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository history (.git)`);
       break;
     case 'temp':
       break;

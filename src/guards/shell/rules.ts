@@ -9,6 +9,7 @@ import { DISK_RULES } from './families/disk';
 import { DOWNLOAD_RULES } from './families/download';
 import { GIT_RULES } from './families/git';
 import { INTERPRETER_RULES } from './families/interpreters';
+import { REMOTE_SHELL_RULES } from './families/remote-shell';
 import { SECRET_RULES } from './families/secrets';
 import { TAMPER_RULES } from './families/tamper';
 import type { SimpleCommand, Word } from './lexer';
@@ -35,6 +36,7 @@ export const FAMILIES: Record<string, Rule[]> = {
   delete: DELETE_RULES,
   git: GIT_RULES,
   download: DOWNLOAD_RULES,
+  'remote-shell': REMOTE_SHELL_RULES,
   interpreters: INTERPRETER_RULES,
   secrets: SECRET_RULES,
   tamper: TAMPER_RULES,

@@ -80,6 +80,11 @@ function push(r: RuleContext, g: GitCall): void {
   const colonDelete = refs.filter((p) => p.startsWith(':') || p.startsWith('+:')).map((p) => p.replace(/^\+?:/, ''));
   if ((deleting && refs.some((b) => isProtectedBranch(r, b))) || colonDelete.some((b) => isProtectedBranch(r, b) || b.includes('*'))) {
     r.analyzer.hit('git-delete-protected-branch', 'deny', r.segment, `deletes the protected branch ${(deleting ? refs : colonDelete).join(', ')} on the remote`);
+  } else {
+    // A tag deleted on the remote (a release others build from) or a glob of refs is gone for everyone who
+    // has not fetched it. A feature branch deleted after its merge is everyday clean-up (real agent work).
+    const gone = (deleting ? refs : colonDelete).filter((ref) => ref.includes('*') || /^(?:refs\/tags\/|v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?$)/.test(ref) || (g.has('--tags') && deleting));
+    if (gone.length) r.analyzer.hit('git-ref-delete', 'deny', r.segment, `deletes ${gone.join(', ')} on the remote`);
   }
   const plus = refs.some((p) => p.startsWith('+'));
   if (force || plus) {
@@ -99,6 +104,15 @@ function touchesProtected(r: RuleContext, g: GitCall, paths: string[]): string |
     }
   }
   return undefined;
+}
+
+/** A pathspec that names the whole working tree: `.`, `:/`, `*`, `..` from a subfolder, the project root by path. */
+function wholeTree(r: RuleContext, g: GitCall, p: string): boolean {
+  if (p === '.' || p === ':/' || p === '*' || p === './' || p === ':/*' || p === ':(top)' || p === ':(top).' || p === ':' ) return true;
+  if (/^:\(top[^)]*\)\/?\*?$/.test(p)) return true;
+  if (p.includes('\u0000') || /[*?[]/.test(p)) return false;
+  const { abs } = resolveTarget(p, g.cwd);
+  return abs === g.cwd ? p.replace(/\/+$/, '') === '.' || p === './' : abs === r.opts.projectDir || within(r.opts.projectDir, abs);
 }
 
 const HISTORY_SECRET_SUBS = new Set(['show', 'cat-file', 'log', 'diff', 'blame', 'grep', 'archive', 'format-patch', 'whatchanged', 'annotate']);
@@ -123,7 +137,8 @@ const git: Rule = (r) => {
       push(r, g);
       return;
     case 'reset':
-      if (has('--hard', '--merge', '--keep')) r.analyzer.hit('git-reset-hard', 'ask', r.segment, 'discards uncommitted work (git reset --hard)');
+      // --hard throws away every uncommitted change (--merge and --keep refuse to when a change would be lost).
+      if (has('--hard')) r.analyzer.hit('git-reset-hard', 'deny', r.segment, 'discards uncommitted work (git reset --hard)');
       return;
     case 'clean': {
       if (has('-n', '--dry-run') || !(has('-f', '--force') || g.opts.short.get('f') !== undefined)) return;
@@ -134,6 +149,8 @@ const git: Rule = (r) => {
         r.analyzer.hit('modify-loom', 'deny', r.segment, `git clean -d${has('-x') ? 'x' : ''} removes untracked folders, loom's own files (.loom) among them`);
         return;
       }
+      // Named files (no folder, no glob, not the tree): the agent removes exactly what it names.
+      if (!dirs && paths.length && !touchesProtected(r, g, paths) && paths.every((p) => !p.includes('\u0000') && !/[*?[]/.test(p) && !p.endsWith('/') && !wholeTree(r, g, p) && /\.[\w-]+$|^[^.]*[A-Za-z0-9_-]$/.test(posix.basename(p)) && !/^\.?\.?$/.test(p))) return;
       r.analyzer.hit('git-clean', 'ask', r.segment, 'deletes untracked files (git clean -f)');
       return;
     }
@@ -147,15 +164,17 @@ const git: Rule = (r) => {
         r.analyzer.hit(prot.endsWith('.loom') ? 'modify-loom' : 'modify-hook-settings', 'deny', r.segment, `git ${sub} overwrites ${prot} with the committed version`);
         return;
       }
-      if (sub === 'checkout' && isProtectedBranch(r, g.value('-B') ?? '')) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'resets a protected branch to another commit (git checkout -B)');
-      const broad = paths.some((p) => p === '.' || p === ':/' || p === '*' || p === './' || p === ':/*');
+      if (sub === 'checkout' && isProtectedBranch(r, g.value('-B') ?? '')) r.analyzer.hit('git-branch-force-delete', 'deny', r.segment, 'resets a protected branch to another commit (git checkout -B)');
+      // Interactive hunk selection (-p) asks the user for each change.
+      if (has('-p', '--patch')) return;
+      const broad = paths.some((p) => wholeTree(r, g, p));
       const forced = sub === 'checkout' && has('-f', '--force');
-      if (broad || forced) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'discards uncommitted changes in the working tree');
+      if (broad || forced) r.analyzer.hit('git-discard-changes', 'deny', r.segment, broad ? 'discards every uncommitted change in the working tree' : 'discards uncommitted changes in the working tree (git checkout --force)');
       return;
     }
     case 'switch':
-      if (has('-f', '--force', '--discard-changes')) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'discards uncommitted changes in the working tree (git switch --discard-changes)');
-      if (has('-C', '--force-create') && isProtectedBranch(r, g.value('-C') ?? g.value('--force-create') ?? '')) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'resets a protected branch to another commit');
+      if (has('-f', '--force', '--discard-changes')) r.analyzer.hit('git-discard-changes', 'deny', r.segment, 'discards uncommitted changes in the working tree (git switch --discard-changes)');
+      if (has('-C', '--force-create') && isProtectedBranch(r, g.value('-C') ?? g.value('--force-create') ?? '')) r.analyzer.hit('git-branch-force-delete', 'deny', r.segment, 'resets a protected branch to another commit');
       return;
     case 'branch': {
       const del = has('-D') || (has('-d', '--delete') && has('-f', '--force'));
@@ -164,16 +183,18 @@ const git: Rule = (r) => {
         const prot = names.filter((b) => isProtectedBranch(r, b));
         // A local feature branch deleted with -D is everyday clean-up; a protected one is not.
         if (prot.length && !has('-r', '--remotes') && del) r.analyzer.hit('git-branch-delete-protected', 'deny', r.segment, `force-deletes the protected branch ${prot.join(', ')}`);
-        else if (prot.length && !has('-r', '--remotes')) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, `deletes the protected branch ${prot.join(', ')}`);
+        else if (prot.length && !has('-r', '--remotes')) r.analyzer.hit('git-branch-force-delete', 'deny', r.segment, `deletes the protected branch ${prot.join(', ')}`);
+        // -D deletes a branch whether or not it was merged: its unmerged commits are lost (as cc-safety-net judges it).
+        else if (del && !has('-r', '--remotes')) r.analyzer.hit('git-branch-force-delete', 'deny', r.segment, `force-deletes the branch ${names.join(', ') || '(named at run time)'} with its unmerged commits`);
         return;
       }
-      if ((has('-f', '--force') || has('-M', '-C')) && names.some((b) => isProtectedBranch(r, b))) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, 'overwrites a protected branch (git branch -f / -M)');
+      if ((has('-f', '--force') || has('-M', '-C')) && names.some((b) => isProtectedBranch(r, b))) r.analyzer.hit('git-branch-force-delete', 'deny', r.segment, 'overwrites a protected branch (git branch -f / -M)');
       return;
     }
     case 'stash': {
       const action = ops[0];
       if (action === 'drop' || action === 'clear') {
-        r.analyzer.hit('git-stash-drop', 'ask', r.segment, `discards stashed work (git stash ${action})`);
+        r.analyzer.hit('git-stash-drop', 'deny', r.segment, `discards stashed work (git stash ${action})`);
         return;
       }
       if ((action === undefined || action === 'push' || action === 'save') && has('-a', '--all')) r.analyzer.hit('modify-loom', 'deny', r.segment, "git stash --all stashes and removes ignored and untracked files, loom's own files (.loom) among them");
@@ -181,7 +202,7 @@ const git: Rule = (r) => {
     }
     case 'reflog': {
       if (ops[0] === 'delete') {
-        r.analyzer.hit('git-ref-delete', 'ask', r.segment, 'deletes reflog entries (the way back to lost commits)');
+        r.analyzer.hit('git-ref-delete', 'deny', r.segment, 'deletes reflog entries (the way back to lost commits)');
         return;
       }
       if (ops[0] !== 'expire') return;
@@ -192,8 +213,8 @@ const git: Rule = (r) => {
     case 'gc':
     case 'prune': {
       const prune = sub === 'gc' ? g.value('--prune') : g.value('--expire');
-      if (prune !== undefined && GIT_EXPIRE_NOW.test(prune)) r.analyzer.hit('git-prune-unreachable', 'ask', r.segment, `git ${sub} deletes unreachable commits now (no grace period)`);
-      else if (sub === 'prune' && !has('-n', '--dry-run')) r.analyzer.hit('git-prune-unreachable', 'ask', r.segment, 'git prune deletes unreachable objects');
+      if (prune !== undefined && GIT_EXPIRE_NOW.test(prune)) r.analyzer.hit('git-prune-unreachable', 'deny', r.segment, `git ${sub} deletes unreachable commits now (no grace period)`);
+      else if (sub === 'prune' && !has('-n', '--dry-run')) r.analyzer.hit('git-prune-unreachable', 'deny', r.segment, 'git prune deletes unreachable objects');
       return;
     }
     case 'filter-branch':
@@ -204,9 +225,9 @@ const git: Rule = (r) => {
       const refs = ops.filter((o) => o.startsWith('refs/') || o === 'HEAD');
       if (has('-d')) {
         if (refs.some((ref) => isProtectedBranch(r, ref) || ref === 'HEAD')) r.analyzer.hit('git-delete-protected-branch', 'deny', r.segment, `deletes the protected ref ${refs.join(', ')}`);
-        else r.analyzer.hit('git-ref-delete', 'ask', r.segment, `deletes the ref ${refs.join(', ') || ops.join(' ')}`);
-      } else if (has('--stdin')) r.analyzer.hit('git-ref-delete', 'ask', r.segment, 'updates refs read from its input');
-      else if (refs[0] && isProtectedBranch(r, refs[0])) r.analyzer.hit('git-branch-force-delete', 'ask', r.segment, `moves the protected branch ${refs[0]} to another commit`);
+        else r.analyzer.hit('git-ref-delete', 'deny', r.segment, `deletes the ref ${refs.join(', ') || ops.join(' ')}`);
+      } else if (has('--stdin')) r.analyzer.hit('git-ref-delete', 'deny', r.segment, 'updates (and may delete) refs read from its input');
+      else if (refs[0] && isProtectedBranch(r, refs[0])) r.analyzer.hit('git-branch-force-delete', 'deny', r.segment, `moves the protected branch ${refs[0]} to another commit`);
       return;
     }
     case 'rm': {
@@ -222,10 +243,10 @@ const git: Rule = (r) => {
       if (has('-d', '--delete') && ops.includes('HEAD')) r.analyzer.hit('git-history-destroy', 'deny', r.segment, 'deletes HEAD');
       return;
     case 'worktree':
-      if (ops[0] === 'remove' && has('-f', '--force')) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'removes a worktree with uncommitted changes');
+      if (ops[0] === 'remove' && has('-f', '--force')) r.analyzer.hit('git-discard-changes', 'deny', r.segment, 'removes a worktree with uncommitted changes');
       return;
     case 'checkout-index':
-      if (has('-f', '--force') && has('-a', '--all')) r.analyzer.hit('git-discard-changes', 'ask', r.segment, 'overwrites every file of the working tree');
+      if (has('-f', '--force') && has('-a', '--all')) r.analyzer.hit('git-discard-changes', 'deny', r.segment, 'overwrites every file of the working tree');
       return;
   }
 };

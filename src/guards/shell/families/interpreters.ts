@@ -20,6 +20,8 @@ import type { Rule, RuleContext } from '../rules';
 import { CLUSTER_TAIL, interpreterOf, type InterpreterSpec, type Language } from '../tables/programs';
 import { own } from './args';
 import { sqlOnlyReads } from './tamper';
+import { CODE_SHELL_ON_SOCKET, CODE_SOCKET } from '../tables/remote-shell';
+
 
 export interface CodeContext {
   analyzer: Analyzer;
@@ -1093,6 +1095,8 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   judgeLedgerDb(s);
   // Whatever the parse: code that fetches from the network and runs code is download-and-run.
   if (NET_TEXT.test(code) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
+  // A socket handed to a shell (dup2 onto stdio, a pty, pipes to a spawned sh): a reverse shell.
+  if (CODE_SOCKET.test(code) && CODE_SHELL_ON_SOCKET.test(code)) ctx.analyzer.hit('reverse-shell', 'deny', ctx.segment, `${lang} code connects a socket and gives it to a shell: whoever is on the other end controls the machine`);
 }
 
 // ---------------------------------------------------------------- the rule

@@ -9,6 +9,8 @@ import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, POWER_COMMANDS, POWER
 import { GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './git';
 import { GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
+import { SHELL_CODE_GENERATORS } from './generators';
+import { NET_CLIENTS, SOCAT_EXEC, SOCAT_NET } from './remote-shell';
 import { CREDENTIAL_FOLDERS, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SYSTEM_SECRET_FILES, UPLOAD_OPTIONS } from './secrets';
 import { REMOVE_ITEM_PARAMS, WIN_DELETE, WIN_DISK_ERASERS, WIN_HOME, WIN_PROFILE_FOLDERS, WIN_SYSTEM_DIRS } from './windows';
 
@@ -39,6 +41,14 @@ export function guardTablesMarkdown(): string {
     ['downloaders', code(DOWNLOADERS)],
     ['shells', code(SHELLS)],
     ['interpreters and their code options', INTERPRETERS.map((i) => `${i.lang}: ${code(i.names)} (code: ${code([...[...i.codeShort].map((l) => '-' + l), ...i.codeLong, ...(i.evalSubcommand ? [i.evalSubcommand] : [])])})`).join('<br>')],
+  ]);
+  section('Trusted generators of shell code (`tables/generators.ts`): their output may be eval\'d, sourced or piped to a shell; any other program\'s output run by a shell is `dynamic-command` (ask)', [
+    ['program: first operand', Object.entries(SHELL_CODE_GENERATORS).map(([p, a]) => `\`${p}\` ${a.map((x) => (x === '*' ? '(any)' : '`' + x + '`')).join('/')}`).join(', ')],
+  ]);
+  section('Remote-shell family (`families/remote-shell.ts`)', [
+    ['network clients (a pipeline joining one and a shell is a remote shell); options that run a program', Object.entries(NET_CLIENTS).map(([k, v]) => `\`${k}\`${v ? ' `' + v.source.replace(/\|/g, '\\|') + '`' : ''}`).join(', ')],
+    ['socat: a program address with a network address', '`' + SOCAT_EXEC.source.replace(/\|/g, '\\|') + '` with `' + SOCAT_NET.source.replace(/\|/g, '\\|') + '`'],
+    ['bash network paths as a shell\'s stdio (also through a descriptor opened on one)', '`/dev/tcp/HOST/PORT`, `/dev/udp/HOST/PORT`'],
   ]);
   section('Interpreters family (`families/interpreters.ts`): calls judged per language', Object.entries(SINKS).filter(([, t]) => Object.keys(t).length).map(([lang, t]): [string, string] => {
     const by = new Map<string, string[]>();
