@@ -16,7 +16,7 @@ import { globMatch } from './glob';
 import { decodeAnsiC, expandWord, findSubs, plainWord, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
-import { deletesPath, readsPath, writesPath } from './path-rules';
+import { deletesPath, destroysFile, readsPath, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
 import { BLOCK_DEVICE } from './tables/devices';
 import { isShellCodeGenerator } from './tables/generators';
@@ -33,6 +33,14 @@ const MAX_VISITS = 4000;
 const MAX_LOOP_VALUES = 16;
 /** Loop-body walks one analysis may make in all. */
 const MAX_LOOP_WALKS = 96;
+/** A command whose redirected output is nothing: `> f`, `: > f`, `true > f`, `cat /dev/null > f`. */
+function emptiesFile(c: SimpleCommand): boolean {
+  const argv = c.words.map((w) => w.text);
+  if (argv.length === 0) return true;
+  if (argv.length === 1 && (argv[0] === ':' || argv[0] === 'true' || argv[0] === 'false')) return true;
+  return argv.length === 2 && argv[0] === 'cat' && argv[1] === '/dev/null';
+}
+
 /** Wrappers around one command (`sudo env nice timeout ...`): each is a level of the walk's recursion. */
 const MAX_WRAP_DEPTH = 4 * MAX_DEPTH;
 /** Entries of the `pushd` stack kept. */
@@ -864,6 +872,8 @@ export class Analyzer {
       }
       if (r.target.dynamic || r.target.text === '' || /^\d+$/.test(r.target.text) || r.target.text === '-') continue;
       this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`);
+      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied.
+      if ((r.op === '>' || r.op === '>|') && emptiesFile(c)) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: false });
       if (BLOCK_DEVICE.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
   }

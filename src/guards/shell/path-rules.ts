@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './tables/paths';
+import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { COST, overBudget, work } from './work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
@@ -444,5 +444,42 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
       break;
     case 'temp':
       break;
+  }
+}
+
+/** Whether a command runs with raised privileges (under sudo, doas, pkexec, run0 or su). */
+export function elevated(via: string): boolean {
+  return /(?:^| > )(?:sudo|doas|pkexec|run0|su|runuser)\b/.test(via);
+}
+
+/** A file that belongs to the operating system (tables/paths.ts SYSTEM_FILE_DIRS), outside home and the project. */
+export function isSystemFile(abs: string, a: Analyzer): boolean {
+  if (within(abs, a.opts.home) || within(abs, a.opts.projectDir)) return false;
+  if (SYSTEM_FILE_EXCEPTIONS.some((d) => within(abs, d))) return false;
+  const cls = classify(abs, a);
+  if (cls === 'temp') return false;
+  return SYSTEM_FILE_DIRS.some((d) => within(abs, d));
+}
+
+/**
+ * One file's content destroyed (shredded, emptied, or deleted with privileges):
+ * a system file, or (when `home`) any file under home outside the project, is
+ * gone for good and not the agent's to lose (deny).
+ */
+export function destroysFile(a: Analyzer, path: string, cwd: string, segment: string, o: { verb: string; home: boolean }): void {
+  if (overBudget()) return;
+  work.units += COST.path + path.length;
+  if (path.includes('\u0000') || path === '' || path.startsWith('-')) return;
+  const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
+  const { abs } = resolveTarget(text, cwd);
+  if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
+  const real = realTarget(a, abs, false);
+  for (const t of real !== abs ? [abs, real] : [abs]) {
+    const cls = classify(t, a);
+    const homeFile = o.home && within(t, a.opts.home) && (cls === 'outside' || cls === 'home');
+    if (isSystemFile(t, a) || homeFile) {
+      a.hit('destroy-outside-project', 'deny', segment, `${o.verb} ${t}, ${homeFile ? 'a file in the home folder' : 'a file of the operating system'} outside the project`);
+      return;
+    }
   }
 }

@@ -6,9 +6,9 @@
 // through them lands where they point.
 import { posix } from 'node:path';
 import type { SimpleCommand } from '../lexer';
-import { deletesPath, globToRegExp, recordSymlink, resolveTarget, within } from '../path-rules';
+import { deletesPath, destroysFile, elevated, globToRegExp, recordSymlink, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_FILE_NAMES } from '../tables/paths';
+import { CONTENT_DESTROYERS, GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_FILE_NAMES } from '../tables/paths';
 import { expandLong, hasShortFlag, operands, own, parseOptions } from './args';
 
 /** Programs that delete their operands; `recursive` says which flags make them recurse. */
@@ -26,6 +26,9 @@ export const DELETERS: Record<string, { recursive: string; longRecursive: string
   del: { recursive: '', longRecursive: [], always: true },
   trash_cli: { recursive: '', longRecursive: [], always: true },
 };
+
+/** Programs run by find -exec over every match: the flag that makes the same program walk the tree itself. */
+export const FIND_EXEC_RECURSIVE: Record<string, string> = { chmod: '-R', chown: '-R', chgrp: '-R', setfacl: '-R', chattr: '-R' };
 
 /** find's actions that delete what matched. */
 export const FIND_DELETE_ACTIONS = ['-delete'];
@@ -45,8 +48,58 @@ const rm: Rule = (r) => {
   if (!spec) return;
   if (r.name === 'del' && r.argv.some((a) => /^\/[sqSQ]$/.test(a))) return; // cmd.exe del: the Windows family reads it
   const recursive = spec.always || (spec.recursive !== '' && hasShortFlag(r.argv, spec.recursive, spec.longRecursive.flatMap((l) => [l, ...prefixesOf(l)])));
-  for (const t of operands(r.argv)) deletesPath(r.analyzer, t, r.cwd, r.segment, { recursive });
+  // shred -n N / -s SIZE (also clustered: -zun 3) take a value.
+  const targets = CONTENT_DESTROYERS.includes(r.name) ? shortValueOperands(r.argv, 'ns', ['--iterations', '--size', '--random-source']) : operands(r.argv);
+  for (const t of targets) deletesPath(r.analyzer, t, r.cwd, r.segment, { recursive });
+  // Overwritten in place, a file in home or the system is gone; with privileges, so is a deleted system file.
+  if (CONTENT_DESTROYERS.includes(r.name)) for (const t of targets) destroysFile(r.analyzer, t, r.cwd, r.segment, { verb: `${r.name} overwrites`, home: true });
+  else if (!recursive && elevated(r.via)) for (const t of targets) destroysFile(r.analyzer, t, r.cwd, r.segment, { verb: 'deletes (with privileges)', home: false });
 };
+
+/** Operands of a command whose short options in `letters` take a value (glued, or the next word when last in a cluster). */
+function shortValueOperands(argv: string[], letters: string, longWithArg: string[]): string[] {
+  const out: string[] = [];
+  let flags = true;
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (flags && a === '--') flags = false;
+    else if (flags && a.startsWith('--')) {
+      if (longWithArg.includes(a)) k++;
+    } else if (flags && a.startsWith('-') && a.length > 1) {
+      if (letters.includes(a[a.length - 1]) && !/\d/.test(a)) k++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** A size that leaves nothing of the file: 0, 0K, `<0`, `/0`... */
+const EMPTY_SIZE = /^[<%/]?0+(?:[KMGTPEZY]i?B?|[kKMGTPEZY]B?)?$/;
+
+/** truncate to size 0 (or to the size of /dev/null) empties the file: a system file emptied is a deny. */
+const truncate: Rule = (r) => {
+  const files: string[] = [];
+  let empties = false;
+  let flags = true;
+  for (let k = 1; k < r.argv.length; k++) {
+    const a = r.argv[k];
+    if (flags && a === '--') flags = false;
+    else if (flags && (a === '-s' || a === '--size' || a === '-r' || a === '--reference')) {
+      const v = r.argv[++k] ?? '';
+      if (a === '-r' || a === '--reference' ? v === '/dev/null' : EMPTY_SIZE.test(v)) empties = true;
+    } else if (flags && (a.startsWith('--size=') || a.startsWith('--reference='))) {
+      const v = a.slice(a.indexOf('=') + 1);
+      if (a.startsWith('--reference=') ? v === '/dev/null' : EMPTY_SIZE.test(v)) empties = true;
+    } else if (flags && /^-[co]*s./.test(a)) {
+      if (EMPTY_SIZE.test(a.slice(a.indexOf('s') + 1))) empties = true;
+    } else if (flags && /^-[co]*s$/.test(a)) {
+      if (EMPTY_SIZE.test(r.argv[++k] ?? '')) empties = true;
+    } else if (flags && a.startsWith('-') && a.length > 1) continue;
+    else files.push(a);
+  }
+  if (empties) for (const f of files) destroysFile(r.analyzer, f, r.cwd, r.segment, { verb: 'truncate empties', home: false });
+};
+
+truncate.names = ['truncate', 'gtruncate'];
 
 function prefixesOf(long: string): string[] {
   const out: string[] = [];
@@ -158,7 +211,10 @@ const find: Rule = (r) => {
     const innerName = inner[0] ? posix.basename(inner[0].text) : '';
     if (own(DELETERS, innerName) && !deletes) judgeFindDeletes(r, r.argv, `find ${r.argv[e]} ${innerName}`);
     for (const root of roots) {
-      const replaced = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, 'match') : root) }));
+      let replaced = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, 'match') : root) }));
+      // Without a name filter the command reaches everything under the root: `find / -exec chmod 777 {} +` is `chmod -R 777 /`.
+      const flag = own(FIND_EXEC_RECURSIVE, innerName);
+      if (flag && !named && replaced.length) replaced = [replaced[0], { ...replaced[0], text: flag, dynamic: false, quoted: false, glob: false, subs: undefined }, ...replaced.slice(1)];
       if (replaced.length && !own(DELETERS, innerName)) {
         const c2: SimpleCommand = { ...r.cmd, words: replaced, assignments: [], redirects: [] };
         r.analyzer.analyzeCommand(c2, r.depth + 1, `${r.via} > find ${r.argv[e]}`, r.cwd, [c2], r.vars);
@@ -224,5 +280,5 @@ rsync.names = ['rsync'];
 mv.names = ['mv', 'gmv'];
 ln.names = ['ln'];
 
-export const DELETE_RULES: Rule[] = [ln, rm, find, rsync, mv];
+export const DELETE_RULES: Rule[] = [ln, rm, truncate, find, rsync, mv];
 export { expandLong };

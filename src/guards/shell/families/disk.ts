@@ -107,6 +107,36 @@ function killTargets(argv: string[]): string[] {
   return argv.slice(k);
 }
 
+/** ps options that pick processes by name, pid, parent, group or terminal (a filter); -u/-U/-e/-A/a/x do not narrow to one program. */
+const PS_SELECTORS = /^(?:-[A-Za-z]*[Cpqgst]|--(?:pid|ppid|quick-pid|sid|tty|group|Group|command)\b|p\d|q\d)/;
+
+/**
+ * Whether a substitution's script prints the pids of every process (or every
+ * process of a user): `ps aux | awk '{print $2}'`, `ps -e -o pid=`,
+ * `pgrep -u $USER`. A stage that filters by name (grep, an awk or sed
+ * pattern, pgrep PATTERN, ps -C/-p) makes it a targeted kill.
+ */
+export function listsEveryProcess(src: string): boolean {
+  const stages = src.split(/\|(?!\|)/).map((x) => x.trim());
+  const first = stages[0].split(/\s+/);
+  if (first[0] === 'pgrep') {
+    const pats = operands(first, 1, ['-u', '-U', '-g', '-G', '-s', '-t', '-P', '--signal', '-F']).map((p) => p.replace(/^['"]|['"]$/g, ''));
+    return pats.length === 0 ? first.some((x) => /^-[a-zA-Z]*u$|^-U$|^--(?:e?uid)/.test(x)) : pats.some((p) => MATCHES_ALL.test(p));
+  }
+  if (first[0] !== 'ps') return false;
+  if (first.slice(1).some((x) => PS_SELECTORS.test(x))) return false;
+  for (const st of stages.slice(1)) {
+    const w = st.split(/\s+/);
+    const prog = w[0];
+    if (/^(?:grep|egrep|fgrep|rg)$/.test(prog) && !w.includes('-v')) return false;
+    // awk '/node/ {print $2}', awk '$11 ~ "x"', awk '$1 == "x"': a pattern on the line narrows it
+    if (/awk$/.test(prog) && /\/[^/]+\/|~|==/.test(st)) return false;
+    if (prog === 'sed' && /\/[^/]+\/\s*[pd]/.test(st)) return false;
+    if (prog === 'head' || prog === 'fzf') return false;
+  }
+  return true;
+}
+
 const MATCHES_ALL = /^(?:\.|\.\*|\.\+|\^|\$|\^\.\*|\.\*\$|\*|)$/;
 
 const kills: Rule = (r) => {
@@ -118,7 +148,9 @@ const kills: Rule = (r) => {
   if (name === 'kill') {
     if (argv.includes('-l') || argv.includes('-L')) return;
     const t = killTargets(argv);
-    if (t.some((x) => x === '-1' || x === '1')) r.analyzer.hit('kill-all', 'deny', r.segment, 'kill -1 signals every process you own; kill 1 signals init');
+    const listed = r.words.slice(1).flatMap((w) => w.subs ?? []).find((sub) => listsEveryProcess(sub.src));
+    if (listed) r.analyzer.hit('kill-all', 'deny', r.segment, `kill of every process listed by \`${listed.src.trim().slice(0, 60)}\`, the agent and the machine's services included`);
+    else if (t.some((x) => x === '-1' || x === '1')) r.analyzer.hit('kill-all', 'deny', r.segment, 'kill -1 signals every process you own; kill 1 signals init');
     else if (t.some((x) => x === '0' || x === '-0')) r.analyzer.hit('kill-broad', 'ask', r.segment, 'kill 0 signals the whole process group, the agent included');
     return;
   }

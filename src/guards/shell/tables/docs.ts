@@ -2,12 +2,12 @@
 // read, so the documentation cannot drift from the code (a test compares
 // them; `npm run docs` rewrites the file).
 import { SINKS } from '../families/interpreters';
-import { DELETERS, FIND_NAME_TESTS, RSYNC_DELETE_OPTIONS } from '../families/delete';
+import { DELETERS, FIND_EXEC_RECURSIVE, FIND_NAME_TESTS, RSYNC_DELETE_OPTIONS } from '../families/delete';
 import { FILE_WRITERS, COPY_WRITERS, SCRIPTED_EDITORS } from '../families/tamper';
 import { READERS } from '../families/secrets';
 import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, POWER_COMMANDS, POWER_SUBCOMMANDS, SCHEDULERS } from './devices';
 import { GIT_COMMAND_KEYS, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './git';
-import { GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './paths';
+import { CONTENT_DESTROYERS, GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
 import { SHELL_CODE_GENERATORS } from './generators';
 import { NET_CLIENTS, SOCAT_EXEC, SOCAT_NET } from './remote-shell';
@@ -77,6 +77,9 @@ export function guardTablesMarkdown(): string {
     ['schedulers (persistence, ask)', code(Object.keys(SCHEDULERS))],
     ['files that run on their own (persistence, ask)', code(PERSISTENCE_FILES)],
     ['git config keys that store a command (persistence, ask)', code(GIT_COMMAND_KEYS)],
+    ['system files: shredded, emptied (`truncate -s 0`, `> f`) or deleted with privileges is `destroy-outside-project` (deny)', code(SYSTEM_FILE_DIRS) + ' except ' + code(SYSTEM_FILE_EXCEPTIONS)],
+    ['programs that overwrite a file in place (deny in home or system folders)', code(CONTENT_DESTROYERS)],
+    ['find -exec programs read as their recursive form without a name filter', Object.entries(FIND_EXEC_RECURSIVE).map(([p, f]) => `\`${p} ${f}\``).join(', ')],
   ]);
   section('Windows family (`families/windows.ts`)', [
     ['delete cmdlets and aliases', code(WIN_DELETE)],

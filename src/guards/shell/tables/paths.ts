@@ -46,3 +46,14 @@ export const PERSISTENCE_FILES = [
 
 /** Inside any repository: hooks git runs on its own. */
 export const GIT_HOOKS_DIR = '.git/hooks';
+
+/**
+ * Folders whose files belong to the operating system: emptying, shredding or
+ * (with privileges) deleting one of them breaks the machine, not the project
+ * (deny). `/usr/local` and `/opt` hold what the user installed; removing that is not covered.
+ */
+export const SYSTEM_FILE_DIRS = ['/etc', '/boot', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/usr', '/var', '/root', '/System', '/Library', '/private/etc', '/private/var', '/proc', '/sys'];
+export const SYSTEM_FILE_EXCEPTIONS = ['/usr/local', '/var/tmp', '/var/folders', '/private/var/folders', '/var/lib/docker/tmp'];
+
+/** Programs that overwrite a file's content in place before (optionally) removing it: shredding a file outside the project is a deny. */
+export const CONTENT_DESTROYERS = ['shred', 'srm', 'wipe', 'scrub'];
