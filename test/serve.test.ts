@@ -419,6 +419,7 @@ describe('loom serve', () => {
     // Nothing new: a third server's shutdown writes nothing and says so.
     const n = cps(a.project).length;
     const c = await start(['--config', cfg], {}, a.project);
+    expect((await call(c.url, '/healthz', null, {}, 'GET')).status).toBe(200);
     c.child.kill('SIGTERM');
     expect(await c.exited).toBe(0);
     expect(cps(a.project)).toHaveLength(n);

@@ -70,7 +70,9 @@ const secs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
 export async function benchTeam(): Promise<string[]> {
-  const lines = ['## team store on PostgreSQL (issue 16)'];
+  const lines: string[] = [];
+  const say = (l: string) => { lines.push(l); process.stderr.write(l + '\n'); };
+  lines.push('## team store on PostgreSQL (issue 16)');
   const pg = await startPgServer({ fast: false });
   const projects: string[] = [];
   try {
@@ -84,7 +86,7 @@ export async function benchTeam(): Promise<string[]> {
       generateLedger(p, PER, start + d * 7919, d);
       projects.push(p);
     }
-    lines.push(`generated ${LEDGERS} local ledgers x ${PER.toLocaleString('en-US')} records (real encoding and chain) in ${secs(t0).toFixed(1)} s`);
+    say(`generated ${LEDGERS} local ledgers x ${PER.toLocaleString('en-US')} records (real encoding and chain) in ${secs(t0).toFixed(1)} s`);
 
     // 1. The whole backlog, four shippers at once (as developers' machines would).
     t0 = process.hrtime.bigint();
@@ -96,7 +98,9 @@ export async function benchTeam(): Promise<string[]> {
         try {
           while (next < projects.length) {
             const p = projects[next++];
-            shipped += (await shipLedger(c, p)).shipped;
+            // Read after the await: `shipped += await ...` would add to a stale value and lose the other shippers' counts.
+            const n = (await shipLedger(c, p)).shipped;
+            shipped += n;
           }
         } finally {
           await c.end();
@@ -104,20 +108,20 @@ export async function benchTeam(): Promise<string[]> {
       }),
     );
     const shipSecs = secs(t0);
-    lines.push(`ship ${shipped.toLocaleString('en-US')} records from ${LEDGERS} ledgers: ${shipSecs.toFixed(1)} s = ${Math.round(shipped / shipSecs).toLocaleString('en-US')} records/s (target < 60 s: ${met(shipSecs < 60)})`);
+    say(`ship ${shipped.toLocaleString('en-US')} records from ${LEDGERS} ledgers: ${shipSecs.toFixed(1)} s = ${Math.round(shipped / shipSecs).toLocaleString('en-US')} records/s (target < 60 s: ${met(shipSecs < 60)})`);
 
     // 2. 1,000 new records on a ledger that has shipped everything: loom ship, process start included.
     appendDrafts(projects[0], 1000);
     const cli = join(ROOT, 'bin', 'loom.js');
     const one = sample(process.execPath, [cli, 'ship', '--project-dir', projects[0], '--quiet'], '', { LOOM_TEAM_URL: pg.url });
     const noop = sample(process.execPath, [cli, 'ship', '--project-dir', projects[0], '--quiet'], '', { LOOM_TEAM_URL: pg.url });
-    lines.push(`loom ship of 1,000 new records: ${(one.wallMs / 1000).toFixed(2)} s wall, process start included (target < 1 s: ${met(one.wallMs < 1000)}); with nothing new: ${(noop.wallMs / 1000).toFixed(2)} s`);
+    say(`loom ship of 1,000 new records: ${(one.wallMs / 1000).toFixed(2)} s wall, process start included (target < 1 s: ${met(one.wallMs < 1000)}); with nothing new: ${(noop.wallMs / 1000).toFixed(2)} s`);
 
     // 3. verify --team over the whole store.
     t0 = process.hrtime.bigint();
     const v = await verifyTeam(admin);
     const vs = secs(t0);
-    lines.push(`verify --team: ${v.records.toLocaleString('en-US')} records in ${vs.toFixed(1)} s = ${Math.round(v.records / vs).toLocaleString('en-US')} records/s (target >= 100,000: ${met(v.records / vs >= 100_000)}), status ${v.status}`);
+    say(`verify --team: ${v.records.toLocaleString('en-US')} records in ${vs.toFixed(1)} s = ${Math.round(v.records / vs).toLocaleString('en-US')} records/s (target >= 100,000: ${met(v.records / vs >= 100_000)}), status ${v.status}`);
 
     // 4. A fork and a gap, each named.
     rewriteChain(projects[1], PER - 100);
@@ -130,7 +134,7 @@ export async function benchTeam(): Promise<string[]> {
     const named = v2.ledgers.flatMap((l) => l.problems.map((p) => `${l.ledgerId}: ${p.kind} at seq ${p.seq}`));
     const forkNamed = f.alerts.some((a) => a.kind === 'fork') && v2.ledgers.some((l) => l.ledgerId === f.ledgerId && l.problems.some((p) => p.kind === 'fork'));
     const gapNamed = g.alerts.some((a) => a.kind === 'gap') && v2.ledgers.some((l) => l.ledgerId === g.ledgerId && l.problems.some((p) => p.kind === 'gap' && p.seq === PER + 3));
-    lines.push(`fork detected and named: ${met(forkNamed)}; gap detected and named: ${met(gapNamed)} (${named.slice(0, 4).join('; ')})`);
+    say(`fork detected and named: ${met(forkNamed)}; gap detected and named: ${met(gapNamed)} (${named.slice(0, 4).join('; ')})`);
 
     // 5. Down for a whole 10,000-record session, then up, with loom ship --watch running throughout.
     const p = projects[3];
@@ -158,7 +162,7 @@ export async function benchTeam(): Promise<string[]> {
     const localRows = local.prepare('SELECT seq, hash FROM records ORDER BY seq').all() as { seq: number; hash: string }[];
     local.close();
     const exact = rows.length === localRows.length && rows.every((r, i) => Number(r.seq) === localRows[i].seq && r.hash === localRows[i].hash);
-    lines.push(`store down for a 10,000-record session, then up: backlog shipped ${caught.toFixed(1)} s after restart; every record once and in order: ${met(exact)} (${rows.length} stored, ${localRows.length} local)`);
+    say(`store down for a 10,000-record session, then up: backlog shipped ${caught.toFixed(1)} s after restart; every record once and in order: ${met(exact)} (${rows.length} stored, ${localRows.length} local)`);
 
     // 6. The hook: Stop with a team store (detached shipper) vs without, interleaved.
     const hp = benchProject();
@@ -173,7 +177,7 @@ export async function benchTeam(): Promise<string[]> {
     );
     const a = median(results.get('Stop, no team store')!.map((s) => s.wallMs));
     const b = median(results.get('Stop, team store (detached shipper)')!.map((s) => s.wallMs));
-    lines.push(`Stop hook: median ${a.toFixed(1)} ms without a team store, ${b.toFixed(1)} ms with one = ${(b / a).toFixed(3)} x (the shipper runs after the answer, detached)`);
+    say(`Stop hook: median ${a.toFixed(1)} ms without a team store, ${b.toFixed(1)} ms with one = ${(b / a).toFixed(3)} x (the shipper runs after the answer, detached)`);
     const pre = JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: hp });
     const pw = join(ROOT, 'hooks', 'pre-tool-guard');
     const quiet = compare([{ name: 'PreToolUse', run: () => sample(pw, [], pre, { LOOM_PROJECT_DIR: hp }, hp) }], 20);
@@ -182,7 +186,7 @@ export async function benchTeam(): Promise<string[]> {
     busyWatcher.kill('SIGTERM');
     const q = median(quiet.get('PreToolUse')!.map((s) => s.wallMs));
     const w = median(busy.get('PreToolUse')!.map((s) => s.wallMs));
-    lines.push(`PreToolUse hook: median ${q.toFixed(1)} ms alone, ${w.toFixed(1)} ms with loom ship --watch shipping the same project = ${(w / q).toFixed(3)} x`);
+    say(`PreToolUse hook: median ${q.toFixed(1)} ms alone, ${w.toFixed(1)} ms with loom ship --watch shipping the same project = ${(w / q).toFixed(3)} x`);
     rmSync(hp, { recursive: true, force: true });
   } finally {
     for (const p of projects) execFileSync('rm', ['-rf', p]);

@@ -204,14 +204,17 @@ export function secretSpans(text: string): Span[] {
   }
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
-  const merged: Span[] = [];
-  for (const s of spans) {
-    const last = merged[merged.length - 1];
-    if (last && s.start < last.end) {
+  // Merged in place: the spans are this call's own objects, so no copy per span (hostile inputs hold 100k+ of them).
+  let k = 0;
+  for (let i = 1; i < spans.length; i++) {
+    const s = spans[i];
+    const last = spans[k];
+    if (s.start < last.end) {
       if (s.end > last.end) last.end = s.end;
-    } else merged.push({ ...s });
+    } else spans[++k] = s;
   }
-  return merged;
+  spans.length = k + 1;
+  return spans;
 }
 
 const JSON_ESCAPE = /\\["\\/bfnrtu]/;
@@ -227,14 +230,23 @@ function hexValue(c: number): number {
   return -1;
 }
 
-/** The text with JSON string escapes decoded, and for each decoded index the index it came from. */
+let scratchMap = new Int32Array(0);
+let scratchOut = new Uint16Array(0);
+
+/** The text with JSON string escapes decoded, and for each decoded index the index it came from (valid until the next call). */
 export function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
   if (!JSON_ESCAPE.test(text)) return undefined;
   const n = text.length;
   work.reads += n;
-  const map = new Int32Array(n + 1);
+  // Scratch buffers kept between calls (a megabyte of output needs 6 MB of them): the map is read
+  // only before the next call, and the decoded text is a copy.
+  if (scratchMap.length < n + 1) {
+    scratchMap = new Int32Array(n + 1);
+    scratchOut = new Uint16Array(n + 1);
+  }
+  const map = scratchMap;
   // UTF-16 code units into a buffer, decoded once: no string built piece by piece.
-  const out = new Uint16Array(n);
+  const out = scratchOut;
   let k = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);

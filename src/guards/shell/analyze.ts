@@ -13,7 +13,7 @@ import { actionFor, type Policy } from '../../policy/policy';
 import { customRuleHits } from './custom-rules';
 import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, printfOut, type Feed } from './feed';
 import { globMatch } from './glob';
-import { expandWord, findSubs, plainWord, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { decodeAnsiC, expandWord, findSubs, plainWord, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
 import { deletesPath, readsPath, writesPath } from './path-rules';
@@ -352,7 +352,10 @@ export class Analyzer {
 
   /** Structural fork-bomb test: the function calls itself inside a pipe or a background job. */
   private callsItselfInParallel(body: Node, name: string): boolean {
-    const self = (raw: string | undefined) => raw !== undefined && (raw === name || /^"?\$\{?FUNCNAME(?:\[0\])?\}?"?$/.test(raw));
+    // Names compared as bash reads them: `$'\x3a'(){ :|:& };:` defines and calls `:`.
+    const unquote = (w: string) => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => decodeAnsiC(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
+    const me = unquote(name);
+    const self = (raw: string | undefined) => raw !== undefined && (raw === name || unquote(raw) === me || /^"?\$\{?FUNCNAME(?:\[0\])?\}?"?$/.test(raw));
     const visit = (n: Node, parallel: boolean): boolean => {
       switch (n.t) {
         case 'cmd':

@@ -358,6 +358,18 @@ function globReaches(text: string, abs: string, projectDir: string): boolean {
   return globMatch(comp, next);
 }
 
+/** Entries every project root may hold: a glob that matches at most one of them cannot name the root's contents as a whole. */
+const TYPICAL_ROOT_ENTRIES = ['src', 'lib', 'app', 'docs', 'test', 'package.json', 'README.md', 'Makefile', 'main.go', 'Cargo.toml', 'index.ts', 'setup.py', 'LICENSE'];
+
+/** `*.egg-info`, `build*`, `*.log`: a glob with a literal part, matching only what its name says (its last part, nothing below it). */
+function narrowGlob(text: string): boolean {
+  const clean = text.replace(/\/+$/, '');
+  const globAt = clean.search(/[*?[]/);
+  if (globAt < 0 || clean.indexOf('/', globAt) >= 0) return false;
+  const comp = clean.slice(clean.lastIndexOf('/', globAt) + 1);
+  return TYPICAL_ROOT_ENTRIES.filter((n) => globMatch(comp, n)).length <= 1;
+}
+
 export interface DeleteOptions {
   recursive: boolean;
   /** find with name predicates: the project root itself is not wiped. */
@@ -421,7 +433,7 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
       a.hit('rm-recursive-outside-project', 'deny', segment, `recursively ${verb} ${abs}, which holds the project`);
       break;
     case 'project-root':
-      if (!o.filtered) a.hit('rm-recursive-project-root', 'deny', segment, `recursively ${verb} the project root${globbed ? "'s contents" : ''} (${abs})`);
+      if (!o.filtered && !(globbed && narrowGlob(path))) a.hit('rm-recursive-project-root', 'deny', segment, `recursively ${verb} the project root${globbed ? "'s contents" : ''} (${abs})`);
       break;
     case 'outside':
       if (verb !== 'moves') a.hit('rm-recursive-outside-project', 'deny', segment, `recursively ${verb} ${abs}, outside the project and the temp folder`);

@@ -149,6 +149,8 @@ const git: Rule = (r) => {
         r.analyzer.hit('modify-loom', 'deny', r.segment, `git clean -d${has('-x') ? 'x' : ''} removes untracked folders, loom's own files (.loom) among them`);
         return;
       }
+      // Named files (no folder, no glob, not the tree): the agent removes exactly what it names.
+      if (!dirs && paths.length && !touchesProtected(r, g, paths) && paths.every((p) => !p.includes('\u0000') && !/[*?[]/.test(p) && !p.endsWith('/') && !wholeTree(r, g, p) && /\.[\w-]+$|^[^.]*[A-Za-z0-9_-]$/.test(posix.basename(p)) && !/^\.?\.?$/.test(p))) return;
       r.analyzer.hit('git-clean', 'ask', r.segment, 'deletes untracked files (git clean -f)');
       return;
     }
