@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { GIT_EXPIRE_NOW, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, gitOptionNames } from '../tables/git';
+import { GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, gitConfigRunsCommand, gitOptionNames } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
 
 function isProtectedBranch(r: RuleContext, branch: string): boolean {
@@ -245,6 +245,16 @@ const git: Rule = (r) => {
     case 'worktree':
       if (ops[0] === 'remove' && has('-f', '--force')) r.analyzer.hit('git-discard-changes', 'deny', r.segment, 'removes a worktree with uncommitted changes');
       return;
+    case 'config': {
+      if (GIT_CONFIG_READS.some((o) => has(o))) return;
+      // `git config set k v` (git 2.46) or the classic `git config k v`
+      const verbs = ['get', 'list', 'unset', 'remove-section', 'rename-section', 'edit'];
+      if (verbs.includes(ops[0] ?? '')) return;
+      const [key, value] = ops[0] === 'set' ? [ops[1], ops[2]] : [ops[0], ops[1]];
+      if (key === undefined || value === undefined) return;
+      if (gitConfigRunsCommand(key, value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${key} stores a command that git runs on its own later`);
+      return;
+    }
     case 'checkout-index':
       if (has('-f', '--force') && has('-a', '--all')) r.analyzer.hit('git-discard-changes', 'deny', r.segment, 'overwrites every file of the working tree');
       return;

@@ -6,7 +6,7 @@ import { DELETERS, FIND_NAME_TESTS, RSYNC_DELETE_OPTIONS } from '../families/del
 import { FILE_WRITERS, COPY_WRITERS, SCRIPTED_EDITORS } from '../families/tamper';
 import { READERS } from '../families/secrets';
 import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, POWER_COMMANDS, POWER_SUBCOMMANDS, SCHEDULERS } from './devices';
-import { GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './git';
+import { GIT_COMMAND_KEYS, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './git';
 import { GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
 import { SHELL_CODE_GENERATORS } from './generators';
@@ -76,6 +76,7 @@ export function guardTablesMarkdown(): string {
     ['power (ask)', code([...POWER_COMMANDS, ...Object.entries(POWER_SUBCOMMANDS).map(([k, v]) => `${k} ${v.join('/')}`)])],
     ['schedulers (persistence, ask)', code(Object.keys(SCHEDULERS))],
     ['files that run on their own (persistence, ask)', code(PERSISTENCE_FILES)],
+    ['git config keys that store a command (persistence, ask)', code(GIT_COMMAND_KEYS)],
   ]);
   section('Windows family (`families/windows.ts`)', [
     ['delete cmdlets and aliases', code(WIN_DELETE)],

@@ -30,6 +30,7 @@ export const GIT_OPTIONS: Record<string, GitSubcommandOptions> = {
   show: { long: ['--format', '--pretty', '--stat', '--name-only', '--name-status', '--oneline', '--patch', '--quiet', '--source', '--decorate'], longWithArg: [], shortWithArg: '' },
   'cat-file': { long: ['--batch', '--batch-check', '--batch-command', '--batch-all-objects', '--textconv', '--filters', '--path', '--follow-symlinks', '--unordered', '--buffer', '--allow-unknown-type', '--mailmap', '--use-mailmap'], longWithArg: [], shortWithArg: '' },
   tag: { long: ['--annotate', '--delete', '--force', '--list', '--message', '--sign', '--verify', '--file'], longWithArg: ['--message', '--file'], shortWithArg: 'mFu' },
+  config: { long: ['--global', '--system', '--local', '--worktree', '--file', '--blob', '--add', '--replace-all', '--append', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--unset', '--unset-all', '--all', '--list', '--edit', '--type', '--bool', '--int', '--path', '--null', '--name-only', '--show-origin', '--show-scope', '--default', '--comment', '--value', '--fixed-value', '--includes', '--rename-section', '--remove-section'], longWithArg: ['--file', '--blob', '--type', '--default', '--comment', '--value'], shortWithArg: 'f' },
   worktree: { long: ['--force', '--detach', '--checkout', '--lock', '--reason', '--quiet', '--track', '--guess-remote', '--orphan', '--porcelain', '--expire', '--dry-run', '--verbose'], longWithArg: ['--reason', '--expire'], shortWithArg: 'bB' },
 };
 
@@ -56,4 +57,28 @@ export function gitOptionNames(sub: string): string[] {
   const list = [...out];
   namesCache.set(sub, list);
   return list;
+}
+
+/**
+ * Config keys whose value is a command (or a folder of hooks) that git runs on
+ * its own later: setting one is persistence (ask). `alias.*` only when the
+ * value starts with `!` (a shell command, not a git subcommand).
+ */
+export const GIT_COMMAND_KEYS = ['core.hookspath', 'core.fsmonitor', 'core.sshcommand', 'core.pager', 'core.editor', 'core.askpass', 'sequence.editor', 'diff.external', 'gpg.program', 'gpg.ssh.program', 'credential.helper', 'uploadpack.packobjectshook', 'pager.*', 'filter.*.clean', 'filter.*.smudge', 'filter.*.process', 'diff.*.textconv', 'diff.*.command', 'merge.*.driver', 'alias.* (value starting with !)'];
+
+/** Options of `git config` that only read or remove (never set a value). */
+export const GIT_CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--unset', '--unset-all', '--list', '-l', '--edit', '-e', '--rename-section', '--remove-section'];
+
+/** Whether setting `key` to `value` stores a command git runs later. */
+export function gitConfigRunsCommand(key: string, value: string): boolean {
+  const k = key.toLowerCase();
+  const parts = k.split('.');
+  for (const pat of GIT_COMMAND_KEYS) {
+    const [p, cond] = pat.split(' (');
+    const pp = p.split('.');
+    // a `*` stands for a subsection name, which may itself contain dots
+    const ok = pp.length === 3 && pp[1] === '*' ? parts.length >= 3 && parts[0] === pp[0] && parts[parts.length - 1] === pp[2] : pp.length === 2 && pp[1] === '*' ? parts.length >= 2 && parts[0] === pp[0] : k === p;
+    if (ok && (!cond || value.trimStart().startsWith('!'))) return true;
+  }
+  return false;
 }
