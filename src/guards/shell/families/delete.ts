@@ -9,6 +9,7 @@ import type { SimpleCommand } from '../lexer';
 import { deletesPath, destroysFile, elevated, globToRegExp, recordSymlink, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { CONTENT_DESTROYERS, GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_FILE_NAMES } from '../tables/paths';
+import { ORDINARY_SAMPLE_NAMES, SECRET_SAMPLE_NAMES } from '../tables/secrets';
 import { expandLong, hasShortFlag, operands, own, parseOptions } from './args';
 
 /** Programs that delete their operands; `recursive` says which flags make them recurse. */
@@ -107,6 +108,16 @@ function prefixesOf(long: string): string[] {
   return out;
 }
 
+/** The first secret file name (tables/secrets.ts) a find's name patterns pick, when none of them also matches ordinary files. */
+function secretNameOf(patterns: { text: string; regex: boolean }[]): string | undefined {
+  for (const p of patterns) {
+    if (p.regex || patternMatchesAny(p.text, ORDINARY_SAMPLE_NAMES, false)) continue;
+    const hit = SECRET_SAMPLE_NAMES.find((n) => patternMatchesAny(p.text, [n], false));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
 /** Whether a find name pattern (glob) can match any of `names`. */
 function patternMatchesAny(pattern: string, names: readonly string[], regex: boolean): boolean {
   if (regex) {
@@ -201,7 +212,9 @@ const find: Rule = (r) => {
   if (r.name !== 'find' && r.name !== 'gfind') return;
   const deletes = r.argv.some((a) => FIND_DELETE_ACTIONS.includes(a));
   if (deletes) judgeFindDeletes(r, r.argv, 'find -delete');
-  const { roots, named } = findShape(r.argv);
+  const { roots, named, patterns } = findShape(r.argv);
+  // A name filter that picks secrets (`-name '*.pem'`, `-name 'id_*'`, not `*.json`): {} stands for such a file.
+  const secretMatch = named ? secretNameOf(patterns) : undefined;
   // -exec / -execdir / -ok: analyze the command with {} standing for a match under each root.
   for (let e = 0; e < r.argv.length; e++) {
     if (!FIND_EXEC_ACTIONS.includes(r.argv[e])) continue;
@@ -218,6 +231,11 @@ const find: Rule = (r) => {
       if (replaced.length && !own(DELETERS, innerName)) {
         const c2: SimpleCommand = { ...r.cmd, words: replaced, assignments: [], redirects: [] };
         r.analyzer.analyzeCommand(c2, r.depth + 1, `${r.via} > find ${r.argv[e]}`, r.cwd, [c2], r.vars);
+        if (secretMatch) {
+          const words = inner.map((w) => ({ ...w, text: w.text.split('{}').join(posix.join(root, secretMatch)) }));
+          const c3: SimpleCommand = { ...r.cmd, words, assignments: [], redirects: [] };
+          r.analyzer.analyzeCommand(c3, r.depth + 1, `${r.via} > find ${r.argv[e]} (a match named like a secret)`, r.cwd, [c3], r.vars);
+        }
       }
     }
     e = end;

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { carriesFolder, readsPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { ENV_DUMPERS, FOLDER_CARRIERS, NETWORK_SENDERS, UPLOAD_OPTIONS } from '../tables/secrets';
+import { ENV_DUMPERS, FOLDER_CARRIERS, NETWORK_SENDERS, SECRET_PRINTERS, UPLOAD_OPTIONS } from '../tables/secrets';
 import { operands, own } from './args';
 import { innerName } from './download';
 
@@ -176,9 +176,31 @@ const envExfiltration: Rule = (r) => {
   if (r.cmd.redirects.some((rd) => /^\/dev\/(?:tcp|udp)\//.test(rd.target.text)) && READERS.includes(r.name)) for (const f of operands(r.argv)) readsPath(r.analyzer, f, r.cwd, r.segment);
 };
 
+/** A command that prints a private key or secret access key (tables/secrets.ts SECRET_PRINTERS). */
+const printsSecret: Rule = (r) => {
+  const spec = own(SECRET_PRINTERS, r.name);
+  if (!spec) return;
+  // Inside $(...) the secret fills a variable (export AWS_SECRET_ACCESS_KEY=$(aws configure get ...)).
+  if (/> (?:\$\(|`)/.test(r.via)) return;
+  const args = r.argv.slice(1);
+  // gpg reads any unambiguous prefix of a long option (--export-secret-k).
+  const hit = spec.options?.find((o) => args.some((a) => a.length >= 16 && o.startsWith(a.split('=')[0])));
+  if (hit) {
+    r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} ${hit} prints private key material`);
+    return;
+  }
+  if (spec.sub && spec.key) {
+    const ops = args.filter((a) => !a.startsWith('-'));
+    const at = ops.findIndex((_, i) => spec.sub!.every((w, j) => ops[i + j] === w));
+    const key = at >= 0 ? ops[at + spec.sub.length] : undefined;
+    if (key !== undefined && spec.key.test(key)) r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} ${spec.sub.join(' ')} ${key} prints a secret credential`);
+  }
+};
+
+printsSecret.names = Object.keys(SECRET_PRINTERS);
 readers.names = READERS;
 carriers.names = FOLDER_CARRIERS;
 uploads.names = Object.keys(UPLOAD_OPTIONS);
 publish.names = ['gh'];
 
-export const SECRET_RULES: Rule[] = [readers, carriers, uploads, publish, envExfiltration];
+export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, envExfiltration];

@@ -53,3 +53,19 @@ export const NETWORK_SENDERS = ['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat',
 
 /** Programs that print every environment variable. */
 export const ENV_DUMPERS = ['env', 'printenv', 'set', 'export', 'declare', 'compgen'];
+
+/**
+ * Commands whose output is a secret (a private key, a secret access key):
+ * printed, piped or written to a file it leaves the keychain (read-secret-file,
+ * deny). Captured in `$(...)` it only fills a variable and is judged where
+ * that variable is sent. Per program: the words (any of `options`, or the
+ * subcommand path `sub` followed by an operand matching `key`).
+ */
+export const SECRET_PRINTERS: Record<string, { options?: string[]; sub?: string[]; key?: RegExp }> = {
+  gpg: { options: ['--export-secret-keys', '--export-secret-subkeys', '--export-ssh-key'] },
+  gpg2: { options: ['--export-secret-keys', '--export-secret-subkeys', '--export-ssh-key'] },
+  aws: { sub: ['configure', 'get'], key: /(?:^|\.)aws_(?:secret_access_key|session_token)$/i },
+};
+
+/** Ordinary file names: a find name pattern that matches one of them is not a hunt for secrets. */
+export const ORDINARY_SAMPLE_NAMES = ['package.json', 'tsconfig.json', 'index.ts', 'main.py', 'README.md', 'config.yaml', 'settings.py', 'data.txt', 'app.js', 'Makefile', 'notes.txt', 'out.log', 'docker-compose.yml', 'Cargo.toml'];
