@@ -37,6 +37,8 @@ export interface WrapperSpec {
   noRun?: string[];
   /** Operands before the wrapped command (timeout DURATION, chroot DIR, flock FILE). */
   operands?: number;
+  /** A lone `-` is an option (su - USER: a login shell), not an operand. */
+  dashOption?: boolean;
   /** Options may follow the operands (GNU argument permutation: flock FILE -c CMD, su USER -c CMD). */
   permute?: boolean;
   /** NAME=VALUE words before the command are environment settings (env, cross-env). */
@@ -50,7 +52,7 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['sudo'], runs: 'argv', shortArg: 'ugCpDrtTURh', longArg: ['--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--other-user', '--command-timeout', '--chroot'], noRun: ['-l', '--list', '-v', '--validate', '-k', '-K', '--remove-timestamp', '--reset-timestamp', '-e', '--edit', '-V', '--version'], doc: 'runs as another user' },
   { names: ['doas'], runs: 'argv', shortArg: 'uC', doc: 'runs as another user' },
   { names: ['pkexec'], runs: 'argv', longArg: ['--user'], doc: 'runs as another user' },
-  { names: ['su'], runs: 'none', shortArg: 'sgGw', longArg: ['--shell', '--group', '--supp-group', '--whitelist-environment'], codeShort: 'c', codeLong: ['--command', '--session-command'], operands: 1, permute: true, doc: '`su USER -c SCRIPT`' },
+  { names: ['su'], runs: 'none', shortArg: 'sgGw', longArg: ['--shell', '--group', '--supp-group', '--whitelist-environment'], codeShort: 'c', codeLong: ['--command', '--session-command'], operands: 1, permute: true, dashOption: true, doc: '`su [-|-l] USER -c SCRIPT`' },
   { names: ['runuser'], runs: 'argv', shortArg: 'ugGsw', longArg: ['--user', '--group', '--supp-group', '--shell', '--whitelist-environment'], codeShort: 'c', codeLong: ['--command', '--session-command'], doc: '`runuser -u USER CMD` or `runuser -l USER -c SCRIPT`' },
   { names: ['sg'], runs: 'code-operand', operands: 1, permute: true, codeShort: 'c', doc: '`sg GROUP SCRIPT`' },
   { names: ['env'], runs: 'argv', shortArg: 'uCP', longArg: ['--unset', '--chdir', '--default-signal', '--ignore-signal', '--block-signal'], codeShort: 'S', codeLong: ['--split-string'], assignments: true, doc: 'NAME=VALUE settings, `-S`/`--split-string` STRING is split into a command' },
@@ -163,6 +165,10 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
       break;
     }
     if (spec.noRun?.includes(a)) return { kind: 'none' };
+    if (a === '-' && spec.dashOption) {
+      k++;
+      continue;
+    }
     if (spec.argvAfter?.includes(a)) return { kind: 'argv', start: k + 1, spec, how };
     if (a.startsWith('--') && a.length > 2) {
       const eq = a.indexOf('=');
