@@ -1037,6 +1037,9 @@ export class Analyzer {
         this.analyzeSource(rest.join(' '), depth + 1, `${via} > ${u.how}`, cwd, new Map());
         return undefined;
       }
+      case 'each':
+        for (const w of words.slice(u.start)) if (!w.text.startsWith('-')) this.analyzeSource(w.text, depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        return undefined;
       case 'keys':
         this.analyzeSource(keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, cwd, new Map());
         return undefined;

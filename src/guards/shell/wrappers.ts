@@ -17,6 +17,8 @@ export type Runs =
   | 'code-operand'
   /** The script comes on stdin (at, batch) or from -f FILE. */
   | 'stdin'
+  /** Every operand is a shell script of its own (concurrently "a" "b"). */
+  | 'each-code'
   /** Nothing is run unless a code option is given (su without -c opens a shell). */
   | 'none';
 
@@ -80,6 +82,10 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['valgrind', 'firejail', 'bwrap'], runs: 'argv', longArg: ['--bind', '--ro-bind', '--dev-bind', '--chdir', '--setenv', '--unsetenv', '--uid', '--gid', '--hostname'], doc: 'runs CMD sandboxed or instrumented' },
   { names: ['faketime'], runs: 'argv', shortArg: 'm', operands: 1, doc: '`faketime SPEC CMD`' },
   { names: ['xargs'], runs: 'argv', shortArg: 'ILnPsadE', longArg: ['--max-args', '--max-lines', '--max-procs', '--max-chars', '--arg-file', '--delimiter', '--process-slot-var'], doc: 'the command gets stdin items as arguments' },
+  { names: ['concurrently'], runs: 'each-code', shortArg: 'nscpkl', longArg: ['--names', '--name-separator', '--prefix', '--prefix-colors', '--prefix-length', '--timestamp-format', '--success', '--kill-signal', '--max-processes', '--restart-tries', '--restart-after', '--handle-input', '--default-input-target', '--passthrough-arguments', '--cwd'], doc: 'every operand is a shell command of its own (`concurrently "a" "b"`)' },
+  { names: ['watchexec'], runs: 'joined', shortArg: 'ewifds', longArg: ['--exts', '--watch', '--ignore', '--filter', '--debounce', '--signal', '--shell', '--workdir', '--on-busy-update', '--stop-signal', '--stop-timeout', '--delay-run', '--poll', '--project-origin', '--env', '--emit-events-to', '--ignore-file', '--filter-file', '--fs-events', '--completions'], doc: 'the words after the options are joined and run by a shell' },
+  { names: ['entr'], runs: 'argv', codeShort: 's', doc: '`entr CMD` (argv) or `entr -s SCRIPT`' },
+  { names: ['nodemon'], runs: 'none', shortArg: 'wediV', longArg: ['--watch', '--ext', '--ignore', '--delay', '--signal', '--config', '--exitcrash'], codeShort: 'x', codeLong: ['--exec'], doc: '`nodemon --exec SCRIPT` (without it, a Node script file)' },
   { names: ['parallel'], runs: 'joined', shortArg: 'jSaIdEnNXC', longArg: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--colsep', '--max-args', '--joblog', '--results', '--tmpdir', '--workdir'], doc: 'GNU parallel: the words (up to `:::`) are joined and run by a shell per input' },
   { names: ['busybox', 'toybox', 'shx'], runs: 'argv', doc: 'the first word is the applet (`busybox rm -rf`, `npx shx rm -rf`)' },
   { names: ['npx', 'pnpx', 'npm exec', 'npm x', 'bunx', 'bun x', 'pnpm dlx', 'pnpm exec', 'yarn dlx', 'yarn exec', 'pnpm x'], runs: 'argv', shortArg: 'p', longArg: ['--package', '--workspace', '--registry', '--cache'], codeShort: 'c', codeLong: ['--call'], packageSpec: true, doc: 'package runners: the first word is a package (version dropped): `npx rimraf ~` is `rimraf ~`' },
@@ -118,6 +124,7 @@ export type Unwrapped =
   | { kind: 'argv'; start: number; spec: WrapperSpec; how: string }
   | { kind: 'joined'; start: number; end?: number; spec: WrapperSpec; how: string }
   | { kind: 'keys'; start: number; spec: WrapperSpec; how: string }
+  | { kind: 'each'; start: number; spec: WrapperSpec; how: string }
   | { kind: 'code'; code: string; rest: number; spec: WrapperSpec; how: string }
   | { kind: 'stdin'; file?: string; spec: WrapperSpec; how: string }
   | { kind: 'none' };
@@ -220,6 +227,8 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
       return k < argv.length ? { kind: 'joined', start: k, spec, how } : { kind: 'none' };
     case 'keys':
       return k < argv.length ? { kind: 'keys', start: k, spec, how } : { kind: 'none' };
+    case 'each-code':
+      return k < argv.length ? { kind: 'each', start: k, spec, how } : { kind: 'none' };
     case 'code-operand':
       return k < argv.length ? { kind: 'code', code: argv[k], rest: k + 1, spec, how } : { kind: 'none' };
     case 'stdin':
@@ -265,7 +274,7 @@ export function packageCommand(spec: string): string {
 /** Markdown table of the wrappers, for docs/guard.md. */
 export function wrapperTableMarkdown(): string {
   const rows = ['| wrapper | the wrapped command is | options taking an argument | script options | operands first |', '|---|---|---|---|---|'];
-  const RUNS: Record<Runs, string> = { argv: 'its argv', joined: 'the words joined, run by a shell', keys: 'keys typed into a shell', 'code-operand': 'the first operand, a script', stdin: 'a script on stdin or `-f FILE`', none: 'none unless a script option' };
+  const RUNS: Record<Runs, string> = { argv: 'its argv', joined: 'the words joined, run by a shell', keys: 'keys typed into a shell', 'code-operand': 'the first operand, a script', 'each-code': 'every operand, each a script', stdin: 'a script on stdin or `-f FILE`', none: 'none unless a script option' };
   for (const s of WRAPPERS) {
     const opts = [...(s.shortArg ?? '')].map((c) => `-${c}`).concat(s.longArg ?? []);
     const code = [...(s.codeShort ?? '')].map((c) => `-${c}`).concat(s.codeLong ?? []).concat((s.argvAfter ?? []).map((o) => `${o} (then argv)`));
