@@ -33,6 +33,21 @@ const MAX_VISITS = 4000;
 const MAX_LOOP_VALUES = 16;
 /** Loop-body walks one analysis may make in all. */
 const MAX_LOOP_WALKS = 96;
+/** The folder a wrapper runs its command in: `env -C DIR`, `env --chdir=DIR`, `sudo -D DIR`, `sudo --chdir=DIR`. */
+function wrapperChdir(name: string, opts: string[], cwd: string, home: string): string {
+  const short = name === 'env' ? '-C' : name === 'sudo' ? '-D' : undefined;
+  if (!short) return cwd;
+  let dir: string | undefined;
+  for (let k = 0; k < opts.length; k++) {
+    const a = opts[k];
+    if (a === short || a === '--chdir') dir = opts[++k];
+    else if (a.startsWith('--chdir=')) dir = a.slice(8);
+    else if (a.startsWith(short) && a.length > 2) dir = a.slice(2);
+  }
+  if (dir === undefined || dir.includes('\u0000')) return cwd;
+  return posix.resolve(cwd, dir === '~' || dir.startsWith('~/') ? home + dir.slice(1) : dir);
+}
+
 /** A command whose redirected output is nothing: `> f`, `: > f`, `true > f`, `cat /dev/null > f`. */
 function emptiesFile(c: SimpleCommand): boolean {
   const argv = c.words.map((w) => w.text);
@@ -947,10 +962,10 @@ export class Analyzer {
   private unwrap(r: RuleContext, io: RunIO): Feed | undefined {
     const { argv, name, depth, via, cwd, words } = r;
     const env = io.env;
-    const next = (rest: Word[], how: string, extra?: Partial<RunIO>): Feed | undefined => {
+    const next = (rest: Word[], how: string, extra?: Partial<RunIO>, dir = cwd): Feed | undefined => {
       if (rest.length === 0) return undefined;
       const c2: SimpleCommand = { ...r.cmd, words: rest, assignments: [], redirects: [] };
-      return this.analyzeCommand(c2, depth + 1, `${via} > ${how}`, cwd, r.pipe, r.vars, { ...io, ...extra });
+      return this.analyzeCommand(c2, depth + 1, `${via} > ${how}`, dir, r.pipe, r.vars, { ...io, ...extra });
     };
     if (SHELLS.has(name) || (name === 'busybox' && (argv[1] === 'sh' || argv[1] === 'ash'))) {
       const from = name === 'busybox' ? 2 : 1;
@@ -1020,7 +1035,7 @@ export class Analyzer {
         let rest = words.slice(u.start);
         if (u.spec.packageSpec && rest[0]) rest = [{ ...rest[0], text: packageCommand(rest[0].text) }, ...rest.slice(1)];
         if (name === 'xargs') return this.xargs(r, io, rest);
-        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec });
+        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec }, wrapperChdir(name, argv.slice(1, u.start), cwd, this.opts.home));
       }
       case 'joined': {
         let rest = words.slice(u.start).map((w) => w.text);
