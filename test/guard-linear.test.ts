@@ -15,6 +15,7 @@ import { analyzeCommand, type AnalyzeOptions } from '../src/guards/shell/analyze
 import { work, WORK_BUDGET } from '../src/guards/shell/work';
 import { loadPolicy } from '../src/policy/policy';
 import { ROOT } from './helpers';
+import { rng } from './fuzz/rng';
 
 const policy = loadPolicy(ROOT, '/home/dev/project');
 const base: AnalyzeOptions = { projectDir: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev', tmp: '/tmp', policy, protectedPaths: [join(ROOT, 'config')], currentBranch: 'feature' };
@@ -90,16 +91,6 @@ const MULTIPLYING: Record<string, (n: number) => string> = {
 /** Pieces the random motifs are made of: every quoting, nesting and list construct. */
 const PIECES = ['ls;', '$(', ')', '"', "'", '`', '{a,b}', '${X:-', '}', '(', '<<E\n', 'E\n', 'A=1;', 'f(){ ls; };', 'f;', '|', '&&', '~', '=', '\\', '*', '\n', '>f', 'alias a=ls;', 'a;', 'for x in a b; do ', 'done;', 'case x in a) ', ';;', 'esac;', 'cd /tmp;', 'echo $A ', '<(ls)', 'bash -c "', 'sudo ', '$((1+', '#', 'x'];
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function cost(command: string): { units: number; decision: string; rules: string[]; reason: string } {
   const before = work.units;
@@ -127,7 +118,7 @@ describe('the shell guard spends work linear in its input', () => {
   }
 
   it('30 random motifs, repeated to two sizes (seeded)', () => {
-    const rnd = mulberry32(12);
+    const rnd = rng(12);
     const bad: string[] = [];
     for (let k = 0; k < 30; k++) {
       const motif = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => PIECES[Math.floor(rnd() * PIECES.length)]).join('');

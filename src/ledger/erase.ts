@@ -16,8 +16,9 @@
 // The erasure record never holds the value: the reason is redacted, the
 // paths name where it was. --match takes the value from stdin or a file,
 // not from the command line (which other users see in ps).
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import type { RecordDraft } from '../contract/types';
+import { writeDurably } from '../util/durable-write';
 import { newId } from '../util/ids';
 import { canonicalJson } from './canonical';
 import { bulkHasher, loadChainKey, type ChainKey } from './chain';
@@ -127,16 +128,6 @@ export interface EraseResult {
   erased: { seq: number; paths: string[] }[];
   erasureSeqs: number[];
   warnings: string[];
-}
-
-function writeDurably(file: string, text: string): void {
-  const fd = openSync(file, 'w', 0o600);
-  try {
-    writeFileSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function erase(projectDir: string, sel: EraseSelector, reason: string, env: NodeJS.ProcessEnv = process.env): EraseResult {

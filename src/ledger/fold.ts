@@ -5,7 +5,8 @@
 // is released (under SQLite's write lock), so hooks never wait for it.
 // Whoever has time folds: `loom serve`'s upkeep, every CLI reader, and a
 // detached child a hook starts every LOOM_FOLD_EVERY records.
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { writeDurably } from '../util/durable-write';
 import { newId } from '../util/ids';
 import { loadChainKey, type ChainKey } from './chain';
 import { LedgerError, type Head } from './errors';
@@ -33,16 +34,6 @@ export interface FoldOptions {
   ledger?: Ledger;
   /** Skip the history.json update (the caller does it). */
   skipHistory?: boolean;
-}
-
-function writeDurably(file: string, text: string): void {
-  const fd = openSync(file, 'w', 0o600);
-  try {
-    writeFileSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Folds the journal of a project into its database. Throws LedgerError when nothing could be folded. */

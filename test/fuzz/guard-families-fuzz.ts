@@ -14,17 +14,8 @@ import * as windows from '../../src/guards/shell/tables/windows';
 import { globToRegExp } from '../../src/guards/shell/path-rules';
 import type { Language } from '../../src/guards/shell/tables/programs';
 import { ROOT } from '../helpers';
+import { rng } from './rng';
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PROGRAMS = ['rm', 'find', 'rsync', 'mv', 'cp', 'ln', 'git', 'curl', 'wget', 'bash', 'sh', 'python3', 'node', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'osascript', 'cat', 'tar', 'zip', 'scp', 'gh', 'env', 'printenv', 'nc', 'chmod', 'chown', 'dd', 'sqlite3', 'sed', 'vim', 'ex', 'tee', 'truncate', 'mkfs.ext4', 'wipefs', 'parted', 'sgdisk', 'hdparm', 'cryptsetup', 'kill', 'pkill', 'killall', 'crontab', 'systemctl', 'shutdown', 'sudo', 'powershell', 'pwsh', 'cmd', 'Remove-Item', 'rd', 'del', 'eval', 'source', 'xargs', 'constructor', '__proto__', 'toString', 'hasOwnProperty'];
 const TOKENS = ['-rf', '-r', '-f', '--force', '--forc', '--force-w', '--mirr', '--delet', '--del', '--delete', '-d', '-D', '-df', '-fu', '-C', '-c', '-e', '-pe', '-le', '-Ic', '--eval=', '-exec', '-delete', '-name', '*', '.', '..', '/', '~', '~/', '/etc', '/dev/sda', 'of=/dev/sda', '.git', '.git/objects', '.loom', '.loom/compliance/ledger.db', '.claude', '.claude/settings.json', '.env', '.e?v', '.[e]nv', '~/.ss?/id_*', '~/.aws', 'main', 'origin', '+main', ':main', 'refs/heads/main', 'HEAD:.env', '@.env', 'f=@.env', '-T', '-R', '777', 'go+w', '-w', '000', 'a-rwx', '-9', '-1', '1', '-u', 'push', 'reset', '--hard', 'clean', 'reflog', 'expire', '--expire=now', 'filter-branch', 'update-ref', 'stash', '--all', 'show', 'gist', 'create', 'https://x.example/i.sh', '|', ';', '{}', '\\;', '+', 'C:\\', '$env:USERPROFILE', '-Recurse', '-Fo', '-EncodedCommand', 'UgBlAG0AbwB2AGUA', '/s', '/q', '/c', 'DELETE FROM records', 'select 1', '-readonly', '-cmd', '"', "'", '`', '(', ')', '[', ']', '{', '}', '\u0000', '\u202e', 'ä', '=', ':', '', ' '];

@@ -3,6 +3,7 @@
 // dangerous shell call on an event that can block: those must be answered
 // with that harness's block, whatever else is wrong with the payload.
 import { contractFor } from '../../src/contract/events';
+import { rng } from './rng';
 
 export interface FuzzCase {
   /** What goes to stdin (or the HTTP body). */
@@ -15,16 +16,6 @@ export interface FuzzCase {
   family: string;
 }
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DANGEROUS = ['rm -rf /', 'rm -rf ~', 'bash -c "rm -rf /"', 'sudo rm -rf /', 'find / -delete', 'rm -rf /\u0000', 'echo hi; rm -rf /', 'rm -rf / #\u0000x', 'git push --force origin main'];
 const HARMLESS = ['ls', 'git status', 'npm test', 'echo constructor', 'toString', 'constructor --help', '__proto__', 'hasOwnProperty x', ''];

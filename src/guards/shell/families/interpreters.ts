@@ -406,6 +406,24 @@ interface Scope {
 }
 
 /** Index just past the bracket that closes the one at `i`. */
+/**
+ * Where the receiver of a method call at token i starts: `Path(x).rglob`,
+ * `Path.home().unlink`, `$ua->get`: back over one balanced call and a dotted name.
+ */
+function receiverStart(t: Tok[], i: number): number {
+  let r = i - 2;
+  if (t[r]?.v === ')') {
+    let depth = 0;
+    for (; r >= 0; r--) {
+      if (t[r].v === ')') depth++;
+      else if (t[r].v === '(' && --depth === 0) break;
+    }
+    r--;
+    while (r > 0 && t[r].k === 'id' && (t[r - 1]?.v === '.' || t[r - 1]?.v === '::')) r -= 2;
+  }
+  return Math.max(0, r);
+}
+
 function closeOf(toks: Tok[], i: number): number {
   const open = toks[i].v;
   const close = CLOSE[open];
@@ -919,17 +937,7 @@ function collectWalkRoots(s: Scope): void {
     let root = args[0]?.text;
     if (t[i - 1]?.v === '.' && /^(?:rglob|glob|iterdir|walk)$/.test(name)) {
       // Path(x).rglob('*') / Path.home().rglob(...): the receiver is the root.
-      let r = i - 2;
-      if (t[r]?.v === ')') {
-        let depth = 0;
-        for (; r >= 0; r--) {
-          if (t[r].v === ')') depth++;
-          else if (t[r].v === '(' && --depth === 0) break;
-        }
-        r--;
-        while (r > 0 && t[r].k === 'id' && (t[r - 1]?.v === '.' || t[r - 1]?.v === '::')) r -= 2;
-      }
-      root = evalExpr(s, Math.max(0, r), i - 1).text;
+      root = evalExpr(s, receiverStart(t, i), i - 1).text;
     }
     if (root !== undefined && !root.startsWith('\u0000')) s.walkRoots.push(root.replace(/\/?[^/]*[*?[].*$/, '') || '/');
     i = end - 1;
@@ -985,17 +993,7 @@ function walk(s: Scope): void {
       if (!sink || !t[end] || t[end].v !== '(') continue;
       if (!['delete', 'delete-r', 'read', 'write', 'open', 'walk'].includes(sink)) continue;
       // find the receiver expression start
-      let r = i - 2;
-      if (t[r]?.v === ')') {
-        let depth = 0;
-        for (; r >= 0; r--) {
-          if (t[r].v === ')') depth++;
-          else if (t[r].v === '(' && --depth === 0) break;
-        }
-        r--;
-        while (r > 0 && t[r].k === 'id' && (t[r - 1]?.v === '.' || t[r - 1]?.v === '::')) r -= 2;
-      }
-      const recv = evalExpr(s, Math.max(0, r), i - 1);
+      const recv = evalExpr(s, receiverStart(t, i), i - 1);
       if (sink === 'walk') {
         if (recv.text !== undefined && !recv.text.startsWith('\u0000')) s.walkRoots.push(recv.text);
         continue;
