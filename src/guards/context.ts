@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HandlerContext, Verdict } from '../contract/types';
 import { loadPolicy, PolicyError, type Policy } from '../policy/policy';
+import { remoteProjects } from '../util/remote-projects';
 
 export interface GuardEnv {
   projectDir: string;
@@ -17,6 +18,8 @@ export interface GuardEnv {
 }
 
 function readBranch(projectDir: string): string | undefined {
+  // A team server's project is on the developer's machine: its branch is not readable here.
+  if (remoteProjects()) return undefined;
   const head = join(projectDir, '.git', 'HEAD');
   if (!existsSync(head)) return undefined;
   try {

@@ -8,6 +8,7 @@ import { handlerEnv, isVerdict } from '../guards/context';
 import { chooseSpec, SpecPathError } from '../handoff/spec';
 import { writeHandoff } from '../handoff/writer';
 import { detail, readRecords, type Rec } from '../ledger/reader';
+import { remoteProjects } from '../util/remote-projects';
 
 function summary(r: Rec) {
   const d = detail(r);
@@ -39,6 +40,8 @@ export function run(ctx: HandlerContext): Verdict {
     const d = detail(r);
     for (const k of ['artifacts', 'paths']) if (Array.isArray(d[k])) for (const f of d[k] as unknown[]) if (typeof f === 'string') files.add(f);
   }
+  // A team server cannot write into the developer's project: the compaction is recorded, the handoff is the local hooks' job.
+  if (remoteProjects()) return { status: 'ok', risk: 'none', audit: [{ kind: 'compaction', data: { trigger: p.trigger ?? null, handoff_path: null, not_written: 'team server: the project is on the developer\'s machine' } }] };
   let spec;
   try {
     spec = chooseSpec(env.projectDir, p, session);

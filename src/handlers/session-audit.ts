@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { HandlerContext, Verdict } from '../contract/types';
 import { handlerEnv, isVerdict } from '../guards/context';
 import { gitState } from '../util/git';
+import { remoteProjects } from '../util/remote-projects';
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
@@ -13,7 +14,7 @@ export function run(ctx: HandlerContext): Verdict {
   if (isVerdict(env)) return env;
   const git = gitState(env.projectDir);
   const activeFile = join(env.projectDir, '.loom', 'active-spec');
-  const activeSpec = existsSync(activeFile) ? readFileSync(activeFile, 'utf8').trim().slice(0, 200) : null;
+  const activeSpec = !remoteProjects() && existsSync(activeFile) ? readFileSync(activeFile, 'utf8').trim().slice(0, 200) : null;
   const data = { harness: p.harness, source: p.source ?? null, model: p.model ?? null, cwd: p.cwd ?? null, reason: p.reason ?? null, git_branch: git.branch ?? null, git_head: git.head ?? null, active_spec: activeSpec };
   const verdict: Verdict = { status: 'ok', risk: 'none', audit: [{ kind: 'session', data }] };
   if (ctx.event === 'SessionStart') {

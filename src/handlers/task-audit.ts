@@ -5,13 +5,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HandlerContext, Verdict } from '../contract/types';
 import { detail, readRecords } from '../ledger/reader';
+import { remoteProjects } from '../util/remote-projects';
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
   const project = String(p.loom_project_dir);
   const taskId = String(p.task_id ?? p.id ?? '');
   const taskFileGuess = taskId ? join(project, 'specs', 'tasks', `${taskId}.md`) : '';
-  const taskFile = typeof p.task_file === 'string' ? p.task_file : taskFileGuess && existsSync(taskFileGuess) ? taskFileGuess : null;
+  const taskFile = typeof p.task_file === 'string' ? p.task_file : taskFileGuess && !remoteProjects() && existsSync(taskFileGuess) ? taskFileGuess : null;
   const data: Record<string, unknown> = {
     task_id: taskId || null,
     subject: p.task_subject ?? p.subject ?? p.title ?? null,

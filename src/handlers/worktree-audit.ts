@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { HandlerContext, Risk, Verdict } from '../contract/types';
 import { git } from '../util/git';
+import { remoteProjects } from '../util/remote-projects';
 
 export function run(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
@@ -13,13 +14,13 @@ export function run(ctx: HandlerContext): Verdict {
   const source = String(p.worktree_source_dir ?? p.source_dir ?? p.loom_project_dir ?? '');
   const data: Record<string, unknown> = {
     worktree_path: path || null,
-    branch: p.worktree_branch ?? p.branch ?? (path && existsSync(path) ? git(path, ['rev-parse', '--abbrev-ref', 'HEAD']) : null) ?? null,
+    branch: p.worktree_branch ?? p.branch ?? (path && !remoteProjects() && existsSync(path) ? git(path, ['rev-parse', '--abbrev-ref', 'HEAD']) : null) ?? null,
     base_branch: p.base_branch ?? (source ? git(source, ['rev-parse', '--abbrev-ref', 'HEAD']) : null) ?? null,
     source_dir: source || null,
     name: p.name ?? null,
   };
   if (ctx.event !== 'WorktreeRemove') return { status: 'ok', risk: 'none', audit: [{ kind: 'worktree', data }] };
-  const exists = Boolean(path) && existsSync(path);
+  const exists = Boolean(path) && !remoteProjects() && existsSync(path);
   const residual: string[] = [];
   let uncommitted = false;
   let untracked = false;

@@ -12,6 +12,7 @@ import { jsonPointerToPath } from '../util/json-path';
 import { sha256Hex } from '../util/sha256';
 import { ownValue } from '../util/own';
 import { assertLinearRegex, compilePattern, type PathPattern } from './patterns';
+import { remoteProjects } from '../util/remote-projects';
 
 export interface Policy {
   rules: Record<string, Decision>;
@@ -136,13 +137,17 @@ function checkRuleIds(layer: RawPolicy, known: Set<string>, where: string): void
   });
 }
 
+/** A project with no policy layer of its own (a team server without --policy-dir): never read from disk. */
+const NO_PROJECT_POLICY = '\u0000no-project-policy';
+const projectPolicyFile = (projectDir: string): string | undefined => (projectDir === NO_PROJECT_POLICY ? undefined : join(projectDir, '.loom', 'policy.json'));
+
 function mergedRaw(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): RawPolicy {
   const defaultsFile = join(packRoot, 'config', 'policy.default.json');
   let raw = withPacks(packRoot, check(readJson(defaultsFile) ?? {}, defaultsFile), defaultsFile);
   const known = new Set([...Object.keys(raw.rules ?? {}), ...(raw.commandRules ?? []).map((r) => r.id)]);
-  const projectFile = join(projectDir, '.loom', 'policy.json');
-  const project = readJson(projectFile);
-  if (project !== undefined) {
+  const projectFile = projectPolicyFile(projectDir);
+  const project = projectFile === undefined ? undefined : readJson(projectFile);
+  if (projectFile !== undefined && project !== undefined) {
     const layer = withPacks(packRoot, check(project, projectFile), projectFile);
     checkRuleIds(layer, known, projectFile);
     for (const r of layer.commandRules ?? []) known.add(r.id);
@@ -163,7 +168,7 @@ function mergedRaw(packRoot: string, projectDir: string, hookPolicy: Record<stri
  * texts: the schema validator then does not run on every tool call.
  */
 function cachedRaw(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): RawPolicy {
-  const key = JSON.stringify([readText(join(packRoot, 'config', 'policy.default.json')) ?? '', readText(join(projectDir, '.loom', 'policy.json')) ?? null, hookPolicy]);
+  const key = JSON.stringify([readText(join(packRoot, 'config', 'policy.default.json')) ?? '', (projectPolicyFile(projectDir) === undefined ? null : readText(projectPolicyFile(projectDir)!) ?? null), hookPolicy]);
   const cacheFile = join(packRoot, 'dist', '.cache', `policy-${sha256Hex(projectDir).slice(0, 16)}.json`);
   try {
     const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as { key: string; raw: RawPolicy };
@@ -205,12 +210,15 @@ export function setPolicyRecheckMs(ms: number): void {
 }
 
 export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown> = {}): Policy {
+  // A team server's projects are on the developers' machines: the team's policy folder stands in (or none: the defaults).
+  const remote = remoteProjects();
+  if (remote) projectDir = remote.policyDir ?? NO_PROJECT_POLICY;
   const key = `${packRoot}\u0000${projectDir}\u0000${JSON.stringify(hookPolicy)}`;
   const hit = memo.get(key);
   const recheckMs = Number((globalThis as Record<symbol, unknown>)[RECHECK_MS] ?? 0);
   const now = recheckMs > 0 ? performance.now() : 0;
   if (hit && recheckMs > 0 && now - hit.checkedAt < recheckMs) return hit.policy;
-  const stamp = `${stampOf(join(packRoot, 'config', 'policy.default.json'))}|${stampOf(join(projectDir, '.loom', 'policy.json'))}`;
+  const stamp = `${stampOf(join(packRoot, 'config', 'policy.default.json'))}|${projectPolicyFile(projectDir) === undefined ? 'none' : stampOf(projectPolicyFile(projectDir)!)}`;
   if (hit && hit.stamp === stamp) {
     hit.checkedAt = now;
     return hit.policy;

@@ -19,6 +19,8 @@ export interface RecordJob {
   eventName: string;
   hooks: Pick<HookDef, 'id' | 'policy'>[];
   extra?: Record<string, unknown>;
+  /** The team server's client (its ledger in the team store). */
+  clientId?: string;
 }
 
 /** Jobs travel as one JSON string: cheaper to pass between threads than a deep structured clone. */

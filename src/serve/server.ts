@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { contractFor } from '../contract/events';
 import type { FailureKind, HookDef } from '../contract/types';
 import { setPolicyRecheckMs } from '../policy/policy';
@@ -18,6 +18,8 @@ import { finalDecision, sessionIdOf } from '../runner/record';
 import { applyLedgerProblem, runHooks, selectHooks } from '../runner/run-hooks';
 import { probeSqlite } from '../ledger/store';
 import { LedgerClient, type ShutdownResult } from './ledger-client';
+import type { RecordJob } from './ledger-worker';
+import { setRemoteProjects } from '../util/remote-projects';
 import { actorOf } from '../runner/actor';
 import { httpBody } from './http-answer';
 import { Metrics } from './metrics';
@@ -51,6 +53,33 @@ export interface ServeOptions {
   projectsRoot: string;
   /** How long a loaded policy is trusted before its files are looked at again (default 250 ms). */
   policyRecheckMs?: number;
+  /** `--team-url`: stateless; decisions go to the team store, a project is the payload's path on the developer's machine. */
+  team?: TeamServe;
+}
+
+/** The team server's ledger (src/team/decision-store.ts) and its per-client tokens. */
+export interface TeamServe {
+  ledger: {
+    record(job: RecordJob): Promise<string | undefined>;
+    /** The answer given after record() failed: kept locally until the store takes it. */
+    spool(job: RecordJob): Promise<string | undefined>;
+    problem(): string | undefined;
+    headSeq(): number;
+    shutdown(): Promise<ShutdownResult>;
+  };
+  /** The client id a bearer token belongs to (constant-time), or undefined. */
+  clientOf(token: string): string | undefined;
+  /** The folder whose .loom/policy.json is the team's policy; undefined: the pack's defaults. */
+  policyDir?: string;
+}
+
+/** A payload's cwd as the developer's path: checked as a string, never looked up on this machine. */
+export function remoteProjectOf(p: Record<string, unknown>): string {
+  const raw = p.cwd;
+  const shown = JSON.stringify(typeof raw === 'string' ? raw.slice(0, 200) : raw === undefined ? '' : typeof raw);
+  if (typeof raw !== 'string' || !raw.startsWith('/') || raw.length > 4096 || /[\u0000-\u001f\u007f]/.test(raw)) throw new HttpError(400, `cwd ${shown} is not an absolute path (the project on the developer's machine)`, {}, 'payload');
+  const norm = posix.normalize(raw);
+  return norm.length > 1 && norm.endsWith('/') ? norm.slice(0, -1) : norm;
 }
 
 const CLIENT_HEADERS: [string, string][] = [
@@ -96,6 +125,8 @@ interface Reader {
 interface RequestState {
   /** Its place among the requests in flight (per-client quota). */
   slot?: Slot;
+  /** The team server's client (from its token). */
+  clientId?: string;
   event?: string;
   payload?: Record<string, unknown>;
   projectDir?: string;
@@ -159,8 +190,16 @@ export interface LoomServer {
   close(): Promise<ShutdownResult>;
 }
 
+/** What a team server records beside the decision: the client (its token's id) and the project as the developer's path. */
+function teamExtra(clientId: string, projectPath: string | undefined, client: Record<string, string>): Record<string, unknown> {
+  const actor: Record<string, unknown> = { client_id: clientId, via: 'loom serve --team-url', authenticated: 'client token' };
+  if (client.third_party_user_id) actor.client_user = client.third_party_user_id;
+  if (client.app_version) actor.harness_version = client.app_version;
+  return { ...(Object.keys(client).length ? { client } : {}), actor, project_path: projectPath ?? null };
+}
+
 export async function startServer(o: ServeOptions): Promise<LoomServer> {
-  if (!isLoopback(o.host) && !o.token) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
+  if (!isLoopback(o.host) && !o.token && !o.team) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
   // The ledger's folding needs SQLite: a server that cannot load it fails now, not at the first request.
   try {
     probeSqlite();
@@ -170,8 +209,12 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   const defs: HookDef[] = loadRegistry(o.registryFile);
   setPolicyRecheckMs(o.policyRecheckMs ?? POLICY_RECHECK_MS);
   const registryDir = join(o.registryFile, '..');
-  const ledger = new LedgerClient(o.ledgerWorker);
-  if (o.projectDir && existsSync(join(o.projectDir, '.loom', 'compliance'))) ledger.catchUp(o.projectDir);
+  const team = o.team;
+  if (team) setRemoteProjects({ policyDir: team.policyDir });
+  const ledger = team
+    ? { record: (job: RecordJob) => team.ledger.record(job), headSeq: () => team.ledger.headSeq(), shutdown: (_reason: string) => team.ledger.shutdown() }
+    : new LedgerClient(o.ledgerWorker);
+  if (!team && o.projectDir && existsSync(join(o.projectDir, '.loom', 'compliance'))) (ledger as LedgerClient).catchUp(o.projectDir);
   // The registry is fixed for the server's life: each event's hooks are selected once.
   const selections = new Map<string, { hooks: HookDef[]; recorded: Pick<HookDef, 'id' | 'policy'>[] }>();
   const hooksFor = (eventName: string) => {
@@ -186,11 +229,21 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   };
   const metrics = new Metrics();
   const tokenDigest = o.token ? digest(o.token) : undefined;
-  const authorized = (req: IncomingMessage): boolean => {
+  const bearer = (req: IncomingMessage): string => {
     const auth = req.headers.authorization ?? '';
-    const given = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+    return auth.startsWith('Bearer ') ? auth.slice(7) : '';
+  };
+  /** The team server's client for a request, or undefined. */
+  const clientOf = (req: IncomingMessage): string | undefined => {
+    const given = bearer(req);
+    return given && team ? team.clientOf(given) : undefined;
+  };
+  const authorized = (req: IncomingMessage): boolean => {
+    const given = bearer(req);
+    if (team) return clientOf(req) !== undefined;
     return given !== '' && tokenDigest !== undefined && timingSafeEqual(digest(given), tokenDigest);
   };
+  const needsAuth = Boolean(tokenDigest || team);
   const readers = new Set<Reader>();
   /** Sockets with a request in progress: never reaped as idle. */
   const busy = new Set<Socket>();
@@ -243,10 +296,15 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     const sel = hooksFor(eventName);
     const agg = failedAggregate(eventName, sel.hooks, kind, reason);
     const projectDir = st.projectDir ?? o.projectDir;
-    if (projectDir) {
+    if (projectDir || (team && st.clientId)) {
       const recorded = sel.recorded.length ? sel.recorded : [{ id: 'loom-serve', policy: {} }];
-      const problem = await ledger.record({ projectDir, sessionId: st.payload ? sessionIdOf(st.payload) : '', agg, harness: adapter.name, eventName, hooks: recorded });
-      if (problem) agg.reasons.push(`ledger: ${problem}`);
+      const job: RecordJob = { projectDir: projectDir ?? '', sessionId: st.payload ? sessionIdOf(st.payload) : '', agg, harness: adapter.name, eventName, hooks: recorded, clientId: st.clientId, ...(team ? { extra: teamExtra(st.clientId!, st.projectDir, {}) } : {}) };
+      const problem = await ledger.record(job);
+      if (problem) {
+        agg.reasons.push(`ledger: ${problem}`);
+        const lost = team ? await team.ledger.spool(job) : undefined;
+        if (lost) agg.reasons.push(lost);
+      }
     }
     metrics.decision(finalDecision(agg, contract));
     sendJson(res, '/hooks', 200, JSON.stringify(httpBody(adapter.render(agg, contract, eventName, st.payload), contract, eventName)));
@@ -254,7 +312,8 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
 
   async function handleHook(req: IncomingMessage, res: ServerResponse, pathEvent: string | undefined, query: URLSearchParams, st: RequestState): Promise<void> {
     const started = process.hrtime.bigint();
-    if (tokenDigest && !authorized(req)) throw new HttpError(401, 'missing or wrong bearer token in the Authorization header', { 'www-authenticate': 'Bearer' });
+    if (needsAuth && !authorized(req)) throw new HttpError(401, 'missing or wrong bearer token in the Authorization header', { 'www-authenticate': 'Bearer' });
+    if (team) st.clientId = clientOf(req);
     if (pathEvent !== undefined && /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(pathEvent)) st.event = pathEvent;
     const client: Record<string, string> = {};
     for (const [h, field] of CLIENT_HEADERS) {
@@ -279,7 +338,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     if (!eventName) throw new HttpError(400, 'no event: POST /hooks/<event> or send hook_event_name in the body');
     if (!/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(eventName)) throw new HttpError(400, `event name ${JSON.stringify(eventName.slice(0, 80))} is not valid`);
     st.event = eventName;
-    const projectDir = o.projectDir ?? jailedProject(p);
+    const projectDir = team ? remoteProjectOf(p) : o.projectDir ?? jailedProject(p);
     st.projectDir = projectDir;
     const deep = tooDeepAt(p);
     if (deep) throw new HttpError(400, `body nests deeper than ${MAX_PAYLOAD_DEPTH} levels (at ${deep})`, {}, 'payload');
@@ -295,11 +354,16 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     const syncBudgetMs = body.length > WATCHDOG_BYTES ? ANALYSIS_BUDGET_MS : undefined;
     const r = await runHooks({ hooks: sel.hooks, eventName, payload: p, adapter, projectDirFlag: projectDir, hooksDir: o.hooksDir, registryDir, trustPackHandlers: true, syncBudgetMs });
     // Who acted: the harness's user id (Third-Party-User-Id) and version when sent; else the token holder; the host is the server's.
-    const actor: Record<string, unknown> = { ...actorOf(r.projectDir, r.payload), via: 'loom serve', authenticated: tokenDigest ? 'bearer token' : 'none (loopback)' };
-    if (client.third_party_user_id) actor.client_user = client.third_party_user_id;
-    if (client.app_version) actor.harness_version = client.app_version;
-    const extra: Record<string, unknown> = Object.keys(client).length ? { client, actor } : { actor };
-    const recorded = ledger.record({ projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.recorded, extra });
+    let extra: Record<string, unknown>;
+    if (team) extra = teamExtra(st.clientId!, r.projectDir, client);
+    else {
+      const actor: Record<string, unknown> = { ...actorOf(r.projectDir, r.payload), via: 'loom serve', authenticated: tokenDigest ? 'bearer token' : 'none (loopback)' };
+      if (client.third_party_user_id) actor.client_user = client.third_party_user_id;
+      if (client.app_version) actor.harness_version = client.app_version;
+      extra = Object.keys(client).length ? { client, actor } : { actor };
+    }
+    const job: RecordJob = { projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.recorded, extra, clientId: st.clientId };
+    const recorded = ledger.record(job);
     // Rendered while the commit runs, so an answer leaves as soon as its record is durable.
     const answer = () => JSON.stringify(httpBody(adapter.render(r.agg, r.contract, eventName, r.payload), r.contract, eventName));
     let text = answer();
@@ -311,6 +375,9 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       ledgerProblem = problem;
       process.stderr.write(`loom serve: ledger: ${eventName}: could not record: ${problem}\n`);
       applyLedgerProblem(r.agg, sel.hooks, problem, r.contract);
+      // The team store failed: the answer now given (a block where the event can block) waits in the local spool.
+      const lost = team ? await team.ledger.spool(job) : undefined;
+      if (lost) r.agg.reasons.push(lost);
       text = answer();
     } else ledgerProblem = undefined;
     metrics.decision(finalDecision(r.agg, r.contract));
@@ -330,11 +397,12 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     }
     const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
     if (req.method === 'GET' && path === '/healthz') {
-      if (ledgerProblem && !closing) return send(res, path, 503, { status: 'ledger-failing', error: ledgerProblem });
+      const failing = team ? team.ledger.problem() : ledgerProblem;
+      if (failing && !closing) return send(res, path, 503, { status: team ? 'team-store-failing' : 'ledger-failing', error: failing });
       return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
     }
     if (req.method === 'GET' && path === '/metrics') {
-      if (tokenDigest && !authorized(req)) return send(res, path, 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
+      if (needsAuth && !authorized(req)) return send(res, path, 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
       return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
     }
     const m = /^\/hooks(?:\/([^/]+))?\/?$/.exec(path);
@@ -342,12 +410,12 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     if (!m) return send(res, 'other', 404, { error: `no route ${req.method} ${path.slice(0, 200)}` });
     if (req.method !== 'POST') return send(res, '/hooks', 405, { error: 'use POST' }, { allow: 'POST' });
     if (closing) return send(res, '/hooks', 503, { error: 'shutting down' }, { 'retry-after': '1', connection: 'close' });
-    const client = `${req.socket.remoteAddress ?? '?'}|${tokenDigest && authorized(req) ? 'token' : 'anonymous'}`;
+    const client = `${req.socket.remoteAddress ?? '?'}|${team ? clientOf(req) ?? 'anonymous' : tokenDigest && authorized(req) ? 'token' : 'anonymous'}`;
     busy.add(req.socket);
     res.once('close', () => busy.delete(req.socket));
     void admit(client).then((refused) => {
       if (typeof refused !== 'string') return hook(req, res, m, query, refused);
-      if (tokenDigest && !authorized(req)) return send(res, '/hooks', 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
+      if (needsAuth && !authorized(req)) return send(res, '/hooks', 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
       // No slot: on an event that can block, that is a block the harness understands (200), never a 5xx it would let through.
       let event: string | undefined;
       try {
@@ -357,7 +425,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       }
       if (event && contractFor(event)?.canBlock) {
         req.resume();
-        return void unjudgedBlock(res, { event }, query, 'timeout', `loom serve is overloaded: ${refused}`).catch(() => send(res, '/hooks', 200, { decision: 'block', reason: `loom serve is overloaded: ${refused}` }));
+        return void unjudgedBlock(res, { event, clientId: clientOf(req) }, query, 'timeout', `loom serve is overloaded: ${refused}`).catch(() => send(res, '/hooks', 200, { decision: 'block', reason: `loom serve is overloaded: ${refused}` }));
       }
       send(res, '/hooks', 503, { error: refused }, { 'retry-after': '1' });
     });

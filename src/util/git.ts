@@ -1,7 +1,10 @@
 // Small read-only git queries for the lifecycle handlers; never fatal.
 import { spawnSync } from 'node:child_process';
+import { remoteProjects } from './remote-projects';
 
 export function git(cwd: string, args: string[], timeoutMs = 3000): string | undefined {
+  // A team server's paths are the developers': never run git on them here.
+  if (remoteProjects()) return undefined;
   try {
     const r = spawnSync('git', ['-C', cwd, ...args], { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'] });
     return r.status === 0 ? r.stdout.trim() : undefined;

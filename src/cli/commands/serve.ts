@@ -5,9 +5,33 @@ import { join, resolve } from 'node:path';
 import type { ShutdownResult } from '../../serve/ledger-client';
 import { startServer } from '../../serve/server';
 import { FlagError, parseFlags } from '../flags';
+import type { TeamServe } from '../../serve/server';
+
+/**
+ * `--team-url`: the team store as the ledger (src/team/decision-store.ts). Per-client tokens are
+ * required (--token-file: one "client-id token" per line); no project is looked up on this machine.
+ */
+async function teamServe(url: string, v: Record<string, string | undefined>, port: number): Promise<TeamServe & { clients: number }> {
+  for (const k of ['project-dir', 'projects-root']) if (v[k] !== undefined) throw new FlagError(`--${k} cannot be combined with --team-url (the project comes from each payload's cwd, as the developer's path)`);
+  if (!v['token-file']) throw new FlagError('--team-url needs --token-file (one "client-id token" per line): the client id is who acted');
+  const budget = Number(v['team-budget-ms'] ?? 2000);
+  if (!Number.isInteger(budget) || budget < 50 || budget > 60_000) throw new FlagError('--team-budget-ms: expected an integer from 50 to 60000');
+  const { resolveTeamConfig } = await import('../../team/config');
+  const { readClientTokens } = await import('../../team/serve-tokens');
+  const { TeamDecisionStore } = await import('../../team/decision-store');
+  const { loadChainKey } = await import('../../ledger/chain');
+  const cfg = resolveTeamConfig(undefined, process.env, url)!;
+  const tokens = readClientTokens(v['token-file']);
+  const state = process.env.XDG_STATE_HOME || join(process.env.HOME || '/tmp', '.local', 'state');
+  const spoolDir = resolve(v['spool-dir'] ?? join(state, 'loom', 'team-spool', `port-${port}`));
+  const ledger = new TeamDecisionStore(cfg, { budgetMs: budget, spoolDir, key: loadChainKey(process.cwd()), log: (line) => process.stderr.write(line + '\n') });
+  const down = await ledger.warm();
+  if (down) process.stderr.write(`loom serve: team store: ${down} (requests that can block are blocked until it is back)\n`);
+  return { ledger, clientOf: (t) => tokens.clientOf(t), policyDir: v['policy-dir'] ? resolve(v['policy-dir']) : undefined, clients: tokens.size };
+}
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'max-per-client', 'config', 'request-timeout-ms'] });
+  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'max-per-client', 'config', 'request-timeout-ms', 'team-url', 'team-budget-ms', 'spool-dir', 'policy-dir'] });
   const port = Number(f.values.port ?? process.env.LOOM_SERVE_PORT ?? 7077);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new FlagError(`--port "${f.values.port}": expected 0-65535`);
   const maxInFlight = Number(f.values['max-in-flight'] ?? 256);
@@ -16,8 +40,19 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (maxPerClient !== undefined && (!Number.isInteger(maxPerClient) || maxPerClient < 1)) throw new FlagError('--max-per-client: expected a positive integer');
   const timeout = Number(f.values['request-timeout-ms'] ?? 10_000);
   if (!Number.isInteger(timeout) || timeout < 100) throw new FlagError('--request-timeout-ms: expected an integer >= 100');
-  let token = process.env.LOOM_SERVE_TOKEN || undefined;
-  if (f.values['token-file']) {
+  const teamUrl = f.values['team-url'];
+  let team: (TeamServe & { clients: number }) | undefined;
+  if (teamUrl !== undefined) {
+    try {
+      team = await teamServe(teamUrl, f.values, port);
+    } catch (e) {
+      if (e instanceof FlagError) throw e;
+      process.stderr.write(`loom serve: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  let token = team ? undefined : process.env.LOOM_SERVE_TOKEN || undefined;
+  if (f.values['token-file'] && !team) {
     try {
       token = readFileSync(f.values['token-file'], 'utf8').trim();
     } catch (e) {
@@ -41,12 +76,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
       requestTimeoutMs: timeout,
       ledgerWorker: join(__dirname, 'ledger-worker.js'),
       projectsRoot: resolve(f.values['projects-root'] ?? process.cwd()),
+      team,
     });
   } catch (e) {
     process.stderr.write(`loom serve: ${(e as Error).message}\n`);
     return 2;
   }
-  process.stderr.write(`loom serve: listening on ${s.url} (POST /hooks/<event>, GET /healthz, GET /metrics)${token ? ', bearer token required' : ''}\n`);
+  process.stderr.write(`loom serve: listening on ${s.url} (POST /hooks/<event>, GET /healthz, GET /metrics)${token ? ', bearer token required' : ''}${team ? `, stateless: decisions to the team store (${team.clients} client token(s))` : ''}\n`);
   const result = await new Promise<ShutdownResult>((done) => {
     const stop = (sig: string) => {
       process.stderr.write(`loom serve: ${sig}: finishing requests in flight\n`);

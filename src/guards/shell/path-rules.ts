@@ -5,6 +5,7 @@
 // `rm -rf .git/*` deletes `.git/objects`. A path through a symlink is judged
 // where the link points (links made earlier on the same line, or on disk).
 import { realpathSync } from 'node:fs';
+import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
@@ -143,7 +144,8 @@ export function realTarget(a: Analyzer, abs: string, followLast: boolean, disk =
     }
     if (best) return abs === best.link ? best.target : posix.join(best.target, abs.slice(best.link.length + 1));
   }
-  if (!disk || abs === '/' || !abs.startsWith('/')) return abs;
+  // A team server judges the developer's paths as written: its own disk says nothing about them.
+  if (!disk || abs === '/' || !abs.startsWith('/') || remoteProjects()) return abs;
   if (followLast) return realpathCached(abs);
   const dir = posix.dirname(abs);
   if (dir === '/') return abs;
