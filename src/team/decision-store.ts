@@ -69,15 +69,6 @@ interface SpoolLine {
 
 const COLUMNS = ['ledger_id', 'seq', 'hash', 'body', 'ts', 'event', 'hook_id', 'harness', 'session_id', 'risk', 'decision', 'status', 'kind', 'actor_user', 'actor_from'] as const;
 const TYPES: Partial<Record<(typeof COLUMNS)[number], string>> = { seq: 'bigint', ts: 'timestamptz' };
-const INSERT_SQL = `
-WITH input AS (
-  SELECT * FROM unnest(${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c] ?? 'text'}[]`).join(', ')}) AS u(${COLUMNS.join(', ')})
-), chained AS (
-  INSERT INTO loom.chain (ledger_id, seq, hash) SELECT ledger_id, seq, hash FROM input RETURNING seq
-)
-INSERT INTO loom.records (${COLUMNS.join(', ')}) SELECT ${COLUMNS.join(', ')} FROM input`;
-const HEADS_SQL = `SELECT l.id, c.seq, c.hash FROM unnest($1::text[]) AS l(id) LEFT JOIN LATERAL (SELECT seq, hash FROM loom.chain WHERE ledger_id = l.id ORDER BY seq DESC LIMIT 1) c ON true`;
-
 const lockKey = (ledgerId: string): number => createHash('sha256').update(ledgerId).digest().readInt32BE(0);
 
 export interface DecisionStoreOptions {
@@ -302,6 +293,8 @@ export class TeamDecisionStore {
   }
 
   private async flush(): Promise<void> {
+    // Never settle synchronously: the caller stores this promise as inFlight, and the finally below must clear it after that.
+    await null;
     const batch = this.take();
     const spooled = batch.filter((e) => e.ids).length;
     try {
@@ -331,16 +324,17 @@ export class TeamDecisionStore {
       c = await this.connection();
       const ledgers = [...new Set(batch.map((e) => e.ledgerId))];
       const fresh = ledgers.filter((l) => !this.knownLedgers.has(l));
-      await c.query('BEGIN');
-      for (const l of fresh) {
-        const client = batch.find((e) => e.ledgerId === l)!.clientId;
-        await c.query('INSERT INTO loom.ledgers (ledger_id, chain, key_id, project, actor_user, actor_host) VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING', [l, this.o.key ? 'hmac-sha256' : 'sha256', this.o.key?.id ?? null, 'loom serve --team-url', client, null]);
-      }
-      // Locks in one fixed order across instances: no deadlock.
+      // Two round trips, each one simple-protocol query of several statements: a busy request thread costs two
+      // wake-ups per batch, not six. Ledger ids are `serve:` + a checked client id; every value goes through escapeLiteral.
+      const lit = (v: string | null | undefined): string => (v === null || v === undefined ? 'NULL' : c!.escapeLiteral(v));
       const keys = [...new Set(ledgers.map(lockKey))].sort((a, b) => a - b);
-      await c.query(`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, k) FROM unnest($1::int[]) AS k`, [keys]);
+      let first = `BEGIN; SELECT pg_advisory_xact_lock(${LOCK_CLASS}, k) FROM unnest(ARRAY[${keys.join(',')}]::int[]) AS k;`;
+      // Locks in one fixed order across instances: no deadlock. Everything a ledger's batch writes happens under its lock.
+      for (const l of fresh) first += ` INSERT INTO loom.ledgers (ledger_id, chain, key_id, project, actor_user) VALUES (${lit(l)}, ${lit(this.o.key ? 'hmac-sha256' : 'sha256')}, ${lit(this.o.key?.id)}, 'loom serve --team-url', ${lit(batch.find((e) => e.ledgerId === l)!.clientId)}) ON CONFLICT DO NOTHING;`;
+      first += ` SELECT l.id, c.seq, c.hash FROM unnest(ARRAY[${ledgers.map(lit).join(',')}]::text[]) AS l(id) LEFT JOIN LATERAL (SELECT seq, hash FROM loom.chain WHERE ledger_id = l.id ORDER BY seq DESC LIMIT 1) c ON true`;
+      const results = (await c.query(first)) as unknown as { rows: { id: string; seq: string | null; hash: string | null }[] }[];
       const heads = new Map<string, { seq: number; hash: string }>();
-      for (const r of (await c.query<{ id: string; seq: string | null; hash: string | null }>(HEADS_SQL, [ledgers])).rows) heads.set(r.id, { seq: r.seq === null ? 0 : Number(r.seq), hash: r.hash ?? GENESIS_HASH });
+      for (const r of results[results.length - 1].rows) heads.set(r.id, { seq: r.seq === null ? 0 : Number(r.seq), hash: r.hash ?? GENESIS_HASH });
       const cols: unknown[][] = COLUMNS.map(() => []);
       const now = new Date().toISOString();
       for (const e of batch) {
@@ -353,8 +347,9 @@ export class TeamDecisionStore {
           for (let k = 0; k < vals.length; k++) cols[k].push(vals[k]);
         });
       }
-      await c.query(INSERT_SQL, cols);
-      await c.query('COMMIT');
+      // An insert that fails aborts the query (COMMIT never runs); the connection is then dropped, rolling back.
+      const arrays = COLUMNS.map((col, k) => `ARRAY[${(cols[k] as (string | number)[]).map((v) => (typeof v === 'number' ? String(v) : lit(v))).join(',')}]::${TYPES[col] ?? 'text'}[]`);
+      await c.query(`WITH input AS (SELECT * FROM unnest(${arrays.join(', ')}) AS u(${COLUMNS.join(', ')})), chained AS (INSERT INTO loom.chain (ledger_id, seq, hash) SELECT ledger_id, seq, hash FROM input RETURNING seq) INSERT INTO loom.records (${COLUMNS.join(', ')}) SELECT ${COLUMNS.join(', ')} FROM input; COMMIT`);
       for (const l of fresh) this.knownLedgers.add(l);
       for (const h of heads.values()) this.head = Math.max(this.head, h.seq);
       if (this.lastProblem) this.o.log?.('loom serve: the team store takes writes again');
