@@ -2,19 +2,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCommand, type AnalyzeOptions } from '../src/guards/shell/analyze';
 import { loadPolicy } from '../src/policy/policy';
-import { CAUSES as ROUND2 } from './fixtures/guard-causes';
+import { CAUSES } from './fixtures/guard-causes';
 import { CAUSES as SYSTEM } from './fixtures/guard-causes-system';
-import type { FamilyCorpus } from './fixtures/guard-families';
+import { CAUSES3 } from './fixtures/guard-causes3';
 import { ROOT } from './helpers';
 
 const policy = loadPolicy(ROOT, '/home/dev/project');
 const base: AnalyzeOptions = { projectDir: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev', tmp: '/tmp', policy, protectedPaths: [join(ROOT, 'config')], currentBranch: 'feature' };
 const judge = (c: string) => analyzeCommand(c, base);
 
-// Each red-team round adds its own file of causes.
-const CAUSES: Record<string, FamilyCorpus> = { ...ROUND2, ...SYSTEM };
 describe('causes of red-team misses, each with its own commands', () => {
-  for (const [cause, corpus] of Object.entries(CAUSES)) {
+  for (const [cause, corpus] of Object.entries({ ...CAUSES, ...CAUSES3, ...SYSTEM })) {
     describe(cause, () => {
       it('holds at least 10 commands, dangerous and everyday', () => {
         expect(corpus.deny.length + corpus.ask.length).toBeGreaterThanOrEqual(10);
