@@ -26,6 +26,8 @@ export interface WrapperSpec {
   /** Command names (and, after a space, the subcommand words that must follow: "npm exec"). */
   names: string[];
   runs: Runs;
+  /** Long options that take two arguments (bwrap --bind SRC DEST). */
+  longArg2?: string[];
   /** Short options that take an argument (next word, or glued: -uroot). */
   shortArg?: string;
   /** Long options that take an argument (next word, or after `=`). */
@@ -79,14 +81,26 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['watch'], runs: 'joined', shortArg: 'nq', longArg: ['--interval', '--equexit'], argvAfter: ['-x', '--exec'], doc: 'the words are joined and run by `sh -c` (`-x`: as argv)' },
   { names: ['strace'], runs: 'argv', shortArg: 'eoOpPsSuEXIab', longArg: ['--output', '--trace', '--signal', '--attach', '--user', '--env', '--string-limit', '--trace-path'], doc: 'traces CMD' },
   { names: ['ltrace'], runs: 'argv', shortArg: 'eoupnsaADFlx', longArg: ['--output', '--library'], doc: 'traces CMD' },
-  { names: ['valgrind', 'firejail', 'bwrap'], runs: 'argv', longArg: ['--bind', '--ro-bind', '--dev-bind', '--chdir', '--setenv', '--unsetenv', '--uid', '--gid', '--hostname'], doc: 'runs CMD sandboxed or instrumented' },
+  { names: ['valgrind', 'firejail'], runs: 'argv', longArg: ['--chdir', '--setenv', '--unsetenv', '--uid', '--gid', '--hostname'], doc: 'runs CMD sandboxed or instrumented' },
+  { names: ['bwrap'], runs: 'argv', longArg: ['--dev', '--proc', '--tmpfs', '--mqueue', '--dir', '--chdir', '--unsetenv', '--uid', '--gid', '--hostname', '--lock-file', '--sync-fd', '--info-fd', '--json-status-fd', '--block-fd', '--userns-block-fd', '--seccomp', '--add-seccomp-fd', '--exec-label', '--file-label', '--userns', '--userns2', '--pidns', '--perms', '--size', '--remount-ro', '--args', '--cap-add', '--cap-drop', '--argv0', '--overlay-src', '--tmp-overlay', '--ro-overlay'], longArg2: ['--bind', '--bind-try', '--dev-bind', '--dev-bind-try', '--ro-bind', '--ro-bind-try', '--symlink', '--setenv', '--file', '--bind-data', '--ro-bind-data', '--chmod', '--bind-fd', '--ro-bind-fd', '--overlay'], doc: 'bubblewrap: `--bind SRC DEST` pairs, then CMD' },
+  { names: ['xvfb-run'], runs: 'argv', shortArg: 'efnpsw', longArg: ['--error-file', '--auth-file', '--server-num', '--xauth-protocol', '--server-args', '--wait'], doc: '`xvfb-run -a -s ARGS CMD`: a virtual X server, then CMD' },
+  { names: ['prlimit'], runs: 'argv', shortArg: 'o', longArg: ['--output'], noRun: ['-p', '--pid'], doc: '`prlimit --nofile=N CMD` (limits glued with `=`)' },
+  { names: ['cpulimit'], runs: 'argv', shortArg: 'lpePs', longArg: ['--limit', '--pid', '--exe', '--path', '--signal'], noRun: ['-p', '--pid', '-e', '--exe', '-P', '--path'], doc: '`cpulimit -l N -- CMD`' },
+  { names: ['dbus-run-session', 'dbus-launch'], runs: 'argv', longArg: ['--config-file', '--dbus-daemon', '--autolaunch'], doc: '`dbus-run-session -- CMD`' },
+  { names: ['trickle'], runs: 'argv', shortArg: 'udwtnL', doc: '`trickle -d N CMD`' },
+  { names: ['systemd-inhibit'], runs: 'argv', longArg: ['--what', '--who', '--why', '--mode'], doc: '`systemd-inhibit --why=X CMD`' },
+  { names: ['gosu', 'su-exec', 'setuidgid', 'envuidgid', 'envdir', 'gtimeout'], runs: 'argv', operands: 1, doc: '`gosu USER CMD`, `envdir DIR CMD`, `gtimeout DURATION CMD`' },
+  { names: ['tini', 'dumb-init', 'eatmydata', 'nocache', 'rlwrap', 'sudo-rs', 'run0', 'catatonit'], runs: 'argv', shortArg: 'glpsu', longArg: ['--user', '--group', '--setenv', '--unit', '--property', '--description', '--slice', '--chdir', '--rewrite'], doc: 'init shims and helpers that run CMD' },
+  { names: ['hyperfine'], runs: 'each-code', shortArg: 'wrmMpscnuS', longArg: ['--warmup', '--runs', '--min-runs', '--max-runs', '--prepare', '--setup', '--cleanup', '--command-name', '--parameter-scan', '--parameter-step-size', '--parameter-list', '--shell', '--export-json', '--export-csv', '--export-markdown', '--time-unit', '--style', '--sort', '--output', '--input', '--reference'], doc: 'every operand is a shell command timed (`hyperfine "a" "b"`)' },
+  { names: ['schroot'], runs: 'argv', shortArg: 'cdu', longArg: ['--chroot', '--directory', '--user', '--session-name'], doc: '`schroot -c NAME -- CMD`' },
+  { names: ['proot'], runs: 'argv', shortArg: 'rbmwqk', longArg: ['--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'], doc: '`proot -r ROOT CMD`' },
   { names: ['faketime'], runs: 'argv', shortArg: 'm', operands: 1, doc: '`faketime SPEC CMD`' },
   { names: ['xargs'], runs: 'argv', shortArg: 'ILnPsadE', longArg: ['--max-args', '--max-lines', '--max-procs', '--max-chars', '--arg-file', '--delimiter', '--process-slot-var'], doc: 'the command gets stdin items as arguments' },
   { names: ['concurrently'], runs: 'each-code', shortArg: 'nscpkl', longArg: ['--names', '--name-separator', '--prefix', '--prefix-colors', '--prefix-length', '--timestamp-format', '--success', '--kill-signal', '--max-processes', '--restart-tries', '--restart-after', '--handle-input', '--default-input-target', '--passthrough-arguments', '--cwd'], doc: 'every operand is a shell command of its own (`concurrently "a" "b"`)' },
   { names: ['watchexec'], runs: 'joined', shortArg: 'ewifds', longArg: ['--exts', '--watch', '--ignore', '--filter', '--debounce', '--signal', '--shell', '--workdir', '--on-busy-update', '--stop-signal', '--stop-timeout', '--delay-run', '--poll', '--project-origin', '--env', '--emit-events-to', '--ignore-file', '--filter-file', '--fs-events', '--completions'], doc: 'the words after the options are joined and run by a shell' },
   { names: ['entr'], runs: 'argv', codeShort: 's', doc: '`entr CMD` (argv) or `entr -s SCRIPT`' },
   { names: ['nodemon'], runs: 'none', shortArg: 'wediV', longArg: ['--watch', '--ext', '--ignore', '--delay', '--signal', '--config', '--exitcrash'], codeShort: 'x', codeLong: ['--exec'], doc: '`nodemon --exec SCRIPT` (without it, a Node script file)' },
-  { names: ['parallel'], runs: 'joined', shortArg: 'jSaIdEnNXC', longArg: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--colsep', '--max-args', '--joblog', '--results', '--tmpdir', '--workdir'], doc: 'GNU parallel: the words (up to `:::`) are joined and run by a shell per input' },
+  { names: ['parallel'], runs: 'joined', shortArg: 'jPSaIdEnNCLl', longArg: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--colsep', '--max-args', '--joblog', '--results', '--tmpdir', '--workdir', '--halt', '--halt-on-error', '--timeout', '--delay', '--memfree', '--load', '--nice', '--retries', '--tag-string', '--tagstring', '--env', '--basefile', '--bf', '--return', '--transferfile', '--tf', '--sshloginfile', '--slf', '--max-replace-args', '--block', '--block-size', '--recstart', '--recend', '--header', '--termseq', '--sqlmaster', '--sqlworker', '--limit', '--rpl', '--semaphorename', '--id', '--progress-bar-style', '--ssh', '--sshdelay', '--max-line-length-allowed', '--arg-sep', '--arg-file-sep', '--results', '--res', '--compress-program', '--decompress-program', '--shebang-wrap', '--max-procs', '--eof', '--replace', '--extensionreplace', '--basenamereplace', '--dirnamereplace', '--basenameextensionreplace', '--seqreplace', '--workdir', '--wd', '--tmux', '--ctag', '--ctagstring', '--color-failed'], doc: 'GNU parallel: the words (up to `:::`) are joined and run by a shell per input' },
   { names: ['busybox', 'toybox', 'shx'], runs: 'argv', doc: 'the first word is the applet (`busybox rm -rf`, `npx shx rm -rf`)' },
   { names: ['npx', 'pnpx', 'npm exec', 'npm x', 'bunx', 'bun x', 'pnpm dlx', 'pnpm exec', 'yarn dlx', 'yarn exec', 'pnpm x'], runs: 'argv', shortArg: 'p', longArg: ['--package', '--workspace', '--registry', '--cache'], codeShort: 'c', codeLong: ['--call'], packageSpec: true, doc: 'package runners: the first word is a package (version dropped): `npx rimraf ~` is `rimraf ~`' },
   { names: ['uv run', 'uvx', 'uv tool run', 'rye run'], runs: 'argv', shortArg: 'pw', longArg: ['--with', '--with-editable', '--with-requirements', '--python', '--project', '--directory', '--env-file', '--extra', '--group', '--only-group', '--package', '--index', '--default-index', '--index-url', '--extra-index-url', '--find-links', '--config-file', '--cache-dir', '--from'], doc: 'runs CMD in the project environment' },
@@ -182,7 +196,7 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
       const opt = eq < 0 ? a : a.slice(0, eq);
       if (spec.codeLong?.includes(opt)) return { kind: 'code', code: eq < 0 ? (argv[k + 1] ?? '') : a.slice(eq + 1), rest: eq < 0 ? k + 2 : k + 1, spec, how };
       if (spec.argvAfter?.includes(opt)) return { kind: 'argv', start: k + 1, spec, how };
-      k += spec.longArg?.includes(opt) && eq < 0 ? 2 : 1;
+      k += spec.longArg2?.includes(opt) ? 3 : spec.longArg?.includes(opt) && eq < 0 ? 2 : 1;
       continue;
     }
     if (a.startsWith('-') && a.length > 1 && !(spec.assignments && a === '-')) {
