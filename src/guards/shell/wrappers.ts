@@ -26,12 +26,14 @@ export interface WrapperSpec {
   /** Command names (and, after a space, the subcommand words that must follow: "npm exec"). */
   names: string[];
   runs: Runs;
-  /** Long options that take two arguments (bwrap --bind SRC DEST). */
-  longArg2?: string[];
   /** Short options that take an argument (next word, or glued: -uroot). */
   shortArg?: string;
   /** Long options that take an argument (next word, or after `=`). */
   longArg?: string[];
+  /** Long options that take two arguments (bwrap --bind SRC DEST). */
+  longArg2?: string[];
+  /** An operand before the command that is there only when it has this shape (runcon CONTEXT: has a colon). */
+  optionalOperand?: string;
   /** Options whose argument is a shell script (su -c, script -c, flock -c). */
   codeShort?: string;
   codeLong?: string[];
@@ -62,7 +64,28 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['env'], runs: 'argv', shortArg: 'uCP', longArg: ['--unset', '--chdir', '--default-signal', '--ignore-signal', '--block-signal'], codeShort: 'S', codeLong: ['--split-string'], assignments: true, doc: 'NAME=VALUE settings, `-S`/`--split-string` STRING is split into a command' },
   { names: ['cross-env', 'cross-env-shell'], runs: 'argv', assignments: true, doc: 'NAME=VALUE settings then the command' },
   { names: ['nice'], runs: 'argv', shortArg: 'n', longArg: ['--adjustment'], doc: '`nice -n N`, `nice -10`' },
-  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'numactl', 'cgexec', 'sem'], runs: 'argv', shortArg: 'fRg', longArg: ['--reuid', '--regid', '--groups', '--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred'], doc: 'run the command as given' },
+  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], doc: 'run the command as given' },
+  { names: ['numactl'], runs: 'argv', shortArg: 'iNmpCPw', longArg: ['--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred', '--preferred-many', '--weighted-interleave'], doc: '`numactl -C 0-3 CMD`' },
+  { names: ['cgexec'], runs: 'argv', shortArg: 'g', doc: '`cgexec -g CONTROLLERS:PATH CMD`' },
+  { names: ['prlimit'], runs: 'argv', shortArg: 'po', longArg: ['--pid', '--output'], doc: '`prlimit --nofile=N CMD` (resource limits are glued or after `=`)' },
+  { names: ['xvfb-run'], runs: 'argv', shortArg: 'efnpsw', longArg: ['--error-file', '--auth-file', '--server-num', '--xauth-protocol', '--server-args', '--wait'], doc: '`xvfb-run -a -s ARGS CMD`' },
+  { names: ['proot', 'udocker run'], runs: 'argv', shortArg: 'rbmwkqRSiv', longArg: ['--rootfs', '--bind', '--mount', '--cwd', '--kernel-release', '--qemu', '--change-id', '--verbose'], doc: '`proot -r ROOT -b PATH CMD`' },
+  { names: ['bwrap'], runs: 'argv', longArg: ['--chdir', '--unsetenv', '--uid', '--gid', '--hostname', '--dev', '--proc', '--tmpfs', '--dir', '--remount-ro', '--lock-file', '--sync-fd', '--info-fd', '--json-status-fd', '--block-fd', '--userns-block-fd', '--seccomp', '--add-seccomp-fd', '--userns', '--userns2', '--pidns', '--exec-label', '--file-label', '--args', '--cap-add', '--cap-drop', '--perms', '--size', '--argv0', '--mqueue', '--overlay-src', '--tmp-overlay', '--ro-overlay', '--level-prefix'], longArg2: ['--bind', '--bind-try', '--dev-bind', '--dev-bind-try', '--ro-bind', '--ro-bind-try', '--symlink', '--setenv', '--chmod', '--file', '--bind-data', '--ro-bind-data', '--overlay', '--bind-fd', '--ro-bind-fd'], doc: '`bwrap --bind SRC DEST ... CMD` (some options take two arguments)' },
+  { names: ['cpulimit'], runs: 'argv', shortArg: 'lpePs', longArg: ['--limit', '--pid', '--exe', '--path', '--signal'], noRun: ['-p', '--pid', '-e', '--exe', '-P', '--path'], doc: '`cpulimit -l N -- CMD`' },
+  { names: ['systemd-inhibit'], runs: 'argv', longArg: ['--what', '--who', '--why', '--mode'], doc: '`systemd-inhibit --why=X CMD`' },
+  { names: ['gtimeout'], runs: 'argv', shortArg: 'sk', longArg: ['--signal', '--kill-after'], operands: 1, doc: 'GNU timeout on macOS: `gtimeout DURATION CMD`' },
+  { names: ['perf record', 'perf stat', 'perf trace', 'perf mem record', 'perf c2c record', 'perf lock record', 'perf sched record', 'perf kmem record', 'perf kvm record', 'perf script record', 'perf ftrace'], runs: 'argv', shortArg: 'eoFptcCmuGrIjxDkLT', longArg: ['--event', '--output', '--freq', '--pid', '--tid', '--count', '--cpu', '--mmap-pages', '--uid', '--cgroup', '--repeat', '--interval-print', '--call-graph', '--delay', '--field-separator', '--clockid', '--branch-filter', '--filter', '--post', '--pre'], doc: '`perf record -g -o F -- CMD`' },
+  { names: ['tsp', 'task-spooler'], runs: 'argv', shortArg: 'LDNWEgS', doc: 'task spooler queues CMD' },
+  { names: ['retry'], runs: 'argv', shortArg: 'tdmxw', longArg: ['--times', '--delay', '--until', '--while', '--backoff', '--max-time', '--tries', '--sleep'], doc: '`retry -t N -- CMD`' },
+  { names: ['with-lock-ex', 'lckdo', 'with-lock', 'setlock', 'chpst', 'setuidgid', 'envuidgid', 'softlimit', 'envdir', 'gosu', 'su-exec', 's6-setuidgid', 'ip netns exec', 'ip vrf exec', 'machinectl shell', 'direnv exec'], runs: 'argv', shortArg: 'uUbempodfacrtw', operands: 1, doc: 'one operand (a lock file, a user, a folder, a namespace), then CMD' },
+  { names: ['daemonize'], runs: 'argv', shortArg: 'ceoplumE', doc: '`daemonize -c DIR PATH ARGS`' },
+  { names: ['runcon'], runs: 'argv', shortArg: 'urtl', optionalOperand: ':', doc: '`runcon CONTEXT CMD` or `runcon -t TYPE CMD`' },
+  { names: ['sandbox'], runs: 'argv', shortArg: 'lHTIWwtRs', doc: 'SELinux sandbox, then CMD' },
+  { names: ['schroot', 'dchroot'], runs: 'argv', shortArg: 'cudn', longArg: ['--chroot', '--user', '--directory', '--session-name', '--option'], doc: '`schroot -c CHROOT -- CMD`' },
+  { names: ['systemd-nspawn'], runs: 'argv', shortArg: 'DMuiEpSZL', longArg: ['--directory', '--machine', '--user', '--image', '--setenv', '--bind', '--bind-ro', '--port', '--chdir', '--slice', '--property', '--template', '--uuid', '--network-veth-extra', '--overlay', '--tmpfs'], doc: 'runs CMD in a container of a folder (the folder\'s real files)' },
+  { names: ['lxc-attach'], runs: 'argv', shortArg: 'nsavugfolP', longArg: ['--name', '--namespaces', '--arch', '--set-var', '--uid', '--gid', '--rcfile', '--logfile', '--logpriority', '--lxcpath', '--context'], doc: '`lxc-attach -n NAME -- CMD`' },
+  { names: ['sshpass'], runs: 'argv', shortArg: 'pfdP', doc: '`sshpass -p PW CMD`' },
+  { names: ['newgrp'], runs: 'stdin', dashOption: true, doc: 'a new shell reads its commands from stdin' },
   { names: ['time'], runs: 'argv', shortArg: 'fo', longArg: ['--format', '--output'], doc: '`time -p`, GNU `time -f FMT -o FILE`' },
   { names: ['timeout'], runs: 'argv', shortArg: 'sk', longArg: ['--signal', '--kill-after'], operands: 1, doc: '`timeout [-s SIG] [-k T] DURATION CMD`' },
   { names: ['command'], runs: 'argv', noRun: ['-v', '-V'], doc: '`command -p CMD` (`-v`/`-V` only look it up)' },
@@ -81,32 +104,18 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['watch'], runs: 'joined', shortArg: 'nq', longArg: ['--interval', '--equexit'], argvAfter: ['-x', '--exec'], doc: 'the words are joined and run by `sh -c` (`-x`: as argv)' },
   { names: ['strace'], runs: 'argv', shortArg: 'eoOpPsSuEXIab', longArg: ['--output', '--trace', '--signal', '--attach', '--user', '--env', '--string-limit', '--trace-path'], doc: 'traces CMD' },
   { names: ['ltrace'], runs: 'argv', shortArg: 'eoupnsaADFlx', longArg: ['--output', '--library'], doc: 'traces CMD' },
-  { names: ['valgrind', 'firejail'], runs: 'argv', longArg: ['--chdir', '--setenv', '--unsetenv', '--uid', '--gid', '--hostname'], doc: 'runs CMD sandboxed or instrumented' },
-  { names: ['bwrap'], runs: 'argv', longArg: ['--dev', '--proc', '--tmpfs', '--mqueue', '--dir', '--chdir', '--unsetenv', '--uid', '--gid', '--hostname', '--lock-file', '--sync-fd', '--info-fd', '--json-status-fd', '--block-fd', '--userns-block-fd', '--seccomp', '--add-seccomp-fd', '--exec-label', '--file-label', '--userns', '--userns2', '--pidns', '--perms', '--size', '--remount-ro', '--args', '--cap-add', '--cap-drop', '--argv0', '--overlay-src', '--tmp-overlay', '--ro-overlay'], longArg2: ['--bind', '--bind-try', '--dev-bind', '--dev-bind-try', '--ro-bind', '--ro-bind-try', '--symlink', '--setenv', '--file', '--bind-data', '--ro-bind-data', '--chmod', '--bind-fd', '--ro-bind-fd', '--overlay'], doc: 'bubblewrap: `--bind SRC DEST` pairs, then CMD' },
-  { names: ['xvfb-run'], runs: 'argv', shortArg: 'efnpsw', longArg: ['--error-file', '--auth-file', '--server-num', '--xauth-protocol', '--server-args', '--wait'], doc: '`xvfb-run -a -s ARGS CMD`: a virtual X server, then CMD' },
-  { names: ['prlimit'], runs: 'argv', shortArg: 'o', longArg: ['--output'], noRun: ['-p', '--pid'], doc: '`prlimit --nofile=N CMD` (limits glued with `=`)' },
-  { names: ['cpulimit'], runs: 'argv', shortArg: 'lpePs', longArg: ['--limit', '--pid', '--exe', '--path', '--signal'], noRun: ['-p', '--pid', '-e', '--exe', '-P', '--path'], doc: '`cpulimit -l N -- CMD`' },
-  { names: ['dbus-run-session', 'dbus-launch'], runs: 'argv', longArg: ['--config-file', '--dbus-daemon', '--autolaunch'], doc: '`dbus-run-session -- CMD`' },
-  { names: ['trickle'], runs: 'argv', shortArg: 'udwtnL', doc: '`trickle -d N CMD`' },
-  { names: ['systemd-inhibit'], runs: 'argv', longArg: ['--what', '--who', '--why', '--mode'], doc: '`systemd-inhibit --why=X CMD`' },
-  { names: ['gosu', 'su-exec', 'setuidgid', 'envuidgid', 'envdir', 'gtimeout'], runs: 'argv', operands: 1, doc: '`gosu USER CMD`, `envdir DIR CMD`, `gtimeout DURATION CMD`' },
-  { names: ['tini', 'dumb-init', 'eatmydata', 'nocache', 'rlwrap', 'sudo-rs', 'run0', 'catatonit'], runs: 'argv', shortArg: 'glpsu', longArg: ['--user', '--group', '--setenv', '--unit', '--property', '--description', '--slice', '--chdir', '--rewrite'], doc: 'init shims and helpers that run CMD' },
-  { names: ['hyperfine'], runs: 'each-code', shortArg: 'wrmMpscnuS', longArg: ['--warmup', '--runs', '--min-runs', '--max-runs', '--prepare', '--setup', '--cleanup', '--command-name', '--parameter-scan', '--parameter-step-size', '--parameter-list', '--shell', '--export-json', '--export-csv', '--export-markdown', '--time-unit', '--style', '--sort', '--output', '--input', '--reference'], doc: 'every operand is a shell command timed (`hyperfine "a" "b"`)' },
-  { names: ['schroot'], runs: 'argv', shortArg: 'cdu', longArg: ['--chroot', '--directory', '--user', '--session-name'], doc: '`schroot -c NAME -- CMD`' },
-  { names: ['proot'], runs: 'argv', shortArg: 'rbmwqk', longArg: ['--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'], doc: '`proot -r ROOT CMD`' },
   { names: ['faketime'], runs: 'argv', shortArg: 'm', operands: 1, doc: '`faketime SPEC CMD`' },
   { names: ['xargs'], runs: 'argv', shortArg: 'ILnPsadE', longArg: ['--max-args', '--max-lines', '--max-procs', '--max-chars', '--arg-file', '--delimiter', '--process-slot-var'], doc: 'the command gets stdin items as arguments' },
   { names: ['concurrently'], runs: 'each-code', shortArg: 'nscpkl', longArg: ['--names', '--name-separator', '--prefix', '--prefix-colors', '--prefix-length', '--timestamp-format', '--success', '--kill-signal', '--max-processes', '--restart-tries', '--restart-after', '--handle-input', '--default-input-target', '--passthrough-arguments', '--cwd'], doc: 'every operand is a shell command of its own (`concurrently "a" "b"`)' },
   { names: ['watchexec'], runs: 'joined', shortArg: 'ewifds', longArg: ['--exts', '--watch', '--ignore', '--filter', '--debounce', '--signal', '--shell', '--workdir', '--on-busy-update', '--stop-signal', '--stop-timeout', '--delay-run', '--poll', '--project-origin', '--env', '--emit-events-to', '--ignore-file', '--filter-file', '--fs-events', '--completions'], doc: 'the words after the options are joined and run by a shell' },
   { names: ['entr'], runs: 'argv', codeShort: 's', doc: '`entr CMD` (argv) or `entr -s SCRIPT`' },
   { names: ['nodemon'], runs: 'none', shortArg: 'wediV', longArg: ['--watch', '--ext', '--ignore', '--delay', '--signal', '--config', '--exitcrash'], codeShort: 'x', codeLong: ['--exec'], doc: '`nodemon --exec SCRIPT` (without it, a Node script file)' },
-  { names: ['parallel'], runs: 'joined', shortArg: 'jPSaIdEnNCLl', longArg: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--colsep', '--max-args', '--joblog', '--results', '--tmpdir', '--workdir', '--halt', '--halt-on-error', '--timeout', '--delay', '--memfree', '--load', '--nice', '--retries', '--tag-string', '--tagstring', '--env', '--basefile', '--bf', '--return', '--transferfile', '--tf', '--sshloginfile', '--slf', '--max-replace-args', '--block', '--block-size', '--recstart', '--recend', '--header', '--termseq', '--sqlmaster', '--sqlworker', '--limit', '--rpl', '--semaphorename', '--id', '--progress-bar-style', '--ssh', '--sshdelay', '--max-line-length-allowed', '--arg-sep', '--arg-file-sep', '--results', '--res', '--compress-program', '--decompress-program', '--shebang-wrap', '--max-procs', '--eof', '--replace', '--extensionreplace', '--basenamereplace', '--dirnamereplace', '--basenameextensionreplace', '--seqreplace', '--workdir', '--wd', '--tmux', '--ctag', '--ctagstring', '--color-failed'], doc: 'GNU parallel: the words (up to `:::`) are joined and run by a shell per input' },
+  { names: ['parallel'], runs: 'joined', shortArg: 'jPSaIdEnNCLl', longArg: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--colsep', '--max-args', '--joblog', '--results', '--tmpdir', '--workdir', '--halt', '--halt-on-error', '--timeout', '--delay', '--memfree', '--load', '--nice', '--retries', '--tag-string', '--tagstring', '--env', '--basefile', '--bf', '--return', '--transferfile', '--tf', '--sshloginfile', '--slf', '--max-replace-args', '--block', '--block-size', '--recstart', '--recend', '--header', '--termseq', '--sqlmaster', '--sqlworker', '--limit', '--rpl', '--semaphorename', '--id', '--ssh', '--sshdelay', '--arg-sep', '--arg-file-sep', '--res', '--compress-program', '--decompress-program', '--max-procs', '--eof', '--replace', '--extensionreplace', '--basenamereplace', '--dirnamereplace', '--basenameextensionreplace', '--seqreplace', '--wd', '--ctag', '--ctagstring'], doc: 'GNU parallel: the words (up to `:::`) are joined and run by a shell per input' },
   { names: ['busybox', 'toybox', 'shx'], runs: 'argv', doc: 'the first word is the applet (`busybox rm -rf`, `npx shx rm -rf`)' },
   { names: ['npx', 'pnpx', 'npm exec', 'npm x', 'bunx', 'bun x', 'pnpm dlx', 'pnpm exec', 'yarn dlx', 'yarn exec', 'pnpm x'], runs: 'argv', shortArg: 'p', longArg: ['--package', '--workspace', '--registry', '--cache'], codeShort: 'c', codeLong: ['--call'], packageSpec: true, doc: 'package runners: the first word is a package (version dropped): `npx rimraf ~` is `rimraf ~`' },
   { names: ['uv run', 'uvx', 'uv tool run', 'rye run'], runs: 'argv', shortArg: 'pw', longArg: ['--with', '--with-editable', '--with-requirements', '--python', '--project', '--directory', '--env-file', '--extra', '--group', '--only-group', '--package', '--index', '--default-index', '--index-url', '--extra-index-url', '--find-links', '--config-file', '--cache-dir', '--from'], doc: 'runs CMD in the project environment' },
   { names: ['poetry run', 'pipenv run', 'pdm run', 'hatch run', 'pixi run', 'devbox run', 'mise exec', 'mise x', 'asdf exec', 'rtx exec', 'dotenvx run', 'doppler run', 'op run', 'infisical run', 'bundle exec', 'pipx run', 'conda run', 'mamba run', 'micromamba run', 'nix develop', 'nix shell', 'nix run'], runs: 'argv', shortArg: 'npfeC', longArg: ['--name', '--prefix', '--cwd', '--spec', '--env-file', '--project', '--config', '--environment', '--directory', '--env', '--tool'], codeLong: ['--command'], argvAfter: ['-c', '--command'], doc: 'project environments: the rest is the command (`nix develop -c CMD`, `doppler run --command SCRIPT`)' },
   { names: ['nix-shell'], runs: 'none', shortArg: 'pIAE', longArg: ['--packages', '--attr', '--arg', '--argstr', '--expr', '--include'], codeLong: ['--run', '--command'], doc: '`nix-shell --run SCRIPT`' },
-  { names: ['direnv exec'], runs: 'argv', operands: 1, doc: '`direnv exec DIR CMD`' },
   { names: ['aws-vault exec'], runs: 'argv', shortArg: 'd', longArg: ['--duration', '--region'], operands: 1, doc: '`aws-vault exec PROFILE -- CMD`' },
   { names: ['sops exec-env', 'sops exec-file'], runs: 'code-operand', operands: 1, doc: '`sops exec-env FILE SCRIPT`' },
   { names: ['dotenv', 'env-cmd'], runs: 'argv', shortArg: 'ecvf', longArg: ['--file', '--environments'], doc: 'loads an env file, then CMD' },
@@ -196,7 +205,7 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
       const opt = eq < 0 ? a : a.slice(0, eq);
       if (spec.codeLong?.includes(opt)) return { kind: 'code', code: eq < 0 ? (argv[k + 1] ?? '') : a.slice(eq + 1), rest: eq < 0 ? k + 2 : k + 1, spec, how };
       if (spec.argvAfter?.includes(opt)) return { kind: 'argv', start: k + 1, spec, how };
-      k += spec.longArg2?.includes(opt) ? 3 : spec.longArg?.includes(opt) && eq < 0 ? 2 : 1;
+      k += spec.longArg2?.includes(opt) ? (eq < 0 ? 3 : 2) : spec.longArg?.includes(opt) && eq < 0 ? 2 : 1;
       continue;
     }
     if (a.startsWith('-') && a.length > 1 && !(spec.assignments && a === '-')) {
@@ -220,6 +229,10 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
     if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
       k++;
       continue;
+    }
+    if (spec.optionalOperand && new RegExp(spec.optionalOperand).test(a) && k + 1 < argv.length) {
+      k++;
+      break;
     }
     if (operands > 0) {
       operands--;
