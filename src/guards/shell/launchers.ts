@@ -482,6 +482,11 @@ export function tclLaunches(src: string, how: string, out: Launch[], depth = 0):
       const text = TCL_RUNS[cmd] === 'joined' || cmd === 'open' ? args.join(' ') : joinArgv(args);
       if (text.trim()) out.push({ kind: 'script', text, how: `${how} ${cmd}` });
       if (cmd === 'spawn' && args.length && SHELL_NAMES.has(posix.basename(args[0])) && !args.includes('-c')) shellSpawned = true;
+    } else if (cmd === 'file' && words[1] === 'delete') {
+      // file delete ?-force? ?--? PATH...: -force deletes folders with their contents.
+      const paths = words.slice(2).filter((w) => w !== '-force' && w !== '--');
+      if (paths.some((w) => w.includes('\u0000'))) out.push({ kind: 'ask', how: `${how} file delete`, why: 'expect deletes a path only known at run time' });
+      else if (paths.length) out.push({ kind: 'script', text: joinArgv([...(words.includes('-force') ? ['rm', '-rf'] : ['rm', '-f']), '--', ...paths]), how: `${how} file delete` });
     } else if ((cmd === 'send' || cmd === 'exp_send') && shellSpawned) {
       const s = words.slice(1).filter((w) => !w.startsWith('-'))[0];
       if (s !== undefined) typed += s.replace(/\r/g, '\n');
