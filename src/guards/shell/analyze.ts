@@ -888,9 +888,9 @@ export class Analyzer {
         continue;
       }
       if (r.target.dynamic || r.target.text === '' || /^\d+$/.test(r.target.text) || r.target.text === '-') continue;
-      this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`);
-      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied.
-      if ((r.op === '>' || r.op === '>|') && emptiesFile(c)) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: false });
+      this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`, { append: r.op === '>>' });
+      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied (a file in home outside the project too: it is lost).
+      if ((r.op === '>' || r.op === '>|') && emptiesFile(c)) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: true });
       if (BLOCK_DEVICE.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
   }
@@ -911,8 +911,8 @@ export class Analyzer {
     readsPath(this, path, cwd, segment);
   }
 
-  writesPath(path: string, cwd: string, segment: string): void {
-    writesPath(this, path, cwd, segment);
+  writesPath(path: string, cwd: string, segment: string, o: { append?: boolean } = {}): void {
+    writesPath(this, path, cwd, segment, o);
   }
 
   /**
