@@ -5,7 +5,7 @@
 // when the daemon is stopped, killed -9 mid-request, a stale socket file, or
 // answers garbage. Every process is real (daemon, curl, sh, node).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, run, tempDir, type RunResult } from './helpers';
@@ -33,6 +33,7 @@ const baseEnv: NodeJS.ProcessEnv = {
   XDG_STATE_HOME: join(root, 'state'),
   LOOM_SOCKET: '',
   LOOM_FAST: '',
+  LOOM_DAEMON: '',
   GEMINI_PROJECT_DIR: '',
   CURSOR_PROJECT_DIR: '',
   FACTORY_PROJECT_DIR: '',
@@ -195,6 +196,8 @@ describe('the fast path through a warm daemon', () => {
 function fakeDaemon(sock: string, behaviour: 'garbage' | 'half' | 'json' | 'status-500' | 'die'): Promise<ChildProcess> {
   const code = `
     const http = require('node:http');
+    // A socket file left by a stand-in killed with -9 before.
+    try { require('node:fs').unlinkSync(process.argv[1]); } catch {}
     const s = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -208,10 +211,15 @@ function fakeDaemon(sock: string, behaviour: 'garbage' | 'half' | 'json' | 'stat
     });
     s.listen(process.argv[1], () => process.stdout.write('ready\\n'));`;
   const child = spawn(process.execPath, ['-e', code, sock, behaviour], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout!.once('data', () => resolve(child)));
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`the stand-in daemon exited (${code}) before listening`)));
+  });
 }
 
 describe('the fallback to the Node runner', () => {
+  // The runtime folder as `loom daemon start` leaves it (these cases also run alone, with -t).
+  beforeAll(() => mkdirSync(join(runtime, 'loom'), { recursive: true, mode: 0o700 }));
   const dangerous = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: project });
   const expectNodeDeny = (r: RunResult) => {
     expect(r.code, r.stderr).toBe(2);
@@ -264,6 +272,37 @@ describe('the fallback to the Node runner', () => {
       d.kill('SIGKILL');
     }
   }, 30_000);
+
+  it('LOOM_DAEMON=auto: a call without a daemon is answered by Node at once and starts one in the background; a stale socket too', async () => {
+    const pidFile = socket.replace(/\.sock$/, '.pid');
+    for (const stale of [false, true]) {
+      if (stale) {
+        const d = await fakeDaemon(socket, 'garbage');
+        d.kill('SIGKILL');
+        await new Promise((r) => d.once('exit', r));
+        expect(statSync(socket).isSocket()).toBe(true);
+      } else {
+        rmSync(socket, { force: true });
+      }
+      const first = await wrapper('pre-tool-guard', dangerous, { LOOM_DAEMON: 'auto' });
+      expectNodeDeny(first);
+      let up = false;
+      for (let i = 0; i < 300 && !up; i++) {
+        up = (await loom(['daemon', 'status', '--project-dir', project])).code === 0;
+        if (!up) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(up, stale ? 'after a stale socket' : 'after no socket').toBe(true);
+      expect(existsSync(pidFile)).toBe(true);
+      // Without node on PATH: only the daemon can have answered.
+      expectNodeDeny(await viaDaemon('pre-tool-guard', dangerous, { LOOM_DAEMON: 'auto' }));
+      expect((await loom(['daemon', 'stop', '--project-dir', project])).code).toBe(0);
+      expect(existsSync(pidFile)).toBe(false);
+    }
+    // Not opted in: nothing is started.
+    await wrapper('pre-tool-guard', dangerous);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(existsSync(socket)).toBe(false);
+  }, 120_000);
 });
 
 afterAll(() => {

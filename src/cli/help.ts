@@ -138,10 +138,11 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   daemon: {
     summary: 'a warm loom serve on the project\'s socket, which the hook wrappers try before starting Node',
-    usage: ['loom daemon start|stop|status [--project-dir D] [--socket PATH]'],
+    usage: ['loom daemon start|stop|status [--project-dir D] [--socket PATH] [--wait-ms MS] [--quiet]'],
     options: [
       ['--socket PATH', 'the socket (default: $XDG_RUNTIME_DIR/loom/p<hash>.sock, else /tmp/loom-<user>/; or LOOM_SOCKET)'],
       ['--wait-ms MS', 'start: how long to wait for the daemon to answer; stop: for it to exit (default 10000)'],
+      ['--quiet', 'start: print nothing when the daemon runs (the hook wrappers\' auto-start, LOOM_DAEMON=auto)'],
       PROJECT,
     ],
   },

@@ -39,12 +39,15 @@ export function fastPathSh(target: FastTarget, indent = ''): string {
     `    done`,
     `    [ -z "$loom_r" ] || loom_s=$loom_r/p$loom_h.sock`,
     `  fi`,
-    `  if [ -n "$loom_s" ] && [ -S "$loom_s" ] && [ -O "$loom_s" ]; then`,
-    // Kept in the socket's folder (the user's own, 0700); fd 0 moves onto the copy, so Node can read it after a failure.
+    // The socket and its folder are the user's own (the daemon listens only in a 0700 folder): nobody else can plant either.
+    `  loom_q=`,
+    `  if [ -n "$loom_s" ] && [ -S "$loom_s" ] && [ -O "$loom_s" ] && [ -O "\${loom_s%/*}" ]; then`,
+    // Kept in the socket's folder; fd 0 moves onto the copy, so Node can read it after a failure.
     `    loom_f=\${loom_s%/*}/in.$$`,
     `    if head -c 16777217 >"$loom_f"; then`,
     `      exec <"$loom_f"`,
-    `      if loom_a=$(curl -sfg --unix-socket "$loom_s" --connect-timeout 1 -m "\${LOOM_FAST_TIMEOUT:-${FAST_TIMEOUT_S}}" -H 'content-type: application/json' -H "x-loom-project: $loom_p" -H "x-loom-cwd: $PWD" -H "x-loom-keyed: \${LOOM_LEDGER_KEY:+1}\${LOOM_LEDGER_KEY_FILE:+1}" -H "x-loom-spool: in.$$" --data-binary @"$loom_f" "http://loom/hooks${query}" 2>/dev/null); then`,
+    `      loom_a=$(curl -sfg --unix-socket "$loom_s" --connect-timeout 1 -m "\${LOOM_FAST_TIMEOUT:-${FAST_TIMEOUT_S}}" -H 'content-type: application/json' -H "x-loom-project: $loom_p" -H "x-loom-cwd: $PWD" -H "x-loom-keyed: \${LOOM_LEDGER_KEY:+1}\${LOOM_LEDGER_KEY_FILE:+1}" -H "x-loom-spool: in.$$" --data-binary @"$loom_f" "http://loom/hooks${query}" 2>/dev/null); loom_q=$?`,
+    `      if [ $loom_q -eq 0 ]; then`,
     `        loom_n='`,
     `'`,
     `        loom_b=\${loom_a#*"$loom_n"}; loom_o=\${loom_b#*"$loom_n"}; loom_e=\${loom_b%%"$loom_n"*}; loom_x=\${loom_a%%"$loom_n"*}`,
@@ -58,6 +61,11 @@ export function fastPathSh(target: FastTarget, indent = ''): string {
     `      exec <"$loom_f"`,
     `    fi`,
     `    rm -f "$loom_f"`,
+    `  fi`,
+    // Opt-in auto-start (LOOM_DAEMON=auto): no socket and no daemon starting (pid file), or a socket nobody listens on (curl: connection refused).
+    // In the background with every stream closed: this call goes on to Node at once, the next ones find the daemon.
+    `  if [ "\${LOOM_DAEMON-}" = auto ] && [ -n "$loom_s" ] && { { [ ! -e "$loom_s" ] && [ ! -e "\${loom_s%.sock}.pid" ]; } || [ "$loom_q" = 7 ]; } && command -v node >/dev/null 2>&1; then`,
+    `    node "$loom_dir/../bin/loom.js" daemon start --quiet --socket "$loom_s" --project-dir "\${loom_p:-$PWD}" </dev/null >/dev/null 2>&1 &`,
     `  fi`,
     `fi`,
   ];
