@@ -147,7 +147,7 @@ describe('the fast path through a warm daemon', () => {
     expect(recs.some((r) => JSON.stringify(r).includes('"actor"'))).toBe(true);
     const verify = await loom(['verify', '--project-dir', project]);
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
-  }, 180_000);
+  }, 300_000);
 
   it('takes the harness project variable and the payload cwd as the runner does, and answers only for its own project', async () => {
     const elsewhere = tempDir('loom-fastpath-other-');
