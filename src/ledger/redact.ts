@@ -280,27 +280,60 @@ function hexValue(c: number): number {
 let scratchMap = new Int32Array(0);
 let scratchOut = new Uint16Array(0);
 
-/** The text with JSON string escapes decoded, and for each decoded index the index it came from (valid until the next call). */
-export function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
-  if (!JSON_ESCAPE.test(text)) return undefined;
+/** A JSON escape starts at i (a backslash and one of " \\ / b f n r t u). */
+function escapeAt(text: string, i: number): boolean {
+  const e = text.charCodeAt(i + 1);
+  return e === 117 || (e < 128 && UNESCAPE_CODE[e] >= 0);
+}
+
+/**
+ * The parts of the text a decoded view can change: each line holding a JSON escape, with the line
+ * before it and the line after it (a `name:` line above a `value:` line, a table header right
+ * above its rows, a quoted value that ends on the next line). An escaped line that may be a table
+ * header naming a secret column (a cell separator and a sensitive-name needle or a \u escape)
+ * extends its part to the end of the text: its rows may be plain lines anywhere below.
+ * Escapes never pair across a real line end, so each part decodes as it would in the whole text.
+ */
+function escapedParts(text: string): number[] {
   const n = text.length;
-  work.reads += n;
-  // Scratch buffers kept between calls (a megabyte of output needs 6 MB of them): the map is read
-  // only before the next call, and the decoded text is a copy.
-  if (scratchMap.length < n + 1) {
-    scratchMap = new Int32Array(n + 1);
-    scratchOut = new Uint16Array(n + 1);
+  const parts: number[] = [];
+  let i = text.indexOf('\\');
+  while (i !== -1) {
+    if (!escapeAt(text, i)) {
+      i = text.indexOf('\\', i + 1);
+      continue;
+    }
+    const ls = text.lastIndexOf('\n', i) + 1;
+    let le = text.indexOf('\n', i);
+    if (le === -1) le = n;
+    const start = ls > 0 ? text.lastIndexOf('\n', ls - 2) + 1 : 0;
+    let end = le < n ? text.indexOf('\n', le + 1) : n;
+    if (end === -1) end = n;
+    work.reads += end - start;
+    if (mayBeHeader(text, ls, le)) end = n;
+    if (parts.length > 0 && start <= parts[parts.length - 1]) parts[parts.length - 1] = Math.max(parts[parts.length - 1], end);
+    else parts.push(start, end);
+    if (end >= n) break;
+    i = text.indexOf('\\', le);
   }
-  const map = scratchMap;
-  // UTF-16 code units into a buffer, decoded once: no string built piece by piece.
-  const out = scratchOut;
-  let k = 0;
-  for (let i = 0; i < n; i++) {
+  return parts;
+}
+
+const CELL_SEPARATOR = /[,|;\t]|\\t/;
+
+function mayBeHeader(text: string, ls: number, le: number): boolean {
+  const line = text.slice(ls, le);
+  return CELL_SEPARATOR.test(line) && (maybeSensitiveName(text, ls, le) || line.includes('\\u'));
+}
+
+/** Decodes text[from, to) into the scratch buffers at k; returns the new k. */
+function decodeInto(text: string, from: number, to: number, out: Uint16Array, map: Int32Array, k: number): number {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     map[k] = i;
-    if (c === 92 && i + 1 < n) {
+    if (c === 92 && i + 1 < to) {
       const e = text.charCodeAt(i + 1);
-      if (e === 117 && i + 5 < n) {
+      if (e === 117 && i + 5 < to) {
         const h = (hexValue(text.charCodeAt(i + 2)) << 12) | (hexValue(text.charCodeAt(i + 3)) << 8) | (hexValue(text.charCodeAt(i + 4)) << 4) | hexValue(text.charCodeAt(i + 5));
         const ok = hexValue(text.charCodeAt(i + 2)) >= 0 && hexValue(text.charCodeAt(i + 3)) >= 0 && hexValue(text.charCodeAt(i + 4)) >= 0 && hexValue(text.charCodeAt(i + 5)) >= 0;
         if (ok) {
@@ -316,7 +349,38 @@ export function jsonUnescaped(text: string): { text: string; map: Int32Array } |
     }
     out[k++] = c;
   }
-  map[k] = n;
+  return k;
+}
+
+/**
+ * The escaped parts of the text (see escapedParts) with JSON string escapes decoded, one part per
+ * line, and for each decoded index the index it came from (valid until the next call).
+ */
+export function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
+  if (!JSON_ESCAPE.test(text)) return undefined;
+  const parts = escapedParts(text);
+  if (parts.length === 0) return undefined;
+  const n = text.length;
+  // Scratch buffers kept between calls (a megabyte of output needs 6 MB of them): the map is read
+  // only before the next call, and the decoded text is a copy.
+  if (scratchMap.length < n + 1) {
+    scratchMap = new Int32Array(n + 1);
+    scratchOut = new Uint16Array(n + 1);
+  }
+  const map = scratchMap;
+  // UTF-16 code units into a buffer, decoded once: no string built piece by piece.
+  const out = scratchOut;
+  let k = 0;
+  for (let p = 0; p < parts.length; p += 2) {
+    if (p > 0) {
+      // Parts are joined by a line end that stands for the plain text between them.
+      map[k] = parts[p - 1];
+      out[k++] = 10;
+    }
+    work.reads += parts[p + 1] - parts[p];
+    k = decodeInto(text, parts[p], parts[p + 1], out, map, k);
+  }
+  map[k] = parts[parts.length - 1];
   return { text: Buffer.from(out.buffer, 0, k * 2).toString('utf16le'), map: map.subarray(0, k + 1) };
 }
 

@@ -11,6 +11,7 @@ import { GIT_RULES } from './families/git';
 import { INTERPRETER_RULES } from './families/interpreters';
 import { REMOTE_SHELL_RULES } from './families/remote-shell';
 import { SECRET_RULES } from './families/secrets';
+import { SYSTEM_RULES } from './families/system';
 import { TAMPER_RULES } from './families/tamper';
 import type { SimpleCommand, Word } from './lexer';
 
@@ -41,6 +42,7 @@ export const FAMILIES: Record<string, Rule[]> = {
   secrets: SECRET_RULES,
   tamper: TAMPER_RULES,
   disk: DISK_RULES,
+  system: SYSTEM_RULES,
 };
 
 const ALL: Rule[] = Object.values(FAMILIES).flat();

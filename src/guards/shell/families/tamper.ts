@@ -138,7 +138,8 @@ const writers: Rule = (r) => {
   }
   if (FILE_WRITERS.includes(name)) {
     const files = name === 'chown' || name === 'chgrp' || name === 'setfacl' || name === 'chattr' ? operands(argv).slice(1) : name === 'truncate' ? operands(argv, 1, ['-s', '--size', '-r', '--reference']) : name === 'patch' ? operands(argv, 1, ['-i', '--input', '-p', '-o', '--output', '-d', '--directory', '-B', '-r', '-D', '-F', '-z', '-Y', '-V']).slice(0, 1) : operands(argv, 1, ['-l', '-o', '-n', '-s', '-r']);
-    for (const f of files) writesPath(a, f, cwd, segment);
+    const append = name === 'tee' && argv.slice(1).some((x) => x === '--append' || /^-[a-zA-Z]*a/.test(x));
+    for (const f of files) writesPath(a, f, cwd, segment, { append });
     if (name === 'chattr' && (argv[1] ?? '').startsWith('-')) for (const f of operands(argv, 2)) writesPath(a, f, cwd, segment);
     return;
   }
