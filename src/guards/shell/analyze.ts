@@ -848,7 +848,7 @@ export class Analyzer {
     if (pkg && (io.viaPackageRunner || name === 'rimraf' || name === 'del-cli')) {
       return this.analyzeCommand({ ...c, words: [...pkg.map(lit), ...words.slice(1)] }, depth, `${via} > ${name}`, cwd, pipe, vars, { ...io, viaPackageRunner: false });
     }
-    const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars };
+    const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars, stdin: io.stdin, fileFeed: (p) => io.env?.files.get(posix.resolve(cwd, p)) };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
     if (overBudget()) {
