@@ -9,7 +9,7 @@ import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
@@ -245,6 +245,7 @@ function protectedKind(abs: string, a: Analyzer): ProtectedKind | undefined {
   const { projectDir, home } = a.opts;
   if (within(abs, posix.join(projectDir, LOOM_DIR))) return 'modify-loom';
   for (const p of a.opts.protectedPaths) if (within(abs, p)) return 'modify-loom';
+  for (const p of LOOM_PACKAGE_PATHS) if (within(abs, posix.join(projectDir, p))) return 'modify-loom';
   // Copilot's user hooks live under $COPILOT_HOME when it is set.
   if (process.env.COPILOT_HOME && within(abs, posix.join(posix.resolve(process.env.COPILOT_HOME), 'hooks'))) return 'modify-hook-settings';
   if (!within(abs, projectDir) && !within(abs, home)) return undefined;

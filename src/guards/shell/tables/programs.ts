@@ -34,12 +34,12 @@ export const INTERPRETERS: InterpreterSpec[] = [
   { lang: 'node', names: ['node', 'nodejs', 'bun', 'tsx', 'ts-node', 'esno', 'esr'], codeShort: 'ep', codeLong: ['--eval', '--print'], argShort: 'rC', argLong: ['--require', '--import', '--loader', '--experimental-loader', '--input-type', '--conditions', '--env-file', '--title', '--cwd', '--preload', '--config', '--tsconfig'], moduleShort: '' },
   { lang: 'node', names: ['deno'], codeShort: '', codeLong: [], argShort: '', argLong: ['--config', '--import-map', '--location', '--cert', '--seed'], moduleShort: '', evalSubcommand: 'eval' },
   { lang: 'perl', names: ['perl', 'perl5'], codeShort: 'eE', codeLong: [], argShort: 'IMmxCDFd', argLong: [], moduleShort: '' },
-  { lang: 'ruby', names: ['ruby', 'jruby', 'truffleruby'], codeShort: 'e', codeLong: [], argShort: 'rICEFTx', argLong: ['--encoding', '--external-encoding', '--internal-encoding', '--enable', '--disable', '--dump'], moduleShort: '' },
+  { lang: 'ruby', names: ['ruby', 'jruby', 'truffleruby', 'irb', 'pry'], codeShort: 'e', codeLong: [], argShort: 'rICEFTx', argLong: ['--encoding', '--external-encoding', '--internal-encoding', '--enable', '--disable', '--dump'], moduleShort: '' },
   { lang: 'php', names: ['php', 'php-cli', 'php7', 'php8'], codeShort: 'rBRE', codeLong: ['--run', '--process-begin', '--process-code', '--process-end'], argShort: 'dcfFtz', argLong: ['--define', '--php-ini', '--file', '--process-file', '--docroot', '--zend-extension'], moduleShort: '' },
   { lang: 'lua', names: ['lua', 'luajit', 'lua5.1', 'lua5.2', 'lua5.3', 'lua5.4', 'texlua'], codeShort: 'e', codeLong: [], argShort: 'l', argLong: [], moduleShort: '' },
   { lang: 'applescript', names: ['osascript'], codeShort: 'e', codeLong: [], argShort: 'lsi', argLong: [], moduleShort: '' },
   { lang: 'r', names: ['Rscript', 'R'], codeShort: 'e', codeLong: ['--expr'], argShort: '', argLong: [], moduleShort: '' },
-  { lang: 'tcl', names: ['tclsh', 'wish', 'expect'], codeShort: 'c', codeLong: [], argShort: '', argLong: [], moduleShort: '' },
+  { lang: 'tcl', names: ['tclsh', 'wish'], codeShort: 'c', codeLong: [], argShort: '', argLong: [], moduleShort: '' },
   { lang: 'julia', names: ['julia'], codeShort: 'e', codeLong: ['--eval'], argShort: 'JLCtp', argLong: ['--project', '--threads', '--sysimage', '--load'], moduleShort: '' },
 ];
 
