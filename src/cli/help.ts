@@ -270,6 +270,8 @@ export function overallHelp(version: string): string {
     'Options:',
     ...GLOBAL_OPTIONS.map(([o, d]) => `  ${o.padEnd(14)}  ${d}`),
     '',
+    'Colour: on a terminal only; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (FORCE_COLOR=0 off).',
+    '',
     "Run 'loom help <command>' or 'loom <command> --help' for a command's options.",
     '',
   ].join('\n');
