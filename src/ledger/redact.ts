@@ -7,9 +7,9 @@
 import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findHeaders } from './redaction/headers';
-import { isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
-import { readValue, type Span } from './redaction/text';
+import { lineEnd, OPENS_PLACEHOLDER, readValue, type Span } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
 import { scan, work } from './redaction/work';
 
@@ -46,6 +46,7 @@ export function looksRandomSecret(v: string): boolean {
   if (v.includes('/') && !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
   if (/^(?:data:|https?:|file:|\.{0,2}\/)/.test(v)) return false;
   if (/^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]/i.test(v)) return false; // integrity and image digests
+  if (/^pk_(?:live|test)_/.test(v)) return false; // Stripe publishable keys: public by design
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) return false;
   return entropy(v) >= 4.0;
 }
@@ -121,6 +122,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (nameEnd - nameStart === 8 && text.startsWith('REDACTED', nameStart)) continue;
     const colonSep = text.charCodeAt(sep) === 58 && !colonEq;
     const before = mStart > 0 ? text.charCodeAt(mStart - 1) : -1;
+    // a:b:secret:name is one colon-delimited identifier (an ARN), not a name and its value.
+    if (colonSep && before === 58 && at === sep + 1) continue;
     const enclosing = quotedName ? undefined : before === 34 ? '"' : before === 39 ? "'" : undefined;
     // Where the name stands decides where an unquoted value ends.
     let lineStart = mStart;
@@ -135,6 +138,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     const key = stopKind * 6 + (before === 34 && !quotedName ? 2 : before === 39 && !quotedName ? 4 : 0) + (yamlLine ? 1 : 0);
     const nested = !quoted && at < memoEnd && key === memoStops;
     const sensitive = maybeSensitive && isSensitiveName(name);
+    // `auth`, `_auth`, `basicAuth`: base64 of user:secret is a credential although `auth` alone is too common a name.
+    const authCandidate = !sensitive && nameEnd - nameStart >= 4 && (text.charCodeAt(nameEnd - 1) | 32) === 104 && (text.charCodeAt(nameEnd - 2) | 32) === 116 && (text.charCodeAt(nameEnd - 3) | 32) === 117 && (text.charCodeAt(nameEnd - 4) | 32) === 97;
     // Inside a value already read only a secret name can mark anything (a=b=c=…: no slice per name).
     if (nested && !sensitive) continue;
     let v: [number, number] | undefined;
@@ -150,7 +155,7 @@ export function findAssignments(text: string, spans: Span[]): void {
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
     const entropyCandidate =
       !sensitive && !nested && nameEnd - nameStart >= 3 && v[1] - v[0] >= 24 && v[1] - v[0] <= 512 && !(maybeNotSecretName(text, nameStart, nameEnd) && isNotSecretName(text.slice(nameStart, nameEnd)));
-    if (!sensitive && !entropyCandidate) continue;
+    if (!sensitive && !entropyCandidate && !authCandidate) continue;
     const value = text.slice(v[0], v[1]);
     work.reads += value.length;
     if (value.includes('[REDACTED')) continue;
@@ -159,7 +164,10 @@ export function findAssignments(text: string, spans: Span[]): void {
     let rule: string | undefined;
     if (sensitive && isSensitiveAssignment(name, value)) rule = 'assignment';
     else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
+    else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
+    // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
+    if (!quoted && OPENS_PLACEHOLDER[text.charCodeAt(v[0])] === 1 && text.charCodeAt(v[1]) === 32 && isPlaceholder(text.slice(v[0], lineEnd(text, v[0], 256)))) continue;
     spans.push({ start: v[0], end: v[1], rule });
     pos = v[1];
     if (s < pos) s = pos;
