@@ -132,6 +132,17 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       ['--max-per-client N', 'requests at once from one client: remote address, with or without the token (default a quarter of --max-in-flight)'],
       ['--request-timeout-ms MS', 'per request (default 10000)'],
       ['--config FILE', 'the registry (default: the pack\'s config/hooks.json)'],
+      ['--socket PATH|auto', 'listen on a Unix socket (0600) instead of a port; auto = the project\'s default socket, which the hook wrappers try first (needs --project-dir)'],
+      PROJECT,
+    ],
+  },
+  daemon: {
+    summary: 'a warm loom serve on the project\'s socket, which the hook wrappers try before starting Node',
+    usage: ['loom daemon start|stop|status [--project-dir D] [--socket PATH] [--wait-ms MS] [--quiet]'],
+    options: [
+      ['--socket PATH', 'the socket (default: $XDG_RUNTIME_DIR/loom/p<hash>.sock, else /tmp/loom-<user>/; or LOOM_SOCKET)'],
+      ['--wait-ms MS', 'start: how long to wait for the daemon to answer; stop: for it to exit (default 10000)'],
+      ['--quiet', 'start: print nothing when the daemon runs (the hook wrappers\' auto-start, LOOM_DAEMON=auto)'],
       PROJECT,
     ],
   },
