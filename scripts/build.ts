@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shimFiles } from '../src/loader/shims';
+import { hotPlan, shimFiles } from '../src/loader/shims';
 
 const root = join(__dirname, '..');
 
@@ -48,6 +48,14 @@ function warmUp(): void {
     ['UserPromptSubmit', { prompt: 'run the tests' }],
     ['SessionStart', { source: 'startup' }],
   ];
+  // Every other hot bundle (dist/hot/*.js) once, so each event's first call finds its cache too.
+  const plan = hotPlan(root);
+  const warmed = new Set(calls.map(([event]) => plan.events[event]));
+  for (const [event, bundle] of Object.entries(plan.events)) {
+    if (warmed.has(bundle) || /^[a-z]/.test(event)) continue;
+    warmed.add(bundle);
+    calls.push([event, {}]);
+  }
   for (const [event, extra] of calls) {
     spawnSync(process.execPath, [join(root, 'hooks/run-hook.js'), '--event', event, '--project-dir', project], {
       input: JSON.stringify({ hook_event_name: event, session_id: 'warm-up', cwd: project, ...extra }),
@@ -55,6 +63,35 @@ function warmUp(): void {
     });
   }
   rmSync(project, { recursive: true, force: true });
+}
+
+/**
+ * esbuild's charset 'ascii' escapes strings but leaves regular expression
+ * literals as written; escape what is left (\uXXXX means the same code unit
+ * in a string, a regex and an identifier), so V8 keeps the source one-byte.
+ */
+function asciiOnly(file: string): void {
+  const text = readFileSync(file, 'utf8');
+  if (!/[^\x00-\x7f]/.test(text)) return;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      out += text[i];
+      continue;
+    }
+    // An escaped character (`\•`) would turn into an escaped backslash: refuse rather than change a pattern.
+    if (text[i - 1] === '\\') throw new Error(`${file}: non-ASCII character after a backslash at offset ${i}; write it as \\u${c.toString(16).padStart(4, '0')} in the source`);
+    out += '\\u' + c.toString(16).padStart(4, '0');
+  }
+  writeFileSync(file, out);
+}
+
+function asciiBundles(dir: string): void {
+  for (const f of readdirSync(dir, { withFileTypes: true })) {
+    if (f.isDirectory() && !f.name.startsWith('.')) asciiBundles(join(dir, f.name));
+    else if (f.isFile() && f.name.endsWith('.js')) asciiOnly(join(dir, f.name));
+  }
 }
 
 async function bundle(): Promise<void> {
@@ -71,6 +108,8 @@ async function bundle(): Promise<void> {
     // LOOM_NOMINIFY=1 keeps names readable in CPU profiles.
     minify: !process.env.LOOM_NOMINIFY,
     keepNames: false,
+    // ASCII only (non-ASCII escaped): V8 then keeps each bundle's source a one-byte string.
+    charset: 'ascii' as const,
     logLevel: 'warning' as const,
   };
   // The hook path: bundles in dist/, loaded by small shims (hooks/run-hook.js,
@@ -80,6 +119,19 @@ async function bundle(): Promise<void> {
   await build({ ...common, entryPoints: [join(root, 'src/cli/main.ts')], outfile: join(root, 'dist/cli.js') });
   await build({ ...common, entryPoints: [join(root, 'src/serve/ledger-worker.ts')], outfile: join(root, 'dist/ledger-worker.js') });
   await build({ ...common, entryPoints: [join(root, 'src/serve/ledger-upkeep.ts')], outfile: join(root, 'dist/ledger-upkeep.js') });
+  // One bundle per event on the hook path (issue 17 §3): the runner with the pack's handlers for
+  // that event inlined, so a call compiles and loads one file (the shim picks it, src/loader/shims.ts).
+  rmSync(join(root, 'dist/hot'), { recursive: true, force: true });
+  for (const [bundleName, names] of hotPlan(root).bundles) {
+    const contents = [
+      "import { registerPackHandlers } from './src/runner/pack-handlers';",
+      "import { runAndExit } from './src/runner/main';",
+      ...names.map((n, i) => `import * as h${i} from './src/handlers/${n}';`),
+      `registerPackHandlers({ ${names.map((n, i) => `${JSON.stringify(n)}: (h${i} as { run: () => unknown }).run`).join(', ')} });`,
+      'runAndExit(process.argv.slice(2), { hooksDir: __dirname });',
+    ].join('\n');
+    await build({ ...common, stdin: { contents, resolveDir: root, sourcefile: `hot-${bundleName}.ts`, loader: 'ts' }, outfile: join(root, 'dist/hot', `${bundleName}.js`) });
+  }
   const handlerDir = join(root, 'src/handlers');
   let entries: string[] = [];
   try {
@@ -94,6 +146,7 @@ async function bundle(): Promise<void> {
   // The shims are committed; the build rewrites them so a new handler gets its own (a test holds the committed ones to this text).
   mkdirSync(join(root, 'handlers'), { recursive: true });
   for (const [rel, text] of shimFiles(root)) writeFileSync(join(root, rel), text);
+  asciiBundles(join(root, 'dist'));
   rmSync(join(root, 'dist/.cache'), { recursive: true, force: true });
   warmUp();
   chmodSync(join(root, 'bin/loom.js'), 0o755);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { answerProblems, fuzzCase, isBlock } from './fuzz/payloads';
-import { CLI, ROOT, RUNNER, run, runHook, tempDir } from './helpers';
+import { BEHAVE, CLI, ROOT, RUNNER, run, runHook, tempDir, writeRegistry } from './helpers';
 
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const dangerousDeep = (shape: Record<string, unknown>, depth = 5000) => JSON.stringify(shape).replace(/^\{/, `{"junk":${deep(depth)},`);
@@ -55,9 +55,11 @@ describe('the runner fails closed', () => {
 
   it('a stack overflow anywhere in the runner is a block, not exit 1 (real process with a small stack)', async () => {
     const project = tempDir();
-    // 200 levels is under the payload limit; with 80 KB of stack something recursive overflows.
+    // 200 levels is under the payload limit; with 60 KB of stack the copy of the payload made for a
+    // handler from outside the pack overflows (the pack's guard reads the payload without a copy).
     const body = dangerousDeep({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }, 200);
-    const r = await run(process.execPath, ['--stack-size=60', RUNNER, '--event', 'PreToolUse', '--project-dir', project], body);
+    const cfg = writeRegistry({ PreToolUse: [{ id: 'pre-tool-guard', entry: '../handlers/pre-tool-guard.cjs', blocking: true }, { id: 'elsewhere', entry: BEHAVE, blocking: true, policy: { mode: 'ok' } }] });
+    const r = await run(process.execPath, ['--stack-size=60', RUNNER, '--event', 'PreToolUse', '--config', cfg, '--project-dir', project], body);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);

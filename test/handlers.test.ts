@@ -171,7 +171,8 @@ describe('loom explain and loom demo', () => {
 
 describe('code cache', () => {
   it('a corrupt cache is rejected, the answer is unchanged, and the cache is rewritten', async () => {
-    const file = join(ROOT, 'dist/.cache/handler-lifecycle-audit.v8');
+    // The hook's one bundle (the runner with lifecycle-audit inlined) and its cache.
+    const file = join(ROOT, 'dist/.cache/hot-lifecycle-audit.v8');
     writeFileSync(file, Buffer.alloc(256, 1));
     const r = await hook('lifecycle-audit', { hook_event_name: 'SessionStart', session_id: 's', source: 'startup', cwd: tempDir() });
     expect(r.code, r.stderr).toBe(0);

@@ -2,7 +2,7 @@
 // exactly as a harness runs it (sh -c, the harness's project variable set,
 // the session's working directory), on a machine with loom installed in the
 // project, on one without, and on one without node.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookCommand, PROJECT_DIR_VARIABLE } from '../src/install/hook-command';
@@ -126,10 +126,74 @@ describe('loom install --scope managed', () => {
     expect(gone.stderr).toContain('reinstall loom');
   });
 
-  it('codex: no managed file loom knows of is a one-line error, nothing written', async () => {
+  it('gemini: system settings also pin hooksConfig.enabled (system wins over a user\'s false); an admin\'s false is refused in one line', async () => {
     const managed = tempDir('loom-managed-');
-    const r = await loom(['install', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    const file = join(managed, 'settings.json');
+    expect((await loom(['install', '--harness', 'gemini', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed })).code).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(doc.hooksConfig).toEqual({ enabled: true });
+    expect(doc.hooks.BeforeTool[0].hooks[0].command).toContain('--event BeforeTool --harness gemini');
+    writeFileSync(file, JSON.stringify({ hooksConfig: { enabled: false } }));
+    const r = await loom(['install', '--harness', 'gemini', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^loom install: --scope managed: codex has no managed settings/);
+    expect(r.stderr).toMatch(/^loom install: .*hooksConfig\.enabled is false, which switches every hook off; remove it first\n$/);
+  });
+
+  it('codex: requirements.toml gets a marked block of managed hooks and the features pin; the organisation\'s own lines keep their bytes', async () => {
+    const managed = tempDir('loom-managed-');
+    const file = join(managed, 'requirements.toml');
+    // An organisation's file, with comments, a [features] table and its own managed hook.
+    const org = '# ACME requirements\nallowed_approval_policies = ["on-request"]\n\n[features]\nweb_search = false\n\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "acme-audit"\n';
+    writeFileSync(file, org);
+    const r = await loom(['install', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(file);
+    const text = readFileSync(file, 'utf8');
+    // hooks = true lands in the existing [features] table (a second [features] header is invalid TOML)
+    expect(text.match(/^\[features\]$/gm)).toHaveLength(1);
+    expect(text).toMatch(/^\[features\]\nhooks = true # loom-governance/m);
+    expect(text.startsWith('# ACME requirements\nallowed_approval_policies')).toBe(true);
+    expect(text).toContain('command = "acme-audit"');
+    const cmds = [...text.matchAll(/^command = (".*")$/gm)].map((m) => JSON.parse(m[1]) as string).filter((c) => c.includes('--event PreToolUse'));
+    expect(cmds).toHaveLength(1);
+    expect(cmds[0]).toContain(join(ROOT, 'hooks', 'run-hook.js'));
+    const project = tempDir();
+    const denied = await asHarness('codex', cmds[0], project, bash('rm -rf ~', project));
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain('rm-recursive-home');
+    // a second install changes nothing
+    const again = await loom(['install', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    expect(again.stdout).toContain('nothing to change');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    // loom doctor names the managed scope for codex
+    const doctor = await loom(['doctor', '--json', '--project-dir', project], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    const scope = JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'scope codex');
+    expect(scope.detail).toMatch(/^managed \(.*requirements\.toml\): managed settings win/);
+    // uninstall gives back the organisation's bytes
+    const un = await loom(['uninstall', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    expect(un.code, un.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(org);
+  });
+
+  it('codex: a new requirements.toml gets its own [features] table and goes away on uninstall; files loom cannot extend are refused in one line', async () => {
+    const managed = tempDir('loom-managed-');
+    const file = join(managed, 'requirements.toml');
+    expect((await loom(['install', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed })).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^# >>> loom-governance.*\n\[features\]\nhooks = true\n\[\[hooks\.SessionStart\]\]/);
+    await loom(['uninstall', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
+    expect(existsSync(file)).toBe(false);
+    for (const [bad, why] of [
+      ['[features]\nhooks = false\n', /hooks = false switches every hook off/],
+      ['features.web_search = false\n', /dotted key or inline table/],
+      ['[hooks]\nPreToolUse = []\n', /hooks\.PreToolUse is an inline array/],
+      ['hooks = { managed_dir = "/x" }\n', /hooks is an inline table/],
+    ] as const) {
+      writeFileSync(file, bad);
+      const r = await loom(['install', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
+      expect(r.code, bad).toBe(1);
+      expect(r.stderr).toMatch(why);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(readFileSync(file, 'utf8')).toBe(bad);
+    }
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { writeHandoff } from '../src/handoff/writer';
 import { CLI, ROOT, run, tempDir } from './helpers';
 
-const hook = (id: string, payload: Record<string, unknown>) => run(join(ROOT, 'hooks', id), [], JSON.stringify(payload));
+const hook = (id: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => run(join(ROOT, 'hooks', id), [], JSON.stringify(payload), env);
 const history = async (project: string) => JSON.parse((await run(process.execPath, [CLI, 'history', '--project-dir', project, '--json'], null)).stdout) as Record<string, any>[];
 
 function gitRepo(): string {
@@ -112,11 +112,32 @@ describe('compaction handoffs', () => {
     const pre = JSON.parse(readFileSync(join(project, 'specs/checkout/handoffs', files[0]), 'utf8'));
     const post = JSON.parse(readFileSync(join(project, 'specs/checkout/handoffs', files[1]), 'utf8'));
     const [first, second] = [pre, post].sort((a, b) => a.written_at.localeCompare(b.written_at));
+    // The name is the handoff's own written_at in UTC (compact form), one instant for both.
+    for (const [f, doc] of [[files[0], pre], [files[1], post]]) expect(f.slice(8, 26)).toBe(doc.written_at.replace(/[-:.Z]/g, ''));
     expect(first).toMatchObject({ session_id: 's', trigger: 'auto', custom_instructions: 'keep the refund rules', active_spec: { name: 'checkout', chosen_from: 'latest-folder' }, open_tasks: [{ task_id: 't9' }] });
     expect(first.high_risk_events.some((e: { what: string }) => String(e.what).includes('rm -rf'))).toBe(true);
     expect(first.last_decisions.length).toBeGreaterThanOrEqual(2);
     expect(first.files_changed).toContain(join(project, 'src/a.ts'));
     expect(second.compact_summary).toBe('working on refunds');
+  });
+
+  it('the file name is the UTC time of the handoff, on a machine whose local date is another day', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, 'specs/x'), { recursive: true });
+    const before = new Date().toISOString().replace(/[-:.Z]/g, '');
+    // UTC+14 and UTC-11: at least one of them is on another calendar day than UTC, at any hour.
+    for (const TZ of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const r = await hook('compaction-handoff', { hook_event_name: 'PreCompact', session_id: `tz-${TZ}`, spec: 'specs/x', cwd: project }, { TZ, HOME: tempDir('loom-home-') });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const after = new Date().toISOString().replace(/[-:.Z]/g, '');
+    const files = readdirSync(join(project, 'specs/x/handoffs'));
+    expect(files).toHaveLength(2);
+    for (const f of files) {
+      const stamp = f.slice(8, 26);
+      expect(stamp >= before && stamp <= after, `${stamp} within [${before}, ${after}]`).toBe(true);
+      expect(stamp).toBe(JSON.parse(readFileSync(join(project, 'specs/x/handoffs', f), 'utf8')).written_at.replace(/[-:.Z]/g, ''));
+    }
   });
 
   it('never overwrites: two handoffs in the same millisecond get two files', () => {

@@ -46,10 +46,12 @@ export function run(ctx: HandlerContext): Verdict {
     if (!(e instanceof SpecPathError)) throw e;
     return { status: 'warned', message: `handoff not written: ${e.message}`, risk: 'medium', audit: [{ kind: 'compaction', risk: 'medium', data: { trigger: p.trigger ?? null, error: e.message } }] };
   }
+  // One instant for the file name and written_at: the name is that time in UTC, whatever the machine's zone.
+  const now = new Date();
   const content = {
     kind: 'loom.compaction-handoff.v1',
     event: ctx.event,
-    written_at: new Date().toISOString(),
+    written_at: now.toISOString(),
     session_id: session,
     harness: p.harness ?? null,
     trigger: p.trigger ?? null,
@@ -64,7 +66,7 @@ export function run(ctx: HandlerContext): Verdict {
   };
   let path: string;
   try {
-    path = writeHandoff(env.projectDir, spec.dir, content);
+    path = writeHandoff(env.projectDir, spec.dir, content, now);
   } catch (e) {
     const msg = (e as Error).message;
     return { status: 'warned', message: `handoff not written: ${msg}`, risk: 'medium', audit: [{ kind: 'compaction', risk: 'medium', data: { trigger: p.trigger ?? null, error: msg } }] };

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_CONTRACTS } from '../contract/events';
 import type { HarnessName } from '../contract/types';
+import { codexRequirementsFile } from './codex-requirements';
 import { hookCommand, type RunnerLocation } from './hook-command';
 
 export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'qwen' | 'droid' | 'crush';
@@ -68,6 +69,9 @@ export function managedSettingsFile(harness: InstallHarness, env: NodeJS.Process
   switch (harness) {
     case 'claude':
       return join(dir('/etc/claude-code', '/Library/Application Support/ClaudeCode', 'C:\\Program Files\\ClaudeCode'), 'managed-settings.json');
+    case 'codex':
+      // requirements.toml (TOML, written by ./codex-requirements.ts, not the JSON merger).
+      return codexRequirementsFile(env, platform);
     case 'gemini':
       // Gemini CLI's system settings layer (it names its own override variable).
       return env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || join(dir('/etc/gemini-cli', '/Library/Application Support/GeminiCli', 'C:\\ProgramData\\gemini-cli'), 'settings.json');

@@ -7,7 +7,7 @@
 import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findHeaders } from './redaction/headers';
-import { isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './redaction/names';
+import { isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
 import { readValue, type Span } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
@@ -55,41 +55,86 @@ function looksLikeIdentifier(v: string): boolean {
   return (v.match(/[A-Z]?[a-z]{4,}/g) ?? []).length >= 3;
 }
 
-// NAME=value, NAME: value, "name": "value", name='value'. The regex finds
-// the name and separator only (bounded); the value is read by hand: quoted
-// to its closing quote, else to whitespace (a YAML line to its end).
-const NAME_SEP = /(?<![A-Za-z0-9_.-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1([ \t]{0,3}(?::=|[:=])[ \t]{0,3})/g;
+// NAME=value, NAME: value, "name": "value", name='value'. A hand scan finds each separator (`:`, `=`,
+// `:=`) and reads the name backwards from it; the value is read by hand: quoted to its closing quote,
+// else to whitespace (a YAML line to its end). It finds exactly what this pattern would, in the same
+// order (the names are maximal runs, so a separator has at most one name):
+//   (?<![A-Za-z0-9_.-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1([ \t]{0,3}(?::=|[:=])[ \t]{0,3})
+// without a match array and three substrings per separator (`x=x=x=…` has half a million of them per MB).
 const HEADER_NAMES = /^(?:proxy-)?authorization$|^cookie$|^set-cookie$/i;
+
+/** 1: a name character [A-Za-z0-9_.-]; 2: one that may start a name [A-Za-z_]. */
+const NAME_CHAR = new Uint8Array(65536);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z_]/.test(ch)) NAME_CHAR[c] = 2;
+  else if (/[0-9.-]/.test(ch)) NAME_CHAR[c] = 1;
+}
+const MAX_NAME = 64;
 
 const STOP_SETS = ['&#"\'', ',}]"\'', '"\'`<>'];
 
 export function findAssignments(text: string, spans: Span[]): void {
-  NAME_SEP.lastIndex = 0;
+  const n = text.length;
   // The unquoted value last read, by its stop set: a name inside it (a=b=c, ?token= in a URL) ends
   // where it ended, so each character is read once per stop set, not once per name before it.
   let memoStops = -1;
   let memoEnd = -1;
-  let m: RegExpExecArray | null;
-  while ((m = scan(NAME_SEP, text))) {
-    const quote = m[1];
-    const name = m[2];
-    const at = m.index + m[0].length;
-    if ((name.length >= 6 && HEADER_NAMES.test(name)) || name === 'REDACTED') continue;
-    const colonSep = m[3].includes(':') && !m[3].includes('=');
-    const before = text[m.index - 1];
-    const enclosing = quote ? undefined : before === '"' || before === "'" ? before : undefined;
+  // No match may start before pos (the end of the last match, or of the last value marked).
+  let pos = 0;
+  let s = 0;
+  while (s < n) {
+    const from = s;
+    let c = text.charCodeAt(s);
+    while (c !== 58 && c !== 61 && ++s < n) c = text.charCodeAt(s);
+    work.reads += s - from + 1;
+    if (s >= n) break;
+    const sep = s++;
+    // Backwards: at most 3 blanks, an optional closing quote, the name (a maximal run of at most 64).
+    let j = sep - 1;
+    while (j >= 0 && sep - j <= 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
+    if (sep - 1 - j > 3 || j < 0) continue;
+    const q = text.charCodeAt(j);
+    const quotedName = q === 34 || q === 39;
+    const nameEnd = quotedName ? j : j + 1;
+    let r = nameEnd - 1;
+    while (r >= 0 && nameEnd - r <= MAX_NAME && NAME_CHAR[text.charCodeAt(r)] !== 0) r--;
+    const nameStart = r + 1;
+    if (nameStart === nameEnd || nameEnd - nameStart > MAX_NAME || (r >= 0 && NAME_CHAR[text.charCodeAt(r)] !== 0)) continue;
+    if (NAME_CHAR[text.charCodeAt(nameStart)] !== 2) continue;
+    let mStart = nameStart;
+    if (quotedName) {
+      // The same quote opens the name, and no name character stands before it.
+      if (r < 0 || text.charCodeAt(r) !== q || (r > 0 && NAME_CHAR[text.charCodeAt(r - 1)] !== 0)) continue;
+      mStart = r;
+    }
+    if (mStart < pos) continue;
+    const colonEq = text.charCodeAt(sep) === 58 && text.charCodeAt(sep + 1) === 61;
+    let at = sep + (colonEq ? 2 : 1);
+    for (let t = 0; t < 3 && at < n && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9); t++) at++;
+    work.reads += at - r;
+    pos = at;
+    if (s < pos) s = pos;
+    const maybeSensitive = maybeSensitiveName(text, nameStart, nameEnd);
+    const name = maybeSensitive ? text.slice(nameStart, nameEnd) : '';
+    if (maybeSensitive && name.length >= 6 && HEADER_NAMES.test(name)) continue;
+    if (nameEnd - nameStart === 8 && text.startsWith('REDACTED', nameStart)) continue;
+    const colonSep = text.charCodeAt(sep) === 58 && !colonEq;
+    const before = mStart > 0 ? text.charCodeAt(mStart - 1) : -1;
+    const enclosing = quotedName ? undefined : before === 34 ? '"' : before === 39 ? "'" : undefined;
     // Where the name stands decides where an unquoted value ends.
-    let lineStart = m.index;
-    while (lineStart > 0 && lineStart > m.index - 12 && (text[lineStart - 1] === ' ' || text[lineStart - 1] === '\t' || text[lineStart - 1] === '-')) lineStart--;
-    const quoted = text[at] === '"' || text[at] === "'" || text[at] === '`';
-    const yamlLine = colonSep && !quote && !quoted && (lineStart === 0 || text[lineStart - 1] === '\n');
-    const inQuery = before === '?' || before === '&';
-    const stopKind = inQuery ? 0 : quote ? 1 : 2;
+    let lineStart = mStart;
+    for (let b = text.charCodeAt(lineStart - 1); lineStart > 0 && lineStart > mStart - 12 && (b === 32 || b === 9 || b === 45); b = text.charCodeAt(lineStart - 1)) lineStart--;
+    const va = text.charCodeAt(at);
+    const quoted = va === 34 || va === 39 || va === 96;
+    const yamlLine = colonSep && !quotedName && !quoted && (lineStart === 0 || text.charCodeAt(lineStart - 1) === 10);
+    const inQuery = before === 63 || before === 38;
+    const stopKind = inQuery ? 0 : quotedName ? 1 : 2;
     const stops = STOP_SETS[stopKind];
     // Which way the value is read (stop set, enclosing quote, YAML line), as a number: one per name, so no string is built.
-    const key = stopKind * 6 + (enclosing === '"' ? 2 : enclosing === "'" ? 4 : 0) + (yamlLine ? 1 : 0);
+    const key = stopKind * 6 + (before === 34 && !quotedName ? 2 : before === 39 && !quotedName ? 4 : 0) + (yamlLine ? 1 : 0);
     const nested = !quoted && at < memoEnd && key === memoStops;
-    const sensitive = isSensitiveName(name);
+    const sensitive = maybeSensitive && isSensitiveName(name);
     // Inside a value already read only a secret name can mark anything (a=b=c=…: no slice per name).
     if (nested && !sensitive) continue;
     let v: [number, number] | undefined;
@@ -103,7 +148,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     }
     if (!v) continue;
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
-    const entropyCandidate = !sensitive && !nested && name.length >= 3 && v[1] - v[0] >= 24 && v[1] - v[0] <= 512 && !isNotSecretName(name);
+    const entropyCandidate =
+      !sensitive && !nested && nameEnd - nameStart >= 3 && v[1] - v[0] >= 24 && v[1] - v[0] <= 512 && !(maybeNotSecretName(text, nameStart, nameEnd) && isNotSecretName(text.slice(nameStart, nameEnd)));
     if (!sensitive && !entropyCandidate) continue;
     const value = text.slice(v[0], v[1]);
     work.reads += value.length;
@@ -115,7 +161,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
     if (!rule) continue;
     spans.push({ start: v[0], end: v[1], rule });
-    NAME_SEP.lastIndex = v[1];
+    pos = v[1];
+    if (s < pos) s = pos;
   }
 }
 

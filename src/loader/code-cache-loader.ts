@@ -15,8 +15,9 @@ const pending: (() => void)[] = [];
 /** Runs `bundle` as if it were the module `shim` (its __dirname, require and exports). */
 export function loadBundle(bundle: string, shim: NodeJS.Module, name: string): void {
   const source = fs.readFileSync(bundle, 'utf8');
-  // dist/.cache beside every bundle of the pack (bundles live in dist/ and dist/handlers/).
-  const distDir = path.basename(path.dirname(bundle)) === 'handlers' ? path.dirname(path.dirname(bundle)) : path.dirname(bundle);
+  // dist/.cache beside every bundle of the pack (bundles live in dist/, dist/handlers/ and dist/hot/).
+  const sub = path.basename(path.dirname(bundle));
+  const distDir = sub === 'handlers' || sub === 'hot' ? path.dirname(path.dirname(bundle)) : path.dirname(bundle);
   const cacheFile = path.join(distDir, '.cache', `${name}.v8`);
   let cachedData: Buffer | undefined;
   try {

@@ -6,6 +6,7 @@ import vm from 'node:vm';
 import type { FailureKind, HandlerContext, HookDef, HookOutcome, Verdict } from '../contract/types';
 import { ExitAttempt, setErrorSink } from './isolation';
 import { normalizeVerdict } from './verdict';
+import { inlinedPackHandler } from './pack-handlers';
 
 export const RETRY_DELAY_MS = 500;
 
@@ -50,10 +51,23 @@ function entryOf(entry: string, hooksDir: string, registryDir: string): { full: 
   return e;
 }
 
+/** The inlined function of a pack shim (handlers/<name>.cjs, nothing deeper), when this bundle carries it. */
+function inlinedFor(full: string, hooksDir: string): HandlerFn | undefined {
+  const dir = join(hooksDir, '..', 'handlers', sep);
+  if (!full.startsWith(dir) || !full.endsWith('.cjs')) return undefined;
+  const name = full.slice(dir.length, -4);
+  return name.includes(sep) ? undefined : inlinedPackHandler(name);
+}
+
 function loadHandler(hook: HookDef, hooksDir: string, registryDir: string): HandlerFn {
   const { full } = entryOf(hook.entry, hooksDir, registryDir);
   const cached = loaded.get(full);
   if (cached) return cached;
+  const inlined = inlinedFor(full, hooksDir);
+  if (inlined) {
+    loaded.set(full, inlined);
+    return inlined;
+  }
   let mod: unknown;
   try {
     mod = createRequire(join(hooksDir, sep))(full);

@@ -101,11 +101,14 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
     return adapter.render(agg, contractFor(eventName), eventName, payload);
   }
   if (hooks.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
-  const r = await runHooks({ hooks, eventName, payload, adapter, projectDirFlag: args.projectDir, hooksDir: paths.hooksDir, registryDir: dirname(registryFile) });
+  // The pack's own handlers run without the per-call watchdog thread (as in `loom serve`): the
+  // guard's work is bounded by its input limits and work budget (a block past it); a handler
+  // from elsewhere keeps its timeout, synchronous loops included.
+  const r = await runHooks({ hooks, eventName, payload, adapter, projectDirFlag: args.projectDir, hooksDir: paths.hooksDir, registryDir: dirname(registryFile), trustPackHandlers: true });
   state.payload = r.payload;
   state.projectDir = r.projectDir;
   mark('handlers');
-  const recorded = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks, actor: actorOf(r.projectDir, r.payload) });
+  const recorded = recordInvocation({ projectDir: r.projectDir, payload: r.payload, agg: r.agg, harness: adapter.name, eventName, contract: r.contract, hooks, actor: actorOf(r.projectDir, r.payload), packRoot: join(paths.hooksDir, '..') });
   mark('ledger');
   // SessionEnd / Stop with a team store: ship from a detached child once the answer is out.
   if (wantsShipper(r.contract?.name ?? eventName, r.projectDir)) shipAfterAnswer = r.projectDir;

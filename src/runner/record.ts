@@ -31,6 +31,8 @@ export interface InvocationRecordInput {
   extra?: Record<string, unknown>;
   /** Who acted; stored as `actor` in every record's kind object. */
   actor?: Actor;
+  /** The pack's root (dist/cli.js starts the background fold); without it no fold is started. */
+  packRoot?: string;
 }
 
 export function sessionIdOf(payload: Record<string, unknown>): string {
@@ -104,9 +106,10 @@ export interface RecordOutcome {
 }
 
 /** Starts `loom fold` detached, so folding never delays the answer. */
-function foldInBackground(projectDir: string): string | undefined {
-  const cli = join(__dirname, 'cli.js');
-  if (!existsSync(cli)) return undefined;
+function foldInBackground(projectDir: string, packRoot: string): string | undefined {
+  // The pack root is passed in: this code runs from bundles whose __dirname is the shim's (hooks/).
+  const cli = join(packRoot, 'dist', 'cli.js');
+  if (!existsSync(cli)) return `fold: ${cli} is missing`;
   try {
     const { spawn } = require('node:child_process') as typeof import('node:child_process');
     const child = spawn(process.execPath, [cli, 'fold', '--quiet', '--project-dir', projectDir], { detached: true, stdio: 'ignore', env: { ...process.env, NODE_OPTIONS: '' } });
@@ -144,8 +147,8 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
       const head = { seq: last.seq, hash: last.hash, count: last.seq, ts: last.record.ts };
       problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key, process.env, ledgerIdentityOf(input.projectDir, first)));
     }
-    if (crossesCheckpoint(first.seq - 1, last.seq, foldEvery())) {
-      const p = foldInBackground(input.projectDir);
+    if (input.packRoot && crossesCheckpoint(first.seq - 1, last.seq, foldEvery())) {
+      const p = foldInBackground(input.projectDir, input.packRoot);
       if (p) problems.push(p);
     }
   } catch (e) {

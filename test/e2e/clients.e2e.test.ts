@@ -96,13 +96,25 @@ function assertLedger(recs: Record<string, unknown>[], sessionIds: (string | und
 
 const have = (name: string) => existsSync(join(BIN, name));
 
+/**
+ * Arguments for `unshare` that run a CLI with `src`'s files as /etc/<folder>: the harnesses read organisation
+ * settings from /etc and name no variable to move them (or skip a file under a world-writable folder). A private
+ * mount namespace with an overlay on /etc (root, as CI runs) leaves the machine's /etc untouched.
+ */
+function withEtc(src: string, folder: string, bin: string, args: string[]): string[] {
+  const script = `set -e; up=$(mktemp -d); wk=$(mktemp -d); mount -t overlay overlay -o lowerdir=/etc,upperdir=$up,workdir=$wk /etc; mkdir -p /etc/${folder}; cp -R "$0"/. /etc/${folder}/; exec "$@"`;
+  return ['-m', 'sh', '-c', script, src, bin, ...args];
+}
+
+
 type Turn = (command: string) => Promise<{ r: { stdout: string; stderr: string }; toolResults: string[]; json: Record<string, unknown> }>;
 
 /** One CLI turn against a fresh scripted model that asks for `command`. */
 function turn(cli: string, args: (modelUrl: string) => string[], env: (modelUrl: string) => NodeJS.ProcessEnv, cwd: string): Turn {
   return async (command) => {
     server = await startModelServer(command);
-    const r = await sh(join(BIN, cli), args(server.url), { cwd, env: env(server.url) });
+    // A CLI from .e2e-clients, or a system tool found on PATH (unshare).
+    const r = await sh(existsSync(join(BIN, cli)) ? join(BIN, cli) : cli, args(server.url), { cwd, env: env(server.url) });
     const s = server;
     await s.close();
     server = undefined;
@@ -192,6 +204,51 @@ describe('real agent CLIs driven through loom', () => {
     ];
     await deniedThenAllowed(dir, turn('codex', args, () => ({ ...baseEnv(home), CODEX_HOME: join(home, '.codex'), KEY: 'x' }), dir));
     assertLedger(await records(dir));
+  });
+
+  it.skipIf(!have('codex'))('Codex CLI with managed hooks: the user\'s own config cannot switch them off, no trust step needed', async () => {
+    const { dir, home } = project();
+    const managed = mkdtempSync(join(tmpdir(), 'loom-e2e-managed-'));
+    // The organisation's file already has a [features] table and its own hook: loom extends it.
+    writeFileSync(join(managed, 'requirements.toml'), '# ACME\n[features]\nweb_search_request = false\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "true"\n');
+    const inst = await sh(process.execPath, [CLI, 'install', '--harness', 'codex', '--scope', 'managed'], { cwd: dir, env: { ...baseEnv(home), LOOM_MANAGED_SETTINGS_DIR: managed } });
+    expect(inst.code, inst.stderr).toBe(0);
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    // The developer tries to switch hooks off, in their config and on the command line.
+    writeFileSync(join(codexHome, 'config.toml'), '[features]\nhooks = false\n');
+    const args = (etc: string) => (url: string) =>
+      withEtc(etc, 'codex', join(BIN, 'codex'), [
+        // no --trust, no --dangerously-bypass-hook-trust, no project hooks
+        'exec', '--json', '--skip-git-repo-check', '-s', 'danger-full-access', '--disable', 'hooks',
+        '-c', 'analytics.enabled=false', '-c', 'model_provider=mock',
+        '-c', `model_providers.mock={name="mock",base_url="${url}/v1",env_key="KEY",wire_api="responses"}`,
+        '-m', 'gpt-5-mock', 'clean up the workspace',
+      ]);
+    const env = () => ({ ...baseEnv(home), CODEX_HOME: codexHome, KEY: 'x' });
+    const bad = await turn('unshare', args(managed), env, dir)(DANGEROUS);
+    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
+    expect(bad.toolResults.join('\n')).toContain('modify-loom');
+    const recs = await records(dir);
+    expect(recs.some((r) => r.event === 'PreToolUse' && r.decision === 'deny' && JSON.stringify(r).includes('modify-loom'))).toBe(true);
+    // The same run without the organisation's file: the developer's switch holds and nothing stops the command.
+    const bare = await turn('unshare', args(mkdtempSync(join(tmpdir(), 'loom-e2e-etc-'))), env, dir)(DANGEROUS);
+    expect(existsSync(join(dir, '.loom', 'victim.txt')), bare.r.stdout + bare.r.stderr).toBe(false);
+  });
+
+  it.skipIf(!have('gemini'))('Gemini CLI with managed (system) settings: the user\'s hooksConfig.enabled = false does not switch loom off', async () => {
+    const { dir, home } = project();
+    const managed = mkdtempSync(join(tmpdir(), 'loom-e2e-managed-'));
+    const inst = await sh(process.execPath, [CLI, 'install', '--harness', 'gemini', '--scope', 'managed'], { cwd: dir, env: { ...baseEnv(home), LOOM_MANAGED_SETTINGS_DIR: managed } });
+    expect(inst.code, inst.stderr).toBe(0);
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, hooksConfig: { enabled: false } }));
+    const env = (url: string) => ({ ...baseEnv(home), GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_TELEMETRY_ENABLED: 'false' });
+    // Gemini CLI skips a system settings file under a world-writable folder (a temp folder), so it goes to /etc/gemini-cli.
+    const args = () => withEtc(managed, 'gemini-cli', join(BIN, 'gemini'), ['-p', 'clean up the workspace', '-m', 'gemini-2.5-flash', '--approval-mode', 'yolo', '-o', 'json']);
+    const bad = await turn('unshare', args, env, dir)(DANGEROUS);
+    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
+    expect(bad.toolResults.join('\n')).toContain('modify-loom');
   });
 
   it.skipIf(!have('gemini'))('Gemini CLI', async () => {

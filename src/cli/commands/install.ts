@@ -6,8 +6,10 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { addLoomHooks, removeLoomHooks, SettingsError } from '../../install/merge';
+import { addLoomRequirements, removeLoomRequirements } from '../../install/codex-requirements';
 import { opencodePluginSource, PLUGIN_MARK, type PluginHarness } from '../../install/opencode-plugin';
-import { claudeHttpEntry, limitToEvents, runnerLocation, ScopeError, target, type InstallHarness, type Scope } from '../../install/targets';
+import { claudeHttpEntry, limitToEvents, runnerLocation, ScopeError, target, type InstallHarness, type Scope, type Target } from '../../install/targets';
+import type { RunnerLocation } from '../../install/hook-command';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
@@ -123,8 +125,9 @@ export function installHarness(o: InstallOptions): InstallResult {
   limitToEvents(loadRegistry(join(packRoot(), 'config', 'hooks.json')).flatMap((d) => d.events.map((e) => contractFor(e)?.name ?? e)));
   const t = target(harness as InstallHarness, scope, projectDir);
   if (o.mode === 'http') t.entry = claudeHttpEntry(o.url ?? 'http://127.0.0.1:7077');
+  if (harness === 'codex' && scope === 'managed') return codexManaged(t, where, remove, dry, projectDir);
   const doc = readSettings(t.file);
-  const changed = remove ? removeLoomHooks(doc, t) : addLoomHooks(doc, t, where);
+  const changed = remove ? removeLoomHooks(doc, t) : addLoomHooks(doc, t, where) + (harness === 'gemini' && scope === 'managed' ? pinGeminiHooksOn(doc, t.file) : 0);
   const text = JSON.stringify(doc, null, 2) + '\n';
   const head = `${verb} ${harness} (${scope})`;
   if (dry) return { file: t.file, changed, line: `${head}: ${changed} hook entries would change in ${t.file}`, notes, preview: text };
@@ -151,8 +154,58 @@ export function installHarness(o: InstallOptions): InstallResult {
   if (o.mode === 'http') notes.push('start the server with `loom serve` and export LOOM_SERVE_TOKEN where Claude Code runs (the same token the server reads).');
   if (t.note) notes.push(t.note);
   if (harness === 'codex') notes.push('Codex runs project hooks only in a trusted project and after /hooks trust (or --dangerously-bypass-hook-trust).');
-  if (scope === 'managed') notes.push(`managed settings apply to every user of this machine and cannot be switched off from their own settings; they run ${packRunner()}, so keep loom installed there (npm install -g).`);
+  if (scope === 'managed') notes.push(MANAGED_NOTE());
   return { file: t.file, changed, line: `${head}: added or updated ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}`, notes };
+}
+
+/**
+ * Gemini CLI merges system settings last, so a scalar set there beats the
+ * user's: hooksConfig.enabled = true there stops a user's
+ * hooksConfig.enabled = false from switching every hook off (checked with
+ * Gemini CLI 0.61.0). Returns 1 when it set it.
+ */
+function pinGeminiHooksOn(doc: Record<string, unknown>, file: string): number {
+  const hc = doc.hooksConfig ?? {};
+  if (hc === null || typeof hc !== 'object' || Array.isArray(hc)) throw new SettingsError(`${file}: $.hooksConfig is not an object; fix it before installing`);
+  const c = hc as Record<string, unknown>;
+  if (c.enabled === true) return 0;
+  if (c.enabled === false) throw new SettingsError(`${file}: $.hooksConfig.enabled is false, which switches every hook off; remove it first`);
+  doc.hooksConfig = { ...c, enabled: true };
+  return 1;
+}
+
+const MANAGED_NOTE = () => `managed settings apply to every user of this machine and cannot be switched off from their own settings; they run ${packRunner()}, so keep loom installed there (npm install -g).`;
+
+/** Codex's managed hooks live in requirements.toml: a marked block loom adds and takes out, the rest of the file untouched. */
+function codexManaged(t: Target, where: RunnerLocation, remove: boolean, dry: boolean, projectDir: string): InstallResult {
+  const verb = remove ? 'uninstall' : 'install';
+  const head = `${verb} codex (managed)`;
+  const old = existsSync(t.file) ? readFileSync(t.file, 'utf8') : '';
+  let text: string;
+  let changed: number;
+  if (remove) {
+    const r = removeLoomRequirements(old);
+    text = r.text;
+    changed = r.removed ? t.events.length : 0;
+  } else {
+    text = addLoomRequirements(old, t.events.map((event) => ({ event, command: (t.entry(event, where) as { command: string }).command, timeout: 30 })), t.file);
+    changed = text === old ? 0 : t.events.length;
+  }
+  if (dry) return { file: t.file, changed, line: `${head}: ${changed} hook entries would change in ${t.file} (dry run)`, notes: [], preview: text };
+  if (changed === 0) return { file: t.file, changed, line: `${head}: nothing to change in ${t.file}`, notes: [] };
+  if (remove) {
+    if (text === '') unlinkSync(t.file);
+    else writeAtomic(t.file, text);
+    return { file: t.file, changed, line: `${head}: removed loom's block from ${t.file}`, notes: [] };
+  }
+  const b = backup(t.file, projectDir);
+  writeAtomic(t.file, text);
+  return {
+    file: t.file,
+    changed,
+    line: `${head}: added or updated ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}`,
+    notes: [MANAGED_NOTE(), 'Codex runs managed hooks without the hook-trust step; [features] hooks = true makes Codex refuse a user setting that would switch hooks off.'],
+  };
 }
 
 export const INSTALL_FLAGS = { values: ['harness', 'scope', 'project-dir', 'mode', 'url'], booleans: ['dry-run'] };

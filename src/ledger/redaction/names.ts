@@ -108,6 +108,65 @@ function sensitiveName(name: string): boolean {
   return false;
 }
 
+/**
+ * Literal needles, one of which every sensitive name holds (lower-cased): a name holding none is
+ * not sensitive, decided without splitting it into words. Derived from the tables above.
+ */
+function needlesOf(words: string[]): string[] {
+  const all = [...new Set(words.filter((w) => /^[a-z0-9]{2,}$/.test(w)))];
+  return all.filter((w) => !all.some((o) => o !== w && w.includes(o)));
+}
+
+/** Needles as a table of their first two (lower-case) characters, tested in place in the text. */
+class NeedleSet {
+  private readonly first = new Uint8Array(128 * 128);
+  private readonly byPair = new Map<number, string[]>();
+  constructor(readonly needles: string[]) {
+    for (const n of needles) {
+      const key = n.charCodeAt(0) * 128 + n.charCodeAt(1);
+      this.first[key] = 1;
+      this.byPair.set(key, [...(this.byPair.get(key) ?? []), n]);
+    }
+  }
+  /** Does text[start, end) hold a needle, ASCII letters compared case-insensitively (name characters only)? */
+  inText(text: string, start: number, end: number): boolean {
+    for (let i = start; i + 1 < end; i++) {
+      const c0 = text.charCodeAt(i) | 32;
+      const c1 = text.charCodeAt(i + 1) | 32;
+      if (c0 > 127 || c1 > 127 || this.first[c0 * 128 + c1] === 0) continue;
+      for (const n of this.byPair.get(c0 * 128 + c1)!) {
+        if (i + n.length > end) continue;
+        let k = 2;
+        while (k < n.length && (text.charCodeAt(i + k) | 32) === n.charCodeAt(k)) k++;
+        if (k === n.length) return true;
+      }
+    }
+    return false;
+  }
+}
+
+// Every sensitive name holds a sensitive word, a GLUED ending (each holds pass, secret, token or key),
+// `key` after a qualifier, or the longest word of a whole sensitive name.
+const SENSITIVE_NEEDLES = new NeedleSet(
+  needlesOf([
+    ...SENSITIVE_WORDS,
+    ...SENSITIVE_LAST_WORDS,
+    'pass', 'secret', 'token', 'key',
+    ...SENSITIVE_NAMES.map((n) => n.split('_').sort((a, b) => b.length - a.length)[0]),
+  ]),
+);
+const NOT_SECRET_NEEDLES = new NeedleSet(needlesOf(NOT_SECRET_WORDS));
+
+/** False when the ASCII name text[start, end) cannot be sensitive (no needle in it); true means: ask isSensitiveName. */
+export function maybeSensitiveName(text: string, start: number, end: number): boolean {
+  return SENSITIVE_NEEDLES.inText(text, start, end);
+}
+
+/** False when the ASCII name text[start, end) cannot be an identifier name; true means: ask isNotSecretName. */
+export function maybeNotSecretName(text: string, start: number, end: number): boolean {
+  return NOT_SECRET_NEEDLES.inText(text, start, end);
+}
+
 const nameMemo = new Map<string, boolean>();
 
 /** Does this name (assignment, JSON member, flag, header) hold a secret? */

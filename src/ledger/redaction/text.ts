@@ -15,11 +15,12 @@ export const MAX_VALUE = 4096;
 
 /** Index just past the quote that closes the one at `open`, or -1 (none within the bound). */
 export function closingQuote(text: string, open: number, bound = MAX_VALUE): number {
-  const q = text[open];
+  const q = text.charCodeAt(open);
+  const escapes = q !== 39;
   const stop = Math.min(text.length, open + 1 + bound);
   for (let i = open + 1; i < stop; i++) {
-    const c = text[i];
-    if (c === '\\' && q !== "'") {
+    const c = text.charCodeAt(i);
+    if (c === 92 && escapes) {
       i++;
       continue;
     }
@@ -35,7 +36,8 @@ export function closingQuote(text: string, open: number, bound = MAX_VALUE): num
 export function lineEnd(text: string, from: number, bound = MAX_VALUE): number {
   const stop = Math.min(text.length, from + bound);
   for (let i = from; i < stop; i++) {
-    if (text[i] === '\n' || text[i] === '\r') {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
       work.reads += i - from + 1;
       return i;
     }
@@ -58,30 +60,46 @@ export interface ValueOptions {
  * (the span is what lies between the quotes), an unquoted one to the first
  * whitespace or stop character. Returns [start, end) or undefined when empty.
  */
+// Stop sets as tables of code units, built once per set.
+const STOP_TABLES = new Map<string, Uint8Array>();
+function stopTable(stops: string): Uint8Array {
+  let t = STOP_TABLES.get(stops);
+  if (!t) {
+    t = new Uint8Array(65536);
+    for (let k = 0; k < stops.length; k++) t[stops.charCodeAt(k)] = 1;
+    STOP_TABLES.set(stops, t);
+  }
+  return t;
+}
+const NO_STOPS = new Uint8Array(65536);
+
 export function readValue(text: string, i: number, opts: ValueOptions = {}): [number, number] | undefined {
-  const c = text[i];
-  if (c === '"' || c === "'" || c === '`') {
-    if (c === opts.enclosing) return undefined;
+  const c = text.charCodeAt(i);
+  const enc = opts.enclosing ? opts.enclosing.charCodeAt(0) : -1;
+  if (c === 34 || c === 39 || c === 96) {
+    if (c === enc) return undefined;
     const close = closingQuote(text, i);
     const end = close === -1 ? lineEnd(text, i + 1) : close - 1;
     return end > i + 1 ? [i + 1, end] : undefined;
   }
   const stop = Math.min(text.length, i + MAX_VALUE);
+  const stops = opts.stops ? stopTable(opts.stops) : NO_STOPS;
+  const blankEnds = !opts.toLineEnd;
   let j = i;
   for (; j < stop; j++) {
-    const ch = text[j];
+    const ch = text.charCodeAt(j);
     // An escaped character (\" inside "...", \ ) is part of the value.
-    if (ch === '\\' && j + 1 < stop && text[j + 1] !== '\n') {
+    if (ch === 92 && j + 1 < stop && text.charCodeAt(j + 1) !== 10) {
       j++;
       continue;
     }
-    if (ch === '\n' || ch === '\r' || ch === opts.enclosing) break;
-    if (!opts.toLineEnd && (ch === ' ' || ch === '\t')) break;
-    if (opts.stops && opts.stops.includes(ch)) break;
+    if (ch === 10 || ch === 13 || ch === enc) break;
+    if (blankEnds && (ch === 32 || ch === 9)) break;
+    if (stops[ch] === 1) break;
   }
   work.reads += j - i + 1;
   let end = Math.min(j, stop);
-  if (opts.toLineEnd) while (end > i && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  if (opts.toLineEnd) while (end > i && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
   return end > i ? [i, end] : undefined;
 }
 
