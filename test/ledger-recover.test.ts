@@ -80,7 +80,7 @@ describe('a corrupt ledger database', () => {
     const doc = await loom(['doctor', '--project-dir', project]);
     expect(doc.stdout).toMatch(/FAIL ledger: cannot verify: .*corrupt.*-> fix: run loom recover/);
     expect(doc.stderr).toBe('');
-  }, 60_000);
+  }, 180_000);
 
   it('loom recover, damaged index: every record survives, set aside byte for byte, the recovery named by verify', async () => {
     const project = await ledger(6, 2);
@@ -108,7 +108,7 @@ describe('a corrupt ledger database', () => {
     const again = await loom(['recover', '--project-dir', project]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/passes PRAGMA quick_check: nothing to recover/);
-  }, 60_000);
+  }, 180_000);
 
   it('loom recover, unreadable file: the new ledger continues from the journal\'s anchor, checked against the checkpoints; not "restarted"', async () => {
     const project = await ledger(8, 3);
@@ -127,7 +127,7 @@ describe('a corrupt ledger database', () => {
     expect(readdirSync(dir(project)).some((f) => f.startsWith('history.json.aside-'))).toBe(true);
     await hooks(project, 2);
     expect((await verifyJson(project)).r).toMatchObject({ status: 'intact', head: { seq: 14 } });
-  }, 60_000);
+  }, 180_000);
 
   it('a database made to start late without a recovery record is head-cut; recover refuses a journal its checkpoints contradict', async () => {
     const project = await ledger(5, 0);
@@ -156,5 +156,5 @@ describe('a corrupt ledger database', () => {
     expect(r.stderr).toMatch(/checkpoint .* recorded seq 6 .*the chain was altered, nothing recovered/);
     expect(existsSync(dbOf(other))).toBe(true);
     expect(readdirSync(dir(other)).some((f) => /\.corrupt-/.test(f))).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });

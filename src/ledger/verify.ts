@@ -2,7 +2,8 @@
 // checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
 import { bulkHasher, loadChainKey, KeyError, type ChainKey } from './chain';
 import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
-import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark } from './integrity';
+import { existsSync } from 'node:fs';
+import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
 import { compliancePaths } from './paths';
 import { classifySqliteError, Ledger, LedgerError } from './store';
 import { readChainMeta, readJournal, type JournalRead } from './journal';
@@ -88,7 +89,37 @@ export interface VerifyOptions {
   onRecord?: (record: Record<string, unknown>, hash: string, body?: string) => void;
 }
 
+/**
+ * The chain first (a byte changed in a record is tampering, even where it
+ * also upsets an index), then the file's pages: a chain that reads as
+ * intact from a file SQLite finds damaged (PRAGMA quick_check), or one
+ * already marked corrupt, cannot be vouched for (a malformed page can hide
+ * rows from the walk): exit 2, corrupt, in one line.
+ */
 export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): VerifyResult {
+  const r = walkLedger(projectDir, opts);
+  if (r.status === 'tampered') return r;
+  const paths = compliancePaths(projectDir);
+  const cannot = (mark: CorruptMark): VerifyResult => ({ ...r, status: 'cannot-verify', exitCode: 2, error: corruptMessage(paths, mark) });
+  const mark = readCorruptMark(paths);
+  if (mark) return cannot(mark);
+  if (r.status !== 'intact' || !r.records || !existsSync(paths.db)) return r;
+  let l: Ledger | undefined;
+  try {
+    l = Ledger.openReadOnly(projectDir);
+    const damage = quickCheck(l.handle);
+    if (damage) return cannot(markCorrupt(paths, damage, 'verify'));
+  } catch (e) {
+    if (e instanceof DatabaseCorruptError) return cannot(markCorrupt(paths, e.detail, 'verify'));
+    if (isCorruptionCode(e)) return cannot(markCorrupt(paths, (e as Error).message, 'verify'));
+    r.warnings.push(`the database's pages could not be checked: ${(e as Error).message.split('\n')[0]}`);
+  } finally {
+    l?.close();
+  }
+  return r;
+}
+
+function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
   const env = opts.env ?? process.env;
   const paths = compliancePaths(projectDir);
   const result: VerifyResult = { status: 'intact', exitCode: 0, records: 0, checkpoints: { files: [], count: 0, latestSeq: null }, erased: [], warnings: [] };
@@ -124,22 +155,13 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     ledger = Ledger.openEmpty(projectDir, readChainMeta(paths));
   }
   try {
-    // A damaged file is named before its chain is read: a malformed page can hide rows from the walk.
-    const mark = readCorruptMark(paths);
-    if (mark) return cannot(corruptMessage(paths, mark));
-    try {
-      const damage = quickCheck(ledger.handle);
-      if (damage) return cannot(corruptMessage(paths, markCorrupt(paths, damage, 'verify')));
-    } catch (e) {
-      if (isCorruptionCode(e)) return cannot(corruptMessage(paths, markCorrupt(paths, (e as Error).message, 'verify')));
-      throw e;
-    }
     let meta: Record<string, string>;
     let total: number;
     try {
       meta = ledger.meta();
       total = (ledger.handle.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n + journal.lines.length;
     } catch (e) {
+      if (isCorruptionCode(e)) return cannot(corruptMessage(paths, markCorrupt(paths, (e as Error).message, 'verify')));
       return cannot(`${paths.db}: unreadable (${(e as Error).message})`);
     }
     result.chain = meta.chain;
