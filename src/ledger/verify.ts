@@ -224,6 +224,7 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     let expected = base.seq;
     let prevHash = base.prevHash;
     const recoveries: NonNullable<VerifyResult['recovered']> = [];
+    let erasedRow = false;
     for (const c of bySeq.get(base.seq - 1) ?? []) {
       if (base.seq > 1 && c.hash !== base.prevHash) return tampered(c.seq, 'rewritten', `checkpoint at seq ${c.seq} recorded hash ${c.hash.slice(0, 12)}…, the recovered ledger continues from ${base.prevHash.slice(0, 12)}…`);
     }
@@ -256,6 +257,7 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
         const by = erasures.get(row.seq)?.find((e) => e.targetHash === row.hash && e.erasedBodyHash === bodyHash);
         if (!by) return tampered(row.seq, 'edited', 'the record does not match its hash');
         result.erased.push({ seq: row.seq, paths: by.paths, by: by.seq });
+        erasedRow = true;
       }
       // Seqs are contiguous here (a gap or a renumbering was caught above), so a broken link means the
       // previous record was replaced by one whose hash was recomputed: an edit, made to look consistent.
@@ -275,7 +277,8 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
       prevTs = ts;
       prevHash = row.hash;
       if (opts.onRecord) opts.onRecord(b, row.hash, row.body);
-      history.record(row.seq, row.body, row.hash);
+      history.record(row.seq, row.body, row.hash, erasedRow ? hasher : undefined);
+      erasedRow = false;
       expected = row.seq + 1;
       result.records++;
       result.head = { seq: row.seq, hash: row.hash };
@@ -344,6 +347,7 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     // The chain holds; then the reviewer's view of it.
     const seen = history.finish(headSeq);
     result.history = { checked: history.checked };
+    if (history.notScrubbed.length) result.warnings.push(`history still shows the erased record(s) ${history.notScrubbed.slice(0, 5).join(', ')} as they were before the erasure (an erase was interrupted): run the same loom erase again to finish`);
     if (seen.length) return tampered(seen[0].seq, seen[0].kind, seen[0].detail + (seen.length > 1 ? ` (and ${seen.length - 1} more)` : ''));
     if (!latest && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
     opts.onProgress?.(total, total);

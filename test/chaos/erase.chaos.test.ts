@@ -73,7 +73,7 @@ describe('erase chaos', () => {
       const t0 = Date.now();
       expect((await eraseRun(probe, envFor(probe))).code).toBe(0);
       const took = Date.now() - t0;
-      const random = chaosCount(6, 30);
+      const random = chaosCount(4, 30);
       const cases: { point?: string; at?: number }[] = [...POINTS.map((point) => ({ point })), ...Array.from({ length: random }, (_, i) => ({ at: Math.round(((i + 0.5) / random) * took) }))];
       const tally = { cases: 0, killed: 0, intactAfterKill: 0, erasedByKill: 0, finishedByRerun: 0, leftovers: 0 };
       for (const c of cases) {
