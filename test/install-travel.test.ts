@@ -133,6 +133,20 @@ describe('loom install --scope managed', () => {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.hooksConfig).toEqual({ enabled: true });
     expect(doc.hooks.BeforeTool[0].hooks[0].command).toContain('--event BeforeTool --harness gemini');
+    // loom doctor: managed is active; it turns to FAIL when a user's own settings switch one of loom's hooks off by name
+    const home = tempDir('loom-home-');
+    const project = tempDir();
+    const scopeOf = async () => {
+      const d = await loom(['doctor', '--json', '--project-dir', project], { HOME: home, GEMINI_CLI_HOME: '', LOOM_MANAGED_SETTINGS_DIR: managed });
+      return JSON.parse(d.stdout).checks.find((c: { name: string }) => c.name === 'scope gemini') as { ok: boolean; detail: string; fix?: string };
+    };
+    expect(await scopeOf()).toMatchObject({ ok: true, detail: expect.stringMatching(/^managed \(.*settings\.json\): system settings win/) });
+    mkdirSync(join(home, '.gemini'));
+    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ hooksConfig: { disabled: ['loom-BeforeTool'] } }));
+    const off = await scopeOf();
+    expect(off.ok).toBe(false);
+    expect(off.detail).toContain(`loom-BeforeTool (${join(home, '.gemini', 'settings.json')})`);
+    expect(off.fix).toContain('hooksConfig.disabled');
     writeFileSync(file, JSON.stringify({ hooksConfig: { enabled: false } }));
     const r = await loom(['install', '--harness', 'gemini', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
     expect(r.code).toBe(1);
@@ -169,6 +183,13 @@ describe('loom install --scope managed', () => {
     const doctor = await loom(['doctor', '--json', '--project-dir', project], { LOOM_MANAGED_SETTINGS_DIR: managed });
     const scope = JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'scope codex');
     expect(scope.detail).toMatch(/^managed \(.*requirements\.toml\): managed settings win/);
+    expect(scope.ok).toBe(true);
+    // an organisation that edits the pin away: doctor says a user can switch the hooks off
+    writeFileSync(file, text.replace(/^hooks = true # loom-governance.*\n/m, ''));
+    const unpinned = JSON.parse((await loom(['doctor', '--json', '--project-dir', project], { LOOM_MANAGED_SETTINGS_DIR: managed })).stdout).checks.find((c: { name: string }) => c.name === 'scope codex');
+    expect(unpinned).toMatchObject({ ok: false, fix: 'run loom install --harness codex --scope managed' });
+    expect(unpinned.detail).toContain('features.hooks = false');
+    writeFileSync(file, text);
     // uninstall gives back the organisation's bytes
     const un = await loom(['uninstall', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
     expect(un.code, un.stderr).toBe(0);

@@ -6,6 +6,7 @@ export interface Section {
 }
 
 export const sections: Section[] = [
+  { name: 'hotpath', run: async () => (await import('./hotpath')).benchHotpath() },
   { name: 'runner', run: async () => (await import('./runner')).benchRunner() },
   { name: 'ledger', run: async () => (await import('./ledger')).benchLedger() },
   { name: 'journal', run: async () => (await import('./journal')).benchJournal() },

@@ -84,6 +84,11 @@ function scan(lines: string[], file: string): Scan {
   return out;
 }
 
+/** Whether the file pins [features] hooks = true (without it a user's features.hooks = false switches managed hooks off too). */
+export function hooksFeaturePinned(text: string, file: string): boolean {
+  return scan(text.split('\n'), file).featuresHooks === 'true';
+}
+
 /** The file's text with loom's lines taken out (the text loom found before it added them). */
 export function removeLoomRequirements(text: string): { text: string; removed: number } {
   const lines = text.split('\n');

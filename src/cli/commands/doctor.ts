@@ -10,6 +10,7 @@ import { compliancePaths } from '../../ledger/paths';
 import { externalCheckpointDir } from '../../ledger/checkpoints';
 import { probeSqlite } from '../../ledger/store';
 import { target, type InstallHarness, type Scope } from '../../install/targets';
+import { managedStrength } from '../../install/managed-strength';
 import { parseFlags, projectDirFrom } from '../flags';
 import { teamChecks } from '../../team/doctor';
 import { paint } from '../output';
@@ -87,7 +88,11 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
     add(`harness ${h.harness}`, h.loomWired && !h.disableAllHooks && !h.skippedInPromptMode, detail, fix);
   }
   if (!v.harnesses.length) add('harnesses', false, 'no harness settings found in this project or your home', 'run loom install --harness claude|codex|gemini|cursor|opencode|kilo|copilot|qwen|droid|crush');
-  for (const a of activeScopes(project, env)) add(`scope ${a.harness}`, true, a.scopes.map((s) => `${s.scope} (${s.file})`).join(', ') + (a.scopes[0].scope === 'managed' ? ': managed settings win and a user cannot switch them off' : ''));
+  for (const a of activeScopes(project, env)) {
+    const where = a.scopes.map((s) => `${s.scope} (${s.file})`).join(', ');
+    const m = a.scopes[0].scope === 'managed' ? managedStrength(a.harness as InstallHarness, a.scopes[0].file, project, env) : undefined;
+    add(`scope ${a.harness}`, m?.ok ?? true, m ? `${where}: ${m.detail}` : where, m?.fix);
+  }
   const errors = v.diagnostics.filter((d) => d.severity === 'error');
   add('hook configs', errors.length === 0, errors.length ? `${errors.length} error(s), first: ${errors[0].file}: ${errors[0].location.path}: ${errors[0].message}` : 'no errors', 'run loom validate and fix what it names');
   const paths = compliancePaths(project);

@@ -22,6 +22,8 @@ import { BLOCK_DEVICE } from './tables/devices';
 import { isShellCodeGenerator } from './tables/generators';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
+import { programEscapes } from './escapes';
+import { analyzeInterpreterCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
 
@@ -846,7 +848,7 @@ export class Analyzer {
     if (pkg && (io.viaPackageRunner || name === 'rimraf' || name === 'del-cli')) {
       return this.analyzeCommand({ ...c, words: [...pkg.map(lit), ...words.slice(1)] }, depth, `${via} > ${name}`, cwd, pipe, vars, { ...io, viaPackageRunner: false });
     }
-    const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars };
+    const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars, stdin: io.stdin, fileFeed: (p) => io.env?.files.get(posix.resolve(cwd, p)) };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
     if (overBudget()) {
@@ -886,9 +888,9 @@ export class Analyzer {
         continue;
       }
       if (r.target.dynamic || r.target.text === '' || /^\d+$/.test(r.target.text) || r.target.text === '-') continue;
-      this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`);
-      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied.
-      if ((r.op === '>' || r.op === '>|') && emptiesFile(c)) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: false });
+      this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`, { append: r.op === '>>' });
+      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied (a file in home outside the project too: it is lost).
+      if ((r.op === '>' || r.op === '>|') && emptiesFile(c)) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: true });
       if (BLOCK_DEVICE.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
   }
@@ -909,8 +911,8 @@ export class Analyzer {
     readsPath(this, path, cwd, segment);
   }
 
-  writesPath(path: string, cwd: string, segment: string): void {
-    writesPath(this, path, cwd, segment);
+  writesPath(path: string, cwd: string, segment: string, o: { append?: boolean } = {}): void {
+    writesPath(this, path, cwd, segment, o);
   }
 
   /**
@@ -1024,6 +1026,7 @@ export class Analyzer {
       } else this.analyzeSource(args.map((w) => w.text).join(' '), depth + 1, `${via} > eval`, cwd, undefined, { env, stdin: io.stdin });
       return undefined;
     }
+    this.programEscapes(r, io);
     if (name === 'git') return this.gitAlias(r, io);
     if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk' || name === 'busybox-awk') {
       this.awkCommands(r);
@@ -1083,6 +1086,25 @@ export class Analyzer {
       if (feed) this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
     }
     return undefined;
+  }
+
+  /** Shell commands a program runs from its own syntax (editor `-c '!cmd'`, `man -P`, `ssh HOST CMD`, a Makefile written on the line): escapes.ts. */
+  private programEscapes(r: RuleContext, io: RunIO): void {
+    const files = io.env?.files;
+    const found = programEscapes(r.name, r.argv, {
+      cwd: r.cwd,
+      home: this.opts.home,
+      fileText: (abs) => {
+        const f = files?.get(abs);
+        return f?.kind === 'static' ? f.text : undefined;
+      },
+      stdin: io.stdin.kind === 'static' ? io.stdin.text : undefined,
+      assignments: r.cmd.assignments.map((a) => ({ name: a.name, value: a.value.text })),
+    });
+    for (const e of found.slice(0, 20)) {
+      if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, r.cwd, new Map());
+      else analyzeInterpreterCode(e.lang, e.code, { analyzer: this, cwd: r.cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment });
+    }
   }
 
   /** xargs: the command gets its arguments from stdin; a static stdin is known. */

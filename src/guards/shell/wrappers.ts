@@ -30,6 +30,10 @@ export interface WrapperSpec {
   shortArg?: string;
   /** Long options that take an argument (next word, or after `=`). */
   longArg?: string[];
+  /** Long options that take two arguments (bwrap --bind SRC DEST). */
+  longArg2?: string[];
+  /** An operand before the command that is there only when it has this shape (runcon CONTEXT: has a colon). */
+  optionalOperand?: string;
   /** Options whose argument is a shell script (su -c, script -c, flock -c). */
   codeShort?: string;
   codeLong?: string[];
@@ -60,7 +64,25 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['env'], runs: 'argv', shortArg: 'uCP', longArg: ['--unset', '--chdir', '--default-signal', '--ignore-signal', '--block-signal'], codeShort: 'S', codeLong: ['--split-string'], assignments: true, doc: 'NAME=VALUE settings, `-S`/`--split-string` STRING is split into a command' },
   { names: ['cross-env', 'cross-env-shell'], runs: 'argv', assignments: true, doc: 'NAME=VALUE settings then the command' },
   { names: ['nice'], runs: 'argv', shortArg: 'n', longArg: ['--adjustment'], doc: '`nice -n N`, `nice -10`' },
-  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'numactl', 'cgexec', 'sem'], runs: 'argv', shortArg: 'fRg', longArg: ['--reuid', '--regid', '--groups', '--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred'], doc: 'run the command as given' },
+  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], doc: 'run the command as given' },
+  { names: ['numactl'], runs: 'argv', shortArg: 'iNmpCPw', longArg: ['--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred', '--preferred-many', '--weighted-interleave'], doc: '`numactl -C 0-3 CMD`' },
+  { names: ['cgexec'], runs: 'argv', shortArg: 'g', doc: '`cgexec -g CONTROLLERS:PATH CMD`' },
+  { names: ['prlimit'], runs: 'argv', shortArg: 'po', longArg: ['--pid', '--output'], doc: '`prlimit --nofile=N CMD` (resource limits are glued or after `=`)' },
+  { names: ['xvfb-run'], runs: 'argv', shortArg: 'efnpsw', longArg: ['--error-file', '--auth-file', '--server-num', '--xauth-protocol', '--server-args', '--wait'], doc: '`xvfb-run -a -s ARGS CMD`' },
+  { names: ['proot', 'udocker run'], runs: 'argv', shortArg: 'rbmwkqRSiv', longArg: ['--rootfs', '--bind', '--mount', '--cwd', '--kernel-release', '--qemu', '--change-id', '--verbose'], doc: '`proot -r ROOT -b PATH CMD`' },
+  { names: ['bwrap'], runs: 'argv', longArg: ['--chdir', '--unsetenv', '--uid', '--gid', '--hostname', '--dev', '--proc', '--tmpfs', '--dir', '--remount-ro', '--lock-file', '--sync-fd', '--info-fd', '--json-status-fd', '--block-fd', '--userns-block-fd', '--seccomp', '--add-seccomp-fd', '--userns', '--userns2', '--pidns', '--exec-label', '--file-label', '--args', '--cap-add', '--cap-drop', '--perms', '--size', '--argv0', '--mqueue', '--overlay-src', '--tmp-overlay', '--ro-overlay', '--level-prefix'], longArg2: ['--bind', '--bind-try', '--dev-bind', '--dev-bind-try', '--ro-bind', '--ro-bind-try', '--symlink', '--setenv', '--chmod', '--file', '--bind-data', '--ro-bind-data', '--overlay', '--bind-fd', '--ro-bind-fd'], doc: '`bwrap --bind SRC DEST ... CMD` (some options take two arguments)' },
+  { names: ['perf record', 'perf stat', 'perf trace', 'perf mem record', 'perf c2c record', 'perf lock record', 'perf sched record', 'perf kmem record', 'perf kvm record', 'perf script record', 'perf ftrace'], runs: 'argv', shortArg: 'eoFptcCmuGrIjxDkLT', longArg: ['--event', '--output', '--freq', '--pid', '--tid', '--count', '--cpu', '--mmap-pages', '--uid', '--cgroup', '--repeat', '--interval-print', '--call-graph', '--delay', '--field-separator', '--clockid', '--branch-filter', '--filter', '--post', '--pre'], doc: '`perf record -g -o F -- CMD`' },
+  { names: ['tsp', 'task-spooler'], runs: 'argv', shortArg: 'LDNWEgS', doc: 'task spooler queues CMD' },
+  { names: ['retry'], runs: 'argv', shortArg: 'tdmxw', longArg: ['--times', '--delay', '--until', '--while', '--backoff', '--max-time', '--tries', '--sleep'], doc: '`retry -t N -- CMD`' },
+  { names: ['with-lock-ex', 'lckdo', 'with-lock', 'setlock', 'chpst', 'setuidgid', 'envuidgid', 'softlimit', 'envdir', 'gosu', 'su-exec', 's6-setuidgid', 'ip netns exec', 'ip vrf exec', 'machinectl shell', 'direnv exec'], runs: 'argv', shortArg: 'uUbempodfacrtw', operands: 1, doc: 'one operand (a lock file, a user, a folder, a namespace), then CMD' },
+  { names: ['daemonize'], runs: 'argv', shortArg: 'ceoplumE', doc: '`daemonize -c DIR PATH ARGS`' },
+  { names: ['runcon'], runs: 'argv', shortArg: 'urtl', optionalOperand: ':', doc: '`runcon CONTEXT CMD` or `runcon -t TYPE CMD`' },
+  { names: ['sandbox'], runs: 'argv', shortArg: 'lHTIWwtRs', doc: 'SELinux sandbox, then CMD' },
+  { names: ['schroot', 'dchroot'], runs: 'argv', shortArg: 'cudn', longArg: ['--chroot', '--user', '--directory', '--session-name', '--option'], doc: '`schroot -c CHROOT -- CMD`' },
+  { names: ['systemd-nspawn'], runs: 'argv', shortArg: 'DMuiEpSZL', longArg: ['--directory', '--machine', '--user', '--image', '--setenv', '--bind', '--bind-ro', '--port', '--chdir', '--slice', '--property', '--template', '--uuid', '--network-veth-extra', '--overlay', '--tmpfs'], doc: 'runs CMD in a container of a folder (the folder\'s real files)' },
+  { names: ['lxc-attach'], runs: 'argv', shortArg: 'nsavugfolP', longArg: ['--name', '--namespaces', '--arch', '--set-var', '--uid', '--gid', '--rcfile', '--logfile', '--logpriority', '--lxcpath', '--context'], doc: '`lxc-attach -n NAME -- CMD`' },
+  { names: ['sshpass'], runs: 'argv', shortArg: 'pfdP', doc: '`sshpass -p PW CMD`' },
+  { names: ['newgrp'], runs: 'stdin', dashOption: true, doc: 'a new shell reads its commands from stdin' },
   { names: ['time'], runs: 'argv', shortArg: 'fo', longArg: ['--format', '--output'], doc: '`time -p`, GNU `time -f FMT -o FILE`' },
   { names: ['timeout'], runs: 'argv', shortArg: 'sk', longArg: ['--signal', '--kill-after'], operands: 1, doc: '`timeout [-s SIG] [-k T] DURATION CMD`' },
   { names: ['command'], runs: 'argv', noRun: ['-v', '-V'], doc: '`command -p CMD` (`-v`/`-V` only look it up)' },
@@ -79,7 +101,6 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['watch'], runs: 'joined', shortArg: 'nq', longArg: ['--interval', '--equexit'], argvAfter: ['-x', '--exec'], doc: 'the words are joined and run by `sh -c` (`-x`: as argv)' },
   { names: ['strace'], runs: 'argv', shortArg: 'eoOpPsSuEXIab', longArg: ['--output', '--trace', '--signal', '--attach', '--user', '--env', '--string-limit', '--trace-path'], doc: 'traces CMD' },
   { names: ['ltrace'], runs: 'argv', shortArg: 'eoupnsaADFlx', longArg: ['--output', '--library'], doc: 'traces CMD' },
-  { names: ['valgrind', 'firejail', 'bwrap'], runs: 'argv', longArg: ['--bind', '--ro-bind', '--dev-bind', '--chdir', '--setenv', '--unsetenv', '--uid', '--gid', '--hostname'], doc: 'runs CMD sandboxed or instrumented' },
   { names: ['faketime'], runs: 'argv', shortArg: 'm', operands: 1, doc: '`faketime SPEC CMD`' },
   { names: ['xargs'], runs: 'argv', shortArg: 'ILnPsadE', longArg: ['--max-args', '--max-lines', '--max-procs', '--max-chars', '--arg-file', '--delimiter', '--process-slot-var'], doc: 'the command gets stdin items as arguments' },
   { names: ['concurrently'], runs: 'each-code', shortArg: 'nscpkl', longArg: ['--names', '--name-separator', '--prefix', '--prefix-colors', '--prefix-length', '--timestamp-format', '--success', '--kill-signal', '--max-processes', '--restart-tries', '--restart-after', '--handle-input', '--default-input-target', '--passthrough-arguments', '--cwd'], doc: 'every operand is a shell command of its own (`concurrently "a" "b"`)' },
@@ -92,7 +113,6 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['uv run', 'uvx', 'uv tool run', 'rye run'], runs: 'argv', shortArg: 'pw', longArg: ['--with', '--with-editable', '--with-requirements', '--python', '--project', '--directory', '--env-file', '--extra', '--group', '--only-group', '--package', '--index', '--default-index', '--index-url', '--extra-index-url', '--find-links', '--config-file', '--cache-dir', '--from'], doc: 'runs CMD in the project environment' },
   { names: ['poetry run', 'pipenv run', 'pdm run', 'hatch run', 'pixi run', 'devbox run', 'mise exec', 'mise x', 'asdf exec', 'rtx exec', 'dotenvx run', 'doppler run', 'op run', 'infisical run', 'bundle exec', 'pipx run', 'conda run', 'mamba run', 'micromamba run', 'nix develop', 'nix shell', 'nix run'], runs: 'argv', shortArg: 'npfeC', longArg: ['--name', '--prefix', '--cwd', '--spec', '--env-file', '--project', '--config', '--environment', '--directory', '--env', '--tool'], codeLong: ['--command'], argvAfter: ['-c', '--command'], doc: 'project environments: the rest is the command (`nix develop -c CMD`, `doppler run --command SCRIPT`)' },
   { names: ['nix-shell'], runs: 'none', shortArg: 'pIAE', longArg: ['--packages', '--attr', '--arg', '--argstr', '--expr', '--include'], codeLong: ['--run', '--command'], doc: '`nix-shell --run SCRIPT`' },
-  { names: ['direnv exec'], runs: 'argv', operands: 1, doc: '`direnv exec DIR CMD`' },
   { names: ['aws-vault exec'], runs: 'argv', shortArg: 'd', longArg: ['--duration', '--region'], operands: 1, doc: '`aws-vault exec PROFILE -- CMD`' },
   { names: ['sops exec-env', 'sops exec-file'], runs: 'code-operand', operands: 1, doc: '`sops exec-env FILE SCRIPT`' },
   { names: ['dotenv', 'env-cmd'], runs: 'argv', shortArg: 'ecvf', longArg: ['--file', '--environments'], doc: 'loads an env file, then CMD' },
@@ -182,7 +202,7 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
       const opt = eq < 0 ? a : a.slice(0, eq);
       if (spec.codeLong?.includes(opt)) return { kind: 'code', code: eq < 0 ? (argv[k + 1] ?? '') : a.slice(eq + 1), rest: eq < 0 ? k + 2 : k + 1, spec, how };
       if (spec.argvAfter?.includes(opt)) return { kind: 'argv', start: k + 1, spec, how };
-      k += spec.longArg?.includes(opt) && eq < 0 ? 2 : 1;
+      k += spec.longArg2?.includes(opt) ? (eq < 0 ? 3 : 2) : spec.longArg?.includes(opt) && eq < 0 ? 2 : 1;
       continue;
     }
     if (a.startsWith('-') && a.length > 1 && !(spec.assignments && a === '-')) {
@@ -206,6 +226,10 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
     if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
       k++;
       continue;
+    }
+    if (spec.optionalOperand && new RegExp(spec.optionalOperand).test(a) && k + 1 < argv.length) {
+      k++;
+      break;
     }
     if (operands > 0) {
       operands--;

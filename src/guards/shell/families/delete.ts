@@ -137,6 +137,58 @@ interface FindShape {
   named: boolean;
   /** Name patterns given. */
   patterns: { text: string; regex: boolean }[];
+  /** The alternatives (split on -o) that carry the action: each test must match for a file to be acted on. */
+  groups: { text: string; regex: boolean; path: boolean; icase?: boolean }[][];
+}
+
+/** Paths (relative to a find root) of loom's files and of git history, for -path / -wholename tests. */
+const LOOM_SAMPLE_PATHS = ['.loom', '.loom/compliance/ledger.db', '.loom/compliance/history.json', '.loom/policy.json', '.claude/settings.json', '.codex/hooks.json'];
+const GIT_SAMPLE_PATHS = ['.git', '.git/objects/4b/825dc642cb6eb9a060e54bf8d69288fbee4904', '.git/objects/pack/pack-4b825dc6.pack', '.git/refs/heads/main', '.git/HEAD', '.git/packed-refs', '.git/index', '.git/logs/HEAD'];
+
+/** find -path glob: `*` and `?` match `/` too. */
+function findPathRegExp(glob: string, icase: boolean): RegExp | undefined {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*') re += re.endsWith('.*') ? '' : '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) return undefined;
+      re += '[' + glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
+      i = end;
+    } else if (c === '\\' && i + 1 < glob.length) re += glob[++i].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  try {
+    return new RegExp('^' + re + '$', icase ? 'i' : '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether some alternative of the find can act on one of the sample files under root (every test of it matching). */
+function groupsReach(shape: FindShape, root: string, names: readonly string[], paths: readonly string[]): boolean {
+  if (!shape.named) return true;
+  const full = paths.map((p) => (root.endsWith('/') ? root + p : `${root}/${p}`));
+  return shape.groups.some((g) =>
+    g.every((p) => {
+      if (p.regex) {
+        // -regex matches the whole path. A pattern with a nested quantifier is not run (linear time): judged by its words.
+        if (/\([^)]*[*+?}][^)]*\)[*+?{]/.test(p.text) || p.text.length > 200) return patternMatchesAny(p.text, names, true);
+        let re: RegExp | undefined;
+        try {
+          re = new RegExp('^(?:' + p.text + ')$', p.icase ? 'i' : '');
+        } catch {
+          return true;
+        }
+        return full.some((f) => re!.test(f));
+      }
+      if (!p.path) return patternMatchesAny(p.text, names, false);
+      const re = findPathRegExp(p.text, !!p.icase);
+      return !re || full.some((f) => re.test(f));
+    }),
+  );
 }
 
 export function findShape(argv: string[]): FindShape {
@@ -150,20 +202,24 @@ export function findShape(argv: string[]): FindShape {
   }
   if (roots.length === 0) roots.push('.');
   const patterns: { text: string; regex: boolean }[] = [];
+  const groups: { tests: { text: string; regex: boolean; path: boolean; icase?: boolean }[]; acts: boolean }[] = [{ tests: [], acts: false }];
   let groupNamed = false;
   let allNamed = true;
   let negate = false;
   for (; k < argv.length; k++) {
     const a = argv[k];
     if (FIND_EXEC_ACTIONS.includes(a)) {
+      groups[groups.length - 1].acts = true;
       while (k < argv.length && argv[k] !== ';' && argv[k] !== '+' && argv[k] !== '\\;') k++;
       continue;
     }
+    if (FIND_DELETE_ACTIONS.includes(a)) groups[groups.length - 1].acts = true;
     if (a === '!' || a === '-not') {
       negate = true;
       continue;
     }
     if (a === '-o' || a === '-or') {
+      groups.push({ tests: [], acts: false });
       allNamed = allNamed && groupNamed;
       groupNamed = false;
       continue;
@@ -173,6 +229,7 @@ export function findShape(argv: string[]): FindShape {
       if (!negate) {
         groupNamed = true;
         patterns.push({ text: v, regex: a.endsWith('regex') });
+        groups[groups.length - 1].tests.push({ text: v, regex: a.endsWith('regex'), path: /path|wholename/.test(a), icase: /^-i/.test(a) });
       }
       negate = false;
       k++;
@@ -182,7 +239,11 @@ export function findShape(argv: string[]): FindShape {
     negate = false;
   }
   allNamed = allNamed && groupNamed;
-  return { roots, named: allNamed && patterns.length > 0, patterns };
+  // Only the alternatives that carry the action act (`-path ./.git -prune -o -name x -delete`).
+  const acting = groups.filter((g) => g.acts);
+  const counted = acting.length ? acting : groups;
+  const named = acting.length ? acting.every((g) => g.tests.length > 0) : allNamed && patterns.length > 0;
+  return { roots, named, patterns, groups: counted.map((g) => g.tests) };
 }
 
 /**
@@ -197,8 +258,8 @@ export function judgeFindDeletes(r: RuleContext, argv: string[], how: string): v
     deletesPath(r.analyzer, filtered ? posix.join(root, '*') : root, r.cwd, r.segment, { recursive: true, filtered });
     const { abs } = resolveTarget(root.startsWith('~') ? r.opts.home + root.slice(1) : root, r.cwd);
     if (!within(r.opts.projectDir, abs) && !within(abs, r.opts.projectDir)) continue;
-    const loom = shape.named ? shape.patterns.some((p) => patternMatchesAny(p.text, LOOM_FILE_NAMES, p.regex)) : true;
-    const git = shape.named ? shape.patterns.some((p) => patternMatchesAny(p.text, GIT_SAMPLE_NAMES, p.regex)) : true;
+    const loom = groupsReach(shape, root, LOOM_FILE_NAMES, LOOM_SAMPLE_PATHS);
+    const git = groupsReach(shape, root, GIT_SAMPLE_NAMES, GIT_SAMPLE_PATHS);
     const reachesLoom = within(posix.join(r.opts.projectDir, '.loom'), abs) || within(abs, posix.join(r.opts.projectDir, '.loom'));
     if (loom && reachesLoom) r.analyzer.hit('modify-loom', 'deny', r.segment, `${how} can reach loom's own files under ${root}`);
     else if (loom && HOOK_SETTINGS_FILES.some((h) => within(posix.join(r.opts.projectDir, h), abs)) && shape.named) r.analyzer.hit('modify-hook-settings', 'deny', r.segment, `${how} can reach the harness hook settings under ${root}`);

@@ -5,6 +5,8 @@
 // chown -R of a system tree, persistence (crontab -, systemctl enable,
 // writes to ~/.bashrc through writesPath), power (shutdown, reboot: ask),
 // broad kills, and privilege (sudo: ask).
+import { posix } from 'node:path';
+import { unwrapArgv } from '../wrappers';
 import { classify, resolveTarget, within } from '../path-rules';
 import { SYSTEM_DIRS } from '../tables/paths';
 import type { Rule } from '../rules';
@@ -166,17 +168,40 @@ const kills: Rule = (r) => {
   }
 };
 
-/** Programs that only read the system's state: under sudo they need no question. */
-export const SUDO_READ_ONLY = ['dmesg', 'journalctl', 'lsof', 'ss', 'netstat', 'lsblk', 'blkid', 'du', 'df', 'ls', 'ps', 'top', 'htop', 'iotop', 'whoami', 'id', 'lshw', 'dmidecode', 'nvidia-smi', 'iptables-save', 'stat', 'tail', 'head', 'less', 'cat', 'grep', 'wc', 'lspci', 'lsusb', 'uptime', 'free'];
+/**
+ * Programs that only read the system's state: under sudo they need no question
+ * (the wrapped command is still judged by every rule: `sudo cat /etc/shadow` is a secret read).
+ * `prog` alone: any use; `prog sub`: that subcommand (first operand); `prog -x`: with that option.
+ */
+export const SUDO_READ_ONLY = [
+  'dmesg', 'journalctl', 'lsof', 'ss', 'netstat', 'lsblk', 'blkid', 'du', 'df', 'ls', 'ps', 'top', 'htop', 'iotop', 'iftop', 'nethogs', 'whoami', 'id', 'lshw', 'dmidecode', 'nvidia-smi', 'iptables-save', 'ip6tables-save', 'stat', 'tail', 'head', 'less', 'more', 'cat', 'zcat', 'bat', 'grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'wc', 'lspci', 'lsusb', 'uptime', 'free', 'file', 'tree', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'lscpu', 'lsmod', 'modinfo', 'findmnt', 'getent', 'getfacl', 'lsattr', 'last', 'lastb', 'lastlog', 'who', 'w', 'pvs', 'vgs', 'lvs', 'pvdisplay', 'vgdisplay', 'lvdisplay', 'xfs_info', 'ausearch', 'aureport', 'vmstat', 'iostat', 'mpstat', 'pidstat', 'sensors', 'hostnamectl', 'timedatectl', 'loginctl', 'printenv', 'test', 'true', 'echo', 'pwd', 'readlink', 'realpath', 'cmp', 'diff', 'du', 'ncdu', 'nproc', 'uname', 'arch',
+  'systemctl status', 'systemctl is-active', 'systemctl is-enabled', 'systemctl is-failed', 'systemctl list-units', 'systemctl list-unit-files', 'systemctl list-timers', 'systemctl list-sockets', 'systemctl list-dependencies', 'systemctl show', 'systemctl cat', 'service status',
+  'docker ps', 'docker logs', 'docker inspect', 'docker images', 'docker stats', 'docker info', 'docker version', 'docker top', 'docker port', 'docker events', 'docker history', 'podman ps', 'podman logs', 'podman inspect', 'podman images', 'crictl ps', 'crictl logs', 'crictl inspect', 'crictl images',
+  'apt list', 'apt show', 'apt policy', 'apt search', 'apt-cache', 'dpkg -l', 'dpkg -L', 'dpkg -s', 'dpkg --list', 'dpkg --status', 'dpkg --listfiles', 'rpm -q', 'rpm -qa', 'rpm -qi', 'rpm -ql', 'dnf list', 'dnf info', 'yum list', 'yum info', 'snap list', 'flatpak list',
+  'ip addr', 'ip a', 'ip route', 'ip r', 'ip link', 'ip neigh', 'ip -br', 'iptables -L', 'iptables -S', 'iptables -nL', 'iptables -nvL', 'iptables -vnL', 'iptables -Ln', 'ip6tables -L', 'ip6tables -S', 'nft list', 'ufw status', 'firewall-cmd --list-all', 'firewall-cmd --state', 'wg show', 'tcpdump -D',
+  'crontab -l', 'fdisk -l', 'sfdisk -l', 'parted -l', 'smartctl -a', 'smartctl -i', 'smartctl -H', 'smartctl -x', 'hdparm -I', 'mdadm --detail', 'zpool status', 'zpool list', 'zfs list', 'btrfs filesystem', 'kubectl get', 'kubectl describe', 'kubectl logs', 'nginx -t', 'nginx -T', 'apachectl -t', 'apachectl configtest', 'sshd -t', 'sshd -T', 'visudo -c', 'named-checkconf', 'sysctl -a', 'sysctl -n', 'mount -l', 'swapon --show', 'swapon -s', 'lvm lvs', 'cryptsetup status', 'fail2ban-client status', 'certbot certificates', 'exportfs -v', 'netplan get', 'resolvectl status', 'networkctl status', 'networkctl list', 'nmcli device', 'nmcli connection', 'bpftool prog',
+];
+
+const READ_ONLY = new Set(SUDO_READ_ONLY);
+/** Whether argv (after sudo's own options) only reads the system's state. */
+export function readOnlyUnderSudo(argv: string[]): boolean {
+  const name = posix.basename(argv[0] ?? '');
+  if (READ_ONLY.has(name)) return true;
+  if (name === 'find') return !argv.some((x) => /^-(?:delete|exec|execdir|ok|okdir|fprint0?|fprintf|fls)$/.test(x));
+  const sub = argv.slice(1).find((x) => !x.startsWith('-'));
+  if (sub !== undefined && READ_ONLY.has(`${name} ${sub}`)) return true;
+  // `systemctl --no-pager status x`, `dpkg -l`, `iptables -L -n`: an option that makes the program a reader.
+  return argv.slice(1).some((x) => x.startsWith('-') && READ_ONLY.has(`${name} ${x}`)) && !(name === 'sysctl' && argv.some((x) => x === '-w' || x.includes('=')));
+}
 
 const privilege: Rule = (r) => {
   if (r.name === 'sudo' || r.name === 'doas' || r.name === 'su' || r.name === 'pkexec' || r.name === 'runuser') {
     if (r.name === 'sudo' && r.argv.slice(1).every((x) => /^-(?:[lvkKV]|-list|-validate|-version|-reset-timestamp|-remove-timestamp)$/.test(x))) return;
-    // Reading the system's state with privileges (dmesg, journalctl, lsof ...) changes nothing: not worth a
+    // Reading the system's state with privileges (dmesg, journalctl, systemctl status ...) changes nothing: not worth a
     // question. A policy that denies sudo outright still denies these.
-    if ((r.name === 'sudo' || r.name === 'doas') && (r.opts.policy.rules.sudo ?? 'ask') === 'ask') {
-      const inner = r.argv.slice(1).find((x) => !x.startsWith('-'));
-      if (inner && SUDO_READ_ONLY.includes(inner) && !r.cmd.redirects.some((x) => x.op !== '<' && x.op !== '<<<' && x.target.text !== '/dev/null')) return;
+    if ((r.name === 'sudo' || r.name === 'doas' || r.name === 'pkexec' || r.name === 'runuser') && (r.opts.policy.rules.sudo ?? 'ask') === 'ask') {
+      const u = unwrapArgv(r.name, r.argv);
+      if (u.kind === 'argv' && readOnlyUnderSudo(r.argv.slice(u.start)) && !r.cmd.redirects.some((x) => x.op !== '<' && x.op !== '<<<' && x.target.text !== '/dev/null')) return;
     }
     r.analyzer.hit('sudo', 'ask', r.segment, `runs with elevated privileges (${r.name})`);
   }

@@ -21,6 +21,7 @@ import { CLUSTER_TAIL, interpreterOf, type InterpreterSpec, type Language } from
 import { own } from './args';
 import { sqlOnlyReads } from './tamper';
 import { CODE_SHELL_ON_SOCKET, CODE_SOCKET } from '../tables/remote-shell';
+import { ENDLESS_ITERABLES, ENDLESS_UNTIL, ENDLESS_WHILE, FORK_CALLS, REPEATERS } from '../tables/fork';
 
 
 export interface CodeContext {
@@ -37,7 +38,7 @@ const MAX_DEPTH = 8;
 
 // ---------------------------------------------------------------- sinks (data)
 
-type Sink = 'shell' | 'argv' | 'exec' | 'delete' | 'delete-r' | 'move' | 'read' | 'write' | 'open' | 'copy' | 'archive' | 'net' | 'decode' | 'home' | 'join' | 'path' | 'db' | 'walk';
+type Sink = 'shell' | 'argv' | 'exec' | 'chdir' | 'delete' | 'delete-r' | 'move' | 'read' | 'write' | 'open' | 'copy' | 'archive' | 'net' | 'decode' | 'home' | 'join' | 'path' | 'db' | 'walk';
 
 /** Per language: canonical call name -> what it does with its arguments. */
 export const SINKS: Record<string, Record<string, Sink>> = {
@@ -54,7 +55,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'base64.b64decode': 'decode', 'base64.b32decode': 'decode', 'base64.b16decode': 'decode', 'base64.a85decode': 'decode', 'base64.decodebytes': 'decode', 'base64.urlsafe_b64decode': 'decode', 'bytes.fromhex': 'decode', 'codecs.decode': 'decode', 'zlib.decompress': 'decode', 'gzip.decompress': 'decode', 'bz2.decompress': 'decode', 'lzma.decompress': 'decode', 'marshal.loads': 'decode', 'pickle.loads': 'decode', 'binascii.unhexlify': 'decode', 'binascii.a2b_base64': 'decode', chr: 'decode', '.decode': 'decode', 'bytearray.fromhex': 'decode', '.join': 'decode', 'input': 'decode', 'sys.stdin.read': 'decode', '.read': 'decode',
     'os.path.expanduser': 'path', 'os.path.expandvars': 'path', 'os.path.abspath': 'path', 'os.path.realpath': 'path', 'os.path.normpath': 'path', 'pathlib.Path': 'path', Path: 'path', 'pathlib.PosixPath': 'path', PosixPath: 'path', str: 'path', 'os.fspath': 'path', 'os.path.join': 'join', '.joinpath': 'join',
     'os.path.expanduser~': 'home', 'pathlib.Path.home': 'home', 'Path.home': 'home', 'os.getenv': 'home', 'os.environ.get': 'home', 'os.getcwd': 'path',
-    'sqlite3.connect': 'db',
+    'sqlite3.connect': 'db', 'os.chdir': 'chdir',
     'os.walk': 'walk', 'os.scandir': 'walk', 'os.listdir': 'walk', 'glob.glob': 'walk', 'glob.iglob': 'walk', '.rglob': 'walk', '.glob': 'walk', '.iterdir': 'walk', '.walk': 'walk',
   },
   node: {
@@ -67,6 +68,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     fetch: 'net', 'https.get': 'net', 'http.get': 'net', 'https.request': 'net', 'http.request': 'net', 'axios.get': 'net', axios: 'net', 'got': 'net', 'node-fetch': 'net', 'undici.request': 'net', 'undici.fetch': 'net', '.text': 'net', '.json': 'net',
     'Buffer.from': 'decode', atob: 'decode', 'String.fromCharCode': 'decode', 'zlib.inflateSync': 'decode', 'zlib.gunzipSync': 'decode', '.reverse': 'decode', '.toString': 'decode', decodeURIComponent: 'decode', unescape: 'decode', 'process.argv': 'decode', '.join': 'decode', 'fs.readFileSync0': 'decode',
     'path.join': 'join', 'path.resolve': 'join', 'path.posix.join': 'join', 'os.homedir': 'home', 'require.resolve': 'path', 'Deno.env.get': 'home', 'Bun.env.HOME': 'home',
+    'process.chdir': 'chdir', 'Deno.chdir': 'chdir',
     'better-sqlite3': 'db', 'sqlite.DatabaseSync': 'db', 'sqlite3.Database': 'db', Database: 'db', DatabaseSync: 'db',
     'fs.readdirSync': 'walk', 'fs.readdir': 'walk', 'fs.promises.readdir': 'walk', 'fs.opendirSync': 'walk', 'glob.sync': 'walk', globSync: 'walk', 'fg.sync': 'walk', 'Deno.readDir': 'walk', 'Deno.readDirSync': 'walk',
   },
@@ -77,7 +79,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     open: 'open', sysopen: 'open', copy: 'copy', 'File::Copy::copy': 'copy', 'File::Slurp::read_file': 'read', read_file: 'read', slurp: 'read', 'Path::Tiny::path': 'path', chmod: 'write', truncate: 'write', write_file: 'write',
     get: 'net', getstore: 'net', 'LWP::Simple::get': 'net', 'HTTP::Tiny': 'net', 'LWP::UserAgent': 'net', '->get': 'net', '->content': 'net', '->decoded_content': 'net', 'IO::Socket::INET': 'net',
     decode_base64: 'decode', 'MIME::Base64::decode_base64': 'decode', pack: 'decode', unpack: 'decode', reverse: 'decode', chr: 'decode', join: 'decode', 'Compress::Zlib::uncompress': 'decode',
-    'DBI->connect': 'db', 'DBI::connect': 'db',
+    'DBI->connect': 'db', 'DBI::connect': 'db', chdir: 'chdir',
     glob: 'walk', 'File::Find::find': 'walk', find: 'walk', opendir: 'walk', readdir: 'walk',
   },
   ruby: {
@@ -88,6 +90,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'Net::HTTP.get': 'net', 'Net::HTTP.get_response': 'net', 'URI.open': 'net', 'URI.parse': 'net', 'HTTParty.get': 'net', 'Faraday.get': 'net', 'RestClient.get': 'net', '.read': 'decode', 'open-uri': 'net',
     'Base64.decode64': 'decode', 'Base64.strict_decode64': 'decode', 'Base64.urlsafe_decode64': 'decode', '.unpack': 'decode', '.unpack1': 'decode', '.pack': 'decode', '.reverse': 'decode', '.chr': 'decode', 'Zlib::Inflate.inflate': 'decode', 'Zlib.inflate': 'decode', '.join': 'decode', 'ARGV': 'decode', 'gets': 'decode',
     'File.join': 'join', 'File.expand_path': 'path', 'Dir.home': 'home', 'Pathname.new': 'path', Pathname: 'path',
+    'Dir.chdir': 'chdir', 'FileUtils.cd': 'chdir', 'FileUtils.chdir': 'chdir',
     'SQLite3::Database.new': 'db', 'SQLite3::Database.open': 'db', 'Sequel.sqlite': 'db',
     'Dir.glob': 'walk', 'Dir.children': 'walk', 'ENV.fetch': 'home', 'Dir.entries': 'walk', 'Dir.each_child': 'walk', 'Find.find': 'walk',
   },
@@ -97,23 +100,26 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     unlink: 'delete', rmdir: 'delete', rename: 'move', file_get_contents: 'read', readfile: 'read', file: 'read', fopen: 'open', highlight_file: 'read', show_source: 'read', parse_ini_file: 'read', file_put_contents: 'write', chmod: 'write', touch: 'write', copy: 'copy', symlink: 'copy',
     curl_exec: 'net', fsockopen: 'net', stream_socket_client: 'net',
     base64_decode: 'decode', str_rot13: 'decode', gzinflate: 'decode', gzuncompress: 'decode', gzdecode: 'decode', hex2bin: 'decode', strrev: 'decode', chr: 'decode', convert_uudecode: 'decode', pack: 'decode', urldecode: 'decode', rawurldecode: 'decode', implode: 'decode',
-    getenv: 'home', 'PDO': 'db', 'SQLite3': 'db', glob: 'walk', scandir: 'walk', opendir: 'walk', 'RecursiveDirectoryIterator': 'walk',
+    getenv: 'home', chdir: 'chdir', 'PDO': 'db', 'SQLite3': 'db', glob: 'walk', scandir: 'walk', opendir: 'walk', 'RecursiveDirectoryIterator': 'walk',
   },
   lua: {
     'os.execute': 'shell', 'io.popen': 'shell', load: 'exec', loadstring: 'exec', dofile: 'exec', loadfile: 'exec', 'os.remove': 'delete', 'os.rename': 'move', 'io.open': 'open', 'io.lines': 'read',
     'socket.http.request': 'net', 'http.request': 'net', 'string.char': 'decode', 'string.reverse': 'decode', '.reverse': 'decode', 'os.getenv': 'home', 'lsqlite3.open': 'db', 'sqlite3.open': 'db',
   },
-  r: { system: 'shell', system2: 'argv', shell: 'shell', unlink: 'delete', 'file.remove': 'delete', eval: 'exec', 'parse': 'exec', source: 'exec', readLines: 'read', 'read.csv': 'read', readRDS: 'read', 'file.path': 'join', 'path.expand': 'path', 'url': 'net', 'download.file': 'net' },
-  tcl: { exec: 'argv', eval: 'exec', 'file delete': 'delete' },
+  r: { setwd: 'chdir', system: 'shell', system2: 'argv', shell: 'shell', unlink: 'delete', 'file.remove': 'delete', eval: 'exec', 'parse': 'exec', source: 'exec', readLines: 'read', 'read.csv': 'read', readRDS: 'read', 'file.path': 'join', 'path.expand': 'path', 'url': 'net', 'download.file': 'net' },
+  tcl: { exec: 'argv', spawn: 'argv', eval: 'exec', 'file delete': 'delete' },
   applescript: {},
   powershell: {},
-  julia: { rm: 'delete', 'Base.rm': 'delete', 'Filesystem.rm': 'delete', run: 'argv', 'Base.run': 'argv', read: 'read', readlines: 'read', write: 'write', mv: 'move', cp: 'copy', homedir: 'home', joinpath: 'join', download: 'net', 'Downloads.download': 'net', eval: 'exec', 'Meta.parse': 'exec', include: 'exec', walkdir: 'walk', readdir: 'walk' },
+  julia: { cd: 'chdir', rm: 'delete', 'Base.rm': 'delete', 'Filesystem.rm': 'delete', run: 'argv', 'Base.run': 'argv', read: 'read', readlines: 'read', write: 'write', mv: 'move', cp: 'copy', homedir: 'home', joinpath: 'join', download: 'net', 'Downloads.download': 'net', eval: 'exec', 'Meta.parse': 'exec', include: 'exec', walkdir: 'walk', readdir: 'walk' },
 };
 
 /** Calls whose string arguments are only printed or logged: data, never commands. */
 export const PRINT_CALLS = ['print', 'console.log', 'console.error', 'console.info', 'console.warn', 'console.debug', 'process.stdout.write', 'process.stderr.write', 'sys.stdout.write', 'sys.stderr.write', 'puts', 'p', 'pp', 'say', 'printf', 'echo', 'print_r', 'var_dump', 'io.write', 'logging.info', 'logging.warning', 'logging.error', 'logging.debug', 'log', 'warn', 'die', 'cat', 'message'];
 
 const NET_TEXT = /\b(?:urlopen|urlretrieve|requests\.(?:get|post|request)|httpx|http\.client|aiohttp|fetch\s*\(|https?\.get|https?\.request|axios|undici|Net::HTTP|URI\.open|open-uri|HTTParty|Faraday|RestClient|LWP|HTTP::Tiny|getstore|file_get_contents\s*\(\s*['"]https?:|curl_exec|socket\.http|download\.file|Invoke-WebRequest|Invoke-RestMethod|DownloadString)/;
+/** Modules whose use means the code talks to the network (with code run from a string: download-and-run). */
+const NET_MODULES = new Set(['http', 'https', 'http2', 'net', 'tls', 'undici', 'axios', 'node-fetch', 'got', 'urllib.request', 'urllib', 'urllib2', 'requests', 'httpx', 'http.client', 'socket', 'aiohttp', 'Net::HTTP', 'open-uri', 'LWP::Simple', 'LWP::UserAgent', 'HTTP::Tiny', 'IO::Socket::INET']);
+const NODE_NET_REQUIRE = /\b(?:require|import)\s*\(\s*['"`](?:node:)?(?:https?|http2|net|tls|undici|axios|node-fetch|got)['"`]\s*\)/;
 const EXEC_TEXT = /\b(?:exec|eval|Function|runInThisContext|runInNewContext|instance_eval|class_eval|module_eval|loadstring|create_function|evalbytes|iex|Invoke-Expression)\b/;
 
 // ---------------------------------------------------------------- tokenizer
@@ -403,7 +409,12 @@ interface Scope {
   evalDepth: number;
   /** Folders the code walks (os.walk, rglob, readdirSync, glob): a delete of what it finds deletes in them. */
   walkRoots: string[];
+  /** The code changed its folder to one only known at run time: a relative path is unknown. */
+  cwdUnknown?: boolean;
 }
+
+/** Calls that return the current folder (tracked through chdir calls). */
+const CWD_CALLS = new Set(['os.getcwd', 'os.getcwdb', 'process.cwd', 'Deno.cwd', 'Dir.pwd', 'Dir.getwd', 'getcwd', 'Cwd::getcwd', 'Cwd::cwd', 'cwd', 'getwd', 'pwd', 'lfs.currentdir', 'pathlib.Path.cwd', 'Path.cwd']);
 
 /** Index just past the bracket that closes the one at `i`. */
 /**
@@ -577,7 +588,8 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       }
       const homeCall = (sink === 'home' || /^(?:os\.homedir|Path\.home|pathlib\.Path\.home|Dir\.home|os\.getenv|getenv|os\.environ\.get)$/.test(cname)) && (/(?:homedir|home)$/i.test(cname) || /^["']?(?:HOME|USERPROFILE)/.test(args[0]?.text ?? ''));
       const tail = cname.split('.').slice(-3).join('.');
-      if (homeCall) v = { text: s.home };
+      if (CWD_CALLS.has(cname) && !s.cwdUnknown) v = { text: s.ctx.cwd };
+      else if (homeCall) v = { text: s.home };
       else if (/(?:^|\.)os\.path\.expanduser$/.test(cname) || tail === 'os.path.expanduser') v = args[0] ?? UNKNOWN;
       else if (sink === 'net') v = { text: '\u0000', net: true };
       else if (sink === 'decode') v = { text: '\u0000', decoded: true, net: args.some((x) => x.net) };
@@ -688,6 +700,15 @@ function collectAliases(s: Scope): void {
             bindNodeImport(s, t, o, k - 1, mod);
           }
         }
+        // import('m').then(f => f.rm(...)) / .then(({rm}) => rm(...)) / .then(function (f) {...}): the callback's parameter is the module.
+        if (t[open + 2]?.v === ')' && t[open + 3]?.v === '.' && t[open + 4]?.v === 'then' && t[open + 5]?.v === '(') {
+          let p = open + 6;
+          if (t[p]?.v === 'async') p++;
+          if (t[p]?.v === 'function') p++;
+          if (t[p]?.k === 'id' && t[p].v !== 'function' && (t[p + 1]?.v === '=>' || t[p + 1]?.v === '=')) s.aliases.set(t[p].v, mod);
+          else if (t[p]?.v === '(' && t[p + 1]?.k === 'id' && t[p + 2]?.v === ')') s.aliases.set(t[p + 1].v, mod);
+          else if (t[p]?.v === '(' && t[p + 1]?.v === '{') bindNodeImport(s, t, p + 2, closeOf(t, p + 1) - 1, mod);
+        }
         // require('m').x → handled by canonical through the 'require' marker
         if (t[open + 2]?.v === ')' && t[open + 3]?.v === '.' && t[open + 4]?.k === 'id') {
           t[i] = { k: 'id', v: mod };
@@ -780,7 +801,47 @@ function pathArg(v: Val | undefined): string | undefined {
 
 const LEDGER_TEXT = /(?:^|\/)\.loom(?:\/|$)|ledger\.db/;
 
+/** The folder a call runs its command in (`cwd=`, `{cwd: ...}`, ruby `chdir:`), when given. */
+function callCwd(s: Scope, argRanges: [number, number][]): string | undefined {
+  if (!argRanges.length) return undefined;
+  const t = s.toks;
+  const from = argRanges[0][0];
+  const to = argRanges[argRanges.length - 1][1];
+  for (let j = from; j < to - 2; j++) {
+    if (!(t[j].k === 'id' || t[j].k === 'str') || !/^(?:cwd|chdir|:chdir|dir)$/.test(t[j].v)) continue;
+    if (t[j + 1].v !== '=' && t[j + 1].v !== ':' && t[j + 1].v !== '=>') continue;
+    let end = j + 2;
+    while (end < to && t[end].v !== ',' && t[end].v !== '}' && t[end].v !== ')') {
+      if (t[end].k === 'op' && (t[end].v === '(' || t[end].v === '[' || t[end].v === '{')) end = closeOf(t, end);
+      else end++;
+    }
+    const v = evalExpr(s, j + 2, end);
+    return v.text !== undefined && !v.text.includes('\u0000') ? posix.resolve(s.ctx.cwd, expandTilde(v.text, s.home)) : '\u0000';
+  }
+  return undefined;
+}
+
 function judgeCall(s: Scope, name: string, sink: Sink, args: Val[], argRanges: [number, number][]): void {
+  if (sink === 'shell' || sink === 'argv') {
+    const dir = callCwd(s, argRanges);
+    if (dir !== undefined) {
+      const saved = s.ctx;
+      const unknown = s.cwdUnknown;
+      if (dir === '\u0000') s.cwdUnknown = true;
+      else s.ctx = { ...s.ctx, cwd: dir };
+      try {
+        judgeCallIn(s, name, sink, args, argRanges);
+      } finally {
+        s.ctx = saved;
+        s.cwdUnknown = unknown;
+      }
+      return;
+    }
+  }
+  judgeCallIn(s, name, sink, args, argRanges);
+}
+
+function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges: [number, number][]): void {
   const a = s.ctx.analyzer;
   const { cwd, segment } = s.ctx;
   const via = `${s.lang} ${canonical(s, name)}`;
@@ -830,12 +891,25 @@ function judgeCall(s: Scope, name: string, sink: Sink, args: Val[], argRanges: [
       } else dynamic(s, v, via);
       return;
     }
+    case 'chdir': {
+      const p = pathArg(args[0]);
+      if (p === undefined || p.includes('\u0000')) s.cwdUnknown = true;
+      else {
+        s.ctx = { ...s.ctx, cwd: posix.resolve(cwd, expandTilde(p, s.home)) };
+        s.cwdUnknown = false;
+      }
+      return;
+    }
     case 'delete':
     case 'delete-r': {
       const recursive = sink === 'delete-r' || args.some((x) => x.recursive) || s.toks.slice(argRanges[0]?.[0] ?? 0, argRanges[argRanges.length - 1]?.[1] ?? 0).some((t, i, arr) => t.v === 'recursive' && /^(?:true|TRUE|T)$/.test(arr[i + 2]?.v ?? ''));
       const targets = s.lang === 'perl' && args[0]?.list ? args[0].list : s.lang === 'perl' || s.lang === 'ruby' ? args : args.slice(0, 1);
       for (const t of targets) {
         const p = pathArg(t);
+        if (p !== undefined && !p.startsWith('\u0000') && !p.startsWith('/') && s.cwdUnknown) {
+          if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes ${p} in a folder only known at run time`);
+          continue;
+        }
         if (p === undefined || p.startsWith('\u0000')) {
           if (s.walkRoots.length) for (const root of s.walkRoots) deletesPath(a, root, cwd, segment, { recursive: true });
           else if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes a path only known at run time`);
@@ -1064,6 +1138,159 @@ function walk(s: Scope): void {
   }
 }
 
+// ---------------------------------------------------------------- fork loops
+
+const squash = (toks: Tok[]) => toks.map((x) => x.v).join('');
+const WHILE_SET = new Set(ENDLESS_WHILE.map((x) => x.replace(/\s+/g, '')));
+const UNTIL_SET = new Set(ENDLESS_UNTIL.map((x) => x.replace(/\s+/g, '')));
+
+/** Whether token i starts a call that starts a process without waiting for it (tables/fork.ts). */
+function isForkAt(s: Scope, i: number): boolean {
+  const t = s.toks;
+  if (t[i]?.k !== 'id') return false;
+  const prev = t[i - 1];
+  if (prev && prev.k === 'op' && (prev.v === '.' || prev.v === '::') ) return false;
+  const [name, end] = dottedName(t, i);
+  const list = FORK_CALLS[s.lang] ?? [];
+  const c = canonical(s, name);
+  if (!list.includes(c) && !list.includes(name)) return false;
+  // A bare short name in Python / Node must be a call (not a variable called `fork`).
+  if (!name.includes('.') && (s.lang === 'python' || s.lang === 'node') && t[end]?.v !== '(' && !(t[end]?.k === 'op' && t[end].v === ')')) return false;
+  return true;
+}
+
+function anyFork(s: Scope, a: number, b: number): boolean {
+  for (let j = Math.max(0, a); j < Math.min(b, s.toks.length); j++) if (isForkAt(s, j)) return true;
+  return false;
+}
+
+/** Start of the statement that ends just before token i (back to `;`, `{`, `}` or the start). */
+function statementStart(t: Tok[], i: number): number {
+  let j = i - 1;
+  let depth = 0;
+  for (; j >= 0; j--) {
+    const v = t[j].k === 'op' ? t[j].v : '';
+    if (v === ')' || v === ']') depth++;
+    else if (v === '(' || v === '[') {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && (v === ';' || v === '{' || v === '}' || v === ':')) break;
+  }
+  return j + 1;
+}
+
+/** The body after a loop header ending at `after`: a `{}` block, or (Python `:`, Ruby `do`) the rest of the code. */
+function bodyAfter(t: Tok[], after: number): [number, number] {
+  if (t[after]?.v === '{') return [after, closeOf(t, after)];
+  return [after, t.length];
+}
+
+/** Token ranges that run again and again without end (endless loops, repeating timers, comprehensions over endless iterables). */
+function endlessRegions(s: Scope): [number, number][] {
+  const t = s.toks;
+  const out: [number, number][] = [];
+  for (let i = 0; i < t.length; i++) {
+    const x = t[i];
+    if (x.k !== 'id') continue;
+    if ((x.v === 'while' || x.v === 'until') && t[i - 1]?.v !== '.') {
+      let a = i + 1;
+      let b: number;
+      let after: number;
+      if (t[a]?.v === '(') {
+        b = closeOf(t, a);
+        after = b;
+        a++;
+        b--;
+      } else {
+        b = a;
+        while (b < t.length && !(t[b].k === 'op' && [':', ';', '{', '}'].includes(t[b].v)) && !(t[b].k === 'id' && t[b].v === 'do')) b++;
+        after = t[b]?.v === ':' || t[b]?.v === ';' || t[b]?.v === 'do' ? b + 1 : b;
+      }
+      const cond = squash(t.slice(a, b));
+      const endless = x.v === 'while' ? WHILE_SET.has(cond) || /^[1-9]\d*$/.test(cond) : UNTIL_SET.has(cond);
+      const forkCond = anyFork(s, a, b);
+      if (!endless && !forkCond) continue;
+      const start = statementStart(t, i);
+      // Postfix form (`fork while fork`, `fork while 1`) or do { } while (true): the statement before repeats.
+      if (start < i && s.lang !== 'python') out.push([start, b]);
+      else if (t[i - 1]?.v === '}') out.push([0, b]);
+      else if (forkCond) out.push([a, b]);
+      if (!(start < i) || s.lang === 'python') out.push([a, bodyAfter(t, after)[1]]);
+      continue;
+    }
+    if (x.v === 'for' && t[i + 1]?.v === '(') {
+      const close = closeOf(t, i + 1);
+      if (squash(t.slice(i + 2, close - 1)) === ';;') out.push(bodyAfter(t, close));
+      continue;
+    }
+    if (x.v === 'for' || (x.v === 'each' && s.lang === 'ruby')) {
+      let k = i + 1;
+      while (k < t.length && t[k].v !== 'in' && k < i + 8) k++;
+      if (t[k]?.v !== 'in') continue;
+      let e = k + 1;
+      while (e < t.length && !(t[e].k === 'op' && [':', ']', ';', '{'].includes(t[e].v)) && t[e].v !== 'do' && t[e].v !== 'if') {
+        if (t[e].k === 'op' && (t[e].v === '(' || t[e].v === '[')) e = closeOf(t, e);
+        else e++;
+      }
+      const iterable = t.slice(k + 1, e).map((y) => y.v).join('');
+      if (!ENDLESS_ITERABLES.test(iterable)) continue;
+      // A comprehension ([os.fork() for _ in iter(int, 1)]): the enclosing brackets repeat.
+      let open = i - 1;
+      let depth = 0;
+      for (; open >= 0; open--) {
+        if (t[open].k !== 'op') continue;
+        if (t[open].v === ')' || t[open].v === ']' || t[open].v === '}') depth++;
+        else if (t[open].v === '(' || t[open].v === '[' || t[open].v === '{') {
+          if (depth === 0) break;
+          depth--;
+        }
+      }
+      if (open >= 0) out.push([open, closeOf(t, open)]);
+      out.push([e, t.length]);
+      continue;
+    }
+    if (x.v === 'loop' && s.lang === 'ruby' && (t[i + 1]?.v === '{' || t[i + 1]?.v === 'do')) {
+      out.push(bodyAfter(t, i + 1));
+      continue;
+    }
+    if (x.v === 'redo' || x.v === 'goto') {
+      out.push([statementStart(t, statementStart(t, i) - 1), i]);
+      out.push([0, t.length]);
+      continue;
+    }
+    const [name, end] = dottedName(t, i);
+    if (REPEATERS.includes(name) && t[end]?.v === '(' && !(name === 'loop' && s.lang !== 'ruby')) out.push([end, closeOf(t, end)]);
+  }
+  return out;
+}
+
+/** Functions that call themselves and start a process each time (`function f(){ fork(); f() }`, `sub f { fork; f() }`). */
+function recursiveForkers(s: Scope): boolean {
+  const t = s.toks;
+  for (let i = 0; i < t.length - 2; i++) {
+    let name: string | undefined;
+    let open = -1;
+    if ((t[i].v === 'function' || t[i].v === 'sub') && t[i + 1]?.k === 'id') {
+      name = t[i + 1].v;
+      open = t.findIndex((y, j) => j > i + 1 && y.v === '{');
+    } else if (t[i].k === 'id' && t[i + 1]?.v === '=' && (t[i + 2]?.v === '(' || t[i + 2]?.v === 'function' || t[i + 2]?.v === 'async')) {
+      name = t[i].v;
+      const arrow = t.findIndex((y, j) => j > i + 1 && (y.v === '=>' || y.v === '{'));
+      open = arrow >= 0 && t[arrow].v === '=>' ? arrow + 1 : arrow;
+    }
+    if (!name || open < 0) continue;
+    const end = t[open]?.v === '{' ? closeOf(t, open) : statementStart(t, t.length) === 0 ? t.length : t.length;
+    const calls = t.some((y, j) => j > open && j < end && y.k === 'id' && (y.v === name || y.v === '&' + name) && t[j - 1]?.v !== '.' && (t[j + 1]?.v === '(' || s.lang === 'perl'));
+    if (calls && anyFork(s, open, end)) return true;
+  }
+  return false;
+}
+
+function judgeForkLoops(s: Scope): void {
+  const bomb = endlessRegions(s).some(([a, b]) => anyFork(s, a, b)) || recursiveForkers(s);
+  if (bomb) s.ctx.analyzer.hit('fork-bomb', 'deny', s.ctx.segment, `${s.lang} code starts processes in an endless loop or a self-calling function: a fork bomb`);
+}
+
 /**
  * Analyses code of `lang` as the interpreter would run it. Called for
  * `python -c`, `node -e`, `perl -e` ... and by the shell analysis for
@@ -1086,13 +1313,18 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     return;
   }
   const s: Scope = { lang, toks: tokenize(lang, code), aliases: new Map(), vars: new Map(), ctx, home: ctx.analyzer.opts.home, evalDepth: ctx.depth, walkRoots: [] };
+  // `\n` typed outside any string (python3 -c "import os\nwhile True: os.fork()"): the author meant a line break; the
+  // program is judged as meant as well (a syntax error today is one quoting fix away from running).
+  if (s.toks.some((x, i) => x.k === 'op' && x.v === '\\' && s.toks[i + 1]?.k === 'id' && s.toks[i + 1].v.startsWith('n'))) analyzeInterpreterCode(lang, code.replace(/\\n/g, '\n'), { ...ctx, depth: ctx.depth + 1 });
   collectAliases(s);
   collectVars(s);
   collectWalkRoots(s);
   walk(s);
   judgeLedgerDb(s);
+  judgeForkLoops(s);
   // Whatever the parse: code that fetches from the network and runs code is download-and-run.
-  if (NET_TEXT.test(code) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
+  const netModule = [...s.aliases.values()].some((m) => NET_MODULES.has(m)) || NODE_NET_REQUIRE.test(code);
+  if ((NET_TEXT.test(code) || netModule) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
   // A socket handed to a shell (dup2 onto stdio, a pty, pipes to a spawned sh): a reverse shell.
   if (CODE_SOCKET.test(code) && CODE_SHELL_ON_SOCKET.test(code)) ctx.analyzer.hit('reverse-shell', 'deny', ctx.segment, `${lang} code connects a socket and gives it to a shell: whoever is on the other end controls the machine`);
 }

@@ -2,6 +2,9 @@
 // read, so the documentation cannot drift from the code (a test compares
 // them; `npm run docs` rewrites the file).
 import { SINKS } from '../families/interpreters';
+import { ENDLESS_ITERABLES, ENDLESS_UNTIL, ENDLESS_WHILE, FORK_CALLS, REPEATERS } from './fork';
+import { COMMAND_ENV, EDITORS, PAGERS } from '../escapes';
+import { SUDO_READ_ONLY } from '../families/disk';
 import { DELETERS, FIND_EXEC_RECURSIVE, FIND_NAME_TESTS, RSYNC_DELETE_OPTIONS } from '../families/delete';
 import { FILE_WRITERS, COPY_WRITERS, SCRIPTED_EDITORS } from '../families/tamper';
 import { READERS } from '../families/secrets';
@@ -55,6 +58,20 @@ export function guardTablesMarkdown(): string {
     for (const [name, sink] of Object.entries(t)) by.set(sink, [...(by.get(sink) ?? []), name]);
     return [lang, [...by.entries()].map(([sink, names]) => `**${sink}**: ${code(names)}`).join('<br>')];
   }));
+  section('Fork loops in interpreter code (`tables/fork.ts`): a call that starts a process without waiting, inside an endless loop or a function that calls itself, is `fork-bomb` (deny)', [
+    ...Object.entries(FORK_CALLS).map(([lang, calls]): [string, string] => [lang, code(calls)]),
+    ['endless `while` conditions', code(ENDLESS_WHILE)],
+    ['endless `until` conditions', code(ENDLESS_UNTIL)],
+    ['endless iterables (`for x in ...`)', '`' + ENDLESS_ITERABLES.source.replace(/\|/g, '\\|') + '`'],
+    ['calls that repeat their function', code(REPEATERS)],
+  ]);
+  section('Programs that run shell commands in their own syntax (`escapes.ts`): each command found is analysed as a script', [
+    ['editors (`-c CMD`, `+CMD`, `--cmd CMD`: `!cmd`, `r !cmd`, `w !cmd`, `terminal cmd`, `call system(...)`)', code(EDITORS)],
+    ['pagers (`+!cmd`)', code(PAGERS)],
+    ['environment variables holding a command the program runs', code(COMMAND_ENV)],
+    ['others', '`man -P`/`--pager`, `git -c` of a command key, `gdb -ex "shell ..."`/`"python ..."`, `hyperfine` commands and `--prepare`/`--setup`/`--cleanup`, `ssh HOST CMD`, `mosh HOST -- CMD`, `docker`/`podman run -v SRC:DST IMAGE CMD` (paths under DST are SRC; a fresh container\'s other paths are its own), `docker exec`, `kubectl exec -- CMD`, a Makefile/justfile/package.json written on the line then `make`/`just`/`npm run`'],
+  ]);
+  section('Read-only commands under sudo (`families/disk.ts`): no `sudo` question; the command itself is still judged', [['program, `program subcommand` or `program -option`', code(SUDO_READ_ONLY)]]);
   section('Secrets family (`families/secrets.ts`)', [
     ['secret file names', code(SECRET_NAME_PATTERNS.map((p) => p.source))],
     ['secret files under home', code(HOME_SECRET_FILES)],

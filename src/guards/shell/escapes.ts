@@ -1,0 +1,408 @@
+// Programs that run a shell command they are handed in their own syntax:
+// an editor's `-c '!cmd'`, a pager's `+!cmd`, `man -P PAGER`, git's
+// `-c core.pager=CMD`, gdb's `-ex 'shell CMD'`, hyperfine's benchmarked
+// commands, `ssh HOST CMD`, a container's command with its bind mounts,
+// `kubectl exec -- CMD`, and a Makefile / justfile / package.json written
+// earlier on the line and then run. The grammars are data (ESCAPE_PROGRAMS);
+// each escape found is handed back as a script for the shell analysis, so
+// its commands are judged like any other.
+import { posix } from 'node:path';
+import { gitConfigRunsCommand } from './tables/git';
+
+export interface Escape {
+  /** 'sh': a shell script; 'python': Python code (gdb's `python` command). */
+  lang: 'sh' | 'python';
+  code: string;
+  how: string;
+}
+
+export interface EscapeContext {
+  cwd: string;
+  home: string;
+  /** Files written earlier on the line (absolute path -> static text). */
+  fileText: (abs: string) => string | undefined;
+  /** Static stdin text, if any (make -f - <<EOF). */
+  stdin?: string;
+  /** NAME=VALUE prefixes of the command. */
+  assignments: { name: string; value: string }[];
+}
+
+/** Option grammar of a program that takes command text in options (data). */
+interface OptionGrammar {
+  /** Short options taking an argument. */
+  shortArg: string;
+  /** Long options taking an argument (next word or `=`). */
+  longArg: string[];
+}
+
+/** Editors whose ex commands (`-c CMD`, `+CMD`, `--cmd CMD`) can run a shell (`!cmd`, `:r !cmd`, `call system()`). */
+export const EDITORS = ['vim', 'vi', 'nvim', 'view', 'vimdiff', 'gvim', 'gview', 'ex', 'evim', 'nvi', 'elvis', 'vis', 'neovide'];
+/** Pagers whose start-up commands (`+CMD`) can run a shell with `!`. */
+export const PAGERS = ['less', 'more', 'most', 'pg'];
+/** Environment variables whose value is a command some program runs through a shell. */
+export const COMMAND_ENV = ['PAGER', 'GIT_PAGER', 'MANPAGER', 'SYSTEMD_PAGER', 'BAT_PAGER', 'DELTA_PAGER', 'PSQL_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'SUDO_EDITOR', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'SSH_ASKPASS', 'LESSOPEN', 'LESSCLOSE', 'BROWSER', 'PROMPT_COMMAND', 'FCEDIT', 'RSYNC_RSH', 'CVS_RSH'];
+
+const GRAMMARS: Record<string, OptionGrammar> = {
+  ssh: { shortArg: 'BbcDEeFIiJLlmOoPpQRSWw', longArg: [] },
+  mosh: { shortArg: 'p', longArg: ['--ssh', '--port', '--predict', '--family', '--server', '--client', '--bind-server', '--experimental-remote-ip'] },
+  hyperfine: { shortArg: 'wmMrSnuDpsc', longArg: ['--warmup', '--min-runs', '--max-runs', '--runs', '--shell', '--command-name', '--time-unit', '--export-asciidoc', '--export-csv', '--export-json', '--export-markdown', '--export-orgmode', '--style', '--sort', '--output', '--input', '--min-benchmarking-time', '--prepare', '--setup', '--cleanup', '--conclude', '--reference'] },
+  container: {
+    shortArg: 'vepwulhmca',
+    longArg: ['--volume', '--env', '--publish', '--workdir', '--user', '--name', '--network', '--net', '--mount', '--entrypoint', '--label', '--env-file', '--hostname', '--platform', '--cpus', '--memory', '--restart', '--add-host', '--device', '--dns', '--cap-add', '--cap-drop', '--security-opt', '--ulimit', '--tmpfs', '--pid', '--ipc', '--log-driver', '--log-opt', '--gpus', '--shm-size', '--cidfile', '--volumes-from', '--link', '--expose', '--runtime', '--stop-signal', '--health-cmd', '--health-interval', '--pull', '--attach', '--group-add', '--cgroupns', '--userns', '--uts', '--cpu-shares', '--cpuset-cpus', '--memory-swap', '--label-file', '--network-alias', '--ip', '--mac-address', '--detach-keys', '--isolation', '--stop-timeout', '--storage-opt', '--sysctl', '--annotation', '--arch', '--os', '--variant', '--cgroup-parent', '--blkio-weight', '--cpu-period', '--cpu-quota', '--oom-score-adj', '--pids-limit', '--context', '--host', '--namespace', '--container', '--filename', '--kubeconfig', '--pod-running-timeout', '--selector', '--index'],
+  },
+};
+
+/** Long options of the editors that take an argument. */
+const EDITOR_ARG = new Set(['-c', '--cmd', '-S', '-u', '-U', '-i', '-T', '-w', '-W', '-s', '-t', '-q', '--listen', '--remote', '--servername', '--startuptime', '-r', '-V']);
+
+/** Shell command text in one ex command line (`!cmd`, `silent !cmd`, `r !cmd`, `w !cmd`, `call system('cmd')`, `terminal cmd`). */
+function exShell(cmd: string): string[] {
+  const out: string[] = [];
+  let rest = cmd;
+  for (let n = 0; n < 50 && rest.trim(); n++) {
+    let c = rest.replace(/^[\s:]+/, '').replace(/^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noautocmd|sandbox)\s+)+/, '').replace(/^[\s:]+/, '');
+    const range = /^(?:[%.$]|\d+(?:,\d+)?|'<,'>)?/.exec(c);
+    if (range) c = c.slice(range[0].length);
+    // `!`, `r !`, `w !` and `terminal` take the rest of the line, bars included.
+    const bang = /^!(.*)$/s.exec(c) ?? /^(?:r(?:ead)?|w(?:rite)?|[wq]a?!?)\s*!(.*)$/s.exec(c) ?? /^(?:ter(?:minal)?!?|term)\s+(.*)$/s.exec(c);
+    if (bang) {
+      out.push(bang[1]);
+      break;
+    }
+    const bar = c.search(/(?<!\\)\|/);
+    const one = bar < 0 ? c : c.slice(0, bar);
+    rest = bar < 0 ? '' : c.slice(bar + 1);
+    const call = /\b(?:system|systemlist|jobstart|termopen)\s*\(\s*(['"])((?:(?!\1).){0,4000})\1\s*\)/s.exec(one);
+    if (call) out.push(call[2]);
+    else if (/\b(?:system|systemlist|jobstart|termopen)\s*\(/.test(one)) out.push('"$__loom_runtime"');
+    const py = /^(?:py(?:thon)?3?|pyx|pydo)\s+(.*)$/s.exec(one);
+    if (py) out.push(`python3 -c ${JSON.stringify(py[1])}`);
+    const lua = /^lua\s+(.*)$/s.exec(one);
+    if (lua) out.push(`lua -e ${JSON.stringify(lua[1])}`);
+  }
+  return out;
+}
+
+function editorEscapes(name: string, argv: string[]): Escape[] {
+  const out: Escape[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    let cmd: string | undefined;
+    if ((a === '-c' || a === '--cmd') && k + 1 < argv.length) cmd = argv[++k];
+    else if (a.startsWith('+') && a.length > 1) cmd = a.slice(1);
+    else if (a.startsWith('--cmd=')) cmd = a.slice(6);
+    else if (EDITOR_ARG.has(a)) k++;
+    if (cmd !== undefined) for (const code of exShell(cmd)) out.push({ lang: 'sh', code, how: `${name} ex command` });
+  }
+  return out;
+}
+
+function pagerEscapes(name: string, argv: string[]): Escape[] {
+  const out: Escape[] = [];
+  for (const a of argv.slice(1)) {
+    if (!a.startsWith('+')) continue;
+    const cmd = a.replace(/^\+\+?/, '');
+    const bang = cmd.indexOf('!');
+    if (bang >= 0) out.push({ lang: 'sh', code: cmd.slice(bang + 1).replace(/\\n$|\n$/, ''), how: `${name} +!` });
+  }
+  return out;
+}
+
+function manEscapes(argv: string[]): Escape[] {
+  const out: Escape[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if ((a === '-P' || a === '--pager' || a === '-H' || a === '--html') && k + 1 < argv.length && !(a.startsWith('--html') && argv[k + 1].startsWith('-'))) out.push({ lang: 'sh', code: argv[++k], how: 'man pager' });
+    else if (/^--(?:pager|html)=/.test(a)) out.push({ lang: 'sh', code: a.slice(a.indexOf('=') + 1), how: 'man pager' });
+    else if (/^-P./.test(a)) out.push({ lang: 'sh', code: a.slice(2), how: 'man pager' });
+  }
+  return out;
+}
+
+/** git -c KEY=VALUE where KEY names a command git runs (core.pager, core.editor, diff.external ...). */
+function gitConfigEscapes(argv: string[]): Escape[] {
+  const out: Escape[] = [];
+  for (let k = 1; k < argv.length && argv[k].startsWith('-'); k++) {
+    const a = argv[k];
+    const v = a === '-c' ? argv[++k] : a.startsWith('-c') && a !== '-c' ? a.slice(2) : undefined;
+    if (['-C', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env'].includes(a)) k++;
+    if (v === undefined) continue;
+    const eq = v.indexOf('=');
+    if (eq <= 0) continue;
+    const key = v.slice(0, eq);
+    const value = v.slice(eq + 1);
+    if (/^alias\./i.test(key)) continue; // the alias analysis runs it with its arguments
+    if (!gitConfigRunsCommand(key, value)) continue;
+    if (/^core\.hookspath$/i.test(key)) continue;
+    out.push({ lang: 'sh', code: value.replace(/^!/, ''), how: `git -c ${key}` });
+  }
+  return out;
+}
+
+function gdbEscapes(argv: string[]): Escape[] {
+  const out: Escape[] = [];
+  const gdbCommand = (c: string) => {
+    const t = c.trim();
+    let m = /^(?:shell|!)\s*(.*)$/s.exec(t);
+    if (m) return out.push({ lang: 'sh', code: m[1], how: 'gdb shell' });
+    m = /^(?:python|py|python-interactive|pi)\s+(.*)$/s.exec(t);
+    if (m) return out.push({ lang: 'python', code: m[1], how: 'gdb python' });
+    m = /^(?:pipe|\|)\s*(?:-d\s+\S+\s+)?[^|]*\|\s*(.*)$/s.exec(t);
+    if (m) return out.push({ lang: 'sh', code: m[1], how: 'gdb pipe' });
+    m = /^(?:run|r|start|starti)\s+.*[<>|]/s.exec(t);
+    return m ? out.push({ lang: 'sh', code: 'true ' + t.replace(/^\S+\s+/, ''), how: 'gdb run' }) : 0;
+  };
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (/^--?(?:ex|iex|eval-command|init-eval-command)$/.test(a) && k + 1 < argv.length) gdbCommand(argv[++k]);
+    else if (/^--?(?:ex|iex|eval-command|init-eval-command)=/.test(a)) gdbCommand(a.slice(a.indexOf('=') + 1));
+    else if (/^--?(?:args)$/.test(a)) break;
+  }
+  return out;
+}
+
+/** Operands and script options of a program (hyperfine: every operand is a command). */
+function scan(argv: string[], g: OptionGrammar, codeOpts: Set<string>): { operands: string[]; codes: string[]; dashdash: number } {
+  const operands: string[] = [];
+  const codes: string[] = [];
+  let dashdash = -1;
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--') {
+      dashdash = k;
+      operands.push(...argv.slice(k + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const opt = eq < 0 ? a : a.slice(0, eq);
+      if (codeOpts.has(opt)) codes.push(eq < 0 ? (argv[++k] ?? '') : a.slice(eq + 1));
+      else if (opt === '--parameter-list') k += eq < 0 ? 2 : 1;
+      else if (opt === '--parameter-scan') k += eq < 0 ? 3 : 2;
+      else if (g.longArg.includes(opt) && eq < 0) k++;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      const ch = a[1];
+      if (codeOpts.has('-' + ch)) codes.push(a.length > 2 ? a.slice(2) : (argv[++k] ?? ''));
+      else if (ch === 'L') k += 2;
+      else if (ch === 'P') k += 3;
+      else if (g.shortArg.includes(ch) && a.length === 2) k++;
+      continue;
+    }
+    operands.push(a);
+  }
+  return { operands, codes, dashdash };
+}
+
+function hyperfineEscapes(argv: string[]): Escape[] {
+  const { operands, codes } = scan(argv, GRAMMARS.hyperfine, new Set(['--prepare', '-p', '--setup', '-s', '--cleanup', '-c', '--conclude']));
+  return [...operands, ...codes].map((code) => ({ lang: 'sh' as const, code, how: 'hyperfine' }));
+}
+
+/** A host that is this machine. */
+const LOOPBACK = /^(?:[^@]*@)?(?:localhost|localhost\.localdomain|127(?:\.\d{1,3}){3}|0\.0\.0\.0|::1|\[::1\]|ip6-localhost)$/i;
+
+/** ssh HOST CMD...: the remote shell runs the words joined with spaces. */
+function sshEscapes(name: string, argv: string[]): Escape[] {
+  const g = GRAMMARS[name === 'mosh' ? 'mosh' : 'ssh'];
+  let k = 1;
+  for (; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--') {
+      k++;
+      break;
+    }
+    if (a.startsWith('--')) {
+      if (g.longArg.includes(a)) k++;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      const last = a.slice(1).split('').findIndex((c) => g.shortArg.includes(c));
+      if (last >= 0 && last === a.length - 2) k++;
+      continue;
+    }
+    break;
+  }
+  const host = argv[k];
+  let rest = argv.slice(k + 1);
+  if (host === undefined || rest.length === 0) return [];
+  if (name === 'mosh' && rest[0] === '--') rest = rest.slice(1);
+  return [{ lang: 'sh', code: rest.join(' '), how: `${name} ${LOOPBACK.test(host) ? 'localhost' : host}` }];
+}
+
+/** `docker run -v SRC:DST IMAGE CMD`: the command's paths under DST are SRC on this machine. */
+function containerEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  // docker [global opts] run|exec|create ... / docker container run / docker compose run|exec SERVICE / kubectl exec POD -- CMD
+  let k = 1;
+  while (k < argv.length && argv[k].startsWith('-')) k += /^--?(?:H|host|context|config|log-level|namespace|n|kubeconfig|cluster|user|server|s)$/.test(argv[k]) ? 2 : 1;
+  let sub = argv[k];
+  if (sub === 'container' || (sub === 'compose' && name !== 'kubectl')) {
+    k++;
+    while (sub === 'compose' && k < argv.length && argv[k].startsWith('-')) k += /^-(?:f|p)$|^--(?:file|project-name|profile|env-file|project-directory)$/.test(argv[k]) ? 2 : 1;
+    sub = argv[k];
+  }
+  const compose = argv.includes('compose') || name === 'docker-compose' || name === 'podman-compose';
+  if (!['run', 'exec', 'create', 'debug', 'attach'].includes(sub ?? '') || sub === 'attach') return [];
+  const fresh = (sub === 'run' || sub === 'create') && name !== 'kubectl' && name !== 'oc' && !compose;
+  const mounts: [string, string][] = [];
+  let workdir: string | undefined;
+  let entrypoint: string | undefined;
+  let privileged = false;
+  k++;
+  const g = GRAMMARS.container;
+  const dd = argv.indexOf('--', k);
+  if (name === 'kubectl' || name === 'oc') {
+    if (dd < 0) return [];
+    return [{ lang: 'sh', code: quote(argv.slice(dd + 1)), how: `${name} ${sub}` }];
+  }
+  for (; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--') {
+      k++;
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') break;
+    const eq = a.indexOf('=');
+    const opt = a.startsWith('--') ? (eq < 0 ? a : a.slice(0, eq)) : a.slice(0, 2);
+    const takes = a.startsWith('--') ? g.longArg.includes(opt) : g.shortArg.includes(a[1]);
+    let val: string | undefined;
+    if (takes) val = a.startsWith('--') ? (eq < 0 ? argv[++k] : a.slice(eq + 1)) : a.length > 2 ? a.slice(2) : argv[++k];
+    if (opt === '--privileged') privileged = true;
+    if (val === undefined) continue;
+    if (opt === '-v' || opt === '--volume') {
+      const parts = val.split(':');
+      if (parts.length >= 2 && parts[0]) mounts.push([parts[0], parts[1]]);
+    } else if (opt === '--mount') {
+      const kv = new Map(val.split(',').map((p) => [p.split('=')[0], p.slice(p.indexOf('=') + 1)] as [string, string]));
+      const src = kv.get('source') ?? kv.get('src');
+      const dst = kv.get('target') ?? kv.get('dst') ?? kv.get('destination');
+      if (src && dst && (kv.get('type') ?? 'bind') === 'bind') mounts.push([src, dst]);
+    } else if (opt === '-w' || opt === '--workdir') workdir = val;
+    else if (opt === '--entrypoint') entrypoint = val;
+  }
+  // Past the options: IMAGE (or CONTAINER / SERVICE), then the command.
+  if (k >= argv.length) return [];
+  let cmd = argv.slice(k + 1);
+  if (entrypoint) cmd = [entrypoint, ...cmd];
+  if (cmd.length === 0) return [];
+  const resolved = mounts.map(([src, dst]) => [posix.resolve(ctx.cwd, src.replace(/^~(?=\/|$)/, ctx.home)), posix.normalize(dst)] as [string, string]);
+  // Only a fresh container's own files are out of reach; `exec` and a privileged container share more than the mounts.
+  const map = (p: string): string => {
+    if (!fresh || privileged) return p;
+    const abs = posix.normalize(p.startsWith('/') ? p : posix.join(workdir ?? '/', p));
+    for (const [src, dst] of resolved) {
+      if (abs === dst || abs.startsWith(dst === '/' ? '/' : dst + '/')) return posix.join(src, abs.slice(dst.length));
+    }
+    // An ancestor of a mount point reaches into it (rm -rf / with -v /home:/h deletes /home).
+    const inside = resolved.find(([, dst]) => dst.startsWith(abs === '/' ? '/' : abs + '/'));
+    if (inside) return inside[0];
+    return posix.join('/tmp/.container', abs);
+  };
+  const mapWord = (w: string): string => w.replace(/(^|[\s'"=:;&|(])(\/[^\s'";&|)]*|\.{1,2}(?=\/|$|[\s'";&|)])[^\s'";&|)]*)/g, (_m, pre: string, path: string) => pre + map(path));
+  const code = quote(cmd.map((w, i) => (i === 0 ? w : mapWord(w))));
+  return [{ lang: 'sh', code, how: `${name} ${sub} (container paths mapped to this machine)` }];
+}
+
+function quote(argv: string[]): string {
+  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./~-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** Recipe lines of a Makefile / justfile text (lines indented under a `target:` line). */
+export function recipeLines(text: string, kind: 'make' | 'just'): string[] {
+  const out: string[] = [];
+  let inRule = false;
+  for (const raw of text.split('\n').slice(0, 2000)) {
+    if (/^\s*#/.test(raw) && !/^\t/.test(raw)) continue;
+    if (kind === 'make' ? raw.startsWith('\t') : /^[ \t]+\S/.test(raw)) {
+      if (!inRule) continue;
+      let line = raw.trim().replace(/^[@+-]+/, '');
+      if (kind === 'make') line = line.replace(/\$\$/g, '\u0001').replace(/\$[@<^*?]|\$\([^)]*\)|\$\{[^}]*\}/g, '"$__make_var"').replace(/\u0001/g, '$');
+      out.push(line);
+      continue;
+    }
+    const rule = /^([^:=#\s][^:=#]*):(?!=)(.*)$/.exec(raw);
+    inRule = !!rule;
+    // `target: ; cmd` (make) runs cmd as the recipe's first line.
+    if (rule && kind === 'make') {
+      const semi = rule[2].indexOf(';');
+      if (semi >= 0) out.push(rule[2].slice(semi + 1).trim());
+    }
+  }
+  return out;
+}
+
+function makeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  const out: Escape[] = [];
+  let dir = ctx.cwd;
+  const files: string[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if ((a === '-f' || a === '--file' || a === '--makefile' || a === '--justfile') && k + 1 < argv.length) files.push(argv[++k]);
+    else if (/^--(?:file|makefile|justfile)=/.test(a)) files.push(a.slice(a.indexOf('=') + 1));
+    else if (/^-f./.test(a)) files.push(a.slice(2));
+    else if ((a === '-C' || a === '--directory' || a === '-d' || a === '--working-directory') && k + 1 < argv.length) dir = posix.resolve(dir, argv[++k]);
+    else if (/^-C./.test(a)) dir = posix.resolve(dir, a.slice(2));
+    else if (a === '--eval' && k + 1 < argv.length && name !== 'just') out.push(...recipeLines(argv[++k].replace(/;\s*/, ';'), 'make').map((code) => ({ lang: 'sh' as const, code, how: 'make --eval' })));
+    else if (/^--eval=/.test(a)) out.push(...recipeLines(a.slice(7), 'make').map((code) => ({ lang: 'sh' as const, code, how: 'make --eval' })));
+  }
+  const kind = name === 'just' ? 'just' : 'make';
+  const defaults = kind === 'just' ? ['justfile', 'Justfile', '.justfile', 'JUSTFILE'] : ['GNUmakefile', 'makefile', 'Makefile'];
+  const candidates = files.length ? files : defaults;
+  for (const f of candidates) {
+    const text = f === '-' || f === '/dev/stdin' ? ctx.stdin : ctx.fileText(posix.resolve(dir, f));
+    if (text === undefined) continue;
+    for (const code of recipeLines(text, kind)) out.push({ lang: 'sh', code, how: `${name} recipe from ${f}` });
+    if (!files.length) break;
+  }
+  return out;
+}
+
+/** npm/pnpm/yarn/bun run SCRIPT with a package.json written on the line: the script's text runs in a shell. */
+function packageScriptEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  const runIdx = argv.findIndex((a, i) => i > 0 && ['run', 'run-script', 'start', 'test', 'build', 'exec'].includes(a));
+  const script = runIdx < 0 ? argv.find((a, i) => i > 0 && !a.startsWith('-')) : argv[runIdx] === 'run' || argv[runIdx] === 'run-script' ? argv[runIdx + 1] : argv[runIdx];
+  if (!script) return [];
+  const text = ctx.fileText(posix.resolve(ctx.cwd, 'package.json'));
+  if (text === undefined) return [];
+  let scripts: unknown;
+  try {
+    scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+  } catch {
+    return [];
+  }
+  if (!scripts || typeof scripts !== 'object') return [];
+  const out: Escape[] = [];
+  for (const key of [`pre${script}`, script, `post${script}`]) {
+    const v = (scripts as Record<string, unknown>)[key];
+    if (typeof v === 'string') out.push({ lang: 'sh', code: v, how: `${name} run ${key} from package.json` });
+  }
+  return out;
+}
+
+/** Commands in the values of NAME=VALUE prefixes that the program runs (GIT_PAGER='cmd' git log). */
+function envEscapes(ctx: EscapeContext): Escape[] {
+  const out: Escape[] = [];
+  for (const { name, value } of ctx.assignments) {
+    if (!COMMAND_ENV.includes(name) || !value.trim()) continue;
+    const code = name.startsWith('LESS') ? value.replace(/^\|\|?-?/, '').replace(/%s/g, 'file') : value;
+    out.push({ lang: 'sh', code, how: `${name}=` });
+  }
+  return out;
+}
+
+/** Every escape of one simple command (argv[0] is the program's base name). */
+export function programEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  const out = envEscapes(ctx);
+  if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv));
+  else if (PAGERS.includes(name)) out.push(...pagerEscapes(name, argv));
+  else if (name === 'man') out.push(...manEscapes(argv));
+  else if (name === 'git') out.push(...gitConfigEscapes(argv));
+  else if (name === 'gdb' || name === 'gdb-multiarch' || name === 'cgdb') out.push(...gdbEscapes(argv));
+  else if (name === 'hyperfine') out.push(...hyperfineEscapes(argv));
+  else if (name === 'ssh' || name === 'mosh' || name === 'autossh') out.push(...sshEscapes(name, argv));
+  else if (['docker', 'podman', 'nerdctl', 'kubectl', 'oc', 'docker-compose', 'podman-compose', 'finch', 'lima', 'colima'].includes(name)) out.push(...containerEscapes(name, argv, ctx));
+  else if (['make', 'gmake', 'bmake', 'just', 'remake'].includes(name)) out.push(...makeEscapes(name, argv, ctx));
+  else if (['npm', 'pnpm', 'yarn', 'bun'].includes(name)) out.push(...packageScriptEscapes(name, argv, ctx));
+  return out;
+}
