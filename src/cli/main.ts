@@ -32,6 +32,7 @@ import { TeamStoreError } from '../team/pg';
 import { foldCommand } from './commands/fold';
 import { recoverCommand } from './commands/recover';
 import { eraseCommand } from './commands/erase';
+import { daemonCommand } from './commands/daemon';
 import { FlagError } from './flags';
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -55,6 +56,7 @@ const COMMANDS: Record<string, Command> = {
   fold: foldCommand,
   recover: recoverCommand,
   erase: eraseCommand,
+  daemon: daemonCommand,
 };
 
 // `loom history | head` closes the pipe early: that is not an error.
