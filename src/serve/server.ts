@@ -219,7 +219,7 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   const team = o.team;
   if (team) setRemoteProjects({ policyDir: team.policyDir });
   const ledger = team
-    ? { record: (job: RecordJob) => team.ledger.record(job), headSeq: () => team.ledger.headSeq(), shutdown: (_reason: string) => team.ledger.shutdown() }
+    ? { record: (job: RecordJob) => team.ledger.record(job), headSeq: () => team.ledger.headSeq(), shutdown: (_reason: string) => team.ledger.shutdown(), corrupt: new Map<string, string>() }
     : new LedgerClient(o.ledgerWorker);
   if (!team && o.projectDir && existsSync(join(o.projectDir, '.loom', 'compliance'))) (ledger as LedgerClient).catchUp(o.projectDir);
   // The registry is fixed for the server's life: each event's hooks are selected once.
@@ -434,11 +434,14 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     if (req.method === 'GET' && path === '/healthz') {
       const failing = team ? team.ledger.problem() : ledgerProblem;
       if (failing && !closing) return send(res, path, 503, { status: team ? 'team-store-failing' : 'ledger-failing', error: failing });
+      // Decisions are still recorded (the journal), but the database cannot take them until loom recover: not ok.
+      const corrupt = ledger.corrupt.values().next();
+      if (!corrupt.done && !closing) return send(res, path, 503, { status: 'ledger-corrupt', error: corrupt.value, projects: ledger.corrupt.size });
       return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
     }
     if (req.method === 'GET' && path === '/metrics') {
       if (needsAuth && !authorized(req)) return send(res, path, 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
-      return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
+      return send(res, path, 200, metrics.render(inFlight, ledger.headSeq(), ledger.corrupt.size));
     }
     const m = /^\/hooks(?:\/([^/]+))?\/?$/.exec(path);
     // Unknown paths share one metrics label: a client must not grow the label set (or inject into it).
