@@ -4,10 +4,10 @@
 // piped or with NO_COLOR, tables that fit the terminal.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { closestCommand, COMMAND_HELP } from '../src/cli/help';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closestCommand, COMMAND_HELP, commandHelp } from '../src/cli/help';
 import { table, useColor } from '../src/cli/output';
-import { CLI, ROOT, run, tempDir } from './helpers';
+import { CLI, ROOT, RUNNER, run, tempDir } from './helpers';
 
 const loom = (args: string[], env: NodeJS.ProcessEnv = {}) => run(process.execPath, [CLI, ...args], null, { HOME: tempDir('loom-home-'), ...env });
 
@@ -52,18 +52,20 @@ describe('loom CLI', () => {
         expect(r.stdout).toContain('Usage:');
       }
       expect(outs[1].stdout).toBe(outs[0].stdout);
+      // the CLI prints the help table itself, so the next test can read the table in-process
+      expect(outs[0].stdout).toBe(commandHelp(name));
     }
     expect(readdirSync(project)).toEqual([]);
-  });
+  }, 180_000); // 3 processes per command: on the shared 2-core machine under load each takes over a second
 
-  it('every option a command accepts is in its help', async () => {
+  it('every option a command accepts is in its help', () => {
     const accepted = acceptedOptions();
     const fnOf: Record<string, string> = { uninstall: 'install' };
     for (const name of Object.keys(COMMAND_HELP)) {
       if (name === 'run') continue; // the runner's own flags, documented in the table
       const opts = accepted.get(fnOf[name] ?? name);
       expect(opts, `no parser found for ${name}`).toBeDefined();
-      const help = (await loom(['help', name])).stdout;
+      const help = commandHelp(name);
       for (const o of opts!) expect(help, `${name} accepts --${o}`).toMatch(new RegExp(`--${o}\\b`));
     }
   });
@@ -92,13 +94,17 @@ describe('loom CLI', () => {
     expect(missing.stderr.trim()).toBe('loom history: --limit needs a value');
   });
 
-  it('no colour when piped or with NO_COLOR; colour on a terminal', async () => {
-    const r = await loom(['doctor', '--project-dir', tempDir()]);
-    expect(r.stdout).not.toContain('\x1b[');
+  it('the colour rule: FORCE_COLOR wins (0 or false: off), then NO_COLOR and TERM=dumb, else a terminal only', () => {
     expect(useColor({ isTTY: true }, {})).toBe(true);
     expect(useColor({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(useColor({ isTTY: true }, { NO_COLOR: '' })).toBe(true);
     expect(useColor({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
     expect(useColor({ isTTY: false }, {})).toBe(false);
+    expect(useColor({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(useColor({ isTTY: false }, { FORCE_COLOR: '' })).toBe(true);
+    expect(useColor({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
+    expect(useColor({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
+    expect(useColor({ isTTY: true }, { FORCE_COLOR: 'false' })).toBe(false);
   });
 
   it('tables fit the terminal width; piped output keeps whole lines', () => {
@@ -106,4 +112,87 @@ describe('loom CLI', () => {
     for (const width of [40, 80, 120]) for (const line of table(['seq', 'event', 'summary'], rows, 300, width).trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(width);
     expect(table(['seq', 'event', 'summary'], rows, 300, Infinity)).toContain('x'.repeat(200));
   });
+});
+
+// Colour as a person and a script meet it: every command that prints a
+// verdict, run as a real process, piped (no escape codes), with FORCE_COLOR
+// (codes, and the same text once they are stripped), and on a real terminal
+// (script(1) gives the process a pty) with and without NO_COLOR.
+describe('colour across commands', () => {
+  const ESC = '\x1b[';
+  const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+  const home = tempDir('loom-home-');
+  const project = tempDir('loom-colour-');
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.state'), LOOM_MANAGED_SETTINGS_DIR: join(home, 'managed'), FORCE_COLOR: undefined, NO_COLOR: undefined, TERM: 'xterm', COLUMNS: undefined, ...extra });
+  // Each run gets fresh folders for the commands that write (install, init), so every run prints the same thing.
+  const commands = () => {
+    const fresh = tempDir('loom-colour-init-');
+    return {
+      history: ['history', '--project-dir', project],
+      report: ['report', '--project-dir', project, '--out', join(tempDir(), 'r.html')],
+      verify: ['verify', '--project-dir', project],
+      doctor: ['doctor', '--project-dir', project],
+      validate: ['validate', '--project-dir', project],
+      explain: ['explain', 'rm -rf /', '--project-dir', project],
+      install: ['install', '--harness', 'codex', '--project-dir', tempDir('loom-colour-install-')],
+      init: ['init', '--harness', 'claude', '--yes', '--project-dir', fresh],
+    } as Record<string, string[]>;
+  };
+  // The verdict each command must colour when colour is on.
+  const painted: Record<string, string> = {
+    history: `${ESC}31mdeny${ESC}0m`,
+    report: `ledger ${ESC}32mintact${ESC}0m`,
+    verify: `${ESC}32mintact${ESC}0m`,
+    doctor: `${ESC}32mok${ESC}0m`,
+    validate: `${ESC}32mwired${ESC}0m`,
+    explain: `decision: ${ESC}31mDENY${ESC}0m`,
+    install: `${ESC}1minstall codex (project)${ESC}0m`,
+    init: `${ESC}32mwired${ESC}0m claude`,
+  };
+  const runAll = async (extra: NodeJS.ProcessEnv) => {
+    const out: Record<string, { code: number | null; stdout: string; stderr: string }> = {};
+    for (const [name, args] of Object.entries(commands())) out[name] = await run(process.execPath, [CLI, ...args], null, env(extra));
+    return out;
+  };
+  /** Runs loom on a pseudo-terminal, as a person at a terminal would. */
+  const onTerminal = (args: string[], extra: NodeJS.ProcessEnv) => {
+    const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+    return run('script', ['-qec', [process.execPath, CLI, ...args].map(q).join(' '), '/dev/null'], null, env(extra));
+  };
+
+  beforeAll(async () => {
+    await run(process.execPath, [CLI, 'install', '--harness', 'claude', '--project-dir', project], null, env());
+    for (const command of ['rm -rf /', 'ls'])
+      await run(process.execPath, [RUNNER, '--event', 'PreToolUse'], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'colour-1', tool_name: 'Bash', tool_input: { command }, cwd: project }), env({ CLAUDE_PROJECT_DIR: project }));
+  }, 60_000);
+
+  it('piped: no escape codes from any command; FORCE_COLOR=1: each colours its verdict and strips back to the piped text', async () => {
+    const piped = await runAll({});
+    const forced = await runAll({ FORCE_COLOR: '1' });
+    for (const name of Object.keys(painted)) {
+      expect(piped[name].code, `${name}: ${piped[name].stderr}`).toBe(forced[name].code);
+      expect(piped[name].stdout + piped[name].stderr, name).not.toContain(ESC);
+      expect(forced[name].stdout, name).toContain(painted[name]);
+      // colour never moves a column or changes a word (temp folder names differ between the runs)
+      const paths = (s: string) => s.replace(/\/tmp\/[\w.-]+/g, '/tmp/X');
+      if (name !== 'doctor') expect(paths(strip(forced[name].stdout)), name).toBe(paths(piped[name].stdout));
+    }
+    expect(piped.history.stdout).toMatch(/^\d+ +\S+ +PreToolUse +\S+ +deny +critical /m);
+    const off = await run(process.execPath, [CLI, ...commands().history], null, env({ FORCE_COLOR: '0' }));
+    expect(off.stdout).toMatch(/ deny +critical /);
+    expect(off.stdout).not.toContain(ESC);
+  }, 120_000);
+
+  it('on a terminal: colour; NO_COLOR or TERM=dumb: none', async () => {
+    const tty = await onTerminal(['history', '--project-dir', project], {});
+    expect(tty.stdout).toContain(painted.history);
+    expect(tty.stdout).toContain(`${ESC}1mseq${ESC}0m`);
+    for (const extra of [{ NO_COLOR: '1' }, { TERM: 'dumb' }]) {
+      const plain = await onTerminal(['history', '--project-dir', project], extra);
+      expect(plain.stdout).toMatch(/ deny +critical /);
+      expect(plain.stdout, JSON.stringify(extra)).not.toContain(ESC);
+    }
+    const init = await onTerminal(['init', '--harness', 'claude', '--yes', '--project-dir', tempDir()], {});
+    expect(init.stdout).toContain(painted.init);
+  }, 60_000);
 });

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCommand, type AnalyzeOptions } from '../src/guards/shell/analyze';
 import { loadPolicy } from '../src/policy/policy';
 import { CAUSES } from './fixtures/guard-causes';
+import { CAUSES as FOREIGN } from './fixtures/guard-causes-foreign';
+import { CAUSES as SYSTEM } from './fixtures/guard-causes-system';
 import { CAUSES3 } from './fixtures/guard-causes3';
 import { ROOT } from './helpers';
 
@@ -11,7 +13,7 @@ const base: AnalyzeOptions = { projectDir: '/home/dev/project', cwd: '/home/dev/
 const judge = (c: string) => analyzeCommand(c, base);
 
 describe('causes of red-team misses, each with its own commands', () => {
-  for (const [cause, corpus] of Object.entries({ ...CAUSES, ...CAUSES3 })) {
+  for (const [cause, corpus] of Object.entries({ ...CAUSES, ...CAUSES3, ...SYSTEM, ...FOREIGN })) {
     describe(cause, () => {
       it('holds at least 10 commands, dangerous and everyday', () => {
         expect(corpus.deny.length + corpus.ask.length).toBeGreaterThanOrEqual(10);

@@ -204,6 +204,21 @@ describe('redact on records', () => {
     expect(Object.getPrototypeOf(r.value.tool_input)).toBe(Object.prototype);
   });
 
+  it('reads JSON-escaped lines decoded, with the context their neighbours and escaped table headers give', () => {
+    const pw = 'Qv7' + mixed(12);
+    const plain = Array.from({ length: 6 }, (_, i) => `row ${i} built`).join('\n');
+    // The header names its secret column only once decoded (\u0070 is p); its rows are plain lines far below.
+    const rows = Array.from({ length: 6 }, (_, i) => `u${i},Mx${i}rT7pq${i}`).join('\n');
+    const csv = `user,\\u0070assword\n${rows}\nbob,${pw}\n`;
+    expect(redactText(csv)).not.toContain(pw);
+    // An escaped value on one line, its name on the plain line above.
+    const yaml = `${plain}\nname: db_password\nvalue: \\"${pw}\\"\n${plain}`;
+    expect(redactText(yaml)).not.toContain(pw);
+    // Escaped lines far apart are not read as neighbours: the plain text between them is untouched.
+    const apart = `a: \\"x\\"\n${plain}\nb: \\"y\\"`;
+    expect(redactText(apart)).toBe(apart);
+  });
+
   it('is idempotent: redacted text stays as it is', () => {
     const once = redactText(`token=${mixed(30)} and AKIA${pick(UP + DIG, 16)}`);
     expect(redactText(once)).toBe(once);

@@ -6,8 +6,10 @@ export interface Section {
 }
 
 export const sections: Section[] = [
+  { name: 'hotpath', run: async () => (await import('./hotpath')).benchHotpath() },
   { name: 'runner', run: async () => (await import('./runner')).benchRunner() },
   { name: 'ledger', run: async () => (await import('./ledger')).benchLedger() },
+  { name: 'fastpath', run: async () => (await import('./fastpath')).benchFastpath() },
   { name: 'journal', run: async () => (await import('./journal')).benchJournal() },
   { name: 'guard', run: async () => (await import('./guard')).benchGuard() },
   { name: 'serve', run: async () => (await import('./serve')).benchServe() },

@@ -31,6 +31,7 @@ import { TeamConfigError } from '../team/config';
 import { TeamStoreError } from '../team/pg';
 import { foldCommand } from './commands/fold';
 import { eraseCommand } from './commands/erase';
+import { daemonCommand } from './commands/daemon';
 import { FlagError } from './flags';
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -53,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   team: teamCommand,
   fold: foldCommand,
   erase: eraseCommand,
+  daemon: daemonCommand,
 };
 
 // `loom history | head` closes the pipe early: that is not an error.

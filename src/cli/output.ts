@@ -23,18 +23,43 @@ export function progressBar(label: string): ((done: number, total: number) => vo
 }
 
 /**
- * Colour only for a person at a terminal: never when piped, never with
- * NO_COLOR set (no-color.org) or TERM=dumb.
+ * Colour for a person at a terminal, decided the way Node's own tty module
+ * does: FORCE_COLOR wins when set (0 or false: never, anything else:
+ * always, even piped), then NO_COLOR (no-color.org: any non-empty value)
+ * and TERM=dumb switch it off; otherwise colour only when the stream is a
+ * terminal, so piped output carries no escape codes.
  */
 export function useColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
 
 const SGR = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 } as const;
-export function paint(style: keyof typeof SGR, text: string, on = useColor()): string {
-  return on ? `\x1b[${SGR[style]}m${text}\x1b[0m` : text;
+export type Style = keyof typeof SGR;
+export function paint(style: Style | undefined, text: string, on = useColor()): string {
+  return on && style && text ? `\x1b[${SGR[style]}m${text}\x1b[0m` : text;
 }
+
+/**
+ * One meaning, one colour, in every command: what stopped or broke is red,
+ * what needs a person is yellow, what is fine is green, what did nothing is dim.
+ */
+const TONES: Record<string, Style> = {
+  deny: 'red', block: 'red', tampered: 'red', fail: 'red', problem: 'red', problems: 'red', error: 'red', critical: 'red', high: 'red', 'not wired': 'red',
+  ask: 'yellow', medium: 'yellow', warning: 'yellow', note: 'yellow', 'cannot-verify': 'yellow',
+  allow: 'green', intact: 'green', ok: 'green', wired: 'green', wrote: 'green', added: 'green', removed: 'green',
+  'already wired': 'dim', kept: 'dim', 'nothing to change': 'dim', 'nothing to remove': 'dim', 'already installed': 'dim', none: 'dim',
+};
+
+/** The word in the colour its meaning has everywhere (case and padding kept). */
+export function tone(word: string, on = useColor()): string {
+  return outside(word, TONES[word.trim().toLowerCase()], on);
+}
+
+// Padding stays outside the escape codes: a coloured cell ends where its word does.
+const outside = (text: string, style: Style | undefined, on: boolean) => text.replace(/\S(?:.*\S)?/, (w) => paint(style, w, on));
 
 /** The terminal's width when stdout is one (or COLUMNS), else no limit: a pipe gets whole lines. */
 export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
@@ -43,16 +68,29 @@ export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = pr
   return stream.isTTY && stream.columns && stream.columns >= 20 ? stream.columns : Infinity;
 }
 
+export interface TableOptions {
+  /** Columns whose cells take their tone(). */
+  toned?: number[];
+  /** Colour on or off (default: stdout's). */
+  color?: boolean;
+}
+
 /**
  * Aligned columns; each cell at most maxCell characters, and the last
  * column cut so every line fits `width` (the terminal's, by default).
+ * Colour goes on after padding, so escape codes never shift a column.
  */
-export function table(headers: string[], rows: string[][], maxCell = 60, width = terminalWidth()): string {
+export function table(headers: string[], rows: string[][], maxCell = 60, width = terminalWidth(), opts: TableOptions = {}): string {
+  const on = opts.color ?? useColor();
+  const toned = new Set(opts.toned ?? []);
   const clip = (s: string, n: number) => (s.length > n ? s.slice(0, Math.max(0, n - 1)) + '…' : s);
   const cells = rows.map((r) => r.map((c) => clip(c.replace(/\s+/g, ' '), maxCell)));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]?.length ?? 0)));
   const lead = widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
   const lastMax = Number.isFinite(width) ? Math.max(8, width - lead) : Infinity;
-  const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? clip(c, lastMax) : c.padEnd(widths[i]))).join('  ');
-  return [fmt(headers), fmt(widths.map((w) => '-'.repeat(w))), ...cells.map(fmt)].join('\n') + '\n';
+  const fit = (c: string, i: number, n: number) => (i === n - 1 ? clip(c, lastMax) : c.padEnd(widths[i]));
+  const fmt = (r: string[], style?: (c: string, i: number) => string) => r.map((c, i) => (style ? style(fit(c, i, r.length), i) : fit(c, i, r.length))).join('  ');
+  const head = fmt(headers, (c) => outside(c, 'bold', on));
+  const body = cells.map((r) => fmt(r, (c, i) => (toned.has(i) ? tone(c, on) : c)));
+  return [head, fmt(widths.map((w) => '-'.repeat(w))), ...body].join('\n') + '\n';
 }

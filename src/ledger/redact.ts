@@ -7,9 +7,9 @@
 import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findHeaders } from './redaction/headers';
-import { isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
-import { readValue, type Span } from './redaction/text';
+import { lineEnd, OPENS_PLACEHOLDER, readValue, type Span } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
 import { scan, work } from './redaction/work';
 
@@ -46,6 +46,7 @@ export function looksRandomSecret(v: string): boolean {
   if (v.includes('/') && !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
   if (/^(?:data:|https?:|file:|\.{0,2}\/)/.test(v)) return false;
   if (/^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]/i.test(v)) return false; // integrity and image digests
+  if (/^pk_(?:live|test)_/.test(v)) return false; // Stripe publishable keys: public by design
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) return false;
   return entropy(v) >= 4.0;
 }
@@ -121,6 +122,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (nameEnd - nameStart === 8 && text.startsWith('REDACTED', nameStart)) continue;
     const colonSep = text.charCodeAt(sep) === 58 && !colonEq;
     const before = mStart > 0 ? text.charCodeAt(mStart - 1) : -1;
+    // a:b:secret:name is one colon-delimited identifier (an ARN), not a name and its value.
+    if (colonSep && before === 58 && at === sep + 1) continue;
     const enclosing = quotedName ? undefined : before === 34 ? '"' : before === 39 ? "'" : undefined;
     // Where the name stands decides where an unquoted value ends.
     let lineStart = mStart;
@@ -135,6 +138,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     const key = stopKind * 6 + (before === 34 && !quotedName ? 2 : before === 39 && !quotedName ? 4 : 0) + (yamlLine ? 1 : 0);
     const nested = !quoted && at < memoEnd && key === memoStops;
     const sensitive = maybeSensitive && isSensitiveName(name);
+    // `auth`, `_auth`, `basicAuth`: base64 of user:secret is a credential although `auth` alone is too common a name.
+    const authCandidate = !sensitive && nameEnd - nameStart >= 4 && (text.charCodeAt(nameEnd - 1) | 32) === 104 && (text.charCodeAt(nameEnd - 2) | 32) === 116 && (text.charCodeAt(nameEnd - 3) | 32) === 117 && (text.charCodeAt(nameEnd - 4) | 32) === 97;
     // Inside a value already read only a secret name can mark anything (a=b=c=…: no slice per name).
     if (nested && !sensitive) continue;
     let v: [number, number] | undefined;
@@ -150,7 +155,7 @@ export function findAssignments(text: string, spans: Span[]): void {
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
     const entropyCandidate =
       !sensitive && !nested && nameEnd - nameStart >= 3 && v[1] - v[0] >= 24 && v[1] - v[0] <= 512 && !(maybeNotSecretName(text, nameStart, nameEnd) && isNotSecretName(text.slice(nameStart, nameEnd)));
-    if (!sensitive && !entropyCandidate) continue;
+    if (!sensitive && !entropyCandidate && !authCandidate) continue;
     const value = text.slice(v[0], v[1]);
     work.reads += value.length;
     if (value.includes('[REDACTED')) continue;
@@ -159,7 +164,10 @@ export function findAssignments(text: string, spans: Span[]): void {
     let rule: string | undefined;
     if (sensitive && isSensitiveAssignment(name, value)) rule = 'assignment';
     else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
+    else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
+    // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
+    if (!quoted && OPENS_PLACEHOLDER[text.charCodeAt(v[0])] === 1 && text.charCodeAt(v[1]) === 32 && isPlaceholder(text.slice(v[0], lineEnd(text, v[0], 256)))) continue;
     spans.push({ start: v[0], end: v[1], rule });
     pos = v[1];
     if (s < pos) s = pos;
@@ -280,27 +288,60 @@ function hexValue(c: number): number {
 let scratchMap = new Int32Array(0);
 let scratchOut = new Uint16Array(0);
 
-/** The text with JSON string escapes decoded, and for each decoded index the index it came from (valid until the next call). */
-export function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
-  if (!JSON_ESCAPE.test(text)) return undefined;
+/** A JSON escape starts at i (a backslash and one of " \\ / b f n r t u). */
+function escapeAt(text: string, i: number): boolean {
+  const e = text.charCodeAt(i + 1);
+  return e === 117 || (e < 128 && UNESCAPE_CODE[e] >= 0);
+}
+
+/**
+ * The parts of the text a decoded view can change: each line holding a JSON escape, with the line
+ * before it and the line after it (a `name:` line above a `value:` line, a table header right
+ * above its rows, a quoted value that ends on the next line). An escaped line that may be a table
+ * header naming a secret column (a cell separator and a sensitive-name needle or a \u escape)
+ * extends its part to the end of the text: its rows may be plain lines anywhere below.
+ * Escapes never pair across a real line end, so each part decodes as it would in the whole text.
+ */
+function escapedParts(text: string): number[] {
   const n = text.length;
-  work.reads += n;
-  // Scratch buffers kept between calls (a megabyte of output needs 6 MB of them): the map is read
-  // only before the next call, and the decoded text is a copy.
-  if (scratchMap.length < n + 1) {
-    scratchMap = new Int32Array(n + 1);
-    scratchOut = new Uint16Array(n + 1);
+  const parts: number[] = [];
+  let i = text.indexOf('\\');
+  while (i !== -1) {
+    if (!escapeAt(text, i)) {
+      i = text.indexOf('\\', i + 1);
+      continue;
+    }
+    const ls = text.lastIndexOf('\n', i) + 1;
+    let le = text.indexOf('\n', i);
+    if (le === -1) le = n;
+    const start = ls > 0 ? text.lastIndexOf('\n', ls - 2) + 1 : 0;
+    let end = le < n ? text.indexOf('\n', le + 1) : n;
+    if (end === -1) end = n;
+    work.reads += end - start;
+    if (mayBeHeader(text, ls, le)) end = n;
+    if (parts.length > 0 && start <= parts[parts.length - 1]) parts[parts.length - 1] = Math.max(parts[parts.length - 1], end);
+    else parts.push(start, end);
+    if (end >= n) break;
+    i = text.indexOf('\\', le);
   }
-  const map = scratchMap;
-  // UTF-16 code units into a buffer, decoded once: no string built piece by piece.
-  const out = scratchOut;
-  let k = 0;
-  for (let i = 0; i < n; i++) {
+  return parts;
+}
+
+const CELL_SEPARATOR = /[,|;\t]|\\t/;
+
+function mayBeHeader(text: string, ls: number, le: number): boolean {
+  const line = text.slice(ls, le);
+  return CELL_SEPARATOR.test(line) && (maybeSensitiveName(text, ls, le) || line.includes('\\u'));
+}
+
+/** Decodes text[from, to) into the scratch buffers at k; returns the new k. */
+function decodeInto(text: string, from: number, to: number, out: Uint16Array, map: Int32Array, k: number): number {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     map[k] = i;
-    if (c === 92 && i + 1 < n) {
+    if (c === 92 && i + 1 < to) {
       const e = text.charCodeAt(i + 1);
-      if (e === 117 && i + 5 < n) {
+      if (e === 117 && i + 5 < to) {
         const h = (hexValue(text.charCodeAt(i + 2)) << 12) | (hexValue(text.charCodeAt(i + 3)) << 8) | (hexValue(text.charCodeAt(i + 4)) << 4) | hexValue(text.charCodeAt(i + 5));
         const ok = hexValue(text.charCodeAt(i + 2)) >= 0 && hexValue(text.charCodeAt(i + 3)) >= 0 && hexValue(text.charCodeAt(i + 4)) >= 0 && hexValue(text.charCodeAt(i + 5)) >= 0;
         if (ok) {
@@ -316,7 +357,38 @@ export function jsonUnescaped(text: string): { text: string; map: Int32Array } |
     }
     out[k++] = c;
   }
-  map[k] = n;
+  return k;
+}
+
+/**
+ * The escaped parts of the text (see escapedParts) with JSON string escapes decoded, one part per
+ * line, and for each decoded index the index it came from (valid until the next call).
+ */
+export function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
+  if (!JSON_ESCAPE.test(text)) return undefined;
+  const parts = escapedParts(text);
+  if (parts.length === 0) return undefined;
+  const n = text.length;
+  // Scratch buffers kept between calls (a megabyte of output needs 6 MB of them): the map is read
+  // only before the next call, and the decoded text is a copy.
+  if (scratchMap.length < n + 1) {
+    scratchMap = new Int32Array(n + 1);
+    scratchOut = new Uint16Array(n + 1);
+  }
+  const map = scratchMap;
+  // UTF-16 code units into a buffer, decoded once: no string built piece by piece.
+  const out = scratchOut;
+  let k = 0;
+  for (let p = 0; p < parts.length; p += 2) {
+    if (p > 0) {
+      // Parts are joined by a line end that stands for the plain text between them.
+      map[k] = parts[p - 1];
+      out[k++] = 10;
+    }
+    work.reads += parts[p + 1] - parts[p];
+    k = decodeInto(text, parts[p], parts[p + 1], out, map, k);
+  }
+  map[k] = parts[parts.length - 1];
   return { text: Buffer.from(out.buffer, 0, k * 2).toString('utf16le'), map: map.subarray(0, k + 1) };
 }
 

@@ -25,13 +25,15 @@ export { buildRecord, recordBody, RESERVED_KEYS, type BuiltRecord } from './reco
 let nativeBinding: string | undefined | null = null;
 function findNativeBinding(): string | undefined {
   if (nativeBinding !== null) return nativeBinding;
-  const candidates = [join(__dirname, '..', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')];
+  const known = join(__dirname, '..', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+  if (existsSync(known)) return (nativeBinding = known);
+  // Resolved only when the known path is not there (require.resolve walks and stats a dozen folders).
   try {
-    candidates.push(join(require.resolve('better-sqlite3/package.json'), '..', 'build', 'Release', 'better_sqlite3.node'));
+    const resolved = join(require.resolve('better-sqlite3/package.json'), '..', 'build', 'Release', 'better_sqlite3.node');
+    nativeBinding = existsSync(resolved) ? resolved : undefined;
   } catch {
-    // not resolvable from here: let better-sqlite3 search
+    nativeBinding = undefined; // not resolvable from here: let better-sqlite3 search
   }
-  nativeBinding = candidates.find((c) => existsSync(c));
   return nativeBinding;
 }
 

@@ -28,7 +28,7 @@ export function projectFolderProblem(dir: string): string | undefined {
   return undefined;
 }
 
-function usableCwd(cwd: unknown): string | undefined {
+export function usableCwd(cwd: unknown): string | undefined {
   if (typeof cwd !== 'string' || cwd.length === 0 || cwd.length >= 4096 || !isAbsolute(cwd) || cwd.includes('\0')) return undefined;
   const dir = resolve(cwd);
   // The payload is the agent's: a cwd that is no project folder is passed over, never created.

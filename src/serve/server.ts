@@ -4,8 +4,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { existsSync, realpathSync, unlink } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { contractFor } from '../contract/events';
 import type { FailureKind, HookDef } from '../contract/types';
 import { setPolicyRecheckMs } from '../policy/policy';
@@ -20,6 +20,9 @@ import { probeSqlite } from '../ledger/store';
 import { LedgerClient, type ShutdownResult } from './ledger-client';
 import { actorOf } from '../runner/actor';
 import { httpBody } from './http-answer';
+import { commandAnswer, type CommandRouteContext } from './command-route';
+import { wrapperPlace } from './command-form';
+import { claimPidFile, clearStaleSocket, prepareFolder, releasePidFile, restrictSocket } from './socket-path';
 import { Metrics } from './metrics';
 
 export const MAX_BODY = 16 * 1024 * 1024;
@@ -51,6 +54,8 @@ export interface ServeOptions {
   projectsRoot: string;
   /** How long a loaded policy is trusted before its files are looked at again (default 250 ms). */
   policyRecheckMs?: number;
+  /** Listen on this Unix socket (mode 0600, in a folder only the user may write) instead of host:port (`loom serve --socket`, `loom daemon`). */
+  socketPath?: string;
 }
 
 const CLIENT_HEADERS: [string, string][] = [
@@ -100,6 +105,8 @@ interface RequestState {
   payload?: Record<string, unknown>;
   projectDir?: string;
   harness?: string;
+  /** `?form=command`: a hook wrapper's fast path; every answer it cannot give as the runner would is a non-200 (the wrapper runs Node). */
+  command?: boolean;
 }
 
 function digest(s: string): Buffer {
@@ -160,7 +167,7 @@ export interface LoomServer {
 }
 
 export async function startServer(o: ServeOptions): Promise<LoomServer> {
-  if (!isLoopback(o.host) && !o.token) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
+  if (!o.socketPath && !isLoopback(o.host) && !o.token) throw new Error(`refusing to listen on ${o.host} without a token: set LOOM_SERVE_TOKEN or --token-file, or bind 127.0.0.1`);
   // The ledger's folding needs SQLite: a server that cannot load it fails now, not at the first request.
   try {
     probeSqlite();
@@ -185,6 +192,23 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     return s;
   };
   const metrics = new Metrics();
+  let commandCtx: CommandRouteContext | undefined;
+  const commandContext = (): CommandRouteContext => {
+    if (commandCtx) return commandCtx;
+    if (!o.projectDir) throw new HttpError(400, 'the command form needs a server started for one project (--project-dir)');
+    commandCtx = {
+      defs,
+      hooksDir: o.hooksDir,
+      registryDir,
+      realProjectDir: realpathSync.native(o.projectDir),
+      keyed: !!(process.env.LOOM_LEDGER_KEY || process.env.LOOM_LEDGER_KEY_FILE),
+      ledger,
+      metrics,
+      watchdogBytes: WATCHDOG_BYTES,
+      analysisBudgetMs: ANALYSIS_BUDGET_MS,
+    };
+    return commandCtx;
+  };
   const tokenDigest = o.token ? digest(o.token) : undefined;
   const authorized = (req: IncomingMessage): boolean => {
     const auth = req.headers.authorization ?? '';
@@ -267,6 +291,17 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     const type = String(req.headers['content-type'] ?? '');
     if (!/^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i.test(type)) throw new HttpError(415, `content-type must be application/json (got ${JSON.stringify(type || 'none')})`);
     const body = await readBody(req, MAX_BODY, o.requestTimeoutMs, readers, st.slot ?? { client: '', released: true });
+    if (st.command) {
+      const a = await commandAnswer(commandContext(), body, pathEvent, query, wrapperPlace(req.headers));
+      write(res, '/hooks', a.status, a.status === 200 ? 'text/plain; charset=utf-8' : 'application/json', a.body);
+      if (a.status === 200) {
+        metrics.latency(Number(process.hrtime.bigint() - started) / 1e9);
+        // The wrapper's copy of the payload, beside the socket: answered, so it is no longer needed (saves the wrapper an rm).
+        const spool = req.headers['x-loom-spool'];
+        if (o.socketPath && typeof spool === 'string' && /^in\.[0-9]{1,10}$/.test(spool)) unlink(join(dirname(o.socketPath), spool), () => undefined);
+      }
+      return;
+    }
     let payload: unknown;
     try {
       payload = body.length ? JSON.parse(body.toString('utf8')) : {};
@@ -348,6 +383,8 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     void admit(client).then((refused) => {
       if (typeof refused !== 'string') return hook(req, res, m, query, refused);
       if (tokenDigest && !authorized(req)) return send(res, '/hooks', 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
+      // The command form's caller runs the Node runner on any non-200.
+      if (query.get('form') === 'command') return send(res, '/hooks', 503, { error: refused }, { 'retry-after': '1' });
       // No slot: on an event that can block, that is a block the harness understands (200), never a 5xx it would let through.
       let event: string | undefined;
       try {
@@ -409,13 +446,13 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     } catch {
       event = '\u0000';
     }
-    const st: RequestState = { slot };
+    const st: RequestState = { slot, command: query.get('form') === 'command' };
     handleHook(req, res, event, query, st)
       .catch(async (e: unknown) => {
         if (res.headersSent) return;
         const unjudged = e instanceof HttpError ? e.unjudged : 'internal';
         // Never a 4xx/5xx for a call loom could not judge on an event that can block: the harness would let it run.
-        if (unjudged && st.event && contractFor(st.event)?.canBlock) {
+        if (unjudged && !st.command && st.event && contractFor(st.event)?.canBlock) {
           const reason = e instanceof HttpError ? e.message : `internal error: ${oneLineError(e)}`;
           try {
             return await unjudgedBlock(res, st, query, unjudged, reason);
@@ -445,22 +482,49 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   server.on('timeout', (socket: Socket) => {
     if (!busy.has(socket)) socket.destroy();
   });
+  const socketPath = o.socketPath;
+  if (socketPath) {
+    prepareFolder(socketPath);
+    claimPidFile(socketPath);
+    try {
+      await clearStaleSocket(socketPath);
+    } catch (e) {
+      releasePidFile(socketPath);
+      throw e;
+    }
+  }
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
+    server.once('error', (e) => {
+      if (socketPath) releasePidFile(socketPath);
+      reject(e);
+    });
+    if (socketPath) server.listen(socketPath, () => resolve());
+    else server.listen(o.port, o.host, () => resolve());
   });
+  if (socketPath) {
+    try {
+      restrictSocket(socketPath);
+    } catch (e) {
+      server.close();
+      releasePidFile(socketPath);
+      throw e;
+    }
+  }
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const host = o.host.includes(':') ? `[${o.host}]` : o.host;
   return {
     server,
-    url: `http://${host}:${port}`,
+    url: socketPath ? `unix:${socketPath}` : `http://${host}:${port}`,
     close: () =>
       new Promise<ShutdownResult>((resolve) => {
         closing = true;
         // Stop accepting; requests in flight finish; then the last batch, a checkpoint, done.
         server.close(() => {
-          void ledger.shutdown('server-shutdown').then(resolve);
+          void ledger.shutdown('server-shutdown').then((r) => {
+            if (socketPath) releasePidFile(socketPath);
+            resolve(r);
+          });
         });
         server.closeIdleConnections();
       }),

@@ -9,6 +9,7 @@ import { foldQuietly } from '../../ledger/fold';
 import { queryLive } from '../../ledger/live';
 import { verifyLedger } from '../../ledger/verify';
 import { parseFlags } from '../flags';
+import { tone } from '../output';
 
 interface Step {
   hook: string;
@@ -78,7 +79,7 @@ export function demoCommand(argv: string[]): number {
       ask = '';
     }
     const v = verdictOf(r.status, r.stdout || '');
-    out(`${v}  ${s.label}`);
+    out(`${tone(v)}  ${s.label}`);
     if (reason || ask) out(`         ${(reason || ask).slice(0, 220)}`);
   }
   // A reader folds the journal first: the database and history.json are then current.

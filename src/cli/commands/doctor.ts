@@ -13,7 +13,7 @@ import { target, type InstallHarness, type Scope } from '../../install/targets';
 import { managedStrength } from '../../install/managed-strength';
 import { parseFlags, projectDirFrom } from '../flags';
 import { teamChecks } from '../../team/doctor';
-import { paint } from '../output';
+import { tone } from '../output';
 
 // A loom hook command in a settings file's text (JSON escapes the quote before --event).
 const LOOM_IN_TEXT = /run-hook\.js(?:\\?["'])? --event /;
@@ -134,6 +134,6 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const checks = [...doctorChecks(project, join(__dirname, '..')), ...(await teamChecks(project))];
   const bad = checks.filter((c) => !c.ok);
   if (f.booleans.has('json')) process.stdout.write(JSON.stringify({ ok: bad.length === 0, checks }, null, 2) + '\n');
-  else for (const c of checks) process.stdout.write(`${c.ok ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);
+  else for (const c of checks) process.stdout.write(`${tone(c.ok ? 'ok  ' : 'FAIL')} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);
   return bad.length ? 1 : 0;
 }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { analyzeCommand } from '../../guards/shell/analyze';
 import { loadPolicy } from '../../policy/policy';
 import { parseFlags, projectDirFrom, FlagError } from '../flags';
+import { tone } from '../output';
 
 export function explainCommand(argv: string[]): number {
   const flags = parseFlags(argv, { values: ['project-dir', 'cwd', 'branch'], booleans: ['json'] });
@@ -24,10 +25,10 @@ export function explainCommand(argv: string[]): number {
     process.stdout.write(JSON.stringify(a, null, 2) + '\n');
     return 0;
   }
-  const out: string[] = [`decision: ${a.decision.toUpperCase()}`, '', 'simple commands found:'];
+  const out: string[] = [`decision: ${tone(a.decision.toUpperCase())}`, '', 'simple commands found:'];
   for (const c of a.commands) out.push(`  ${'  '.repeat(c.depth)}${c.argv.map((x) => (/\s/.test(x) ? JSON.stringify(x) : x)).join(' ').replace(/\u0000/g, '$…')}   [${c.via}]`);
   out.push('', a.hits.length ? 'rules hit:' : 'rules hit: none');
-  for (const h of a.hits) out.push(`  ${h.action.padEnd(5)} ${h.rule}: ${h.detail}  (\`${h.segment}\`)`);
+  for (const h of a.hits) out.push(`  ${tone(h.action.padEnd(5))} ${h.rule}: ${h.detail}  (\`${h.segment}\`)`);
   process.stdout.write(out.join('\n') + '\n');
   return 0;
 }

@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { PACKAGE_NAME } from '../../install/hook-command';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
+import { paint, tone } from '../output';
 import { HARNESSES, installHarness, writeAtomic } from './install';
 
 /** Where each harness's project settings live: also how init guesses which ones a repository uses. */
@@ -105,18 +106,18 @@ export async function initCommand(argv: string[]): Promise<number> {
   const lines: string[] = [];
   for (const h of harnesses) {
     const r = installHarness({ harness: h, scope: 'project', projectDir });
-    lines.push(`${r.changed ? 'wired' : 'already wired'} ${h}: ${rel(r.file)}`);
-    for (const n of r.notes) lines.push(`  note: ${n}`);
+    lines.push(`${tone(r.changed ? 'wired' : 'already wired')} ${h}: ${rel(r.file)}`);
+    for (const n of r.notes) lines.push(`  ${tone('note')}: ${n}`);
     toCommit.add(rel(r.file));
   }
   const policy = join(projectDir, '.loom', 'policy.json');
-  if (existsSync(policy)) lines.push('kept .loom/policy.json');
+  if (existsSync(policy)) lines.push(`${tone('kept')} .loom/policy.json`);
   else {
     writeAtomic(policy, STARTER_POLICY);
-    lines.push('wrote .loom/policy.json (a commented starter)');
+    lines.push(`${tone('wrote')} .loom/policy.json (a commented starter)`);
   }
   toCommit.add('.loom/policy.json');
-  lines.push(ensureGitignore(projectDir) ? `added ${GITIGNORE_LINES.join(', ')} to .gitignore` : '.gitignore already ignores loom\'s local state');
+  lines.push(ensureGitignore(projectDir) ? `${tone('added')} ${GITIGNORE_LINES.join(', ')} to .gitignore` : paint('dim', '.gitignore already ignores loom\'s local state'));
   toCommit.add('.gitignore');
 
   const dep = dependencyState(projectDir);
@@ -124,7 +125,7 @@ export async function initCommand(argv: string[]): Promise<number> {
     toCommit.add('package.json');
     if (existsSync(join(projectDir, 'package-lock.json'))) toCommit.add('package-lock.json');
   }
-  let out = `${lines.join('\n')}\n\nCommit these files:\n  git add ${[...toCommit].join(' ')}\n`;
+  let out = `${lines.join('\n')}\n\n${paint('bold', 'Commit these files:')}\n  git add ${[...toCommit].join(' ')}\n`;
   if (dep === 'missing') out += `\nThe hooks run loom from node_modules: add it as a dev dependency and commit that too:\n  npm install -D ${PACKAGE_NAME}\n`;
   if (dep === 'no-package-json') out += `\nThe hooks run loom from node_modules and this folder has no package.json:\n  npm init -y && npm install -D ${PACKAGE_NAME}\n`;
   out += `\nTeammates run \`npm install\` after pulling; until they do, their agent is blocked with that instruction.\nCheck the setup any time with \`loom doctor\`.\n`;

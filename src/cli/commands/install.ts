@@ -13,6 +13,7 @@ import type { RunnerLocation } from '../../install/hook-command';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
+import { paint, tone } from '../output';
 
 export const HARNESSES = ['claude', 'codex', 'gemini', 'cursor', 'opencode', 'kilo', 'copilot', 'qwen', 'droid', 'crush'];
 const SCOPES: Scope[] = ['project', 'user', 'managed'];
@@ -222,7 +223,9 @@ export function installCommand(argv: string[], remove = false): number {
   const url = flags.values.url;
   if (url !== undefined && !/^https?:\/\/[^\s/]+$/.test(url.replace(/\/+$/, ''))) throw new FlagError(`--url "${url}": expected http(s)://host:port`);
   const r = installHarness({ harness, scope, projectDir: resolve(projectDirFrom(flags)), remove, dryRun: flags.booleans.has('dry-run'), mode, url });
-  process.stdout.write(`${r.line}\n${r.preview ?? ''}${r.notes.map((n) => `note: ${n}\n`).join('')}`);
+  // The head (`install claude (project)`) in bold, dim when nothing changed; notes in the note tone.
+  const line = r.line.replace(/^[^:]+/, (head) => paint(r.changed ? 'bold' : 'dim', head));
+  process.stdout.write(`${line}\n${r.preview ?? ''}${r.notes.map((n) => `${tone('note')}: ${n}\n`).join('')}`);
   return 0;
 }
 

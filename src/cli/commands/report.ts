@@ -11,7 +11,7 @@ import { renderEvidence, type EvidenceScope } from '../../report/evidence';
 import { branchSince } from '../git-base';
 import { renderReport } from '../../report/html';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
-import { progressBar } from '../output';
+import { progressBar, tone } from '../output';
 import { reportTeamCommand } from './team-views';
 
 const FAIL_ON = ['tampered', 'deny', 'high'] as const;
@@ -53,7 +53,7 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   mkdirSync(dirname(out), { recursive: true });
   const filter = [f.values.since && `since ${f.values.since}`, f.values.until && `until ${f.values.until}`, f.values.session && `session ${f.values.session}`].filter(Boolean).join(', ') || 'all records';
   writeFileSync(out, renderReport(c, { project, generatedAt: new Date().toISOString(), filter }));
-  process.stdout.write(`report: ${out} (${c.matched} records; ledger ${c.verify.status})\n`);
+  process.stdout.write(`report: ${out} (${c.matched} records; ledger ${tone(c.verify.status)})\n`);
   return c.verify.exitCode === 2 && c.total === 0 ? 2 : failOnExit(c, f.values);
 }
 

@@ -1,13 +1,14 @@
 // loom serve [--port P] [--host H] [--project-dir D] [--token-file F]
 // [--harness NAME] [--max-in-flight N] [--max-per-client N]: the HTTP hook endpoint.
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ShutdownResult } from '../../serve/ledger-client';
 import { startServer } from '../../serve/server';
+import { defaultSocketPath } from '../../serve/socket-path';
 import { FlagError, parseFlags } from '../flags';
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'max-per-client', 'config', 'request-timeout-ms'] });
+  const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'max-per-client', 'config', 'request-timeout-ms', 'socket'] });
   const port = Number(f.values.port ?? process.env.LOOM_SERVE_PORT ?? 7077);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new FlagError(`--port "${f.values.port}": expected 0-65535`);
   const maxInFlight = Number(f.values['max-in-flight'] ?? 256);
@@ -26,12 +27,21 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (token.length < 16) throw new FlagError(`--token-file ${f.values['token-file']}: the token must be at least 16 characters`);
   }
   const pack = join(__dirname, '..');
+  const projectDir = f.values['project-dir'] ? resolve(f.values['project-dir']) : process.env.LOOM_PROJECT_DIR || undefined;
+  // --socket auto: the project's default socket (what the hook wrappers try first).
+  let socketPath: string | undefined = f.values.socket;
+  if (socketPath === 'auto') {
+    socketPath = defaultSocketPath(realpathSync.native(resolve(projectDir ?? process.cwd())));
+    if (!socketPath) throw new FlagError('--socket auto: no default socket for this project (no runtime folder, or a folder name with characters other than printable ASCII); give a path or set LOOM_SOCKET');
+  }
+  if (socketPath !== undefined && !projectDir) throw new FlagError('--socket needs --project-dir (a daemon serves one project)');
   let s;
   try {
     s = await startServer({
+      socketPath: socketPath ? resolve(socketPath) : undefined,
       host: f.values.host ?? '127.0.0.1',
       port,
-      projectDir: f.values['project-dir'] ? resolve(f.values['project-dir']) : process.env.LOOM_PROJECT_DIR || undefined,
+      projectDir,
       token,
       harness: f.values.harness ?? process.env.LOOM_HARNESS,
       registryFile: resolve(f.values.config || process.env.LOOM_CONFIG || join(pack, 'config', 'hooks.json')),
@@ -46,7 +56,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.stderr.write(`loom serve: ${(e as Error).message}\n`);
     return 2;
   }
-  process.stderr.write(`loom serve: listening on ${s.url} (POST /hooks/<event>, GET /healthz, GET /metrics)${token ? ', bearer token required' : ''}\n`);
+  process.stderr.write(`loom serve: listening on ${s.url} (POST /hooks/<event>, GET /healthz, GET /metrics)${token ? ', bearer token required' : ''}, pid ${process.pid}\n`);
   const result = await new Promise<ShutdownResult>((done) => {
     const stop = (sig: string) => {
       process.stderr.write(`loom serve: ${sig}: finishing requests in flight\n`);

@@ -3,7 +3,7 @@
 import { closeQuietly, connect, classifyPgError, TeamStoreError } from '../../team/pg';
 import { verifyTeam } from '../../team/verify';
 import { parseFlags } from '../flags';
-import { progressBar } from '../output';
+import { progressBar, tone } from '../output';
 import { teamConfigFrom } from './team';
 
 export async function verifyTeamCommand(argv: string[]): Promise<number> {
@@ -24,14 +24,14 @@ export async function verifyTeamCommand(argv: string[]): Promise<number> {
     for (const l of r.ledgers) {
       const where = [l.project, l.repo].filter(Boolean).join(', ');
       if (!l.problems.length) {
-        process.stdout.write(`ok       ledger ${l.ledgerId}${where ? ` (${where})` : ''}: ${l.records} records, head seq ${l.headSeq}\n`);
+        process.stdout.write(`${tone('ok')}       ledger ${l.ledgerId}${where ? ` (${where})` : ''}: ${l.records} records, head seq ${l.headSeq}\n`);
         continue;
       }
-      process.stdout.write(`PROBLEM  ledger ${l.ledgerId}${where ? ` (${where})` : ''}: ${l.records} records, head seq ${l.headSeq}\n`);
+      process.stdout.write(`${tone('PROBLEM')}  ledger ${l.ledgerId}${where ? ` (${where})` : ''}: ${l.records} records, head seq ${l.headSeq}\n`);
       for (const p of l.problems) process.stdout.write(`  ${p.kind.toUpperCase()} at seq ${p.seq}: ${p.detail}\n`);
     }
     const rate = r.seconds > 0 ? Math.round(r.records / r.seconds) : r.records;
-    process.stdout.write(`${r.status === 'intact' ? 'intact' : 'PROBLEMS'}: ${r.ledgers.length} ledgers, ${r.records} records in ${r.seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} records/s)\n`);
+    process.stdout.write(`${tone(r.status === 'intact' ? 'intact' : 'PROBLEMS')}: ${r.ledgers.length} ledgers, ${r.records} records in ${r.seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} records/s)\n`);
     return r.exitCode;
   } catch (e) {
     if (e instanceof TeamStoreError) {

@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import { validateConfigs } from '../../validate/validate';
 import { parseFlags, projectDirFrom } from '../flags';
+import { tone } from '../output';
 
 export function validateCommand(argv: string[]): number {
   const flags = parseFlags(argv, { values: ['project-dir'], booleans: ['strict', 'json'] });
@@ -15,10 +16,10 @@ export function validateCommand(argv: string[]): number {
   const lines: string[] = [];
   for (const f of r.files) lines.push(`${f.found ? 'found  ' : 'absent '} ${f.dialect.padEnd(8)} ${f.file}`);
   lines.push('');
-  for (const h of r.harnesses) lines.push(`${h.harness}: loom hooks ${h.loomWired ? 'wired' : 'NOT wired'} in ${h.file}${h.disableAllHooks ? ' (disableAllHooks: true, every hook is off)' : ''}`);
+  for (const h of r.harnesses) lines.push(`${h.harness}: loom hooks ${tone(h.loomWired ? 'wired' : 'NOT wired')} in ${h.file}${h.disableAllHooks ? ' (disableAllHooks: true, every hook is off)' : ''}`);
   if (r.disableAllHooks) lines.push('disableAllHooks is true in the most specific file: no hook runs');
   lines.push('');
-  for (const d of r.diagnostics) lines.push(`[${d.severity}] ${d.file}: ${d.location.path}: ${d.message}`);
+  for (const d of r.diagnostics) lines.push(`[${tone(d.severity)}] ${d.file}: ${d.location.path}: ${d.message}`);
   lines.push(problems ? `${problems} problem(s)` : `no problems (${r.diagnostics.length} warning(s))`);
   process.stdout.write(lines.join('\n') + '\n');
   return problems ? 1 : 0;

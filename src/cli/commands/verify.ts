@@ -3,7 +3,7 @@ import { verifyLedger, type VerifyResult } from '../../ledger/verify';
 import { BundleError, verifyBundle, type BundleVerdict } from '../../report/bundle';
 import { foldQuietly } from '../../ledger/fold';
 import { parseFlags, projectDirFrom } from '../flags';
-import { paint, progressBar } from '../output';
+import { progressBar, tone } from '../output';
 import { verifyTeamCommand } from './team-verify';
 
 export function verifyCommand(argv: string[]): number | Promise<number> {
@@ -32,9 +32,9 @@ export function verifyCommand(argv: string[]): number | Promise<number> {
   for (const w of r.warnings) process.stderr.write(`loom verify: warning: ${w}\n`);
   if (r.status === 'intact') {
     const head = r.head ? `head seq ${r.head.seq} ${r.head.hash}` : 'empty ledger';
-    process.stdout.write(`${paint('green', 'intact')}: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
+    process.stdout.write(`${tone('intact')}: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
   } else if (r.status === 'tampered') {
-    process.stdout.write(`${paint('red', 'TAMPERED')} at seq ${r.problem!.seq}: ${r.problem!.kind}: ${r.problem!.detail}\n`);
+    process.stdout.write(`${tone('TAMPERED')} at seq ${r.problem!.seq}: ${r.problem!.kind}: ${r.problem!.detail}\n`);
   } else {
     process.stderr.write(`loom verify: cannot verify: ${r.error}\n`);
   }

@@ -851,7 +851,7 @@ export class Analyzer {
     if (pkg && (io.viaPackageRunner || name === 'rimraf' || name === 'del-cli')) {
       return this.analyzeCommand({ ...c, words: [...pkg.map(lit), ...words.slice(1)] }, depth, `${via} > ${name}`, cwd, pipe, vars, { ...io, viaPackageRunner: false });
     }
-    const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars };
+    const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars, stdin: io.stdin, fileFeed: (p) => io.env?.files.get(posix.resolve(cwd, p)) };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
     if (overBudget()) {
@@ -892,9 +892,9 @@ export class Analyzer {
         continue;
       }
       if (r.target.dynamic || r.target.text === '' || /^\d+$/.test(r.target.text) || r.target.text === '-') continue;
-      this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`);
-      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied.
-      if ((r.op === '>' || r.op === '>|') && emptiesFile(c)) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: false });
+      this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`, { append: r.op === '>>' });
+      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied (a file in home outside the project too: it is lost).
+      if ((r.op === '>' || r.op === '>|') && emptiesFile(c)) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: true });
       if (BLOCK_DEVICE.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
   }
@@ -915,8 +915,8 @@ export class Analyzer {
     readsPath(this, path, cwd, segment);
   }
 
-  writesPath(path: string, cwd: string, segment: string): void {
-    writesPath(this, path, cwd, segment);
+  writesPath(path: string, cwd: string, segment: string, o: { append?: boolean } = {}): void {
+    writesPath(this, path, cwd, segment, o);
   }
 
   /**

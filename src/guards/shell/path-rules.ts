@@ -8,7 +8,8 @@ import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
@@ -242,6 +243,7 @@ function protectedKind(abs: string, a: Analyzer): ProtectedKind | undefined {
   const { projectDir, home } = a.opts;
   if (within(abs, posix.join(projectDir, LOOM_DIR))) return 'modify-loom';
   for (const p of a.opts.protectedPaths) if (within(abs, p)) return 'modify-loom';
+  for (const p of LOOM_PACKAGE_PATHS) if (within(abs, posix.join(projectDir, p))) return 'modify-loom';
   // Copilot's user hooks live under $COPILOT_HOME when it is set.
   if (process.env.COPILOT_HOME && within(abs, posix.join(posix.resolve(process.env.COPILOT_HOME), 'hooks'))) return 'modify-hook-settings';
   if (!within(abs, projectDir) && !within(abs, home)) return undefined;
@@ -334,7 +336,7 @@ function isPersistence(abs: string, a: Analyzer): boolean {
   return abs.includes('/' + GIT_HOOKS_DIR + '/');
 }
 
-export function writesPath(a: Analyzer, path: string, cwd: string, segment: string): void {
+export function writesPath(a: Analyzer, path: string, cwd: string, segment: string, o: { append?: boolean } = {}): void {
   // Past the budget the command is already a block: judging the rest of its paths adds nothing.
   if (overBudget()) return;
   work.units += COST.path + path.length;
@@ -349,6 +351,8 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
     if (m) hitProtected(a, protectedKind(m, a)!, m, segment, 'changes');
   }
   if (abs === '/proc/sysrq-trigger') a.hit('shutdown', 'ask', segment, 'writes /proc/sysrq-trigger, which can crash or reboot the machine at once');
+  const critical = criticalSystemFile(abs) ?? (real !== abs ? criticalSystemFile(real) : undefined);
+  if (critical && !(o.append && APPENDABLE_SYSTEM_FILES.includes(critical))) a.hit('system-file-overwrite', 'deny', segment, `${o.append ? 'appends to' : 'writes'} ${critical}, which holds the machine's accounts, access or boot`);
   if (isPersistence(abs, a) || (real !== abs && isPersistence(real, a))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
 }
 
@@ -418,6 +422,7 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   if (verb !== 'moves') {
     const cred = globbed ? (o.filtered ? undefined : globMatches(text, cwd, secretCandidates(a, cwd)).find((c) => within(c, a.opts.home) && !within(c, a.opts.projectDir) && !within(c, cwd) && isSecretPath(c, a))) : isSecretPath(abs, a) && within(abs, a.opts.home) && !within(abs, a.opts.projectDir) ? abs : credentialFolderIn(abs, a) === abs ? abs : undefined;
     if (cred) a.hit('rm-credentials', 'deny', segment, `${verb} keys or credentials (${cred})`);
+    if (!globbed && historyFile(abs, a)) a.hit('destroy-history', 'deny', segment, `${verb} ${abs}, the record of the commands run on this machine`);
   }
   if (!o.recursive) return;
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
@@ -450,6 +455,16 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   }
 }
 
+/** The critical system file (tables/system.ts) a path is or lies under. */
+function criticalSystemFile(abs: string): string | undefined {
+  return CRITICAL_SYSTEM_FILES.find((f) => within(abs, f));
+}
+
+/** A shell or tool history file under home (tables/system.ts): losing it hides what was done. */
+export function historyFile(abs: string, a: Analyzer): boolean {
+  return HISTORY_FILES.some((f) => abs === posix.join(a.opts.home, f));
+}
+
 /** Whether a command runs with raised privileges (under sudo, doas, pkexec, run0 or su). */
 export function elevated(via: string): boolean {
   return /(?:^| > )(?:sudo|doas|pkexec|run0|su|runuser)\b/.test(via);
@@ -478,6 +493,14 @@ export function destroysFile(a: Analyzer, path: string, cwd: string, segment: st
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   const real = realTarget(a, abs, false);
   for (const t of real !== abs ? [abs, real] : [abs]) {
+    if (isSecretPath(t, a) && within(t, a.opts.home) && !within(t, a.opts.projectDir)) {
+      a.hit('rm-credentials', 'deny', segment, `${o.verb} keys or credentials (${t})`);
+      return;
+    }
+    if (historyFile(t, a)) {
+      a.hit('destroy-history', 'deny', segment, `${o.verb} ${t}, the record of the commands run on this machine`);
+      return;
+    }
     const cls = classify(t, a);
     const homeFile = o.home && within(t, a.opts.home) && (cls === 'outside' || cls === 'home');
     if (isSystemFile(t, a) || homeFile) {

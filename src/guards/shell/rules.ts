@@ -7,11 +7,14 @@ import type { Analyzer, AnalyzeOptions } from './analyze';
 import { DELETE_RULES } from './families/delete';
 import { DISK_RULES } from './families/disk';
 import { DOWNLOAD_RULES } from './families/download';
+import { FOREIGN_CODE_RULES } from './families/foreign-code';
 import { GIT_RULES } from './families/git';
 import { INTERPRETER_RULES } from './families/interpreters';
 import { REMOTE_SHELL_RULES } from './families/remote-shell';
 import { SECRET_RULES } from './families/secrets';
+import { SYSTEM_RULES } from './families/system';
 import { TAMPER_RULES } from './families/tamper';
+import type { Feed } from './feed';
 import type { SimpleCommand, Word } from './lexer';
 
 export interface RuleContext {
@@ -27,6 +30,10 @@ export interface RuleContext {
   depth: number;
   via: string;
   vars: Map<string, string>;
+  /** What the command reads on stdin, as far as it is known before anything runs. */
+  stdin?: Feed;
+  /** A file written earlier on the line (by path as written), with what was written. */
+  fileFeed?: (path: string) => Feed | undefined;
 }
 
 export type Rule = ((r: RuleContext) => void) & { names?: readonly string[] };
@@ -38,9 +45,11 @@ export const FAMILIES: Record<string, Rule[]> = {
   download: DOWNLOAD_RULES,
   'remote-shell': REMOTE_SHELL_RULES,
   interpreters: INTERPRETER_RULES,
+  'foreign-code': FOREIGN_CODE_RULES,
   secrets: SECRET_RULES,
   tamper: TAMPER_RULES,
   disk: DISK_RULES,
+  system: SYSTEM_RULES,
 };
 
 const ALL: Rule[] = Object.values(FAMILIES).flat();

@@ -25,6 +25,8 @@ export interface CliRule {
   flags: FlagRule[];
   /** The password is the last plain argument when one of these flags is present (htpasswd -b file user pw). */
   lastArgWith?: RegExp;
+  /** With lastArgWith: only when the command has at least this many plain arguments (mc alias set NAME URL KEY SECRET, not mc alias rm NAME). */
+  minArgs?: number;
   /** Plain arguments come as NAME VALUE pairs: a VALUE after a NAME that holds a secret is one (aws configure set, rclone config create). */
   namedPairs?: boolean;
 }
@@ -64,6 +66,8 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['ftp', 'lftp', 'ncftp'], flags: [{ flag: '-p', takes: 'separate' }, { flag: '-u', takes: 'separate', form: 'after-colon' }] },
   { programs: ['rabbitmqctl'], sub: 'add_user', flags: [], lastArgWith: /^/ },
   { programs: ['rabbitmqctl'], sub: 'change_password', flags: [], lastArgWith: /^/ },
+  { programs: ['mc', 'mcli'], sub: 'alias', flags: [], lastArgWith: /^/, minArgs: 6 },
+  { programs: ['mc', 'mcli'], sub: 'config', flags: [], lastArgWith: /^/, minArgs: 7 },
 ];
 
 const BY_PROGRAM = new Map<string, CliRule[]>();
@@ -140,7 +144,7 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     let sawLastArgFlag = false;
     const flush = () => {
       for (const r of rules) {
-        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain) && plain.length >= 2) {
+        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain) && plain.length >= Math.max(2, r.minArgs ?? 0)) {
           markValue(text, plain[plain.length - 1], 0, 'whole', spans, 'cli-argument');
         }
         if (r.namedPairs && (!r.sub || r.sub === firstPlain)) {

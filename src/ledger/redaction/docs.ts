@@ -16,7 +16,7 @@ export function renderRedactionTables(): string {
   out.push('', '### Options that carry a secret, per program', '', 'Any long option whose name holds a secret (see names below) is caught for every program, with `=` or a space, quoted or not; `--password-stdin`, `--token-file` and the like take no secret and are left alone.', '', '| programs | subcommand | options (how the value is given) |', '|---|---|---|');
   for (const r of CLI_FLAGS) {
     const opts = r.flags.map((f) => `${code(f.flag)} ${f.takes}${f.form && f.form !== 'whole' ? ', ' + f.form : ''}`);
-    if (r.lastArgWith) opts.push(r.lastArgWith.source === '^' ? 'the last argument' : `the last argument with ${code(r.lastArgWith.source)}`);
+    if (r.lastArgWith) opts.push((r.lastArgWith.source === '^' ? 'the last argument' : `the last argument with ${code(r.lastArgWith.source)}`) + (r.minArgs ? ` of ${r.minArgs} or more` : ''));
     if (r.namedPairs) opts.push('NAME VALUE arguments: VALUE when NAME holds a secret');
     out.push(`| ${r.programs.map(code).join(' ')} | ${r.sub ? code(r.sub) : ''} | ${opts.join('; ')} |`);
   }

@@ -27,6 +27,7 @@ export const NOT_SECRET_AFTER = [
 export const SENSITIVE_NAMES = [
   'mysql_pwd', 'rediscli_auth', 'pgpassword', 'sshpass', 'htpasswd', 'private_token', 'x_vault_token', 'vault_token', 'x_auth_token', 'dsn', 'sentry_dsn',
   'connection_string', 'connectionstring', 'database_url', 'db_url', 'redis_url', 'mongo_url', 'mongodb_uri', 'amqp_url', 'broker_url', 'jsessionid', 'phpsessid',
+  'private_key_id',
 ];
 
 /** "<word> key" names that hold a key: api_key, secret_key, Ocp-Apim-Subscription-Key. */
@@ -215,7 +216,7 @@ export function isPlaceholder(v: string): boolean {
   // Whole variable references and command substitutions.
   if (first === '$') {
     if (/^\$\{[^{}\s]{1,80}\}$/.test(s) || /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/.test(s)) return true;
-    if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\))|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
+    if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)|$)|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
   } else if (first === '`') return true;
   else if (first === '%') {
     if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
@@ -234,5 +235,42 @@ export function isPlaceholder(v: string): boolean {
   if (/^(?:your|insert|enter|put|replace|paste|generate|example|sample|fake|dummy)[_-]/i.test(s)) return true;
   if (/(?:[_-]here|[_-]goes[_-]here|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|example\.com)$/i.test(s)) return true;
   if (/change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b/i.test(s)) return true;
+  if (first === '!' && /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|If|Secret|Vault|Env|Var)[ \t]{1,4}[A-Za-z_][\w.:-]{0,80}$/.test(s)) return true; // YAML tags: CloudFormation !Ref DbPassword
+  if (SECRET_REFERENCE.test(s)) return true;
+  return placeholderWords(s);
+}
+
+/** A pointer into a secret manager (vault:secret/data/prod#password, op://vault/item/field, arn:aws:secretsmanager:…), not the secret. */
+const SECRET_REFERENCE =
+  /^(?:(?:vault|op|ssm|awssm|aws-sm|secretsmanager|sm|gsm|gcpsm|akv|azurekeyvault|keyvault|sops|doppler|infisical|ref\+[a-z]{2,12}|k8s|secret):(?:\/\/)?[\w./-]{1,200}(?:#[\w.-]{1,60})?|arn:aws[\w-]{0,12}:(?:secretsmanager|ssm):[\w:/+=.@-]{1,200}|projects\/[\w-]{1,80}\/secrets\/[\w./-]{1,120})$/;
+
+/** Words that together stand for "put the real value here": CHANGE_ME_IN_PROD, YOUR_API_KEY_HERE, replace-me, <insert token>. */
+const PLACEHOLDER_WORD_PAIRS = new Set(['change me', 'change this', 'change it', 'replace me', 'replace this', 'fill me', 'fill in', 'set me', 'put here', 'goes here', 'insert here']);
+const PLACEHOLDER_WORDS = new Set(['changeme', 'changeit', 'replaceme', 'placeholder', 'example', 'dummy', 'redacted', 'notasecret', 'todo', 'fixme', 'tbd', 'xxx', 'xxxx']);
+
+/**
+ * A value made of words only (letters split by _ - . space or case), holding a placeholder word or
+ * pair anywhere (CHANGE_ME_IN_PROD, Replace-Me-Before-Deploy, your_api_key_here, dummy_secret).
+ * A digit or symbol makes a value: ChangeMe2024! stays a secret.
+ */
+function placeholderWords(s: string): boolean {
+  if (s.length > 80 || !/^[A-Za-z][A-Za-z_. -]*$/.test(s)) return false;
+  const words = nameWords(s);
+  if (words.length === 0) return false;
+  if (words[0] === 'your' || words[words.length - 1] === 'here') return true;
+  for (let i = 0; i < words.length; i++) {
+    if (PLACEHOLDER_WORDS.has(words[i])) return true;
+    if (i + 1 < words.length && PLACEHOLDER_WORD_PAIRS.has(words[i] + ' ' + words[i + 1])) return true;
+  }
   return false;
+}
+
+/**
+ * Base64 of `user:secret` (HTTP Basic, docker config.json `auth`, .npmrc `_auth`): a credential
+ * whatever the name around it, when it decodes to printable text with a colon and a non-empty secret.
+ */
+export function isBasicCredential(v: string): boolean {
+  if (v.length < 8 || v.length > 1024 || v.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
+  const decoded = Buffer.from(v, 'base64').toString('latin1');
+  return /^[\x21-\x39\x3b-\x7e]{1,128}:[\x20-\x7e]{1,512}$/.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(':') + 1));
 }

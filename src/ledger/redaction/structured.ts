@@ -2,7 +2,7 @@
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
 import { isPlaceholder, isSensitiveName } from './names';
-import { MAX_VALUE, readValue, type Span } from './text';
+import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
 
 const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\//g;
@@ -53,7 +53,12 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     if (at === -1) continue;
     const userinfo = text.slice(a, at);
     const colon = userinfo.indexOf(':');
-    if (colon === -1) continue;
+    if (colon === -1) {
+      // A key as the whole userinfo (a Sentry DSN's public key, https://<token>@host): long, letters and digits, no name.
+      if (userinfo.length >= 20 && userinfo.length <= 256 && /^[A-Za-z0-9_-]+$/.test(userinfo) && /[0-9]/.test(userinfo) && /[A-Za-z]/.test(userinfo) && !isPlaceholder(userinfo))
+        spans.push({ start: a, end: at, rule: 'url-credentials' });
+      continue;
+    }
     const user = userinfo.slice(0, colon);
     const password = userinfo.slice(colon + 1);
     if (/[/?#]/.test(user) || /^\d{1,5}(?:[/?#]|$)/.test(password) || !password || isPlaceholder(password)) continue;
@@ -86,6 +91,9 @@ export function findLineSecrets(text: string, spans: Span[]): void {
   }
   PROSE.lastIndex = 0;
   while ((m = scan(PROSE, text))) {
+    // Inside an identifier (arn:…:secret:name, /secret/path) the word is a part, not prose.
+    const before = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
+    if (before === 58 || before === 47) continue;
     let v = m[2];
     const q = m[1];
     let start = m.index + m[0].length - v.length;
@@ -93,12 +101,16 @@ export function findLineSecrets(text: string, spans: Span[]): void {
       const close = text.indexOf(q, start);
       const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
       v = text.slice(start, end);
-    } else v = v.replace(/[.,;:)]+$/, '');
+    } else v = v.includes('(') ? v.replace(/[.,;:]+$/, '') : v.replace(/[.,;:)]+$/, '');
     // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
     if (!/[0-9]/.test(v) && !/[^A-Za-z]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v.slice(1)))) continue;
     if (isPlaceholder(v)) continue;
+    // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
+    if (!q && OPENS_PLACEHOLDER[v.charCodeAt(0)] === 1 && text.charCodeAt(start + v.length) === 32 && isPlaceholder(text.slice(start, lineEnd(text, start, 256)))) continue;
     spans.push({ start, end: start + v.length, rule: 'prose' });
   }
+
+  findContextSecrets(text, spans);
 
   let table: { sep: string; cols: boolean[]; n: number } | undefined;
   let lineStart = 0;
@@ -110,6 +122,74 @@ export function findLineSecrets(text: string, spans: Span[]): void {
     if (end - lineStart <= 4096) table = line(text, lineStart, end, spans, table);
     else table = undefined;
     lineStart = nl + 1;
+  }
+}
+
+// SQL that sets a password: IDENTIFIED BY '…', [WITH] [ENCRYPTED] PASSWORD '…', SET PASSWORD = PASSWORD('…').
+const SQL_PASSWORD = /\b(?:IDENTIFIED[ \t]{1,8}(?:WITH[ \t]{1,8}[A-Za-z0-9_]{1,40}[ \t]{1,8})?BY|PASSWORD)[ \t]{0,8}(?:=[ \t]{0,8})?(?:PASSWORD[ \t]{0,4})?\(?[ \t]{0,4}'((?:[^'\\\n]|\\.|''){1,256})'/gi;
+// A command line that decodes a stored secret (kubectl get secret … | base64 -d): the lines it prints are the secret.
+const DECODE_SECRET = /^[ \t]{0,4}[$#>%][ \t]{1,4}[^\n]{0,400}$/;
+const DECODE_PIPE = /\|[ \t]{0,4}base64[ \t]{1,4}(?:-d|-D|--decode)\b/;
+const NAMES_SECRET = /secret|passw|token|\.data\.|credential|api[_-]?key/i;
+// ftp and lftp scripts: `user NAME PASSWORD`.
+const FTP_USER = /^[ \t]{0,8}user[ \t]{1,8}\S{1,64}[ \t]{1,8}(\S{1,256})[ \t]{0,8}$/gm;
+// Terraform state of a random_password: its `result` is the password.
+const TF_RESULT = /"result"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){1,512})"|\bresult[ \t]{1,8}=[ \t]{1,4}"((?:[^"\\\n]|\\.){1,512})"/g;
+
+/** Secrets that their surroundings reveal: SQL password clauses, decoded secret output, ftp scripts, random_password results. */
+function findContextSecrets(text: string, spans: Span[]): void {
+  let m: RegExpExecArray | null;
+  if (text.includes("'")) {
+    SQL_PASSWORD.lastIndex = 0;
+    while ((m = scan(SQL_PASSWORD, text))) {
+      const v = m[1];
+      if (isPlaceholder(v)) continue;
+      const start = m.index + m[0].length - 1 - v.length;
+      spans.push({ start, end: start + v.length, rule: 'sql-password' });
+    }
+  }
+  for (let i = text.indexOf('base64'); i !== -1; i = text.indexOf('base64', i + 6)) {
+    const ls = text.lastIndexOf('\n', i) + 1;
+    let le = text.indexOf('\n', i);
+    if (le === -1) le = text.length;
+    work.reads += le - ls;
+    const l = text.slice(ls, le);
+    if (!DECODE_SECRET.test(l) || !DECODE_PIPE.test(l) || !NAMES_SECRET.test(l)) {
+      i = Math.max(i, le - 6);
+      continue;
+    }
+    // Its output: the lines up to the next prompt or blank line (at most 8).
+    let s = le + 1;
+    for (let k = 0; k < 8 && s < text.length; k++) {
+      let e = text.indexOf('\n', s);
+      if (e === -1) e = text.length;
+      const out = text.slice(s, e).trim();
+      work.reads += e - s;
+      if (!out || DECODE_SECRET.test(text.slice(s, e))) break;
+      if (!isPlaceholder(out)) {
+        const at = text.indexOf(out, s);
+        spans.push({ start: at, end: at + out.length, rule: 'decoded-secret' });
+      }
+      s = e + 1;
+    }
+    i = Math.max(i, s - 6);
+  }
+  if (text.includes('ftp')) {
+    FTP_USER.lastIndex = 0;
+    while ((m = scan(FTP_USER, text))) {
+      if (isPlaceholder(m[1])) continue;
+      const start = m.index + m[0].lastIndexOf(m[1]);
+      spans.push({ start, end: start + m[1].length, rule: 'ftp-user' });
+    }
+  }
+  if (text.includes('random_password')) {
+    TF_RESULT.lastIndex = 0;
+    while ((m = scan(TF_RESULT, text))) {
+      const v = m[1] ?? m[2];
+      if (isPlaceholder(v)) continue;
+      const start = m.index + m[0].length - 1 - v.length;
+      spans.push({ start, end: start + v.length, rule: 'terraform-result' });
+    }
   }
 }
 
@@ -191,8 +271,9 @@ function splitCells(l: string, sep: string): [number, number][] {
   return out;
 }
 
-// Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}).
-const NAME_THEN_VALUE = /\b[Nn]ame["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+// Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}),
+// .NET appSettings (<add key="X" value="..." />), tags ({"Key": "X", "Value": "..."}).
+const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
 
 export function findNameValuePairs(text: string, spans: Span[]): void {
   NAME_THEN_VALUE.lastIndex = 0;

@@ -55,6 +55,10 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'django-secret-key', example: 'django-insecure-…', hints: ['django-insecure-'], re: /django-insecure-[^\s'"`]{20,120}/g },
   { name: 'sendgrid-key', example: 'SG.….…', hints: ['SG.'], re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,60}/g },
   { name: 'twilio-key', example: 'SK + 32 hex, AC + 32 hex', hints: ['SK', 'AC'], re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
+  // The auth token right after its account SID: Client('AC…', '<32 hex>'), AC…:<32 hex>.
+  { name: 'twilio-auth-token', example: 'AC + 32 hex, then 32 hex', hints: ['AC'], re: /\bAC[0-9a-f]{32}["']?[ \t,:;=|]{1,6}["']?([0-9a-f]{32})(?![0-9A-Za-z])/g, group: 1 },
+  { name: 'mailchimp-key', example: '<32 hex>-us6', hints: ['-us'], re: /\b[0-9a-f]{32}-us\d{1,2}\b/g },
+  { name: 'fcm-server-key', example: 'AAAA…:APA91b…', hints: [':APA91b'], re: /\b[A-Za-z0-9_-]{7,12}:APA91b[A-Za-z0-9_-]{100,300}/g },
   { name: 'digitalocean-token', example: 'dop_v1_ doo_v1_ dor_v1_', hints: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
   { name: 'shopify-token', example: 'shpat_ shpca_ shppa_ shpss_', hints: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
   { name: 'mailgun-key', example: 'key-…', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g, check: notAllOneClass },

@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import { changesTree, writesPath, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { LOOM_DIR } from '../tables/paths';
+import { LOOM_DIR, LOOM_PACKAGE } from '../tables/paths';
 import { operands, own, parseOptions } from './args';
 
 /** Programs that write every file operand. */
@@ -138,7 +138,8 @@ const writers: Rule = (r) => {
   }
   if (FILE_WRITERS.includes(name)) {
     const files = name === 'chown' || name === 'chgrp' || name === 'setfacl' || name === 'chattr' ? operands(argv).slice(1) : name === 'truncate' ? operands(argv, 1, ['-s', '--size', '-r', '--reference']) : name === 'patch' ? operands(argv, 1, ['-i', '--input', '-p', '-o', '--output', '-d', '--directory', '-B', '-r', '-D', '-F', '-z', '-Y', '-V']).slice(0, 1) : operands(argv, 1, ['-l', '-o', '-n', '-s', '-r']);
-    for (const f of files) writesPath(a, f, cwd, segment);
+    const append = name === 'tee' && argv.slice(1).some((x) => x === '--append' || /^-[a-zA-Z]*a/.test(x));
+    for (const f of files) writesPath(a, f, cwd, segment, { append });
     if (name === 'chattr' && (argv[1] ?? '').startsWith('-')) for (const f of operands(argv, 2)) writesPath(a, f, cwd, segment);
     return;
   }
@@ -210,5 +211,31 @@ const writers: Rule = (r) => {
 
 writers.names = ['sqlite3', 'sqlite', 'chmod', ...FILE_WRITERS, ...COPY_WRITERS, 'dd', 'sed', 'gsed', 'perl', 'ruby', 'gawk', 'awk', ...Object.keys(SCRIPTED_EDITORS), 'tar', 'bsdtar', 'gtar', 'unzip', '7z'];
 
-export const TAMPER_RULES: Rule[] = [writers];
+/** Package-manager subcommands that take a package out of the project. */
+const REMOVE_SUBCOMMANDS = new Set(['uninstall', 'remove', 'rm', 'un', 'r', 'unlink', 'erase']);
+const PACKAGE_MANAGERS = ['npm', 'pnpm', 'yarn', 'bun', 'cnpm', 'ni', 'nun'];
+
+/** `npm uninstall loom-governance`, `pnpm remove loom-governance`: the guard itself uninstalled. */
+const uninstallsLoom: Rule = (r) => {
+  const args = r.argv.slice(1);
+  const sub = args.findIndex((x) => !x.startsWith('-'));
+  if (sub < 0 || !(REMOVE_SUBCOMMANDS.has(args[sub]) || r.name === 'nun')) return;
+  const pkgs = args.slice(r.name === 'nun' ? 0 : sub + 1).filter((x) => !x.startsWith('-'));
+  if (pkgs.some((p) => p === LOOM_PACKAGE || p.replace(/@[^@/]*$/, '') === LOOM_PACKAGE || p.endsWith('/' + LOOM_PACKAGE))) r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} ${args[sub]} takes loom itself out of the project: the agent may not switch off its guard`);
+};
+uninstallsLoom.names = PACKAGE_MANAGERS;
+
+/** Stopping loom's own processes (its server or daemon): `pkill -f loom`, `kill $(pgrep -f loom)`. */
+const LOOM_PROCESS = /(?:^|[\/\s'"-])loom(?:-governance)?(?:[\s'"]|$|[ .-](?:serve|daemon))/;
+const stopsLoom: Rule = (r) => {
+  if (r.name === 'pkill' || r.name === 'killall') {
+    if (operands(r.argv, 1, ['-u', '-U', '-g', '-G', '-s', '-t', '-P', '--signal', '-F']).some((p) => LOOM_PROCESS.test(` ${p} `))) r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} stops loom's own processes: the agent may not switch off its guard`);
+    return;
+  }
+  const sub = r.words.slice(1).flatMap((w) => w.subs ?? []).find((x) => (/\b(?:pgrep|pidof|ps)\b/.test(x.src) && LOOM_PROCESS.test(` ${x.src} `)) || /(?:^|[\s/])\.loom\/\S*pid\b|loom[\w.-]*\.pid\b/.test(x.src));
+  if (sub) r.analyzer.hit('modify-loom', 'deny', r.segment, `kill of the processes \`${sub.src.trim().slice(0, 60)}\` finds, loom's own among them: the agent may not switch off its guard`);
+};
+stopsLoom.names = ['kill', 'pkill', 'killall'];
+
+export const TAMPER_RULES: Rule[] = [writers, uninstallsLoom, stopsLoom];
 export { chmodTargets };

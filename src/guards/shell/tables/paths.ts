@@ -26,6 +26,11 @@ export const HOOK_SETTINGS_FILES = [
 /** Harness settings folders: removing or moving one of them as a whole takes its hooks with it. */
 export const HARNESS_FOLDERS = ['.claude', '.codex', '.gemini', '.cursor', '.opencode', '.github/hooks', '.qwen', '.factory', '.kilo', '.kilocode'];
 
+/** Where loom itself is installed in a project (its package and the `loom` command): changing or removing them switches the guard off. */
+export const LOOM_PACKAGE_PATHS = ['node_modules/loom-governance', 'node_modules/.bin/loom', 'node_modules/.bin/loom.cmd', 'node_modules/.bin/loom.ps1'];
+/** loom's package name: removing it with a package manager uninstalls the guard. */
+export const LOOM_PACKAGE = 'loom-governance';
+
 /** loom's state folder in the project. */
 export const LOOM_DIR = '.loom';
 

@@ -1,0 +1,148 @@
+// Code in languages loom does not parse in full (tables/foreign.ts: Go, Rust,
+// C, the JVM family, Lisps, Erlang/Elixir, Haskell, Swift ...) given on the
+// command line, on stdin or in a file written earlier on the line, and the
+// shell escapes of database shells (sqlite3 `.shell`, psql `\!`, mysql
+// `system`). Without a parser for each language the guard reads what any of
+// them needs to do damage: a string that is a shell command, a list of
+// strings that is an argv, a call that deletes a tree next to the path or
+// home expression it deletes. Each is judged like the command it stands for.
+import type { Feed } from '../feed';
+import { deletesPath } from '../path-rules';
+import type { Rule, RuleContext } from '../rules';
+import { FOREIGN_RUNNERS, HOME_EXPRESSIONS, SQL_SHELLS, TREE_DELETE_CALLS, type ForeignRunner } from '../tables/foreign';
+import { own } from './args';
+
+const MAX_CODE = 64 * 1024;
+const MAX_LITERALS = 64;
+const MAX_DELETES = 16;
+const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+/** A double-quoted string literal with backslash escapes (every language here has one). */
+const LITERAL = /"((?:[^"\\\n]|\\.){0,2000})"/g;
+/** A command-looking text: a program name then at least one word. */
+const COMMAND_TEXT = /^\s*(?:sudo\s+)?[\w.\/~+-]+\s+\S/;
+/** Between the strings of one argv list: commas, brackets, quotes of a Lisp list, `new String[]{`. */
+const LIST_GAP = /^[\s,'(){}\[\]]*$|^\s*,?\s*(?:new\s+String\s*\[\s*\]\s*\{|List\.of\(|listOf\(|Arrays\.asList\(|vec!\[|&\[|\[)\s*$/;
+
+function unescape(s: string): string {
+  return s.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+}
+
+function judgeShellText(r: RuleContext, text: string, via: string): void {
+  r.analyzer.analyzeSource(text, r.depth + 1, `${r.via} > ${via}`, r.cwd, new Map());
+}
+
+/** Reads a program text in any of these languages and judges what it would run or delete. */
+export function scanForeignCode(r: RuleContext, code: string, via: string): void {
+  if (code.length > MAX_CODE) {
+    r.analyzer.hit('unparseable', 'ask', r.segment, `${via} code longer than ${MAX_CODE} characters`);
+    return;
+  }
+  const lits: { text: string; start: number; end: number }[] = [];
+  for (const m of code.matchAll(LITERAL)) {
+    lits.push({ text: unescape(m[1]), start: m.index, end: m.index + m[0].length });
+    if (lits.length >= MAX_LITERALS) break;
+  }
+  // Runs of strings separated only by list punctuation: an argv ("rm", "-rf", "/home/dev").
+  const used = new Set<number>();
+  for (let i = 0; i < lits.length; i++) {
+    let j = i;
+    while (j + 1 < lits.length && LIST_GAP.test(code.slice(lits[j].end, lits[j + 1].start))) j++;
+    if (j > i && /^[\w.\/+-]+$/.test(lits[i].text)) {
+      const argv = lits.slice(i, j + 1).map((l) => l.text);
+      judgeShellText(r, argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' '), `${via} argv`);
+      for (let k = i; k <= j; k++) used.add(k);
+      i = j;
+    }
+  }
+  // A single string that reads as a shell command ("rm -rf ~", `sh -c "..."` arguments).
+  lits.forEach((l, i) => {
+    if (!used.has(i) && COMMAND_TEXT.test(l.text)) judgeShellText(r, l.text, `${via} string`);
+  });
+  // Tree deletes: the path string in the same statement, else a home expression there.
+  let n = 0;
+  for (const m of code.matchAll(TREE_DELETE_CALLS)) {
+    if (++n > MAX_DELETES) break;
+    const from = Math.max(code.lastIndexOf(';', m.index), code.lastIndexOf('\n', m.index), 0);
+    let to = code.slice(m.index).search(/[;\n]/);
+    to = to < 0 ? code.length : m.index + to;
+    const stmt = code.slice(from, to);
+    const path = [...stmt.matchAll(LITERAL)].map((x) => unescape(x[1])).find((t) => /^(?:\/|~|\.\.?(?:\/|$)|[A-Za-z]:\\)/.test(t));
+    const target = path ?? (HOME_EXPRESSIONS.test(stmt) ? '~' : undefined);
+    if (target) deletesPath(r.analyzer, target, r.cwd, `${r.segment} (${via}: ${m[0]})`, { recursive: true });
+  }
+}
+
+/** The code a runner is given: option values, `sub` then a source file or stdin, a source operand. */
+function codesOf(r: RuleContext, spec: ForeignRunner): string[] {
+  const out: string[] = [];
+  const args = r.argv.slice(1);
+  let sawProgram = false;
+  const feedText = (f: Feed | undefined, what: string): void => {
+    if (!f) return;
+    if (f.kind === 'static') out.push(f.text);
+    else if (f.kind === 'download') r.analyzer.hit('pipe-download-to-interpreter', 'deny', r.segment, `${r.name} runs ${what} downloaded by ${f.by}`);
+    else if (f.kind === 'runtime') r.analyzer.hit('dynamic-command', 'ask', r.segment, `${r.name} runs ${what} only known at run time (${f.why})`);
+  };
+  const stdinText = (): void => {
+    const here = r.cmd.heredoc && !r.cmd.heredoc.dynamic ? r.cmd.heredoc.text : undefined;
+    const str = r.cmd.redirects.find((x) => x.op === '<<<' && !x.target.dynamic)?.target.text;
+    if (here !== undefined || str !== undefined) out.push((here ?? str)!);
+    else feedText(r.stdin, 'a program on stdin');
+  };
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    const eq = a.indexOf('=');
+    const key = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    if (spec.code?.includes(key)) {
+      if (key !== a) out.push(a.slice(eq + 1));
+      else if (args[k + 1] !== undefined) out.push(args[++k]);
+      sawProgram = true;
+      continue;
+    }
+    if (STDIN.has(a) && spec.stdin) {
+      stdinText();
+      sawProgram = true;
+      continue;
+    }
+    if (!a.startsWith('-') && spec.source?.test(a)) {
+      feedText(r.fileFeed?.(a), `the source file ${a}`);
+      sawProgram = true;
+    }
+  }
+  if (!sawProgram && spec.stdin === 'always' && !(spec.sub && spec.sub.includes(args[0] ?? ''))) stdinText();
+  return out;
+}
+
+const foreign: Rule = (r) => {
+  const spec = own(FOREIGN_RUNNERS, r.name);
+  if (!spec) return;
+  if (spec.sub && !spec.code && !spec.sub.includes(r.argv[1] ?? '')) return;
+  for (const code of codesOf(r, spec)) scanForeignCode(r, code, r.name);
+};
+foreign.names = Object.keys(FOREIGN_RUNNERS);
+
+/** Database shells: a `.shell` / `\!` / `system` escape runs its text in a shell. */
+const sqlShells: Rule = (r) => {
+  const spec = own(SQL_SHELLS, r.name);
+  if (!spec) return;
+  const texts: string[] = [];
+  const args = r.argv.slice(1);
+  let operands = 0;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    const eq = a.indexOf('=');
+    const key = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    if (spec.code.includes(key)) texts.push(key !== a ? a.slice(eq + 1) : args[++k] ?? '');
+    else if (/^-[ce].+/.test(a) && spec.code.includes(a.slice(0, 2))) texts.push(a.slice(2));
+    else if (!a.startsWith('-') && spec.operandsAreCode && operands++ > 0) texts.push(a);
+  }
+  const here = r.cmd.heredoc && !r.cmd.heredoc.dynamic ? r.cmd.heredoc.text : undefined;
+  const str = r.cmd.redirects.find((x) => x.op === '<<<' && !x.target.dynamic)?.target.text;
+  const fed = here ?? str ?? (r.stdin?.kind === 'static' ? r.stdin.text : undefined);
+  if (fed !== undefined) texts.push(fed);
+  for (const t of texts) for (const m of t.matchAll(spec.escape)) if (m[1].trim()) judgeShellText(r, m[1], `${r.name} shell escape`);
+};
+sqlShells.names = Object.keys(SQL_SHELLS);
+
+export const FOREIGN_CODE_RULES: Rule[] = [foreign, sqlShells];

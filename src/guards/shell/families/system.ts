@@ -1,0 +1,147 @@
+// The system family: switching off what keeps the machine reachable and safe
+// (firewall, network, swap, remounts, accounts and privileges, security
+// modules and the services behind them, container volumes with data), from
+// the table in tables/system.ts; recursive permission changes over system
+// folders; and files destroyed by being overwritten rather than deleted
+// (truncated, emptied, replaced by /dev/null or random bytes, a symlink laid
+// over them), judged like a delete of that file.
+import { posix } from 'node:path';
+import type { Rule, RuleContext } from '../rules';
+import { classify, deletesPath, destroysFile, isSystemFile, resolveTarget, within } from '../path-rules';
+import { SYSTEM_DAMAGE, type SystemDamage } from '../tables/system';
+import { operands } from './args';
+
+const BY_NAME = new Map<string, SystemDamage[]>();
+for (const d of SYSTEM_DAMAGE) for (const n of d.names) BY_NAME.set(n, [...(BY_NAME.get(n) ?? []), d]);
+
+const HELP = /^(?:--help|-h|--version|-V|help)$/;
+
+function matches(d: SystemDamage, args: string[]): boolean {
+  if (d.sub && !d.sub.test(operands(['x', ...args])[0] ?? '')) return false;
+  if (d.all && !d.all.every((p) => args.some((x) => p.test(x)))) return false;
+  if (d.any && !args.some((x) => d.any!.test(x))) return false;
+  return true;
+}
+
+const damage: Rule = (r) => {
+  const list = BY_NAME.get(r.name);
+  if (!list) return;
+  const args = r.argv.slice(1);
+  if (args.some((x) => HELP.test(x))) return;
+  for (const d of list) {
+    if (!matches(d, args)) continue;
+    r.analyzer.hit(d.rule, 'deny', r.segment, `${r.name} ${d.what}`);
+    return;
+  }
+};
+damage.names = [...BY_NAME.keys()];
+
+/** `docker volume rm $(docker volume ls -q)`: every volume, whatever its name. */
+const allVolumes: Rule = (r) => {
+  const args = r.argv.slice(1);
+  if (!(args.includes('volume') && args.some((x) => x === 'rm' || x === 'remove'))) return;
+  const listed = r.words.slice(1).flatMap((w) => w.subs ?? []).find((s) => /\bvolume\s+ls\b/.test(s.src) && !/--filter|-f\s/.test(s.src) && !/\|\s*grep\b/.test(s.src));
+  if (listed) r.analyzer.hit('container-data-loss', 'deny', r.segment, `${r.name} deletes every volume, with its data`);
+};
+allVolumes.names = ['docker', 'podman'];
+
+const WIDE = new Set(['root', 'system']);
+
+/** umount of / or a system folder; chmod/setfacl/chattr -R over a system folder whatever the mode. */
+const systemTrees: Rule = (r) => {
+  const { name, argv } = r;
+  if (name === 'umount') {
+    for (const t of operands(argv)) {
+      const { abs } = resolveTarget(t, r.cwd);
+      if (WIDE.has(classify(abs, r.analyzer)) && !abs.startsWith('/mnt/') && !abs.startsWith('/media/')) r.analyzer.hit('unmount-system', 'deny', r.segment, `umount takes ${abs} away from the running system`);
+    }
+    return;
+  }
+  const recursive = argv.slice(1).some((x) => x === '-R' || x === '--recursive' || /^-[a-zA-Z]*R[a-zA-Z]*$/.test(x));
+  if (!recursive) return;
+  const ops = operands(argv, 1, ['-m', '-M', '-x', '-X', '--modify', '--set', '--set-file', '--remove', '--reference', '--modify-file', '--remove-file']);
+  const files = name === 'setfacl' || name === 'chattr' ? ops : ops.slice(1);
+  for (const f of files) {
+    const { abs } = resolveTarget(f.startsWith('~') ? r.opts.home + f.slice(1) : f, r.cwd);
+    if (WIDE.has(classify(abs, r.analyzer))) r.analyzer.hit('chmod-recursive-system', 'deny', r.segment, `${name} -R changes the permissions of every file under ${abs}, a folder of the operating system`);
+  }
+};
+systemTrees.names = ['umount', 'chmod', 'setfacl', 'chattr'];
+
+const NOTHING = /^\/dev\/(?:null|zero|u?random|full)$/;
+
+function destroyed(r: RuleContext, path: string, verb: string): void {
+  destroysFile(r.analyzer, path, r.cwd, r.segment, { verb, home: true });
+}
+
+/** A size that leaves nothing or less than before: `-s 0`, `-s -10`, `-s <5K`, `--size=0`. */
+function shrinks(size: string | undefined): boolean {
+  return size !== undefined && (/^0+[KMGTPEZY]?i?B?$/i.test(size) || /^[-<\/%]/.test(size));
+}
+
+/** Files overwritten rather than deleted: each is judged like a delete of its content. */
+const overwriters: Rule = (r) => {
+  const { name, argv } = r;
+  const args = argv.slice(1);
+  if (name === 'truncate') {
+    let size: string | undefined;
+    args.forEach((x, i) => {
+      if (x === '-s' || x === '--size') size = args[i + 1];
+      else if (x.startsWith('--size=')) size = x.slice(7);
+      else if (/^-s./.test(x)) size = x.slice(2);
+    });
+    if (shrinks(size)) for (const f of operands(argv, 1, ['-s', '--size', '-r', '--reference'])) destroyed(r, f, 'truncates');
+    return;
+  }
+  if (name === 'dd') {
+    const from = args.find((x) => x.startsWith('if='))?.slice(3);
+    const of = args.find((x) => x.startsWith('of='))?.slice(3);
+    if (of && from !== undefined && NOTHING.test(from)) destroyed(r, of, `overwrites with ${from}`);
+    return;
+  }
+  if (name === 'cp' || name === 'install') {
+    const ops = operands(argv, 1, ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix', '-t', '--target-directory']);
+    if (ops.length >= 2 && ops.slice(0, -1).some((s) => NOTHING.test(s))) destroyed(r, ops[ops.length - 1], `overwrites with ${ops[0]}`);
+    return;
+  }
+  if (name === 'ln') {
+    const force = args.some((x) => x === '--force' || /^-[a-zA-Z]*f/.test(x));
+    const ops = operands(argv, 1, ['-t', '--target-directory', '-S', '--suffix']);
+    const dest = ops[ops.length - 1];
+    // The link's own path, not where an earlier link on the line points: a link inside the project replaces a project file.
+    if (force && ops.length >= 2 && !within(resolveTarget(dest.startsWith('~') ? r.opts.home + dest.slice(1) : dest, r.cwd).abs, r.opts.projectDir)) destroyed(r, dest, `replaces with a link to ${ops[0]}`);
+    return;
+  }
+  if (name === 'mv' || name === 'gmv') {
+    // Moving a file or folder of the operating system away breaks what needs it (`mv /usr/bin /usr/bin.old`).
+    const ops = operands(argv, 1, ['-t', '--target-directory', '-S', '--suffix']);
+    for (const s of ops.slice(0, -1)) {
+      const { abs } = resolveTarget(s, r.cwd);
+      if (isSystemFile(abs, r.analyzer)) r.analyzer.hit('destroy-outside-project', 'deny', r.segment, `mv moves ${abs}, a file of the operating system, away`);
+    }
+    return;
+  }
+  if (name === 'gio' && (args[0] === 'trash' || args[0] === 'remove')) {
+    for (const f of operands(argv, 2)) deletesPath(r.analyzer, f, r.cwd, r.segment, { recursive: true });
+    return;
+  }
+  if ((name === '7z' || name === '7za' || name === '7zz') && args.includes('-sdel')) {
+    for (const f of operands(argv, 2).slice(1)) deletesPath(r.analyzer, f, r.cwd, r.segment, { recursive: true });
+    return;
+  }
+  if ((name === 'tar' || name === 'gtar' || name === 'bsdtar') && args.includes('--remove-files')) {
+    const c = args.findIndex((x) => x === '-C' || x === '--directory');
+    const base = c >= 0 && args[c + 1] ? posix.resolve(r.cwd, args[c + 1]) : r.cwd;
+    const files: string[] = [];
+    for (let k = 0; k < args.length; k++) {
+      const x = args[k];
+      if (x === '-C' || x === '--directory' || x === '-f' || x === '--file' || x === '-T' || x === '--files-from' || x === '-X' || x === '--exclude-from' || x === '--exclude' || x === '-b' || x === '-H' || x === '--format') k++;
+      else if (/^-[a-zA-Z]*f$/.test(x) || (k === 0 && /^[a-zA-Z]*f$/.test(x))) k++;
+      else if (!x.startsWith('-') && !(k === 0 && /^[a-zA-Z]+$/.test(x))) files.push(x);
+    }
+    for (const f of files) deletesPath(r.analyzer, f.startsWith('~') ? f : posix.resolve(base, f), r.cwd, r.segment, { recursive: true });
+  }
+};
+overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'gio', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar'];
+
+export const SYSTEM_RULES: Rule[] = [damage, allVolumes, systemTrees, overwriters];
