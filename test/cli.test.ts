@@ -2,7 +2,7 @@
 // help for every command (three spellings, exit 0), every option a command
 // accepts is in its help, a typo gets the closest command, no colour when
 // piped or with NO_COLOR, tables that fit the terminal.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closestCommand, COMMAND_HELP, commandHelp } from '../src/cli/help';
@@ -85,6 +85,36 @@ describe('loom CLI', () => {
     expect(unknownTopic.code).toBe(1);
     expect(unknownTopic.stderr).toContain('did you mean "loom report"?');
   });
+
+  it('every command the dispatcher knows has a help entry (a new command cannot ship without one)', () => {
+    const src = readFileSync(join(ROOT, 'src', 'cli', 'main.ts'), 'utf8');
+    const table = /const COMMANDS[^=]*= \{([\s\S]*?)\n\};/.exec(src);
+    expect(table).not.toBeNull();
+    const names = [...table![1].matchAll(/^\s+'?([a-z][\w-]*)'?:/gm)].map((m) => m[1]);
+    expect(names.length).toBeGreaterThan(10);
+    for (const n of names) expect(COMMAND_HELP[n], `loom ${n} has no help entry in src/cli/help.ts`).toBeDefined();
+  });
+
+  it('bad input is one line naming what and where, with a defined exit code, and writes nothing', async () => {
+    const empty = tempDir();
+    const none = join(empty, 'no-such-project');
+    const cases: [string[], number, RegExp][] = [
+      [['report', '--project-dir', none], 2, /^loom report: .*no-such-project\/\.loom\/compliance\/ledger\.db: no ledger database$/],
+      [['evidence', '--project-dir', none], 2, /^loom evidence: .*no ledger database$/],
+      [['history', '--project-dir', none], 2, /^loom history: .*no ledger database$/],
+      [['verify', '--bundle', join(empty, 'nope.json')], 2, /^loom verify: cannot verify: .*nope\.json: no such file \(ENOENT\)$/],
+      [['team'], 1, /^loom team: expected a subcommand: loom team init$/],
+      [['team', 'int'], 1, /^loom team: unknown subcommand "int"; expected: loom team init$/],
+      [['serve', '--token-file', join(empty, 'token')], 1, /^loom serve: --token-file .*token: no such file \(ENOENT\)$/],
+    ];
+    for (const [args, code, line] of cases) {
+      const r = await loom(args);
+      expect(r.code, args.join(' ')).toBe(code);
+      expect(r.stderr.trimEnd(), args.join(' ')).toMatch(line);
+      expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    expect(existsSync(none)).toBe(false);
+  }, 120_000);
 
   it('an unknown option is one line naming it; a missing value too', async () => {
     const bad = await loom(['history', '--colour']);

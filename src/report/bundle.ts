@@ -6,6 +6,7 @@
 // project and runs the ordinary verify on it, so a bundle is judged by
 // exactly the same checks (and names the same kinds of tampering) as a ledger.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { fileReason } from '../util/file-reason';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCheckpoints, externalCheckpointFile, type Checkpoint } from '../ledger/checkpoints';
@@ -62,7 +63,7 @@ function parseBundle(file: string): Bundle {
   try {
     size = statSync(file).size;
   } catch (e) {
-    throw new BundleError(`${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw new BundleError(`${file}: ${fileReason(e)}`);
   }
   if (size > MAX_BUNDLE_BYTES) throw new BundleError(`${file}: ${size} bytes, more than a bundle may be (${MAX_BUNDLE_BYTES})`);
   let b: Partial<Bundle>;

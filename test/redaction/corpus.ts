@@ -209,5 +209,19 @@ export function corpus(seed = 20261201): { secrets: SecretCase[]; lookalikes: Lo
     'x-request-id: 4bf92f3577b34da6a3ce929d0e0e4736', 'ETag: "33a64df551425fcc55e4d42a148795d9f25f89d4"', 'traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
     'Authorization header missing', 'zip -r out.zip dir', 'curl -u admin https://x.example.com', '7z x archive.7z', 'keytool -list -keystore ks.jks',
   ]) keep('plain', t);
+
+  // Secrets their surroundings reveal (red-team round 3 causes), added last so the draws above stay the same.
+  add('sql-password', (v) => `mysql> CREATE USER '${user()}'@'%' IDENTIFIED BY '${v}';`, () => pw('#/!%$&@^*'));
+  add('sql-password', (v) => `postgres=# ALTER ROLE ${user().replace('-', '_')} WITH LOGIN PASSWORD '${v}';`, () => pw('#/!%$&@^*'));
+  add('decoded-secret', (v) => `$ kubectl get secret ${one(['db', 'api', 'smtp'])} -o jsonpath='{.data.${one(['password', 'token', 'api-key'])}}' | base64 ${one(['-d', '--decode'])}\n${v}`, () => pw());
+  add('basic-auth', (v) => `{"auths": {"${host()}": {"auth": "${v}"}}}`, () => Buffer.from(`${user()}:${pw()}`).toString('base64'));
+  add('basic-auth', (v) => `//${host()}/:_auth=${v}`, () => Buffer.from(`${user()}:${mixed(16)}`).toString('base64'));
+  add('key-value-attributes', (v) => `<add key="${one(['Smtp:Password', 'jwt.signing_secret', 'ApiToken'])}" value="${v}" />`, () => pw());
+  add('url-key-userinfo', (v) => `SENTRY_DSN=https://${v}@o${pick(DIG, 6)}.ingest.sentry.io/${pick(DIG, 7)}`, () => pick(HEX, 32));
+  add('twilio-auth-token', (v) => `client = Client("AC${pick(HEX, 32)}", "${v}")`, () => pick(HEX, 32));
+  for (const v of ['CHANGE_ME_IN_PROD', 'replace-me-with-the-real-one', 'YOUR_DB_PASSWORD_HERE', 'vault:secret/data/app#db_password', '!Ref DbPassword'])
+    keep('placeholder-words', `DB_PASSWORD=${v}`, v);
+  const pk = `pk_live_${mixed(24)}`;
+  keep('publishable-key', `STRIPE_PUBLISHABLE_KEY=${pk}`, pk);
   return { secrets, lookalikes };
 }

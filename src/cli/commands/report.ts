@@ -3,6 +3,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { foldQuietly } from '../../ledger/fold';
+import { LedgerError } from '../../ledger/errors';
+import { compliancePaths } from '../../ledger/paths';
 import { parseTimeBound } from '../../ledger/query';
 import { readRecords, detail } from '../../ledger/reader';
 import { collect, type Collected, type RawRow, type ReportFilter } from '../../report/collect';
@@ -38,6 +40,13 @@ function failOnExit(c: Collected, v: Record<string, string>): number {
   return 1;
 }
 
+/** A report of a folder with no ledger would be an empty page in a folder loom made up: say so instead (exit 2, as history does). */
+function requireLedger(project: string): void {
+  // Only when nothing of a ledger is there: a journal not yet folded, or a deleted database next to its checkpoints, still gets a report (and its verdict).
+  const p = compliancePaths(project);
+  if (!existsSync(p.dir)) throw new LedgerError(`${p.db}: no ledger database`, 'missing');
+}
+
 function filterFrom(v: Record<string, string>): ReportFilter {
   return { since: v.since ? parseTimeBound(v.since, '--since') : undefined, until: v.until ? parseTimeBound(v.until, '--until') : undefined, session: v.session };
 }
@@ -48,6 +57,7 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   failOnList(f.values);
   const project = resolve(projectDirFrom(f));
   foldQuietly(project);
+  requireLedger(project);
   const c = collect(project, filterFrom(f.values), progressBar('reading the ledger'));
   const out = resolve(f.values.out ?? join(project, '.loom', 'reports', 'compliance.html'));
   mkdirSync(dirname(out), { recursive: true });
@@ -63,6 +73,7 @@ export function evidenceCommand(argv: string[]): number | Promise<number> {
   failOnList(f.values);
   const project = resolve(projectDirFrom(f));
   foldQuietly(project);
+  requireLedger(project);
   const filter = filterFrom(f.values);
   const scope: EvidenceScope = {};
   let spec = f.values.spec?.replace(/^specs[\\/]+/, '').replace(/[\\/]+$/, '');

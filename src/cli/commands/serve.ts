@@ -6,6 +6,7 @@ import type { ShutdownResult } from '../../serve/ledger-client';
 import { startServer } from '../../serve/server';
 import { defaultSocketPath } from '../../serve/socket-path';
 import { FlagError, parseFlags } from '../flags';
+import { fileReason } from '../../util/file-reason';
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'max-per-client', 'config', 'request-timeout-ms', 'socket'] });
@@ -22,7 +23,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     try {
       token = readFileSync(f.values['token-file'], 'utf8').trim();
     } catch (e) {
-      throw new FlagError(`--token-file ${f.values['token-file']}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new FlagError(`--token-file ${f.values['token-file']}: ${fileReason(e)}`);
     }
     if (token.length < 16) throw new FlagError(`--token-file ${f.values['token-file']}: the token must be at least 16 characters`);
   }

@@ -3,6 +3,7 @@
 // Creates the team store's schema, roles and partitions (docs/team.md).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileReason } from '../../util/file-reason';
 import { redactUrl, resolveTeamConfig, TeamConfigError, type TeamConfig } from '../../team/config';
 import { initStore } from '../../team/init';
 import { closeQuietly, connect, classifyPgError, TeamStoreError } from '../../team/pg';
@@ -29,13 +30,13 @@ function password(file: string | undefined, flag: string): string {
     return pw;
   } catch (e) {
     if (e instanceof FlagError) throw e;
-    throw new FlagError(`--${flag} ${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw new FlagError(`--${flag} ${file}: ${fileReason(e)}`);
   }
 }
 
 export async function teamCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub !== 'init') throw new FlagError(`loom team ${sub ?? ''}: expected "loom team init"`);
+  if (sub !== 'init') throw new FlagError(sub === undefined ? 'expected a subcommand: loom team init' : `unknown subcommand "${sub.slice(0, 80)}"; expected: loom team init`);
   const f = parseFlags(rest, { values: ['team-url', 'project-dir', 'months-back', 'months-ahead', 'writer', 'writer-password-file', 'reader', 'reader-password-file'] });
   const cfg = teamConfigFrom(f);
   const logins: { name: string; role: 'writer' | 'reader'; password: string }[] = [];

@@ -22,6 +22,7 @@ import { BLOCK_DEVICE } from './tables/devices';
 import { isShellCodeGenerator } from './tables/generators';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
+import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
 import { analyzeInterpreterCode } from './families/interpreters';
@@ -37,15 +38,18 @@ const MAX_LOOP_VALUES = 16;
 /** Loop-body walks one analysis may make in all. */
 const MAX_LOOP_WALKS = 96;
 /** The folder a wrapper runs its command in: `env -C DIR`, `env --chdir=DIR`, `sudo -D DIR`, `sudo --chdir=DIR`. */
+const CHDIR_OPTIONS: Record<string, [short: string | undefined, long: string]> = {
+  env: ['-C', '--chdir'], sudo: ['-D', '--chdir'], bwrap: [undefined, '--chdir'], 'systemd-run': [undefined, '--working-directory'], unshare: [undefined, '--wd'], schroot: ['-d', '--directory'], proot: ['-w', '--cwd'],
+};
 function wrapperChdir(name: string, opts: string[], cwd: string, home: string): string {
-  const short = name === 'env' ? '-C' : name === 'sudo' ? '-D' : undefined;
-  if (!short) return cwd;
+  if (!Object.hasOwn(CHDIR_OPTIONS, name)) return cwd;
+  const [short, long] = CHDIR_OPTIONS[name];
   let dir: string | undefined;
   for (let k = 0; k < opts.length; k++) {
     const a = opts[k];
-    if (a === short || a === '--chdir') dir = opts[++k];
-    else if (a.startsWith('--chdir=')) dir = a.slice(8);
-    else if (a.startsWith(short) && a.length > 2) dir = a.slice(2);
+    if (a === short || a === long) dir = opts[++k];
+    else if (a.startsWith(long + '=')) dir = a.slice(long.length + 1);
+    else if (short && a.startsWith(short) && a.length > 2) dir = a.slice(2);
   }
   if (dir === undefined || dir.includes('\u0000')) return cwd;
   return posix.resolve(cwd, dir === '~' || dir.startsWith('~/') ? home + dir.slice(1) : dir);
@@ -973,6 +977,9 @@ export class Analyzer {
       const c2: SimpleCommand = { ...r.cmd, words: rest, assignments: [], redirects: [] };
       return this.analyzeCommand(c2, depth + 1, `${via} > ${how}`, dir, r.pipe, r.vars, { ...io, ...extra });
     };
+    // Programs that run a command given in an option, a config value, the environment or a recipe (launchers.ts).
+    const env1 = (v: string) => r.cmd.assignments.find((a) => a.name === v)?.value.text ?? r.vars.get(v);
+    for (const l of launchesOf({ name, argv, cwd, home: this.opts.home, env: env1 })) this.runLaunch(l, r, io);
     if (SHELLS.has(name) || (name === 'busybox' && (argv[1] === 'sh' || argv[1] === 'ash'))) {
       const from = name === 'busybox' ? 2 : 1;
       let code: Word | undefined;
@@ -1048,7 +1055,12 @@ export class Analyzer {
       case 'joined': {
         let rest = words.slice(u.start).map((w) => w.text);
         if (name === 'parallel') {
-          const sep = rest.indexOf(':::');
+          const sep = rest.findIndex((x) => /^:::[:+]*$/.test(x));
+          if (sep === 0) {
+            // No command: every input is a command of its own.
+            for (const input of rest.slice(1).filter((x) => !/^:::/.test(x)).slice(0, MAX_LOOP_VALUES)) this.analyzeSource(input, depth + 1, `${via} > parallel`, cwd, new Map());
+            return undefined;
+          }
           const inputs = sep >= 0 ? rest.slice(sep + 1).filter((x) => x !== ':::') : [];
           rest = sep >= 0 ? rest.slice(0, sep) : rest;
           const script = rest.join(' ');
@@ -1074,6 +1086,8 @@ export class Analyzer {
         this.runsScript(u.file ? this.scriptFeed(lit(u.file), io, cwd) : io.stdin, 'sh', r.segment, depth, `${via} > ${u.how}`, cwd);
         return undefined;
       case 'none':
+        // parallel with neither command nor `:::`: every line of its input is a command.
+        if (name === 'parallel' && !argv.some((a) => /^:::/.test(a)) && !argv.some((a) => /^--(?:dry-run|help|version|number-of-)/.test(a))) this.runsScript(io.stdin, 'sh', r.segment, depth, `${via} > parallel <stdin`, cwd);
         break;
     }
     if (Object.hasOwn(INTERPRETERS, name)) {
@@ -1092,6 +1106,40 @@ export class Analyzer {
       if (feed) this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
     }
     return undefined;
+  }
+
+  /** A command another program launches (launchers.ts): judged as a script, its feed read in its own language. */
+  private runLaunch(l: Launch, r: RuleContext, io: RunIO, nested = 0): void {
+    const { depth, via, cwd, segment } = r;
+    switch (l.kind) {
+      case 'script':
+        this.analyzeSource(l.text, depth + 1, `${via} > ${l.how}`, l.cwd ?? cwd, new Map(), { stdin: l.stdin ? io.stdin : NONE, positional: l.positional });
+        return;
+      case 'feed': {
+        const src = l.source;
+        const feed = src === 'stdin' ? io.stdin : 'word' in src ? (r.words[src.word] ? this.scriptFeed(r.words[src.word], io, cwd) : NONE) : this.scriptFeed(lit(src.path), io, cwd);
+        if (l.format === 'sh' || feed.kind !== 'static') {
+          this.runsScript(feed, 'sh', segment, depth, `${via} > ${l.how}`, cwd);
+          return;
+        }
+        const inner: Launch[] = [];
+        if (l.format === 'ex') exCommandLaunches(feed.text, l.how, inner);
+        else if (l.format === 'gdb') debuggerCommandLaunches(r.name, feed.text, l.how, inner);
+        else if (l.format === 'tcl') tclLaunches(feed.text, l.how, inner);
+        else inner.push({ kind: 'script', text: recipeScript(l.format, feed.text), how: l.how });
+        if (nested < 2) for (const x of inner) this.runLaunch(x, r, io, nested + 1);
+        return;
+      }
+      case 'hooks':
+        for (const [path, feed] of io.env?.files ?? []) if (l.names.includes(posix.basename(path))) this.runsScript(feed, 'sh', segment, depth, `${via} > ${l.how} ${posix.basename(path)}`, cwd);
+        return;
+      case 'ask':
+        this.hit('dynamic-command', 'ask', segment, `${l.how}: ${l.why}`);
+        return;
+      case 'read':
+        this.readsPath(l.path, cwd, segment);
+        return;
+    }
   }
 
   /** Shell commands a program runs from its own syntax (editor `-c '!cmd'`, `man -P`, `ssh HOST CMD`, a Makefile written on the line): escapes.ts. */

@@ -52,6 +52,7 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     const at = lastPreferred !== -1 ? lastPreferred : firstValid;
     if (at === -1) continue;
     const userinfo = text.slice(a, at);
+    if (userinfo.startsWith('[REDACTED')) continue;
     const colon = userinfo.indexOf(':');
     if (colon === -1) {
       // A key as the whole userinfo (a Sentry DSN's public key, https://<token>@host): long, letters and digits, no name.

@@ -39,7 +39,7 @@ export const INTERPRETERS: InterpreterSpec[] = [
   { lang: 'lua', names: ['lua', 'luajit', 'lua5.1', 'lua5.2', 'lua5.3', 'lua5.4', 'texlua'], codeShort: 'e', codeLong: [], argShort: 'l', argLong: [], moduleShort: '' },
   { lang: 'applescript', names: ['osascript'], codeShort: 'e', codeLong: [], argShort: 'lsi', argLong: [], moduleShort: '' },
   { lang: 'r', names: ['Rscript', 'R'], codeShort: 'e', codeLong: ['--expr'], argShort: '', argLong: [], moduleShort: '' },
-  { lang: 'tcl', names: ['tclsh', 'wish', 'expect'], codeShort: 'c', codeLong: [], argShort: '', argLong: [], moduleShort: '' },
+  { lang: 'tcl', names: ['tclsh', 'wish'], codeShort: 'c', codeLong: [], argShort: '', argLong: [], moduleShort: '' },
   { lang: 'julia', names: ['julia'], codeShort: 'e', codeLong: ['--eval'], argShort: 'JLCtp', argLong: ['--project', '--threads', '--sysimage', '--load'], moduleShort: '' },
 ];
 
