@@ -1167,8 +1167,20 @@ export class Analyzer {
     if (inner.length === 0) inner = [lit('echo')];
     const replaceAt = argv.findIndex((a) => a === '-I' || a.startsWith('-I') || a === '-i' || a.startsWith('--replace'));
     const token = replaceAt < 0 ? undefined : argv[replaceAt] === '-I' ? argv[replaceAt + 1] : argv[replaceAt].startsWith('-I') ? argv[replaceAt].slice(2) : '{}';
-    if (io.stdin.kind === 'static') {
-      const items = (token !== undefined ? io.stdin.text.split('\n') : io.stdin.text.split(/\s+/)).filter(Boolean).slice(0, MAX_LOOP_VALUES);
+    // Items come from stdin or from `-a FILE`; `-0` splits them at NUL only, `-d C` at C only.
+    const fileAt = argv.findIndex((a) => a === '-a' || a === '--arg-file' || a.startsWith('--arg-file=') || /^-a./.test(a));
+    const argFile = fileAt < 0 ? undefined : argv[fileAt] === '-a' || argv[fileAt] === '--arg-file' ? argv[fileAt + 1] : argv[fileAt].startsWith('--') ? argv[fileAt].slice(11) : argv[fileAt].slice(2);
+    const input: Feed = argFile === undefined ? io.stdin : STDIN_PATHS.has(argFile) ? io.stdin : (io.env?.files.get(posix.resolve(cwd, argFile)) ?? { kind: 'runtime', why: `items read from ${argFile}` });
+    const delimAt = argv.findIndex((a) => a === '-d' || a.startsWith('--delimiter'));
+    const delim = argv.some((a) => a === '-0' || a === '--null') ? '\u0000' : delimAt < 0 ? undefined : argv[delimAt] === '-d' ? argv[delimAt + 1] : argv[delimAt].slice(12);
+    // `xargs sh -c` (the item is the script) or `-I{} sh -c '{}'` (the item starts the script): a command only known at run time.
+    const cAt = inner[0] !== undefined && SHELLS.has(posix.basename(inner[0].text)) ? inner.findIndex((w, i) => i > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text)) : -1;
+    const script = cAt > 0 ? inner[cAt + 1]?.text : undefined;
+    if (input.kind !== 'static' && input.kind !== 'none' && cAt > 0 && (script === undefined || (token !== undefined && script.trim().startsWith(token)))) {
+      this.hit('dynamic-command', 'ask', r.segment, 'xargs builds a shell script from items only known at run time');
+    }
+    if (input.kind === 'static') {
+      const items = (delim !== undefined && delim !== '' ? input.text.split(delim.replace(/^\\n$/, '\n')) : token !== undefined ? input.text.split('\n') : input.text.split(/\s+/)).filter(Boolean).slice(0, MAX_LOOP_VALUES);
       if (token !== undefined) {
         for (const item of items) this.analyzeCommand({ ...r.cmd, words: inner.map((w) => ({ ...w, text: w.text.split(token).join(item) })), assignments: [], redirects: [] }, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });
       } else this.analyzeCommand({ ...r.cmd, words: [...inner, ...items.map(lit)], assignments: [], redirects: [] }, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });

@@ -66,6 +66,12 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['nice'], runs: 'argv', shortArg: 'n', longArg: ['--adjustment'], doc: '`nice -n N`, `nice -10`' },
   // unbuffer's -p is a flag (read from a pipeline); listed before the group below, whose -p takes a value.
   { names: ['unbuffer'], runs: 'argv', doc: '`unbuffer [-p] CMD`' },
+  // Rows with their own grammar, before the group below (the first row for a name wins): there -q, -p, -s take a value.
+  { names: ['valgrind', 'firejail'], runs: 'argv', doc: 'options glued with `=` (`valgrind --tool=memcheck -q CMD`)' },
+  { names: ['proxychains', 'proxychains4'], runs: 'argv', shortArg: 'f', doc: '`proxychains4 -q -f FILE CMD`' },
+  { names: ['torsocks'], runs: 'argv', shortArg: 'uapP', longArg: ['--user', '--pass', '--address', '--port'], doc: '`torsocks [-u USER] CMD`' },
+  { names: ['fakeroot'], runs: 'argv', shortArg: 'lis', longArg: ['--lib', '--faked'], doc: '`fakeroot [-i FILE] [-s FILE] -- CMD`' },
+  { names: ['chronic', 'ifne', 'nohup'], runs: 'argv', doc: 'run CMD as given (their options are flags)' },
   { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], doc: 'run the command as given' },
   { names: ['numactl'], runs: 'argv', shortArg: 'iNmpCPw', longArg: ['--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred', '--preferred-many', '--weighted-interleave'], doc: '`numactl -C 0-3 CMD`' },
   { names: ['cgexec'], runs: 'argv', shortArg: 'g', doc: '`cgexec -g CONTROLLERS:PATH CMD`' },
