@@ -188,6 +188,14 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: ['loom fold [--quiet]'],
     options: [['--quiet', 'print nothing when all is well'], PROJECT],
   },
+  recover: {
+    summary: 'replace a corrupt ledger database: set it aside (never deleted), start a new one anchored to the old chain, re-fold the journal',
+    usage: ['loom recover [--json]'],
+    options: [
+      ['--json', 'machine-readable result'],
+      PROJECT,
+    ],
+  },
   erase: {
     summary: 'erase a leaked value from every copy under .loom/; verify still proves the chain',
     usage: ['loom erase --seq N --path $.<kind>.<field> --reason TEXT', 'loom erase --match - --reason TEXT   (the value on stdin)', 'loom erase --match-file FILE --reason TEXT'],

@@ -30,6 +30,7 @@ import { teamCommand } from './commands/team';
 import { TeamConfigError } from '../team/config';
 import { TeamStoreError } from '../team/pg';
 import { foldCommand } from './commands/fold';
+import { recoverCommand } from './commands/recover';
 import { eraseCommand } from './commands/erase';
 import { daemonCommand } from './commands/daemon';
 import { FlagError } from './flags';
@@ -53,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   export: exportCommand,
   team: teamCommand,
   fold: foldCommand,
+  recover: recoverCommand,
   erase: eraseCommand,
   daemon: daemonCommand,
 };

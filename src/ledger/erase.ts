@@ -19,6 +19,7 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import type { RecordDraft } from '../contract/types';
 import { writeDurably } from '../util/durable-write';
+import { faultPoint } from '../util/fault-point';
 import { newId } from '../util/ids';
 import { canonicalJson } from './canonical';
 import { bulkHasher, loadChainKey, type ChainKey } from './chain';
@@ -145,7 +146,14 @@ export function erase(projectDir: string, sel: EraseSelector, reason: string, en
   try {
     const keyed = ledger.meta().chain === 'hmac-sha256';
     hasher = bulkHasher(keyed ? key : undefined);
-    plans = plan(ledger, sel);
+    try {
+      plans = plan(ledger, sel);
+    } catch (e) {
+      // Nothing (left) to erase: an earlier erase may have been killed after changing the bodies and
+      // before the other copies were scrubbed; finishing that costs little and leaves no old bytes behind.
+      if (e instanceof EraseError && e.code === 'nothing') finishInterrupted(ledger, paths, env);
+      throw e;
+    }
   } finally {
     ledger.close();
   }
@@ -166,6 +174,7 @@ export function erase(projectDir: string, sel: EraseSelector, reason: string, en
   result.erasureSeqs = written.map((r) => r.seq);
   const f2 = foldJournal(projectDir, { key, skipHistory: true });
   if (f2.problems.length) throw new LedgerError(`the erasure records are in the journal but could not be folded (${f2.problems[0]}); run loom erase again`, 'corrupt');
+  faultPoint('erase:after-erasure-records');
   // 3. The bodies, under the journal lock (no hook appends meanwhile) and SQLite's write lock.
   const lock = acquireJournalLock(paths.dir, lockWaitMs(env));
   ledger = Ledger.openForAppend(projectDir, key);
@@ -178,42 +187,73 @@ export function erase(projectDir: string, sel: EraseSelector, reason: string, en
       for (const p of plans) update.run(p.body, p.seq, p.hash);
     })();
     for (const p of plans) result.erased.push({ seq: p.seq, paths: p.paths });
-    // The journal keeps the head line (and lines a failed fold left): rewrite any that is a target.
-    const file = journalFile(paths);
-    let buf: Buffer | undefined;
-    try {
-      buf = readFileSync(file);
-    } catch {
-      buf = undefined;
-    }
-    if (buf) {
-      const j = parseJournal(file, buf);
-      const bySeq = new Map(plans.map((p) => [p.seq, p]));
-      if (j.lines.some((l) => bySeq.has(l.seq))) {
-        const text = j.lines.map((l) => formatLine(l.seq, l.hash, bySeq.get(l.seq)?.body ?? l.body)).join('');
-        const tmp = `${file}.${process.pid}-${newId(12)}.tmp`;
-        try {
-          writeDurably(tmp, text);
-          renameSync(tmp, file);
-        } catch (e) {
-          rmSync(tmp, { force: true });
-          throw e;
-        }
-      }
-    }
+    faultPoint('erase:after-bodies');
+    syncJournalBodies(ledger, paths);
   } finally {
     lock.release();
   }
+  faultPoint('erase:after-journal');
   try {
-    // 4. The views, then the WAL (it still holds the pages as they were).
-    ledger.withWriteLock(() => rebuildHistory(ledger));
-    // Pages freed before (a fold's page splits) may still hold the old bytes: VACUUM rewrites the file
-    // without them, then the WAL, which holds the pages as VACUUM wrote them, is emptied into it.
-    ledger.handle.exec('VACUUM');
-    const ck = ledger.handle.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    if (ck[0]?.busy) result.warnings.push('the WAL could not be emptied (another process is reading the ledger); run loom erase again later, or loom fold, to flush it');
+    scrubCopies(ledger, result.warnings);
   } finally {
     ledger.close();
   }
   return result;
+}
+
+/** A journal line whose record the database holds with the same seq and hash but another body (erased there): the database's body. */
+function syncJournalBodies(ledger: Ledger, paths: ReturnType<typeof compliancePaths>): void {
+  const file = journalFile(paths);
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch {
+    return;
+  }
+  const j = parseJournal(file, buf);
+  const row = ledger.handle.prepare('SELECT body, hash FROM records WHERE seq = ?');
+  let changed = false;
+  const lines = j.lines.map((l) => {
+    const r = row.get(l.seq) as { body: string; hash: string } | undefined;
+    if (!r || r.hash !== l.hash || r.body === l.body) return l;
+    changed = true;
+    return { ...l, body: r.body };
+  });
+  if (!changed) return;
+  // Bytes after the last complete line (a torn tail) are never acknowledged: not carried over.
+  // A line that is not a record (verify names it) and what follows it stay as they are.
+  const good = j.lines.reduce((n, l) => n + Buffer.byteLength(formatLine(l.seq, l.hash, l.body)), 0);
+  const text = lines.map((l) => formatLine(l.seq, l.hash, l.body)).join('') + buf.subarray(good, j.end).toString('utf8');
+  const tmp = `${file}.${process.pid}-${newId(12)}.tmp`;
+  try {
+    writeDurably(tmp, text);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** The views rebuilt from the database, then the database file and its WAL rewritten without freed pages. */
+function scrubCopies(ledger: Ledger, warnings: string[]): void {
+  // 4. The views, then the WAL (it still holds the pages as they were).
+  ledger.withWriteLock(() => rebuildHistory(ledger));
+  faultPoint('erase:after-history');
+  // Pages freed before (a fold's page splits) may still hold the old bytes: VACUUM rewrites the file
+  // without them, then the WAL, which holds the pages as VACUUM wrote them, is emptied into it.
+  ledger.handle.exec('VACUUM');
+  faultPoint('erase:after-vacuum');
+  const ck = ledger.handle.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+  if (ck[0]?.busy) warnings.push('the WAL could not be emptied (another process is reading the ledger); run loom erase again later, or loom fold, to flush it');
+}
+
+/** The steps after the bodies changed, for an erase that was interrupted before them. */
+function finishInterrupted(ledger: Ledger, paths: ReturnType<typeof compliancePaths>, env: NodeJS.ProcessEnv): void {
+  const lock = acquireJournalLock(paths.dir, lockWaitMs(env));
+  try {
+    syncJournalBodies(ledger, paths);
+  } finally {
+    lock.release();
+  }
+  scrubCopies(ledger, []);
 }

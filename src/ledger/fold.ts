@@ -13,6 +13,7 @@ import { LedgerError, type Head } from './errors';
 import { syncHistory } from './history-view';
 import { chainMetaFile, ioError, journalFile, lockWaitMs, parseJournal, readChainMeta } from './journal';
 import { acquireJournalLock, sweepLockLeftovers } from './journal-lock';
+import { DatabaseCorruptError, isCorruptionCode, markCorrupt, refuseIfCorrupt } from './integrity';
 import { compliancePaths } from './paths';
 import { Ledger } from './store';
 
@@ -48,9 +49,12 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return result;
     throw ioError(file, e, 'reading the journal');
   }
+  // A database known to be corrupt is never appended to: the records stay in the journal until loom recover.
+  refuseIfCorrupt(paths);
   const lock = acquireJournalLock(paths.dir, opts.waitMs ?? lockWaitMs());
   let ledger: Ledger | undefined = opts.ledger;
   try {
+    refuseIfCorrupt(paths);
     // Read again under the lock: appends may have landed since.
     buf = readFileSync(file);
     const j = parseJournal(file, buf);
@@ -107,6 +111,8 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
     }
   } catch (e) {
     if (!opts.ledger) ledger?.close();
+    // SQLite found damage while folding: marked, so no later fold writes into the damaged file.
+    if (e instanceof DatabaseCorruptError) markCorrupt(paths, e.detail, 'fold');
     lock.release();
     throw e;
   }
@@ -119,6 +125,7 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
       if (aside) result.warnings.push(aside);
     }
   } catch (e) {
+    if (isCorruptionCode(e) || e instanceof DatabaseCorruptError) markCorrupt(paths, e instanceof DatabaseCorruptError ? e.detail : (e as Error).message, 'fold');
     result.warnings.push(`history: ${e instanceof LedgerError ? e.message : ioError(paths.history, e, 'updating history.json').message}`);
   } finally {
     if (!opts.ledger) ledger.close();

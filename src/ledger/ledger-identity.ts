@@ -49,7 +49,8 @@ function openLazily(projectDir: string): IdentitySource {
 /** Wraps an open ledger; `owned`: close it when done (else the caller keeps it open). */
 export function sourceOf(l: { handle: { prepare(sql: string): { get(...a: unknown[]): unknown } }; meta(): Record<string, string>; close(): void }, owned = false): IdentitySource {
   return {
-    firstHash: () => (l.handle.prepare('SELECT hash FROM records WHERE seq = 1').get() as { hash: string } | undefined)?.hash,
+    // A recovered ledger that no longer holds seq 1 keeps the old ledger's id in its meta (loom recover).
+    firstHash: () => (l.handle.prepare('SELECT hash FROM records WHERE seq = 1').get() as { hash: string } | undefined)?.hash ?? l.meta().ledger_id,
     chain: () => l.meta().chain,
     close: () => (owned ? l.close() : undefined),
   };

@@ -10,6 +10,7 @@ import { LedgerError, type Head } from './errors';
 import type { ChainMeta, JournalLine } from './journal';
 import { buildRecord } from './record-build';
 import { compliancePaths, type CompliancePaths } from './paths';
+import { DatabaseCorruptError, isCorruptionCode } from './integrity';
 import { migrate, SCHEMA_VERSION, SchemaError } from './schema';
 
 export const BUSY_TIMEOUT_MS = 5000;
@@ -59,7 +60,7 @@ export function classifySqliteError(e: unknown, file: string): LedgerError {
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return new LedgerError(`${file}: cannot write the ledger (${code || msg})`, 'readonly');
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return new LedgerError(`${file}: disk full while writing the ledger`, 'full');
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return new LedgerError(`${file}: the ledger database is corrupt (${msg}); it is left untouched, run loom verify`, 'corrupt');
+  if (isCorruptionCode(e)) return new DatabaseCorruptError(`${file}: the ledger database is corrupt (${msg}); it is left untouched, run loom recover`, msg);
   if (e instanceof SchemaError) return new LedgerError(`${file}: ${msg}`, 'corrupt');
   return new LedgerError(`${file}: ${code && !msg.startsWith(code) ? code + ': ' : ''}${msg}`, 'io');
 }
@@ -107,6 +108,7 @@ export class Ledger {
     try {
       db.pragma('synchronous = FULL');
       if ((db.pragma('user_version', { simple: true }) as number) !== SCHEMA_VERSION) ledger.initialize(meta);
+      else if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
     } catch (e) {
       db.close();
       throw classifySqliteError(e, paths.db);
@@ -162,6 +164,33 @@ export class Ledger {
     }
   }
 
+  /**
+   * A new, empty ledger file at `file` (not the project's ledger.db: loom
+   * recover builds it aside and renames it into place), with the given meta.
+   * Rollback journal while it is built (one file to rename); the first
+   * writer that opens it in place turns WAL on.
+   */
+  static createFile(file: string, meta: Record<string, string>): Database.Database {
+    let db: Database.Database;
+    try {
+      db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding: findNativeBinding() });
+    } catch (e) {
+      throw classifySqliteError(e, file);
+    }
+    try {
+      db.pragma('synchronous = FULL');
+      db.exec('BEGIN IMMEDIATE');
+      migrate(db);
+      const put = db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)');
+      for (const [k, v] of Object.entries(meta)) put.run(k, v);
+      db.exec('COMMIT');
+    } catch (e) {
+      db.close();
+      throw classifySqliteError(e, file);
+    }
+    return db;
+  }
+
   get handle(): Database.Database {
     return this.db;
   }
@@ -171,9 +200,21 @@ export class Ledger {
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
+  /** Where the stored chain starts: seq 1 from genesis, or (after loom recover) the seq after the anchor and the anchor's hash. */
+  base(): { seq: number; prevHash: string } {
+    const rows = this.stmt("SELECT key, value FROM meta WHERE key IN ('base_seq', 'base_prev_hash')").all() as { key: string; value: string }[];
+    const m = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+    const seq = Number(m.base_seq);
+    return Number.isInteger(seq) && seq > 1 && /^[0-9a-f]{64}$/.test(m.base_prev_hash ?? '') ? { seq, prevHash: m.base_prev_hash } : { seq: 1, prevHash: GENESIS_HASH };
+  }
+
   head(): Head {
     const row = this.db.prepare('SELECT seq, hash, ts FROM records ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string; ts: string } | undefined;
-    if (!row) return { seq: 0, hash: GENESIS_HASH, count: 0, ts: '' };
+    if (!row) {
+      // A recovered ledger before its first record: the head is the anchor in the old chain.
+      const b = this.base();
+      return { seq: b.seq - 1, hash: b.prevHash, count: 0, ts: '' };
+    }
     // Appends number records 1, 2, 3... with no gaps (verify checks it), so the
     // count a checkpoint vouches for is the head's seq; count(*) would scan the
     // whole table on every checkpoint.
@@ -193,7 +234,7 @@ export class Ledger {
     }
     try {
       const last = this.stmt('SELECT max(seq) AS s FROM records').get() as { s: number | null };
-      const headSeq = last.s ?? 0;
+      const headSeq = last.s ?? this.base().seq - 1;
       if (rows[0].seq !== headSeq + 1) throw new LedgerError(`${this.paths.db}: journal line seq ${rows[0].seq} does not follow the database head ${headSeq}`, 'corrupt');
       const ins = this.stmt('INSERT INTO records (seq, body, hash) VALUES (?,?,?)');
       for (const r of rows) ins.run(r.seq, r.body, r.hash);

@@ -1,7 +1,9 @@
 // loom verify: recompute the chain from seq 1 and compare the head with every
 // checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
-import { bulkHasher, loadChainKey, KeyError, GENESIS_HASH, type ChainKey } from './chain';
+import { bulkHasher, loadChainKey, KeyError, type ChainKey } from './chain';
 import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
+import { existsSync } from 'node:fs';
+import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
 import { compliancePaths } from './paths';
 import { classifySqliteError, Ledger, LedgerError } from './store';
 import { readChainMeta, readJournal, type JournalRead } from './journal';
@@ -22,6 +24,8 @@ export interface VerifyResult {
   checkpoints: { files: string[]; count: number; latestSeq: number | null };
   /** Records whose values were erased (loom erase), each vouched for by a later erasure record in the chain. */
   erased: { seq: number; paths: string[]; by: number }[];
+  /** Recoveries in the chain (loom recover): where each starts, what it continues and the file set aside. */
+  recovered?: { seq: number; firstSeq: number; anchor: { seq: number; hash: string }; setAside: string; salvaged: number }[];
   /** Lines in the journal, and how many of them are not in the database yet. */
   journal?: { lines: number; unfolded: number };
   /** Lines of history.json and its segments compared with their records. */
@@ -85,7 +89,37 @@ export interface VerifyOptions {
   onRecord?: (record: Record<string, unknown>, hash: string, body?: string) => void;
 }
 
+/**
+ * The chain first (a byte changed in a record is tampering, even where it
+ * also upsets an index), then the file's pages: a chain that reads as
+ * intact from a file SQLite finds damaged (PRAGMA quick_check), or one
+ * already marked corrupt, cannot be vouched for (a malformed page can hide
+ * rows from the walk): exit 2, corrupt, in one line.
+ */
 export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): VerifyResult {
+  const r = walkLedger(projectDir, opts);
+  if (r.status === 'tampered') return r;
+  const paths = compliancePaths(projectDir);
+  const cannot = (mark: CorruptMark): VerifyResult => ({ ...r, status: 'cannot-verify', exitCode: 2, error: corruptMessage(paths, mark) });
+  const mark = readCorruptMark(paths);
+  if (mark) return cannot(mark);
+  if (r.status !== 'intact' || !r.records || !existsSync(paths.db)) return r;
+  let l: Ledger | undefined;
+  try {
+    l = Ledger.openReadOnly(projectDir);
+    const damage = quickCheck(l.handle);
+    if (damage) return cannot(markCorrupt(paths, damage, 'verify'));
+  } catch (e) {
+    if (e instanceof DatabaseCorruptError) return cannot(markCorrupt(paths, e.detail, 'verify'));
+    if (isCorruptionCode(e)) return cannot(markCorrupt(paths, (e as Error).message, 'verify'));
+    r.warnings.push(`the database's pages could not be checked: ${(e as Error).message.split('\n')[0]}`);
+  } finally {
+    l?.close();
+  }
+  return r;
+}
+
+function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
   const env = opts.env ?? process.env;
   const paths = compliancePaths(projectDir);
   const result: VerifyResult = { status: 'intact', exitCode: 0, records: 0, checkpoints: { files: [], count: 0, latestSeq: null }, erased: [], warnings: [] };
@@ -115,6 +149,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
         const gone = missingLedgerFinding(projectDir, env);
         if (gone) return tampered(gone.seq, gone.kind, gone.detail);
       }
+      if (e instanceof DatabaseCorruptError) return cannot(corruptMessage(paths, markCorrupt(paths, e.detail, 'verify')));
       return cannot(e instanceof LedgerError ? e.message : String(e));
     }
     ledger = Ledger.openEmpty(projectDir, readChainMeta(paths));
@@ -126,6 +161,7 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       meta = ledger.meta();
       total = (ledger.handle.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n + journal.lines.length;
     } catch (e) {
+      if (isCorruptionCode(e)) return cannot(corruptMessage(paths, markCorrupt(paths, (e as Error).message, 'verify')));
       return cannot(`${paths.db}: unreadable (${(e as Error).message})`);
     }
     result.chain = meta.chain;
@@ -183,8 +219,15 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
       }
     };
     const history = new HistoryCheck(paths);
-    let expected = 1;
-    let prevHash = GENESIS_HASH;
+    // A recovered database starts at the old chain's anchor; a recovery record in the chain must name it.
+    const base = ledger.base();
+    let expected = base.seq;
+    let prevHash = base.prevHash;
+    const recoveries: NonNullable<VerifyResult['recovered']> = [];
+    let erasedRow = false;
+    for (const c of bySeq.get(base.seq - 1) ?? []) {
+      if (base.seq > 1 && c.hash !== base.prevHash) return tampered(c.seq, 'rewritten', `checkpoint at seq ${c.seq} recorded hash ${c.hash.slice(0, 12)}…, the recovered ledger continues from ${base.prevHash.slice(0, 12)}…`);
+    }
     let prevTs = '';
     let backwards = 0;
     let pending: Row | undefined;
@@ -214,21 +257,28 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
         const by = erasures.get(row.seq)?.find((e) => e.targetHash === row.hash && e.erasedBodyHash === bodyHash);
         if (!by) return tampered(row.seq, 'edited', 'the record does not match its hash');
         result.erased.push({ seq: row.seq, paths: by.paths, by: by.seq });
+        erasedRow = true;
       }
       // Seqs are contiguous here (a gap or a renumbering was caught above), so a broken link means the
       // previous record was replaced by one whose hash was recomputed: an edit, made to look consistent.
+      if (b.prev_hash !== prevHash && row.seq === base.seq && base.seq > 1) return tampered(row.seq, 'edited', `record ${row.seq} does not continue the anchor the recovered ledger names (${base.prevHash.slice(0, 12)}…)`);
       if (b.prev_hash !== prevHash) return row.seq > 1 ? tampered(row.seq - 1, 'edited', `record ${row.seq - 1} was changed and its hash recomputed: record ${row.seq} still links to the original`) : tampered(row.seq, 'edited', 'the first record does not start from the genesis hash');
       for (const c of bySeq.get(row.seq) ?? []) {
         // The next record still linking to the checkpointed hash: this one record was changed and re-hashed, not the chain rebuilt.
         if (c.hash !== row.hash && next && parse(next)?.prev_hash === c.hash) return tampered(row.seq, 'edited', `record ${row.seq} was changed and its hash recomputed: its checkpoint and record ${row.seq + 1} still name the original`);
         if (c.hash !== row.hash) return tampered(row.seq, 'rewritten', `checkpoint at seq ${row.seq} recorded hash ${c.hash.slice(0, 12)}…, the chain now has ${row.hash.slice(0, 12)}…: the chain was rebuilt`);
       }
+      if (b.kind === 'recovery' && b.recovery && typeof b.recovery === 'object') {
+        const r = b.recovery as Record<string, unknown>;
+        recoveries.push({ seq: row.seq, firstSeq: Number(r.first_seq), anchor: { seq: Number(r.anchor_seq), hash: String(r.anchor_hash) }, setAside: String(r.set_aside), salvaged: Number(r.salvaged) });
+      }
       const ts = String(b.ts);
       if (prevTs && ts < prevTs && backwards++ < 5) result.warnings.push(`seq ${row.seq}: timestamp ${ts} is earlier than the previous record's (${prevTs})`);
       prevTs = ts;
       prevHash = row.hash;
       if (opts.onRecord) opts.onRecord(b, row.hash, row.body);
-      history.record(row.seq, row.body, row.hash);
+      history.record(row.seq, row.body, row.hash, erasedRow ? hasher : undefined);
+      erasedRow = false;
       expected = row.seq + 1;
       result.records++;
       result.head = { seq: row.seq, hash: row.hash };
@@ -291,15 +341,20 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     if (latest && latest.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `checkpoint ${latest.reason ? `(${latest.reason}) ` : ''}at ${latest.ts} recorded seq ${latest.seq}; the ledger ends at seq ${headSeq}`);
     }
+    if (recoveries.length) result.recovered = recoveries;
+    if (base.seq > 1 && !recoveries.some((r) => r.anchor.seq === base.seq - 1 && r.anchor.hash === base.prevHash))
+      return tampered(base.seq, 'head-cut', `the ledger starts at seq ${base.seq} as a recovered ledger, but no recovery record in the chain names that start: seq 1..${base.seq - 1} are gone`);
     // The chain holds; then the reviewer's view of it.
     const seen = history.finish(headSeq);
     result.history = { checked: history.checked };
+    if (history.notScrubbed.length) result.warnings.push(`history still shows the erased record(s) ${history.notScrubbed.slice(0, 5).join(', ')} as they were before the erasure (an erase was interrupted): run the same loom erase again to finish`);
     if (seen.length) return tampered(seen[0].seq, seen[0].kind, seen[0].detail + (seen.length > 1 ? ` (and ${seen.length - 1} more)` : ''));
     if (!latest && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
     opts.onProgress?.(total, total);
     return result;
   } catch (e) {
     // A malformed page surfaces mid-walk as an SQLite error: one line and "cannot verify", never a stack trace.
+    if (isCorruptionCode(e)) return cannot(corruptMessage(paths, markCorrupt(paths, (e as Error).message, 'verify')));
     if (e && typeof (e as { code?: unknown }).code === 'string' && String((e as { code: string }).code).startsWith('SQLITE_')) return cannot(classifySqliteError(e, paths.db).message);
     throw e;
   } finally {

@@ -15,6 +15,8 @@ export class LedgerClient {
   private waiting = new Map<number, (problem: string | undefined) => void>();
   private head = 0;
   private stopped?: (r: ShutdownResult) => void;
+  /** Projects whose database the upkeep found corrupt, with the one-line finding. */
+  readonly corrupt = new Map<string, string>();
 
   constructor(workerFile: string) {
     this.worker = new Worker(workerFile);
@@ -25,6 +27,9 @@ export class LedgerClient {
           this.waiting.get(id)?.(problem);
           this.waiting.delete(id);
         }
+      } else if (m.type === 'integrity') {
+        if (m.problem) this.corrupt.set(m.projectDir, m.problem);
+        else this.corrupt.delete(m.projectDir);
       } else this.stopped?.({ problems: m.problems, written: m.written });
     });
     this.worker.on('error', (e) => {

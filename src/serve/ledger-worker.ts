@@ -8,7 +8,7 @@ import { contractFor } from '../contract/events';
 import type { Aggregate, HookDef } from '../contract/types';
 import { buildDrafts } from '../runner/record';
 import { GroupCommitLedger } from './group-commit';
-import type { UpkeepReply, UpkeepRequest } from './ledger-upkeep';
+import type { UpkeepIntegrity, UpkeepReply, UpkeepRequest, UpkeepStopped } from './ledger-upkeep';
 
 /** What the worker needs to build an invocation's records (redaction, canonical body, hash happen here, off the request thread). */
 export interface RecordJob {
@@ -24,10 +24,14 @@ export interface RecordJob {
 /** Jobs travel as one JSON string: cheaper to pass between threads than a deep structured clone. */
 export type WorkerRequest = { type: 'append'; id: number; job: string } | { type: 'catch-up'; projectDir: string } | { type: 'shutdown'; reason: string };
 /** One message answers every job of a commit: fewer wake-ups of the request thread under load. */
-export type WorkerReply = { type: 'appended'; done: [id: number, problem: string | undefined][]; headSeq: number } | ({ type: 'stopped' } & Omit<UpkeepReply, 'type'>);
+export type WorkerReply = { type: 'appended'; done: [id: number, problem: string | undefined][]; headSeq: number } | UpkeepStopped | UpkeepIntegrity;
 
 // Bundled beside this file (dist/ledger-upkeep.js).
 const upkeep = new Worker(join(__dirname, 'ledger-upkeep.js'));
+// A corrupt database found by the upkeep goes on to the request thread (healthz, metrics).
+upkeep.on('message', (r: UpkeepReply) => {
+  if (r.type === 'integrity') parentPort!.postMessage(r satisfies WorkerReply);
+});
 const ledger = new GroupCommitLedger((projectDir, head, checkpoint) => upkeep.postMessage({ type: 'advanced', projectDir, head, checkpoint } satisfies UpkeepRequest));
 
 // Jobs settled in the same turn (one commit) go back in one message.
@@ -57,7 +61,8 @@ parentPort!.on('message', (m: WorkerRequest) => {
   } else {
     // Every queued record committed first, so the final checkpoint covers them.
     ledger.close();
-    upkeep.once('message', (r: UpkeepReply) => {
+    upkeep.on('message', (r: UpkeepReply) => {
+      if (r.type !== 'stopped') return;
       parentPort!.postMessage({ type: 'stopped', problems: r.problems, written: r.written } satisfies WorkerReply);
       void upkeep.terminate();
     });

@@ -25,7 +25,7 @@ export class Metrics {
     for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) this.buckets[i]++;
   }
 
-  render(inFlight: number, headSeq: number): string {
+  render(inFlight: number, headSeq: number, corruptLedgers = 0): string {
     const out: string[] = [];
     out.push('# HELP loom_requests_total HTTP requests by route and status.', '# TYPE loom_requests_total counter');
     for (const [k, v] of this.requests) out.push(`loom_requests_total{${k}} ${v}`);
@@ -36,6 +36,7 @@ export class Metrics {
     out.push(`loom_request_duration_seconds_bucket{le="+Inf"} ${this.count}`, `loom_request_duration_seconds_sum ${this.sum}`, `loom_request_duration_seconds_count ${this.count}`);
     out.push('# HELP loom_in_flight_requests Hook requests being answered.', '# TYPE loom_in_flight_requests gauge', `loom_in_flight_requests ${inFlight}`);
     out.push('# HELP loom_ledger_failures_total Invocations whose records could not be written.', '# TYPE loom_ledger_failures_total counter', `loom_ledger_failures_total ${this.ledgerFailures}`);
+    out.push('# HELP loom_ledger_corrupt Projects whose ledger database was found corrupt (records wait in the journal; run loom recover).', '# TYPE loom_ledger_corrupt gauge', `loom_ledger_corrupt ${corruptLedgers}`);
     out.push('# HELP loom_ledger_head_seq Sequence number of the last record appended by this server.', '# TYPE loom_ledger_head_seq gauge', `loom_ledger_head_seq ${headSeq}`);
     return out.join('\n') + '\n';
   }

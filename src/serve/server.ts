@@ -366,11 +366,14 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
     if (req.method === 'GET' && path === '/healthz') {
       if (ledgerProblem && !closing) return send(res, path, 503, { status: 'ledger-failing', error: ledgerProblem });
+      // Decisions are still recorded (the journal), but the database cannot take them until loom recover: not ok.
+      const corrupt = ledger.corrupt.values().next();
+      if (!corrupt.done && !closing) return send(res, path, 503, { status: 'ledger-corrupt', error: corrupt.value, projects: ledger.corrupt.size });
       return send(res, path, 200, { status: closing ? 'closing' : 'ok' });
     }
     if (req.method === 'GET' && path === '/metrics') {
       if (tokenDigest && !authorized(req)) return send(res, path, 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
-      return send(res, path, 200, metrics.render(inFlight, ledger.headSeq()));
+      return send(res, path, 200, metrics.render(inFlight, ledger.headSeq(), ledger.corrupt.size));
     }
     const m = /^\/hooks(?:\/([^/]+))?\/?$/.exec(path);
     // Unknown paths share one metrics label: a client must not grow the label set (or inject into it).

@@ -103,7 +103,7 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
       r.status === 'tampered'
         ? 'investigate: compare with your external checkpoints (loom verify)'
         : corrupt
-          ? `keep the evidence: copy ${paths.dir} aside and move ledger.db to ledger.db.corrupt-<date>; the next hook starts a new ledger (verify then reports it "restarted" against the old checkpoints in the state folder, which anchor what the old file held); try sqlite3 ledger.db ".recover" on the copy to read what survives`
+          ? `run loom recover: it renames ledger.db aside (never deletes it), starts a new database anchored to the old chain's last good head (journal, old file, checkpoints), folds the journal (hooks kept recording there) and appends a recovery record that verify names; sqlite3 "<set-aside file>" ".recover" reads what survives of the old file`
           : 'set LOOM_LEDGER_KEY if the ledger is keyed';
     add('ledger', r.status === 'intact', r.status === 'intact' ? `intact, ${r.records} records, head seq ${r.head?.seq ?? 0}` : r.status === 'tampered' ? `TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}` : `cannot verify: ${r.error}`, fix);
   } else add('ledger', true, 'no ledger yet (created by the first hook call)');

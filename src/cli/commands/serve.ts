@@ -36,6 +36,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (!socketPath) throw new FlagError('--socket auto: no default socket for this project (no runtime folder, or a folder name with characters other than printable ASCII); give a path or set LOOM_SOCKET');
   }
   if (socketPath !== undefined && !projectDir) throw new FlagError('--socket needs --project-dir (a daemon serves one project)');
+  // The handlers go in before anything starts: a SIGTERM that arrives while the
+  // server starts, or just after its "listening" line, is a clean stop, never
+  // Node's default (the process killed without its shutdown checkpoint).
+  let signalled: string | undefined;
+  let onSignal = (sig: string) => {
+    signalled ??= sig;
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
   let s;
   try {
     s = await startServer({
@@ -59,12 +68,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   process.stderr.write(`loom serve: listening on ${s.url} (POST /hooks/<event>, GET /healthz, GET /metrics)${token ? ', bearer token required' : ''}, pid ${process.pid}\n`);
   const result = await new Promise<ShutdownResult>((done) => {
-    const stop = (sig: string) => {
+    onSignal = (sig: string) => {
+      if (signalled && signalled !== sig) return;
+      signalled = sig;
       process.stderr.write(`loom serve: ${sig}: finishing requests in flight\n`);
       void s.close().then(done);
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    if (signalled) onSignal(signalled);
   });
   for (const p of result.problems) process.stderr.write(`loom serve: shutdown: ${p}\n`);
   // Says it wrote a checkpoint only when it did: a head that did not move since the last one needs none.

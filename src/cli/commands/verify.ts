@@ -33,6 +33,9 @@ export function verifyCommand(argv: string[]): number | Promise<number> {
   if (r.status === 'intact') {
     const head = r.head ? `head seq ${r.head.seq} ${r.head.hash}` : 'empty ledger';
     process.stdout.write(`${tone('intact')}: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
+    // A recovery is said, never silent: where the new database continues the old chain, and where the old file is.
+    for (const x of r.recovered ?? [])
+      process.stdout.write(`recovered at seq ${x.seq}: ${x.salvaged ? `records 1..${x.salvaged} were copied from the corrupt file, set aside as ${x.setAside}` : `continues the old chain from seq ${x.anchor.seq} (${x.anchor.hash.slice(0, 12)}…); records before seq ${x.firstSeq} are in the corrupt file set aside as ${x.setAside}`}\n`);
   } else if (r.status === 'tampered') {
     process.stdout.write(`${tone('TAMPERED')} at seq ${r.problem!.seq}: ${r.problem!.kind}: ${r.problem!.detail}\n`);
   } else {

@@ -1,0 +1,160 @@
+// A corrupt ledger database, end to end with real SQLite files and real
+// processes: hooks keep answering and recording (the journal), nothing is
+// folded into the damaged file, verify / fold / doctor say so in one line,
+// and `loom recover` sets the file aside and continues the chain, with a
+// recovery record that verify names.
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, run, RUNNER, tempDir } from './helpers';
+
+const post = JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'fine' } });
+const pre = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' } });
+const home = tempDir('loom-recover-home-');
+const env = { HOME: home, LOOM_FOLD_EVERY: '100000' };
+const oneLine = (s: string) => s.trim().split('\n').length === 1 && !/\n\s+at |\.js:\d+:\d+/.test(s);
+const dir = (p: string) => join(p, '.loom', 'compliance');
+const dbOf = (p: string) => join(dir(p), 'ledger.db');
+
+async function hooks(project: string, n: number, payload = post, event = 'PostToolUse'): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const r = await run(process.execPath, [RUNNER, '--event', event, '--project-dir', project], payload, env);
+    expect(r.code, r.stderr).toBe(0);
+  }
+}
+const loom = (args: string[]) => run(process.execPath, [CLI, ...args], null, env);
+const verifyJson = async (project: string) => {
+  const v = await loom(['verify', '--project-dir', project, '--json']);
+  return { code: v.code, r: JSON.parse(v.stdout) as Record<string, any>, stderr: v.stderr };
+};
+
+/** A ledger of `folded` records in the database (checkpointed), then `pending` more only in the journal. */
+async function ledger(folded: number, pending: number): Promise<string> {
+  const project = tempDir('loom-recover-');
+  await hooks(project, folded);
+  expect((await loom(['fold', '--project-dir', project])).code).toBe(0);
+  expect((await loom(['checkpoint', '--project-dir', project])).code).toBe(0);
+  await hooks(project, pending);
+  // Everything in the main file, so damage to a page is damage to the records.
+  const d = new Database(dbOf(project));
+  d.pragma('wal_checkpoint(TRUNCATE)');
+  d.close();
+  return project;
+}
+
+function damage(project: string, which: 'index' | 'all'): void {
+  const file = dbOf(project);
+  const d = new Database(file, { readonly: true });
+  const root = (d.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'records_ts'").get() as { rootpage: number }).rootpage;
+  d.close();
+  const fd = openSync(file, 'r+');
+  const junk = Buffer.alloc(4096, 0x41);
+  if (which === 'index') writeSync(fd, junk, 0, 4096, (root - 1) * 4096);
+  else for (let off = 4096; off < statSync(file).size; off += 4096) writeSync(fd, junk, 0, 4096, off);
+  closeSync(fd);
+}
+
+describe('a corrupt ledger database', () => {
+  it('is found and left alone: hooks keep recording, fold refuses, verify and doctor say corrupt in one line', async () => {
+    const project = await ledger(5, 2);
+    damage(project, 'index');
+    const before = readFileSync(dbOf(project));
+    const journal = () => readFileSync(join(dir(project), 'journal.log'), 'utf8').trim().split('\n').length;
+    const lines = journal();
+    // The hook path writes only the journal: both events answer and record.
+    await hooks(project, 1, pre, 'PreToolUse');
+    await hooks(project, 1);
+    expect(journal()).toBe(lines + 2);
+    const v = await loom(['verify', '--project-dir', project]);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toMatch(/ledger\.db is corrupt \(.+\).*run loom recover/);
+    expect(oneLine(v.stderr)).toBe(true);
+    expect(existsSync(join(dir(project), 'ledger.db.corrupt.json'))).toBe(true);
+    const f = await loom(['fold', '--project-dir', project]);
+    expect(f.code).toBe(1);
+    expect(f.stderr).toMatch(/is corrupt .*nothing is folded into it/);
+    expect(oneLine(f.stderr)).toBe(true);
+    // Not one byte of the damaged file changed: no fold appended to it.
+    expect(readFileSync(dbOf(project)).equals(before)).toBe(true);
+    const doc = await loom(['doctor', '--project-dir', project]);
+    expect(doc.stdout).toMatch(/FAIL ledger: cannot verify: .*corrupt.*-> fix: run loom recover/);
+    expect(doc.stderr).toBe('');
+  }, 180_000);
+
+  it('loom recover, damaged index: every record survives, set aside byte for byte, the recovery named by verify', async () => {
+    const project = await ledger(6, 2);
+    damage(project, 'index');
+    const corrupt = readFileSync(dbOf(project));
+    await hooks(project, 2);
+    const r = await loom(['recover', '--project-dir', project, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    // The journal's first line is seq 6 (the head kept at folding): 1..5 came from the old file, verified as a chain.
+    expect(out).toMatchObject({ salvaged: 5, anchor: { seq: 5, source: 'journal' } });
+    const aside = out.setAside.find((f: string) => /ledger\.db\.corrupt-[^/]*$/.test(f) && !/-(wal|shm)$|\.json$/.test(f));
+    expect(readFileSync(aside).equals(corrupt)).toBe(true);
+    const v = await verifyJson(project);
+    expect(v.code, v.stderr).toBe(0);
+    // 6 folded + 2 + 2 pending + the recovery record: nothing lost.
+    expect(v.r).toMatchObject({ status: 'intact', records: 11, head: { seq: 11 } });
+    expect(v.r.recovered).toEqual([expect.objectContaining({ seq: 11, salvaged: 5 })]);
+    const text = await loom(['verify', '--project-dir', project]);
+    expect(text.stdout).toMatch(/^recovered at seq 11: records 1\.\.5 were copied from the corrupt file/m);
+    // The chain goes on.
+    await hooks(project, 1);
+    expect((await verifyJson(project)).r).toMatchObject({ status: 'intact', records: 12 });
+    // A sound database is not "recovered" again.
+    const again = await loom(['recover', '--project-dir', project]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/passes PRAGMA quick_check: nothing to recover/);
+  }, 180_000);
+
+  it('loom recover, unreadable file: the new ledger continues from the journal\'s anchor, checked against the checkpoints; not "restarted"', async () => {
+    const project = await ledger(8, 3);
+    damage(project, 'all');
+    const r = await loom(['recover', '--project-dir', project, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ salvaged: 0, anchor: { seq: 7, source: 'journal' }, refolded: 5 });
+    // The checkpoint at seq 8 (inside the project and in the state folder) vouches for the journal line it names.
+    expect(out.anchor.checkedAgainst.join(' ')).toMatch(/checkpoint at seq 8/);
+    const v = await verifyJson(project);
+    expect(v.code, JSON.stringify(v.r)).toBe(0);
+    expect(v.r).toMatchObject({ status: 'intact', records: 5, head: { seq: 12 } });
+    expect(v.r.recovered).toEqual([expect.objectContaining({ seq: 12, firstSeq: 8, anchor: expect.objectContaining({ seq: 7 }) })]);
+    // The old view (records 1..8) is kept beside the new one.
+    expect(readdirSync(dir(project)).some((f) => f.startsWith('history.json.aside-'))).toBe(true);
+    await hooks(project, 2);
+    expect((await verifyJson(project)).r).toMatchObject({ status: 'intact', head: { seq: 14 } });
+  }, 180_000);
+
+  it('a database made to start late without a recovery record is head-cut; recover refuses a journal its checkpoints contradict', async () => {
+    const project = await ledger(5, 0);
+    // Records 1..2 removed and the meta dressed up as a recovered ledger.
+    const d = new Database(dbOf(project));
+    const h2 = (d.prepare('SELECT hash FROM records WHERE seq = 2').get() as { hash: string }).hash;
+    const h1 = (d.prepare('SELECT hash FROM records WHERE seq = 1').get() as { hash: string }).hash;
+    d.exec('DROP TRIGGER records_no_delete');
+    d.exec('DELETE FROM records WHERE seq <= 2');
+    // ledger_id too: the checkpoints' ledger id must not give it away first (that would be 'restarted').
+    d.prepare("INSERT INTO meta(key, value) VALUES ('base_seq', '3'), ('base_prev_hash', ?), ('ledger_id', ?)").run(h2, h1.slice(0, 16));
+    d.close();
+    const v = await verifyJson(project);
+    expect(v.code).toBe(1);
+    expect(v.r.problem).toMatchObject({ seq: 3, kind: 'head-cut' });
+
+    const other = await ledger(5, 2);
+    damage(other, 'all');
+    // A checkpoint naming another hash for a journal line: tampering, not damage. Nothing is changed.
+    const cp = join(dir(other), 'checkpoints.jsonl');
+    const line = JSON.parse(readFileSync(cp, 'utf8').trim().split('\n').pop()!);
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(cp, JSON.stringify({ ...line, seq: 6, hash: 'f'.repeat(64) }) + '\n');
+    const r = await loom(['recover', '--project-dir', other]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/checkpoint .* recorded seq 6 .*the chain was altered, nothing recovered/);
+    expect(existsSync(dbOf(other))).toBe(true);
+    expect(readdirSync(dir(other)).some((f) => /\.corrupt-/.test(f))).toBe(false);
+  }, 180_000);
+});
