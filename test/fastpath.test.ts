@@ -162,6 +162,17 @@ describe('the fast path through a warm daemon', () => {
     expect(existsSync(join(elsewhere, '.loom'))).toBe(false);
   });
 
+  it('a user\'s ~/.curlrc and proxy variables change nothing', async () => {
+    const h = join(root, 'home-curlrc');
+    mkdirSync(h, { recursive: true });
+    writeFileSync(join(h, '.curlrc'), `include\noutput = "${join(h, 'stolen')}"\nlocation\n`);
+    const payload = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: project });
+    const r = await viaDaemon('pre-tool-guard', payload, { HOME: h, http_proxy: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', ALL_PROXY: 'http://127.0.0.1:9' });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('rm-recursive-root');
+    expect(existsSync(join(h, 'stolen'))).toBe(false);
+  });
+
   it('works from bash and dash, for a project folder name full of shell metacharacters', async () => {
     const odd = join(root, `we'ird "$x" \\ *?[a] {b} ~ #%`);
     mkdirSync(odd);

@@ -46,7 +46,8 @@ export function fastPathSh(target: FastTarget, indent = ''): string {
     `    loom_f=\${loom_s%/*}/in.$$`,
     `    if head -c 16777217 >"$loom_f"; then`,
     `      exec <"$loom_f"`,
-    `      loom_a=$(curl -sfg --unix-socket "$loom_s" --connect-timeout 1 -m "\${LOOM_FAST_TIMEOUT:-${FAST_TIMEOUT_S}}" -H 'content-type: application/json' -H "x-loom-project: $loom_p" -H "x-loom-cwd: $PWD" -H "x-loom-keyed: \${LOOM_LEDGER_KEY:+1}\${LOOM_LEDGER_KEY_FILE:+1}" -H "x-loom-spool: in.$$" --data-binary @"$loom_f" "http://loom/hooks${query}" 2>/dev/null); loom_q=$?`,
+    // -q: no ~/.curlrc (a user's -o, -i or -L would change what comes back); --noproxy: http_proxy must not reroute the socket.
+    `      loom_a=$(curl -q -sfg --noproxy '*' --unix-socket "$loom_s" --connect-timeout 1 -m "\${LOOM_FAST_TIMEOUT:-${FAST_TIMEOUT_S}}" -H 'content-type: application/json' -H "x-loom-project: $loom_p" -H "x-loom-cwd: $PWD" -H "x-loom-keyed: \${LOOM_LEDGER_KEY:+1}\${LOOM_LEDGER_KEY_FILE:+1}" -H "x-loom-spool: in.$$" --data-binary @"$loom_f" "http://loom/hooks${query}" 2>/dev/null); loom_q=$?`,
     `      if [ $loom_q -eq 0 ]; then`,
     `        loom_n='`,
     `'`,

@@ -16,7 +16,7 @@ import { globMatch } from './glob';
 import { decodeAnsiC, expandWord, findSubs, plainWord, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
-import { deletesPath, destroysFile, readsPath, writesPath } from './path-rules';
+import { deletesPath, destroysFile, readsPath, within, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
 import { BLOCK_DEVICE } from './tables/devices';
 import { isShellCodeGenerator } from './tables/generators';
@@ -24,6 +24,7 @@ import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { programEscapes } from './escapes';
+import { awkCommands as awkCommandsOf } from './awk';
 import { analyzeInterpreterCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
@@ -192,6 +193,8 @@ function onlySubsAreRuntime(w: Word): boolean {
 export class Analyzer {
   /** Above 0 while the words of `export`/`declare` are expanded: an env file read there is loaded, not shown. */
   loadingEnv = 0;
+  /** A secret file (.env) was loaded into the environment earlier on the line: its variables are secrets where they are sent. */
+  secretsLoaded = false;
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
   private seenHit = new Set<string>();
@@ -518,7 +521,7 @@ export class Analyzer {
       if (!words.length || words[0].dynamic) return undefined;
       let k = 0;
       while (k < words.length - 1 && (words[k].text === 'command' || words[k].text === 'builtin')) k++;
-      feed = outputOf(posix.basename(words[k].text), words.slice(k), { stdin: feed, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }), cwd: env.cwd });
+      feed = outputOf(posix.basename(words[k].text), words.slice(k), { stdin: feed, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }), cwd: env.cwd, toplevel: within(env.cwd, this.opts.projectDir) ? this.opts.projectDir : undefined });
       if (feed.kind !== 'static') return undefined;
     }
     return feed.kind === 'static' ? feed.text : undefined;
@@ -881,6 +884,7 @@ export class Analyzer {
       stdin: io.stdin,
       fileFeed: (p) => env?.files.get(posix.resolve(cwd, p)),
       procsubFeed: (w) => io.procsubs?.get(w) ?? { kind: 'runtime', why: 'a process substitution' },
+      toplevel: within(cwd, this.opts.projectDir) ? this.opts.projectDir : undefined,
     });
   }
 
@@ -1017,6 +1021,7 @@ export class Analyzer {
     if (name === 'source' || name === '.') {
       const file = words[1];
       if (!file) return undefined;
+      if (/^\.env(?:\.|$)/.test(posix.basename(file.text)) && !/\.(?:example|sample|template)$/.test(file.text)) this.secretsLoaded = true;
       const feed = this.scriptFeed(file, io, cwd);
       // A sourced script runs in this shell: what it sets stays set.
       if (feed.kind === 'static') this.analyzeSource(feed.text, depth + 1, `${via} > ${name}`, cwd, undefined, { env, stdin: io.stdin });
@@ -1074,7 +1079,8 @@ export class Analyzer {
         this.analyzeSource(keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, cwd, new Map());
         return undefined;
       case 'code':
-        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, cwd, new Map(), { positional: argv.slice(u.rest) });
+        // The variables set so far are known to the script (trap 'rm -rf "$tmp"' EXIT after tmp=$(mktemp -d)); its own effects stay inside.
+        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, cwd, new Map(), { positional: argv.slice(u.rest), env: env ? this.fork(env) : undefined });
         return undefined;
       case 'stdin':
         this.runsScript(u.file ? this.scriptFeed(lit(u.file), io, cwd) : io.stdin, 'sh', r.segment, depth, `${via} > ${u.how}`, cwd);
@@ -1220,25 +1226,22 @@ export class Analyzer {
   /** awk programs run shell commands through system("..."), print | "cmd" and "cmd" | getline. */
   private awkCommands(r: RuleContext): void {
     const ops = r.argv.slice(1);
+    const preset = new Map<string, string>();
     let k = 0;
     while (k < ops.length && ops[k].startsWith('-') && ops[k] !== '--') {
-      if (/^-[fvF]$/.test(ops[k])) k++;
-      if (ops[k] === '-f') return;
+      if (ops[k] === '-f' || ops[k].startsWith('--file')) return;
+      const v = ops[k] === '-v' || ops[k] === '--assign' ? ops[++k] : /^-v./.test(ops[k]) ? ops[k].slice(2) : undefined;
+      if (v !== undefined && /^[A-Za-z_]\w*=/.test(v)) preset.set(v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1));
+      else if (/^-[F]$/.test(ops[k])) k++;
       k++;
     }
     if (ops[k] === '--') k++;
     const prog = ops[k];
     if (!prog) return;
-    const calls: string[] = [];
-    const re = /\bsystem\s*\(([^()]{0,2000}(?:\([^()]{0,200}\)[^()]{0,2000})*)\)|(?:print|printf)[^|;}]{0,2000}\|\s*("(?:[^"\\]|\\.){0,2000}")|("(?:[^"\\]|\\.){0,2000}")\s*\|\s*getline/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(prog)) && calls.length < 20) calls.push(m[1] ?? m[2] ?? m[3]);
-    for (const expr of calls) {
-      // String literals are the text; anything else (a variable, a field) is known only at run time.
-      let text = '';
-      const parts = expr.match(/"(?:[^"\\]|\\.)*"|[^"\s]+/g) ?? [];
-      for (const p of parts) text += p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : '"$__awk_value"';
-      this.analyzeSource(text, r.depth + 1, `${r.via} > awk system()`, r.cwd, new Map());
+    for (const c of awkCommandsOf(prog, preset)) {
+      // A run-time part stands for any text: the command asks (dynamic); its static commands are still judged.
+      if (c.script !== undefined) this.runsScript(c.script.includes('"$__awk_value"') ? { kind: 'runtime', why: 'text awk builds at run time', text: c.script.replace(/"\$__awk_value"/g, '\u0000') } : { kind: 'static', text: c.script }, 'sh', r.segment, r.depth, `${r.via} > awk print | ${c.code}`, r.cwd);
+      else this.analyzeSource(c.code, r.depth + 1, `${r.via} > awk system()`, r.cwd, new Map());
     }
   }
 

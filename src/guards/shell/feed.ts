@@ -145,6 +145,25 @@ export interface OutputContext {
   procsubFeed: (w: Word) => Feed;
   /** The folder the command runs in, when known (`pwd`, `realpath ..`). */
   cwd?: string;
+  /** The project's root (what `git rev-parse --show-toplevel` prints inside it). */
+  toplevel?: string;
+}
+
+/** `mktemp [-d] [-p DIR | --tmpdir[=DIR]] [TEMPLATE]`: a new name in the temp folder (or the template's folder). */
+function mktempOutput(args: string[]): string {
+  let dir: string | undefined;
+  let template: string | undefined;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === '-p' || a === '--tmpdir') dir = args[++k];
+    else if (a.startsWith('--tmpdir=')) dir = a.slice(9);
+    else if (/^-p./.test(a)) dir = a.slice(2);
+    else if (a === '--suffix') k++;
+    else if (!a.startsWith('-')) template = a;
+  }
+  const name = (template ?? 'tmp.XXXXXXXXXX').replace(/X+$/, (x) => 'q'.repeat(x.length));
+  if (name.includes('/') && dir === undefined) return name + '\n';
+  return posix.join(dir ?? '/tmp', name) + '\n';
 }
 
 /** Programs that print paths computed from their operands and the current folder. */
@@ -195,6 +214,8 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
     const text = pathOutput(name, argv.slice(1), o.cwd);
     return text === undefined ? { kind: 'program', name } : { kind: 'static', text };
   }
+  if (name === 'mktemp' && !dynamicArgs) return { kind: 'static', text: mktempOutput(argv.slice(1)) };
+  if (name === 'git' && o.toplevel && argv.includes('rev-parse') && argv.includes('--show-toplevel') && !dynamicArgs && (o.cwd === undefined || o.cwd === o.toplevel || o.cwd.startsWith(o.toplevel + '/'))) return { kind: 'static', text: o.toplevel + '\n' };
   if (name === 'echo' || name === 'printf') {
     if (dynamicArgs) {
       // Known but for its run-time parts: a shell fed it still sees the static commands.

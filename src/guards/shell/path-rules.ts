@@ -306,7 +306,10 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
   const { abs, globbed } = resolveTarget(text, cwd);
   if (!globbed) {
     const real = realTarget(a, abs, true);
-    if (a.loadingEnv > 0 && /^\.env(?:\.|$)/.test(posix.basename(abs))) return;
+    if (a.loadingEnv > 0 && /^\.env(?:\.|$)/.test(posix.basename(abs))) {
+      a.secretsLoaded = true;
+      return;
+    }
     if (isSecretPath(abs, a) || (real !== abs && isSecretPath(real, a))) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${abs}`);
     return;
   }

@@ -182,6 +182,54 @@ export const SUDO_READ_ONLY = [
   'crontab -l', 'fdisk -l', 'sfdisk -l', 'parted -l', 'smartctl -a', 'smartctl -i', 'smartctl -H', 'smartctl -x', 'hdparm -I', 'mdadm --detail', 'zpool status', 'zpool list', 'zfs list', 'btrfs filesystem', 'kubectl get', 'kubectl describe', 'kubectl logs', 'nginx -t', 'nginx -T', 'apachectl -t', 'apachectl configtest', 'sshd -t', 'sshd -T', 'visudo -c', 'named-checkconf', 'sysctl -a', 'sysctl -n', 'mount -l', 'swapon --show', 'swapon -s', 'lvm lvs', 'cryptsetup status', 'fail2ban-client status', 'certbot certificates', 'exportfs -v', 'netplan get', 'resolvectl status', 'networkctl status', 'networkctl list', 'nmcli device', 'nmcli connection', 'bpftool prog',
 ];
 
+/**
+ * Routine administration under sudo: installing packages, restarting or reloading a named service, a global tool
+ * install. No question for sudo itself; every rule still judges the command (a delete, a write to a protected file).
+ * Stopping, disabling or masking a service still asks.
+ */
+export const SUDO_ROUTINE = [
+  'apt install', 'apt-get install', 'apt update', 'apt-get update', 'apt upgrade', 'apt-get upgrade', 'apt-get build-dep', 'apt-get source', 'aptitude install', 'dnf install', 'dnf makecache', 'dnf upgrade', 'yum install', 'yum makecache', 'microdnf install', 'zypper install', 'zypper in', 'zypper refresh', 'apk add', 'apk update', 'pacman -S', 'pacman -Sy', 'pacman -Syu', 'emerge', 'xbps-install', 'snap install', 'snap refresh', 'flatpak install', 'port install', 'pkg install', 'dpkg -i', 'rpm -i', 'rpm -U',
+  'npm install', 'npm i', 'npm ci', 'pnpm add', 'yarn global', 'pip install', 'pip3 install', 'gem install', 'cargo install', 'corepack enable',
+  'systemctl restart', 'systemctl reload', 'systemctl start', 'systemctl enable', 'systemctl daemon-reload', 'systemctl try-restart', 'systemctl reload-or-restart', 'service restart', 'service reload', 'service start', 'nginx -s', 'apachectl graceful', 'apachectl restart',
+  'mkdir', 'chown', 'usermod -aG', 'usermod -a', 'update-ca-certificates', 'ldconfig', 'locale-gen', 'update-alternatives', 'sysctl -p', 'timedatectl set-timezone', 'hostnamectl set-hostname', 'certbot renew', 'certbot certonly', 'docker compose', 'docker-compose', 'docker run', 'docker build', 'docker pull', 'docker exec', 'docker start', 'docker restart', 'nixos-rebuild build', 'nixos-rebuild test',
+];
+/** Services whose restart cuts the machine off (restarting them is not routine). */
+const CRITICAL_UNITS = /^(?:ssh|sshd|networking|network|NetworkManager|systemd-networkd|firewalld|ufw|iptables|nftables|docker\.socket|systemd-logind|dbus|getty.*)(?:\.service)?$/;
+const ROUTINE = new Set(SUDO_ROUTINE);
+/** Whether argv (after sudo's own options) is routine administration (SUDO_ROUTINE). */
+export function routineUnderSudo(argv: string[], tmp: string): boolean {
+  const name = posix.basename(argv[0] ?? '');
+  const ops = argv.slice(1).filter((x) => !x.startsWith('-'));
+  const sub = ops[0];
+  const hit = ROUTINE.has(name) || (sub !== undefined && ROUTINE.has(`${name} ${sub}`)) || argv.slice(1).some((x) => x.startsWith('-') && ROUTINE.has(`${name} ${x}`));
+  if (name === 'service') return ops.length >= 2 && ROUTINE.has(`service ${ops[1]}`) && !CRITICAL_UNITS.test(ops[0]);
+  if (!hit) {
+    // rm of paths that are all in the temp folder.
+    if (name === 'rm' && ops.length > 0) return ops.every((p) => p === tmp || p.startsWith(tmp.endsWith('/') ? tmp : tmp + '/') || p.startsWith('/tmp/') || p.startsWith('/var/tmp/'));
+    return false;
+  }
+  if (name === 'systemctl') return ops.slice(1).every((u) => !CRITICAL_UNITS.test(u));
+  if (name === 'chown') return !argv.some((x) => /^-[a-zA-Z]*R|^--recursive$/.test(x)) && ops.length >= 2 && !/^(?:root|0)?(?::(?:root|0))?$/.test(ops[0]) && ops.slice(1).every((p) => p.split('/').filter(Boolean).length >= 2);
+  if (name === 'mkdir') return true;
+  return true;
+}
+
+/** Whether sudo -u USER (or runuser -u, su USER) runs as an ordinary user: giving up privileges, not taking them. */
+function asOrdinaryUser(name: string, argv: string[]): boolean {
+  let user: string | undefined;
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if ((a === '-u' || a === '--user') && k + 1 < argv.length) user = argv[k + 1];
+    else if (a.startsWith('--user=')) user = a.slice(7);
+    else if (/^-u./.test(a)) user = a.slice(2);
+  }
+  if (name === 'su') {
+    const ops = argv.slice(1).filter((x, i, all) => !x.startsWith('-') && !['-c', '--command', '-s', '--shell', '-g', '-G'].includes(all[i - 1] ?? ''));
+    user = ops[0];
+  }
+  return user !== undefined && !/^(?:root|0|#0|toor|admin|administrator)$/.test(user);
+}
+
 const READ_ONLY = new Set(SUDO_READ_ONLY);
 /** Whether argv (after sudo's own options) only reads the system's state. */
 export function readOnlyUnderSudo(argv: string[]): boolean {
@@ -201,8 +249,11 @@ const privilege: Rule = (r) => {
     // question. A policy that denies sudo outright still denies these.
     if ((r.name === 'sudo' || r.name === 'doas' || r.name === 'pkexec' || r.name === 'runuser') && (r.opts.policy.rules.sudo ?? 'ask') === 'ask') {
       const u = unwrapArgv(r.name, r.argv);
-      if (u.kind === 'argv' && readOnlyUnderSudo(r.argv.slice(u.start)) && !r.cmd.redirects.some((x) => x.op !== '<' && x.op !== '<<<' && x.target.text !== '/dev/null')) return;
+      const writes = r.cmd.redirects.some((x) => x.op !== '<' && x.op !== '<<<' && x.target.text !== '/dev/null' && !/^&?[12]$/.test(x.target.text));
+      if (u.kind === 'argv' && (readOnlyUnderSudo(r.argv.slice(u.start)) || routineUnderSudo(r.argv.slice(u.start), r.opts.tmp)) && !writes) return;
     }
+    // Running as an ordinary user (sudo -u postgres, runuser -u dev, su dev -c) gives up privileges: the command itself is judged.
+    if ((r.opts.policy.rules.sudo ?? 'ask') === 'ask' && asOrdinaryUser(r.name, r.argv)) return;
     r.analyzer.hit('sudo', 'ask', r.segment, `runs with elevated privileges (${r.name})`);
   }
 };

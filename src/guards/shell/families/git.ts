@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, gitConfigRunsCommand, gitOptionNames } from '../tables/git';
+import { GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, gitConfigRunsCommand, gitOptionNames, BUILD_OUTPUT_DIRS } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
 
 function isProtectedBranch(r: RuleContext, branch: string): boolean {
@@ -115,6 +115,12 @@ function wholeTree(r: RuleContext, g: GitCall, p: string): boolean {
   return abs === g.cwd ? p.replace(/\/+$/, '') === '.' || p === './' : abs === r.opts.projectDir || within(r.opts.projectDir, abs);
 }
 
+/** A pathspec naming a build output folder (its last part is one of BUILD_OUTPUT_DIRS), inside the tree. */
+function isBuildOutput(p: string): boolean {
+  const parts = p.replace(/\/+$/, '').split('/').filter((x) => x && x !== '.');
+  return parts.length > 0 && !parts.includes('..') && BUILD_OUTPUT_DIRS.includes(parts[parts.length - 1]);
+}
+
 const HISTORY_SECRET_SUBS = new Set(['show', 'cat-file', 'log', 'diff', 'blame', 'grep', 'archive', 'format-patch', 'whatchanged', 'annotate']);
 
 const git: Rule = (r) => {
@@ -151,6 +157,8 @@ const git: Rule = (r) => {
       }
       // Named files (no folder, no glob, not the tree): the agent removes exactly what it names.
       if (!dirs && paths.length && !touchesProtected(r, g, paths) && paths.every((p) => !p.includes('\u0000') && !/[*?[]/.test(p) && !p.endsWith('/') && !wholeTree(r, g, p) && /\.[\w-]+$|^[^.]*[A-Za-z0-9_-]$/.test(posix.basename(p)) && !/^\.?\.?$/.test(p))) return;
+      // Build output folders by name (dist/, build/, tmp/, coverage/): untracked files there are generated.
+      if (paths.length && !touchesProtected(r, g, paths) && paths.every((p) => !p.includes('\u0000') && !/[*?[]/.test(p) && !wholeTree(r, g, p) && isBuildOutput(p))) return;
       r.analyzer.hit('git-clean', 'ask', r.segment, 'deletes untracked files (git clean -f)');
       return;
     }
@@ -252,7 +260,9 @@ const git: Rule = (r) => {
       if (verbs.includes(ops[0] ?? '')) return;
       const [key, value] = ops[0] === 'set' ? [ops[1], ops[2]] : [ops[0], ops[1]];
       if (key === undefined || value === undefined) return;
-      if (gitConfigRunsCommand(key, value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${key} stores a command that git runs on its own later`);
+      // credential.helper store keeps every password git is given in plain text (~/.git-credentials or --file).
+      if (/^credential\..*helper$/i.test(key) && /^\s*store\b/.test(value)) r.analyzer.hit('read-secret-file', 'deny', r.segment, `git config ${key} ${value} writes every git credential to a plain-text file`);
+      else if (gitConfigRunsCommand(key, value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${key} stores a command that git runs on its own later`);
       return;
     }
     case 'checkout-index':

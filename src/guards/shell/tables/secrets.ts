@@ -20,6 +20,8 @@ export const SECRET_SAMPLE_NAMES = ['.env', '.env.local', '.env.production', '.e
 export const HOME_SECRET_FILES = [
   '.aws/credentials', '.netrc', '.pgpass', '.git-credentials', '.docker/config.json', '.kube/config', '.config/gh/hosts.yml', '.npmrc', '.pypirc', '.vault-token',
   '.terraform.d/credentials.tfrc.json', '.config/gcloud/credentials.db', '.config/gcloud/access_tokens.db', '.config/gcloud/application_default_credentials.json', '.azure/accessTokens.json', '.azure/msal_token_cache.json',
+  '.bash_history', '.zsh_history', '.zhistory', '.history', '.sh_history', '.local/share/fish/fish_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history', '.sqlite_history', '.rediscli_history', '.irb_history', '.lesshst', '.viminfo', '.wget-hsts',
+  '.mozilla/firefox', '.config/google-chrome', '.config/chromium', '.config/BraveSoftware', '.config/microsoft-edge', 'Library/Application Support/Google/Chrome', 'Library/Application Support/Firefox', 'Library/Keychains', '.local/share/keyrings', '.config/Code/User/globalStorage/state.vscdb', '.config/Slack/Cookies',
   '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.config/hub', '.boto', '.s3cfg', '.my.cnf', '.gnupg/secring.gpg', '.password-store', '.config/rclone/rclone.conf', '.oci/config', '.config/doctl/config.yaml',
 ];
 
@@ -61,11 +63,67 @@ export const ENV_DUMPERS = ['env', 'printenv', 'set', 'export', 'declare', 'comp
  * that variable is sent. Per program: the words (any of `options`, or the
  * subcommand path `sub` followed by an operand matching `key`).
  */
-export const SECRET_PRINTERS: Record<string, { options?: string[]; sub?: string[]; key?: RegExp }> = {
-  gpg: { options: ['--export-secret-keys', '--export-secret-subkeys', '--export-ssh-key'] },
-  gpg2: { options: ['--export-secret-keys', '--export-secret-subkeys', '--export-ssh-key'] },
-  aws: { sub: ['configure', 'get'], key: /(?:^|\.)aws_(?:secret_access_key|session_token)$/i },
+export interface SecretPrinter {
+  /** Any of these options (gpg accepts an unambiguous prefix). */
+  options?: string[];
+  /** The subcommand path (operands in order). */
+  sub?: string[];
+  /** The operand after `sub` must match (aws configure get KEY). */
+  key?: RegExp;
+  /** Some word must match too (kubectl get secret ... -o yaml; security ... -w). */
+  with?: RegExp;
+}
+
+const OUTPUT_FORMAT = /^(?:-o|--output)(?:=|$)|^-o\S|^--template/;
+const KEYCHAIN_SHOW = /^-[a-zA-Z]*[wg][a-zA-Z]*$/;
+export const SECRET_PRINTERS: Record<string, SecretPrinter[]> = {
+  gpg: [{ options: ['--export-secret-keys', '--export-secret-subkeys', '--export-ssh-key'] }],
+  gpg2: [{ options: ['--export-secret-keys', '--export-secret-subkeys', '--export-ssh-key'] }],
+  aws: [{ sub: ['configure', 'get'], key: /(?:^|\.)aws_(?:secret_access_key|session_token)$/i }, { sub: ['configure', 'export-credentials'] }, { sub: ['ecr', 'get-login-password'] }, { sub: ['sts', 'get-session-token'] }, { sub: ['secretsmanager', 'get-secret-value'] }, { sub: ['ssm', 'get-parameter'], with: /^--with-decryption$/ }, { sub: ['ssm', 'get-parameters'], with: /^--with-decryption$/ }],
+  gh: [{ sub: ['auth', 'token'] }],
+  glab: [{ sub: ['auth', 'token'] }],
+  gcloud: [{ sub: ['auth', 'print-access-token'] }, { sub: ['auth', 'print-identity-token'] }, { sub: ['auth', 'application-default', 'print-access-token'] }, { sub: ['secrets', 'versions', 'access'] }, { sub: ['config', 'config-helper'] }],
+  az: [{ sub: ['account', 'get-access-token'] }, { sub: ['keyvault', 'secret', 'show'] }, { sub: ['keyvault', 'secret', 'download'] }],
+  kubectl: [{ sub: ['get'], key: /^secrets?(?:\/.*|,.*)?$/, with: OUTPUT_FORMAT }, { sub: ['config', 'view'], with: /^--raw$/ }],
+  oc: [{ sub: ['get'], key: /^secrets?(?:\/.*|,.*)?$/, with: OUTPUT_FORMAT }, { sub: ['whoami'], with: /^(?:-t|--show-token)$/ }],
+  security: [{ sub: ['find-generic-password'], with: KEYCHAIN_SHOW }, { sub: ['find-internet-password'], with: KEYCHAIN_SHOW }, { sub: ['dump-keychain'] }, { sub: ['export'] }],
+  'secret-tool': [{ sub: ['lookup'] }],
+  vault: [{ sub: ['kv', 'get'] }, { sub: ['read'] }, { sub: ['print', 'token'] }],
+  op: [{ sub: ['read'] }, { sub: ['item', 'get'], with: /^--(?:fields|reveal|format)/ }],
+  doppler: [{ sub: ['secrets'] }, { sub: ['configure', 'get', 'token'] }],
+  heroku: [{ sub: ['auth:token'] }, { sub: ['config'] }],
+  git: [{ sub: ['credential', 'fill'] }, { sub: ['credential-store', 'get'] }],
+  'docker-credential-desktop': [{ sub: ['get'] }, { sub: ['list'] }],
+  'docker-credential-pass': [{ sub: ['get'] }],
+  'docker-credential-secretservice': [{ sub: ['get'] }],
+  'docker-credential-osxkeychain': [{ sub: ['get'] }],
+  'docker-credential-gcloud': [{ sub: ['get'] }],
+  'docker-credential-ecr-login': [{ sub: ['get'] }],
+  'pass': [{ sub: ['show'] }],
+  'keyring': [{ sub: ['get'] }],
+  'npm': [{ sub: ['token', 'create'] }],
+  'wrangler': [{ sub: ['whoami'], with: /^--show-token$/ }],
+  'firebase': [{ sub: ['login:ci'] }],
 };
+
+/**
+ * Environment variable names that hold a secret (a `_`-separated part of the name is one of these, or the whole
+ * name is a connection string): expanded into a URL, a body or a socket they leave the machine. PWD is the folder.
+ */
+export const SECRET_VAR_PARTS = ['TOKEN', 'TOKENS', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWD', 'PASS', 'PASSPHRASE', 'PW', 'APIKEY', 'KEY', 'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'AUTH', 'COOKIE', 'SESSION', 'DSN', 'PAT', 'JWT', 'BEARER', 'SIGNATURE', 'CERT', 'PRIVATE'];
+export const SECRET_VAR_NAMES = /^(?:DATABASE_URL|DB_URL|REDIS_URL|MONGO(?:DB)?_UR[IL]|POSTGRES(?:QL)?_URL|MYSQL_URL|AMQP_URL|RABBITMQ_URL|SENTRY_DSN|WEBHOOK_URL|SLACK_WEBHOOK(?:_URL)?|DISCORD_WEBHOOK(?:_URL)?)$/;
+/** A secret variable's first name part -> the host words of its own service (it may go there). */
+export const SECRET_VAR_SERVICES: Record<string, string[]> = {
+  GITHUB: ['github'], GH: ['github'], GITLAB: ['gitlab'], GL: ['gitlab'], OPENAI: ['openai'], ANTHROPIC: ['anthropic'], CLAUDE: ['anthropic'], STRIPE: ['stripe'], SLACK: ['slack'], DISCORD: ['discord'], TELEGRAM: ['telegram'], TWILIO: ['twilio'], SENDGRID: ['sendgrid'],
+  AWS: ['amazonaws', 'aws'], AZURE: ['azure', 'microsoft'], GOOGLE: ['googleapis', 'google'], GCP: ['googleapis'], GEMINI: ['googleapis'], HF: ['huggingface'], HUGGINGFACE: ['huggingface'], CLOUDFLARE: ['cloudflare'], CF: ['cloudflare'], VERCEL: ['vercel'], NETLIFY: ['netlify'],
+  NPM: ['npmjs'], PYPI: ['pypi'], DOCKER: ['docker'], DOCKERHUB: ['docker'], SENTRY: ['sentry'], DATADOG: ['datadoghq'], DD: ['datadoghq'], NOTION: ['notion'], LINEAR: ['linear'], JIRA: ['atlassian'], ATLASSIAN: ['atlassian'], SUPABASE: ['supabase'], FIREBASE: ['googleapis', 'firebase'],
+  MAILGUN: ['mailgun'], POSTMARK: ['postmarkapp'], HEROKU: ['heroku'], DIGITALOCEAN: ['digitalocean'], DO: ['digitalocean'], RENDER: ['render'], FLY: ['fly'], ALGOLIA: ['algolia'], PINECONE: ['pinecone'], REPLICATE: ['replicate'], MISTRAL: ['mistral'], GROQ: ['groq'], COHERE: ['cohere'], DEEPSEEK: ['deepseek'], OPENROUTER: ['openrouter'], PERPLEXITY: ['perplexity'], ELEVENLABS: ['elevenlabs'], SHOPIFY: ['shopify', 'myshopify'], PAYPAL: ['paypal'], BITBUCKET: ['bitbucket'], CIRCLECI: ['circleci'], CODECOV: ['codecov'], TRAVIS: ['travis'],
+};
+/** Variables that are not secrets whatever was loaded (folders, the user, the shell). */
+export const PLAIN_VARS = ['HOME', 'PWD', 'OLDPWD', 'PATH', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'TERM', 'LANG', 'HOSTNAME', 'CI', 'NODE_ENV', 'PORT', 'HOST', 'RANDOM', 'SECONDS', 'LINENO', 'UID', 'EUID', 'PPID', 'BASHPID', 'GITHUB_REPOSITORY', 'GITHUB_SHA', 'GITHUB_REF', 'VERSION', 'TAG', 'BRANCH'];
+
+/** Programs whose output is the shell's history (it holds every secret typed): sent over the network it leaves. */
+export const HISTORY_PRINTERS = ['history', 'fc'];
 
 /** Ordinary file names: a find name pattern that matches one of them is not a hunt for secrets. */
 export const ORDINARY_SAMPLE_NAMES = ['package.json', 'tsconfig.json', 'index.ts', 'main.py', 'README.md', 'config.yaml', 'settings.py', 'data.txt', 'app.js', 'Makefile', 'notes.txt', 'out.log', 'docker-compose.yml', 'Cargo.toml'];
