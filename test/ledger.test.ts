@@ -175,12 +175,14 @@ describe('concurrency and crashes', () => {
       const wantKill = kills < 25;
       const done = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
       if (wantKill) {
-        // Wait for the first append (tsx start-up varies), then kill at a random moment.
+        // Wait for a random number of appends (1 to 4: start-up and append speed vary by machine, so a
+        // time-based kill can miss a fast child), then kill at a random moment inside the next ones.
+        const after = 1 + Math.floor(Math.random() * 4);
         await new Promise<void>((res) => {
-          const check = () => (out.length > 0 || child.exitCode !== null ? res() : setTimeout(check, 5));
+          const check = () => (out.split('\n').length > after || child.exitCode !== null ? res() : setTimeout(check, 1));
           check();
         });
-        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 40)));
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 4)));
         if (child.exitCode === null) {
           child.kill('SIGKILL');
           kills++;
