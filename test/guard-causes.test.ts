@@ -1,33 +1,8 @@
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { analyzeCommand, type AnalyzeOptions } from '../src/guards/shell/analyze';
-import { loadPolicy } from '../src/policy/policy';
 import { CAUSES } from './fixtures/guard-causes';
 import { CAUSES as FOREIGN } from './fixtures/guard-causes-foreign';
 import { CAUSES as SYSTEM } from './fixtures/guard-causes-system';
 import { CAUSES3 } from './fixtures/guard-causes3';
-import { ROOT } from './helpers';
+import { describeCauses } from './guard-cause-suite';
 
-const policy = loadPolicy(ROOT, '/home/dev/project');
-const base: AnalyzeOptions = { projectDir: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev', tmp: '/tmp', policy, protectedPaths: [join(ROOT, 'config')], currentBranch: 'feature' };
-const judge = (c: string) => analyzeCommand(c, base);
-
-describe('causes of red-team misses, each with its own commands', () => {
-  for (const [cause, corpus] of Object.entries({ ...CAUSES, ...CAUSES3, ...SYSTEM, ...FOREIGN })) {
-    describe(cause, () => {
-      it('holds at least 10 commands, dangerous and everyday', () => {
-        expect(corpus.deny.length + corpus.ask.length).toBeGreaterThanOrEqual(10);
-        expect(corpus.allow.length).toBeGreaterThanOrEqual(5);
-      });
-      it('denies the dangerous ones', () => {
-        expect(corpus.deny.map((c) => [c, judge(c)] as const).filter(([, r]) => r.decision !== 'deny').map(([c, r]) => `${r.decision}: ${c} ${r.reason}`)).toEqual([]);
-      });
-      it('asks where the family says ask', () => {
-        expect(corpus.ask.map((c) => [c, judge(c)] as const).filter(([, r]) => r.decision !== 'ask').map(([c, r]) => `${r.decision}: ${c} ${r.reason}`)).toEqual([]);
-      });
-      it('allows the everyday look-alikes', () => {
-        expect(corpus.allow.map((c) => [c, judge(c)] as const).filter(([, r]) => r.decision !== 'allow').map(([c, r]) => `${c} -> ${r.reason}`)).toEqual([]);
-      });
-    });
-  }
-});
+// Each red-team round adds its own file of causes.
+describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...SYSTEM, ...FOREIGN });

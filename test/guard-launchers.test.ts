@@ -1,34 +1,9 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeCommand, type AnalyzeOptions } from '../src/guards/shell/analyze';
-import { loadPolicy } from '../src/policy/policy';
 import { LAUNCHER_CAUSES as CAUSES } from './fixtures/guard-launchers';
-import { ROOT } from './helpers';
+import { describeCauses, judge } from './guard-cause-suite';
 import { rng } from './fuzz/rng';
 
-const policy = loadPolicy(ROOT, '/home/dev/project');
-const base: AnalyzeOptions = { projectDir: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev', tmp: '/tmp', policy, protectedPaths: [join(ROOT, 'config')], currentBranch: 'feature' };
-const judge = (c: string) => analyzeCommand(c, base);
-
-describe('commands that run another command (launchers and wrappers), each cause with its own commands', () => {
-  for (const [cause, corpus] of Object.entries(CAUSES)) {
-    describe(cause, () => {
-      it('holds at least 10 commands, dangerous and everyday', () => {
-        expect(corpus.deny.length + corpus.ask.length).toBeGreaterThanOrEqual(10);
-        expect(corpus.allow.length).toBeGreaterThanOrEqual(5);
-      });
-      it('denies the dangerous ones', () => {
-        expect(corpus.deny.map((c) => [c, judge(c)] as const).filter(([, r]) => r.decision !== 'deny').map(([c, r]) => `${r.decision}: ${c} ${r.reason}`)).toEqual([]);
-      });
-      it('asks where the family says ask', () => {
-        expect(corpus.ask.map((c) => [c, judge(c)] as const).filter(([, r]) => r.decision !== 'ask').map(([c, r]) => `${r.decision}: ${c} ${r.reason}`)).toEqual([]);
-      });
-      it('allows the everyday look-alikes', () => {
-        expect(corpus.allow.map((c) => [c, judge(c)] as const).filter(([, r]) => r.decision !== 'allow').map(([c, r]) => `${c} -> ${r.reason}`)).toEqual([]);
-      });
-    });
-  }
-});
+describeCauses('commands that run another command (launchers and wrappers), each cause with its own commands', CAUSES);
 
 // Differential across launchers: the same command, handed to every launcher
 // form, must get the same verdict as when typed directly (deny stays deny,

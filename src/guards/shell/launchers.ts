@@ -5,6 +5,7 @@
 // paths mapped back to host paths). Each is read from the tables in
 // tables/launchers.ts and returned as launches: the analyzer judges a
 // launched script like any other shell text.
+import { tclWords } from './tcl';
 import { posix } from 'node:path';
 import {
   CONTAINER_RUNNERS, DEBUGGERS, ELISP_CALLS, EX_EDITORS, EX_LANG, GIT_HOOKS, GIT_RUN_ENV, GIT_RUN_KEYS, GIT_RUN_OPERANDS, GIT_RUN_OPTIONS,
@@ -387,76 +388,6 @@ function pagerLaunches(ctx: LaunchCtx, out: Launch[]): void {
 
 // ---------------------------------------------------------------- expect (Tcl)
 
-/** Tcl words of one command line: "..." with escapes, {...} literal, [..] only known at run time. */
-function tclCommands(src: string): string[][] {
-  const cmds: string[][] = [];
-  let words: string[] = [];
-  let i = 0;
-  const n = Math.min(src.length, MAX_TEXT);
-  const end = () => {
-    if (words.length) cmds.push(words);
-    words = [];
-  };
-  while (i < n && cmds.length < 200) {
-    const c = src[i];
-    if (c === '\n' || c === ';') {
-      end();
-      i++;
-      continue;
-    }
-    if (c === ' ' || c === '\t' || c === '\r') {
-      i++;
-      continue;
-    }
-    if (c === '#' && words.length === 0) {
-      while (i < n && src[i] !== '\n') i++;
-      continue;
-    }
-    let w = '';
-    if (c === '{') {
-      let d = 0;
-      const s = i;
-      for (; i < n; i++) {
-        if (src[i] === '\\') i++;
-        else if (src[i] === '{') d++;
-        else if (src[i] === '}' && --d === 0) break;
-      }
-      w = src.slice(s + 1, i);
-      i++;
-    } else if (c === '"') {
-      i++;
-      for (; i < n && src[i] !== '"'; i++) {
-        if (src[i] === '\\' && i + 1 < n) {
-          const e = src[++i];
-          w += e === 'n' ? '\n' : e === 'r' ? '\r' : e === 't' ? '\t' : e;
-        } else if (src[i] === '[') {
-          w += '\u0000';
-          let d = 0;
-          for (; i < n; i++) {
-            if (src[i] === '[') d++;
-            else if (src[i] === ']' && --d === 0) break;
-          }
-        } else w += src[i];
-      }
-      i++;
-    } else {
-      for (; i < n && !/[\s;]/.test(src[i]); i++) {
-        if (src[i] === '\\' && i + 1 < n) w += src[++i];
-        else if (src[i] === '[') {
-          w += '\u0000';
-          let d = 0;
-          for (; i < n; i++) {
-            if (src[i] === '[') d++;
-            else if (src[i] === ']' && --d === 0) break;
-          }
-        } else w += src[i];
-      }
-    }
-    words.push(w);
-  }
-  end();
-  return cmds;
-}
 
 const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'tcsh', 'csh']);
 
@@ -466,7 +397,7 @@ export function tclLaunches(src: string, how: string, out: Launch[], depth = 0):
   work.units += src.length;
   let shellSpawned = false;
   let typed = '';
-  for (const words of tclCommands(src)) {
+  for (const words of tclWords(src)) {
     const cmd = words[0];
     if (Object.hasOwn(TCL_RUNS, cmd)) {
       let args = words.slice(1).filter((w) => !/^-(?:noecho|nottycopy|nottyinit|console|ignore|open|leaveopen|keepnewline|pty|ignorecase)$/.test(w));

@@ -12,6 +12,7 @@
 //     when it is a literal, is download-and-run when it comes from the
 //     network, and is `dynamic-command` (ask) otherwise.
 // A string that is only printed is data: nothing is done with it.
+import { tclWords } from '../tcl';
 import { posix } from 'node:path';
 import type { Analyzer } from '../analyze';
 import type { SimpleCommand } from '../lexer';
@@ -1147,55 +1148,9 @@ function walk(s: Scope): void {
 
 // ---------------------------------------------------------------- Tcl / expect
 
-/** Tcl words of one command: braces and double quotes group, `;` and newlines end a command. */
-function tclSplit(code: string): string[][] {
-  const cmds: string[][] = [];
-  let words: string[] = [];
-  let i = 0;
-  const n = Math.min(code.length, MAX_CODE);
-  while (i < n) {
-    const c = code[i];
-    if (c === ';' || c === '\n') {
-      if (words.length) cmds.push(words);
-      words = [];
-      i++;
-      continue;
-    }
-    if (c === ' ' || c === '\t' || c === '\r') {
-      i++;
-      continue;
-    }
-    if (c === '#' && words.length === 0) {
-      while (i < n && code[i] !== '\n') i++;
-      continue;
-    }
-    let w = '';
-    if (c === '{' || c === '"') {
-      const close = c === '{' ? '}' : '"';
-      let depth = 0;
-      let j = i;
-      for (; j < n; j++) {
-        if (code[j] === '\\') {
-          j++;
-          continue;
-        }
-        if (c === '{' && code[j] === '{') depth++;
-        else if (code[j] === close && (c === '"' ? j > i : --depth === 0)) break;
-      }
-      w = code.slice(i + 1, j);
-      i = j + 1;
-    } else {
-      while (i < n && !/[\s;]/.test(code[i])) w += code[i++];
-    }
-    words.push(w);
-  }
-  if (words.length) cmds.push(words);
-  return cmds;
-}
-
 /** Tcl and expect: `exec`/`spawn` run argv, `file delete` deletes, `eval` and `open |cmd` run code. */
 function tclCommands(code: string, ctx: CodeContext): void {
-  for (const words of tclSplit(code).slice(0, 200)) {
+  for (const words of tclWords(code)) {
     const [head, ...rest] = words;
     let argv: string[] | undefined;
     if (head === 'exec' || head === 'spawn') {
