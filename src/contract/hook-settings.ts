@@ -2,18 +2,20 @@
 // relative to the project and to the user's home. These are loom's to
 // write, never the agent's: a write, edit, patch or delete landing in one
 // is denied as modify-hook-settings. A folder entry covers everything in it.
+// Each harness's `hooks/` folder is listed too: the scripts its settings run
+// live there by convention, and emptying or un-executing one switches a hook off.
 import type { HarnessName } from './types';
 
 export const HOOK_SETTINGS_BY_HARNESS: Partial<Record<HarnessName, { project: string[]; home: string[] }>> = {
-  claude: { project: ['.claude/settings.json', '.claude/settings.local.json'], home: ['.claude/settings.json', '.claude/settings.local.json'] },
-  codex: { project: ['.codex/hooks.json', '.codex/config.toml'], home: ['.codex/hooks.json', '.codex/config.toml'] },
-  gemini: { project: ['.gemini/settings.json'], home: ['.gemini/settings.json'] },
-  cursor: { project: ['.cursor/hooks.json'], home: ['.cursor/hooks.json'] },
+  claude: { project: ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks'], home: ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks'] },
+  codex: { project: ['.codex/hooks.json', '.codex/config.toml', '.codex/hooks'], home: ['.codex/hooks.json', '.codex/config.toml', '.codex/hooks'] },
+  gemini: { project: ['.gemini/settings.json', '.gemini/hooks'], home: ['.gemini/settings.json', '.gemini/hooks'] },
+  cursor: { project: ['.cursor/hooks.json', '.cursor/hooks'], home: ['.cursor/hooks.json', '.cursor/hooks'] },
   opencode: { project: ['.opencode', 'opencode.json', 'opencode.jsonc'], home: ['.config/opencode'] },
   kilo: { project: ['.kilo', '.kilocode', 'kilo.json', 'kilo.jsonc'], home: ['.config/kilo', '.kilocode'] },
   copilot: { project: ['.github/hooks'], home: ['.copilot/hooks', '.copilot/config.json'] },
-  qwen: { project: ['.qwen/settings.json'], home: ['.qwen/settings.json'] },
-  droid: { project: ['.factory/settings.json', '.factory/settings.local.json'], home: ['.factory/settings.json'] },
+  qwen: { project: ['.qwen/settings.json', '.qwen/hooks'], home: ['.qwen/settings.json', '.qwen/hooks'] },
+  droid: { project: ['.factory/settings.json', '.factory/settings.local.json', '.factory/hooks'], home: ['.factory/settings.json', '.factory/hooks'] },
   crush: { project: ['crush.json', '.crush.json'], home: ['.config/crush/crush.json', '.local/share/crush/crush.json'] },
 };
 

@@ -16,9 +16,9 @@ import { globMatch } from './glob';
 import { decodeAnsiC, expandWord, findSubs, plainWord, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
-import { deletesPath, destroysFile, readsPath, within, writesPath } from './path-rules';
+import { listsEveryProcess } from './families/disk';
+import { deletesPath, destroysFile, isBlockDevice, readsPath, within, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
-import { BLOCK_DEVICE } from './tables/devices';
 import { isShellCodeGenerator } from './tables/generators';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
@@ -190,11 +190,27 @@ function onlySubsAreRuntime(w: Word): boolean {
   return !/[$`]/.test(rest);
 }
 
+/**
+ * Whether a script starts itself again without waiting: its own name (`$0`, `$BASH_SOURCE`, the path it was
+ * run by) or its own text (`bash -c "$BASH_EXECUTION_STRING"`) run in the background or in a pipe.
+ */
+export function spawnsItself(text: string, path?: string): boolean {
+  if (text.length > 64 * 1024) return false;
+  const names = ['\\$0', '\\$\\{0\\}', '\\$\\{?BASH_SOURCE(?:\\[0\\])?\\}?', '\\$\\{?BASH_EXECUTION_STRING\\}?'];
+  if (path) names.push(path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const self = `["']?(?:${names.join('|')})["']?`;
+  // The reference as the command (or a shell's script operand), then `&` or `|` before the statement ends.
+  const re = new RegExp(`(?:^|[;&|({\\n]|\\b(?:then|do|else))\\s*(?:(?:exec\\s+)?(?:ba|da|k|z)?sh\\s+(?:-c\\s+)?)?${self}[^;&|\\n]{0,200}(?:&(?!&)|\\|(?!\\|))`);
+  return re.test(text);
+}
+
 export class Analyzer {
   /** Above 0 while the words of `export`/`declare` are expanded: an env file read there is loaded, not shown. */
   loadingEnv = 0;
   /** A secret file (.env) was loaded into the environment earlier on the line: its variables are secrets where they are sent. */
   secretsLoaded = false;
+  /** Files this line filled with the whole environment (`env > e.txt`): sending one sends every token. */
+  readonly envFiles = new Set<string>();
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
   private seenHit = new Set<string>();
@@ -305,12 +321,12 @@ export class Analyzer {
       case 'sub':
       case 'group': {
         const inner = node.t === 'sub' ? this.fork(env) : env;
-        const io = this.redirectFeeds(node.redirs, env, depth, via, stdin);
+        const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, undefined, true);
         const out = this.walk(node.body, inner, depth, via, io.stdin, pc);
         return this.writeRedirects(node.redirs, env, out, '');
       }
       case 'block': {
-        const io = this.redirectFeeds(node.redirs, env, depth, via, stdin);
+        const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, undefined, true);
         for (const p of node.parts) this.walk(p, env, depth, via, io.stdin, pc);
         if (node.infinite && this.spawns(node.parts[node.parts.length - 1], false)) this.hit('fork-bomb', 'deny', `${node.kind} loop`, 'an endless loop starts processes in the background: a fork bomb');
         return { kind: 'runtime', why: `the output of a ${node.kind} block` };
@@ -520,7 +536,8 @@ export class Analyzer {
       }
       if (!words.length || words[0].dynamic) return undefined;
       let k = 0;
-      while (k < words.length - 1 && (words[k].text === 'command' || words[k].text === 'builtin')) k++;
+      // `command ls` runs ls; `command -v ls` (a lookup) is evaluated as itself.
+      while (k < words.length - 1 && (words[k].text === 'command' || words[k].text === 'builtin') && !/^-[a-zA-Z]*[vV]/.test(words[k + 1].text)) k++;
       feed = outputOf(posix.basename(words[k].text), words.slice(k), { stdin: feed, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }), cwd: env.cwd, toplevel: within(env.cwd, this.opts.projectDir) ? this.opts.projectDir : undefined });
       if (feed.kind !== 'static') return undefined;
     }
@@ -528,7 +545,7 @@ export class Analyzer {
   }
 
   /** stdin given by a node's redirections (heredoc, here-string, < file), else the inherited one. */
-  private redirectFeeds(redirs: RedirNode[], env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>): { stdin: Feed; targets: (Word | undefined)[]; fds: Map<number, Feed> } {
+  private redirectFeeds(redirs: RedirNode[], env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>, compound = false): { stdin: Feed; targets: (Word | undefined)[]; fds: Map<number, Feed> } {
     // What each input file descriptor reads: `3<<<text`, `exec 3< f`, then `<&3` makes it stdin.
     const fds = new Map<number, Feed>(env.fds ?? []);
     // A pipe's stdin wins over what `exec < file` gave the shell.
@@ -560,6 +577,8 @@ export class Analyzer {
         else if (STDIN_PATHS.has(target.text)) f = stdin;
         else if (target.dynamic) f = { kind: 'runtime', why: 'a file named at run time' };
         else f = env.files.get(posix.resolve(env.cwd, target.text)) ?? { kind: 'file', path: target.text };
+        // `while read l; do ...; done < .env` reads the file as surely as `cat .env` (simple commands: checkRedirects).
+        if (f.kind === 'file' && !target.dynamic && compound) this.readsPath(target.text, env.cwd, `< ${target.text}`);
         fds.set(fd, f);
       } else if (r.op === '<&') {
         const from = /^\d+$/.test(target.text) ? fds.get(Number(target.text)) : undefined;
@@ -865,6 +884,10 @@ export class Analyzer {
     customRuleHits(this, argv, segment);
     const env = io.env;
     if (env) this.builtinEffects(name, words, env, c.assignments, io.stdin);
+    // `command -v NAME` prints where NAME is; it runs nothing (the wrapper table would read it as `command NAME`).
+    if ((name === 'command' && argv.slice(1).some((x) => /^-[a-zA-Z]*[vV]/.test(x))) || (name === 'type' && argv.slice(1).some((x) => /^-[a-zA-Z]*[pP]/.test(x)))) {
+      return outputOf(name, words, { stdin: io.stdin, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }), toplevel: within(cwd, this.opts.projectDir) ? this.opts.projectDir : undefined });
+    }
     const inner = this.unwrap(rctx, io);
     if (inner) return inner;
     if (env && name !== 'cd') {
@@ -899,7 +922,7 @@ export class Analyzer {
       this.writesPath(r.target.text, cwd, segment || `> ${r.target.text}`, { append: r.op === '>>' });
       // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied (a file in home outside the project too: it is lost).
       if ((r.op === '>' || r.op === '>|') && emptiesFile(c)) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: true });
-      if (BLOCK_DEVICE.test(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
+      if (isBlockDevice(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
   }
 
@@ -1011,11 +1034,18 @@ export class Analyzer {
           const feed = this.dynamicFeed(script, io.stdin, 'a script only known at run time');
           this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${name} -c`, cwd, positional);
           if (feed.kind !== 'static') this.analyzeWithPlaceholders(script.text, depth, `${via} > ${name} -c`, cwd, { positional, stdin: io.stdin });
-        } else this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
+        } else {
+          if (spawnsItself(script.text)) this.hit('fork-bomb', 'deny', r.segment, `${name} -c runs its own text again in the background or a pipe: a fork bomb`);
+          this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
+        }
         return { kind: 'runtime', why: `the output of ${name} -c` };
       }
       if (readStdin || operands.length === 0) this.runsScript(io.stdin, 'sh', r.segment, depth, `${via} > ${name} <stdin`, cwd, operands.map((w) => w.text));
-      else this.runsScript(this.scriptFeed(operands[0], io, cwd), 'sh', r.segment, depth, `${via} > ${name} ${quoteArgv([operands[0].text])}`, cwd, operands.slice(1).map((w) => w.text));
+      else {
+        const feed = this.scriptFeed(operands[0], io, cwd);
+        if (feed.kind === 'static' && spawnsItself(feed.text, operands[0].text)) this.hit('fork-bomb', 'deny', r.segment, `the script ${operands[0].text} starts itself again in the background or a pipe: a fork bomb`);
+        this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${name} ${quoteArgv([operands[0].text])}`, cwd, operands.slice(1).map((w) => w.text));
+      }
       return { kind: 'runtime', why: `the output of ${name}` };
     }
     if (name === 'source' || name === '.') {
@@ -1055,6 +1085,7 @@ export class Analyzer {
       case 'joined': {
         let rest = words.slice(u.start).map((w) => w.text);
         if (name === 'parallel') {
+          this.endlessFanOut(r, argv.some((a, i) => a === '-j0' || a === '--jobs=0' || a === '-P0' || ((a === '-j' || a === '--jobs' || a === '-P') && argv[i + 1] === '0')));
           const sep = rest.findIndex((x) => /^:::[:+]*$/.test(x));
           if (sep === 0) {
             // No command: every input is a command of its own.
@@ -1161,9 +1192,27 @@ export class Analyzer {
     }
   }
 
+  /**
+   * A fan-out with no limit on parallel jobs (`xargs -P 0`, `parallel -j0`) fed by input that never ends
+   * (`yes`, `seq inf`, `cat /dev/zero`): a new process for every line, without end, is a fork bomb.
+   */
+  private endlessFanOut(r: RuleContext, unlimited: boolean): void {
+    if (!unlimited) return;
+    const endless = r.pipe.some((c) => {
+      if (c.stage >= r.cmd.stage || !c.words[0]) return false;
+      const w = c.words.map((x) => x.text);
+      const n = posix.basename(w[0]);
+      return n === 'yes' || (n === 'seq' && /^[+]?inf(?:inity)?$/i.test(w[w.length - 1])) || ((n === 'cat' || n === 'tr') && w.some((x) => /^\/dev\/(?:zero|u?random)$/.test(x))) || (n === 'tail' && w.some((x) => /^-[a-zA-Z]*[fF]$|^--follow/.test(x)));
+    });
+    // `yes | head -n 5 | xargs -P0`: a stage that stops after N lines bounds it.
+    const bounded = r.pipe.some((c) => c.stage < r.cmd.stage && c.words[0] && /^(?:head|timeout)$/.test(posix.basename(c.words[0].text)));
+    if (endless && !bounded) this.hit('fork-bomb', 'deny', r.segment, `${r.name} starts a process for every line of an endless input with no limit on parallel jobs: a fork bomb`);
+  }
+
   /** xargs: the command gets its arguments from stdin; a static stdin is known. */
   private xargs(r: RuleContext, io: RunIO, inner: Word[]): Feed | undefined {
     const { argv, depth, via, cwd } = r;
+    this.endlessFanOut(r, argv.some((a, i) => a === '-P0' || a === '--max-procs=0' || ((a === '-P' || a === '--max-procs') && argv[i + 1] === '0')));
     if (inner.length === 0) inner = [lit('echo')];
     const replaceAt = argv.findIndex((a) => a === '-I' || a.startsWith('-I') || a === '-i' || a.startsWith('--replace'));
     const token = replaceAt < 0 ? undefined : argv[replaceAt] === '-I' ? argv[replaceAt + 1] : argv[replaceAt].startsWith('-I') ? argv[replaceAt].slice(2) : '{}';
@@ -1186,11 +1235,20 @@ export class Analyzer {
       } else this.analyzeCommand({ ...r.cmd, words: [...inner, ...items.map(lit)], assignments: [], redirects: [] }, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });
       return undefined;
     }
+    // Pids on stdin from a listing of every process (`ps -e -o pid= | xargs kill`): every process is signalled.
+    if (inner[0] && ['kill', 'pkill'].includes(posix.basename(inner[0].text))) {
+      const upstream = r.pipe.filter((c) => c.stage < r.cmd.stage).map((c) => c.words.map((w) => w.text).join(' ')).join(' | ');
+      if (upstream && listsEveryProcess(upstream)) this.hit('kill-all', 'deny', r.segment, `xargs kill of every process listed by \`${upstream.slice(0, 60)}\``);
+    }
     // The deleted paths arrive on stdin: from an upstream find, its roots; otherwise unknown.
     if (inner[0] && ['rm', 'unlink', 'shred'].includes(posix.basename(inner[0].text)) && !inner.slice(1).some((w) => !w.text.startsWith('-'))) {
       const finder = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'find');
       const recursive = inner.some((w) => /^-[a-zA-Z]*[rR]/.test(w.text) || w.text === '--recursive');
+      // `git ls-files | xargs rm`: every tracked file of the project (a pathspec narrows it).
+      const lister = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'git' && c.words.some((w) => w.text === 'ls-files'));
+      const lsOps = lister ? lister.words.slice(lister.words.findIndex((w) => w.text === 'ls-files') + 1).map((w) => w.text).filter((x) => !x.startsWith('-') || x === '--') : [];
       if (finder) judgeFindDeletes(r, finder.words.map((w) => w.text), 'find | xargs rm');
+      else if (lister && lsOps.filter((x) => x !== '--').every((x) => x === '.' || x === ':/' || x === './')) this.hit('rm-recursive-project-root', 'deny', r.segment, 'deletes every tracked file of the project (git ls-files | xargs rm)');
       else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, 'xargs feeds paths from its input to rm -r');
     }
     const c2: SimpleCommand = { ...r.cmd, words: inner, assignments: [], redirects: [] };
@@ -1238,7 +1296,14 @@ export class Analyzer {
     if (ops[k] === '--') k++;
     const prog = ops[k];
     if (!prog) return;
-    for (const c of awkCommandsOf(prog, preset)) {
+    const commands = awkCommandsOf(prog, preset);
+    // `getline line < ".env"` reads a file as surely as an operand does.
+    for (const m of prog.matchAll(/\bgetline\b[^<;}\n]{0,64}<\s*"([^"\n]{1,500})"/g)) this.readsPath(m[1], r.cwd, r.segment);
+    // An endless loop that starts background commands (`while(1) system("x &")`) is a fork bomb.
+    if (/\bwhile\s*\(\s*(?:1|!0|"[^"]+")\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bdo\b[\s\S]*\bwhile\s*\(\s*1\s*\)/.test(prog) && commands.some((c) => /&\s*$/.test(c.code) && !/&&\s*$/.test(c.code))) {
+      this.hit('fork-bomb', 'deny', r.segment, 'awk starts background commands in an endless loop: a fork bomb');
+    }
+    for (const c of commands) {
       // A run-time part stands for any text: the command asks (dynamic); its static commands are still judged.
       if (c.script !== undefined) this.runsScript(c.script.includes('"$__awk_value"') ? { kind: 'runtime', why: 'text awk builds at run time', text: c.script.replace(/"\$__awk_value"/g, '\u0000') } : { kind: 'static', text: c.script }, 'sh', r.segment, r.depth, `${r.via} > awk print | ${c.code}`, r.cwd);
       else this.analyzeSource(c.code, r.depth + 1, `${r.via} > awk system()`, r.cwd, new Map());

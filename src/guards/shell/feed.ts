@@ -214,6 +214,12 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
     const text = pathOutput(name, argv.slice(1), o.cwd);
     return text === undefined ? { kind: 'program', name } : { kind: 'static', text };
   }
+  // `command -v NAME`, `which NAME`, `type -P NAME`: where NAME is installed (loom: the project's own copy).
+  const lookup = name === 'which' || name === 'whence' ? argv.slice(1).filter((x) => !x.startsWith('-')) : (name === 'command' && argv.includes('-v')) || (name === 'type' && argv.some((x) => /^-[a-zA-Z]*[pP]/.test(x))) ? argv.slice(1).filter((x) => !x.startsWith('-')) : undefined;
+  if (lookup && lookup.length === 1 && !dynamicArgs && /^[\w.+-]+$/.test(lookup[0])) {
+    const n = lookup[0];
+    return { kind: 'static', text: (n === 'loom' && o.toplevel ? `${o.toplevel}/node_modules/.bin/loom` : `/usr/bin/${n}`) + '\n' };
+  }
   if (name === 'mktemp' && !dynamicArgs) return { kind: 'static', text: mktempOutput(argv.slice(1)) };
   if (name === 'git' && o.toplevel && argv.includes('rev-parse') && argv.includes('--show-toplevel') && !dynamicArgs && (o.cwd === undefined || o.cwd === o.toplevel || o.cwd.startsWith(o.toplevel + '/'))) return { kind: 'static', text: o.toplevel + '\n' };
   if (name === 'echo' || name === 'printf') {

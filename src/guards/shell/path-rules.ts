@@ -9,10 +9,11 @@ import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
-import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
+import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
 
@@ -90,6 +91,14 @@ function compileGlob(absPattern: string): RegExp | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A whole disk or partition: the path names one, or is a glob that can (`/dev/s[d]a`, `/dev/nvme*`). */
+export function isBlockDevice(path: string): boolean {
+  if (BLOCK_DEVICE.test(path)) return true;
+  if (!path.startsWith('/dev/') || !GLOB_CHARS.test(path)) return false;
+  const re = globToRegExp(path);
+  return !!re && BLOCK_DEVICE_SAMPLES.some((d) => re.test(d));
 }
 
 /** Absolute candidates a glob in `text` could match, among `candidates`. */
@@ -268,6 +277,16 @@ function destroyedKind(abs: string, a: Analyzer): { kind: ProtectedKind; what: s
   return undefined;
 }
 
+/** A tree copied into `path` (cp -r, rsync -a into `.claude/`, `cp -r x/.loom .`) lands on loom's files or hook settings. */
+export function copiesTreeInto(a: Analyzer, path: string, cwd: string, segment: string): void {
+  if (overBudget()) return;
+  work.units += COST.path + path.length;
+  if (path.includes('\u0000')) return;
+  const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
+  const d = destroyedKind(resolveTarget(text, cwd).abs, a);
+  if (d) hitProtected(a, d.kind, d.what, segment, 'overwrites');
+}
+
 /** A recursive change of `path` (chmod -R, chown -R) reaches loom's files or hook settings below it. */
 export function changesTree(a: Analyzer, path: string, cwd: string, segment: string): void {
   // Past the budget the command is already a block: judging the rest of its paths adds nothing.
@@ -301,9 +320,26 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
   // Past the budget the command is already a block: judging the rest of its paths adds nothing.
   if (overBudget()) return;
   work.units += COST.path + path.length;
-  if (path.includes('\u0000') || path === '') return;
+  if (path === '') return;
+  if (path.includes('\u0000')) {
+    // /proc/$(pgrep node)/environ: whichever process it names, its environment holds its tokens.
+    if (/^\/proc\/[^/]*\u0000[^/]*\/(?:task\/[^/]*\/)?environ$/.test(path)) a.hit('read-secret-file', 'deny', segment, `reads another process's environment (${path.replace(/\u0000/g, '$…')})`);
+    return;
+  }
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
+  if (globbed) {
+    // ~/.mozilla/firefox/*/cookies.sqlite: the folder it starts in, or the name it ends in, is a secret's.
+    const last = posix.basename(text);
+    if (!GLOB_CHARS.test(last) && !ENV_EXAMPLE.test(last) && SECRET_NAME_PATTERNS.some((p) => p.test(last))) {
+      a.hit('read-secret-file', 'deny', segment, `reads secret files named ${last} (through the glob ${path})`);
+      return;
+    }
+    if (abs !== a.opts.home && abs !== '/' && within(abs, a.opts.home) && !within(abs, a.opts.projectDir) && isSecretPath(abs, a)) {
+      a.hit('read-secret-file', 'deny', segment, `reads the secret files under ${abs} (through the glob ${path})`);
+      return;
+    }
+  }
   if (!globbed) {
     const real = realTarget(a, abs, true);
     if (a.loadingEnv > 0 && /^\.env(?:\.|$)/.test(posix.basename(abs))) {
@@ -313,6 +349,9 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
     if (isSecretPath(abs, a) || (real !== abs && isSecretPath(real, a))) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${abs}`);
     return;
   }
+  // `cat *.json`, `head src/*`: a glob that names ordinary files too is not a reach for secrets, outside a credential folder.
+  const lastGlob = posix.basename(text);
+  if (ORDINARY_SAMPLE_NAMES.some((n) => globMatch(lastGlob, n)) && !credentialFolderIn(abs, a) && !within(abs, under(a.opts.home).ssh)) return;
   const m = globMatches(text, cwd, secretCandidates(a, cwd)).find((c) => isSecretPath(c, a) || CREDENTIAL_FOLDERS.some((f) => c === posix.join(a.opts.home, f)));
   if (m) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${m} (through the glob ${path})`);
 }
@@ -332,6 +371,8 @@ export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: s
 
 function isPersistence(abs: string, a: Analyzer): boolean {
   if (abs.includes('/' + GIT_HOOKS_DIR + '/')) return true;
+  // ~/.local/bin/git: a look-alike of a common command early on PATH runs instead of it from now on.
+  if (SHADOWED_COMMANDS.includes(posix.basename(abs)) && PATH_DIRS.some((d) => posix.dirname(abs) === (d.startsWith('/') ? d : posix.join(a.opts.home, d)))) return true;
   if (!within(abs, a.opts.home) && !abs.startsWith('/etc/') && !abs.startsWith('/var/spool/')) return false;
   if (within(abs, a.opts.projectDir) && abs !== a.opts.projectDir) return false;
   for (const f of under(a.opts.home).persistence) if (within(abs, f)) return true;
@@ -352,6 +393,10 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
     const m = globMatches(text, cwd, protectedCandidates(a)).find((c) => protectedKind(c, a));
     if (m) hitProtected(a, protectedKind(m, a)!, m, segment, 'changes');
   }
+  // Overwriting what .git keeps history in (objects, refs, HEAD, the index) by anything but git destroys it.
+  const history = gitHistoryIn(abs) ?? (/\/\.git\/index$/.test(abs) ? abs : undefined);
+  if (history && !o.append && within(abs, a.opts.projectDir)) a.hit('git-history-destroy', 'deny', segment, `overwrites ${posix.relative(a.opts.projectDir, abs)}, where the repository keeps its history`);
+  if (isBlockDevice(abs) || (real !== abs && isBlockDevice(real))) a.hit('disk-destroy', 'deny', segment, `writes straight to the block device ${abs}`);
   if (abs === '/proc/sysrq-trigger') a.hit('shutdown', 'ask', segment, 'writes /proc/sysrq-trigger, which can crash or reboot the machine at once');
   const critical = criticalSystemFile(abs) ?? (real !== abs ? criticalSystemFile(real) : undefined);
   if (critical && !(o.append && APPENDABLE_SYSTEM_FILES.includes(critical))) a.hit('system-file-overwrite', 'deny', segment, `${o.append ? 'appends to' : 'writes'} ${critical}, which holds the machine's accounts, access or boot`);
@@ -426,6 +471,10 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
     if (cred) a.hit('rm-credentials', 'deny', segment, `${verb} keys or credentials (${cred})`);
     if (!globbed && historyFile(abs, a)) a.hit('destroy-history', 'deny', segment, `${verb} ${abs}, the record of the commands run on this machine`);
   }
+  const gitDir = posix.join(a.opts.projectDir, '.git');
+  if (abs !== gitDir && globbed && !o.filtered && globMatches(text, cwd, [gitDir]).length) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository history (.git, through the glob ${path})`);
+  // unlink .git / rm .git: a worktree's .git file is its link to the history.
+  if (!o.recursive && abs === gitDir && !globbed) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository's .git`);
   if (!o.recursive) return;
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   // /tmp/test-* deletes inside the temp folder, not the folder itself.

@@ -143,6 +143,7 @@ interface FindShape {
 
 /** Paths (relative to a find root) of loom's files and of git history, for -path / -wholename tests. */
 const LOOM_SAMPLE_PATHS = ['.loom', '.loom/compliance/ledger.db', '.loom/compliance/history.json', '.loom/policy.json', '.claude/settings.json', '.codex/hooks.json'];
+const HOOK_SAMPLE_PATHS = ['.claude/settings.local.json', '.claude/hooks/guard.sh', '.gemini/settings.json', '.cursor/hooks.json', '.qwen/settings.json', '.factory/settings.json', '.github/hooks/hooks.json'];
 const GIT_SAMPLE_PATHS = ['.git', '.git/objects/4b/825dc642cb6eb9a060e54bf8d69288fbee4904', '.git/objects/pack/pack-4b825dc6.pack', '.git/refs/heads/main', '.git/HEAD', '.git/packed-refs', '.git/index', '.git/logs/HEAD'];
 
 /** find -path glob: `*` and `?` match `/` too. */
@@ -190,6 +191,9 @@ function groupsReach(shape: FindShape, root: string, names: readonly string[], p
     }),
   );
 }
+
+/** Files a find name filter is tried against before {} is judged as one of them. */
+const PROTECTED_SAMPLE_PATHS = [...LOOM_SAMPLE_PATHS.slice(1), ...HOOK_SAMPLE_PATHS, ...GIT_SAMPLE_PATHS.slice(1)];
 
 export function findShape(argv: string[]): FindShape {
   const roots: string[] = [];
@@ -285,6 +289,16 @@ const find: Rule = (r) => {
     const innerName = inner[0] ? posix.basename(inner[0].text) : '';
     if (own(DELETERS, innerName) && !deletes) judgeFindDeletes(r, r.argv, `find ${r.argv[e]} ${innerName}`);
     for (const root of roots) {
+      // A name filter that can pick one of loom's files, a hook setting or git's history: {} stands for that file too.
+      const shape = findShape(r.argv);
+      // Without one, {} stands for every file under the root: inside .git or .loom, one of theirs.
+      const rootAbs = resolveTarget(root.startsWith('~') ? r.opts.home + root.slice(1) : root, r.cwd).abs;
+      const guarded = own(DELETERS, innerName) ? undefined : named ? PROTECTED_SAMPLE_PATHS.find((p) => groupsReach(shape, root, [posix.basename(p)], [p])) : PROTECTED_SAMPLE_PATHS.map((p) => posix.join(r.opts.projectDir, p)).find((p) => within(p, rootAbs) && p !== rootAbs && within(rootAbs, r.opts.projectDir) && rootAbs !== r.opts.projectDir);
+      if (guarded) {
+        const words = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, guarded) : guarded) }));
+        const c4: SimpleCommand = { ...r.cmd, words, assignments: [], redirects: [] };
+        r.analyzer.analyzeCommand(c4, r.depth + 1, `${r.via} > find ${r.argv[e]} (a match that is ${guarded})`, r.cwd, [c4], r.vars);
+      }
       let replaced = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, 'match') : root) }));
       // Without a name filter the command reaches everything under the root: `find / -exec chmod 777 {} +` is `chmod -R 777 /`.
       const flag = own(FIND_EXEC_RECURSIVE, innerName);

@@ -7,10 +7,10 @@
 // broad kills, and privilege (sudo: ask).
 import { posix } from 'node:path';
 import { unwrapArgv } from '../wrappers';
-import { classify, resolveTarget, within } from '../path-rules';
+import { classify, isBlockDevice, resolveTarget, within } from '../path-rules';
 import { SYSTEM_DIRS } from '../tables/paths';
 import type { Rule } from '../rules';
-import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, modeEffect, POWER_COMMANDS, POWER_SUBCOMMANDS, RUNTIME_NAMES, SCHEDULERS } from '../tables/devices';
+import { DBUS_CLIENTS, DBUS_POWER_METHOD, DD_LIKE, DISK_ERASERS, DISK_ERASER_TRIGGERS, modeEffect, POWER_COMMANDS, POWER_SUBCOMMANDS, RUNTIME_NAMES, SCHEDULERS } from '../tables/devices';
 import { hasShortFlag, operands, own } from './args';
 import { chmodTargets } from './tamper';
 
@@ -25,9 +25,9 @@ function eraserName(name: string): string | undefined {
 
 const blockDevices: Rule = (r) => {
   const { name, argv, analyzer: a, segment } = r;
-  if (name === 'dd') {
-    const of = argv.find((x) => x.startsWith('of='));
-    if (of && BLOCK_DEVICE.test(of.slice(3))) a.hit('disk-destroy', 'deny', segment, `dd writes to the device ${of.slice(3)}`);
+  if (DD_LIKE.includes(name)) {
+    // dcfldd also writes to every of= it is given (of=a of=b), and to vf= when it verifies.
+    for (const of of argv.filter((x) => x.startsWith('of='))) if (isBlockDevice(of.slice(3))) a.hit('disk-destroy', 'deny', segment, `${name} writes to the device ${of.slice(3)}`);
     return;
   }
   const eraser = eraserName(name);
@@ -46,7 +46,7 @@ const blockDevices: Rule = (r) => {
   if (['cp', 'tee', 'shred', 'install', 'rsync', 'pv', 'ddrescue', 'dcfldd', 'mv', 'ln', 'truncate', 'fallocate', 'scrub', 'sponge'].includes(name)) {
     const ops = operands(argv);
     const targets = name === 'tee' || name === 'shred' || name === 'truncate' || name === 'fallocate' || name === 'scrub' || name === 'sponge' ? ops : ops.slice(-1);
-    for (const t of targets) if (BLOCK_DEVICE.test(t)) a.hit('disk-destroy', 'deny', segment, `${name} writes to the device ${t}`);
+    for (const t of targets) if (isBlockDevice(t)) a.hit('disk-destroy', 'deny', segment, `${name} writes to the device ${t}`);
   }
 };
 
@@ -79,6 +79,11 @@ const power: Rule = (r) => {
   if (POWER_COMMANDS.includes(r.name)) {
     if (r.argv.some((x) => x === '--help' || x === '-c' && r.name === 'shutdown')) return;
     r.analyzer.hit('shutdown', 'ask', r.segment, `${r.name} stops or restarts the machine`);
+    return;
+  }
+  if (DBUS_CLIENTS.includes(r.name)) {
+    const method = r.argv.slice(1).find((x) => DBUS_POWER_METHOD.test(x));
+    if (method) r.analyzer.hit('shutdown', 'ask', r.segment, `${r.name} calls ${method}, which stops or restarts the machine`);
     return;
   }
   const subs = own(POWER_SUBCOMMANDS, r.name);
@@ -156,7 +161,18 @@ const kills: Rule = (r) => {
     else if (t.some((x) => x === '0' || x === '-0')) r.analyzer.hit('kill-broad', 'ask', r.segment, 'kill 0 signals the whole process group, the agent included');
     return;
   }
+  if (name === 'skill') {
+    // skill [signal] -u USER kills every process of USER unless a command, tty or pid narrows it.
+    const narrowed = argv.some((x, i) => i > 0 && (/^-[ctp]$/.test(x) || (!x.startsWith('-') && !/^-[u]$/.test(argv[i - 1]))));
+    if (argv.some((x) => x === '-u' || x === '--user') && !narrowed) r.analyzer.hit('kill-all', 'deny', r.segment, 'skill kills every process of a user');
+    return;
+  }
   if (name === 'pkill' || name === 'killall') {
+    // -v / --inverse picks every process that does NOT match: all of them but a few.
+    if (name === 'pkill' && argv.some((x) => x === '--inverse' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(x))) {
+      r.analyzer.hit('kill-all', 'deny', r.segment, 'pkill -v kills every process that does not match the pattern');
+      return;
+    }
     const patterns = operands(argv, 1, ['-u', '-U', '-g', '-G', '-s', '-t', '-P', '--signal', '-F', '--older-than', '--younger-than', '-o', '-y']).filter((p) => !/^\d+$/.test(p));
     const byUser = argv.some((x) => x === '-u' || x === '-U' || x === '--user' || x.startsWith('--uid') || x.startsWith('--euid') || /^-[a-zA-Z0-9]*u$/.test(x));
     if ((byUser && patterns.length === 0) || patterns.some((p) => MATCHES_ALL.test(p))) {
@@ -179,7 +195,7 @@ export const SUDO_READ_ONLY = [
   'docker ps', 'docker logs', 'docker inspect', 'docker images', 'docker stats', 'docker info', 'docker version', 'docker top', 'docker port', 'docker events', 'docker history', 'podman ps', 'podman logs', 'podman inspect', 'podman images', 'crictl ps', 'crictl logs', 'crictl inspect', 'crictl images',
   'apt list', 'apt show', 'apt policy', 'apt search', 'apt-cache', 'dpkg -l', 'dpkg -L', 'dpkg -s', 'dpkg --list', 'dpkg --status', 'dpkg --listfiles', 'rpm -q', 'rpm -qa', 'rpm -qi', 'rpm -ql', 'dnf list', 'dnf info', 'yum list', 'yum info', 'snap list', 'flatpak list',
   'ip addr', 'ip a', 'ip route', 'ip r', 'ip link', 'ip neigh', 'ip -br', 'iptables -L', 'iptables -S', 'iptables -nL', 'iptables -nvL', 'iptables -vnL', 'iptables -Ln', 'ip6tables -L', 'ip6tables -S', 'nft list', 'ufw status', 'firewall-cmd --list-all', 'firewall-cmd --state', 'wg show', 'tcpdump -D',
-  'crontab -l', 'fdisk -l', 'sfdisk -l', 'parted -l', 'smartctl -a', 'smartctl -i', 'smartctl -H', 'smartctl -x', 'hdparm -I', 'mdadm --detail', 'zpool status', 'zpool list', 'zfs list', 'btrfs filesystem', 'kubectl get', 'kubectl describe', 'kubectl logs', 'nginx -t', 'nginx -T', 'apachectl -t', 'apachectl configtest', 'sshd -t', 'sshd -T', 'visudo -c', 'named-checkconf', 'sysctl -a', 'sysctl -n', 'mount -l', 'swapon --show', 'swapon -s', 'lvm lvs', 'cryptsetup status', 'fail2ban-client status', 'certbot certificates', 'exportfs -v', 'netplan get', 'resolvectl status', 'networkctl status', 'networkctl list', 'nmcli device', 'nmcli connection', 'bpftool prog',
+  'crontab -l', 'shutdown -c', 'fdisk -l', 'sfdisk -l', 'parted -l', 'smartctl -a', 'smartctl -i', 'smartctl -H', 'smartctl -x', 'hdparm -I', 'mdadm --detail', 'zpool status', 'zpool list', 'zfs list', 'btrfs filesystem', 'kubectl get', 'kubectl describe', 'kubectl logs', 'nginx -t', 'nginx -T', 'apachectl -t', 'apachectl configtest', 'sshd -t', 'sshd -T', 'visudo -c', 'named-checkconf', 'sysctl -a', 'sysctl -n', 'mount -l', 'swapon --show', 'swapon -s', 'lvm lvs', 'cryptsetup status', 'fail2ban-client status', 'certbot certificates', 'exportfs -v', 'netplan get', 'resolvectl status', 'networkctl status', 'networkctl list', 'nmcli device', 'nmcli connection', 'bpftool prog',
 ];
 
 /**
@@ -209,6 +225,8 @@ export function routineUnderSudo(argv: string[], tmp: string): boolean {
     return false;
   }
   if (name === 'systemctl') return ops.slice(1).every((u) => !CRITICAL_UNITS.test(u));
+  // chown -R of relative paths inside the project to an ordinary user (after a container wrote files as root).
+  if (name === 'chown' && argv.some((x) => /^-[a-zA-Z]*R|^--recursive$/.test(x))) return ops.length >= 2 && !/^(?:root|0)?(?::(?:root|0))?$/.test(ops[0]) && ops.slice(1).every((p) => !p.startsWith('/') && !p.startsWith('~') && !p.split('/').includes('..') && p !== '.' && p !== './' && !p.includes('\u0000'));
   if (name === 'chown') return !argv.some((x) => /^-[a-zA-Z]*R|^--recursive$/.test(x)) && ops.length >= 2 && !/^(?:root|0)?(?::(?:root|0))?$/.test(ops[0]) && ops.slice(1).every((p) => p.split('/').filter(Boolean).length >= 2);
   if (name === 'mkdir') return true;
   return true;
@@ -235,6 +253,15 @@ const READ_ONLY = new Set(SUDO_READ_ONLY);
 export function readOnlyUnderSudo(argv: string[]): boolean {
   const name = posix.basename(argv[0] ?? '');
   if (READ_ONLY.has(name)) return true;
+  // A disk tool without the words that make it write (wipefs without -a, parted ... print, cryptsetup luksDump, nvme list) only reports.
+  const eraser = eraserName(name);
+  const trigger = eraser ? own(DISK_ERASER_TRIGGERS, eraser) : undefined;
+  if (trigger && !argv.slice(1).some((x) => trigger.test(x)) && eraser !== 'fdisk' && eraser !== 'gdisk' && eraser !== 'cfdisk' && eraser !== 'sfdisk') return true;
+  if (eraser === 'parted' && argv.slice(1).some((x) => x === 'print' || x === '-l' || x === '--list') && !argv.slice(1).some((x) => /^(?:mklabel|mkpart|rm|resizepart|mktable|mkpartfs|rescue|name|set|toggle)$/.test(x))) return true;
+  // dd with no of= writes to its stdout: a read of the device.
+  if (DD_LIKE.includes(name)) return !argv.some((x) => x.startsWith('of=') || x.startsWith('vf='));
+  if (name === 'blockdev') return argv.slice(1).every((x) => /^--(?:get\w*|report)$|^\/dev\//.test(x) || x === '-v' || x === '-q');
+  if (name === 'losetup') return !argv.some((x) => /^-[a-zA-Z]*[dD]|^--detach/.test(x));
   if (name === 'find') return !argv.some((x) => /^-(?:delete|exec|execdir|ok|okdir|fprint0?|fprintf|fls)$/.test(x));
   const sub = argv.slice(1).find((x) => !x.startsWith('-'));
   if (sub !== undefined && READ_ONLY.has(`${name} ${sub}`)) return true;
@@ -259,9 +286,9 @@ const privilege: Rule = (r) => {
 };
 
 permissions.names = ['chmod', 'chown', 'chgrp'];
-power.names = [...POWER_COMMANDS, ...Object.keys(POWER_SUBCOMMANDS)];
+power.names = [...POWER_COMMANDS, ...Object.keys(POWER_SUBCOMMANDS), ...DBUS_CLIENTS];
 schedulers.names = Object.keys(SCHEDULERS);
-kills.names = ['kill', 'killall5', 'pkill', 'killall'];
+kills.names = ['kill', 'killall5', 'pkill', 'killall', 'skill'];
 privilege.names = ['sudo', 'doas', 'su', 'pkexec', 'runuser'];
 
 export const DISK_RULES: Rule[] = [blockDevices, permissions, power, schedulers, kills, privilege];

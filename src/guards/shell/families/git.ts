@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, gitConfigRunsCommand, gitOptionNames, BUILD_OUTPUT_DIRS } from '../tables/git';
+import { GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, gitConfigRunsCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
 
 function isProtectedBranch(r: RuleContext, branch: string): boolean {
@@ -262,6 +262,8 @@ const git: Rule = (r) => {
       if (key === undefined || value === undefined) return;
       // credential.helper store keeps every password git is given in plain text (~/.git-credentials or --file).
       if (/^credential\..*helper$/i.test(key) && /^\s*store\b/.test(value)) r.analyzer.hit('read-secret-file', 'deny', r.segment, `git config ${key} ${value} writes every git credential to a plain-text file`);
+      // core.hooksPath to a hook manager's folder in the project (.husky): the team's committed hooks, as husky sets them.
+      else if (/^core\.hookspath$/i.test(key) && HOOK_MANAGER_DIRS.includes(value.replace(/^\.\//, '').replace(/\/+$/, ''))) return;
       else if (gitConfigRunsCommand(key, value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${key} stores a command that git runs on its own later`);
       return;
     }

@@ -123,6 +123,8 @@ const NET_MODULES = new Set(['http', 'https', 'http2', 'net', 'tls', 'undici', '
 const NODE_NET_REQUIRE = /\b(?:require|import)\s*\(\s*['"`](?:node:)?(?:https?|http2|net|tls|undici|axios|node-fetch|got)['"`]\s*\)/;
 /** A print of the whole environment object (not one variable of it). */
 const ENV_PRINT = /\b(?:print|pprint|console\.(?:log|dir|error|info|table|warn)|puts|pp?|say|print_r|var_dump|var_export|printf|(?:process|sys)\.std(?:out|err)\.write|echo)\s*\(?\s*(?:(?:dict|str|repr|list|sorted|json\.dumps|JSON\.stringify|Object\.entries|Data::Dumper->Dump|Dumper|yaml\.dump|json_encode)\s*\(\s*\[?\s*)*\\?(?:os\.environ|process\.env|ENV|%ENV|\$_ENV|\$_SERVER|getenv\s*\(\s*\)|Deno\.env\.toObject\(\)|Bun\.env)(?:\.(?:items|values|copy|to_h|to_a|inspect|to_s|toObject)\b(?:\(\))?)?\s*[\]),;]*\s*(?:$|[);,\n}]|\bfor\b)/;
+/** The whole environment as a value (not one variable of it): `dict(os.environ)`, `JSON.stringify(process.env)`, `%ENV`, `ENV.to_h`. */
+const WHOLE_ENV = /(?:\bos\.environ|\bprocess\.env|\bENV|%ENV|\$_ENV|\$_SERVER|\bgetenv\s*\(\s*\)|\bDeno\.env\.toObject\(\)|\bBun\.env)(?![\w$]|\s*\[|\s*\.\s*(?!items|values|copy|to_h|to_a|inspect|to_s|toObject|keys|entries)[A-Za-z_]|\s*\{|\s*\(\s*['"])/;
 const EXEC_TEXT = /\b(?:exec|eval|Function|runInThisContext|runInNewContext|instance_eval|class_eval|module_eval|loadstring|create_function|evalbytes|iex|Invoke-Expression)\b/;
 
 // ---------------------------------------------------------------- tokenizer
@@ -432,6 +434,8 @@ function receiverStart(t: Tok[], i: number): number {
       if (t[r].v === ')') depth++;
       else if (t[r].v === '(' && --depth === 0) break;
     }
+    // f(...).m(): the call starts at its name; (a / b).m(): a parenthesized expression starts at its '('.
+    if (t[r - 1]?.k !== 'id') return Math.max(0, r);
     r--;
     while (r > 0 && t[r].k === 'id' && (t[r - 1]?.v === '.' || t[r - 1]?.v === '::')) r -= 2;
   }
@@ -1198,6 +1202,11 @@ function isForkAt(s: Scope, i: number): boolean {
   const [name, end] = dottedName(t, i);
   const list = FORK_CALLS[s.lang] ?? [];
   const c = canonical(s, name);
+  // A shell run that puts its command in the background (`os.execute("sleep 9 &")`) returns at once: a fork.
+  if (sinkOf(s, name) === 'shell') {
+    const arg = t[end]?.v === '(' ? t[end + 1] : t[end];
+    return arg?.k === 'str' && /&\s*$/.test(arg.v) && !/&&\s*$/.test(arg.v);
+  }
   if (!list.includes(c) && !list.includes(name)) return false;
   // A bare short name in Python / Node must be a call (not a variable called `fork`).
   if (!name.includes('.') && (s.lang === 'python' || s.lang === 'node') && t[end]?.v !== '(' && !(t[end]?.k === 'op' && t[end].v === ')')) return false;
@@ -1377,6 +1386,8 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   if (ENV_PRINT.test(code)) ctx.analyzer.hit('env-exfiltration', 'deny', ctx.segment, `${lang} code prints every environment variable`);
   // Whatever the parse: code that fetches from the network and runs code is download-and-run.
   const netModule = [...s.aliases.values()].some((m) => NET_MODULES.has(m)) || NODE_NET_REQUIRE.test(code);
+  // Code that talks to the network and takes the whole environment as a value sends every token in it.
+  if ((NET_TEXT.test(code) || netModule) && WHOLE_ENV.test(code)) ctx.analyzer.hit('env-exfiltration', 'deny', ctx.segment, `${lang} code sends every environment variable over the network`);
   if ((NET_TEXT.test(code) || netModule) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
   // A socket handed to a shell (dup2 onto stdio, a pty, pipes to a spawned sh): a reverse shell.
   if (CODE_SOCKET.test(code) && CODE_SHELL_ON_SOCKET.test(code)) ctx.analyzer.hit('reverse-shell', 'deny', ctx.segment, `${lang} code connects a socket and gives it to a shell: whoever is on the other end controls the machine`);

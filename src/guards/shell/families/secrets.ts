@@ -7,12 +7,12 @@
 import { posix } from 'node:path';
 import { carriesFolder, readsPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { ENV_DUMPERS, FOLDER_CARRIERS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
+import { CONFIG_PRINTERS, ENV_DUMPERS, FOLDER_CARRIERS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
 import { operands, own } from './args';
 import { innerName } from './download';
 
 /** Programs that print or send the content of their file operands. */
-export const READERS = ['sqlite3', 'cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'view', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'hd', 'base64', 'base32', 'basenc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'sort', 'uniq', 'cut', 'jq', 'yq', 'diff', 'cmp', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'ex', 'code', 'open', 'xdg-open', 'gpg', 'openssl', 'ssh-keygen', 'zip', 'gzip', 'bzip2', 'xz', 'zstd', 'nc', 'ncat', 'netcat', 'socat', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'column', 'fold', 'paste', 'tr', 'dd', 'iconv', 'dos2unix', 'split', 'csplit', 'look', 'comm', 'join', 'expand', 'unexpand', 'fmt', 'pr', 'rev', 'numfmt', 'mail', 'lp', 'lpr', 'age', 'envsubst', 'split', 'csplit'];
+export const READERS = ['sqlite3', 'cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'view', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'hd', 'base64', 'base32', 'basenc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'sort', 'uniq', 'cut', 'jq', 'yq', 'diff', 'cmp', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'ex', 'code', 'open', 'xdg-open', 'gpg', 'openssl', 'zip', 'gzip', 'bzip2', 'xz', 'zstd', 'nc', 'ncat', 'netcat', 'socat', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'column', 'fold', 'paste', 'tr', 'dd', 'iconv', 'dos2unix', 'split', 'csplit', 'look', 'comm', 'join', 'expand', 'unexpand', 'fmt', 'pr', 'rev', 'numfmt', 'mail', 'lp', 'lpr', 'age', 'envsubst', 'split', 'csplit'];
 /** Readers whose first operand is a pattern or a script, not a file. */
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'gawk', 'mawk', 'jq', 'yq', 'look']);
 /** Per reader, the options that take the next word as their value (so that word is not a file). */
@@ -92,7 +92,10 @@ const carriers: Rule = (r) => {
     return;
   }
   if (r.name === 'zip' || r.name === '7z' || r.name === '7za' || r.name === '7zz' || r.name === 'rar') ops = ops.slice(r.name === 'zip' ? 1 : 2);
-  const sources = ['cp', 'scp', 'rsync', 'ditto', 'sftp'].includes(r.name) ? ops.slice(0, -1) : ops;
+  if (r.name === 'install') ops = operands(r.argv, 1, ['-m', '--mode', '-o', '--owner', '-g', '--group', '-t', '--target-directory', '-S', '--suffix']);
+  // ln -s SECRET LINK publishes the secret under another name (a web root, a folder that is committed).
+  if (r.name === 'ln' && !r.argv.some((a) => /^-[a-zA-Z]*s/.test(a) || a === '--symbolic')) return;
+  const sources = ['cp', 'scp', 'rsync', 'ditto', 'sftp', 'install', 'ln'].includes(r.name) ? ops.slice(0, -1) : ops;
   for (const s of sources) if (!/^[^/]*:/.test(s) || s.startsWith('./')) carriesFolder(r.analyzer, s, r.cwd, r.segment);
 };
 
@@ -154,6 +157,13 @@ function isEnvDump(words: string[]): boolean {
   if (n === 'set') return words.length === 1;
   if (n === 'compgen') return words.includes('-v') || words.includes('-e');
   return false;
+}
+
+/** A configuration printed with its secrets resolved (tables/secrets.ts CONFIG_PRINTERS). */
+function printsConfig(words: string[]): boolean {
+  const n = words[0] ? posix.basename(words[0]) : '';
+  const ops = words.slice(1).filter((w) => !w.startsWith('-') || w === '--list');
+  return CONFIG_PRINTERS.some((p) => p[0] === n && p.slice(1).every((w, i) => ops[i] === w));
 }
 
 /** The shell history printed (history, fc -l): every secret ever typed. */
@@ -257,12 +267,20 @@ function sendsToNetwork(r: RuleContext): string | undefined {
 const envExfiltration: Rule = (r) => {
   const net = sendsToNetwork(r);
   if (net && r.cmd.stage > 0) {
-    const dumper = r.pipe.find((c) => c.stage < r.cmd.stage && (isEnvDump(c.words.map((w) => w.text)) || isHistoryDump(c.words.map((w) => w.text))));
+    const dumper = r.pipe.find((c) => c.stage < r.cmd.stage && (isEnvDump(c.words.map((w) => w.text)) || isHistoryDump(c.words.map((w) => w.text)) || printsConfig(c.words.map((w) => w.text))));
     if (dumper) r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends every environment variable (${dumper.words[0].text}) to ${net}`);
   }
   if (net && r.words.some((w) => w.dynamic)) {
     const nested = r.analyzer.currentNested();
     if (nested.some((src) => /^\s*(?:env|printenv|export\s+-p|declare\s+-x|set)\s*(?:$|[|;)])/.test(src))) r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends every environment variable to ${net} through a substitution`);
+  }
+  // env > e.txt: the file holds every token; sending it later on the line is sending the environment.
+  if ((isEnvDump(r.argv) || isHistoryDump(r.argv) || printsConfig(r.argv)) && !r.words.some((w) => w.dynamic)) {
+    for (const rd of r.cmd.redirects) if ((rd.op === '>' || rd.op === '>>' || rd.op === '&>' || rd.op === '>|') && !rd.target.dynamic) r.analyzer.envFiles.add(posix.resolve(r.cwd, rd.target.text));
+  }
+  if (r.analyzer.envFiles.size && net) {
+    const sent = r.argv.slice(1).map((a) => a.replace(/^(?:[\w.-]+=)?[@<]/, '')).find((a) => r.analyzer.envFiles.has(posix.resolve(r.cwd, a)));
+    if (sent) r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends ${sent}, which holds every environment variable written earlier on the line, to ${net}`);
   }
   // env > /dev/tcp/host/port
   if (isEnvDump(r.argv) && r.cmd.redirects.some((rd) => /^\/dev\/(?:tcp|udp)\//.test(rd.target.text))) r.analyzer.hit('env-exfiltration', 'deny', r.segment, 'sends every environment variable to a network socket');
@@ -298,10 +316,65 @@ const printsSecret: Rule = (r) => {
   }
 };
 
+/**
+ * A secret file handed to a program that sends or publishes it by its own syntax: socat's FILE:/OPEN:
+ * addresses, sftp's batch `put` (from -b FILE or stdin), `git add` of a secret (the next push publishes it).
+ */
+const transfers: Rule = (r) => {
+  const a = r.analyzer;
+  if (r.name === 'socat') {
+    for (const x of r.argv.slice(1)) {
+      const m = /^(?:file|open|gopen|readfile):([^,]+)/i.exec(x);
+      if (m) readsPath(a, m[1], r.cwd, r.segment);
+    }
+    return;
+  }
+  if (r.name === 'sftp') {
+    const b = r.argv.findIndex((x) => x === '-b');
+    const batch = b < 0 ? undefined : r.argv[b + 1];
+    const feed = batch === undefined ? undefined : batch === '-' ? r.stdin : r.fileFeed?.(batch);
+    if (feed?.kind !== 'static') return;
+    for (const line of feed.text.split('\n').slice(0, 200)) {
+      const w = line.trim().replace(/^[-@]/, '').split(/\s+/);
+      if (!/^(?:put|mput|reput)$/.test(w[0] ?? '')) continue;
+      const recursive = w.slice(1).some((x) => /^-[a-zA-Z]*[rR]/.test(x));
+      const local = w.slice(1).find((x) => !x.startsWith('-'));
+      if (local) (recursive ? carriesFolder : readsPath)(a, local.replace(/^["']|["']$/g, ''), r.cwd, r.segment);
+    }
+    return;
+  }
+  if (r.name === 'git') {
+    const ops = operands(r.argv);
+    const at = ops.indexOf('add');
+    if (at < 0 || at > 1) return;
+    // `git add .env` stages the secret: the next commit and push publish it.
+    for (const f of ops.slice(at + 1)) if (f !== '.' && f !== '-A' && f !== '--all') readsPath(a, f, r.cwd, r.segment);
+  }
+};
+transfers.names = ['socat', 'sftp', 'git'];
+
+/** Programs that read the files named on their stdin (`find ~/.ssh | cpio -o`, `| xargs cat`, `| tar -T -`, `| zip -@`). */
+const LIST_READERS = new Set(['cpio', 'pax', 'afio', 'xargs', 'tar', 'bsdtar', 'gtar', 'zip', 'rsync', 'parallel']);
+const listedFiles: Rule = (r) => {
+  if (!LIST_READERS.has(r.name) || r.cmd.stage === 0) return;
+  if (r.name === 'xargs' || r.name === 'parallel') {
+    // Only a program that reads or copies what it is given carries the files on.
+    const inner = r.argv.slice(1).find((x, i, all) => !x.startsWith('-') && !/^-[IdaEeLnPsj]$/.test(all[i - 1] ?? ''));
+    if (!inner || !(READER_SET.has(posix.basename(inner)) || FOLDER_CARRIERS.includes(posix.basename(inner)) || NETWORK_SENDERS.includes(posix.basename(inner)))) return;
+  } else if ((r.name === 'tar' || r.name === 'bsdtar' || r.name === 'gtar') && !r.argv.some((x, i) => /^(?:-T|--files-from)$/.test(x) && (r.argv[i + 1] === '-' || r.argv[i + 1] === '/dev/stdin'))) return;
+  else if (r.name === 'zip' && !r.argv.includes('-@')) return;
+  else if (r.name === 'rsync' && !r.argv.some((x) => x === '--files-from=-' || x === '--files-from=/dev/stdin')) return;
+  for (const c of r.pipe) {
+    if (c.stage >= r.cmd.stage || !c.words[0] || !/^(?:find|gfind|fd|fdfind|ls|tree)$/.test(posix.basename(c.words[0].text))) continue;
+    for (const root of c.words.slice(1).map((w) => w.text).filter((x) => !x.startsWith('-'))) carriesFolder(r.analyzer, root, r.cwd, r.segment);
+  }
+};
+listedFiles.names = [...LIST_READERS];
+
 printsSecret.names = Object.keys(SECRET_PRINTERS);
 readers.names = READERS;
 carriers.names = FOLDER_CARRIERS;
 uploads.names = Object.keys(UPLOAD_OPTIONS);
 publish.names = ['gh'];
 
-export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, envExfiltration, secretVarsSent];
+export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, transfers, listedFiles, envExfiltration, secretVarsSent];

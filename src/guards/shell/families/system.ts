@@ -129,6 +129,12 @@ const overwriters: Rule = (r) => {
     for (const f of operands(argv, 2).slice(1)) deletesPath(r.analyzer, f, r.cwd, r.segment, { recursive: true });
     return;
   }
+  // zip -m / --move deletes each file once it is in the archive (-r: whole folders).
+  if (name === 'zip' && args.some((x) => x === '--move' || /^-[a-zA-Z0-9]*m/.test(x))) {
+    const recursive = args.some((x) => x === '--recurse-paths' || /^-[a-zA-Z0-9]*[rR]/.test(x));
+    for (const f of operands(argv, 1, ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-Z', '-s', '-O', '--out']).slice(1)) deletesPath(r.analyzer, f, r.cwd, r.segment, { recursive });
+    return;
+  }
   if ((name === 'tar' || name === 'gtar' || name === 'bsdtar') && args.includes('--remove-files')) {
     const c = args.findIndex((x) => x === '-C' || x === '--directory');
     const base = c >= 0 && args[c + 1] ? posix.resolve(r.cwd, args[c + 1]) : r.cwd;
@@ -142,6 +148,6 @@ const overwriters: Rule = (r) => {
     for (const f of files) deletesPath(r.analyzer, f.startsWith('~') ? f : posix.resolve(base, f), r.cwd, r.segment, { recursive: true });
   }
 };
-overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'gio', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar'];
+overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'gio', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar', 'zip'];
 
 export const SYSTEM_RULES: Rule[] = [damage, allVolumes, systemTrees, overwriters];

@@ -6,7 +6,7 @@
 // anything but a read-only query. Redirects (`>`, `>>`) are judged by the
 // analyzer through the same writesPath.
 import { posix } from 'node:path';
-import { changesTree, writesPath, within } from '../path-rules';
+import { changesTree, copiesTreeInto, writesPath, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { LOOM_DIR, LOOM_PACKAGE } from '../tables/paths';
 import { operands, own, parseOptions } from './args';
@@ -27,6 +27,53 @@ export const SCRIPTED_EDITORS: Record<string, string[]> = {
   emacs: ['--batch', '-batch', '--script', '--eval', '-l', '--load', '-f', '--funcall'],
   nano: [],
 };
+/**
+ * Programs that write a file named by an option (`sort -o F`, `curl -o F`, `wget -O F`) or rewrite their
+ * file operands in place (`yq -i`, `json -I -f F`). Per program: its option grammar (which letters and long
+ * options take a value), the options whose value is written, and the in-place flags with how many leading
+ * operands are not files (yq's expression).
+ */
+export interface OptionWriter {
+  shortWithArg: string;
+  longWithArg: string[];
+  out: string[];
+  inPlace?: string[];
+  /** With an in-place flag: leading operands that are an expression, not a file. */
+  skip?: number;
+  /** With an in-place flag, these options' values are the files rewritten (`json -I -f F`). */
+  inPlaceValues?: string[];
+}
+export const OPTION_WRITERS: Record<string, OptionWriter> = {
+  sort: { shortWithArg: 'kotST', longWithArg: ['--output', '--key', '--field-separator', '--temporary-directory', '--buffer-size', '--parallel', '--files0-from'], out: ['-o', '--output'] },
+  curl: { shortWithArg: 'AbcCdDeEFHKmoPQrTtuUwxXyYz', longWithArg: ['--output', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--data', '--header', '--user', '--request', '--url', '--form', '--config', '--cookie', '--upload-file', '--user-agent', '--referer', '--max-time', '--proxy', '--write-out', '--etag-save', '--hsts', '--alt-svc'], out: ['-o', '--output', '-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--etag-save', '--hsts', '--alt-svc'] },
+  wget: { shortWithArg: 'aAbBDeiIlOoPQRtTUwXY', longWithArg: ['--output-document', '--output-file', '--append-output', '--input-file', '--directory-prefix', '--user', '--password', '--header', '--save-cookies', '--load-cookies', '--tries', '--timeout'], out: ['-O', '--output-document', '-o', '--output-file', '-a', '--append-output', '--save-cookies'] },
+  wget2: { shortWithArg: 'aAbBDeiIlOoPQRtTUwXY', longWithArg: ['--output-document', '--output-file', '--append-output'], out: ['-O', '--output-document', '-o', '--output-file', '-a', '--append-output'] },
+  aria2c: { shortWithArg: 'dosxjiU', longWithArg: ['--out', '--dir', '--input-file'], out: ['-o', '--out'] },
+  http: { shortWithArg: 'ofpahv', longWithArg: ['--output', '--auth', '--session'], out: ['-o', '--output', '--session'] },
+  xh: { shortWithArg: 'ofpahv', longWithArg: ['--output', '--auth', '--session'], out: ['-o', '--output', '--session'] },
+  iconv: { shortWithArg: 'fto', longWithArg: ['--from-code', '--to-code', '--output'], out: ['-o', '--output'] },
+  gpg: { shortWithArg: 'orRuk', longWithArg: ['--output', '--recipient', '--local-user', '--homedir'], out: ['-o', '--output'] },
+  yq: { shortWithArg: 'oIpe', longWithArg: ['--output-format', '--input-format', '--indent', '--expression'], out: [], inPlace: ['-i', '--inplace'], skip: 1 },
+  json: { shortWithArg: 'fedcaAko', longWithArg: ['--file'], out: [], inPlace: ['-I', '--in-place'], inPlaceValues: ['-f', '--file'] },
+  dasel: { shortWithArg: 'frwtvsp', longWithArg: ['--file', '--read', '--write', '--type', '--value', '--selector', '--parser'], out: [], inPlace: ['put', 'delete'], inPlaceValues: ['-f', '--file'] },
+  xmlstarlet: { shortWithArg: 'NuivsdrmaNtTg', longWithArg: [], out: [], inPlace: ['-L', '--inplace'], skip: 0 },
+};
+
+/** The files an option writer writes (OPTION_WRITERS). */
+export function optionWrites(name: string, argv: string[]): string[] {
+  const w = own(OPTION_WRITERS, name);
+  if (!w) return [];
+  const p = parseOptions(argv, 1, { long: [...w.longWithArg, ...(w.inPlace ?? []).filter((x) => x.startsWith('--'))], longWithArg: w.longWithArg, shortWithArg: w.shortWithArg });
+  const value = (o: string) => (o.startsWith('--') ? p.long.get(o) : p.short.get(o.slice(1)));
+  const out = w.out.map(value).filter((v): v is string => !!v && v !== '-');
+  const inPlace = (w.inPlace ?? []).some((o) => (o.startsWith('-') ? value(o) !== undefined : p.operands[0] === o));
+  if (inPlace) {
+    if (w.inPlaceValues) out.push(...w.inPlaceValues.map(value).filter((v): v is string => !!v));
+    else out.push(...p.operands.slice(w.skip ?? 0));
+  }
+  return out;
+}
+
 /** SQL that only reads: a statement starting with one of these words, or a dot-command that only prints... */
 export const SQL_READ_START = /^(?:select|with|explain|values|pragma)\b/i;
 /** ...and holding none of these (a CTE can end in DELETE; the CLI's writefile() writes files). */
@@ -87,6 +134,19 @@ function chmodTargets(argv: string[]): { mode: string; files: string[]; recursiv
   return { mode, files: rest, recursive };
 }
 
+/**
+ * A mode that takes nothing away from the owner: only `+` clauses, or an octal mode whose owner digit
+ * keeps read and write (and execute, for a hook script).
+ */
+function onlyGrants(mode: string, script: boolean): boolean {
+  if (/^[0-7]{3,4}$/.test(mode)) {
+    const owner = parseInt(mode.slice(-3, -2), 8);
+    return script ? owner === 7 : (owner & 6) === 6;
+  }
+  const clauses = mode.split(',');
+  return clauses.length > 0 && clauses.every((c) => /^[ugoa]*(?:\+[rwxXst]+)+$/.test(c));
+}
+
 function isLedger(abs: string, r: RuleContext): boolean {
   return within(abs, posix.join(r.opts.projectDir, LOOM_DIR)) || r.opts.protectedPaths.some((p) => within(abs, p)) || /(?:^|\/)ledger\.db(?:-wal|-shm|-journal)?$/.test(abs);
 }
@@ -113,8 +173,18 @@ function sqlite(r: RuleContext): void {
     else sql.push(a);
   }
   if (!db) return;
-  const path = db.replace(/^file:/, '').replace(/\?.*$/, '');
-  const abs = posix.resolve(r.cwd, path.startsWith('~') ? r.opts.home + path.slice(1) : path);
+  const toAbs = (d: string) => {
+    const path = d.replace(/^file:/, '').replace(/\?.*$/, '');
+    return posix.resolve(r.cwd, path.startsWith('~') ? r.opts.home + path.slice(1) : path);
+  };
+  // ATTACH 'ledger.db' AS l from any database (:memory:, a scratch file) reaches the ledger as well.
+  const attached = [...sql.join(';').matchAll(/\battach\s+(?:database\s+)?(['"])([^'"]{1,1000})\1/gi)].map((m) => m[2]).find((d) => isLedger(toAbs(d), r));
+  if (attached !== undefined) {
+    const writes = splitSql(sql.join(';')).some((st) => !/^attach\b/i.test(st) && !sqlOnlyReads(st));
+    if (writes || cmd) r.analyzer.hit('modify-loom', 'deny', r.segment, `sqlite3 attaches loom's ledger (${attached}) and changes it: only SELECT queries are allowed`);
+    return;
+  }
+  const abs = toAbs(db);
   if (!isLedger(abs, r)) return;
   if (/[?&]mode=ro\b|[?&]immutable=1\b/.test(db)) readonly = true;
   const statements = splitSql(sql.join(';'));
@@ -131,11 +201,14 @@ const writers: Rule = (r) => {
   if (name === 'chmod') {
     const t = chmodTargets(argv);
     for (const f of t.files) {
+      // Making a hook script executable (chmod +x, 755) keeps it working; taking a permission away switches it off.
+      if (onlyGrants(t.mode, /(?:^|\/)hooks(?:\/|$)/.test(f))) continue;
       writesPath(a, f, cwd, segment);
       if (t.recursive) changesTree(a, f, cwd, segment);
     }
     return;
   }
+  for (const f of optionWrites(name, argv)) writesPath(a, f, cwd, segment);
   if (FILE_WRITERS.includes(name)) {
     const files = name === 'chown' || name === 'chgrp' || name === 'setfacl' || name === 'chattr' ? operands(argv).slice(1) : name === 'truncate' ? operands(argv, 1, ['-s', '--size', '-r', '--reference']) : name === 'patch' ? operands(argv, 1, ['-i', '--input', '-p', '-o', '--output', '-d', '--directory', '-B', '-r', '-D', '-F', '-z', '-Y', '-V']).slice(0, 1) : operands(argv, 1, ['-l', '-o', '-n', '-s', '-r']);
     const append = name === 'tee' && argv.slice(1).some((x) => x === '--append' || /^-[a-zA-Z]*a/.test(x));
@@ -155,6 +228,12 @@ const writers: Rule = (r) => {
       if (dest.endsWith('/') || target) for (const s of sources) writesPath(a, posix.join(dest, posix.basename(s)), cwd, segment);
     }
     if (name === 'mv' || name === 'gmv') for (const s of sources) writesPath(a, s, cwd, segment);
+    // A tree copied in: into a protected folder, or a protected folder's namesake copied over it.
+    const recursive = name === 'rsync' || name === 'ditto' || p.short.has('r') || p.short.has('R') || p.short.has('a') || p.long.has('--recursive') || p.long.has('--archive');
+    if (recursive && dest && !/^[^/]*:/.test(dest)) {
+      copiesTreeInto(a, dest, cwd, segment);
+      for (const s of sources) copiesTreeInto(a, posix.join(dest, posix.basename(s.replace(/\/+$/, ''))), cwd, segment);
+    }
     return;
   }
   if (name === 'dd') {
@@ -209,7 +288,7 @@ const writers: Rule = (r) => {
   }
 };
 
-writers.names = ['sqlite3', 'sqlite', 'chmod', ...FILE_WRITERS, ...COPY_WRITERS, 'dd', 'sed', 'gsed', 'perl', 'ruby', 'gawk', 'awk', ...Object.keys(SCRIPTED_EDITORS), 'tar', 'bsdtar', 'gtar', 'unzip', '7z'];
+writers.names = [...Object.keys(OPTION_WRITERS), 'sqlite3', 'sqlite', 'chmod', ...FILE_WRITERS, ...COPY_WRITERS, 'dd', 'sed', 'gsed', 'perl', 'ruby', 'gawk', 'awk', ...Object.keys(SCRIPTED_EDITORS), 'tar', 'bsdtar', 'gtar', 'unzip', '7z'];
 
 /** Package-manager subcommands that take a package out of the project. */
 const REMOVE_SUBCOMMANDS = new Set(['uninstall', 'remove', 'rm', 'un', 'r', 'unlink', 'erase']);

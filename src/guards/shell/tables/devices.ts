@@ -5,6 +5,12 @@
 /** Block devices (a write to one destroys a filesystem). `/dev/null`, `/dev/zero`, ttys and fds are not here. */
 export const BLOCK_DEVICE = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|sr\d|disk\d|rdisk\d|disk\/|mapper\/|nbd\d|zd\d|zvol\/|bcache\d|root$|rootfs$)/;
 
+/** Device names a glob in a device path is tried against (`/dev/s[d]a`, `/dev/nvme?n1`: a glob that can name a disk is that disk). */
+export const BLOCK_DEVICE_SAMPLES = ['/dev/sda', '/dev/sdb', '/dev/sda1', '/dev/hda', '/dev/vda', '/dev/vda1', '/dev/xvda', '/dev/nvme0n1', '/dev/nvme0n1p1', '/dev/mmcblk0', '/dev/mmcblk0p1', '/dev/md0', '/dev/dm-0', '/dev/loop0', '/dev/disk0', '/dev/rdisk0', '/dev/mapper/root', '/dev/root'];
+
+/** Programs that copy a device by `if=` / `of=` operands, as dd does. */
+export const DD_LIKE = ['dd', 'dcfldd', 'dc3dd'];
+
 /** Programs that erase, format or repartition a device whatever their options. */
 export const DISK_ERASERS = ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'mkexfatfs', 'wipefs', 'blkdiscard', 'sgdisk', 'sfdisk', 'fdisk', 'gdisk', 'cfdisk', 'parted', 'zpool', 'badblocks', 'nvme', 'hdparm', 'cryptsetup', 'diskutil', 'format', 'mdadm', 'pvcreate', 'vgremove', 'lvremove', 'dmsetup', 'flashrom', 'zerofree', 'scrub', 'sg_format'];
 
@@ -39,25 +45,34 @@ export function modeEffect(mode: string): 'world-writable' | 'no-access' | undef
     if (n === 0) return 'no-access';
     return undefined;
   }
-  let closes = false;
+  // Whether each class (user, group, others) ends with no permission at all: `u=,g=,o=` closes as `000` does.
+  const closed: Record<string, boolean> = { u: false, g: false, o: false };
   for (const clause of mode.split(',')) {
     const m = /^([ugoa]*)((?:[-+=][rwxXstugo]*)+)$/.exec(clause);
     if (!m) continue;
     const who = m[1] === '' ? 'a' : m[1];
-    const all = who.includes('a') || (who.includes('u') && who.includes('g') && who.includes('o'));
+    const classes = who.includes('a') ? ['u', 'g', 'o'] : [...new Set(who)];
     for (const op of m[2].match(/[-+=][rwxXstugo]*/g) ?? []) {
       const perms = op.slice(1);
       // `+w` with no who is masked by the umask (022): only an explicit o or a opens the tree to everyone.
       if ((op[0] === '+' || op[0] === '=') && perms.includes('w') && m[1] !== '' && (who.includes('o') || who.includes('a'))) return 'world-writable';
-      if (all && ((op[0] === '=' && perms === '') || (op[0] === '-' && perms.includes('r') && perms.includes('w') && perms.includes('x')))) closes = true;
+      const removesAll = (op[0] === '=' && perms === '') || (op[0] === '-' && perms.includes('r') && perms.includes('w') && perms.includes('x'));
+      for (const c of classes) {
+        if (removesAll) closed[c] = true;
+        else if (op[0] !== '-' && perms !== '') closed[c] = false;
+      }
     }
   }
-  return closes ? 'no-access' : undefined;
+  return closed.u && closed.g && closed.o ? 'no-access' : undefined;
 }
 
 /** Commands that stop or restart the machine (ask). */
 export const POWER_COMMANDS = ['shutdown', 'reboot', 'halt', 'poweroff', 'kexec'];
 export const POWER_SUBCOMMANDS: Record<string, string[]> = { systemctl: ['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate', 'rescue', 'emergency', 'default', 'isolate', 'soft-reboot'], init: ['0', '6', '1', 's', 'S'], telinit: ['0', '6', '1', 's', 'S'], loginctl: ['poweroff', 'reboot', 'terminate-user', 'kill-user'] };
+
+/** D-Bus clients, and the login manager's methods that stop or restart the machine (`busctl call ... PowerOff`). */
+export const DBUS_CLIENTS = ['dbus-send', 'busctl', 'gdbus', 'qdbus', 'qdbus6', 'dbus'];
+export const DBUS_POWER_METHOD = /(?:^|\.)(?:PowerOff|Reboot|Halt|KExec|SoftReboot|PowerOffWithFlags|RebootWithFlags|HaltWithFlags)$/;
 
 /** Scheduling a command to run later or at login (persistence, ask). */
 export const SCHEDULERS: Record<string, RegExp> = { crontab: /^(?:-$|[^-])|^-r$/, systemctl: /^(?:enable|link|preset|set-default|edit)$/, launchctl: /^(?:load|bootstrap|submit|enable)$/, at: /./, batch: /./, schtasks: /^\/create$/i };

@@ -84,4 +84,7 @@ export function gitConfigRunsCommand(key: string, value: string): boolean {
 }
 
 /** Folders that hold generated output: `git clean -f -- dist/` removes only what a build made. */
-export const BUILD_OUTPUT_DIRS = ['dist', 'build', 'out', 'output', 'tmp', 'temp', '.tmp', 'coverage', '.coverage', 'htmlcov', 'target', '.cache', 'cache', '.next', '.nuxt', '.turbo', '.parcel-cache', '.vite', '.svelte-kit', '.angular', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'node_modules', '.gradle', 'bin', 'obj', 'logs', 'log', 'reports', 'storybook-static', '.docusaurus', 'public/build', '.expo', '.dart_tool', 'DerivedData', '.build', 'lib-cov', '.nyc_output', 'artifacts', '.serverless', '.terraform'];
+/** Project folders where hook managers keep the team's committed git hooks (core.hooksPath set to one is routine). */
+export const HOOK_MANAGER_DIRS = ['.husky', '.husky/_', '.githooks', '.git-hooks', 'githooks', '.lefthook', '.config/husky'];
+
+export const BUILD_OUTPUT_DIRS = ['dist', 'build', 'out', 'output', 'tmp', 'temp', '.tmp', 'coverage', '.coverage', 'htmlcov', 'target', '.cache', 'cache', '.next', '.nuxt', '.turbo', '.parcel-cache', '.vite', '.svelte-kit', '.angular', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'node_modules', '.gradle', 'bin', 'obj', 'logs', 'log', 'reports', 'storybook-static', '.docusaurus', 'public/build', '.expo', '.dart_tool', 'DerivedData', '.build', 'lib-cov', '.nyc_output', 'artifacts', '.serverless', '.terraform', 'generated', '__generated__', 'gen', '.generated', 'codegen'];

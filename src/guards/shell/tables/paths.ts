@@ -49,6 +49,11 @@ export const PERSISTENCE_FILES = [
   '.config/autostart', '.config/systemd/user', 'Library/LaunchAgents', '.xprofile', '.xinitrc', '.pam_environment', '/etc/profile', '/etc/profile.d', '/etc/bash.bashrc', '/etc/zshrc', '/etc/cron.d', '/etc/crontab', '/etc/systemd/system', '/etc/rc.local', '/etc/ld.so.preload', '/var/spool/cron',
 ];
 
+/** Folders early on PATH (relative to home unless absolute): a file there named like a common command runs instead of it. */
+export const PATH_DIRS = ['.local/bin', 'bin', '.cargo/bin', 'go/bin', '.npm-global/bin', '.bun/bin', '/usr/local/bin', '/usr/local/sbin'];
+/** Commands a planted look-alike on PATH would shadow (every later `git push` or `sudo` runs the look-alike). */
+export const SHADOWED_COMMANDS = ['git', 'ssh', 'scp', 'sudo', 'su', 'doas', 'ls', 'cat', 'cd', 'cp', 'mv', 'rm', 'ps', 'kill', 'env', 'which', 'bash', 'sh', 'zsh', 'python', 'python3', 'pip', 'pip3', 'node', 'npm', 'npx', 'yarn', 'pnpm', 'curl', 'wget', 'docker', 'kubectl', 'gpg', 'gh', 'aws', 'gcloud', 'az', 'make', 'gcc', 'cc', 'go', 'cargo', 'java', 'ruby', 'perl', 'tar', 'openssl', 'passwd', 'login', 'less', 'vim', 'vi', 'code', 'grep', 'find', 'id', 'whoami', 'ssh-agent', 'ssh-add', 'loom'];
+
 /** Inside any repository: hooks git runs on its own. */
 export const GIT_HOOKS_DIR = '.git/hooks';
 

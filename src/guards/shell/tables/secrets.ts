@@ -7,6 +7,8 @@ export const SECRET_NAME_PATTERNS: RegExp[] = [
   /^id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk)(?:[_-][\w.-]+)?$/,
   /\.(?:pem|p12|pfx|keystore|jks|ppk|kdbx|key)$/i,
   /(?:^|[._-])private[._-]?key/i,
+  // Browsers' and password managers' stores: cookies, saved logins, their keys.
+  /^(?:cookies\.sqlite|logins\.json|key[34]\.db|signons\.sqlite|Login Data|Web Data|Local State|\.?keychain-db|login\.keychain(?:-db)?)$/,
   /^(?:\.netrc|_netrc|\.pgpass|\.git-credentials|\.vault-token|credentials\.tfrc\.json|\.my\.cnf|\.s3cfg|\.boto|secrets?\.(?:ya?ml|json|toml)|service[-_]account[\w.-]*\.json|credentials\.(?:csv|json)|application_default_credentials\.json|\.htpasswd)$/i,
 ];
 
@@ -35,7 +37,7 @@ export const SSH_PUBLIC = /\.pub$|^known_hosts(?:\.old)?$|^config$|^authorized_k
 export const SYSTEM_SECRET_FILES = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/master.passwd', '/etc/ssh/ssh_host_rsa_key', '/etc/ssh/ssh_host_ecdsa_key', '/etc/ssh/ssh_host_ed25519_key', '/etc/ssh/ssh_host_dsa_key', '/root/.ssh', '/var/lib/sss'];
 
 /** Programs that copy or archive whole folders (a credential folder given to one is carried off). */
-export const FOLDER_CARRIERS = ['cp', 'scp', 'rsync', 'tar', 'bsdtar', 'gtar', 'zip', '7z', '7za', '7zz', 'rar', 'cpio', 'pax', 'ditto', 'rclone', 'gsutil', 'aws', 'az', 'restic', 'borg', 'duplicity', 'gzip', 'xz', 'zstd', 'base64', 'sftp'];
+export const FOLDER_CARRIERS = ['cp', 'install', 'ln', 'scp', 'rsync', 'tar', 'bsdtar', 'gtar', 'zip', '7z', '7za', '7zz', 'rar', 'cpio', 'pax', 'ditto', 'rclone', 'gsutil', 'aws', 'az', 'restic', 'borg', 'duplicity', 'gzip', 'xz', 'zstd', 'base64', 'sftp'];
 
 /**
  * How network clients send a file's content: per program, the options whose
@@ -104,7 +106,14 @@ export const SECRET_PRINTERS: Record<string, SecretPrinter[]> = {
   'npm': [{ sub: ['token', 'create'] }],
   'wrangler': [{ sub: ['whoami'], with: /^--show-token$/ }],
   'firebase': [{ sub: ['login:ci'] }],
+  getent: [{ sub: ['shadow'] }, { sub: ['gshadow'] }],
 };
+
+/**
+ * Commands whose output holds the secrets of a configuration once resolved (`docker compose config` fills in the
+ * .env values): fine to read at the terminal, a leak when piped to the network.
+ */
+export const CONFIG_PRINTERS: string[][] = [['docker', 'compose', 'config'], ['docker-compose', 'config'], ['podman-compose', 'config'], ['kubectl', 'config', 'view'], ['helm', 'get', 'values'], ['terraform', 'output'], ['tofu', 'output'], ['pulumi', 'config'], ['heroku', 'config'], ['fly', 'secrets'], ['vercel', 'env'], ['netlify', 'env:list'], ['doppler', 'run'], ['aws', 'configure', 'list'], ['git', 'config', '--list']];
 
 /**
  * Environment variable names that hold a secret (a `_`-separated part of the name is one of these, or the whole
