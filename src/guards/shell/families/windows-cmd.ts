@@ -54,9 +54,13 @@ export function cmdSet(stmt: string): { name: string; value?: string } | undefin
 /** %NAME% and !NAME! (delayed expansion) replaced by the values set on the line or the standard folders. */
 export function expandCmdVars(a: Analyzer, text: string, vars: Map<string, string>): string {
   if (!text.includes('%') && !text.includes('!')) return text;
-  return text.replace(/%([A-Za-z_][\w()#$'{}[\]~.-]*)%|!([A-Za-z_][\w()#$'{}[\]~.-]*)!/g, (m, p: string | undefined, d: string | undefined) => {
+  return text.replace(/%([A-Za-z_][\w()#$'{}[\]~.-]*)%|!([A-Za-z_][\w()#$'{}[\]~.-]*)!/g, (m, p: string | undefined, d: string | undefined, at: number) => {
     const name = (p ?? d ?? '').toLowerCase();
-    return vars.get('cmd:' + name) ?? vars.get('env:' + name) ?? envFolder(a, name) ?? m;
+    const value = vars.get('cmd:' + name) ?? vars.get('env:' + name) ?? envFolder(a, name);
+    if (value === undefined) return m;
+    // Outside quotes a value with blanks is kept one word (C:\Program Files): the worst reading.
+    const quoted = (text.slice(0, at).match(/"/g)?.length ?? 0) % 2 === 1;
+    return quoted ? value : asWord(value);
   });
 }
 

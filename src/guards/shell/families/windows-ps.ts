@@ -18,7 +18,10 @@ export function psInnerFromArgv(args: string[]): PsInput {
     const w = args[k];
     if (w === '-') return { stdin: true };
     if (/^[-/]/.test(w) && w.length > 1) {
-      const p = expandParam(w.replace(/^\//, '-'), POWERSHELL_PARAMS);
+      let p = expandParam(w.replace(/^\//, '-'), POWERSHELL_PARAMS);
+      // A prefix shared by several parameters (-en: -EncodedCommand or powershell.exe's -EncodedArguments)
+      // is read as the one that runs code: the worst case.
+      if (!POWERSHELL_PARAMS.includes(p)) p = ['-encodedcommand', '-command'].find((n) => n.startsWith(p)) ?? p;
       if (p === '-command' || p === '-commandwithargs') {
         const rest = args.slice(k + 1);
         if (rest.length === 1 && rest[0] === '-') return { stdin: true };
@@ -179,7 +182,7 @@ export function psValue(rhs: string): { value?: string; splat?: string; command?
     const name = resolveCommand(words[words.length - 1]);
     return name ? { value: name } : {};
   }
-  const s = staticConcat(rhs);
+  const s = staticConcat(rhs) ?? groupValue(rhs);
   if (s !== undefined) return { value: s };
   return /^[A-Za-z&.]/.test(rhs) ? { command: true } : {};
 }

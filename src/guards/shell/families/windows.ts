@@ -222,10 +222,11 @@ function checkStatement(a: Analyzer, stmt: string, words: string[], name: string
     return false;
   }
   if (WIN_CODE_RUNNERS.includes(name)) {
-    const arg = words.slice(1).filter((w, i, arr) => !/^-/.test(w) || (i > 0 && /^-c/i.test(arr[i - 1] ?? '')));
-    const code = arg.find((w) => !/^-/.test(w));
+    // The code is a literal (folded from "a" + "b" already), else only known at run time; piped input is what iex runs too.
+    const rest = stmt.replace(/^\S+\s*/, '').replace(/^-c\w*\s*/i, '').trim();
+    const code = /^(['"])[\s\S]*\1$/.test(rest) ? unquote(rest) : /^[A-Za-z]/.test(rest) ? rest : undefined;
     if (code !== undefined && !/\$/.test(code)) checkWindowsLine(a, code, depth + 1, st);
-    else if (code !== undefined || c.stdin === undefined) a.hit('dynamic-command', 'ask', segment, `${words[0]} runs a string only known at run time`);
+    else if (rest !== '' || c.stdin === undefined) a.hit('dynamic-command', 'ask', segment, `${words[0]} runs a string only known at run time`);
     return false;
   }
   const created = /\[scriptblock\]::create\(\s*(['"])([\s\S]*?)\1\s*\)/i.exec(stmt);
@@ -374,7 +375,8 @@ function checkAcl(a: Analyzer, words: string[], name: string, c: StmtCtx): void 
 
 /** robocopy /MIR or /PURGE deletes what the source lacks in the destination (rsync --delete); /MOVE deletes the source. */
 function checkRobocopy(a: Analyzer, words: string[], c: StmtCtx): void {
-  const ops = words.slice(1).filter((w) => !/^\//.test(w));
+  // Switches are /X or /X:value; a POSIX path (/tmp/empty) is an operand.
+  const ops = words.slice(1).filter((w) => !/^\/[a-z]+(?::[^\\/]*)?$/i.test(w));
   const sw = words.map((w) => w.toLowerCase());
   const [src, dst] = ops;
   if (dst && sw.some((w) => w === '/mir' || w === '/purge')) judgeDelete(a, dst, true, a.opts.cwd, c.segment, c.st.cwd);
