@@ -108,6 +108,14 @@ const DANGEROUS: Record<string, Cause[]> = {
         pwsh -c 'Set-Location ~; Remove-Item -Recurse -Force .\Documents'
         cmd /c 'rd /s /q C:\Users\alice'
         cmd /c 'rd /s /q C:\Users\alice\Desktop'
+        pwsh -c 'Remove-Item -Path $([Environment]::GetFolderPath("Desktop")) -Recurse -Force'
+        pwsh -c 'Remove-Item -Path "$([Environment]::GetFolderPath("Desktop"))" -Recurse -Force'
+        pwsh -c 'ri -fo -r -path (gi env:USERPROFILE).Value'
+        pwsh -c '$h = $HOME; $h | Remove-Item -Recurse -Force'
+        pwsh -c '"C:\Users\dev" | Remove-Item -Recurse -Force'
+        cmd /c 'if exist C:\Users\dev rd /s /q C:\Users\dev'
+        cmd /c 'call rd /s /q C:\Users\dev'
+        cmd /c '@rd /s /q %USERPROFILE%'
       `),
     },
   ],

@@ -57,7 +57,9 @@ const RESERVED = new Set(['true', 'false', 'null', '_', 'psitem', 'args', 'input
  * quotes is left alone, as PowerShell leaves it.
  */
 export function expandPsVars(a: Analyzer, text: string, vars: Map<string, string>): string {
-  if (!text.includes('$') && !text.includes('@') && !/\[(?:system\.)?environment\]/i.test(text)) return text;
+  if (!text.includes('$') && !text.includes('@') && !/\[(?:system\.)?environment\]|env:/i.test(text)) return text;
+  // (Get-Item env:X).Value is $env:X.
+  text = text.replace(/\(\s*(?:gi|get-item|gci|get-childitem|dir|ls)\s+(?:-path\s+|-literalpath\s+)?['"]?env:\\?(\w+)['"]?\s*\)\.value\b/gi, (_m, n: string) => '$env:' + n);
   let out = '';
   let quote = '';
   for (let i = 0; i < text.length; i++) {
@@ -147,6 +149,14 @@ export function foldPs(stmt: string): string {
       if (v === undefined) return m;
       changed = true;
       return pre + `"${v.replace(/"/g, '`"')}"`;
+    });
+    // "$(...)" and $(...): a subexpression of a static value is that value.
+    text = text.replace(/\$\(([^()]*)\)/g, (m, inner: string) => {
+      const t = inner.trim();
+      const v = groupValue(t) ?? (/^[^\s$'"`;|&]+$/.test(t) && /[\\/:~]/.test(t) ? t : undefined);
+      if (v === undefined) return m;
+      changed = true;
+      return v;
     });
     if (!changed) break;
   }

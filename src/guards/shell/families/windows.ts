@@ -50,7 +50,7 @@ export interface WinState {
 const newState = (): WinState => ({ vars: new Map(), budget: { loops: MAX_LOOP_RUNS } });
 
 function programName(word: string): string {
-  return word.replace(/^[&.]\s*/, '').replace(/^.*[\\/]/, '').replace(/\.(?:exe|com)$/i, '').toLowerCase();
+  return word.replace(/^[&.@]\s*/, '').replace(/^.*[\\/]/, '').replace(/\.(?:exe|com)$/i, '').toLowerCase();
 }
 
 /** The line's variables, splats and static expressions replaced by their values. */
@@ -95,6 +95,8 @@ interface Listing {
   dirs: string[];
   recursive: boolean;
   filtered: boolean;
+  /** The stage piped the paths themselves, not a folder's items. */
+  values?: boolean;
 }
 
 function listingOf(words: string[]): Listing {
@@ -134,9 +136,17 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
       listed = listingOf(words);
       continue;
     }
+    // A stage that is only a value ("C:\x", a variable already expanded) pipes that path on.
+    if (i < stages.length - 1 && words.length === 1 && PIPED_VALUE.test(stages[i].trim())) {
+      listed = { dirs: [words[0]], recursive: false, filtered: false, values: true };
+      continue;
+    }
     if (!foreach && checkStatement(a, stmt, words, name, { stmt, depth, st, segment, listed, envDumped, stdin: i > 0 ? echoed(stages[i - 1]) : fed })) listed = undefined;
   }
 }
+
+/** A pipeline stage that is a value, not a command: a string, a variable, a path. */
+const PIPED_VALUE = /^(?:'[^']*'|"[^"]*"|\$[\w:{}]+|~[\\/]?\S*|[a-z]:[\\/]\S*|\.{1,2}[\\/]\S*)$/i;
 
 /** A folder's items, as one path: `dir\*` (a pattern already is its items). */
 const itemOf = (dir: string) => (/[*?]/.test(dir.replace(/^.*[\\/]/, '')) ? dir : dir.replace(/[\\/]+$/, '') + '\\*');
@@ -185,6 +195,12 @@ function checkStatement(a: Analyzer, stmt: string, words: string[], name: string
   if (['cd', 'chdir', 'set-location', 'sl', 'pushd', 'push-location'].includes(name)) {
     const dir = words.slice(1).find((w) => !/^[/-]/.test(w) || /^\/[a-z]:/i.test(w));
     if (dir) st.cwd = /^(?:[a-z]:|\\\\)/i.test(dir) || !st.cwd ? dir : underCwd(dir, st.cwd);
+    return false;
+  }
+  // cmd's `call X`, `if [not] exist F X`, `if errorlevel N X`, `if "a"=="b" X`: X runs.
+  const prefixed = /^@?(?:call\s+|if\s+(?:\/i\s+)?(?:not\s+)?(?:(?:exist|defined|errorlevel)\s+(?:"[^"]*"|\S+)|(?:"[^"]*"|\S+)\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s)\s*(?:"[^"]*"|\S+))\s+)(?!\()([\s\S]+)$/i.exec(stmt);
+  if (prefixed && (name === 'call' || name === 'if')) {
+    checkWindowsLine(a, prefixed[1], depth + 1, st);
     return false;
   }
   if (name === 'for' && !/^for\s*\(/i.test(stmt)) {
@@ -288,7 +304,8 @@ function checkDelete(a: Analyzer, words: string[], name: string, c: StmtCtx): vo
     }
     targets.push(w);
   }
-  if (targets.length === 0 && c.listed) {
+  if (targets.length === 0 && c.listed?.values) targets.push(...c.listed.dirs);
+  else if (targets.length === 0 && c.listed) {
     for (const l of c.listed.dirs) judgeDelete(a, l.replace(/[\\/][^\\/]*[*?][^\\/]*$/, '') || '.', true, a.opts.cwd, c.segment, c.st.cwd, c.listed.filtered);
   }
   for (const t of targets) judgeDelete(a, t, recursive, a.opts.cwd, c.segment, c.st.cwd, !!c.st.filtered);
