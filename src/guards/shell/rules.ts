@@ -14,6 +14,7 @@ import { REMOTE_SHELL_RULES } from './families/remote-shell';
 import { SECRET_RULES } from './families/secrets';
 import { SYSTEM_RULES } from './families/system';
 import { TAMPER_RULES } from './families/tamper';
+import { WINDOWS_RULES } from './families/windows';
 import type { Feed } from './feed';
 import type { SimpleCommand, Word } from './lexer';
 
@@ -50,6 +51,7 @@ export const FAMILIES: Record<string, Rule[]> = {
   tamper: TAMPER_RULES,
   disk: DISK_RULES,
   system: SYSTEM_RULES,
+  windows: WINDOWS_RULES,
 };
 
 const ALL: Rule[] = Object.values(FAMILIES).flat();

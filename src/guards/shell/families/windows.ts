@@ -1,220 +1,478 @@
 // The Windows family: PowerShell and cmd.exe text, which is not POSIX shell
 // (backslashes are path separators, `$env:X` is one token, parameters may
-// be any unique prefix: `-Rec`, `-Fo`). These rules read the raw line:
-// statements split on ; & | and newlines outside quotes, words split on
-// blanks and parentheses. `cmd /c ...` and `powershell -Command ...` are
-// unwrapped, `-EncodedCommand` (base64 of UTF-16LE) is decoded, and every
-// path is mapped onto the POSIX rules where it can be (home spellings,
-// relative paths), or judged by its Windows shape (drive roots, C:\Windows,
-// C:\Users\name).
+// be any unique prefix: `-Rec`, `-Fo`). Two ways in: a simple command named
+// cmd / powershell / pwsh (or a Windows tool such as taskkill.exe) found by
+// the POSIX analyzer, whose bash-unquoted argv gives the Windows text
+// (`windowsLaunch`); and the raw line, read when it looks like Windows text
+// (`checkWindowsLine`). Statements split on ; & | and newlines outside
+// quotes and groups; variables and static expressions are expanded
+// (windows-ps.ts, windows-cmd.ts), loops run their body once per item, and
+// every path is mapped onto the POSIX rules where it can be (windows-paths.ts).
 import type { Analyzer } from '../analyze';
 import type { SimpleCommand } from '../lexer';
 import { carriesFolder, deletesPath, readsPath, writesPath } from '../path-rules';
+import type { Rule } from '../rules';
 import {
-  POWERSHELL_ALIASES, POWERSHELL_PARAMS, POWERSHELL_WITH_VALUE, REMOVE_ITEM_PARAMS, REMOVE_ITEM_WITH_VALUE, WIN_BACKUP_ERASERS, WIN_COPIERS, WIN_DELETE, WIN_DISK_ERASERS, WIN_DOWNLOAD, WIN_HOME,
-  WIN_POWER, WIN_PROFILE_VARS, WIN_READERS, WIN_REMOTE_RUNNERS, WIN_RUN, WIN_SYSTEM_DIRS, WIN_SYSTEM_VARS, WIN_WRITERS,
+  DISKPART_ERASERS, REMOVE_ITEM_PARAMS, REMOVE_ITEM_WITH_VALUE, WIN_CODE_RUNNERS, WIN_COPIERS, WIN_DELETE, WIN_DISK_ERASERS, WIN_DOWNLOAD, WIN_ENV_DUMP, WIN_FOREACH, WIN_LISTERS,
+  WIN_READERS, WIN_REMOTE_RUNNERS, WIN_RUN, WIN_SPAWNERS, WIN_TOOL_RULES, WIN_UPLOADERS, WIN_WRITERS,
 } from '../tables/windows';
+import { cmdFor, cmdInnerFromArgv, cmdInnerFromText, cmdSet, cmdStart, expandCmdVars, forfiles, type LoopRun } from './windows-cmd';
+import { judgeDelete, mapped, registryKey, registryWipe, underCwd, wideFolder } from './windows-paths';
+import { endlessLoopBody, expandPsVars, foldPs, psAssignment, psCode, psInnerFromArgv, psValue, startProcess, substituteItem } from './windows-ps';
+import { expandParam, groups, splitStatements, splitSwitches, unquote, winWords } from './windows-text';
+
+export { decodeEncodedCommand, splitStatements, winWords } from './windows-text';
+export { winPath } from './windows-paths';
 
 /** Whether a line may hold PowerShell or cmd.exe text worth reading with these rules (cheap gate). */
-export const WINDOWS_HINT = /\b(?:powershell|pwsh|wsl|stop-process|spps|taskkill|reg\s+delete|takeown|icacls|cacls|cmd(?:\.exe)?\s+\/[ckCK]|remove-item|ri|rd|rmdir|del|erase|format-volume|clear-disk|initialize-disk|remove-partition|diskpart|iex|invoke-expression|irm|iwr|invoke-webrequest|invoke-restmethod|get-content|set-content|add-content|out-file|copy-item|move-item|compress-archive|stop-computer|restart-computer|vssadmin|wmic|wbadmin|bcdedit|mshta|regsvr32|rundll32|msiexec|certutil)\b|\[(?:system\.)?io\.|\$\{?env:|%userprofile%/i;
+export const WINDOWS_HINT = /\b(?:powershell|pwsh|wsl|stop-process|spps|taskkill|reg\s+delete|takeown|icacls|cacls|cmd(?:\.exe)?\s+\/[ckCK]|remove-item|ri|rd|rmdir|del|erase|format-volume|clear-disk|initialize-disk|remove-partition|diskpart|iex|invoke-expression|irm|iwr|invoke-webrequest|invoke-restmethod|get-content|set-content|add-content|out-file|copy-item|move-item|compress-archive|stop-computer|restart-computer|vssadmin|wmic|wbadmin|bcdedit|mshta|regsvr32|rundll32|msiexec|certutil|robocopy|forfiles|set-mppreference|add-mppreference|netsh|wevtutil)\b|\[(?:system\.)?io\.|\$\{?env:|%userprofile%/i;
 
 const MAX_DEPTH = 6;
 const MAX_LINE = 64 * 1024;
+/** Loop bodies read per line in all (nested loops multiply). */
+const MAX_LOOP_RUNS = 32;
 
-/** Statements of a line: split on newlines, `;`, `&&`, `||`, `&` outside quotes; each split into pipeline stages on `|`. */
-export function splitStatements(line: string): string[][] {
-  const out: string[][] = [];
-  let stage = '';
-  let stages: string[] = [];
-  let quote = '';
-  const flush = (endStatement: boolean) => {
-    stages.push(stage.trim());
-    stage = '';
-    if (endStatement) {
-      if (stages.some((s) => s !== '')) out.push(stages);
-      stages = [];
-    }
-  };
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote) {
-      if (c === quote) quote = '';
-      stage += c;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      quote = c;
-      stage += c;
-      continue;
-    }
-    if (c === '\n' || c === ';') {
-      flush(true);
-      continue;
-    }
-    if ((c === '&' || c === '|') && line[i + 1] === c) {
-      flush(true);
-      i++;
-      continue;
-    }
-    if (c === '|') {
-      flush(false);
-      continue;
-    }
-    if (c === '&' && stage.trim() !== '') {
-      flush(true);
-      continue;
-    }
-    stage += c;
-  }
-  flush(true);
-  return out;
+/** What a line has set so far, shared by its statements and the groups and loop bodies inside them. */
+export interface WinState {
+  /** `cmd:x` (set), `ps:x` ($x = ...), `env:x` ($env:X = ...), `splat:x` (@x) → value. */
+  vars: Map<string, string>;
+  /** The folder `cd /d` / Set-Location moved to. */
+  cwd?: string;
+  /** Inside a loop over every file of a tree (for /r, forfiles /s, gci -Recurse | %): each delete is part of a recursive one. */
+  recursive?: boolean;
+  /** ... and the loop's items are narrowed by a name pattern. */
+  filtered?: boolean;
+  /** A Windows tool found by the POSIX analyzer: judged here, never handed back to it. */
+  native?: boolean;
+  budget: { loops: number };
 }
 
-/** Words of a statement: blanks and parentheses/braces split, quotes removed ('' inside '...' is a quote). */
-export function winWords(stmt: string): string[] {
-  const words: string[] = [];
-  let cur = '';
-  let has = false;
-  for (let i = 0; i < stmt.length; i++) {
-    const c = stmt[i];
-    if (c === "'" || c === '"') {
-      const end = stmt.indexOf(c, i + 1);
-      const stop = end < 0 ? stmt.length : end;
-      cur += stmt.slice(i + 1, stop);
-      has = true;
-      i = stop;
-      continue;
-    }
-    if (c === '$' && stmt[i + 1] === '{') {
-      // ${env:USERPROFILE} is one variable, not a script block.
-      const end = stmt.indexOf('}', i + 2);
-      const stop = end < 0 ? stmt.length : end + 1;
-      cur += stmt.slice(i, stop);
-      i = stop - 1;
-      continue;
-    }
-    if (c === ' ' || c === '\t' || c === '(' || c === ')' || c === '{' || c === '}' || c === ',') {
-      if (has || cur) words.push(cur);
-      cur = '';
-      has = false;
-      continue;
-    }
-    cur += c;
-  }
-  if (has || cur) words.push(cur);
-  return words;
+const newState = (): WinState => ({ vars: new Map(), budget: { loops: MAX_LOOP_RUNS } });
+
+function programName(word: string): string {
+  return word.replace(/^[&.@]\s*/, '').replace(/^.*[\\/]/, '').replace(/\.(?:exe|com)$/i, '').toLowerCase();
 }
 
-/** Contents of (...) and {...} groups, so `iex (irm x)` and `& { Remove-Item ... }` are read as statements too. */
-function groups(stmt: string): string[] {
-  const out: string[] = [];
-  const stack: number[] = [];
-  for (let i = 0; i < stmt.length && out.length < 20; i++) {
-    const c = stmt[i];
-    if (c === '(' || c === '{') stack.push(i);
-    else if ((c === ')' || c === '}') && stack.length) {
-      const start = stack.pop()!;
-      if (stack.length === 0) out.push(stmt.slice(start + 1, i));
+/** The line's variables, splats and static expressions replaced by their values. */
+function expand(a: Analyzer, stmt: string, st: WinState): string {
+  const out = foldPs(expandPsVars(a, expandCmdVars(a, stmt, st.vars), st.vars));
+  return out.length > MAX_LINE ? stmt : out;
+}
+
+/**
+ * PowerShell / cmd.exe text, read statement by statement. `depth` counts
+ * the wrappers (cmd /c, powershell -Command) already opened.
+ */
+export function checkWindowsLine(a: Analyzer, raw: string, depth = 0, st: WinState = newState()): void {
+  if (depth > MAX_DEPTH || raw.length > MAX_LINE) return;
+  // PowerShell's backtick and cmd's caret escape letters: Re`move-Item, r^d.
+  const line = raw.replace(/[`^](?=[A-Za-z])/g, '');
+  if (WIN_DOWNLOAD.test(line) && WIN_RUN.test(line)) a.hit('pipe-download-to-interpreter', 'deny', line.slice(0, 200), 'runs what a PowerShell download returns (Invoke-Expression of a web response)');
+  if (/(?:^|[\s&|(])%0\s*\|\s*%0/.test(line)) a.hit('fork-bomb', 'deny', line.slice(0, 200), 'the batch file pipes itself into itself: a fork bomb');
+  const statements = splitStatements(line);
+  if (labelLoopSpawns(statements)) a.hit('fork-bomb', 'deny', line.slice(0, 200), 'a goto loop that starts a process on every pass: a fork bomb');
+  for (const stages of statements) checkPipeline(a, stages, depth, st);
+}
+
+/** `:x ... start ... goto x`: a cmd loop that starts processes without end. */
+function labelLoopSpawns(statements: string[][]): boolean {
+  const labels = new Set<string>();
+  let spawned = false;
+  for (const stages of statements) {
+    for (const s of stages) {
+      const w = winWords(s);
+      const head = (w[0] ?? '').toLowerCase();
+      if (/^:\w+$/.test(head)) labels.add(head.slice(1));
+      else if (labels.size && WIN_SPAWNERS.includes(head)) spawned = true;
+      else if (spawned && head === 'goto' && labels.has((w[1] ?? '').replace(/^:/, '').toLowerCase())) return true;
     }
   }
-  return out;
+  return false;
 }
 
-function expandParam(p: string, names: readonly string[]): string {
-  const lower = p.toLowerCase().replace(/:.*$/, '');
-  if (names.includes(lower)) return lower;
-  const alias = POWERSHELL_ALIASES[lower];
-  if (alias && names.includes(alias)) return alias;
-  const found = names.filter((n) => n.startsWith(lower));
-  return found.length === 1 ? found[0] : lower;
+/** What an earlier stage of the pipeline lists: the folder its items come from. */
+interface Listing {
+  dirs: string[];
+  recursive: boolean;
+  filtered: boolean;
+  /** The stage piped the paths themselves, not a folder's items. */
+  values?: boolean;
 }
 
-type WinClass = 'root' | 'system' | 'home' | 'profile' | 'posix' | 'other';
+function listingOf(words: string[]): Listing {
+  const filtered = words.some((w) => /^-(?:fi|filter|inc|include|n$|name)/i.test(w)) || words.slice(1).some((w) => !w.startsWith('-') && /[*?]/.test(w.replace(/^.*[\\/]/, '')) && !/^\*(?:\.\*)?$/.test(w.replace(/^.*[\\/]/, '')));
+  let dirs = words.slice(1).filter((w, i, arr) => !w.startsWith('-') && !w.startsWith('/') && !/^-(?:fi|filter|inc|include|exc|exclude|depth|attributes|att)/i.test(arr[i] === w ? arr[i - 1] ?? '' : ''));
+  if (dirs.length === 0) dirs = ['.'];
+  return { dirs, recursive: words.some((w) => /^-r/i.test(w) || /^\/s$/i.test(w)), filtered };
+}
 
-/** A Windows path's shape, or its POSIX equivalent for the shared rules. */
-export function winPath(a: Analyzer, raw: string): { cls: WinClass; posix?: string } {
-  const text = raw.replace(/^['"]|['"]$/g, '').trim();
-  const lower = text.toLowerCase();
-  for (const h of WIN_HOME) {
-    if (lower === h || lower.startsWith(h + '\\') || lower.startsWith(h + '/')) {
-      const rest = text.slice(h.length).replace(/\\/g, '/');
-      return { cls: 'posix', posix: a.opts.home + rest };
+/** What an `echo` stage (or a group of them) writes: the script a later `| cmd` or `| diskpart` reads. */
+function echoed(stage: string): string {
+  return stage.replace(/^\s*\(|\)\s*$/g, '').split(/&+/).map((s) => s.trim().replace(/^(?:echo|write-output|write)\s+/i, '').replace(/^(['"])([\s\S]*)\1$/, '$2')).join('\n');
+}
+
+function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinState, fed?: string): void {
+  let listed: Listing | undefined;
+  let envDumped = false;
+  for (let i = 0; i < stages.length; i++) {
+    const stmt = expand(a, stages[i], st);
+    if (stmt === '') continue;
+    const segment = stmt.slice(0, 200);
+    if (WIN_REMOTE_RUNNERS.test(stmt)) a.hit('pipe-download-to-interpreter', 'deny', segment, 'runs code straight from a URL');
+    const words = splitSwitches(winWords(stmt));
+    const callOp = words[0] === '&' || words[0] === '.';
+    if (callOp) words.shift();
+    if (words.length === 0) continue;
+    const name = programName(words[0]);
+    const foreach = WIN_FOREACH.includes(name) && listed;
+    // A group's inside is a statement of its own; a ForEach-Object block runs once per listed item.
+    for (const g of groups(stmt)) {
+      if (!g.text.trim() || g.text === stmt) continue;
+      if (foreach && g.open === '{') for (const dir of listed!.dirs) runBody(a, { body: substituteItem(g.text, itemOf(dir)), recursive: listed!.recursive, filtered: listed!.filtered }, depth, st);
+      else checkWindowsLine(a, g.text, depth + 1, st);
     }
-  }
-  for (const v of WIN_SYSTEM_VARS) if (lower === v || lower.startsWith(v + '\\') || lower.startsWith(v + '/')) return { cls: lower.length <= v.length + 2 ? 'system' : 'other' };
-  for (const v of WIN_PROFILE_VARS) if (lower === v || lower.startsWith(v + '\\') || lower.startsWith(v + '/')) return { cls: lower.length <= v.length + 2 ? 'profile' : 'other' };
-  const drive = /^(?:\\\\\?\\)?[a-z]:(?:[\\/]|$)/i.exec(lower);
-  if (drive || lower === '\\' || lower === '/' || lower === '\\*' || lower === '/*') {
-    const parts = lower.slice(drive ? drive[0].length : 0).split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
-    while (parts.length && /^\*(?:\.\*)?$/.test(parts[parts.length - 1])) parts.pop();
-    if (parts.length === 0) return { cls: 'root' };
-    if (WIN_SYSTEM_DIRS.includes(parts.join('\\'))) return { cls: 'system' };
-    // C:\Users\<the user>\... is the home folder the POSIX rules know (the project, .ssh, ...).
-    const user = a.opts.home.split('/').pop()?.toLowerCase();
-    if (parts[0] === 'users' && parts.length >= 2 && parts[1] === user) {
-      const rest = text.slice(drive ? drive[0].length : 0).split(/[\\/]+/).filter((p) => p !== '' && p !== '.').slice(2).join('/');
-      return { cls: 'posix', posix: a.opts.home + (rest ? '/' + rest : '') };
+    if (WIN_ENV_DUMP.test(stmt) && !WIN_UPLOADERS[name]) envDumped = true;
+    if (WIN_LISTERS.includes(name) && !callOp) {
+      listed = listingOf(words);
+      continue;
     }
-    if (parts[0] === 'users' && parts.length === 2) return { cls: 'home' };
-    if (parts[0] === 'users' && parts.length === 3) return { cls: 'profile' };
-    return { cls: 'other' };
+    // A stage that is only a value ("C:\x", a variable already expanded) pipes that path on.
+    if (i < stages.length - 1 && words.length === 1 && PIPED_VALUE.test(stages[i].trim())) {
+      listed = { dirs: [words[0]], recursive: false, filtered: false, values: true };
+      continue;
+    }
+    if (!foreach && checkStatement(a, stmt, words, name, { stmt, depth, st, segment, listed, envDumped, stdin: i > 0 ? echoed(stages[i - 1]) : fed })) listed = undefined;
   }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('$') || text.startsWith('%')) return { cls: 'other' };
-  return { cls: 'posix', posix: text.replace(/\\/g, '/') };
 }
 
-function judgeDelete(a: Analyzer, target: string, recursive: boolean, cwd: string, segment: string, winCwd?: string, filtered = false): void {
-  // A relative path after `cd /d C:\` is under that folder.
-  if (winCwd && !/^(?:[a-z]:|[\\/]|\$|%|~)/i.test(target)) target = winCwd.replace(/[\\/]+$/, '') + '\\' + target;
-  const w = winPath(a, target);
-  if (w.cls === 'posix' && w.posix !== undefined) {
-    deletesPath(a, filtered ? w.posix.replace(/\/?$/, '/*') : w.posix, cwd, segment, { recursive, filtered });
-    return;
+/** A pipeline stage that is a value, not a command: a string, a variable, a path. */
+const PIPED_VALUE = /^(?:'[^']*'|"[^"]*"|\$[\w:{}]+|~[\\/]?\S*|[a-z]:[\\/]\S*|\.{1,2}[\\/]\S*)$/i;
+
+/** A folder's items, as one path: `dir\*` (a pattern already is its items). */
+const itemOf = (dir: string) => (/[*?]/.test(dir.replace(/^.*[\\/]/, '')) ? dir : dir.replace(/[\\/]+$/, '') + '\\*');
+
+/** One run of a loop body, inside the line's budget. */
+function runBody(a: Analyzer, run: LoopRun, depth: number, st: WinState): void {
+  if (st.budget.loops <= 0) return;
+  st.budget.loops--;
+  checkWindowsLine(a, run.body, depth + 1, { ...st, recursive: st.recursive || run.recursive, filtered: (st.recursive && st.filtered) || run.filtered });
+}
+
+interface StmtCtx {
+  stmt: string;
+  depth: number;
+  st: WinState;
+  segment: string;
+  listed?: Listing;
+  envDumped: boolean;
+  /** The text of the stages before this one (what it reads on stdin). */
+  stdin?: string;
+}
+
+/** Judges one statement; returns true when it consumed the listing before it. */
+function checkStatement(a: Analyzer, stmt: string, words: string[], name: string, c: StmtCtx): boolean {
+  const { depth, st, segment } = c;
+  const cwd = a.opts.cwd;
+  const assign = psAssignment(stmt);
+  if (assign) {
+    const v = psValue(assign.rhs);
+    const key = v.splat !== undefined ? 'splat:' + assign.name.replace(/^ps:/, '') : assign.name;
+    if (v.splat !== undefined) st.vars.set(key, v.splat);
+    else if (v.value !== undefined) st.vars.set(key, v.value);
+    else st.vars.delete(key);
+    // `$x = Remove-Item ...` runs the command.
+    if (v.command) checkWindowsLine(a, assign.rhs, depth + 1, st);
+    return false;
   }
-  if (!recursive) return;
-  if (w.cls === 'root' || w.cls === 'system') a.hit('rm-recursive-root', 'deny', segment, `recursively deletes ${target}${w.cls === 'root' ? ' (a drive root)' : ' (a Windows system folder)'}`);
-  else if (w.cls === 'home') a.hit('rm-recursive-home', 'deny', segment, `recursively deletes the user profile ${target}`);
-  else if (w.cls === 'profile') a.hit('rm-recursive-home', 'deny', segment, `recursively deletes ${target}, a folder of the user profile`);
+  if (name === 'set') {
+    const s = cmdSet(stmt);
+    if (s) {
+      if (s.value !== undefined) st.vars.set('cmd:' + s.name, s.value);
+      else st.vars.delete('cmd:' + s.name);
+    }
+    return false;
+  }
+  if (['cd', 'chdir', 'set-location', 'sl', 'pushd', 'push-location'].includes(name)) {
+    const dir = words.slice(1).find((w) => !/^[/-]/.test(w) || /^\/[a-z]:/i.test(w));
+    if (dir) st.cwd = /^(?:[a-z]:|\\\\)/i.test(dir) || !st.cwd ? dir : underCwd(dir, st.cwd);
+    return false;
+  }
+  // cmd's `call X`, `if [not] exist F X`, `if errorlevel N X`, `if "a"=="b" X`: X runs.
+  const prefixed = /^@?(?:call\s+|if\s+(?:\/i\s+)?(?:not\s+)?(?:(?:exist|defined|errorlevel)\s+(?:"[^"]*"|\S+)|(?:"[^"]*"|\S+)\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s)\s*(?:"[^"]*"|\S+))\s+)(?!\()([\s\S]+)$/i.exec(stmt);
+  if (prefixed && (name === 'call' || name === 'if')) {
+    checkWindowsLine(a, prefixed[1], depth + 1, st);
+    return false;
+  }
+  if (name === 'for' && !/^for\s*\(/i.test(stmt)) {
+    for (const run of cmdFor(stmt) ?? []) runBody(a, run, depth, st);
+    return false;
+  }
+  if (name === 'foreach' && /^foreach\s*\(/i.test(stmt)) {
+    const m = /^foreach\s*\(\s*\$(\w+)\s+in\s+([\s\S]+?)\)\s*\{([\s\S]*)\}\s*$/i.exec(stmt);
+    const src = m ? splitSwitches(winWords(m[2])) : [];
+    if (m && WIN_LISTERS.includes(programName(src[0] ?? ''))) {
+      const l = listingOf(src);
+      for (const dir of l.dirs) runBody(a, { body: substituteItem(m[3], itemOf(dir), m[1]), recursive: l.recursive, filtered: l.filtered }, depth, st);
+    }
+    return false;
+  }
+  const loop = endlessLoopBody(stmt);
+  if (loop !== undefined) {
+    if (splitStatements(loop).some((s) => s.some((x) => WIN_SPAWNERS.includes(programName(winWords(x)[0] ?? ''))))) a.hit('fork-bomb', 'deny', segment, 'an endless loop starts a process on every pass: a fork bomb');
+    return false;
+  }
+  if (name === 'forfiles') {
+    const run = forfiles(words);
+    if (run) runBody(a, run, depth, st);
+    return false;
+  }
+  if (name === 'cmd') {
+    const inner = cmdInnerFromText(stmt) ?? (c.stdin !== undefined ? c.stdin : undefined);
+    if (inner !== undefined) checkWindowsLine(a, inner, depth + 1, st);
+    return false;
+  }
+  if (name === 'powershell' || name === 'pwsh' || name === 'powershell_ise') {
+    const code = psCode(psInnerFromArgv(words.slice(1)), c.stdin);
+    if (code.bad) a.hit('dynamic-command', 'ask', segment, 'powershell -EncodedCommand with text that is not base64');
+    if (code.code !== undefined) checkWindowsLine(a, code.code, depth + 1, st);
+    return false;
+  }
+  if (WIN_CODE_RUNNERS.includes(name)) {
+    // The code is a literal (folded from "a" + "b" already), else only known at run time; piped input is what iex runs too.
+    const rest = stmt.replace(/^\S+\s*/, '').replace(/^-c\w*\s*/i, '').trim();
+    const code = /^(['"])[\s\S]*\1$/.test(rest) ? unquote(rest) : /^[A-Za-z]/.test(rest) ? rest : undefined;
+    if (code !== undefined && !/\$/.test(code)) checkWindowsLine(a, code, depth + 1, st);
+    else if (rest !== '' || c.stdin === undefined) a.hit('dynamic-command', 'ask', segment, `${words[0]} runs a string only known at run time`);
+    return false;
+  }
+  const created = /\[scriptblock\]::create\(\s*(['"])([\s\S]*?)\1\s*\)/i.exec(stmt);
+  if (created) checkWindowsLine(a, created[2], depth + 1, st);
+  if (name === 'start-process' || name === 'saps' || (name === 'start' && words.some((w) => /^-(?:a|fi|fil|filepath|args)/i.test(w)))) {
+    const line = startProcess(words);
+    if (line) checkWindowsLine(a, line, depth + 1, st);
+    return false;
+  }
+  if (name === 'start') {
+    const line = cmdStart(stmt);
+    if (line) checkWindowsLine(a, line, depth + 1, st);
+    return false;
+  }
+  if (name === 'wsl' || (name === 'bash' && depth > 0 && /^-c$/.test(words[1] ?? ''))) {
+    const inner = wslCommand(words, stmt);
+    if (inner) a.analyzeSource(inner, depth + 1, 'wsl', cwd, new Map());
+    return false;
+  }
+  if (checkTool(a, words, name, c)) return false;
+  const uploader = WIN_UPLOADERS[name];
+  if (uploader) checkUpload(a, stmt, words, uploader, c);
+  const dotnet = /\[(?:system\.)?io\.(file|directory)\]::delete\s*\(\s*([^,)]+?)\s*(?:,\s*([^)]+?)\s*)?\)|\[microsoft\.visualbasic\.fileio\.filesystem\]::deletedirectory\s*\(\s*([^,)]+?)\s*[,)]/i.exec(stmt);
+  if (dotnet) {
+    const recursive = !!dotnet[4] || (dotnet[1]?.toLowerCase() === 'directory' && /\$true|1/i.test(dotnet[3] ?? ''));
+    judgeDelete(a, unquote(dotnet[2] ?? dotnet[4]), recursive || !!st.recursive, cwd, segment, st.cwd, !!st.filtered);
+    return false;
+  }
+  if (WIN_DELETE.includes(name)) {
+    checkDelete(a, words, name, c);
+    return true;
+  }
+  if (WIN_DISK_ERASERS.includes(name)) {
+    a.hit('disk-destroy', 'deny', segment, `${words[0]} erases a disk, a volume or a partition`);
+    return false;
+  }
+  checkFileUse(a, words, name, c);
+  return false;
 }
 
-function mapped(a: Analyzer, target: string): string | undefined {
-  const w = winPath(a, target);
-  return w.cls === 'posix' ? w.posix : undefined;
-}
-
-/** Decodes -EncodedCommand: base64 of UTF-16LE text. */
-export function decodeEncodedCommand(b64: string): string | undefined {
-  const clean = b64.replace(/^['"]|['"]$/g, '');
-  if (!/^[A-Za-z0-9+/=\s]{4,}$/.test(clean)) return undefined;
-  const buf = Buffer.from(clean, 'base64');
-  const text = buf.toString('utf16le');
-  // Text that decodes as UTF-16LE but is really UTF-8/ASCII shows as CJK noise: try both, keep the readable one.
-  const ascii = buf.toString('utf8');
-  const printable = (s: string) => (s.match(/[\x20-\x7e\n\r\t]/g)?.length ?? 0) / Math.max(1, s.length);
-  return printable(text) >= printable(ascii) ? text : ascii;
-}
-
-function powershellInner(words: string[], stmt: string): { code?: string; encoded?: string } {
+/** Remove-Item / rd / del: each target, recursive by -Recurse, /s, or the loop it runs in; no target means the listed items. */
+function checkDelete(a: Analyzer, words: string[], name: string, c: StmtCtx): void {
+  const targets: string[] = [];
+  let recursive = !!c.st.recursive;
   for (let k = 1; k < words.length; k++) {
     const w = words[k];
-    if (w.startsWith('-') || w.startsWith('/')) {
-      const p = expandParam(w.replace(/^\//, '-'), POWERSHELL_PARAMS);
-      if (p === '-command' || p === '-commandwithargs') {
-        // Everything after the parameter is the command (quotes included, so take the raw text).
-        const idx = stmt.toLowerCase().indexOf(w.toLowerCase());
-        const rest = idx >= 0 ? stmt.slice(idx + w.length).trim() : words.slice(k + 1).join(' ');
-        return { code: rest.replace(/^(['"])([\s\S]*)\1$/, '$2') };
-      }
-      if (p === '-encodedcommand') return { encoded: words[k + 1] ?? '' };
-      if (p === '-file') return {};
-      if (POWERSHELL_WITH_VALUE.includes(p)) k++;
+    if (/^\/[a-zA-Z]$/.test(w) && name !== 'rm') {
+      if (/^\/s$/i.test(w)) recursive = true;
       continue;
     }
-    const idx = stmt.indexOf(w);
-    const rest = idx >= 0 ? stmt.slice(idx).trim() : words.slice(k).join(' ');
-    return { code: rest.replace(/^(['"])([\s\S]*)\1$/, '$2') };
+    if (w.startsWith('-') && w.length > 1 && !/^-\d/.test(w)) {
+      const p = expandParam(w, REMOVE_ITEM_PARAMS);
+      if (p === '-recurse' && !/:\s*\$false$/i.test(w)) recursive = true;
+      if (REMOVE_ITEM_WITH_VALUE.includes(p) && !w.includes(':')) {
+        if ((p === '-path' || p === '-literalpath') && words[k + 1] !== undefined) targets.push(words[k + 1]);
+        k++;
+      }
+      continue;
+    }
+    targets.push(w);
   }
-  return {};
+  if (targets.length === 0 && c.listed?.values) targets.push(...c.listed.dirs);
+  else if (targets.length === 0 && c.listed) {
+    for (const l of c.listed.dirs) judgeDelete(a, l.replace(/[\\/][^\\/]*[*?][^\\/]*$/, '') || '.', true, a.opts.cwd, c.segment, c.st.cwd, c.listed.filtered);
+  }
+  for (const t of targets) judgeDelete(a, t, recursive, a.opts.cwd, c.segment, c.st.cwd, !!c.st.filtered);
+}
+
+/** The Windows tools judged by their arguments (tables/windows.ts WIN_TOOL_RULES) and the ones that need reading. */
+function checkTool(a: Analyzer, words: string[], name: string, c: StmtCtx): boolean {
+  const { segment } = c;
+  const args = words.slice(1).join(' ').toLowerCase();
+  let matched = false;
+  for (const t of WIN_TOOL_RULES) {
+    if (!t.names.includes(name) || !t.when.test(args)) continue;
+    a.hit(t.rule, t.decision, segment, `${words[0]} ${t.why}`);
+    matched = true;
+    break;
+  }
+  switch (name) {
+    case 'stop-process':
+    case 'spps':
+    case 'kill':
+      if (name === 'kill' && !words.some((w) => /^-(?:name|id|inputobject)/i.test(w)) && !c.listed) return matched;
+      if (words.some((w) => /^\*\.?\*?$/.test(w)) || (words.length === 1 || words.slice(1).every((w) => w.startsWith('-'))) && processesAll(c.stdin)) a.hit('kill-all', 'deny', segment, `${words[0]} stops every process`);
+      return true;
+    case 'taskkill':
+      checkTaskkill(a, words, segment);
+      return true;
+    case 'reg':
+      if (/^delete$/i.test(words[1] ?? '')) {
+        const key = registryKey(words[2] ?? '');
+        const value = words.some((w) => /^\/v[ae]?$/i.test(w));
+        if (key && registryWipe(key) && (!value || key.hive !== 'hkcu')) a.hit('windows-system-change', 'deny', segment, `reg delete removes the registry branch ${words[2]} and every key under it`);
+      }
+      return true;
+    case 'takeown':
+    case 'icacls':
+    case 'cacls':
+      checkAcl(a, words, name, c);
+      return true;
+    case 'robocopy':
+      checkRobocopy(a, words, c);
+      return true;
+    case 'diskpart':
+      checkDiskpart(a, words, c);
+      return true;
+  }
+  // A Windows tool is judged here only: its name may mean something else to the POSIX rules (shutdown /a).
+  return matched || NATIVE.has(name);
+}
+
+/** Get-Process with no name, id or filter before Stop-Process lists every process. */
+function processesAll(stdin?: string): boolean {
+  if (stdin === undefined) return false;
+  const last = stdin.split('|').pop() ?? '';
+  const w = winWords(last);
+  if (!['get-process', 'gps', 'ps'].includes(programName(w[0] ?? ''))) return false;
+  return w.slice(1).every((x) => x.startsWith('-') && !/^-(?:n|name|id|processname|inc|module)/i.test(x)) && !/where|\?/i.test(stdin);
+}
+
+/** taskkill: /im * or a filter on the user, the session or the status kills every process of a kind. */
+function checkTaskkill(a: Analyzer, words: string[], segment: string): void {
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k].toLowerCase();
+    const v = (words[k + 1] ?? '').toLowerCase();
+    if (w === '/im' && /^\*(?:\.\*|\.exe)?$/.test(v)) return a.hit('kill-all', 'deny', segment, 'taskkill /im * kills every process');
+    if (w !== '/fi') continue;
+    const f = /^\s*(\w+)\s+(eq|ne|gt|lt|ge|le)\s+(.*)$/.exec(v);
+    if (!f) continue;
+    if (f[1] === 'username' || f[1] === 'session') return a.hit('kill-all', 'deny', segment, `taskkill /fi "${words[k + 1]}" kills every process of a user or session`);
+    if (f[2] === 'ne' || !['imagename', 'pid', 'windowtitle'].includes(f[1]) || /^\*$/.test(f[3].trim())) return a.hit('kill-broad', 'ask', segment, `taskkill /fi "${words[k + 1]}" kills every process the filter matches`);
+  }
+}
+
+/** takeown /r and icacls /t over a wide folder: ownership taken, or permissions opened to everyone or closed. */
+function checkAcl(a: Analyzer, words: string[], name: string, c: StmtCtx): void {
+  const ws = words.map((w) => w.replace(/^-/, '/'));
+  const target = name === 'takeown' ? ws[ws.findIndex((w) => /^\/f$/i.test(w)) + 1] : ws.find((w, i) => i > 0 && !w.startsWith('/'));
+  if (!target || !wideFolder(a, target, c.st.cwd)) return;
+  if (!ws.some((x) => /^\/[rt]$/i.test(x))) return;
+  const stmt = c.stmt;
+  if (name === 'takeown') return a.hit('chown-recursive-system', 'deny', c.segment, `takeown takes ownership of ${target} and everything under it`);
+  if (/\/grant(?::r)?\b/i.test(stmt) && /(?:everyone|\*s-1-1-0|\*s-1-5-11|\*s-1-5-32-545|authenticated users|(?:builtin\\)?users|guests)"?:(?:\([a-z]+\))*\(?[fmw]\b/i.test(stmt)) return a.hit('chmod-recursive-world-writable', 'deny', c.segment, `${words[0]} opens ${target} and everything under it to everyone`);
+  if (/\/(?:deny|remove|inheritance:r|reset|setowner)\b/i.test(stmt)) a.hit('chmod-recursive-system', 'deny', c.segment, `${words[0]} changes the permissions of ${target} and everything under it`);
+}
+
+/** robocopy /MIR or /PURGE deletes what the source lacks in the destination (rsync --delete); /MOVE deletes the source. */
+function checkRobocopy(a: Analyzer, words: string[], c: StmtCtx): void {
+  // Switches are /X or /X:value; a POSIX path (/tmp/empty) is an operand.
+  const ops = words.slice(1).filter((w) => !/^\/[a-z]+(?::[^\\/]*)?$/i.test(w));
+  const sw = words.map((w) => w.toLowerCase());
+  const [src, dst] = ops;
+  if (dst && sw.some((w) => w === '/mir' || w === '/purge')) judgeDelete(a, dst, true, a.opts.cwd, c.segment, c.st.cwd);
+  if (src && sw.some((w) => w === '/move' || w === '/mov')) judgeDelete(a, src, sw.includes('/move') || sw.includes('/e') || sw.includes('/s'), a.opts.cwd, c.segment, c.st.cwd);
+  const to = dst && mapped(a, underCwd(dst, c.st.cwd));
+  if (to) writesPath(a, to, a.opts.cwd, c.segment);
+}
+
+/** diskpart runs the script on its stdin or in /s FILE: clean, delete or format there erase a disk. */
+function checkDiskpart(a: Analyzer, words: string[], c: StmtCtx): void {
+  const script = words.findIndex((w) => /^[/-]s$/i.test(w));
+  if (script > 0) return a.hit('dynamic-command', 'ask', c.segment, `diskpart runs the script ${words[script + 1] ?? ''}, which can erase disks`);
+  if (c.stdin === undefined) return a.hit('dynamic-command', 'ask', c.segment, 'diskpart reads commands that can erase disks from the console');
+  if (DISKPART_ERASERS.test(c.stdin)) a.hit('disk-destroy', 'deny', c.segment, 'diskpart is fed a script that erases a disk, a partition or a volume');
+}
+
+/** Invoke-WebRequest and kin: a secret file sent with -InFile, the environment sent in -Body. */
+function checkUpload(a: Analyzer, stmt: string, words: string[], up: { files: string[]; bodies: string[] }, c: StmtCtx): void {
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k].toLowerCase();
+    if (!w.startsWith('-') || w.length < 3) continue;
+    if (up.files.some((p) => p.startsWith(w))) {
+      const p = mapped(a, underCwd(words[k + 1] ?? '', c.st.cwd));
+      if (p) readsPath(a, p, a.opts.cwd, c.segment);
+    }
+  }
+  const sendsBody = words.some((w) => w.length >= 3 && up.bodies.some((p) => p.startsWith(w.toLowerCase())));
+  if ((sendsBody && WIN_ENV_DUMP.test(stmt)) || c.envDumped) a.hit('env-exfiltration', 'deny', c.segment, `${words[0]} sends the environment (its secrets) over the network`);
+}
+
+/** Readers, writers, copiers; inside a wrapper, every other program is judged by the POSIX rules. */
+function checkFileUse(a: Analyzer, words: string[], name: string, c: StmtCtx): void {
+  const cwd = a.opts.cwd;
+  const { segment, st } = c;
+  const operands: string[] = [];
+  let dest: string | undefined;
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k];
+    if (w.startsWith('-') && w.length > 1) {
+      const p = w.toLowerCase();
+      if ('-destination'.startsWith(p) && p.length > 2) dest = words[++k];
+      else if (['-path', '-literalpath', '-lp', '-pspath'].includes(p) || ('-path'.startsWith(p) && p.length > 2)) operands.push(words[++k] ?? '');
+      else if (['-value', '-encoding', '-filter', '-include', '-exclude', '-delimiter', '-pattern', '-itemtype', '-name', '-first', '-last', '-tail', '-totalcount', '-head', '-readcount', '-inputobject', '-compressionlevel'].includes(p)) k++;
+      continue;
+    }
+    if (/^\/[a-zA-Z]+$/.test(w)) continue;
+    operands.push(w);
+  }
+  const at = (p: string) => mapped(a, underCwd(p, st.cwd));
+  if (WIN_READERS.includes(name)) {
+    for (const f of name === 'select-string' || name === 'sls' ? operands.slice(1) : operands) {
+      const p = at(f);
+      if (p) readsPath(a, p, cwd, segment);
+    }
+    return;
+  }
+  if (WIN_WRITERS.includes(name)) {
+    const p = at(operands[0] ?? '');
+    if (p) writesPath(a, p, cwd, segment);
+    return;
+  }
+  if (WIN_COPIERS.includes(name)) {
+    const to = dest ?? (operands.length > 1 ? operands[operands.length - 1] : undefined);
+    const p = to && at(to);
+    if (p) writesPath(a, p, cwd, segment);
+    for (const f of dest ? operands : operands.slice(0, -1)) {
+      const q = at(f);
+      if (!q) continue;
+      carriesFolder(a, q, cwd, segment);
+      if (['move-item', 'mi', 'move', 'mv'].includes(name)) deletesPath(a, q, cwd, segment, { recursive: true, verb: 'moves' });
+    }
+    return;
+  }
+  if (c.depth > 0 && !st.native && !/^[$@:]/.test(words[0])) {
+    // Inside cmd /c or powershell -Command: every other program is judged by the POSIX rules (git, curl, sqlite3 ...).
+    const argv = words.map((w, i) => (i === 0 ? w.replace(/\.exe$/i, '') : (mapped(a, underCwd(w, st.cwd)) ?? w)));
+    const cmd: SimpleCommand = { words: argv.map((text) => ({ text, dynamic: false, quoted: true, glob: false })), assignments: [], redirects: [], pipeline: 0, stage: 0, background: false };
+    a.analyzeCommand(cmd, c.depth, 'windows', cwd, [cmd], new Map());
+  }
 }
 
 /** The Linux command `wsl` runs: after -e/--exec (argv) or `--` or the first operand (a shell line). */
@@ -234,174 +492,38 @@ export function wslCommand(words: string[], stmt: string): string | undefined {
   return undefined;
 }
 
-function programName(word: string): string {
-  return word.replace(/^[&.]\s*/, '').replace(/^.*[\\/]/, '').replace(/\.exe$/i, '').toLowerCase();
-}
+/** Windows tools a POSIX shell (Git Bash, WSL) runs by name; the ones whose name is also a POSIX program only with .exe. */
+const NATIVE = new Set([...WIN_TOOL_RULES.flatMap((t) => t.names), 'taskkill', 'reg', 'takeown', 'icacls', 'cacls', 'robocopy', 'diskpart', 'forfiles']);
+const POSIX_TOO = new Set(['shutdown', 'sc', 'net', 'format', 'start', 'kill']);
 
 /**
- * PowerShell / cmd.exe text, read statement by statement. `depth` counts
- * the wrappers (cmd /c, powershell -Command) already opened.
+ * The POSIX analyzer's way in: a simple command named cmd / powershell / pwsh (any folder, any
+ * case, .exe) is judged by the Windows text its argv gives (bash has already removed its
+ * quotes), `-Command -` and a bare cmd by the static text on their stdin; a Windows tool by its argv.
  */
-export function checkWindowsLine(a: Analyzer, raw: string, depth = 0): void {
-  if (depth > MAX_DEPTH || raw.length > MAX_LINE) return;
-  const cwd = a.opts.cwd;
-  // PowerShell's backtick and cmd's caret escape letters: Re`move-Item, r^d.
-  const line = raw.replace(/[`^](?=[A-Za-z])/g, '');
-  if (WIN_DOWNLOAD.test(line) && WIN_RUN.test(line)) a.hit('pipe-download-to-interpreter', 'deny', line.slice(0, 200), 'runs what a PowerShell download returns (Invoke-Expression of a web response)');
-  const ioDelete = /\[(?:system\.)?io\.directory\]::delete\s*\(\s*([^,)]+)\s*,\s*\$true/i.exec(line);
-  if (ioDelete) judgeDelete(a, ioDelete[1].trim(), true, cwd, line.slice(0, 200));
-  let winCwd: string | undefined;
-  for (const stages of splitStatements(line)) {
-    let listed: string[] = [];
-    let listedFiltered = false;
-    for (const stmt of stages) {
-      if (stmt === '') continue;
-      const segment = stmt.slice(0, 200);
-      if (WIN_BACKUP_ERASERS.test(stmt)) a.hit('disk-destroy', 'deny', segment, 'deletes the backups and shadow copies a restore needs');
-      if (WIN_REMOTE_RUNNERS.test(stmt)) a.hit('pipe-download-to-interpreter', 'deny', segment, 'runs code straight from a URL');
-      for (const g of groups(stmt)) if (g.trim() && g !== stmt) checkWindowsLine(a, g, depth + 1);
-      const words = winWords(stmt);
-      if (words.length === 0) continue;
-      const name = programName(words[0]);
-      if (['cd', 'chdir', 'set-location', 'sl', 'pushd', 'push-location'].includes(name)) {
-        const dir = words.slice(1).find((w) => !/^[/-]/.test(w) || /^\/[a-z]:/i.test(w));
-        if (dir && /^[a-z]:/i.test(dir)) winCwd = dir;
-        else if (dir && winCwd) winCwd = winCwd.replace(/[\\/]+$/, '') + '\\' + dir;
-        continue;
-      }
-      if (name === 'stop-process' || name === 'spps' || name === 'taskkill' || (name === 'kill' && words.some((w) => /^-(?:name|id|inputobject)/i.test(w)))) {
-        const all = words.some((w) => w === '*' || /^\*\.?\*?$/.test(w)) || (listed.length === 0 && stages.indexOf(stmt) > 0 && /get-process|gps|\bps\b/i.test(stages[stages.indexOf(stmt) - 1]) && !/where|\?|-name/i.test(stages[stages.indexOf(stmt) - 1]));
-        if (all) a.hit('kill-all', 'deny', segment, `${words[0]} stops every process`);
-        continue;
-      }
-      if (name === 'reg' && /^delete$/i.test(words[1] ?? '') && /^(?:hklm|hkey_local_machine|hkcr|hkey_classes_root|hku|hkey_users)\b/i.test(words[2] ?? '')) {
-        a.hit('windows-system-change', 'deny', segment, `reg delete removes machine-wide registry keys (${words[2]})`);
-        continue;
-      }
-      if (name === 'takeown' || name === 'icacls' || name === 'cacls') {
-        const target = name === 'takeown' ? words[words.findIndex((w) => /^\/f$/i.test(w)) + 1] : words[1];
-        const w = target ? winPath(a, target) : { cls: 'other' as const };
-        const wide = w.cls === 'root' || w.cls === 'system' || w.cls === 'home';
-        const recursive = words.some((x) => /^\/[rt]$/i.test(x));
-        const everyone = words.some((x) => /everyone|\*s-1-1-0|users:\(?[fm]/i.test(x) && /grant/i.test(stmt));
-        if (wide && recursive && (name === 'takeown' || everyone)) a.hit(name === 'takeown' ? 'chown-recursive-system' : 'chmod-recursive-world-writable', 'deny', segment, `${words[0]} changes ownership or opens permissions of ${target} and everything under it`);
-        continue;
-      }
-      if (name === 'wsl' || name === 'bash' && depth > 0 && /^-c$/.test(words[1] ?? '')) {
-        const inner = wslCommand(words, stmt);
-        if (inner) a.analyzeSource(inner, depth + 1, 'wsl', cwd, new Map());
-        continue;
-      }
-      if (name === 'cmd') {
-        const k = words.findIndex((w, i) => i > 0 && /^\/[ckCK]$/.test(w));
-        if (k > 0) {
-          const idx = stmt.search(/\/[ckCK]\b/);
-          const rest = stmt.slice(idx + 2).trim().replace(/^"([\s\S]*)"$/, '$1');
-          checkWindowsLine(a, rest, depth + 1);
-        }
-        continue;
-      }
-      if (name === 'powershell' || name === 'pwsh' || name === 'powershell_ise') {
-        const inner = powershellInner(words, stmt);
-        if (inner.code !== undefined) checkWindowsLine(a, inner.code, depth + 1);
-        if (inner.encoded !== undefined) {
-          const decoded = decodeEncodedCommand(inner.encoded);
-          if (decoded === undefined) a.hit('dynamic-command', 'ask', segment, 'powershell -EncodedCommand with text that is not base64');
-          else checkWindowsLine(a, decoded, depth + 1);
-        }
-        continue;
-      }
-      if (name === 'get-childitem' || name === 'gci' || name === 'dir' || name === 'ls') {
-        // -Filter / -Include / a wildcard narrow what is listed, like find -name.
-        listedFiltered = words.some((w) => /^-(?:fi|filter|inc|include|n|name)/i.test(w)) || words.slice(1).some((w) => !w.startsWith('-') && /[*?]/.test(w.replace(/^.*[\\/]/, '')) && !/^\*(?:\.\*)?$/.test(w.replace(/^.*[\\/]/, '')));
-        listed = words.slice(1).filter((w, i, arr) => !w.startsWith('-') && !w.startsWith('/') && !/^-(?:fi|filter|inc|include|exc|exclude|depth)/i.test(arr[i - 1] ?? ''));
-        if (listed.length === 0) listed = ['.'];
-        if (!words.slice(1).some((w) => /^-r/i.test(w) || /^\/s$/i.test(w))) listed = listed.map((l) => l);
-        continue;
-      }
-      if (WIN_DELETE.includes(name)) {
-        const targets: string[] = [];
-        let recursive = false;
-        for (let k = 1; k < words.length; k++) {
-          const w = words[k];
-          if (/^\/[a-zA-Z]$/.test(w) && name !== 'rm') {
-            if (/^\/s$/i.test(w)) recursive = true;
-            continue;
-          }
-          if (w.startsWith('-') && w.length > 1 && !/^-\d/.test(w)) {
-            const p = expandParam(w, REMOVE_ITEM_PARAMS);
-            if (p === '-recurse') recursive = true;
-            if (REMOVE_ITEM_WITH_VALUE.includes(p)) {
-              if ((p === '-path' || p === '-literalpath') && words[k + 1] !== undefined) targets.push(words[k + 1]);
-              k++;
-            }
-            continue;
-          }
-          targets.push(w);
-        }
-        // rd / rmdir without /s only removes an empty folder; Remove-Item of a folder without -Recurse asks first.
-        if (targets.length === 0 && listed.length) {
-          for (const l of listed) judgeDelete(a, l.replace(/[\\/][^\\/]*[*?][^\\/]*$/, '') || '.', true, cwd, segment, winCwd, listedFiltered);
-        }
-        for (const t of targets) judgeDelete(a, t, recursive, cwd, segment, winCwd);
-        continue;
-      }
-      if (WIN_DISK_ERASERS.includes(name)) {
-        a.hit('disk-destroy', 'deny', segment, `${words[0]} erases a disk, a volume or a partition`);
-        continue;
-      }
-      if (WIN_POWER.includes(name)) {
-        a.hit('shutdown', 'ask', segment, `${words[0]} stops or restarts the machine`);
-        continue;
-      }
-      const operands: string[] = [];
-      let dest: string | undefined;
-      for (let k = 1; k < words.length; k++) {
-        const w = words[k];
-        if (w.startsWith('-') && w.length > 1) {
-          const p = w.toLowerCase();
-          if ('-destination'.startsWith(p) && p.length > 2) dest = words[++k];
-          else if (['-path', '-literalpath', '-lp', '-pspath'].includes(p) || ('-path'.startsWith(p) && p.length > 2)) operands.push(words[++k] ?? '');
-          else if (['-value', '-encoding', '-filter', '-include', '-exclude', '-delimiter', '-pattern', '-itemtype', '-name', '-first', '-last', '-tail', '-totalcount', '-head', '-readcount', '-inputobject', '-compressionlevel'].includes(p)) k++;
-          continue;
-        }
-        if (/^\/[a-zA-Z]+$/.test(w)) continue;
-        operands.push(w);
-      }
-      if (depth > 0 && !WIN_READERS.includes(name) && !WIN_WRITERS.includes(name) && !WIN_COPIERS.includes(name)) {
-        // Inside cmd /c or powershell -Command: every other program is judged by the POSIX rules (git, curl, sqlite3 ...).
-        const argv = words.map((w, i) => (i === 0 ? w.replace(/^[&.]\s*/, '').replace(/\.exe$/i, '') : mapped(a, w) ?? w));
-        const c: SimpleCommand = { words: argv.map((text) => ({ text, dynamic: false, quoted: true, glob: false })), assignments: [], redirects: [], pipeline: 0, stage: stages.indexOf(stmt), background: false };
-        a.analyzeCommand(c, depth, 'windows', cwd, [c], new Map());
-        continue;
-      }
-      if (WIN_READERS.includes(name)) {
-        const files = name === 'select-string' || name === 'sls' ? operands.slice(1) : operands;
-        for (const f of files) {
-          const p = mapped(a, f);
-          if (p) readsPath(a, p, cwd, segment);
-        }
-        continue;
-      }
-      if (WIN_WRITERS.includes(name)) {
-        const p = mapped(a, operands[0] ?? '');
-        if (p) writesPath(a, p, cwd, segment);
-        continue;
-      }
-      if (WIN_COPIERS.includes(name)) {
-        const to = dest ?? (operands.length > 1 ? operands[operands.length - 1] : undefined);
-        const from = dest ? operands : operands.slice(0, -1);
-        if (to) {
-          const p = mapped(a, to);
-          if (p) writesPath(a, p, cwd, segment);
-        }
-        for (const f of from) {
-          const p = mapped(a, f);
-          if (!p) continue;
-          carriesFolder(a, p, cwd, segment);
-          if (['move-item', 'mi', 'move', 'mv'].includes(name)) deletesPath(a, p, cwd, segment, { recursive: true, verb: 'moves' });
-        }
-      }
-    }
+export const windowsLaunch: Rule = (r) => {
+  if (r.words.some((w) => w.dynamic) && r.argv.length < 2) return;
+  const exe = /\.(?:exe|com)$/i.test(r.argv[0]);
+  const name = programName(r.argv[0]);
+  const args = r.argv.slice(1).map((a) => a.replace(/^\/\/(?=[a-z?])/i, '/'));
+  const stdin = r.stdin?.kind === 'static' ? r.stdin.text : undefined;
+  if (name === 'cmd') {
+    const inner = cmdInnerFromArgv(args) ?? (args.every((x) => /^\//.test(x)) ? stdin : undefined);
+    if (inner !== undefined) checkWindowsLine(r.analyzer, inner, 1);
+    return;
   }
-}
+  if (name === 'powershell' || name === 'pwsh') {
+    const code = psCode(psInnerFromArgv(args), stdin);
+    if (code.bad) r.analyzer.hit('dynamic-command', 'ask', r.segment, 'powershell -EncodedCommand with text that is not base64');
+    if (code.code !== undefined) checkWindowsLine(r.analyzer, code.code, 1);
+    return;
+  }
+  if (NATIVE.has(name) && (exe || !POSIX_TOO.has(name))) {
+    const line = [name, ...args.map((x) => (/[\s&|;()]/.test(x) ? `"${x}"` : x))].join(' ');
+    const st = newState();
+    st.native = true;
+    checkPipeline(r.analyzer, [line], 1, st, stdin);
+  }
+};
+
+export const WINDOWS_RULES: Rule[] = [windowsLaunch];
