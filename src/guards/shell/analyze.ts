@@ -13,7 +13,7 @@ import { actionFor, type Policy } from '../../policy/policy';
 import { customRuleHits } from './custom-rules';
 import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, printfOut, type Feed } from './feed';
 import { globMatch } from './glob';
-import { decodeAnsiC, expandWord, findSubs, plainWord, Lexer, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
 import { listsEveryProcess } from './families/disk';
@@ -136,6 +136,8 @@ interface PipeCtx {
 }
 
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+/** Functions the shell calls by itself: command_not_found_handle (bash), command_not_found_handler (zsh), precmd/preexec (zsh). */
+const SELF_CALLED_FUNCTIONS = ['command_not_found_handle', 'command_not_found_handler', 'precmd', 'preexec', 'chpwd', 'TRAPEXIT', 'TRAPERR', 'TRAPDEBUG', 'TRAPZERR'];
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh']);
 const INTERPRETERS: Record<string, string[]> = {
   python: ['-c'], python3: ['-c'], python2: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e'], perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'],
@@ -197,7 +199,8 @@ function onlySubsAreRuntime(w: Word): boolean {
 export function spawnsItself(text: string, path?: string): boolean {
   if (text.length > 64 * 1024) return false;
   const names = ['\\$0', '\\$\\{0\\}', '\\$\\{?BASH_SOURCE(?:\\[0\\])?\\}?', '\\$\\{?BASH_EXECUTION_STRING\\}?'];
-  if (path) names.push(path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // The script by the path it was run with, by its name, or as ./name.
+  if (path) for (const p of new Set([path, posix.basename(path), './' + posix.basename(path)])) names.push(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const self = `["']?(?:${names.join('|')})["']?`;
   // The reference as the command (or a shell's script operand), then `&` or `|` before the statement ends.
   const re = new RegExp(`(?:^|[;&|({\\n]|\\b(?:then|do|else))\\s*(?:(?:exec\\s+)?(?:ba|da|k|z)?sh\\s+(?:-c\\s+)?)?${self}[^;&|\\n]{0,200}(?:&(?!&)|\\|(?!\\|))`);
@@ -211,6 +214,8 @@ export class Analyzer {
   secretsLoaded = false;
   /** Files this line filled with the whole environment (`env > e.txt`): sending one sends every token. */
   readonly envFiles = new Set<string>();
+  /** Folders this line filled from the network (git clone, scp from a host, a download extracted): running from them runs the download. */
+  readonly downloadedDirs = new Map<string, string>();
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
   private seenHit = new Set<string>();
@@ -259,6 +264,7 @@ export class Analyzer {
     }
     if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/.test(src)) this.hit('invisible-characters', 'ask', src.slice(0, 80), 'the command contains invisible or bidirectional control characters');
     if (WINDOWS_HINT.test(src)) checkWindowsLine(this, src);
+    this.arithmeticSubscripts(src, depth, via, cwd);
     const env = io?.env ?? this.newEnv(cwd, vars, io?.positional);
     const lexer = new Lexer(src, this.ctxOf(env));
     const tokens = lexer.tokens();
@@ -272,6 +278,24 @@ export class Analyzer {
     }
     void errors;
     return this.walk(node, env, depth, via, io?.stdin ?? NONE, { pipe: [], pipeline: 0, stage: 0, bg: false });
+  }
+
+  /**
+   * Bash evaluates an array subscript wherever it does arithmetic (`let`, `(( ))`, `[[ x -eq y ]]`,
+   * `declare -i`, a variable's value re-read by `$(( x ))`), and a `$( )` in the subscript runs then,
+   * quoted or not: `x='a[$(rm -rf ~)]'; echo $(( x ))`. Any such substitution in the text is judged as run.
+   */
+  private arithmeticSubscripts(src: string, depth: number, via: string, cwd: string): void {
+    if (!src.includes('[$(') && !src.includes('[`') && !/\[[^\]\n]{1,40}(?:\$\(|`)/.test(src)) return;
+    let found = 0;
+    for (const m of src.matchAll(/[A-Za-z_]\w*\[[^\]\n$`]{0,40}(\$\(|`)/g)) {
+      if (++found > 8) break;
+      const at = (m.index ?? 0) + m[0].length;
+      const end = m[1] === '`' ? skipBacktick(src, at) : matchParen(src, at);
+      if (end < 0) continue;
+      const inner = src.slice(at, end - 1);
+      if (inner.trim()) this.analyzeSource(inner, depth + 1, `${via} > arithmetic subscript`, cwd, new Map());
+    }
   }
 
   /**
@@ -361,6 +385,8 @@ export class Analyzer {
       }
       case 'func':
         env.funcs.set(node.name, node.body);
+        // Functions bash calls on its own (command_not_found_handle on any unknown command): judged as run.
+        if (SELF_CALLED_FUNCTIONS.includes(node.name)) this.walk(node.body, this.fork(env), depth, `${via} > ${node.name}`, NONE, pc);
         if (this.callsItselfInParallel(node.body, node.name)) this.hit('fork-bomb', 'deny', `${node.name}()`, `function ${node.name} calls itself in a pipe or in the background: a fork bomb`);
         return { kind: 'static', text: '' };
       case 'coproc':
@@ -789,14 +815,21 @@ export class Analyzer {
       case 'declare':
       case 'typeset':
       case 'local':
-      case 'readonly':
+      case 'readonly': {
+        // declare -n R=NAME: R is another name for NAME ($R reads NAME's value).
+        const nameref = argv.slice(1).some((a) => /^-[a-zA-Z]*n/.test(a));
         for (const w of words.slice(1)) {
           const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w.text);
           if (!m) continue;
           if (w.dynamic) env.vars.delete(m[1]);
-          else env.vars.set(m[1], m[2]);
+          else if (nameref) {
+            const target = /^[A-Za-z_]\w*$/.test(m[2]) ? (env.vars.get(m[2]) ?? ({ HOME: this.opts.home, PWD: env.cwd, TMPDIR: this.opts.tmp } as Record<string, string | undefined>)[m[2]]) : undefined;
+            if (target === undefined) env.vars.delete(m[1]);
+            else env.vars.set(m[1], target);
+          } else env.vars.set(m[1], m[2]);
         }
         return;
+      }
       case 'unset':
         for (const a of argv.slice(1)) if (!a.startsWith('-')) env.vars.delete(a);
         return;
@@ -885,7 +918,8 @@ export class Analyzer {
     const env = io.env;
     if (env) this.builtinEffects(name, words, env, c.assignments, io.stdin);
     // `command -v NAME` prints where NAME is; it runs nothing (the wrapper table would read it as `command NAME`).
-    if ((name === 'command' && argv.slice(1).some((x) => /^-[a-zA-Z]*[vV]/.test(x))) || (name === 'type' && argv.slice(1).some((x) => /^-[a-zA-Z]*[pP]/.test(x)))) {
+    const leading = argv.slice(1, Math.max(1, argv.findIndex((x, i) => i > 0 && !x.startsWith('-')))).filter((x) => x.startsWith('-'));
+    if ((name === 'command' && leading.some((x) => /^-[a-zA-Z]*[vV]/.test(x))) || (name === 'type' && leading.some((x) => /^-[a-zA-Z]*[pP]/.test(x)))) {
       return outputOf(name, words, { stdin: io.stdin, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }), toplevel: within(cwd, this.opts.projectDir) ? this.opts.projectDir : undefined });
     }
     const inner = this.unwrap(rctx, io);
@@ -893,6 +927,7 @@ export class Analyzer {
     if (env && name !== 'cd') {
       // Files downloaded on the line: running them later is running the download.
       if (name === 'curl' || name === 'wget') for (const f of downloadedFiles(name, argv)) env.files.set(posix.resolve(cwd, f), { kind: 'download', by: name });
+      this.noteDownloadedDirs(name, argv, cwd, io, env);
       if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
       if (name === 'dd') for (const a of argv.slice(1)) if (a.startsWith('of=') && !a.includes('\u0000')) env.files.set(posix.resolve(cwd, a.slice(3)), argv.some((x) => x.startsWith('if=')) ? { kind: 'runtime', why: 'dd of a file' } : io.stdin);
       if ((name === 'cp' || name === 'mv' || name === 'install') && words.length >= 3) {
@@ -989,7 +1024,66 @@ export class Analyzer {
     if (w.text.startsWith('\u0000procsub:<(')) return io.procsubs?.get(w) ?? { kind: 'runtime', why: 'a process substitution' };
     // "$DIR/script.sh" is a script file; only a substitution can hand over text.
     if (w.dynamic) return w.subs?.length ? this.dynamicFeed(w, io.stdin, 'a script named at run time') : { kind: 'file', path: w.text };
-    return io.env?.files.get(posix.resolve(cwd, w.text)) ?? { kind: 'file', path: w.text };
+    const abs = posix.resolve(cwd, w.text);
+    const by = io.env?.files.has(abs) ? undefined : this.downloadedBy(abs);
+    return io.env?.files.get(abs) ?? (by ? { kind: 'download', by } : { kind: 'file', path: w.text });
+  }
+
+  /** The program that filled the folder holding `abs` from the network on this line, if one did. */
+  private downloadedBy(abs: string): string | undefined {
+    for (const [dir, by] of this.downloadedDirs) if (within(abs, dir)) return by;
+    return undefined;
+  }
+
+  /** git clone URL DIR, scp HOST:PATH DIR, a download extracted by tar or unzip: the folder now holds fetched code. */
+  private noteDownloadedDirs(name: string, argv: string[], cwd: string, io: RunIO, env: Env): void {
+    if (this.downloadedDirs.size > 32) return;
+    const ops = (from: number, withArg: RegExp) => {
+      const out: string[] = [];
+      for (let k = from; k < argv.length; k++) {
+        if (argv[k] === '--') {
+          out.push(...argv.slice(k + 1));
+          break;
+        }
+        if (argv[k].startsWith('-')) {
+          if (withArg.test(argv[k])) k++;
+          continue;
+        }
+        out.push(argv[k]);
+      }
+      return out;
+    };
+    const remote = (x: string) => /^(?:[a-z][a-z0-9+.-]*:\/\/|[^/:]+@?[^/:]*:)/i.test(x) && !x.startsWith('./');
+    if (name === 'git') {
+      const at = argv.indexOf('clone');
+      if (at < 0) return;
+      const o = ops(at + 1, /^(?:-b|--branch|-o|--origin|--depth|-c|--config|--reference|--reference-if-able|--template|-u|--upload-pack|--separate-git-dir|-j|--jobs|--filter|--shallow-since|--shallow-exclude|--server-option|--bundle-uri)$/);
+      const url = o[0];
+      if (!url || !remote(url)) return;
+      const dir = o[1] ?? url.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop() ?? '';
+      if (dir && !dir.includes('\u0000')) this.downloadedDirs.set(posix.resolve(cwd, dir), 'git clone');
+      return;
+    }
+    if (name === 'scp' || name === 'rsync' || name === 'sftp') {
+      const o = ops(1, /^-[A-Za-z]*[iFPlocSJeT]$|^--(?:rsh|exclude|include|filter|port|chmod)$/);
+      if (o.length >= 2 && o.slice(0, -1).some(remote) && !remote(o[o.length - 1])) {
+        const dest = posix.resolve(cwd, o[o.length - 1]);
+        this.downloadedDirs.set(dest, name);
+        env.files.set(dest, { kind: 'download', by: name });
+      }
+      return;
+    }
+    const extracting = (name === 'tar' || name === 'bsdtar' || name === 'gtar') && argv.some((x, i) => x === '-x' || x === '--extract' || (i === 1 && /^-?[A-Za-z]*x/.test(x) && !x.startsWith('--')) || /^-[A-Za-z]*x[A-Za-z]*$/.test(x));
+    if (extracting || name === 'unzip' || name === '7z' || name === 'bsdtar') {
+      const fIdx = argv.findIndex((x, i) => i > 0 && (x === '-f' || x === '--file' || (/^-?[A-Za-z]*f$/.test(x) && !x.startsWith('--'))));
+      const archive = name === 'unzip' ? ops(1, /^-[dPx]$/)[0] : name === '7z' ? ops(2, /^$/)[0] : fIdx > 0 ? argv[fIdx + 1] : undefined;
+      const fromNet = archive === undefined || archive === '-' ? io.stdin.kind === 'download' : env.files.get(posix.resolve(cwd, archive))?.kind === 'download';
+      if (!fromNet) return;
+      const d = argv.findIndex((x) => x === '-C' || x === '--directory' || x === '-d');
+      const o7 = argv.find((x) => name === '7z' && x.startsWith('-o'));
+      const dir = d > 0 ? argv[d + 1] : o7 ? o7.slice(2) : '.';
+      this.downloadedDirs.set(posix.resolve(cwd, dir ?? '.'), `the download extracted by ${name}`);
+    }
   }
 
   private unwrap(r: RuleContext, io: RunIO): Feed | undefined {
@@ -1004,6 +1098,11 @@ export class Analyzer {
     const env1 = (v: string) => r.cmd.assignments.find((a) => a.name === v)?.value.text ?? r.vars.get(v);
     for (const l of launchesOf({ name, argv, cwd, home: this.opts.home, env: env1 })) this.runLaunch(l, r, io);
     if (SHELLS.has(name) || (name === 'busybox' && (argv[1] === 'sh' || argv[1] === 'ash'))) {
+      // BASH_ENV (bash) / ENV (sh in POSIX mode) names a file every non-interactive shell runs first.
+      for (const v of ['BASH_ENV', 'ENV']) {
+        const file = r.cmd.assignments.find((a) => a.name === v)?.value.text ?? r.vars.get(v);
+        if (file) this.runsScript(this.scriptFeed(lit(file), io, cwd), 'sh', r.segment, depth, `${via} > ${v}=${file}`, cwd);
+      }
       const from = name === 'busybox' ? 2 : 1;
       let code: Word | undefined;
       let readStdin = false;
@@ -1079,6 +1178,7 @@ export class Analyzer {
       case 'argv': {
         let rest = words.slice(u.start);
         if (u.spec.packageSpec && rest[0]) rest = [{ ...rest[0], text: packageCommand(rest[0].text) }, ...rest.slice(1)];
+        if (u.spec.prefix) rest = [...u.spec.prefix.map(lit), ...rest];
         if (name === 'xargs') return this.xargs(r, io, rest);
         return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec }, wrapperChdir(name, argv.slice(1, u.start), cwd, this.opts.home));
       }
@@ -1111,7 +1211,7 @@ export class Analyzer {
         return undefined;
       case 'code':
         // The variables set so far are known to the script (trap 'rm -rf "$tmp"' EXIT after tmp=$(mktemp -d)); its own effects stay inside.
-        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, cwd, new Map(), { positional: argv.slice(u.rest), env: env ? this.fork(env) : undefined });
+        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, cwd, new Map(), { positional: argv.slice(u.rest), env: env ? this.fork(env) : undefined, stdin: io.stdin });
         return undefined;
       case 'stdin':
         this.runsScript(u.file ? this.scriptFeed(lit(u.file), io, cwd) : io.stdin, 'sh', r.segment, depth, `${via} > ${u.how}`, cwd);
@@ -1135,6 +1235,10 @@ export class Analyzer {
     if (env && (argv[0].includes('/') || argv[0].startsWith('.'))) {
       const feed = env.files.get(posix.resolve(cwd, argv[0]));
       if (feed) this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
+      else {
+        const by = this.downloadedBy(posix.resolve(cwd, argv[0]));
+        if (by) this.hit('pipe-download-to-interpreter', 'deny', r.segment, `runs ${argv[0]}, which ${by} fetched earlier on the line`);
+      }
     }
     return undefined;
   }
@@ -1214,8 +1318,10 @@ export class Analyzer {
     const { argv, depth, via, cwd } = r;
     this.endlessFanOut(r, argv.some((a, i) => a === '-P0' || a === '--max-procs=0' || ((a === '-P' || a === '--max-procs') && argv[i + 1] === '0')));
     if (inner.length === 0) inner = [lit('echo')];
-    const replaceAt = argv.findIndex((a) => a === '-I' || a.startsWith('-I') || a === '-i' || a.startsWith('--replace'));
-    const token = replaceAt < 0 ? undefined : argv[replaceAt] === '-I' ? argv[replaceAt + 1] : argv[replaceAt].startsWith('-I') ? argv[replaceAt].slice(2) : '{}';
+    const replaceAt = argv.findIndex((a) => a === '-I' || a.startsWith('-I') || a.startsWith('-i') || a.startsWith('--replace'));
+    const ra = replaceAt < 0 ? '' : argv[replaceAt];
+    // -I R, -IR, -i[R], --replace[=R]: R replaces (default {}).
+    const token = replaceAt < 0 ? undefined : ra === '-I' ? argv[replaceAt + 1] : ra.startsWith('-I') || ra.startsWith('-i') ? ra.slice(2) || '{}' : ra.startsWith('--replace=') ? ra.slice(10) || '{}' : '{}';
     // Items come from stdin or from `-a FILE`; `-0` splits them at NUL only, `-d C` at C only.
     const fileAt = argv.findIndex((a) => a === '-a' || a === '--arg-file' || a.startsWith('--arg-file=') || /^-a./.test(a));
     const argFile = fileAt < 0 ? undefined : argv[fileAt] === '-a' || argv[fileAt] === '--arg-file' ? argv[fileAt + 1] : argv[fileAt].startsWith('--') ? argv[fileAt].slice(11) : argv[fileAt].slice(2);
@@ -1304,6 +1410,8 @@ export class Analyzer {
       this.hit('fork-bomb', 'deny', r.segment, 'awk starts background commands in an endless loop: a fork bomb');
     }
     for (const c of commands) {
+      // `curl URL | awk '{print | "sh"}'`: awk hands its input lines to the shell; that input is the script.
+      if (c.script !== undefined && /^\s*(?:ba|da|z|k)?sh\b/.test(c.code) && r.stdin && r.stdin.kind !== 'none' && r.stdin.kind !== 'static' && /\$(?:0|\d)|print\s*\|/.test(prog)) this.runsScript(r.stdin, 'sh', r.segment, r.depth, `${r.via} > awk print | ${c.code}`, r.cwd);
       // A run-time part stands for any text: the command asks (dynamic); its static commands are still judged.
       if (c.script !== undefined) this.runsScript(c.script.includes('"$__awk_value"') ? { kind: 'runtime', why: 'text awk builds at run time', text: c.script.replace(/"\$__awk_value"/g, '\u0000') } : { kind: 'static', text: c.script }, 'sh', r.segment, r.depth, `${r.via} > awk print | ${c.code}`, r.cwd);
       else this.analyzeSource(c.code, r.depth + 1, `${r.via} > awk system()`, r.cwd, new Map());

@@ -391,9 +391,105 @@ function envEscapes(ctx: EscapeContext): Escape[] {
   return out;
 }
 
+/**
+ * Options whose value is a command the program runs through a shell on this machine (data): tar's
+ * checkpoint actions and filters, zip's test command, rsync's and scp's remote shell, ssh's
+ * ProxyCommand / LocalCommand / KnownHostsCommand. Per program: option names (a `-o` value is matched
+ * as KEY=VALUE, case-insensitively on KEY) and, where the command sits after a prefix in the value, that prefix.
+ */
+export const OPTION_COMMANDS: Record<string, { long?: string[]; short?: string[]; sshOptions?: boolean; valuePrefix?: Record<string, string> }> = {
+  tar: { long: ['--checkpoint-action', '--to-command', '--use-compress-program', '--rsh-command', '--info-script', '--new-volume-script'], short: ['-I', '-F'], valuePrefix: { '--checkpoint-action': 'exec=' } },
+  bsdtar: { long: ['--use-compress-program'], short: ['-I'] },
+  gtar: { long: ['--checkpoint-action', '--to-command', '--use-compress-program', '--rsh-command', '--info-script', '--new-volume-script'], short: ['-I', '-F'], valuePrefix: { '--checkpoint-action': 'exec=' } },
+  zip: { long: ['--unzip-command'], short: ['-TT'] },
+  rsync: { long: ['--rsh'], short: ['-e'] },
+  scp: { short: ['-S'], sshOptions: true },
+  sftp: { short: ['-S'], sshOptions: true },
+  ssh: { sshOptions: true },
+  autossh: { sshOptions: true },
+  sshfs: { long: ['--ssh_command'], sshOptions: true },
+  socat: {},
+};
+/** ssh `-o` keys whose value is a command run on this machine. */
+const SSH_COMMAND_OPTIONS = /^(?:proxycommand|localcommand|knownhostscommand|remotecommand)$/i;
+
+function optionCommands(name: string, argv: string[]): Escape[] {
+  const spec = Object.prototype.hasOwnProperty.call(OPTION_COMMANDS, name) ? OPTION_COMMANDS[name] : undefined;
+  if (!spec) return [];
+  const out: Escape[] = [];
+  const add = (opt: string, v: string | undefined) => {
+    if (v === undefined) return;
+    const prefix = spec.valuePrefix?.[opt];
+    if (prefix !== undefined && !v.startsWith(prefix)) return;
+    const code = prefix ? v.slice(prefix.length) : v;
+    if (code.trim()) out.push({ lang: 'sh', code, how: `${name} ${opt}` });
+  };
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--') break;
+    // socat's EXEC: / SYSTEM: address runs a program here, whatever the other address is.
+    if (name === 'socat') {
+      const m = /^(?:exec|system):(.+?)(?:,[a-z-]+(?:=[^,]*)?)*$/is.exec(a);
+      if (m) out.push({ lang: 'sh', code: m[1], how: 'socat EXEC:' });
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const key = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    if (spec.long?.includes(key)) add(key, eq > 0 && a.startsWith('--') ? a.slice(eq + 1) : argv[++k]);
+    else if (spec.short?.includes(a)) add(a, argv[++k]);
+    else if (spec.short?.some((o) => a.startsWith(o) && a.length > o.length && o.length === 2)) add(a.slice(0, 2), a.slice(2));
+    else if (spec.sshOptions && (a === '-o' || (a.startsWith('-o') && a.length > 2))) {
+      const v = a === '-o' ? argv[++k] : a.slice(2);
+      const m = v === undefined ? null : /^([A-Za-z]+)\s*[= ]\s*([\s\S]+)$/.exec(v);
+      if (m && SSH_COMMAND_OPTIONS.test(m[1]) && !/^none$/i.test(m[2].trim())) out.push({ lang: 'sh', code: m[2], how: `${name} -o ${m[1]}` });
+    }
+  }
+  return out;
+}
+
+/** GNU sed's `e` command and the `e` flag of `s///`: what they name runs in a shell. */
+function sedEscapes(argv: string[]): Escape[] {
+  const scripts: string[] = [];
+  let given = false;
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '-e' || a === '--expression') {
+      given = true;
+      if (argv[k + 1] !== undefined) scripts.push(argv[++k]);
+    } else if (a.startsWith('--expression=')) {
+      given = true;
+      scripts.push(a.slice(13));
+    } else if (a === '-f' || a === '--file' || a === '-l') k++;
+    else if (!a.startsWith('-') && !given) {
+      scripts.push(a);
+      break;
+    }
+  }
+  const out: Escape[] = [];
+  for (const script of scripts) {
+    if (script.length > 8192) continue;
+    for (const line of script.split(/\n|;/)) {
+      const t = line.trim();
+      // [address]e COMMAND
+      const e = /^(?:\d+|\$|\/[^/]*\/)?,?(?:\d+|\$|\/[^/]*\/)?\s*e\s+(.+)$/.exec(t);
+      if (e) out.push({ lang: 'sh', code: e[1], how: 'sed e' });
+      // s/RE/REPLACEMENT/FLAGS with e: the replaced line is run (the replacement is the command when it takes the whole line)
+      const sub = /^(?:\d+|\$|\/[^/]*\/)?\s*s(.)/.exec(t);
+      if (sub) {
+        const d = sub[1];
+        const parts = t.slice(sub[0].length).split(d);
+        if (parts.length >= 3 && /e/.test(parts[2]) && /^[gpIiMm0-9e]*$/.test(parts[2]) && parts[1].trim()) out.push({ lang: 'sh', code: parts[1].replace(/\\(.)/g, '$1'), how: 'sed s///e' });
+      }
+    }
+  }
+  return out;
+}
+
 /** Every escape of one simple command (argv[0] is the program's base name). */
 export function programEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
   const out = envEscapes(ctx);
+  out.push(...optionCommands(name, argv));
+  if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv));
   if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv));
   else if (PAGERS.includes(name)) out.push(...pagerEscapes(name, argv));
   else if (name === 'man') out.push(...manEscapes(argv));

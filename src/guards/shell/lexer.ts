@@ -235,6 +235,12 @@ const MAX_SCAN_NEST = 200;
 let scanNest = 0;
 
 /** Index just past the `)` that closes a `$(` / `<(` opened before `start`; -1 when it is never closed. */
+/** Whether the `$((` whose inner `(` is at start-1 ends with `))` (else bash reads `$( (...) )`). */
+function closesArithmetic(s: string, start: number): boolean {
+  const j = matchParen(s, start);
+  return j < 0 || (s[j - 1] === ')' && s[j - 2] === ')');
+}
+
 export function matchParen(s: string, start: number): number {
   if (scanNest >= MAX_SCAN_NEST) return -1;
   scanNest++;
@@ -378,7 +384,7 @@ function skipDoubleAt(s: string, start: number): number {
 }
 
 /** Index just past the closing backtick (start is after the opening one). */
-function skipBacktick(s: string, start: number): number {
+export function skipBacktick(s: string, start: number): number {
   let i = start;
   while (i < s.length) {
     work.units++;
@@ -440,7 +446,7 @@ export function findSubs(body: string, out: Sub[], level = 0): void {
       continue;
     }
     if (body[k] === '$' && body[k + 1] === '(') {
-      const arith = body[k + 2] === '(';
+      const arith = body[k + 2] === '(' && closesArithmetic(body, k + 2);
       const j = matchParen(body, k + 2);
       if (j < 0) {
         // Never closed: the rest is its script, as the tokenizer reads it (scanning on from each `$(` would be quadratic).
@@ -496,6 +502,8 @@ export class Lexer {
     if (name === 'PWD') return this.ctx.cwd;
     if (name === 'OLDPWD') return this.ctx.oldpwd;
     if (name === 'TMPDIR') return this.ctx.tmp;
+    // Unset, IFS splits on blanks and newlines: `rm -rf$IFS/` is `rm -rf /`.
+    if (name === 'IFS') return ' \t\n';
     return undefined;
   }
 
@@ -527,7 +535,8 @@ export class Lexer {
   private dollar(w: { text: string; dynamic: boolean }, inDouble: boolean): void {
     const s = this.s;
     const n = s[this.i + 1];
-    if (n === '(' && s[this.i + 2] === '(') {
+    // $(( ... )) is arithmetic only when it closes with `))`; `$((cmd) )` is a substitution holding a subshell.
+    if (n === '(' && s[this.i + 2] === '(' && closesArithmetic(s, this.i + 2)) {
       // $(( ... )): matchParen from the inner `(` returns just past the closing `))`.
       const j = matchParen(s, this.i + 2);
       const end = j < 0 ? s.length : j;

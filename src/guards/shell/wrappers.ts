@@ -51,6 +51,10 @@ export interface WrapperSpec {
   assignments?: boolean;
   /** The first word of the wrapped command is a package spec (npx rimraf@5): its version is dropped. */
   packageSpec?: boolean;
+  /** Words put before the wrapped argv (capsh -- ARGS runs `bash ARGS`). */
+  prefix?: string[];
+  /** After the operands, any words left are the wrapped argv (BSD `script -q FILE CMD`); with none, `runs` decides. */
+  argvAfterOperands?: boolean;
   doc: string;
 }
 
@@ -72,6 +76,18 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['torsocks'], runs: 'argv', shortArg: 'uapP', longArg: ['--user', '--pass', '--address', '--port'], doc: '`torsocks [-u USER] CMD`' },
   { names: ['fakeroot'], runs: 'argv', shortArg: 'lis', longArg: ['--lib', '--faked'], doc: '`fakeroot [-i FILE] [-s FILE] -- CMD`' },
   { names: ['chronic', 'ifne', 'nohup'], runs: 'argv', doc: 'run CMD as given (their options are flags)' },
+  // Rows with their own grammar, before the group below (the first row for a name wins).
+  { names: ['chpst'], runs: 'argv', shortArg: 'uUbe/nlLmdopfcrt', doc: 'runit: `chpst -u USER [-e DIR] CMD` (each letter option takes a value)' },
+  { names: ['setarch'], runs: 'argv', shortArg: '', operands: 1, permute: true, doc: '`setarch ARCH [-R -L ...] CMD` (its options are flags)' },
+  { names: ['linux32', 'linux64', 'i386', 'x86_64'], runs: 'argv', doc: 'personality flags, then CMD' },
+  { names: ['dtach'], runs: 'argv', shortArg: 'aAcnNer', doc: '`dtach -n SOCKET CMD` (the mode option takes the socket)' },
+  { names: ['abduco'], runs: 'argv', shortArg: 'nNcAe', doc: '`abduco -n SESSION CMD`' },
+  { names: ['zellij run', 'zellij r'], runs: 'argv', shortArg: 'dn', longArg: ['--cwd', '--direction', '--name', '--width', '--height', '--x', '--y'], doc: '`zellij run [-f] [--cwd D] -- CMD`' },
+  { names: ['capsh'], runs: 'argv', prefix: ['bash'], doc: '`capsh --caps=... -- ARGS` runs `bash ARGS`' },
+  { names: ['pee'], runs: 'each-code', doc: 'moreutils: every operand is a shell command fed the same stdin' },
+  { names: ['gdb', 'gdb-multiarch', 'cgdb', 'lldb'], runs: 'none', argvAfter: ['--args', '--'], doc: '`gdb -batch -ex run --args CMD`: the program to debug (and run)' },
+  { names: ['xterm', 'uxterm', 'konsole', 'alacritty', 'kitty', 'foot', 'wezterm start', 'terminator', 'xfce4-terminal', 'urxvt', 'st'], runs: 'none', argvAfter: ['-e', '-x', '--'], doc: 'terminal emulators: `xterm -e CMD`' },
+  { names: ['gnome-terminal', 'mate-terminal', 'tilix'], runs: 'none', argvAfter: ['--', '-x', '--execute'], codeShort: 'e', codeLong: ['--command'], doc: '`gnome-terminal -- CMD` or `-e SCRIPT`' },
   { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], doc: 'run the command as given' },
   { names: ['numactl'], runs: 'argv', shortArg: 'iNmpCPw', longArg: ['--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred', '--preferred-many', '--weighted-interleave'], doc: '`numactl -C 0-3 CMD`' },
   { names: ['cgexec'], runs: 'argv', shortArg: 'g', doc: '`cgexec -g CONTROLLERS:PATH CMD`' },
@@ -131,7 +147,7 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['tmux new-session', 'tmux new', 'tmux new-window', 'tmux neww', 'tmux split-window', 'tmux splitw', 'tmux respawn-pane', 'tmux respawnp', 'tmux respawn-window', 'tmux respawnw', 'tmux run-shell', 'tmux run'], runs: 'joined', shortArg: 'ceFfnstxylpT', doc: 'the words are joined into a shell command for the new pane' },
   { names: ['tmux send-keys', 'tmux send'], runs: 'keys', shortArg: 'tN', doc: 'keys typed into the pane\'s shell (`Enter`/`C-m` end a line)' },
   { names: ['screen'], runs: 'argv', shortArg: 'SceEhpstT', doc: '`screen -dmS NAME CMD`' },
-  { names: ['script'], runs: 'none', shortArg: 'EIOBTm', longArg: ['--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format', '--output-limit'], codeShort: 'c', codeLong: ['--command'], doc: '`script -qc SCRIPT FILE`' },
+  { names: ['script'], runs: 'stdin', shortArg: 'EIOBTmFt', longArg: ['--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format', '--output-limit'], codeShort: 'c', codeLong: ['--command'], operands: 1, argvAfterOperands: true, doc: '`script -qc SCRIPT FILE`; BSD `script -q FILE CMD`; with neither, its shell reads stdin' },
   { names: ['at', 'batch'], runs: 'stdin', shortArg: 'qtf', doc: 'the script comes on stdin (or `-f FILE`)' },
   { names: ['trap'], runs: 'code-operand', noRun: ['-l', '-p'], doc: '`trap SCRIPT SIGNAL...`: the script runs on the signal' },
   { names: ['ssh-agent'], runs: 'argv', shortArg: 'aEPt', doc: '`ssh-agent CMD`' },
@@ -192,6 +208,11 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
   const how = [name, ...entry.sub].join(' ');
   let operands = spec.operands ?? 0;
   let file: string | undefined;
+  if (spec.runs === 'none' && spec.argvAfter) {
+    // gdb -batch -ex run --args CMD: the option may come after operands and option values the grammar does not list.
+    const at = argv.findIndex((a, i) => i >= k && spec.argvAfter!.includes(a));
+    if (at > 0) return at + 1 < argv.length ? { kind: 'argv', start: at + 1, spec, how } : { kind: 'none' };
+  }
   while (k < argv.length) {
     const a = argv[k];
     if (a === '--') {
@@ -255,6 +276,7 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
     break;
   }
   k += operands > 0 && !spec.permute ? operands : 0;
+  if (spec.argvAfterOperands && k < argv.length) return { kind: 'argv', start: k, spec, how };
   switch (spec.runs) {
     case 'argv':
       return k < argv.length ? { kind: 'argv', start: k, spec, how } : { kind: 'none' };

@@ -267,6 +267,9 @@ export function judgeFindDeletes(r: RuleContext, argv: string[], how: string): v
     const reachesLoom = within(posix.join(r.opts.projectDir, '.loom'), abs) || within(abs, posix.join(r.opts.projectDir, '.loom'));
     if (loom && reachesLoom) r.analyzer.hit('modify-loom', 'deny', r.segment, `${how} can reach loom's own files under ${root}`);
     else if (loom && HOOK_SETTINGS_FILES.some((h) => within(posix.join(r.opts.projectDir, h), abs)) && shape.named) r.analyzer.hit('modify-hook-settings', 'deny', r.segment, `${how} can reach the harness hook settings under ${root}`);
+    // -name .opencode: a harness settings folder matched whole, with its hooks in it.
+    const folder = shape.named ? HARNESS_FOLDERS.find((f) => within(posix.join(r.opts.projectDir, f), abs) && groupsReach(shape, root, [posix.basename(f)], [f])) : undefined;
+    if (folder) r.analyzer.hit('modify-hook-settings', 'deny', r.segment, `${how} can reach the harness settings folder ${folder}`);
     const reachesGit = within(posix.join(r.opts.projectDir, '.git'), abs) || /\/\.git(?:\/|$)/.test(abs);
     if (git && reachesGit) r.analyzer.hit('git-history-destroy', 'deny', r.segment, `${how} can reach the repository history under ${root}`);
     if (!shape.named && abs === r.opts.projectDir) r.analyzer.hit('rm-recursive-project-root', 'deny', r.segment, `${how} deletes everything in the project root that its non-name filters match (${root})`);
@@ -373,5 +376,30 @@ rsync.names = ['rsync'];
 mv.names = ['mv', 'gmv'];
 ln.names = ['ln'];
 
-export const DELETE_RULES: Rule[] = [ln, rm, truncate, find, rsync, mv];
+/**
+ * fd (fdfind) runs a command on every match: `fd PATTERN ROOT -x CMD` / `-X CMD`. A pattern that matches
+ * everything (none, `.`, `^`, `''`) with a delete reaches the whole root, as find without a name filter does;
+ * the command is judged with {} (or, for -X, the end of its words) standing for the root.
+ */
+const FD_WITH_ARG = ['-e', '--extension', '-t', '--type', '-d', '--max-depth', '--min-depth', '--exact-depth', '-E', '--exclude', '-S', '--size', '--changed-within', '--changed-before', '-o', '--owner', '-c', '--color', '-j', '--threads', '--max-results', '--base-directory', '--path-separator', '--search-path', '--ignore-file', '--format', '--and'];
+const fd: Rule = (r) => {
+  if (r.name !== 'fd' && r.name !== 'fdfind') return;
+  const at = r.argv.findIndex((a, i) => i > 0 && (a === '-x' || a === '--exec' || a === '-X' || a === '--exec-batch'));
+  if (at < 0) return;
+  const ops = operands(r.argv.slice(0, at), 1, FD_WITH_ARG);
+  const searchPath = r.argv.findIndex((a) => a === '--search-path');
+  const roots = [...ops.slice(1), ...(searchPath > 0 ? [r.argv[searchPath + 1]] : [])].filter(Boolean);
+  const pattern = ops[0] ?? '';
+  const everything = pattern === '' || /^(?:\.|\^|\.\*|\^\.\*|\.\+)$/.test(pattern) || r.argv.includes('--glob') && pattern === '*';
+  const inner = r.words.slice(at + 1).filter((w) => w.text !== ';');
+  for (const root of roots.length ? roots : ['.']) {
+    const target = everything ? root : posix.join(root, 'match');
+    const words = inner.some((w) => w.text.includes('{}')) ? inner.map((w) => ({ ...w, text: w.text.split('{}').join(target) })) : [...inner, { ...inner[0], text: target, dynamic: false, quoted: true, glob: false, subs: undefined }];
+    if (!words.length) continue;
+    const c2: SimpleCommand = { ...r.cmd, words, assignments: [], redirects: [] };
+    r.analyzer.analyzeCommand(c2, r.depth + 1, `${r.via} > ${r.name} ${r.argv[at]}`, r.cwd, [c2], r.vars);
+  }
+};
+
+export const DELETE_RULES: Rule[] = [ln, rm, truncate, find, fd, rsync, mv];
 export { expandLong };

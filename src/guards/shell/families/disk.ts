@@ -101,7 +101,6 @@ const schedulers: Rule = (r) => {
   if (r.name === 'systemctl' && !operands(r.argv).some((x) => trigger.test(x))) return;
   if (r.name === 'launchctl' && !trigger.test(args[0] ?? '')) return;
   if (r.name === 'schtasks' && !args.some((x) => trigger.test(x))) return;
-  if ((r.name === 'at' || r.name === 'batch') && args.some((x) => x === '-l' || x === '-r' || x === '-d' || x === '-c')) return;
   r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} schedules a command to run later or at start-up`);
 };
 

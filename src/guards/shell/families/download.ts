@@ -10,6 +10,7 @@ import type { Analyzer } from '../analyze';
 import type { Word } from '../lexer';
 import { resolveTarget } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
+import { own } from './args';
 import { interpreterOf, isDownloader, isRunner, isShell, SHELL_OPTIONS_WITH_ARG } from '../tables/programs';
 
 /** Wrappers skipped to find the program a pipeline stage really runs. */
@@ -191,4 +192,45 @@ const downloadThenRun: Rule = (r) => {
   if (direct || viaRunner) r.analyzer.hit('pipe-download-to-interpreter', 'deny', r.segment, 'runs a file downloaded earlier on the same line');
 };
 
-export const DOWNLOAD_RULES: Rule[] = [pipeToInterpreter, substitutedDownload, downloadThenRun];
+/**
+ * Runners that fetch and run a program named by a URL in one step (`deno run https://…/x.ts`,
+ * `uv run https://…/script.py`, `npx https://gist…`, `npx github:user/repo`): download and run.
+ * Per runner (with its subcommand): the options that take a value, so the first operand is found.
+ */
+export const URL_RUNNERS: Record<string, { sub?: string; withArg: string[] }> = {
+  deno: { sub: 'run', withArg: ['--config', '-c', '--import-map', '--lock', '--cert', '--location', '--seed', '--v8-flags', '--env-file', '--allow-read', '--allow-write', '--allow-net', '--allow-env', '--allow-run', '--allow-ffi', '--allow-sys'] },
+  uv: { sub: 'run', withArg: ['--with', '--python', '-p', '--project', '--directory', '--env-file', '--index', '--index-url', '--extra-index-url', '--from'] },
+  pipx: { sub: 'run', withArg: ['--spec', '--python', '--pip-args', '--index-url'] },
+  bun: { sub: 'run', withArg: ['--cwd', '--env-file', '--preload', '-r'] },
+  npx: { withArg: ['-p', '--package', '--registry', '--cache', '-c', '--call'] },
+  bunx: { withArg: ['-p', '--package'] },
+  pnpx: { withArg: [] },
+};
+const FETCHED_PROGRAM = /^(?:https?|ftp):\/\/|^(?:github|gitlab|bitbucket|gist):[\w.-]+\/|^git\+(?:https?|ssh):\/\//i;
+
+const runsUrl: Rule = (r) => {
+  const spec = own(URL_RUNNERS, r.name);
+  if (!spec) return;
+  let k = 1;
+  if (spec.sub) {
+    while (k < r.argv.length && r.argv[k].startsWith('-')) k++;
+    if (r.argv[k] !== spec.sub) return;
+    k++;
+  }
+  for (; k < r.argv.length; k++) {
+    const a = r.argv[k];
+    if (a === '--') continue;
+    if (a.startsWith('-')) {
+      // --spec URL (pipx), -p URL (npx): the package itself is fetched from there.
+      if (/^(?:--spec|--package|-p|--from)$/.test(a) && FETCHED_PROGRAM.test(r.argv[k + 1] ?? '')) break;
+      if (spec.withArg.includes(a)) k++;
+      continue;
+    }
+    if (FETCHED_PROGRAM.test(a)) break;
+    return;
+  }
+  if (k < r.argv.length) r.analyzer.hit('pipe-download-to-interpreter', 'deny', r.segment, `${r.name} fetches a program from a URL and runs it`);
+};
+runsUrl.names = Object.keys(URL_RUNNERS);
+
+export const DOWNLOAD_RULES: Rule[] = [pipeToInterpreter, substitutedDownload, downloadThenRun, runsUrl];

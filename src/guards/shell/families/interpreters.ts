@@ -1203,9 +1203,11 @@ function isForkAt(s: Scope, i: number): boolean {
   const list = FORK_CALLS[s.lang] ?? [];
   const c = canonical(s, name);
   // A shell run that puts its command in the background (`os.execute("sleep 9 &")`) returns at once: a fork.
-  if (sinkOf(s, name) === 'shell') {
+  const kind = sinkOf(s, name);
+  if (kind === 'shell' || (kind === 'argv' && (s.lang === 'perl' || s.lang === 'ruby' || s.lang === 'php'))) {
     const arg = t[end]?.v === '(' ? t[end + 1] : t[end];
-    return arg?.k === 'str' && /&\s*$/.test(arg.v) && !/&&\s*$/.test(arg.v);
+    if (arg?.k === 'str' && /&\s*$/.test(arg.v) && !/&&\s*$/.test(arg.v)) return true;
+    if (kind === 'shell') return false;
   }
   if (!list.includes(c) && !list.includes(name)) return false;
   // A bare short name in Python / Node must be a call (not a variable called `fork`).

@@ -279,7 +279,9 @@ const envExfiltration: Rule = (r) => {
     for (const rd of r.cmd.redirects) if ((rd.op === '>' || rd.op === '>>' || rd.op === '&>' || rd.op === '>|') && !rd.target.dynamic) r.analyzer.envFiles.add(posix.resolve(r.cwd, rd.target.text));
   }
   if (r.analyzer.envFiles.size && net) {
-    const sent = r.argv.slice(1).map((a) => a.replace(/^(?:[\w.-]+=)?[@<]/, '')).find((a) => r.analyzer.envFiles.has(posix.resolve(r.cwd, a)));
+    // The file as an operand, an option's value (--post-file=F, -T F), or after curl's @ / <.
+    const names = r.argv.slice(1).flatMap((a) => [a, a.replace(/^--?[\w-]+=/, ''), a.replace(/^(?:[\w.-]+=)?[@<]/, '')]);
+    const sent = names.find((a) => r.analyzer.envFiles.has(posix.resolve(r.cwd, a)));
     if (sent) r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends ${sent}, which holds every environment variable written earlier on the line, to ${net}`);
   }
   // env > /dev/tcp/host/port

@@ -11,7 +11,7 @@ export const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '
 export const TEMP_DIRS = ['/tmp', '/var/tmp', '/private/tmp', '/dev/shm'];
 
 /** Caches under the home folder (relative to it): deleting in them is everyday work, like the temp folder. */
-export const HOME_CACHE_DIRS = ['.cache', '.npm/_cacache', '.npm/_npx', '.m2/repository', '.gradle/caches', '.cargo/registry', '.cargo/git', 'Library/Caches', '.pnpm-store', '.local/share/pnpm/store', '.yarn/cache', '.yarn/berry/cache', '.bun/install/cache', 'go/pkg/mod', '.nuget/packages', '.conda/pkgs', '.ivy2/cache', '.sbt/boot', '.cache/pip', '.deno', '.node-gyp', '.electron', '.local/share/Trash', '.pub-cache', '.composer/cache', '.terraform.d/plugin-cache'];
+export const HOME_CACHE_DIRS = ['.cache', '.npm/_cacache', '.npm/_npx', '.npm/_logs', '.npm/_prebuilds', '.npm/_update-notifier-last-checked', '.m2/repository', '.gradle/caches', '.cargo/registry', '.cargo/git', 'Library/Caches', '.pnpm-store', '.local/share/pnpm/store', '.yarn/cache', '.yarn/berry/cache', '.bun/install/cache', 'go/pkg/mod', '.nuget/packages', '.conda/pkgs', '.ivy2/cache', '.sbt/boot', '.cache/pip', '.deno', '.node-gyp', '.electron', '.local/share/Trash', '.pub-cache', '.composer/cache', '.terraform.d/plugin-cache'];
 
 /** Hook settings files, relative to the project and to the home folder: changing one can switch the guard off (per harness: contract/hook-settings.ts). */
 export const HOOK_SETTINGS_FILES = [
