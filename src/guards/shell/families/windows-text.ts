@@ -3,6 +3,7 @@
 // parts of an expression (string literals joined by +). Every reader here is
 // one pass over its text (linear), so the family stays bounded.
 import { POWERSHELL_ALIASES } from '../tables/windows';
+import { own } from './args';
 
 /**
  * Statements of a line: split on newlines, `;`, `&&`, `||`, `&` outside quotes
@@ -130,7 +131,7 @@ export function groups(stmt: string): { text: string; open: string; start: numbe
 export function expandParam(p: string, names: readonly string[]): string {
   const lower = p.toLowerCase().replace(/:.*$/, '');
   if (names.includes(lower)) return lower;
-  const alias = POWERSHELL_ALIASES[lower];
+  const alias = own(POWERSHELL_ALIASES, lower);
   if (alias && names.includes(alias)) return alias;
   const found = names.filter((n) => n.startsWith(lower));
   return found.length === 1 ? found[0] : lower;

@@ -20,6 +20,7 @@ import { cmdFor, cmdInnerFromArgv, cmdInnerFromText, cmdSet, cmdStart, expandCmd
 import { judgeDelete, mapped, registryKey, registryWipe, underCwd, wideFolder } from './windows-paths';
 import { endlessLoopBody, expandPsVars, foldPs, psAssignment, psCode, psInnerFromArgv, psValue, startProcess, substituteItem } from './windows-ps';
 import { expandParam, groups, splitStatements, splitSwitches, unquote, winWords } from './windows-text';
+import { own } from './args';
 
 export { decodeEncodedCommand, splitStatements, winWords } from './windows-text';
 export { winPath } from './windows-paths';
@@ -131,7 +132,7 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
       if (foreach && g.open === '{') for (const dir of listed!.dirs) runBody(a, { body: substituteItem(g.text, itemOf(dir)), recursive: listed!.recursive, filtered: listed!.filtered }, depth, st);
       else checkWindowsLine(a, g.text, depth + 1, st);
     }
-    if (WIN_ENV_DUMP.test(stmt) && !WIN_UPLOADERS[name]) envDumped = true;
+    if (WIN_ENV_DUMP.test(stmt) && !own(WIN_UPLOADERS, name)) envDumped = true;
     if (WIN_LISTERS.includes(name) && !callOp) {
       listed = listingOf(words);
       continue;
@@ -263,7 +264,7 @@ function checkStatement(a: Analyzer, stmt: string, words: string[], name: string
     return false;
   }
   if (checkTool(a, words, name, c)) return false;
-  const uploader = WIN_UPLOADERS[name];
+  const uploader = own(WIN_UPLOADERS, name);
   if (uploader) checkUpload(a, stmt, words, uploader, c);
   const dotnet = /\[(?:system\.)?io\.(file|directory)\]::delete\s*\(\s*([^,)]+?)\s*(?:,\s*([^)]+?)\s*)?\)|\[microsoft\.visualbasic\.fileio\.filesystem\]::deletedirectory\s*\(\s*([^,)]+?)\s*[,)]/i.exec(stmt);
   if (dotnet) {
