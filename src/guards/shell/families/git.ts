@@ -334,12 +334,15 @@ const forge: Rule = (r) => {
   }
   if (endpoint === undefined) return;
   const m = method ?? (body ? 'POST' : 'GET');
-  let path = endpoint.replace(/^https?:\/\/[^/]+\//, '').replace(/^\/+/, '').replace(/^api\/v\d+\//, '').replace(/[?#].*$/, '');
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    /* a bad escape stays as written */
-  }
+  // Matched as written (GitLab writes a project path as `group%2Fname`, one segment); a branch name is decoded.
+  const path = endpoint.replace(/^https?:\/\/[^/]+\//, '').replace(/^\/+/, '').replace(/^api\/v\d+\//, '').replace(/[?#].*$/, '');
+  const decode = (x: string) => {
+    try {
+      return decodeURIComponent(x);
+    } catch {
+      return x;
+    }
+  };
   if (path === 'graphql') {
     const query = fields.filter((f) => /^query=/.test(f)).join('\n');
     for (const g of FORGE_GRAPHQL_RULES) if (/\bmutation\b/.test(query) && g.mutation.test(query)) r.analyzer.hit(g.rule, g.action, r.segment, `${cli} api graphql ${g.what}`);
@@ -350,7 +353,7 @@ const forge: Rule = (r) => {
     if (!rule.cli.includes(cli) || !rule.method.test(m)) continue;
     const hit = rule.path.exec(path);
     if (!hit) continue;
-    const branch = hit.groups?.branch;
+    const branch = hit.groups?.branch === undefined ? undefined : decode(hit.groups.branch);
     if (rule.protectedOnly && !(branch !== undefined && (isProtectedBranch(r, branch) || branch.includes('*')))) continue;
     if (rule.field && !fields.some((f) => rule.field!.test(f))) {
       // The body comes from a file or stdin: what it sets is unknown.
