@@ -116,6 +116,7 @@ const CAUSES: Record<string, Cause> = {
       ['glab api -X DELETE projects/12/protected_branches/master', 'deny', 'forge-branch-protection'],
       ['glab api -X PATCH projects/12/protected_branches/main -f allow_force_push=true', 'deny', 'forge-branch-protection'],
       ['glab repo delete octo/site -y', 'deny', 'forge-repo-delete'],
+      ['gh release delete v3.0.0 --cleanup-tag --yes', 'deny', 'git-ref-delete'],
     ],
     everyday: [
       'gh api repos/octo/site/pulls',
@@ -130,6 +131,7 @@ const CAUSES: Record<string, Cause> = {
       'glab api projects/12/repository/branches',
       'glab api -X DELETE projects/12/repository/branches/feature-x',
       'gh api -X DELETE repos/octo/site/issues/comments/99',
+      'gh release delete v3.0.0-rc1 --yes',
     ],
   },
   'transports that run commands': {

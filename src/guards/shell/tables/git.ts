@@ -202,6 +202,8 @@ export const FORGE_GRAPHQL_RULES: { mutation: RegExp; rule: ForgeRule; action: '
 export const FORGE_COMMANDS: { cli: string; sub: string[]; /** Tested on the rest of the command line, joined by blanks. */ rest?: RegExp; rule: ForgeRule; action: 'ask' | 'deny'; what: string }[] = [
   { cli: 'gh', sub: ['repo', 'delete'], rule: 'forge-repo-delete', action: 'deny', what: 'gh repo delete deletes the repository' },
   { cli: 'glab', sub: ['repo', 'delete'], rule: 'forge-repo-delete', action: 'deny', what: 'glab repo delete deletes the project' },
+  { cli: 'gh', sub: ['release', 'delete'], rest: /(?:^| )--cleanup-tag(?: |=true|$)/, rule: 'git-ref-delete', action: 'deny', what: 'gh release delete --cleanup-tag deletes the release tag on the remote' },
+  { cli: 'glab', sub: ['release', 'delete'], rest: /(?:^| )(?:-t|--with-tag)(?: |=true|$)/, rule: 'git-ref-delete', action: 'deny', what: 'glab release delete --with-tag deletes the release tag on the remote' },
   { cli: 'gh', sub: ['repo', 'edit'], rest: /(?:^| )--vis[a-z]*(?:=| )public(?: |$)/, rule: 'forge-visibility', action: 'ask', what: 'gh repo edit --visibility public makes the repository public' },
 ];
 
