@@ -28,6 +28,9 @@ import { awkCommands as awkCommandsOf } from './awk';
 import { analyzeInterpreterCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
+import { gitConfigKey, gitConfigWrites, gitKeyIn, pushWithConfig, storedPushConfig } from './families/git';
+import { own } from './families/args';
+import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_FETCHING_SUBS, GIT_GLOBAL_WITH_ARG, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS } from './tables/git';
 
 export const MAX_DEPTH = 8;
 export const MAX_COMMAND_LENGTH = 256 * 1024;
@@ -226,6 +229,8 @@ export class Analyzer {
   private loopWalks = 0;
   /** Texts whose only flaw is a quote left open at the end, judged harmless (bash runs none of it). */
   private openQuoteTexts = new Set<string>();
+  /** git config written earlier on the line (keys of GIT_LINE_CONFIG_KEYS, bounded by GIT_LINE_CONFIG_MAX). */
+  private gitConfig = new Map<string, string[]>();
 
   constructor(readonly opts: AnalyzeOptions) {}
 
@@ -1362,27 +1367,57 @@ export class Analyzer {
     return undefined;
   }
 
-  /** git -c alias.NAME='!script' NAME: the alias runs a shell script (or another git command). */
+  /**
+   * git config on this line, as git reads it: values given by `-c` on the command, and values written by
+   * an earlier `git config` of the line (git writes them to disk, so every later git command reads them,
+   * in a subshell or a nested script too). Aliases (`alias.NAME`, a shell script after `!`, otherwise a git
+   * command), pushes that config redirects (remote.R.push, remote.R.mirror, push.default=matching), and
+   * the ext:: transport allowed for URLs not on the line (tables/git.ts).
+   */
   private gitAlias(r: RuleContext, io: RunIO): Feed | undefined {
     const { argv, depth, via, cwd } = r;
-    const aliases = new Map<string, string>();
+    const here = new Map<string, string[]>();
     let k = 1;
     while (k < argv.length && argv[k].startsWith('-')) {
       const a = argv[k];
-      const v = a === '-c' ? argv[k + 1] : a.startsWith('-c') ? a.slice(2) : a.startsWith('--config-env') ? undefined : undefined;
-      if (v !== undefined) {
-        const m = /^alias\.([^=]+)=(.*)$/is.exec(v);
-        if (m) aliases.set(m[1], m[2]);
+      const v = a === '-c' ? argv[k + 1] : a.startsWith('-c') ? a.slice(2) : undefined;
+      if (v !== undefined && v.includes('=')) {
+        const key = gitConfigKey(v.slice(0, v.indexOf('=')));
+        here.set(key, [...(here.get(key) ?? []), v.slice(v.indexOf('=') + 1)]);
       }
-      if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env'].includes(a)) k++;
+      if (GIT_GLOBAL_WITH_ARG.includes(a)) k++;
       k++;
     }
+    const cfg = (key: string): string[] => [...(this.gitConfig.get(gitConfigKey(key)) ?? []), ...(here.get(gitConfigKey(key)) ?? [])];
+    // Config written now: remembered for the rest of the line; push config is judged as the push it makes.
+    for (const w of gitConfigWrites(argv, cwd)) {
+      const stored = storedPushConfig(w);
+      if (stored) this.analyzeSource(quoteArgv(stored.argv), depth + 1, `${via} > ${stored.why} (the push a later git push makes)`, cwd, new Map());
+      if (!gitKeyIn(GIT_LINE_CONFIG_KEYS, w.key)) continue;
+      if (w.mode === 'unset') this.gitConfig.delete(w.key);
+      else if (this.gitConfig.size < GIT_LINE_CONFIG_MAX.keys || this.gitConfig.has(w.key)) this.gitConfig.set(w.key, [...(w.mode === 'add' ? (this.gitConfig.get(w.key) ?? []) : []), w.value!].slice(-GIT_LINE_CONFIG_MAX.values));
+    }
     const sub = argv[k];
-    const value = sub !== undefined ? aliases.get(sub) : undefined;
-    if (value === undefined) return undefined;
+    if (sub === undefined) return undefined;
+    // The ext:: transport allowed while the URLs come from elsewhere (.gitmodules, a remote's config): any command may run.
+    const allowed = GIT_EXT_ALLOW.keys.some((key) => GIT_EXT_ALLOW.value.test(cfg(key).at(-1) ?? '')) || GIT_EXT_ALLOW.envValue.test(r.cmd.assignments.find((a) => a.name === GIT_EXT_ALLOW.env)?.value.text ?? r.vars.get(GIT_EXT_ALLOW.env) ?? '');
+    if (allowed && GIT_FETCHING_SUBS.includes(sub) && !argv.some((a) => GIT_COMMAND_URL_PREFIXES.some((p) => a.includes(p)))) this.hit('dynamic-command', 'ask', r.segment, `git ${sub} with the ext:: transport allowed runs any command a submodule or remote URL names`);
+    const alias = cfg(`alias.${sub}`).at(-1);
     const rest = argv.slice(k + 1);
-    if (value.startsWith('!')) this.analyzeSource(`${value.slice(1)} ${quoteArgv(rest)}`.trim(), depth + 1, `${via} > git alias ${sub}`, cwd, new Map(), { positional: rest });
-    else this.analyzeSource(`git ${value} ${quoteArgv(rest)}`, depth + 1, `${via} > git alias ${sub}`, cwd, new Map());
+    if (alias !== undefined && !own(GIT_OPTIONS, sub)) {
+      if (alias.startsWith('!')) this.analyzeSource(`${alias.slice(1)} ${quoteArgv(rest)}`.trim(), depth + 1, `${via} > git alias ${sub}`, cwd, new Map(), { positional: rest });
+      else {
+        // The other global options stay (-C, -c of other keys); the alias's own -c goes.
+        const globals: string[] = [];
+        for (let j = 1; j < k; j++) {
+          if (argv[j] === '-c' && /^alias\./i.test(argv[j + 1] ?? '')) j++;
+          else if (!/^-calias\./i.test(argv[j])) globals.push(argv[j]);
+        }
+        this.analyzeSource(`${quoteArgv(['git', ...globals])} ${alias} ${quoteArgv(rest)}`.trim(), depth + 1, `${via} > git alias ${sub}`, cwd, new Map());
+      }
+      return undefined;
+    }
+    for (const p of pushWithConfig(argv, cwd, cfg, this.opts.currentBranch)) this.analyzeSource(quoteArgv(p.argv), depth + 1, `${via} > git push with ${p.why}`, cwd, new Map());
     void io;
     return undefined;
   }

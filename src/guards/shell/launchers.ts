@@ -11,7 +11,7 @@ import {
   CONTAINER_RUNNERS, DEBUGGERS, ELISP_CALLS, EX_EDITORS, EX_LANG, GIT_HOOKS, GIT_RUN_ENV, GIT_RUN_KEYS, GIT_RUN_OPERANDS, GIT_RUN_OPTIONS,
   LOCAL_HOSTS, PAGER_COMMANDS, RECIPE_RUNNERS, REMOTE_EXEC, SCRIPT_SETTERS, SSH_GRAMMAR, TCL_RUNS, type GitValueRuns,
 } from './tables/launchers';
-import { GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './tables/git';
+import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ESCAPES, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './tables/git';
 import { work } from './work';
 
 /** What a command launches. */
@@ -130,6 +130,42 @@ function longOpt(word: string, names: string[], sub: string): { name: string; va
   return { name: hit[0], value: eq < 0 ? undefined : word.slice(eq + 1) };
 }
 
+/** The argv an `ext::CMD ARGS` URL runs (git-remote-ext: blanks split words, `% ` `%%` `%s` `%S` escapes, `%G`/`%V` words dropped). */
+export function extCommand(url: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let started = false;
+  for (let i = 0; i < url.length; i++) {
+    const two = url.slice(i, i + 2);
+    if (url[i] === '%' && Object.hasOwn(GIT_EXT_ESCAPES, two)) {
+      cur += GIT_EXT_ESCAPES[two];
+      started = true;
+      i++;
+    } else if (url[i] === ' ') {
+      if (started) words.push(cur);
+      cur = '';
+      started = false;
+    } else {
+      cur += url[i];
+      started = true;
+    }
+  }
+  if (started) words.push(cur);
+  return words.filter((w) => !/^%[GV]/.test(w));
+}
+
+/** Commands run by URLs of a command transport (`ext::`) found in a word (an operand, `--remote=URL`, a `-c` key or value). */
+function commandUrls(word: string, how: string, out: Launch[]): void {
+  for (const p of GIT_COMMAND_URL_PREFIXES) {
+    const at = word.indexOf(p);
+    if (at < 0) continue;
+    // `url.ext::CMD.insteadOf` names the URL in the key.
+    const url = word.slice(at + p.length).replace(/\.(?:push)?insteadof(?:=.*)?$/i, '');
+    const cmd = extCommand(url);
+    if (cmd.length) out.push({ kind: 'script', text: joinArgv(cmd), how: `${how} ${p} transport` });
+  }
+}
+
 function gitLaunches(ctx: LaunchCtx, out: Launch[]): void {
   const { argv } = ctx;
   const configs: [string, string, string][] = [];
@@ -198,6 +234,7 @@ function gitLaunches(ctx: LaunchCtx, out: Launch[]): void {
       if (key !== undefined && value !== undefined) configs.push([key, value, 'git config']);
     }
   }
+  for (const w of argv.slice(1)) commandUrls(w, 'git', out);
   for (const [key, value, how] of configs) {
     const runs = gitKeyRuns(key);
     if (runs) gitValue(runs, value, `${how} ${key}`, out);

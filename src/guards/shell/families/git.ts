@@ -8,10 +8,10 @@
 import { posix } from 'node:path';
 import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, gitConfigRunsCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS } from '../tables/git';
+import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
 
-function isProtectedBranch(r: RuleContext, branch: string): boolean {
+export function isProtectedBranch(r: Pick<RuleContext, 'opts'>, branch: string): boolean {
   const b = branch.replace(/^refs\/heads\//, '').replace(/^refs\/remotes\/[^/]+\//, '');
   return b !== '' && r.opts.policy.protectedBranches.some((p) => p.test(b));
 }
@@ -57,9 +57,11 @@ function push(r: RuleContext, g: GitCall): void {
   const lease = g.has('--force-with-lease', '--force-if-includes') && !g.has('--force', '-f');
   const force = g.has('--force', '-f', '--force-with-lease', '--force-if-includes') || longs.some((l) => l.length >= 5 && '--force'.startsWith(l));
   const mirror = g.has('--mirror');
-  const wide = g.has('--all', '--branches');
   const pos = g.opts.operands;
   const refs = pos.slice(1);
+  // send-pack with no ref (and without --stdin) updates every ref both sides have: a matching push.
+  const wide = g.has('--all', '--branches') || (g.sub !== 'push' && refs.length === 0 && !g.has('--stdin'));
+  if (g.sub !== 'push' && g.has('--stdin') && g.has('--force')) r.analyzer.hit('git-force-push', 'ask', r.segment, `git ${g.sub} --force updates refs only known when it reads its input`);
   const deleting = g.has('--delete', '-d');
   const prune = g.has('--prune');
   const globbed = refs.some((ref) => ref.includes('*'));
@@ -121,6 +123,13 @@ function isBuildOutput(p: string): boolean {
   return parts.length > 0 && !parts.includes('..') && BUILD_OUTPUT_DIRS.includes(parts[parts.length - 1]);
 }
 
+/** A pathspec that names one file: no glob or magic, no trailing slash, a name with an extension (or a known file name). */
+function namesOneFile(p: string): boolean {
+  if (p.includes('\u0000') || /[*?[]/.test(p) || p.startsWith(':') || p.endsWith('/')) return false;
+  const base = posix.basename(p);
+  return /.\.[\w-]+$|^\.[\w-][\w.-]*$/.test(base) || GIT_FILE_NAMES.includes(base);
+}
+
 const HISTORY_SECRET_SUBS = new Set(['show', 'cat-file', 'log', 'diff', 'blame', 'grep', 'archive', 'format-patch', 'whatchanged', 'annotate']);
 
 const git: Rule = (r) => {
@@ -137,6 +146,14 @@ const git: Rule = (r) => {
       if (colon >= 0 && !/^[a-z+.-]+:\/\//i.test(o)) readsPath(r.analyzer, o.slice(colon + 1), g.cwd, r.segment);
       else if (sub !== 'show' && sub !== 'cat-file' && sub !== 'grep' && /^\.|\//.test(o)) readsPath(r.analyzer, o, g.cwd, r.segment);
     }
+  }
+  for (const o of GIT_WORKTREE_OVERWRITES) {
+    if (o.sub !== sub || (o.action !== undefined && ops[0] !== o.action) || has('-n', '--dry-run')) continue;
+    if ((o.all ?? []).every((x) => has(x)) && (o.any === undefined || o.any.some((x) => has(x)))) r.analyzer.hit(o.rule, o.rule === 'git-discard-changes' ? 'deny' : 'ask', r.segment, o.what);
+  }
+  if (GIT_PUSH_PLUMBING.includes(sub)) {
+    push(r, g);
+    return;
   }
   switch (sub) {
     case 'push':
@@ -166,7 +183,10 @@ const git: Rule = (r) => {
     case 'restore': {
       if (sub === 'restore' && has('--staged') && !has('--worktree', '-W')) return;
       const dashdash = r.argv.indexOf('--', g.at);
-      const paths = dashdash >= 0 ? r.argv.slice(dashdash + 1) : sub === 'restore' ? ops : ops.filter((p) => p === '.' || p === ':/' || p === '*' || p.includes('/') || p.startsWith('.'));
+      const before = dashdash >= 0 ? ops.slice(0, ops.length - (r.argv.length - dashdash - 1)) : ops;
+      // `git checkout TREE-ISH [--] PATHS` / `git restore --source=TREE-ISH PATHS`: the paths take that version.
+      const treeish = sub === 'restore' ? (g.value('--source') ?? g.value('-s')) : dashdash >= 0 ? before[0] : ops.length >= 2 ? ops[0] : undefined;
+      const paths = dashdash >= 0 ? r.argv.slice(dashdash + 1) : sub === 'restore' ? ops : treeish !== undefined ? ops.slice(1) : ops.filter((p) => p === '.' || p === ':/' || p === '*' || p.includes('/') || p.startsWith('.'));
       const prot = touchesProtected(r, g, paths);
       if (prot) {
         r.analyzer.hit(prot.endsWith('.loom') ? 'modify-loom' : 'modify-hook-settings', 'deny', r.segment, `git ${sub} overwrites ${prot} with the committed version`);
@@ -178,6 +198,11 @@ const git: Rule = (r) => {
       const broad = paths.some((p) => wholeTree(r, g, p));
       const forced = sub === 'checkout' && has('-f', '--force');
       if (broad || forced) r.analyzer.hit('git-discard-changes', 'deny', r.segment, broad ? 'discards every uncommitted change in the working tree' : 'discards uncommitted changes in the working tree (git checkout --force)');
+      // From HEAD (or an ancestor) the paths' local changes are thrown away; from another branch a named file is
+      // brought over on purpose (`git checkout main -- package-lock.json`), a folder or a glob takes many files.
+      else if (treeish !== undefined && paths.length && (GIT_HEAD_REVISION.test(treeish) || paths.some((p) => !namesOneFile(p)))) {
+        r.analyzer.hit('git-discard-paths', 'ask', r.segment, `git ${sub} overwrites ${paths.join(' ')} with the version in ${treeish}, discarding local changes there`);
+      }
       return;
     }
     case 'switch':
@@ -275,4 +300,163 @@ const git: Rule = (r) => {
 
 git.names = ['git'];
 
-export const GIT_RULES: Rule[] = [git];
+/** `gh api` / `glab api` by (method, endpoint), GraphQL mutations, and forge subcommands (tables/git.ts). */
+const forge: Rule = (r) => {
+  if (r.name !== 'gh' && r.name !== 'glab') return;
+  const cli = r.name;
+  const argv = r.argv;
+  const rest = argv.slice(1).join(' ');
+  for (const c of FORGE_COMMANDS) {
+    if (c.cli === cli && c.sub.every((w, i) => argv[1 + i] === w) && (c.rest === undefined || c.rest.test(rest))) r.analyzer.hit(c.rule, c.action, r.segment, c.what);
+  }
+  if (argv[1] !== 'api') return;
+  let method: string | undefined;
+  let endpoint: string | undefined;
+  let body = false;
+  let input = false;
+  const fields: string[] = [];
+  for (let k = 2; k < argv.length; k++) {
+    const a = argv[k];
+    const eq = a.indexOf('=');
+    const [opt, glued] = a.startsWith('--') && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : /^-[A-Za-z]./.test(a) ? [a.slice(0, 2), a.slice(2)] : [a, undefined];
+    if (a.startsWith('-') && a.length > 1 && FORGE_API_WITH_ARG.includes(opt)) {
+      const v = glued !== undefined && glued !== '' ? glued : argv[++k];
+      if (v === undefined) break;
+      if (opt === '-X' || opt === '--method') method = v.toUpperCase();
+      else if (FORGE_API_FIELDS.includes(opt)) {
+        body = true;
+        fields.push(v);
+      } else if (opt === '--input') input = body = true;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) continue;
+    endpoint ??= a;
+  }
+  if (endpoint === undefined) return;
+  const m = method ?? (body ? 'POST' : 'GET');
+  // Matched as written (GitLab writes a project path as `group%2Fname`, one segment); a branch name is decoded.
+  const path = endpoint.replace(/^https?:\/\/[^/]+\//, '').replace(/^\/+/, '').replace(/^api\/v\d+\//, '').replace(/[?#].*$/, '');
+  const decode = (x: string) => {
+    try {
+      return decodeURIComponent(x);
+    } catch {
+      return x;
+    }
+  };
+  if (path === 'graphql') {
+    const query = fields.filter((f) => /^query=/.test(f)).join('\n');
+    for (const g of FORGE_GRAPHQL_RULES) if (/\bmutation\b/.test(query) && g.mutation.test(query)) r.analyzer.hit(g.rule, g.action, r.segment, `${cli} api graphql ${g.what}`);
+    if (input && !query) r.analyzer.hit('forge-protection-change', 'ask', r.segment, `${cli} api graphql sends a query only known at run time`);
+    return;
+  }
+  for (const rule of FORGE_API_RULES) {
+    if (!rule.cli.includes(cli) || !rule.method.test(m)) continue;
+    const hit = rule.path.exec(path);
+    if (!hit) continue;
+    const branch = hit.groups?.branch === undefined ? undefined : decode(hit.groups.branch);
+    if (rule.protectedOnly && !(branch !== undefined && (isProtectedBranch(r, branch) || branch.includes('*')))) continue;
+    if (rule.field && !fields.some((f) => rule.field!.test(f))) {
+      // The body comes from a file or stdin: what it sets is unknown.
+      if (input) r.analyzer.hit(rule.rule === 'git-force-push-protected' || rule.rule === 'forge-branch-protection' ? 'git-force-push' : rule.rule, 'ask', r.segment, `${cli} api ${m} ${path} with a body only known at run time: it may ${rule.what.replace(/^(\w)/, (c) => c.toLowerCase())}`);
+      continue;
+    }
+    r.analyzer.hit(rule.rule, rule.action, r.segment, `${cli} api ${m} ${path} ${rule.what}`);
+    return;
+  }
+};
+
+forge.names = ['gh', 'glab'];
+
+export const GIT_RULES: Rule[] = [git, forge];
+
+// ---------------------------------------------------------------- config written on the line
+
+function keyMatches(pattern: string, key: string): boolean {
+  const p = pattern.split('.');
+  const k = key.split('.');
+  if (p.length === 2 && p[1] === '*') return k.length >= 2 && k[0] === p[0];
+  if (p.length === 3 && p[1] === '*') return k.length >= 3 && k[0] === p[0] && k[k.length - 1] === p[2];
+  return pattern === key;
+}
+
+/** A config key as git compares it: section and variable name lowercased, the subsection kept. */
+export function gitConfigKey(key: string): string {
+  const first = key.indexOf('.');
+  const last = key.lastIndexOf('.');
+  if (first < 0) return key.toLowerCase();
+  return first === last ? key.toLowerCase() : key.slice(0, first).toLowerCase() + key.slice(first, last) + key.slice(last).toLowerCase();
+}
+
+export function gitKeyIn(patterns: readonly string[], key: string): boolean {
+  const k = key.toLowerCase();
+  return patterns.some((p) => keyMatches(p, k));
+}
+
+export interface GitConfigWrite {
+  key: string;
+  value?: string;
+  mode: 'set' | 'add' | 'unset';
+}
+
+/**
+ * What `git config` (classic or `set`/`unset` verbs) or `git remote add --mirror` writes to the
+ * repository's (or the user's) config; undefined for a read, another file (--file, --blob) or
+ * anything else.
+ */
+export function gitConfigWrites(argv: string[], cwd: string): GitConfigWrite[] {
+  const g = parseGit(argv, cwd);
+  if (!g) return [];
+  const ops = g.opts.operands;
+  if (g.sub === 'remote' && ops[0] === 'add' && ops[1] !== undefined && g.opts.long.has('--mirror')) {
+    const v = g.opts.long.get('--mirror');
+    return v === 'fetch' ? [] : [{ key: `remote.${ops[1]}.mirror`, value: 'true', mode: 'set' }];
+  }
+  if (g.sub !== 'config' || g.has('--file', '-f', '--blob')) return [];
+  if (g.has('--unset', '--unset-all') || ops[0] === 'unset') {
+    const key = ops[0] === 'unset' ? ops[1] : ops[0];
+    return key ? [{ key: gitConfigKey(key), mode: 'unset' }] : [];
+  }
+  if (GIT_CONFIG_READS.some((o) => has(g, o))) return [];
+  const verbs = ['get', 'list', 'remove-section', 'rename-section', 'edit'];
+  if (verbs.includes(ops[0] ?? '')) return [];
+  const [key, value] = ops[0] === 'set' ? [ops[1], ops[2]] : [ops[0], ops[1]];
+  if (key === undefined || value === undefined) return [];
+  return [{ key: gitConfigKey(key), value, mode: g.has('--add', '--append') || (ops[0] === 'set' && g.has('--append')) ? 'add' : 'set' }];
+}
+
+function has(g: GitCall, o: string): boolean {
+  return g.has(o);
+}
+
+const TRUE = /^(?:true|yes|on|1)$/i;
+
+/**
+ * The pushes a `git push` really makes once config is read (`cfg` holds the values of each key, the
+ * line's config and `-c` together): a push naming no refspec pushes `remote.R.push`, a
+ * `remote.R.mirror` remote is pushed with --mirror, `push.default=matching` pushes every branch.
+ * Returned as the equivalent push commands (argv), judged like any push.
+ */
+export function pushWithConfig(argv: string[], cwd: string, cfg: (key: string) => string[], currentBranch?: string): { argv: string[]; why: string }[] {
+  const g = parseGit(argv, cwd);
+  if (!g || g.sub !== 'push') return [];
+  const ops = g.opts.operands;
+  if (ops.length > 1 || g.has('--mirror', '--all', '--branches', '--tags', '--delete', '-d')) return [];
+  const last = (k: string) => cfg(k).at(-1);
+  const remote = ops[0] ?? (currentBranch ? last(`branch.${currentBranch}.pushremote`) : undefined) ?? last('remote.pushdefault') ?? 'origin';
+  const flags = argv.slice(g.at + 1).filter((a, i, all) => !(ops[0] !== undefined && a === ops[0] && all.lastIndexOf(ops[0]) === i));
+  const out: { argv: string[]; why: string }[] = [];
+  if (TRUE.test(last(`remote.${remote}.mirror`) ?? '')) out.push({ argv: ['git', 'push', ...flags, '--mirror', remote], why: `remote.${remote}.mirror` });
+  const refspecs = cfg(`remote.${remote}.push`).filter((s) => s !== '');
+  if (refspecs.length) out.push({ argv: ['git', 'push', ...flags, remote, ...refspecs], why: `remote.${remote}.push` });
+  else if (/^matching$/i.test(last('push.default') ?? '')) out.push({ argv: ['git', 'push', ...flags, '--all', remote], why: 'push.default=matching' });
+  return out;
+}
+
+/** `git config` stores push config a later push reads: judged now as the push it makes (no options of its own). */
+export function storedPushConfig(w: GitConfigWrite): { argv: string[]; why: string } | undefined {
+  if (w.mode === 'unset' || w.value === undefined) return undefined;
+  const m = /^remote\.(.+)\.(push|mirror)$/.exec(w.key);
+  if (!m) return undefined;
+  if (m[2] === 'mirror') return TRUE.test(w.value) ? { argv: ['git', 'push', '--mirror', m[1]], why: `git config ${w.key} ${w.value}` } : undefined;
+  return { argv: ['git', 'push', m[1], w.value], why: `git config ${w.key} ${w.value}` };
+}

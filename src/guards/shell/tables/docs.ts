@@ -9,7 +9,7 @@ import { DELETERS, FIND_EXEC_RECURSIVE, FIND_NAME_TESTS, RSYNC_DELETE_OPTIONS } 
 import { FILE_WRITERS, COPY_WRITERS, SCRIPTED_EDITORS } from '../families/tamper';
 import { READERS } from '../families/secrets';
 import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, POWER_COMMANDS, POWER_SUBCOMMANDS, SCHEDULERS } from './devices';
-import { GIT_COMMAND_KEYS, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './git';
+import { FORGE_API_RULES, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_COMMAND_KEYS, GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_EXT_ESCAPES, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS, GIT_PUSH_CONFIG, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES } from './git';
 import { CONTENT_DESTROYERS, GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
 import { SHELL_CODE_GENERATORS } from './generators';
@@ -39,6 +39,15 @@ export function guardTablesMarkdown(): string {
   section('Git family (`families/git.ts`, options from `git <cmd> -h`)', [
     ['global options that take a value (before the subcommand)', code(GIT_GLOBAL_WITH_ARG)],
     ...Object.entries(GIT_OPTIONS).map(([sub, o]): [string, string] => [`git ${sub}`, code(o.long)]),
+    ['config that changes a later push (by `-c`, or written earlier on the line by `git config` / `git config set` / `git remote add --mirror`; a stored `remote.R.push` / `remote.R.mirror` is judged as the push it makes)', GIT_PUSH_CONFIG.map((c) => `\`${c.key}\` (${c.effect})`).join(', ')],
+    [`config remembered from earlier on the line (at most ${GIT_LINE_CONFIG_MAX.keys} keys, ${GIT_LINE_CONFIG_MAX.values} values each)`, code(GIT_LINE_CONFIG_KEYS)],
+    ['plumbing judged as git push (no ref: every matching ref)', code(GIT_PUSH_PLUMBING)],
+    ['commands that overwrite the working tree', GIT_WORKTREE_OVERWRITES.map((o) => `\`git ${o.sub}${o.action ? ' ' + o.action : ''}\` ${[...(o.all ?? []).map((x) => '`' + x + '`'), ...(o.any ? [o.any.map((x) => '`' + x + '`').join(' or ')] : [])].join(' + ')} → \`${o.rule}\``).join(', ')],
+    ['`git checkout TREE-ISH -- PATHS`, `git restore --source=TREE-ISH PATHS` (`git-discard-paths`, ask): from HEAD or an ancestor (' + '`' + GIT_HEAD_REVISION.source.replace(/\|/g, '\\|') + '`' + '), or any folder / glob from another revision; one named file from another branch is everyday. File names without an extension', code(GIT_FILE_NAMES)],
+    ['URLs that run a command (argv escapes)', `${code(GIT_COMMAND_URL_PREFIXES)}: ${Object.entries(GIT_EXT_ESCAPES).map(([k, v]) => `\`${k}\` → \`${v}\``).join(', ')}; with ${code(GIT_EXT_ALLOW.keys)} \`always\` (or \`${GIT_EXT_ALLOW.env}\` holding ext) and no ext:: URL on the line, a fetching command asks (\`dynamic-command\`)`],
+    ['`gh api` / `glab api` (method, endpoint) → rule', FORGE_API_RULES.map((f) => `${f.cli.join('/')} \`${f.method.source.replace(/\|/g, '\\|')}\` \`${f.path.source.replace(/\|/g, '\\|')}\`${f.field ? ' with field `' + f.field.source.replace(/\|/g, '\\|') + '`' : ''}${f.protectedOnly ? ' (protected branch)' : ''} → \`${f.rule}\``).join('<br>')],
+    ['GraphQL mutations (`gh api graphql`)', FORGE_GRAPHQL_RULES.map((f) => `\`${f.mutation.source.replace(/\|/g, '\\|')}\` → \`${f.rule}\``).join(', ')],
+    ['forge subcommands', FORGE_COMMANDS.map((f) => `\`${f.cli} ${f.sub.join(' ')}\`${f.rest ? ' `' + f.rest.source.replace(/\|/g, '\\|') + '`' : ''} → \`${f.rule}\``).join(', ')],
   ]);
   section('Download-and-run family (`families/download.ts`)', [
     ['downloaders', code(DOWNLOADERS)],

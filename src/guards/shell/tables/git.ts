@@ -31,6 +31,9 @@ export const GIT_OPTIONS: Record<string, GitSubcommandOptions> = {
   'cat-file': { long: ['--batch', '--batch-check', '--batch-command', '--batch-all-objects', '--textconv', '--filters', '--path', '--follow-symlinks', '--unordered', '--buffer', '--allow-unknown-type', '--mailmap', '--use-mailmap'], longWithArg: [], shortWithArg: '' },
   tag: { long: ['--annotate', '--delete', '--force', '--list', '--message', '--sign', '--verify', '--file'], longWithArg: ['--message', '--file'], shortWithArg: 'mFu' },
   config: { long: ['--global', '--system', '--local', '--worktree', '--file', '--blob', '--add', '--replace-all', '--append', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--unset', '--unset-all', '--all', '--list', '--edit', '--type', '--bool', '--int', '--path', '--null', '--name-only', '--show-origin', '--show-scope', '--default', '--comment', '--value', '--fixed-value', '--includes', '--rename-section', '--remove-section'], longWithArg: ['--file', '--blob', '--type', '--default', '--comment', '--value'], shortWithArg: 'f' },
+  'send-pack': { long: ['--all', '--mirror', '--dry-run', '--force', '--receive-pack', '--exec', '--verbose', '--thin', '--atomic', '--signed', '--stdin', '--stateless-rpc', '--helper-status', '--force-with-lease', '--quiet', '--progress', '--push-option'], longWithArg: ['--receive-pack', '--exec', '--push-option'], shortWithArg: '' },
+  'http-push': { long: ['--all', '--dry-run', '--force', '--verbose'], longWithArg: [], shortWithArg: '' },
+  'read-tree': { long: ['--reset', '--dry-run', '--verbose', '--trivial', '--aggressive', '--prefix', '--index-output', '--no-sparse-checkout', '--empty', '--quiet', '--recurse-submodules'], longWithArg: ['--index-output'], shortWithArg: '' },
   worktree: { long: ['--force', '--detach', '--checkout', '--lock', '--reason', '--quiet', '--track', '--guess-remote', '--orphan', '--porcelain', '--expire', '--dry-run', '--verbose'], longWithArg: ['--reason', '--expire'], shortWithArg: 'bB' },
 };
 
@@ -88,3 +91,123 @@ export function gitConfigRunsCommand(key: string, value: string): boolean {
 export const HOOK_MANAGER_DIRS = ['.husky', '.husky/_', '.githooks', '.git-hooks', 'githooks', '.lefthook', '.config/husky'];
 
 export const BUILD_OUTPUT_DIRS = ['dist', 'build', 'out', 'output', 'tmp', 'temp', '.tmp', 'coverage', '.coverage', 'htmlcov', 'target', '.cache', 'cache', '.next', '.nuxt', '.turbo', '.parcel-cache', '.vite', '.svelte-kit', '.angular', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.nox', 'node_modules', '.gradle', 'bin', 'obj', 'logs', 'log', 'reports', 'storybook-static', '.docusaurus', 'public/build', '.expo', '.dart_tool', 'DerivedData', '.build', 'lib-cov', '.nyc_output', 'artifacts', '.serverless', '.terraform', 'generated', '__generated__', 'gen', '.generated', 'codegen'];
+
+// ---------------------------------------------------------------- config that changes a later push
+
+/**
+ * Config that changes what a later `git push` does, whether given by `git -c k=v`
+ * or written earlier on the line (`git config [--local|--global] k v`, `git config set k v`,
+ * `git remote add --mirror`). A push with no refspec then pushes these refspecs, or
+ * mirrors, or force-pushes every matching branch (`*` is one subsection).
+ */
+export const GIT_PUSH_CONFIG: { key: string; effect: 'refspecs' | 'mirror' | 'matching' | 'remote' }[] = [
+  { key: 'remote.*.push', effect: 'refspecs' },
+  { key: 'remote.*.mirror', effect: 'mirror' },
+  { key: 'push.default', effect: 'matching' },
+  { key: 'remote.pushdefault', effect: 'remote' },
+  { key: 'branch.*.pushremote', effect: 'remote' },
+];
+
+/** Keys the analyzer remembers from `git config` written earlier on the line (matched lowercased, `*` one subsection). */
+export const GIT_LINE_CONFIG_KEYS = ['alias.*', 'remote.*.push', 'remote.*.mirror', 'remote.*.url', 'remote.*.pushurl', 'push.default', 'remote.pushdefault', 'branch.*.pushremote', 'protocol.allow', 'protocol.*.allow'];
+
+/** Bounds of that per-line config map: keys kept, values kept per key. */
+export const GIT_LINE_CONFIG_MAX = { keys: 64, values: 16 };
+
+/** Plumbing that pushes: judged as `git push` (a send-pack with no ref updates every matching ref). */
+export const GIT_PUSH_PLUMBING = ['send-pack', 'http-push'];
+
+// ---------------------------------------------------------------- discarding local changes
+
+/**
+ * Commands that overwrite the working tree with another version: the options
+ * that must all be given (`all`) or of which one is enough (`any`), after an
+ * optional action operand. `git-discard-changes` is denied by the policy (the
+ * whole tree, like reset --hard); `git-discard-paths` asks.
+ */
+export const GIT_WORKTREE_OVERWRITES: { sub: string; action?: string; all?: string[]; any?: string[]; rule: 'git-discard-changes' | 'git-discard-paths'; what: string }[] = [
+  { sub: 'read-tree', all: ['--reset', '-u'], rule: 'git-discard-changes', what: 'git read-tree --reset -u overwrites the index and the working tree, local changes included (as reset --hard)' },
+  { sub: 'read-tree', all: ['-m', '-u'], rule: 'git-discard-paths', what: 'git read-tree -m -u rewrites the working tree from other trees' },
+  { sub: 'submodule', action: 'update', any: ['-f', '--force'], rule: 'git-discard-paths', what: 'git submodule update --force throws away local changes in the submodules' },
+  { sub: 'submodule', action: 'deinit', any: ['-f', '--force'], rule: 'git-discard-paths', what: 'git submodule deinit --force removes submodule working trees with their local changes' },
+];
+
+/** A revision that is HEAD or an ancestor of it (`HEAD`, `@`, `HEAD~3`, `HEAD^2`): checking out paths from it discards their local changes. */
+export const GIT_HEAD_REVISION = /^(?:HEAD|@)(?:[~^]\d*)*$/;
+
+/** Names without an extension that are files (a pathspec with neither extension nor one of these may be a folder). */
+export const GIT_FILE_NAMES = ['Makefile', 'GNUmakefile', 'Dockerfile', 'Containerfile', 'Jenkinsfile', 'Vagrantfile', 'Gemfile', 'Rakefile', 'Procfile', 'Brewfile', 'Pipfile', 'Justfile', 'justfile', 'Caddyfile', 'LICENSE', 'COPYING', 'NOTICE', 'README', 'CHANGELOG', 'AUTHORS', 'CODEOWNERS', 'VERSION', 'OWNERS', 'BUILD', 'WORKSPACE'];
+
+// ---------------------------------------------------------------- transports that run commands
+
+/**
+ * URL forms whose "address" is a command git runs: `ext::CMD ARGS` (git-remote-ext:
+ * split at blanks, `% ` a blank inside a word, `%%` a percent, `%s`/`%S` the
+ * service name, a word starting `%G`/`%V` is not passed).
+ */
+export const GIT_COMMAND_URL_PREFIXES = ['ext::'];
+export const GIT_EXT_ESCAPES: Record<string, string> = { '% ': ' ', '%%': '%', '%s': 'upload-pack', '%S': 'git-upload-pack' };
+
+/** Config that lets any URL (a submodule's, a redirect's) use the ext:: transport: with no ext:: URL on the line, the command asks. */
+export const GIT_EXT_ALLOW = { keys: ['protocol.ext.allow', 'protocol.allow'], value: /^always$/i, env: 'GIT_ALLOW_PROTOCOL', envValue: /(?:^|:)ext(?::|$)/ };
+
+/** git subcommands that contact a remote by URL (their URLs may come from config or .gitmodules). */
+export const GIT_FETCHING_SUBS = ['clone', 'fetch', 'pull', 'ls-remote', 'submodule', 'remote', 'archive', 'push', 'fetch-pack'];
+
+// ---------------------------------------------------------------- GitHub / GitLab REST APIs through their CLIs
+
+export type ForgeRule = 'git-delete-protected-branch' | 'git-force-push-protected' | 'git-force-push' | 'git-ref-delete' | 'forge-repo-delete' | 'forge-branch-protection' | 'forge-protection-change' | 'forge-visibility';
+
+/**
+ * `gh api` / `glab api` calls by (method, endpoint) → rule. Endpoints are matched
+ * without a leading `/`, host or query; `{owner}`, `:id` and URL-encoded names
+ * are one segment. `branch` is the capture holding a branch name (checked
+ * against the protected branches: `protectedOnly` entries hit only then);
+ * `field` must match a `-f/-F/--field/--raw-field k=v` (a body from --input is unknown: ask).
+ */
+export const FORGE_API_RULES: { cli: ('gh' | 'glab')[]; method: RegExp; path: RegExp; field?: RegExp; protectedOnly?: boolean; rule: ForgeRule; action: 'ask' | 'deny'; what: string }[] = [
+  // GitHub
+  { cli: ['gh'], method: /^DELETE$/, path: /^repos\/[^/]+\/[^/]+\/?$/, rule: 'forge-repo-delete', action: 'deny', what: 'deletes the repository' },
+  { cli: ['gh'], method: /^DELETE$/, path: /^orgs\/[^/]+\/?$/, rule: 'forge-repo-delete', action: 'deny', what: 'deletes the organization and its repositories' },
+  { cli: ['gh'], method: /^DELETE$/, path: /^repos\/[^/]+\/[^/]+\/git\/refs\/heads\/(?<branch>.+)$/, protectedOnly: true, rule: 'git-delete-protected-branch', action: 'deny', what: 'deletes a protected branch on GitHub' },
+  { cli: ['gh'], method: /^DELETE$/, path: /^repos\/[^/]+\/[^/]+\/git\/refs\/tags\/.+$/, rule: 'git-ref-delete', action: 'deny', what: 'deletes a tag on GitHub' },
+  { cli: ['gh'], method: /^(?:PATCH|POST|PUT)$/, path: /^repos\/[^/]+\/[^/]+\/git\/refs\/heads\/(?<branch>.+)$/, field: /^force=(?:true|1)$/i, protectedOnly: true, rule: 'git-force-push-protected', action: 'deny', what: 'force-moves a protected branch on GitHub (its commits are lost)' },
+  { cli: ['gh'], method: /^(?:PATCH|POST|PUT)$/, path: /^repos\/[^/]+\/[^/]+\/git\/refs\/heads\/(?<branch>.+)$/, field: /^force=(?:true|1)$/i, rule: 'git-force-push', action: 'ask', what: 'force-moves a branch on GitHub (rewrites its history)' },
+  { cli: ['gh'], method: /^(?:PATCH|POST|PUT)$/, path: /^repos\/[^/]+\/[^/]+\/git\/refs\/tags\/.+$/, field: /^force=(?:true|1)$/i, rule: 'git-force-push', action: 'ask', what: 'force-moves a tag on GitHub' },
+  { cli: ['gh'], method: /^DELETE$/, path: /^repos\/[^/]+\/[^/]+\/branches\/(?<branch>[^/]+)\/protection(?:\/.*)?$/, rule: 'forge-branch-protection', action: 'deny', what: 'removes branch protection on GitHub' },
+  { cli: ['gh'], method: /^(?:PUT|PATCH|POST)$/, path: /^repos\/[^/]+\/[^/]+\/branches\/(?<branch>[^/]+)\/protection(?:\/.*)?$/, rule: 'forge-protection-change', action: 'ask', what: 'changes branch protection on GitHub' },
+  { cli: ['gh'], method: /^DELETE$/, path: /^(?:repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/rulesets\/[^/]+$/, rule: 'forge-branch-protection', action: 'deny', what: 'deletes a ruleset (branch protection) on GitHub' },
+  { cli: ['gh'], method: /^(?:PUT|PATCH)$/, path: /^(?:repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/rulesets\/[^/]+$/, rule: 'forge-protection-change', action: 'ask', what: 'changes a ruleset (branch protection) on GitHub' },
+  { cli: ['gh'], method: /^PATCH$/, path: /^repos\/[^/]+\/[^/]+\/?$/, field: /^(?:private=false|visibility=public)$/i, rule: 'forge-visibility', action: 'ask', what: 'makes the repository public' },
+  // GitLab
+  { cli: ['glab'], method: /^DELETE$/, path: /^(?:projects|groups)\/[^/]+\/?$/, rule: 'forge-repo-delete', action: 'deny', what: 'deletes the GitLab project or group' },
+  { cli: ['glab'], method: /^DELETE$/, path: /^projects\/[^/]+\/repository\/branches\/(?<branch>.+)$/, protectedOnly: true, rule: 'git-delete-protected-branch', action: 'deny', what: 'deletes a protected branch on GitLab' },
+  { cli: ['glab'], method: /^DELETE$/, path: /^projects\/[^/]+\/repository\/merged_branches\/?$/, rule: 'git-ref-delete', action: 'deny', what: 'deletes every merged branch on GitLab' },
+  { cli: ['glab'], method: /^DELETE$/, path: /^projects\/[^/]+\/repository\/tags\/.+$/, rule: 'git-ref-delete', action: 'deny', what: 'deletes a tag on GitLab' },
+  { cli: ['glab'], method: /^DELETE$/, path: /^projects\/[^/]+\/protected_(?:branches|tags)\/.+$/, rule: 'forge-branch-protection', action: 'deny', what: 'unprotects a branch on GitLab' },
+  { cli: ['glab'], method: /^(?:PATCH|PUT|POST)$/, path: /^projects\/[^/]+\/protected_branches(?:\/.+)?$/, field: /^allow_force_push=(?:true|1)$/i, rule: 'forge-branch-protection', action: 'deny', what: 'allows force pushes to a protected branch on GitLab' },
+  { cli: ['glab'], method: /^PUT$/, path: /^projects\/[^/]+\/?$/, field: /^visibility=public$/i, rule: 'forge-visibility', action: 'ask', what: 'makes the GitLab project public' },
+];
+
+/** GraphQL mutations sent by `gh api graphql` / `glab api graphql` → rule. */
+export const FORGE_GRAPHQL_RULES: { mutation: RegExp; rule: ForgeRule; action: 'ask' | 'deny'; what: string }[] = [
+  { mutation: /\bdeleteBranchProtectionRule\b|\bdeleteRepositoryRuleset\b/, rule: 'forge-branch-protection', action: 'deny', what: 'removes branch protection' },
+  { mutation: /\bupdateBranchProtectionRule\b|\bupdateRepositoryRuleset\b/, rule: 'forge-protection-change', action: 'ask', what: 'changes branch protection' },
+  { mutation: /\bdeleteRef\b/, rule: 'git-ref-delete', action: 'deny', what: 'deletes a ref (which one is only known by its node id)' },
+  { mutation: /\bupdateRefs?\b[\s\S]*\bforce\s*:\s*true/, rule: 'git-force-push', action: 'ask', what: 'force-moves a ref' },
+  { mutation: /\bprojectDelete\b|\bgroupDelete\b/, rule: 'forge-repo-delete', action: 'deny', what: 'deletes a project or group' },
+];
+
+/** Forge CLI subcommands (not api) → rule: `gh repo delete`, `glab repo delete`, making a repository public. */
+export const FORGE_COMMANDS: { cli: string; sub: string[]; /** Tested on the rest of the command line, joined by blanks. */ rest?: RegExp; rule: ForgeRule; action: 'ask' | 'deny'; what: string }[] = [
+  { cli: 'gh', sub: ['repo', 'delete'], rule: 'forge-repo-delete', action: 'deny', what: 'gh repo delete deletes the repository' },
+  { cli: 'glab', sub: ['repo', 'delete'], rule: 'forge-repo-delete', action: 'deny', what: 'glab repo delete deletes the project' },
+  { cli: 'gh', sub: ['release', 'delete'], rest: /(?:^| )--cleanup-tag(?: |=true|$)/, rule: 'git-ref-delete', action: 'deny', what: 'gh release delete --cleanup-tag deletes the release tag on the remote' },
+  { cli: 'glab', sub: ['release', 'delete'], rest: /(?:^| )(?:-t|--with-tag)(?: |=true|$)/, rule: 'git-ref-delete', action: 'deny', what: 'glab release delete --with-tag deletes the release tag on the remote' },
+  { cli: 'gh', sub: ['repo', 'edit'], rest: /(?:^| )--vis[a-z]*(?:=| )public(?: |$)/, rule: 'forge-visibility', action: 'ask', what: 'gh repo edit --visibility public makes the repository public' },
+];
+
+/** `gh api` / `glab api` options that take the next word (the endpoint is the first other operand). */
+export const FORGE_API_WITH_ARG = ['-X', '--method', '-H', '--header', '-f', '--raw-field', '-F', '--field', '--input', '-q', '--jq', '-t', '--template', '--hostname', '--cache', '-p', '--preview'];
+/** Options that give body fields (their presence makes the default method POST). */
+export const FORGE_API_FIELDS = ['-f', '--raw-field', '-F', '--field'];
