@@ -5,8 +5,12 @@ import { actionFor } from '../policy/policy';
 import type { GuardEnv } from './context';
 import { Analyzer, type Hit } from './shell/analyze';
 import { classify, within, writesPath } from './shell/path-rules';
+import { work, WORK_BUDGET } from './shell/work';
 
 export function checkFileWrites(paths: string[], env: GuardEnv): Hit[] {
+  // A fresh budget: the path rules stop early once a budget is spent, and a watchdog that ended an
+  // earlier analysis midway may have left one spent.
+  work.limit = work.units + WORK_BUDGET;
   const a = new Analyzer({ ...env });
   for (const raw of paths) {
     const abs = posix.resolve(env.cwd, raw.replace(/^~(?=\/|$)/, env.home));

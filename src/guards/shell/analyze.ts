@@ -1473,14 +1473,16 @@ export class Analyzer {
 
 export function analyzeCommand(command: string, opts: AnalyzeOptions): Analysis {
   const a = new Analyzer(opts);
-  // One budget for the whole analysis (nested scripts, loops, functions, aliases included).
+  // One budget for the whole analysis (nested scripts, loops, functions, aliases included). It is set
+  // afresh, never narrowed from what is left: a watchdog that stops an analysis midway (loom serve's
+  // vm timeout ends it without running `finally`) must not leave the next analysis out of budget.
   const outer = work.limit;
-  work.limit = Math.min(outer, work.units + WORK_BUDGET);
+  work.limit = work.units + WORK_BUDGET;
   try {
     if (command.length > MAX_COMMAND_LENGTH) a.hit('too-complex', 'deny', command.slice(0, 80), `the command is longer than ${MAX_COMMAND_LENGTH} characters: too large to analyse`);
     else a.analyzeSource(command, 0, 'command', opts.cwd, new Map());
   } finally {
-    work.limit = outer;
+    work.limit = outer === Number.POSITIVE_INFINITY || outer > work.units ? outer : Number.POSITIVE_INFINITY;
   }
   let decision: Decision = 'allow';
   for (const h of a.hits) if (RANK[h.action] > RANK[decision]) decision = h.action;
