@@ -9,7 +9,7 @@ import { findCliSecrets } from './redaction/cli-flags';
 import { findHeaders } from './redaction/headers';
 import { isBasicCredential, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
-import { lineEnd, OPENS_PLACEHOLDER, readValue, type Span } from './redaction/text';
+import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
 import { scan, work } from './redaction/work';
 
@@ -36,24 +36,38 @@ function entropy(s: string): number {
   return h;
 }
 
+// Patterns of the value checks, as module constants: a regex literal in a function is a new RegExp
+// object per call, and these run once per candidate value (tens of thousands per MB of output).
+const KEY_ALPHABET = /^[A-Za-z0-9+/=_.~-]+$/;
+const HEX = /^[0-9a-f]+$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const URL_OR_PATH = /^(?:data:|https?:|file:|\.{0,2}\/)/;
+const DIGEST_PREFIX = /^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]/i;
+const STRIPE_PUBLISHABLE = /^pk_(?:live|test)_/;
+const LOWER = /[a-z]/;
+const UPPER = /[A-Z]/;
+const DIGIT = /[0-9]/;
+const WORD_RUN = /[A-Z]?[a-z]{4,}/g; // with match only, which resets lastIndex
+
 /** A value that looks like a random key: long, mixed classes, high entropy, and not a hash, UUID, path or URL. */
 export function looksRandomSecret(v: string): boolean {
   if (v.length < 24 || v.length > 512) return false;
   // A key is drawn from a key alphabet: a value with brackets, colons or $ is a path or an expression ($.a[0].b: in a message).
-  if (!/^[A-Za-z0-9+/=_.~-]+$/.test(v)) return false;
-  if (/^[0-9a-f]+$/i.test(v)) return false; // hex: commit hashes, digests
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false;
-  if (v.includes('/') && !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
-  if (/^(?:data:|https?:|file:|\.{0,2}\/)/.test(v)) return false;
-  if (/^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]/i.test(v)) return false; // integrity and image digests
-  if (/^pk_(?:live|test)_/.test(v)) return false; // Stripe publishable keys: public by design
-  if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) return false;
+  if (!KEY_ALPHABET.test(v)) return false;
+  if (HEX.test(v)) return false; // hex: commit hashes, digests
+  if (UUID.test(v)) return false;
+  if (v.includes('/') && !BASE64.test(v)) return false;
+  if (URL_OR_PATH.test(v)) return false;
+  if (DIGEST_PREFIX.test(v)) return false; // integrity and image digests
+  if (STRIPE_PUBLISHABLE.test(v)) return false; // Stripe publishable keys: public by design
+  if (!LOWER.test(v) || !UPPER.test(v) || !DIGIT.test(v)) return false;
   return entropy(v) >= 4.0;
 }
 
 /** Three or more word-like runs: an identifier (handleUserCallback2), not a key. */
 function looksLikeIdentifier(v: string): boolean {
-  return (v.match(/[A-Z]?[a-z]{4,}/g) ?? []).length >= 3;
+  return (v.match(WORD_RUN) ?? []).length >= 3;
 }
 
 // NAME=value, NAME: value, "name": "value", name='value'. A hand scan finds each separator (`:`, `=`,
@@ -63,6 +77,8 @@ function looksLikeIdentifier(v: string): boolean {
 //   (?<![A-Za-z0-9_.-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1([ \t]{0,3}(?::=|[:=])[ \t]{0,3})
 // without a match array and three substrings per separator (`x=x=x=…` has half a million of them per MB).
 const HEADER_NAMES = /^(?:proxy-)?authorization$|^cookie$|^set-cookie$/i;
+/** The lengths of those names: a name of another length skips the regex. */
+const isHeaderNameLength = (n: number) => n === 6 || n === 10 || n === 13 || n === 19;
 
 /** 1: a name character [A-Za-z0-9_.-]; 2: one that may start a name [A-Za-z_]. */
 const NAME_CHAR = new Uint8Array(65536);
@@ -72,8 +88,15 @@ for (let c = 0; c < 128; c++) {
   else if (/[0-9.-]/.test(ch)) NAME_CHAR[c] = 1;
 }
 const MAX_NAME = 64;
+const SENTENCE_END = /[.!?:]$/;
 
 const STOP_SETS = ['&#"\'', ',}]"\'', '"\'`<>'];
+/**
+ * valueEnd's options for each way a value is read, indexed by `key` in findAssignments (stop set,
+ * enclosing quote, YAML line): built once, where a literal per name was an object per separator.
+ */
+const READ_OPTS: ValueOptions[] = [];
+for (const stops of STOP_SETS) for (const enclosing of [undefined, '"', "'"]) for (const toLineEnd of [false, true]) READ_OPTS.push({ enclosing, stops, toLineEnd });
 
 export function findAssignments(text: string, spans: Span[]): void {
   const n = text.length;
@@ -99,7 +122,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     const quotedName = q === 34 || q === 39;
     const nameEnd = quotedName ? j : j + 1;
     let r = nameEnd - 1;
-    while (r >= 0 && nameEnd - r <= MAX_NAME && NAME_CHAR[text.charCodeAt(r)] !== 0) r--;
+    const lowest = Math.max(0, nameEnd - MAX_NAME); // one bound instead of two tests per character
+    while (r >= lowest && NAME_CHAR[text.charCodeAt(r)] !== 0) r--;
     const nameStart = r + 1;
     if (nameStart === nameEnd || nameEnd - nameStart > MAX_NAME || (r >= 0 && NAME_CHAR[text.charCodeAt(r)] !== 0)) continue;
     if (NAME_CHAR[text.charCodeAt(nameStart)] !== 2) continue;
@@ -118,13 +142,12 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (s < pos) s = pos;
     const maybeSensitive = maybeSensitiveName(text, nameStart, nameEnd);
     const name = maybeSensitive ? text.slice(nameStart, nameEnd) : '';
-    if (maybeSensitive && name.length >= 6 && HEADER_NAMES.test(name)) continue;
+    if (maybeSensitive && isHeaderNameLength(name.length) && HEADER_NAMES.test(name)) continue;
     if (nameEnd - nameStart === 8 && text.startsWith('REDACTED', nameStart)) continue;
     const colonSep = text.charCodeAt(sep) === 58 && !colonEq;
     const before = mStart > 0 ? text.charCodeAt(mStart - 1) : -1;
     // a:b:secret:name is one colon-delimited identifier (an ARN), not a name and its value.
     if (colonSep && before === 58 && at === sep + 1) continue;
-    const enclosing = quotedName ? undefined : before === 34 ? '"' : before === 39 ? "'" : undefined;
     // Where the name stands decides where an unquoted value ends.
     let lineStart = mStart;
     for (let b = text.charCodeAt(lineStart - 1); lineStart > 0 && lineStart > mStart - 12 && (b === 32 || b === 9 || b === 45); b = text.charCodeAt(lineStart - 1)) lineStart--;
@@ -133,8 +156,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     const yamlLine = colonSep && !quotedName && !quoted && (lineStart === 0 || text.charCodeAt(lineStart - 1) === 10);
     const inQuery = before === 63 || before === 38;
     const stopKind = inQuery ? 0 : quotedName ? 1 : 2;
-    const stops = STOP_SETS[stopKind];
-    // Which way the value is read (stop set, enclosing quote, YAML line), as a number: one per name, so no string is built.
+    // Which way the value is read (stop set, the quote enclosing name=value, YAML line), as a number: one per name, so no
+    // string is built. It indexes READ_OPTS.
     const key = stopKind * 6 + (before === 34 && !quotedName ? 2 : before === 39 && !quotedName ? 4 : 0) + (yamlLine ? 1 : 0);
     const nested = !quoted && at < memoEnd && key === memoStops;
     const sensitive = maybeSensitive && isSensitiveName(name);
@@ -142,34 +165,38 @@ export function findAssignments(text: string, spans: Span[]): void {
     const authCandidate = !sensitive && nameEnd - nameStart >= 4 && (text.charCodeAt(nameEnd - 1) | 32) === 104 && (text.charCodeAt(nameEnd - 2) | 32) === 116 && (text.charCodeAt(nameEnd - 3) | 32) === 117 && (text.charCodeAt(nameEnd - 4) | 32) === 97;
     // Inside a value already read only a secret name can mark anything (a=b=c=…: no slice per name).
     if (nested && !sensitive) continue;
-    let v: [number, number] | undefined;
-    if (nested) v = [at, memoEnd];
-    else {
-      v = readValue(text, at, { enclosing, stops, toLineEnd: yamlLine });
-      if (v && !quoted) {
+    // A quoted value is read for a rule only (the memo holds unquoted ones): with a short name and no secret one, none applies.
+    if (quoted && !sensitive && !authCandidate && nameEnd - nameStart < 3) continue;
+    // The value is text[vs, ve).
+    let vs = at;
+    let ve = memoEnd;
+    if (!nested) {
+      ve = valueEnd(text, at, READ_OPTS[key]);
+      if (ve === -1) continue;
+      vs = valueStart(text, at);
+      if (!quoted) {
         memoStops = key;
-        memoEnd = v[1];
+        memoEnd = ve;
       }
     }
-    if (!v) continue;
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
     const entropyCandidate =
-      !sensitive && !nested && nameEnd - nameStart >= 3 && v[1] - v[0] >= 24 && v[1] - v[0] <= 512 && !(maybeNotSecretName(text, nameStart, nameEnd) && isNotSecretName(text.slice(nameStart, nameEnd)));
+      !sensitive && !nested && nameEnd - nameStart >= 3 && ve - vs >= 24 && ve - vs <= 512 && !(maybeNotSecretName(text, nameStart, nameEnd) && isNotSecretName(text.slice(nameStart, nameEnd)));
     if (!sensitive && !entropyCandidate && !authCandidate) continue;
-    const value = text.slice(v[0], v[1]);
+    const value = text.slice(vs, ve);
     work.reads += value.length;
     if (value.includes('[REDACTED')) continue;
     // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
-    if (yamlLine && / /.test(value) && (/[.!?:]$/.test(value) || value.split(' ').length > 6)) continue;
+    if (yamlLine && value.includes(' ') && (SENTENCE_END.test(value) || value.split(' ').length > 6)) continue;
     let rule: string | undefined;
     if (sensitive && isSensitiveAssignment(name, value)) rule = 'assignment';
     else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
     else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
     // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
-    if (!quoted && OPENS_PLACEHOLDER[text.charCodeAt(v[0])] === 1 && text.charCodeAt(v[1]) === 32 && isPlaceholder(text.slice(v[0], lineEnd(text, v[0], 256)))) continue;
-    spans.push({ start: v[0], end: v[1], rule });
-    pos = v[1];
+    if (!quoted && OPENS_PLACEHOLDER[text.charCodeAt(vs)] === 1 && text.charCodeAt(ve) === 32 && isPlaceholder(text.slice(vs, lineEnd(text, vs, 256)))) continue;
+    spans.push({ start: vs, end: ve, rule });
+    pos = ve;
     if (s < pos) s = pos;
   }
 }
@@ -206,8 +233,24 @@ function presentHints(text: string): Set<string> {
   return found;
 }
 
-export function findTokens(text: string, spans: Span[]): void {
-  const present = presentHints(text);
+// Hints holding a character that decoding a JSON escape other than \uXXXX can produce (" \ / and control characters).
+const HINTS_WITH_DECODED = ALL_HINTS.filter((h) => /["\\/\b\f\n\r\t]/.test(h));
+
+/**
+ * A superset of the hints present in a decoded view (see jsonUnescaped) of a text whose present
+ * hints are `inText`: enough to pick the shapes to run, since a shape finds nothing where none of its
+ * hints is. Decoding copies the text between escapes, so a hint in the view that is not in the text
+ * overlaps a decoded character; unless a \uXXXX escape was decoded, only HINTS_WITH_DECODED can.
+ * When one was, the view is scanned.
+ */
+function viewHints(view: { text: string; unicode: boolean }, inText: Set<string>): Set<string> {
+  if (view.unicode) return presentHints(view.text);
+  const out = new Set(inText);
+  for (const h of HINTS_WITH_DECODED) if (!out.has(h) && view.text.includes(h)) out.add(h);
+  return out;
+}
+
+export function findTokens(text: string, spans: Span[], present = presentHints(text)): void {
   if (present.size === 0) return;
   for (const shape of TOKEN_SHAPES) {
     if (!shape.hints.some((h) => present.has(h))) continue;
@@ -248,13 +291,14 @@ const MIN_SECRET_TEXT = 6;
 export function secretSpans(text: string): Span[] {
   const spans: Span[] = [];
   if (text.length < MIN_SECRET_TEXT) return spans;
-  detect(text, spans);
+  const hints = presentHints(text);
+  detect(text, spans, hints);
   // Tool output often arrives JSON-encoded inside a string ({"stdout":"...\n..."}): lines, quotes and
   // command starts are then escapes. The detectors also read the decoded view; its spans map back.
   const view = jsonUnescaped(text);
   if (view) {
     const inView: Span[] = [];
-    detect(view.text, inView);
+    detect(view.text, inView, viewHints(view, hints));
     for (const sp of inView) spans.push({ start: view.map[sp.start], end: view.map[sp.end], rule: sp.rule });
   }
   if (spans.length < 2) return spans;
@@ -287,6 +331,8 @@ function hexValue(c: number): number {
 
 let scratchMap = new Int32Array(0);
 let scratchOut = new Uint16Array(0);
+/** Set by decodeInto when it decodes a \uXXXX escape (which can produce any character). */
+let decodedUnicode = false;
 
 /** A JSON escape starts at i (a backslash and one of " \\ / b f n r t u). */
 function escapeAt(text: string, i: number): boolean {
@@ -345,6 +391,7 @@ function decodeInto(text: string, from: number, to: number, out: Uint16Array, ma
         const h = (hexValue(text.charCodeAt(i + 2)) << 12) | (hexValue(text.charCodeAt(i + 3)) << 8) | (hexValue(text.charCodeAt(i + 4)) << 4) | hexValue(text.charCodeAt(i + 5));
         const ok = hexValue(text.charCodeAt(i + 2)) >= 0 && hexValue(text.charCodeAt(i + 3)) >= 0 && hexValue(text.charCodeAt(i + 4)) >= 0 && hexValue(text.charCodeAt(i + 5)) >= 0;
         if (ok) {
+          decodedUnicode = true;
           out[k++] = h;
           i += 5;
           continue;
@@ -364,9 +411,10 @@ function decodeInto(text: string, from: number, to: number, out: Uint16Array, ma
  * The escaped parts of the text (see escapedParts) with JSON string escapes decoded, one part per
  * line, and for each decoded index the index it came from (valid until the next call).
  */
-export function jsonUnescaped(text: string): { text: string; map: Int32Array } | undefined {
+export function jsonUnescaped(text: string): { text: string; map: Int32Array; unicode: boolean } | undefined {
   if (!JSON_ESCAPE.test(text)) return undefined;
   const parts = escapedParts(text);
+  decodedUnicode = false;
   if (parts.length === 0) return undefined;
   const n = text.length;
   // Scratch buffers kept between calls (a megabyte of output needs 6 MB of them): the map is read
@@ -389,11 +437,11 @@ export function jsonUnescaped(text: string): { text: string; map: Int32Array } |
     k = decodeInto(text, parts[p], parts[p + 1], out, map, k);
   }
   map[k] = parts[parts.length - 1];
-  return { text: Buffer.from(out.buffer, 0, k * 2).toString('utf16le'), map: map.subarray(0, k + 1) };
+  return { text: Buffer.from(out.buffer, 0, k * 2).toString('utf16le'), map: map.subarray(0, k + 1), unicode: decodedUnicode };
 }
 
-function detect(text: string, spans: Span[]): void {
-  findTokens(text, spans);
+function detect(text: string, spans: Span[], hints: Set<string>): void {
+  findTokens(text, spans, hints);
   if (text.includes('://')) findUrlCredentials(text, spans);
   findHeaders(text, spans);
   findCliSecrets(text, spans);

@@ -3,6 +3,7 @@
 // --api-key, --client-secret, -storepass) is caught by name for every
 // program; the table adds the short and odd ones that only mean "password"
 // for one program (mysql -p, zip -P, redis-cli -a, curl -u user:pw).
+import { groupedAlternation } from './alternation';
 import { isPlaceholder, isSensitiveName } from './names';
 import { shellWords, type Span, type Word } from './text';
 import { scan } from './work';
@@ -73,14 +74,23 @@ export const CLI_FLAGS: CliRule[] = [
 const BY_PROGRAM = new Map<string, CliRule[]>();
 for (const r of CLI_FLAGS) for (const p of r.programs) BY_PROGRAM.set(p, [...(BY_PROGRAM.get(p) ?? []), r]);
 
-// A program name as a word of its own (after a path, a quote, a pipe or a space).
-const PROGRAM_RE = new RegExp(`(?<![^\\s;&|(\`'"/=])(${[...BY_PROGRAM.keys()].sort((a, b) => b.length - a.length).map((p) => p.replace(/[.+]/g, '\\$&')).join('|')})(?=[ \\t])`, 'g');
+// A program name as a word of its own (after a path, a quote, a pipe or a space), grouped by first letter (the
+// blank after it makes the whole word the name, so at most one name matches at a position). The character before
+// the name is matched, not looked behind at: irregexp then skips to the next such character instead of testing
+// a lookbehind at every position. So a search for names from i starts at i - 1 (see findCliSecrets).
+const PROGRAM_RE = new RegExp(`(?:^|[\\s;&|(\`'"/=])(${groupedAlternation([...BY_PROGRAM.keys()], (p) => p.replace(/[.+]/g, '\\$&'), false)})(?=[ \\t])`, 'g');
 
 // Any option whose name says secret, for every program: --password x, --api-key=x, -storepass x, --token "a b".
 const LONG_FLAG = /(?<![^\s'"(=])(--?)([A-Za-z][A-Za-z0-9_.-]{1,48})(=|[ \t]{1,8})/g;
 
 /** Options whose name says secret but which take no secret value. */
 const NO_VALUE_FLAG = /(?:stdin|file|fd|env|path|dir|prompt|command|cmd|helper|length|len|min|max|policy|type|id|name|url|uri|endpoint|header|count|ttl|expiry|expires|expiration|lifetime|duration|timeout|rotation|reset|required|hash|algorithm|algo|mode|scope|scopes|format)$/i;
+
+// Per-value patterns as module constants (a literal in the function is a new RegExp per value marked).
+const NUMERIC_ID = /^\d{1,10}$/;
+const PASS_REFERENCE = /^(?:env|file|fd|stdin):/;
+const PASS_PREFIX = /^pass:/;
+const PASS_SUFFIX = /pass$/i;
 
 function markValue(text: string, w: Word, offset: number, form: FlagRule['form'], spans: Span[], rule: string): void {
   // Work on the source span: quotes around the value stay, what is between them goes.
@@ -99,10 +109,10 @@ function markValue(text: string, w: Word, offset: number, form: FlagRule['form']
     value = value.slice(value.indexOf(sep) + 1);
     start += at + 1;
     // uid:gid is not a credential.
-    if (/^\d{1,10}$/.test(value)) return;
+    if (NUMERIC_ID.test(value)) return;
   } else if (form === 'pass-prefix') {
-    if (/^(?:env|file|fd|stdin):/.test(value)) return;
-    const m = /^pass:/.exec(text.slice(start, end));
+    if (PASS_REFERENCE.test(value)) return;
+    const m = PASS_PREFIX.exec(text.slice(start, end));
     if (m) {
       start += 5;
       value = value.slice(5);
@@ -195,9 +205,11 @@ export function findCliSecrets(text: string, spans: Span[]): void {
       plain.push(w);
     }
     flush();
-    // Continue after this command line: a program word inside it was handled above.
+    // Continue after this command line: a program word inside it was handled above. From the character before its
+    // end, which the pattern matches as the one before a name. (After a match the next search needs no step back:
+    // the name's last character is no delimiter. last.end > 1, so ^ cannot match again.)
     const last = words[words.length - 1];
-    if (last && last.end > PROGRAM_RE.lastIndex) PROGRAM_RE.lastIndex = last.end;
+    if (last && last.end > PROGRAM_RE.lastIndex) PROGRAM_RE.lastIndex = last.end - 1;
   }
 
   LONG_FLAG.lastIndex = 0;
@@ -212,7 +224,7 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     const words = shellWords(text, at, 4200, 1);
     const w = words[0];
     if (!w || w.start !== at) continue;
-    markValue(text, w, 0, /pass$/i.test(name) && dashes === '-' ? 'pass-prefix' : 'whole', spans, 'cli-flag');
+    markValue(text, w, 0, PASS_SUFFIX.test(name) && dashes === '-' ? 'pass-prefix' : 'whole', spans, 'cli-flag');
     LONG_FLAG.lastIndex = w.end;
   }
 }

@@ -3,6 +3,7 @@
 // raw request dumps. For Authorization-like headers the scheme word is kept
 // (Bearer, token, Basic, Bot, SSWS, Splunk, Digest, ...) and the rest of the
 // value goes, whatever the scheme.
+import { groupedAlternation } from './alternation';
 import { isPlaceholder } from './names';
 import { readValue, type Span } from './text';
 import { scan, work } from './work';
@@ -85,20 +86,27 @@ export const SECRET_HEADERS: HeaderRule[] = [
 ];
 
 const BY_NAME = new Map(SECRET_HEADERS.map((h) => [h.name.toLowerCase(), h]));
-// One alternation of literal names, longest first; bounded separator.
-const NAMES = [...BY_NAME.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[-]/g, '[-_]'));
-const HEADER_RE = new RegExp(`(?<![A-Za-z0-9_-])(${NAMES.join('|')})(["']?)[ \\t]{0,3}[:=][ \\t]{0,3}`, 'gi');
+// One alternation of literal names grouped by first letter (a name holds no quote, blank, : or =, so at most one
+// matches at a position); bounded separator.
+const NAMES = groupedAlternation([...BY_NAME.keys()], (n) => n.replace(/[-]/g, '[-_]'), true);
+const HEADER_RE = new RegExp(`(?<![A-Za-z0-9_-])(${NAMES})(["']?)[ \\t]{0,3}[:=][ \\t]{0,3}`, 'gi');
 export const HEADER_HINTS = ['uthoriz', 'UTHORIZ', 'ey', 'EY', 'oken', 'OKEN', 'ookie', 'OOKIE', 'ecret', 'ECRET', 'ignature', 'IGNATURE'];
 
 // Cookies that carry a session or a credential; other cookies (theme, lang) stay.
 const SECRET_COOKIE = /sess|sid|auth|token|jwt|remember|login|csrf|xsrf|secret|key|cred|^_?[a-z]{0,8}_?id$/i;
+
+// Per-header patterns as module constants (a literal in the function is a new RegExp per header found).
+const BLANK = /[ \t]/;
+const SCHEME_WORD = /^[A-Za-z][A-Za-z0-9_.-]{0,30}$/;
+const VARIABLE = /^\$\{?[A-Za-z_]\w*\}?$/;
+const UNDERSCORES = /_/g; // with replace only, which resets lastIndex
 
 /** Marks header credential values in `text`. */
 export function findHeaders(text: string, spans: Span[]): void {
   HEADER_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = scan(HEADER_RE, text))) {
-    const name = m[1].toLowerCase().replace(/_/g, '-');
+    const name = m[1].toLowerCase().replace(UNDERSCORES, '-');
     const rule = BY_NAME.get(name);
     if (!rule) continue;
     const before = text[m.index - 1];
@@ -120,14 +128,14 @@ export function findHeaders(text: string, spans: Span[]): void {
     }
     if (rule.scheme) {
       // Keep the scheme word: "Bearer abc" -> "Bearer [REDACTED]"; a lone value goes whole.
-      const sp = text.slice(start, end).search(/[ \t]/);
-      if (sp > 0 && /^[A-Za-z][A-Za-z0-9_.-]{0,30}$/.test(text.slice(start, start + sp))) {
+      const sp = text.slice(start, end).search(BLANK);
+      if (sp > 0 && SCHEME_WORD.test(text.slice(start, start + sp))) {
         start += sp;
         while (text[start] === ' ' || text[start] === '\t') start++;
       }
     }
     const value = text.slice(start, end);
-    if (start >= end || isPlaceholder(value) || /^\$\{?[A-Za-z_]\w*\}?$/.test(value)) continue;
+    if (start >= end || isPlaceholder(value) || VARIABLE.test(value)) continue;
     spans.push({ start, end, rule: 'header' });
     HEADER_RE.lastIndex = end;
   }

@@ -67,6 +67,18 @@ const KEY_QUALIFIER_SET = new Set(KEY_QUALIFIERS);
 const TRAILING_SET = new Set(TRAILING_QUALIFIERS);
 const NOT_SECRET_SET = new Set(NOT_SECRET_WORDS);
 const PLACEHOLDER_SET = new Set(PLACEHOLDER_VALUES);
+/** Longest placeholder value. */
+const MAX_PLACEHOLDER = Math.max(...PLACEHOLDER_VALUES.map((v) => v.length));
+
+/** A table of the given characters, for a first- or last-character test (ASCII letters in both cases when `anyCase`). */
+function charTable(chars: string, anyCase = false): Uint8Array {
+  const t = new Uint8Array(65536);
+  for (const c of anyCase ? chars.toLowerCase() + chars.toUpperCase() : chars) t[c.charCodeAt(0)] = 1;
+  return t;
+}
+// What isPlaceholder strips from a value's edges before looking it up: <{[_*- before, >}]_*- after.
+const LEADING_EDGE = charTable('<{[_*-');
+const TRAILING_EDGE = charTable('>}]_*-');
 
 /** Words of a name: camelCase, kebab-case, snake_case and dots all split; lower case. */
 export function nameWords(name: string): string[] {
@@ -192,14 +204,52 @@ export function isNotSecretName(name: string): boolean {
   return v;
 }
 
+// The value patterns below are module constants, not literals in the functions: a literal is a new
+// RegExp object each time the function runs (isPlaceholder had a dozen, about 500 bytes per value
+// judged), and tool output can hold tens of thousands of values per megabyte.
+const URL_VALUE = /^[a-z][a-z0-9+.-]{1,20}:\/\//i;
+const PWD_NAME = /^(?:pwd|oldpwd)$/i;
+const PATH_VALUE = /^(?:[/~.]|[A-Za-z]:[\\/]|\$)/;
+
 /** `PWD` alone is the shell's working directory: a password only when the value is not a path. */
 export function isSensitiveAssignment(name: string, value: string): boolean {
   if (!isSensitiveName(name)) return false;
   // A URL's password is judged by the URL rule (postgres://user:password@localhost is a placeholder).
-  if (/^[a-z][a-z0-9+.-]{1,20}:\/\//i.test(value)) return false;
-  if (/^(?:pwd|oldpwd)$/i.test(name) && /^(?:[/~.]|[A-Za-z]:[\\/]|\$)/.test(value)) return false;
+  if (URL_VALUE.test(value)) return false;
+  if (PWD_NAME.test(name) && PATH_VALUE.test(value)) return false;
   return !isPlaceholder(value);
 }
+
+// isPlaceholder's forms, in the order it tries them. Those anchored at an end are tried only when the
+// value's first (or last) character is one they can start (or end) with: most values are plain, and
+// each test skipped is a regex run saved. The tables hold ASCII only: /i without /u folds no other
+// character onto an ASCII one.
+const DOLLAR_BRACED = /^\$\{[^{}\s]{1,80}\}$/;
+const DOLLAR_NAME = /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/;
+const COMMAND_SUBSTITUTION = /^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)|$)|[^)]{0,200}\s)/;
+const DOLLAR_IN_PATH = /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/;
+const PERCENT_NAME = /^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/;
+const PERCENT_FORMAT = /^%\([A-Za-z_]\w{0,80}\)[sdr]$/;
+const PERCENT_DIRECTIVE = /^%[sdr]$/;
+const ANGLE_TEMPLATE = /^<[^<>]{1,80}>$/;
+const BRACE_TEMPLATE = /^\{\{?[^{}]{1,80}\}\}?$/;
+const BRACKET_TEMPLATE = /^\[[^\[\]]{1,80}\]$/;
+const CODE_READ_FIRST = charTable('poisevcESgt');
+const CODE_READ = /^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|System\.getenv|getenv\(|self\.|this\.)/;
+const CALL = /^[A-Za-z_][\w.]{0,80}\((?:[^()]{0,80})\)$/;
+const DOTTED_MEMBER = /^(?:[a-z_][a-z0-9_]*\.)+[a-z_][a-z0-9_]*$/i;
+const DIGIT = /\d/;
+const ONE_CHARACTER_RUN_FIRST = charTable('*x.0#-•', true);
+const ONE_CHARACTER_RUN = /^(?:\*+|x+|\.+|0+|#+|-+|•+)$/i;
+const MASKED = /x{4,}$|\*{3,}|\.\.\./i;
+const TRAILING_X_RUN = /x{4,}$/i;
+const ASCII_DIGIT = /[0-9]/;
+const INSTRUCTION_PREFIX_FIRST = charTable('yiepgrsfd', true);
+const INSTRUCTION_PREFIX = /^(?:your|insert|enter|put|replace|paste|generate|example|sample|fake|dummy)[_-]/i;
+const PLACEHOLDER_SUFFIX_LAST = charTable('erdm', true);
+const PLACEHOLDER_SUFFIX = /(?:[_-]here|[_-]goes[_-]here|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|example\.com)$/i;
+const CHANGE_ME = /change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b/i;
+const YAML_TAG = /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|If|Secret|Vault|Env|Var)[ \t]{1,4}[A-Za-z_][\w.:-]{0,80}$/;
 
 /**
  * A value that stands for a secret rather than being one. Values that start
@@ -215,32 +265,42 @@ export function isPlaceholder(v: string): boolean {
   const first = s[0];
   // Whole variable references and command substitutions.
   if (first === '$') {
-    if (/^\$\{[^{}\s]{1,80}\}$/.test(s) || /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/.test(s)) return true;
-    if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)|$)|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
+    if (DOLLAR_BRACED.test(s) || DOLLAR_NAME.test(s)) return true;
+    if (COMMAND_SUBSTITUTION.test(s) || s.startsWith('${{') || DOLLAR_IN_PATH.test(s)) return true;
   } else if (first === '`') return true;
   else if (first === '%') {
-    if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
+    if (PERCENT_NAME.test(s) || PERCENT_FORMAT.test(s) || PERCENT_DIRECTIVE.test(s)) return true;
   } else if (first === '<' || first === '{' || first === '[') {
     // Templates: <your key>, {{ token }}, {token}, [hidden].
-    if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{?[^{}]{1,80}\}\}?$/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s)) return true;
+    if (ANGLE_TEMPLATE.test(s) || BRACE_TEMPLATE.test(s) || BRACKET_TEMPLATE.test(s)) return true;
   }
+  const c0 = s.charCodeAt(0);
+  const last = s.charCodeAt(s.length - 1);
   // Code that reads the secret from elsewhere.
-  if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|System\.getenv|getenv\(|self\.|this\.)/.test(s)) return true;
-  if (/^[A-Za-z_][\w.]{0,80}\((?:[^()]{0,80})\)$/.test(s)) return true; // a call: getpass(), read_secret("x")
-  if (/^(?:[a-z_][a-z0-9_]*\.)+[a-z_][a-z0-9_]*$/i.test(s) && !/\d/.test(s) && s.length < 60) return true; // a dotted member: cfg.db.password
-  const bare = s.replace(/^[<{[_*-]+|[>}\]_*-]+$/g, '').toLowerCase();
-  if (PLACEHOLDER_SET.has(bare)) return true;
-  if (/^(?:\*+|x+|\.+|0+|#+|-+|•+)$/i.test(s)) return true;
-  if (/x{4,}$|\*{3,}|\.\.\./i.test(s) && !/[0-9]/.test(s.replace(/x{4,}$/i, '').slice(-1))) return true;
-  if (/^(?:your|insert|enter|put|replace|paste|generate|example|sample|fake|dummy)[_-]/i.test(s)) return true;
-  if (/(?:[_-]here|[_-]goes[_-]here|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|example\.com)$/i.test(s)) return true;
-  if (/change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b/i.test(s)) return true;
-  if (first === '!' && /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|If|Secret|Vault|Env|Var)[ \t]{1,4}[A-Za-z_][\w.:-]{0,80}$/.test(s)) return true; // YAML tags: CloudFormation !Ref DbPassword
-  if (SECRET_REFERENCE.test(s)) return true;
+  if (CODE_READ_FIRST[c0] === 1 && CODE_READ.test(s)) return true;
+  // Each test below that needs a character (a call's `)`, a member's `.`, a reference's `:`) is tried only when it is there.
+  if (last === 41 && CALL.test(s)) return true; // a call: getpass(), read_secret("x")
+  if (s.length < 60 && s.includes('.') && DOTTED_MEMBER.test(s) && !DIGIT.test(s)) return true; // a dotted member: cfg.db.password
+  // The value without its edge characters (<token>, __secret__, -password-), in lower case: a placeholder value?
+  // Only one as short as the longest placeholder, or with an edge to strip, can be.
+  if (s.length <= MAX_PLACEHOLDER || LEADING_EDGE[c0] === 1 || TRAILING_EDGE[last] === 1) {
+    let a = 0;
+    while (a < s.length && LEADING_EDGE[s.charCodeAt(a)] === 1) a++;
+    let b = s.length;
+    while (b > a && TRAILING_EDGE[s.charCodeAt(b - 1)] === 1) b--;
+    if (b - a <= MAX_PLACEHOLDER && PLACEHOLDER_SET.has(s.slice(a, b).toLowerCase())) return true;
+  }
+  if (ONE_CHARACTER_RUN_FIRST[c0] === 1 && ONE_CHARACTER_RUN.test(s)) return true;
+  if (MASKED.test(s) && !ASCII_DIGIT.test(s.replace(TRAILING_X_RUN, '').slice(-1))) return true;
+  if (INSTRUCTION_PREFIX_FIRST[c0] === 1 && INSTRUCTION_PREFIX.test(s)) return true;
+  if (PLACEHOLDER_SUFFIX_LAST[last] === 1 && PLACEHOLDER_SUFFIX.test(s)) return true;
+  if (CHANGE_ME.test(s)) return true;
+  if (first === '!' && YAML_TAG.test(s)) return true; // YAML tags: CloudFormation !Ref DbPassword
+  if ((s.includes(':') || s.startsWith('projects/')) && SECRET_REFERENCE.test(s)) return true;
   return placeholderWords(s);
 }
 
-/** A pointer into a secret manager (vault:secret/data/prod#password, op://vault/item/field, arn:aws:secretsmanager:…), not the secret. */
+/** A pointer into a secret manager (vault:secret/data/prod#password, op://vault/item/field, arn:aws:secretsmanager:…), not the secret: a scheme with `:`, or `projects/`. */
 const SECRET_REFERENCE =
   /^(?:(?:vault|op|ssm|awssm|aws-sm|secretsmanager|sm|gsm|gcpsm|akv|azurekeyvault|keyvault|sops|doppler|infisical|ref\+[a-z]{2,12}|k8s|secret):(?:\/\/)?[\w./-]{1,200}(?:#[\w.-]{1,60})?|arn:aws[\w-]{0,12}:(?:secretsmanager|ssm):[\w:/+=.@-]{1,200}|projects\/[\w-]{1,80}\/secrets\/[\w./-]{1,120})$/;
 
@@ -253,8 +313,10 @@ const PLACEHOLDER_WORDS = new Set(['changeme', 'changeit', 'replaceme', 'placeho
  * pair anywhere (CHANGE_ME_IN_PROD, Replace-Me-Before-Deploy, your_api_key_here, dummy_secret).
  * A digit or symbol makes a value: ChangeMe2024! stays a secret.
  */
+const WORDS_ONLY = /^[A-Za-z][A-Za-z_. -]*$/;
+
 function placeholderWords(s: string): boolean {
-  if (s.length > 80 || !/^[A-Za-z][A-Za-z_. -]*$/.test(s)) return false;
+  if (s.length > 80 || !WORDS_ONLY.test(s)) return false;
   const words = nameWords(s);
   if (words.length === 0) return false;
   if (words[0] === 'your' || words[words.length - 1] === 'here') return true;
@@ -269,8 +331,11 @@ function placeholderWords(s: string): boolean {
  * Base64 of `user:secret` (HTTP Basic, docker config.json `auth`, .npmrc `_auth`): a credential
  * whatever the name around it, when it decodes to printable text with a colon and a non-empty secret.
  */
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const PRINTABLE_USER_SECRET = /^[\x21-\x39\x3b-\x7e]{1,128}:[\x20-\x7e]{1,512}$/;
+
 export function isBasicCredential(v: string): boolean {
-  if (v.length < 8 || v.length > 1024 || v.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
+  if (v.length < 8 || v.length > 1024 || v.length % 4 !== 0 || !BASE64.test(v)) return false;
   const decoded = Buffer.from(v, 'base64').toString('latin1');
-  return /^[\x21-\x39\x3b-\x7e]{1,128}:[\x20-\x7e]{1,512}$/.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(':') + 1));
+  return PRINTABLE_USER_SECRET.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(':') + 1));
 }

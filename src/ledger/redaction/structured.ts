@@ -7,6 +7,13 @@ import { scan, work } from './work';
 
 const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\//g;
 const HOST = /^(?:[A-Za-z0-9._~-]{1,253}|\[[0-9A-Fa-f:.]{2,60}\])(?::\d{0,5})?$/;
+// Per-match and per-line patterns are module constants throughout: a regex literal in a function is a
+// new RegExp object each time it runs, and these run per URL, per prose match and per line.
+const KEY_CHARS = /^[A-Za-z0-9_-]+$/;
+const DIGIT = /[0-9]/;
+const LETTER = /[A-Za-z]/;
+const PATH_CHAR = /[/?#]/;
+const PORT_THEN_PATH = /^\d{1,5}(?:[/?#]|$)/;
 const URL_END = new Uint8Array(65536);
 for (const c of ' \t\n\r"\'`<>\\') URL_END[c.charCodeAt(0)] = 1;
 
@@ -56,13 +63,13 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     const colon = userinfo.indexOf(':');
     if (colon === -1) {
       // A key as the whole userinfo (a Sentry DSN's public key, https://<token>@host): long, letters and digits, no name.
-      if (userinfo.length >= 20 && userinfo.length <= 256 && /^[A-Za-z0-9_-]+$/.test(userinfo) && /[0-9]/.test(userinfo) && /[A-Za-z]/.test(userinfo) && !isPlaceholder(userinfo))
+      if (userinfo.length >= 20 && userinfo.length <= 256 && KEY_CHARS.test(userinfo) && DIGIT.test(userinfo) && LETTER.test(userinfo) && !isPlaceholder(userinfo))
         spans.push({ start: a, end: at, rule: 'url-credentials' });
       continue;
     }
     const user = userinfo.slice(0, colon);
     const password = userinfo.slice(colon + 1);
-    if (/[/?#]/.test(user) || /^\d{1,5}(?:[/?#]|$)/.test(password) || !password || isPlaceholder(password)) continue;
+    if (PATH_CHAR.test(user) || PORT_THEN_PATH.test(password) || !password || isPlaceholder(password)) continue;
     spans.push({ start: a + colon + 1, end: at, rule: 'url-credentials' });
   }
 }
@@ -70,6 +77,11 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
 // .netrc on one line: a password word no more than 300 characters after machine/default/login on the same line.
 // One pass finds both anchors; the keyword last seen decides (a lazy gap per keyword would rescan 300 characters).
 const NETRC_INLINE = /\b(?:(machine|default|login)\b|(?:password|passwd)[ \t]{1,8}(\S{1,256}))/g;
+const TRAILING_PUNCTUATION = /[.,;:]+$/;
+const TRAILING_PUNCTUATION_OR_PAREN = /[.,;:)]+$/;
+const NOT_LETTER = /[^A-Za-z]/;
+const LOWER = /[a-z]/;
+const UPPER = /[A-Z]/;
 const PROSE = /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
 
 /** Per line: .netrc `password X`, .pgpass host:port:db:user:password, Vault-style `name   value` rows, credential CSV columns. */
@@ -102,9 +114,9 @@ export function findLineSecrets(text: string, spans: Span[]): void {
       const close = text.indexOf(q, start);
       const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
       v = text.slice(start, end);
-    } else v = v.includes('(') ? v.replace(/[.,;:]+$/, '') : v.replace(/[.,;:)]+$/, '');
+    } else v = v.includes('(') ? v.replace(TRAILING_PUNCTUATION, '') : v.replace(TRAILING_PUNCTUATION_OR_PAREN, '');
     // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
-    if (!/[0-9]/.test(v) && !/[^A-Za-z]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v.slice(1)))) continue;
+    if (!DIGIT.test(v) && !NOT_LETTER.test(v) && !(LOWER.test(v) && UPPER.test(v.slice(1)))) continue;
     if (isPlaceholder(v)) continue;
     // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
     if (!q && OPENS_PLACEHOLDER[v.charCodeAt(0)] === 1 && text.charCodeAt(start + v.length) === 32 && isPlaceholder(text.slice(start, lineEnd(text, start, 256)))) continue;
@@ -199,8 +211,26 @@ const ROW = /^[ \t]{0,8}(?:[-*][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]{
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
 const HEADER_CHARS = /^[A-Za-z0-9 _."'\t,|;-]{3,4096}$/;
+// What a line must start with for a line pattern to match: after its indent, a character of PGPASS's first class
+// (which holds ROW's first characters and NETRC_LINE's p); for a header row, a HEADER_CHARS character.
+const LINE_PATTERN_FIRST = new Uint8Array(65536);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._*[]-') LINE_PATTERN_FIRST[c.charCodeAt(0)] = 1;
+const HEADER_FIRST = new Uint8Array(65536);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 _."\'\t,|;-') HEADER_FIRST[c.charCodeAt(0)] = 1;
+const TRAILING_BLANKS = /[ \t]+$/;
+const EMPTY_CELL = /^(?:n\/a|-+|<none>|\d+ bytes)$/i;
+const RULE_LINE = /^[-=+| \t]+$/;
+const EDGE_QUOTES = /^["']|["']$/g; // with replace only, which resets lastIndex
+const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9 _.-]{0,40}$/;
+const ID_COLUMN = /\bid$/i;
 
 function line(text: string, start: number, end: number, spans: Span[], table: { sep: string; cols: boolean[]; n: number } | undefined): typeof table {
+  // Outside a table, a line that no pattern can start on ({"a": 1}, # a comment, <tag>) is neither sliced nor matched.
+  if (!table) {
+    let f = start;
+    while (f < end && (text.charCodeAt(f) === 32 || text.charCodeAt(f) === 9)) f++;
+    if ((f === end || LINE_PATTERN_FIRST[text.charCodeAt(f)] === 0) && (start === end || HEADER_FIRST[text.charCodeAt(start)] === 0)) return undefined;
+  }
   const l = text.slice(start, end);
   // Each line rule needs a literal its pattern holds: most lines are tested by indexOf only.
   const colon = l.indexOf(':') !== -1;
@@ -216,8 +246,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   }
   m = l.includes('  ') || l.includes('\t') ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
-    const v = m[2].replace(/[ \t]+$/, '');
-    if (!isPlaceholder(v) && !/^(?:n\/a|-+|<none>|\d+ bytes)$/i.test(v)) {
+    const v = m[2].replace(TRAILING_BLANKS, '');
+    if (!isPlaceholder(v) && !EMPTY_CELL.test(v)) {
       const at = l.length - m[2].length;
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
     }
@@ -226,20 +256,22 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   if (table) {
     const cells = splitCells(l, table.sep);
     if (cells.length === table.n || cells.length === table.n + 1) {
-      cells.forEach(([cs, ce], i) => {
-        if (!table!.cols[i]) return;
-        let s = cs;
-        let e = ce;
+      // A loop, not forEach: a closure per row adds up over a table of a hundred thousand rows.
+      for (let i = 0; i < cells.length; i++) {
+        if (!table.cols[i]) continue;
+        let [s, e] = cells[i];
         if ((l[s] === '"' || l[s] === "'") && l[e - 1] === l[s]) {
           s++;
           e--;
         }
+        // Under three characters a value is a placeholder (isPlaceholder): nothing to slice.
+        if (e - s < 3) continue;
         const v = l.slice(s, e).trim();
         if (v && !isPlaceholder(v)) spans.push({ start: start + s, end: start + e, rule: 'credentials-table' });
-      });
+      }
       return table;
     }
-    if (!l.trim() || /^[-=+| \t]+$/.test(l)) return table;
+    if (!l.trim() || RULE_LINE.test(l)) return table;
   }
   // A header row is names and separators only.
   if (!HEADER_CHARS.test(l)) return undefined;
@@ -247,9 +279,9 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     if (!l.includes(sep)) continue;
     const cells = splitCells(l, sep);
     if (cells.length < 2) continue;
-    const names = cells.map(([s, e]) => l.slice(s, e).trim().replace(/^["']|["']$/g, ''));
-    if (!names.every((n) => /^[A-Za-z][A-Za-z0-9 _.-]{0,40}$/.test(n) || n === '')) continue;
-    const cols = names.map((n) => n !== '' && isSensitiveName(n) && !/\bid$/i.test(n));
+    const names = cells.map(([s, e]) => l.slice(s, e).trim().replace(EDGE_QUOTES, ''));
+    if (!names.every((n) => COLUMN_NAME.test(n) || n === '')) continue;
+    const cols = names.map((n) => n !== '' && isSensitiveName(n) && !ID_COLUMN.test(n));
     if (cols.some(Boolean)) return { sep, cols, n: cells.length };
   }
   return undefined;

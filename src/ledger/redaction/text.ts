@@ -78,13 +78,25 @@ function stopTable(stops: string): Uint8Array {
 const NO_STOPS = new Uint8Array(65536);
 
 export function readValue(text: string, i: number, opts: ValueOptions = {}): [number, number] | undefined {
+  const end = valueEnd(text, i, opts);
+  return end === -1 ? undefined : [valueStart(text, i), end];
+}
+
+/** Where the value at `i` starts: past its opening quote, if it has one. */
+export function valueStart(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c === 34 || c === 39 || c === 96 ? i + 1 : i;
+}
+
+/** readValue's end alone, or -1 where readValue finds no value: for a caller reading many values, no pair per value. */
+export function valueEnd(text: string, i: number, opts: ValueOptions = {}): number {
   const c = text.charCodeAt(i);
   const enc = opts.enclosing ? opts.enclosing.charCodeAt(0) : -1;
   if (c === 34 || c === 39 || c === 96) {
-    if (c === enc) return undefined;
+    if (c === enc) return -1;
     const close = closingQuote(text, i);
     const end = close === -1 ? lineEnd(text, i + 1) : close - 1;
-    return end > i + 1 ? [i + 1, end] : undefined;
+    return end > i + 1 ? end : -1;
   }
   const stop = Math.min(text.length, i + MAX_VALUE);
   const stops = opts.stops ? stopTable(opts.stops) : NO_STOPS;
@@ -104,7 +116,7 @@ export function readValue(text: string, i: number, opts: ValueOptions = {}): [nu
   work.reads += j - i + 1;
   let end = Math.min(j, stop);
   if (opts.toLineEnd) while (end > i && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
-  return end > i ? [i, end] : undefined;
+  return end > i ? end : -1;
 }
 
 export interface Word {

@@ -16,8 +16,13 @@ export interface TokenShape {
   check?: (m: string) => boolean;
 }
 
-const mixed = (m: string) => /[0-9]/.test(m) && /[A-Z]/.test(m) && /[a-z]/.test(m);
-const notAllOneClass = (m: string) => /[0-9]/.test(m) && /[A-Za-z]/.test(m);
+// Class tests as constants: a regex literal in a check is a new RegExp per candidate token.
+const DIGIT = /[0-9]/;
+const UPPER = /[A-Z]/;
+const LOWER = /[a-z]/;
+const LETTER = /[A-Za-z]/;
+const mixed = (m: string) => DIGIT.test(m) && UPPER.test(m) && LOWER.test(m);
+const notAllOneClass = (m: string) => DIGIT.test(m) && LETTER.test(m);
 
 export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'private-key', example: '-----BEGIN … PRIVATE KEY----- … -----END … PRIVATE KEY-----', hints: ['PRIVATE KEY'], re: /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|$)/g },
