@@ -277,6 +277,12 @@ function destroyedKind(abs: string, a: Analyzer): { kind: ProtectedKind; what: s
   return undefined;
 }
 
+/** A link made to loom's files or hook settings (or a folder holding them): every later write through it lands there. */
+export function linksTo(a: Analyzer, targetAbs: string, segment: string): void {
+  const d = destroyedKind(targetAbs, a);
+  if (d) hitProtected(a, d.kind, d.what, segment, 'makes a link to');
+}
+
 /** A tree copied into `path` (cp -r, rsync -a into `.claude/`, `cp -r x/.loom .`) lands on loom's files or hook settings. */
 export function copiesTreeInto(a: Analyzer, path: string, cwd: string, segment: string): void {
   if (overBudget()) return;
@@ -386,7 +392,8 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
   if (path.includes('\u0000') && !path.replace(/\u0000/g, '').includes('/')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
-  const real = realTarget(a, abs, false);
+  // A write follows links, on the line and on disk (`ln -s .loom/policy.json p.json; echo {} > p.json`).
+  const real = realTarget(a, abs, true, true);
   const kind = protectedKind(abs, a) ?? (real !== abs ? protectedKind(real, a) : undefined);
   if (kind) hitProtected(a, kind, abs, segment, 'changes');
   else if (globbed) {

@@ -6,7 +6,7 @@
 // through them lands where they point.
 import { posix } from 'node:path';
 import type { SimpleCommand } from '../lexer';
-import { deletesPath, destroysFile, elevated, globToRegExp, recordSymlink, resolveTarget, within } from '../path-rules';
+import { deletesPath, destroysFile, elevated, globToRegExp, linksTo, recordSymlink, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { CONTENT_DESTROYERS, GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_FILE_NAMES } from '../tables/paths';
 import { ORDINARY_SAMPLE_NAMES, SECRET_SAMPLE_NAMES } from '../tables/secrets';
@@ -368,7 +368,16 @@ const ln: Rule = (r) => {
   const t = resolveTarget(target.startsWith('~') ? r.opts.home + target.slice(1) : target, r.cwd).abs;
   const l = resolveTarget(link, r.cwd).abs;
   recordSymlink(r.analyzer, l, t);
+  for (const src of ops.length >= 2 ? ops.slice(0, -1) : ops) linksTo(r.analyzer, resolveTarget(src.startsWith('~') ? r.opts.home + src.slice(1) : src, r.cwd).abs, r.segment);
 };
+
+/** cp -s / -rs makes links instead of copies: a link tree of .loom is a way to write into it. */
+const cpLinks: Rule = (r) => {
+  if (!hasShortFlag(r.argv, 's', ['--symbolic-link'])) return;
+  const ops = operands(r.argv, 1, ['-t', '--target-directory', '-S', '--suffix']);
+  for (const src of ops.slice(0, -1)) linksTo(r.analyzer, resolveTarget(src.startsWith('~') ? r.opts.home + src.slice(1) : src, r.cwd).abs, r.segment);
+};
+cpLinks.names = ['cp', 'gcp'];
 
 rm.names = Object.keys(DELETERS);
 find.names = ['find', 'gfind'];
@@ -390,8 +399,14 @@ const fd: Rule = (r) => {
   const searchPath = r.argv.findIndex((a) => a === '--search-path');
   const roots = [...ops.slice(1), ...(searchPath > 0 ? [r.argv[searchPath + 1]] : [])].filter(Boolean);
   const pattern = ops[0] ?? '';
-  const everything = pattern === '' || /^(?:\.|\^|\.\*|\^\.\*|\.\+)$/.test(pattern) || r.argv.includes('--glob') && pattern === '*';
+  // -e EXT narrows by name as find -name does; -t f does not (every file is one).
+  const byExtension = r.argv.slice(0, at).some((a) => a === '-e' || a === '--extension' || a.startsWith('--extension='));
+  const everything = !byExtension && (pattern === '' || /^(?:\.|\^|\.\*|\^\.\*|\.\+)$/.test(pattern) || (r.argv.includes('--glob') && pattern === '*'));
   const inner = r.words.slice(at + 1).filter((w) => w.text !== ';');
+  // fd walks the whole tree: a delete run on each match deletes under the root as `rm -r` would (-t f: every file in it).
+  if (inner[0] && own(DELETERS, posix.basename(inner[0].text))) {
+    for (const root of roots.length ? roots : ['.']) deletesPath(r.analyzer, everything ? root : posix.join(root, '*'), r.cwd, r.segment, { recursive: true, filtered: !everything });
+  }
   for (const root of roots.length ? roots : ['.']) {
     const target = everything ? root : posix.join(root, 'match');
     const words = inner.some((w) => w.text.includes('{}')) ? inner.map((w) => ({ ...w, text: w.text.split('{}').join(target) })) : [...inner, { ...inner[0], text: target, dynamic: false, quoted: true, glob: false, subs: undefined }];
@@ -401,5 +416,5 @@ const fd: Rule = (r) => {
   }
 };
 
-export const DELETE_RULES: Rule[] = [ln, rm, truncate, find, fd, rsync, mv];
+export const DELETE_RULES: Rule[] = [ln, cpLinks, rm, truncate, find, fd, rsync, mv];
 export { expandLong };

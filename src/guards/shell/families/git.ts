@@ -254,6 +254,15 @@ const git: Rule = (r) => {
     case 'filter-repo':
       r.analyzer.hit('git-rewrite-history', 'deny', r.segment, `git ${sub} rewrites every commit of the history`);
       return;
+    case 'fetch': {
+      // git fetch REMOTE +SRC:main (or --force / --update-head-ok): the local protected branch is moved to whatever SRC is.
+      const forced = has('-f', '--force');
+      for (const spec of ops.slice(1)) {
+        const m = /^(\+?)([^:]*):(.+)$/.exec(spec);
+        if (m && (m[1] === '+' || forced) && isProtectedBranch(r, m[3])) r.analyzer.hit('git-branch-force-delete', 'deny', r.segment, `git fetch ${spec} moves the protected branch ${m[3]} to another commit, whatever it held`);
+      }
+      return;
+    }
     case 'update-ref': {
       const refs = ops.filter((o) => o.startsWith('refs/') || o === 'HEAD');
       if (has('-d')) {

@@ -1367,6 +1367,8 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     return;
   }
   if (lang === 'applescript') {
+    // System Events / Finder / loginwindow told to restart, shut down or log out.
+    if (/tell\s+application\s+"(?:System Events|Finder|loginwindow)"\s+to\s+(?:restart|shut\s*down|log\s*out|sleep)\b/i.test(code) || /«event aevt(?:rrst|shut|rlgo)»/i.test(code)) ctx.analyzer.hit('shutdown', 'ask', ctx.segment, 'osascript tells the system to restart, shut down or log out');
     const m = /do\s+shell\s+script\s+"((?:[^"\\]|\\.){0,4000})"/i.exec(code);
     if (m) ctx.analyzer.analyzeSource(unescape(m[1], false), ctx.depth + 1, `${ctx.via} > osascript do shell script`, ctx.cwd, new Map());
     else if (/do\s+shell\s+script\s+[^"]/i.test(code)) ctx.analyzer.hit('dynamic-command', 'ask', ctx.segment, 'osascript runs a shell command only known at run time');

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { carriesFolder, readsPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { CONFIG_PRINTERS, ENV_DUMPERS, FOLDER_CARRIERS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
+import { CONFIG_PRINTERS, ENV_DUMPERS, FOLDER_CARRIERS, METADATA_HOSTS, METADATA_SECRET_PATHS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
 import { operands, own } from './args';
 import { innerName } from './download';
 
@@ -355,6 +355,19 @@ const transfers: Rule = (r) => {
 };
 transfers.names = ['socat', 'sftp', 'git'];
 
+/** A request to a cloud metadata service for credentials (`curl http://169.254.169.254/.../security-credentials/ROLE`). */
+const metadataCredentials: Rule = (r) => {
+  for (const a of r.argv.slice(1)) {
+    const m = /^(?:https?:\/\/)?(\[[^\]]+\]|[^/:]+)(?::\d+)?(\/.*)?$/i.exec(a);
+    if (!m || !METADATA_HOSTS.includes(m[1].toLowerCase())) continue;
+    if (METADATA_SECRET_PATHS.test(m[2] ?? '')) {
+      r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} asks the cloud metadata service for this machine's credentials (${m[1]})`);
+      return;
+    }
+  }
+};
+metadataCredentials.names = ['curl', 'wget', 'wget2', 'http', 'https', 'xh', 'httpie', 'Invoke-WebRequest', 'Invoke-RestMethod', 'iwr', 'irm', 'curlie', 'aria2c', 'lwp-request', 'GET', 'nc', 'ncat', 'python', 'python3'];
+
 /** Programs that read the files named on their stdin (`find ~/.ssh | cpio -o`, `| xargs cat`, `| tar -T -`, `| zip -@`). */
 const LIST_READERS = new Set(['cpio', 'pax', 'afio', 'xargs', 'tar', 'bsdtar', 'gtar', 'zip', 'rsync', 'parallel']);
 const listedFiles: Rule = (r) => {
@@ -379,4 +392,4 @@ carriers.names = FOLDER_CARRIERS;
 uploads.names = Object.keys(UPLOAD_OPTIONS);
 publish.names = ['gh'];
 
-export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, transfers, listedFiles, envExfiltration, secretVarsSent];
+export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent];

@@ -192,10 +192,37 @@ function sqlite(r: RuleContext): void {
   if (cmd || !(readonly || onlyReads) || (sql.length === 0 && !readonly)) r.analyzer.hit('modify-loom', 'deny', r.segment, `sqlite3 on loom's ledger (${db}) with ${cmd ? '-cmd/-init' : sql.length ? 'SQL that writes' : 'a script from its input'}: only -readonly or SELECT queries are allowed`);
 }
 
+/** sqlite-utils subcommands that only read; any other one on the ledger changes it (drop-table, insert, transform, vacuum ...). */
+const SQLITE_UTILS_READS = new Set(['tables', 'views', 'rows', 'schema', 'indexes', 'triggers', 'search', 'dump', 'analyze-tables', 'query', 'memory', 'plugins', '--help', '--version']);
+/** Other SQLite clients: `litecli DB -e SQL`, `sqlean DB SQL`. */
+const SQLITE_CLIENTS = ['litecli', 'sqlean', 'sqlite-utils', 'sqlitebrowser', 'sqlite3_analyzer'];
+
+function sqliteClient(r: RuleContext): void {
+  const ops = operands(r.argv, 1, ['-e', '--execute', '--param', '-p', '--load-extension']);
+  const ledger = ops.find((o) => isLedger(posix.resolve(r.cwd, o.startsWith('~') ? r.opts.home + o.slice(1) : o), r));
+  if (!ledger) return;
+  const sql: string[] = [];
+  for (let k = 1; k < r.argv.length; k++) if (r.argv[k] === '-e' || r.argv[k] === '--execute') sql.push(r.argv[k + 1] ?? '');
+  if (r.name === 'sqlite-utils') {
+    const sub = ops[0] ?? '';
+    if (sub === 'query') sql.push(...ops.slice(2));
+    else if (SQLITE_UTILS_READS.has(sub) || ops[0] === ledger) return;
+    else return void r.analyzer.hit('modify-loom', 'deny', r.segment, `sqlite-utils ${sub} changes loom's ledger (${ledger})`);
+  }
+  if (r.name === 'sqlean') sql.push(...ops.slice(ops.indexOf(ledger) + 1));
+  const statements = splitSql(sql.join(';'));
+  if (statements.length === 0 && r.name !== 'sqlite-utils') r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} opens loom's ledger (${ledger}) for any statement: only read-only SELECT queries are allowed`);
+  else if (!statements.every(sqlOnlyReads)) r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} runs SQL that changes loom's ledger (${ledger})`);
+}
+
 const writers: Rule = (r) => {
   const { name, argv, cwd, segment, analyzer: a } = r;
   if (name === 'sqlite3' || name === 'sqlite') {
     sqlite(r);
+    return;
+  }
+  if (SQLITE_CLIENTS.includes(name)) {
+    sqliteClient(r);
     return;
   }
   if (name === 'chmod') {
@@ -288,7 +315,7 @@ const writers: Rule = (r) => {
   }
 };
 
-writers.names = [...Object.keys(OPTION_WRITERS), 'sqlite3', 'sqlite', 'chmod', ...FILE_WRITERS, ...COPY_WRITERS, 'dd', 'sed', 'gsed', 'perl', 'ruby', 'gawk', 'awk', ...Object.keys(SCRIPTED_EDITORS), 'tar', 'bsdtar', 'gtar', 'unzip', '7z'];
+writers.names = [...Object.keys(OPTION_WRITERS), ...SQLITE_CLIENTS, 'sqlite3', 'sqlite', 'chmod', ...FILE_WRITERS, ...COPY_WRITERS, 'dd', 'sed', 'gsed', 'perl', 'ruby', 'gawk', 'awk', ...Object.keys(SCRIPTED_EDITORS), 'tar', 'bsdtar', 'gtar', 'unzip', '7z'];
 
 /** Package-manager subcommands that take a package out of the project. */
 const REMOVE_SUBCOMMANDS = new Set(['uninstall', 'remove', 'rm', 'un', 'r', 'unlink', 'erase']);

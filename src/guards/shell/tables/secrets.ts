@@ -82,7 +82,7 @@ export const SECRET_PRINTERS: Record<string, SecretPrinter[]> = {
   gpg: [{ options: ['--export-secret-keys', '--export-secret-subkeys', '--export-ssh-key'] }],
   gpg2: [{ options: ['--export-secret-keys', '--export-secret-subkeys', '--export-ssh-key'] }],
   aws: [{ sub: ['configure', 'get'], key: /(?:^|\.)aws_(?:secret_access_key|session_token)$/i }, { sub: ['configure', 'export-credentials'] }, { sub: ['ecr', 'get-login-password'] }, { sub: ['sts', 'get-session-token'] }, { sub: ['secretsmanager', 'get-secret-value'] }, { sub: ['ssm', 'get-parameter'], with: /^--with-decryption$/ }, { sub: ['ssm', 'get-parameters'], with: /^--with-decryption$/ }],
-  gh: [{ sub: ['auth', 'token'] }],
+  gh: [{ sub: ['auth', 'token'] }, { sub: ['auth', 'status'], with: /^(?:-t|--show-token)$/ }],
   glab: [{ sub: ['auth', 'token'] }],
   gcloud: [{ sub: ['auth', 'print-access-token'] }, { sub: ['auth', 'print-identity-token'] }, { sub: ['auth', 'application-default', 'print-access-token'] }, { sub: ['secrets', 'versions', 'access'] }, { sub: ['config', 'config-helper'] }],
   az: [{ sub: ['account', 'get-access-token'] }, { sub: ['keyvault', 'secret', 'show'] }, { sub: ['keyvault', 'secret', 'download'] }],
@@ -103,11 +103,18 @@ export const SECRET_PRINTERS: Record<string, SecretPrinter[]> = {
   'docker-credential-ecr-login': [{ sub: ['get'] }],
   'pass': [{ sub: ['show'] }],
   'keyring': [{ sub: ['get'] }],
-  'npm': [{ sub: ['token', 'create'] }],
+  'npm': [{ sub: ['token', 'create'] }, { sub: ['config', 'get'], key: /(?:_auth(?:Token)?|_password)$/ }],
   'wrangler': [{ sub: ['whoami'], with: /^--show-token$/ }],
   'firebase': [{ sub: ['login:ci'] }],
   getent: [{ sub: ['shadow'] }, { sub: ['gshadow'] }],
+  // gh auth status -t prints the token; npm/pnpm/yarn config get of an auth key prints it.
+  pnpm: [{ sub: ['config', 'get'], key: /(?:_auth(?:Token)?|_password|npmAuthToken)$/ }],
+  yarn: [{ sub: ['config', 'get'], key: /(?:_auth(?:Token)?|_password|npmAuthToken)$/ }],
 };
+
+/** Cloud instance metadata services: a read of their credential paths hands over the machine's cloud role. */
+export const METADATA_HOSTS = ['169.254.169.254', 'metadata.google.internal', 'metadata', '169.254.170.2', 'fd00:ec2::254', '[fd00:ec2::254]', '100.100.100.200'];
+export const METADATA_SECRET_PATHS = /security-credentials|\/identity|\/token|service-accounts\/[^/]+\/(?:token|identity)|\/credentials|api\/token|instance\/attributes|msi\/token|metadata\/identity/i;
 
 /**
  * Commands whose output holds the secrets of a configuration once resolved (`docker compose config` fills in the
