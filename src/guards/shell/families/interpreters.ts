@@ -81,7 +81,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     get: 'net', getstore: 'net', 'LWP::Simple::get': 'net', 'HTTP::Tiny': 'net', 'LWP::UserAgent': 'net', '->get': 'net', '->content': 'net', '->decoded_content': 'net', 'IO::Socket::INET': 'net',
     decode_base64: 'decode', 'MIME::Base64::decode_base64': 'decode', pack: 'decode', unpack: 'decode', reverse: 'decode', chr: 'decode', join: 'decode', 'Compress::Zlib::uncompress': 'decode',
     'DBI->connect': 'db', 'DBI::connect': 'db', chdir: 'chdir',
-    glob: 'walk', 'File::Find::find': 'walk', find: 'walk', opendir: 'walk', readdir: 'walk',
+    glob: 'walk', 'File::Find::find': 'walk', find: 'walk', finddepth: 'walk', 'File::Find::finddepth': 'walk', opendir: 'walk', readdir: 'walk',
   },
   ruby: {
     system: 'argv', exec: 'argv', spawn: 'argv', 'Kernel.system': 'argv', 'Kernel.exec': 'argv', 'Kernel.spawn': 'argv', 'Process.spawn': 'argv', 'Process.exec': 'argv', 'IO.popen': 'argv', 'Open3.capture2': 'argv', 'Open3.capture2e': 'argv', 'Open3.capture3': 'argv', 'Open3.popen3': 'argv', 'Open3.popen2': 'argv', 'Open3.popen2e': 'argv', 'Open3.pipeline': 'argv', 'PTY.spawn': 'argv', '`': 'shell', '%x': 'shell', 'Kernel.`': 'shell',
@@ -400,7 +400,12 @@ interface Val {
   /** An options object holding recursive: true (fs.rmSync(p, {recursive: true})). */
   recursive?: boolean;
   shellTrue?: boolean;
+  /** An object literal's static keys ({cmd: [...], args: [...], input: '...'}): what is known of each value. */
+  fields?: Map<string, Val>;
 }
+
+/** Keys of an options object that are read as values: the argv (Deno.run/Bun.spawn `cmd`, Deno.Command `args`) and text fed to stdin. */
+const OPTION_FIELDS = new Set(['cmd', 'args', 'argv', 'input', 'stdin_data', 'command']);
 
 const UNKNOWN: Val = { unknown: true };
 
@@ -413,7 +418,7 @@ interface Scope {
   home: string;
   evalDepth: number;
   /** Folders the code walks (os.walk, rglob, readdirSync, glob): a delete of what it finds deletes in them. */
-  walkRoots: string[];
+  walkRoots: { path: string; filtered: boolean }[];
   /** The code changed its folder to one only known at run time: a relative path is unknown. */
   cwdUnknown?: boolean;
 }
@@ -525,7 +530,15 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
   if (t[a].k === 'op' && t[a].v === '(' && closeOf(t, a) === b) return evalExpr(s, a + 1, b - 1, depth + 1);
   if (t[a].k === 'op' && t[a].v === '{') {
     const body = t.slice(a, b);
-    return { unknown: true, recursive: body.some((x, i) => x.v === 'recursive' && (body[i + 2]?.v === 'true' || body[i + 2]?.v === 'True')), shellTrue: body.some((x, i) => x.v === 'shell' && body[i + 2]?.v === 'true') };
+    let fields: Map<string, Val> | undefined;
+    if (closeOf(t, a) === b) {
+      for (const [p, q] of splitArgs(t, a + 1, b - 1)) {
+        const key = t[p];
+        if (!key || (key.k !== 'id' && key.k !== 'str') || !OPTION_FIELDS.has(key.v.replace(/^:/, '')) || (t[p + 1]?.v !== ':' && t[p + 1]?.v !== '=>')) continue;
+        (fields ??= new Map()).set(key.v, evalExpr(s, p + 2, q, depth + 1));
+      }
+    }
+    return { unknown: true, fields, recursive: body.some((x, i) => x.v === 'recursive' && (body[i + 2]?.v === 'true' || body[i + 2]?.v === 'True')), shellTrue: body.some((x, i) => x.v === 'shell' && body[i + 2]?.v === 'true') };
   }
   if (t[a].k === 'str' && t[a].words) return { list: t[a].words!.map((w) => ({ text: w })) };
   // Concatenation: split on top-level + . .. ~ (string concat) and join.
@@ -589,7 +602,7 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       const args = splitArgs(t, end + 1, close - 1).map(([x, y]) => evalExpr(s, x, y, depth + 1));
       const sink = sinkOf(s, name);
       let v: Val;
-      if (sink === 'walk' && args[0]?.text !== undefined && !args[0].text.startsWith('\u0000')) s.walkRoots.push(args[0].text.replace(/\/?[^/]*[*?[].*$/, '') || '/');
+      if (sink === 'walk' && args[0]?.text !== undefined && !args[0].text.startsWith('\u0000') && !isFileFindCall(s, cname)) addWalkRoot(s, args[0].text);
       if (sink === 'walk' && close < b && args.length === 0) {
         // Path.home().rglob('*'): the receiver is the root
       }
@@ -730,6 +743,8 @@ function collectAliases(s: Scope): void {
         const mod = t[open + 1].v;
         t.splice(i, open + 3 - i, { k: 'id', v: mod });
         s.aliases.set(mod, mod);
+        // m = __import__('os'): m is the module.
+        if (t[i - 1]?.v === '=' && t[i - 2]?.k === 'id' && (t[i + 1] === undefined || t[i + 1].v === ';')) s.aliases.set(t[i - 2].v, mod);
       }
     }
     if (s.lang === 'python' && x.v === 'getattr' && t[i + 1]?.v === '(' && t[i + 2]?.k === 'id' && t[i + 3]?.v === ',' && t[i + 4]?.k === 'str' && t[i + 5]?.v === ')') {
@@ -739,6 +754,128 @@ function collectAliases(s: Scope): void {
     if (s.lang === 'perl' && x.v === 'use' && t[i + 1]?.k === 'id') {
       const mod = t[i + 1].v;
       for (const k of Object.keys(SINKS.perl)) if (k.startsWith(mod + '::')) s.aliases.set(k.slice(mod.length + 2), k);
+    }
+  }
+}
+
+const MAX_FOLDS = 32;
+const NAME_TEXT = /^[A-Za-z_$][\w$]*$/;
+/** Callers of a method named by a value: Ruby send / public_send / __send__ / method(:x).call, Python getattr. */
+const SEND_CALLS = new Set(['send', 'public_send', '__send__']);
+
+/** The static name an expression computes ('exec'+'Sync', :system, "sys"."tem"), when it is one. */
+function staticName(s: Scope, a: number, b: number): string | undefined {
+  const t = s.toks;
+  if (s.lang === 'ruby' && t[a]?.v === ':' && t[a + 1]?.k === 'id' && b === a + 2) return t[a + 1].v;
+  if (s.lang === 'ruby' && t[a]?.v === ':' && t[a + 1]?.k === 'str' && b === a + 2) return t[a + 1].v;
+  const v = evalExpr(s, a, b);
+  const text = v.text;
+  return text !== undefined && !v.list && NAME_TEXT.test(text) ? text : undefined;
+}
+
+/**
+ * Rewrites members and callees named by a computed string into plain names, so the
+ * sink tables see them: `x['exec'+'Sync'](` -> `x.execSync(`, `getattr(os, 'sys'+'tem')` -> `os.system`,
+ * Ruby `send(:system, a)` / `Kernel.public_send(:system, a)` / `method(:system).call(a)` -> `system(a)`,
+ * PHP `$f = 'sys'.'tem'; $f(a)` -> `system(a)`, loaders given a computed module (`__import__('o'+'s')`).
+ * Bounded: at most MAX_FOLDS rewrites, each followed by one linear pass over the variables.
+ */
+function foldComputedNames(s: Scope): void {
+  let folds = 0;
+  const t = s.toks;
+  const redo = (): void => {
+    folds++;
+    s.vars.clear();
+    collectVars(s);
+  };
+  for (let i = 0; i < t.length && folds < MAX_FOLDS; i++) {
+    const x = t[i];
+    // PHP: call_user_func($f, ...) / array_map($f, ...) with $f a static name: the name as a string.
+    if (s.lang === 'php' && x.k === 'id' && x.v.startsWith('$') && t[i - 1]?.v === '(' && CALLABLE_TAKERS.has(t[i - 2]?.v ?? '')) {
+      const v = s.vars.get(x.v);
+      const name = v ? staticName(s, v[0], v[1]) : undefined;
+      if (name) t[i] = { k: 'str', v: name };
+      continue;
+    }
+    if (s.lang === 'php' && x.k === 'op' && x.v === '(' && CALLABLE_TAKERS.has(t[i - 1]?.v ?? '') && t[i + 1]?.k === 'str' && t[i + 2]?.v !== ',' && t[i + 2]?.v !== ')') {
+      // call_user_func('sys'.'tem', ...): the computed name as one string.
+      const parts = splitArgs(t, i + 1, closeOf(t, i) - 1);
+      const name = parts.length ? staticName(s, parts[0][0], parts[0][1]) : undefined;
+      if (name) {
+        t.splice(parts[0][0], parts[0][1] - parts[0][0], { k: 'str', v: name });
+        redo();
+      }
+      continue;
+    }
+    // x[expr]( / x[expr]. : a member named by a computed string (Python, JS, Lua).
+    if (x.k === 'op' && x.v === '[' && (s.lang === 'python' || s.lang === 'node' || s.lang === 'lua') && i > 0 && (t[i - 1].k === 'id' || t[i - 1].v === ')' || t[i - 1].v === ']')) {
+      const close = closeOf(t, i);
+      const next = t[close]?.v;
+      if (next !== '(' && next !== '.' && next !== '[' && !(next === ':' && s.lang === 'lua') && !(t[close]?.k === 'str' && s.lang === 'node')) continue;
+      const name = staticName(s, i + 1, close - 1);
+      if (!name || /^\d/.test(name)) continue;
+      t.splice(i, close - i, { k: 'op', v: '.' }, { k: 'id', v: name });
+      redo();
+      continue;
+    }
+    if (x.k !== 'id') continue;
+    // getattr(obj, expr) -> obj.name
+    if (s.lang === 'python' && x.v === 'getattr' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.') {
+      const close = closeOf(t, i + 1);
+      const parts = splitArgs(t, i + 2, close - 1);
+      if (parts.length !== 2) continue;
+      const name = staticName(s, parts[1][0], parts[1][1]);
+      if (!name) continue;
+      const recv = t.slice(parts[0][0], parts[0][1]);
+      t.splice(i, close - i, ...recv, { k: 'op', v: '.' }, { k: 'id', v: name });
+      redo();
+      i--;
+      continue;
+    }
+    // Loaders given a computed module name: __import__('o'+'s'), require('child_'+'process'), importlib.import_module(...)
+    if ((x.v === '__import__' || x.v === 'import_module' || x.v === 'require') && t[i + 1]?.v === '(') {
+      const close = closeOf(t, i + 1);
+      if (close - (i + 2) < 2 || (close - (i + 2) === 2 && t[i + 2].k === 'str')) continue;
+      const v = evalExpr(s, i + 2, close - 1);
+      if (v.text === undefined || v.list || !/^[\w.:/@-]+$/.test(v.text)) continue;
+      t.splice(i + 2, close - 1 - (i + 2), { k: 'str', v: v.text });
+      redo();
+      continue;
+    }
+    // Ruby: [recv.]send(:name, args) / send :name, args / method(:name).call(args)
+    if (s.lang === 'ruby' && (SEND_CALLS.has(x.v) || x.v === 'method') && (t[i - 1]?.v === '.' || t[i - 1]?.k !== 'op' || t[i - 1]?.v === ';' || t[i - 1]?.v === '(' || t[i - 1]?.v === '{' || t[i - 1]?.v === '=')) {
+      const paren = t[i + 1]?.v === '(';
+      let stop: number;
+      if (paren) stop = closeOf(t, i + 1) - 1;
+      else {
+        stop = i + 1;
+        while (stop < t.length && t[stop].v !== ';' && t[stop].v !== '}' && !(t[stop].k === 'id' && ['if', 'unless', 'do', 'end'].includes(t[stop].v))) stop = t[stop].k === 'op' && (t[stop].v === '(' || t[stop].v === '[' || t[stop].v === '{') ? closeOf(t, stop) : stop + 1;
+      }
+      const parts = splitArgs(t, i + 2 - (paren ? 0 : 1), stop);
+      if (!parts.length) continue;
+      const name = staticName(s, parts[0][0], parts[0][1]);
+      if (!name) continue;
+      if (x.v === 'method') {
+        // method(:system).call(args) -> system(args)
+        if (!paren || t[stop + 1]?.v !== '.' || !['call', '()'].includes(t[stop + 2]?.v ?? '') || t[stop + 3]?.v !== '(') continue;
+        t.splice(i, stop + 3 - i, { k: 'id', v: name });
+        redo();
+        continue;
+      }
+      const rest = parts.length > 1 ? parts[1][0] : stop;
+      if (paren) t.splice(i, rest - i, { k: 'id', v: name }, { k: 'op', v: '(' });
+      else t.splice(i, rest - i, { k: 'id', v: name });
+      redo();
+      continue;
+    }
+    // PHP: $f(args) where $f holds a static function name.
+    if (s.lang === 'php' && x.v.startsWith('$') && t[i + 1]?.v === '(' && t[i - 1]?.v !== '->' && t[i - 1]?.v !== 'function') {
+      const v = s.vars.get(x.v);
+      if (!v) continue;
+      const name = staticName(s, v[0], v[1]);
+      if (!name) continue;
+      t[i] = { k: 'id', v: name };
+      continue;
     }
   }
 }
@@ -866,7 +1003,11 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
       const c = canonical(s, name);
       let list: Val[] | undefined;
       const firstList = args.findIndex((x) => x.list);
-      if (/^os\.(?:exec|spawn|posix_spawn)/.test(c)) {
+      const optArgv = args.find((x) => x.fields?.get('cmd')?.list)?.fields?.get('cmd')?.list;
+      const optArgs = args[1]?.fields?.get('args')?.list;
+      if (optArgv) list = optArgv;
+      else if (optArgs && args[0]?.text !== undefined) list = [args[0], ...optArgs];
+      else if (/^os\.(?:exec|spawn|posix_spawn)/.test(c)) {
         const from = c.startsWith('os.spawn') ? 1 : 0;
         list = firstList > 0 ? args[firstList].list : args.slice(from + 1);
       } else if (args[0]?.list) list = args[0].list;
@@ -923,7 +1064,7 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
           continue;
         }
         if (p === undefined || p.startsWith('\u0000')) {
-          if (s.walkRoots.length) for (const root of s.walkRoots) deletesPath(a, root, cwd, segment, { recursive: true });
+          if (s.walkRoots.length) deleteWalked(s);
           else if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes a path only known at run time`);
           continue;
         }
@@ -1009,11 +1150,42 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
   }
 }
 
+const FILE_FIND = /^(?:File::Find::)?(?:find|finddepth)$/;
+const isFileFindCall = (s: Scope, cname: string): boolean => s.lang === 'perl' && FILE_FIND.test(cname);
+/** The walked names are tested before anything is done with them (a suffix, a pattern): the walk picks some files, not all. */
+const WALK_FILTER = /\.endswith\(|\.suffix\b|fnmatch|\.match\(|\.test\(|\bextname\b|end_with\?|=~|\.search\(|\.startswith\(|\.endsWith\(|\.includes\(|\bname\s*==|\.ext\b|\/\\\./;
+
+/**
+ * Records a folder the code walks. A glob roots at its folder part (`/home/dev/**` at /home/dev), a relative
+ * one (`**` then `*.pyc`) at the working folder, never at `/`. Inside the project a walk that picks files (a
+ * pattern with a suffix, a name test in the code) deletes those files, not the folder: the pattern is recorded.
+ */
+function addWalkRoot(s: Scope, root: string, pattern?: string): void {
+  if (s.walkRoots.length >= 16) return;
+  const full = pattern ? (root === '' || root === '.' ? pattern : root.replace(/\/+$/, '') + '/' + pattern) : root;
+  let base = full.replace(/\/?[^/]*[*?[].*$/, '');
+  if (base === '') base = full.startsWith('/') ? '/' : '.';
+  const last = full.split('/').pop() ?? '';
+  const filtered = /[*?[]/.test(full) ? !/^(?:\*|\*\*|\.\*|\*\.\*)?$/.test(last) : WALK_FILTER.test(s.toks.map((x) => x.v).join(''));
+  s.walkRoots.push({ path: base, filtered });
+}
+
+/** A delete of what a walk found: a recursive delete of each walked folder (of the files it picks, when it picks some). */
+function deleteWalked(s: Scope): void {
+  for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root.path, s.ctx.cwd, s.ctx.segment, { recursive: true, filtered: root.filtered });
+}
+
 /** Folders the code traverses, found before the calls are judged (a comprehension names its source after its action). */
 function collectWalkRoots(s: Scope): void {
   const t = s.toks;
   for (let i = 0; i < t.length; i++) {
     if (t[i].k !== 'id') continue;
+    // Ruby Dir['pattern']: a glob.
+    if (s.lang === 'ruby' && t[i].v === 'Dir' && t[i + 1]?.v === '[' && t[i - 1]?.v !== '.') {
+      const v = evalExpr(s, i + 2, closeOf(t, i + 1) - 1);
+      if (v.text !== undefined && !v.text.startsWith('\u0000')) addWalkRoot(s, v.text);
+      continue;
+    }
     const [name, end] = dottedName(t, i);
     if (t[end]?.v !== '(') continue;
     const sink = sinkOf(s, name) ?? (t[i - 1]?.v === '.' ? own(SINKS[s.lang], '.' + name) : undefined);
@@ -1021,11 +1193,19 @@ function collectWalkRoots(s: Scope): void {
     const close = closeOf(t, end);
     const args = splitArgs(t, end + 1, close - 1).map(([p, q]) => evalExpr(s, p, q));
     let root = args[0]?.text;
+    let pattern: string | undefined;
     if (t[i - 1]?.v === '.' && /^(?:rglob|glob|iterdir|walk)$/.test(name)) {
-      // Path(x).rglob('*') / Path.home().rglob(...): the receiver is the root.
+      // Path(x).rglob('*') / Path.home().rglob(...): the receiver is the root, the argument the pattern.
       root = evalExpr(s, receiverStart(t, i), i - 1).text;
+      pattern = name === 'rglob' ? '**/' + (args[0]?.text ?? '*') : args[0]?.text;
     }
-    if (root !== undefined && !root.startsWith('\u0000')) s.walkRoots.push(root.replace(/\/?[^/]*[*?[].*$/, '') || '/');
+    // Perl's File::Find: find(\&wanted, @dirs) / finddepth({wanted => ...}, $dir): the roots come after the callback.
+    if (isFileFindCall(s, canonical(s, name))) {
+      for (const d of args.slice(1)) if (d.text !== undefined && !d.text.startsWith('\u0000')) addWalkRoot(s, d.text);
+      i = end - 1;
+      continue;
+    }
+    if (root !== undefined && !root.startsWith('\u0000')) addWalkRoot(s, root, pattern);
     i = end - 1;
   }
 }
@@ -1041,7 +1221,7 @@ function judgeLedgerDb(s: Scope): void {
 }
 
 function passedDelete(s: Scope, sink: Sink): void {
-  if (s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+  if (s.walkRoots.length) deleteWalked(s);
   else if (sink === 'delete-r') s.ctx.analyzer.hit('rm-unknown-target', 'ask', s.ctx.segment, `${s.lang} passes a recursive delete to other code`);
 }
 
@@ -1057,7 +1237,9 @@ function walk(s: Scope): void {
       if (sink === 'delete' || sink === 'delete-r') passedDelete(s, sink);
       else if (sink === 'shell' || sink === 'exec') {
         const close = closeOf(t, i - 1);
-        const rest = splitArgs(t, i + 2, close - 1).map(([p, q]) => evalExpr(s, p, q));
+        let rest = splitArgs(t, i + 2, close - 1).map(([p, q]) => evalExpr(s, p, q));
+        // call_user_func_array('system', ['cmd']): the array is the argument list.
+        if (t[i - 2].v === 'call_user_func_array' && rest[0]?.list) rest = rest[0].list;
         if (rest.length) judgeCall(s, x.v, sink, rest, []);
       }
       continue;
@@ -1081,11 +1263,14 @@ function walk(s: Scope): void {
       // find the receiver expression start
       const recv = evalExpr(s, receiverStart(t, i), i - 1);
       if (sink === 'walk') {
-        if (recv.text !== undefined && !recv.text.startsWith('\u0000')) s.walkRoots.push(recv.text);
+        if (recv.text !== undefined && !recv.text.startsWith('\u0000')) {
+          const pat = evalExpr(s, end + 1, closeOf(t, end) - 1).text;
+          addWalkRoot(s, recv.text, name === 'rglob' ? '**/' + (pat ?? '*') : name === 'glob' ? pat : undefined);
+        }
         continue;
       }
       if (recv.text === undefined || recv.text.startsWith('\u0000')) {
-        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) deleteWalked(s);
         continue;
       }
       const close = closeOf(t, end);
@@ -1124,6 +1309,12 @@ function walk(s: Scope): void {
       }
       argRanges = splitArgs(t, end, stop);
     } else if (sink === 'exec' && s.lang === 'python' && t[end]?.k === 'str') argRanges = [[end, end + 1]];
+    else if (s.lang === 'perl' && (sink === 'delete' || sink === 'delete-r') && (!t[end] || [';', '}', ')', ','].includes(t[end].v) || (t[end].k === 'id' && ['if', 'unless', 'or', 'and', 'for', 'foreach'].includes(t[end].v)))) {
+      // Perl's unlink / rmdir without arguments delete $_ (the file a loop or File::Find hands over).
+      judgeCall(s, name, sink, [UNKNOWN], []);
+      i = end - 1;
+      continue;
+    }
     else {
       i = end - 1;
       continue;
@@ -1135,7 +1326,7 @@ function walk(s: Scope): void {
     if (parts.length > 1 && !s.aliases.has(first) && !own(SINKS[s.lang], cname) && own(SINKS[s.lang], '.' + parts[parts.length - 1]) && ['delete', 'delete-r', 'read', 'write', 'open', 'move'].includes(sink)) {
       const recv = evalExpr(s, i, end - 2);
       if (recv.text === undefined || recv.text.startsWith('\u0000')) {
-        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) deleteWalked(s);
         i = end - 1;
         continue;
       }
@@ -1374,6 +1565,10 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   // `\n` typed outside any string (python3 -c "import os\nwhile True: os.fork()"): the author meant a line break; the
   // program is judged as meant as well (a syntax error today is one quoting fix away from running).
   if (s.toks.some((x, i) => x.k === 'op' && x.v === '\\' && s.toks[i + 1]?.k === 'id' && s.toks[i + 1].v.startsWith('n'))) analyzeInterpreterCode(lang, code.replace(/\\n/g, '\n'), { ...ctx, depth: ctx.depth + 1 });
+  // Members and callees named by a string the code computes (cp['exec'+'Sync'], getattr(os, 'sys'+'tem'), send(:system), $f = 'sys'.'tem'; $f(...)): that member.
+  collectVars(s);
+  foldComputedNames(s);
+  s.vars.clear();
   collectAliases(s);
   // getattr(__import__('shutil'), 'rmtree'): the inner import is rewritten first, then the getattr around it.
   if (lang === 'python' && s.toks.some((x) => x.v === 'getattr')) collectAliases(s);
@@ -1450,6 +1645,8 @@ export function interpreterCode(spec: InterpreterSpec, argv: string[]): string[]
 
 /** Whether the interpreter reads its program from stdin: no code option and no script operand (or `-`, `/dev/stdin`). */
 function programOnStdin(spec: InterpreterSpec, argv: string[]): boolean {
+  // deno run -A - / bun run -: the script operand `-` is stdin.
+  if (spec.runSubcommand && argv[1] === spec.runSubcommand) return argv.slice(2).find((a) => !a.startsWith('-') || a === '-') === '-' || argv.slice(2).includes('/dev/stdin');
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     if (a === '-' || a === '/dev/stdin') return true;

@@ -43,7 +43,7 @@ export function guardTablesMarkdown(): string {
   section('Download-and-run family (`families/download.ts`)', [
     ['downloaders', code(DOWNLOADERS)],
     ['shells', code(SHELLS)],
-    ['interpreters and their code options', INTERPRETERS.map((i) => `${i.lang}: ${code(i.names)} (code: ${code([...[...i.codeShort].map((l) => '-' + l), ...i.codeLong, ...(i.evalSubcommand ? [i.evalSubcommand] : [])])})`).join('<br>')],
+    ['interpreters and their code options', INTERPRETERS.map((i) => `${i.lang}: ${code(i.names)} (code: ${code([...[...i.codeShort].map((l) => '-' + l), ...i.codeLong, ...(i.evalSubcommand ? [i.evalSubcommand] : []), ...(i.runSubcommand ? [i.runSubcommand + ' -'] : [])])})`).join('<br>')],
   ]);
   section('Trusted generators of shell code (`tables/generators.ts`): their output may be eval\'d, sourced or piped to a shell; any other program\'s output run by a shell is `dynamic-command` (ask)', [
     ['program: first operand', Object.entries(SHELL_CODE_GENERATORS).map(([p, a]) => `\`${p}\` ${a.map((x) => (x === '*' ? '(any)' : '`' + x + '`')).join('/')}`).join(', ')],
