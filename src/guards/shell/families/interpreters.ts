@@ -421,6 +421,8 @@ interface Scope {
   walkRoots: { path: string; filtered: boolean }[];
   /** The code changed its folder to one only known at run time: a relative path is unknown. */
   cwdUnknown?: boolean;
+  /** Process-starting calls whose stdin writes were looked for (bounded). */
+  stdinProcesses?: number;
 }
 
 /** Calls that return the current folder (tracked through chdir calls). */
@@ -1337,8 +1339,158 @@ function walk(s: Scope): void {
       continue;
     }
     judgeCall(s, name, sink, args, argRanges);
+    if (sink === 'shell' || sink === 'argv' || (sink === 'open' && s.lang === 'perl')) judgeStdinWrites(s, i, end, cname, sink, args, argRanges);
     i = end - 1;
   }
+}
+
+// ---------------------------------------------------------------- text written to a process
+
+const MAX_PROCESSES = 16;
+/** Calls that start a process whose stdin the code can write (not exec, which replaces the process). */
+const STDIN_PROCESS = /(?:^|[.:])(?:popen[23]?|Popen|popen2e|spawn|spawnSync|run|call|check_call|check_output|exec|execSync|execFile|execFileSync|Command|capture2e?|capture3|popen3|proc_open|system|create_subprocess_exec|create_subprocess_shell|execa|execaSync|open)$/;
+const WRITE_METHODS = new Set(['write', 'end', 'puts', 'print', 'printf', 'syswrite', 'send', 'sendline', 'writelines', 'communicate', 'say', '<<']);
+const NEWLINE_METHODS = new Set(['puts', 'say', 'writelines']);
+const SHELL_NAME = /^(?:ba|da|z|k|a|mk|fi|c|tc|yash|posh)?sh$/;
+
+function quoteWord(w: string): string {
+  return /^[\w.\/@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line of the process a call starts, as shell text (argv words quoted), when it is static. */
+function processText(s: Scope, cname: string, sink: Sink, args: Val[]): string | undefined {
+  const v = args[0];
+  if (!v) return undefined;
+  const list = args.find((x) => x.fields?.get('cmd')?.list)?.fields?.get('cmd')?.list ?? (args[1]?.fields?.get('args')?.list && v.text !== undefined ? [v, ...args[1].fields.get('args')!.list!] : undefined) ?? v.list ?? (sink === 'argv' && s.lang === 'node' && args[1]?.list ? [v, ...args[1].list] : undefined);
+  if (list) {
+    const words = list.map((x) => x.text);
+    if (!words.length || words.some((w) => w === undefined || w.includes('\u0000'))) return undefined;
+    return (words as string[]).map(quoteWord).join(' ');
+  }
+  if (v.text === undefined || v.text.includes('\u0000')) return undefined;
+  return v.text;
+}
+
+/**
+ * Text the code writes into a process it started (`open(P, "|sh"); print P "..."`, `Popen(['sh'], stdin=PIPE).communicate(b'...')`,
+ * `spawn('sh').stdin.write(...)`, `IO.popen('sh', 'w') { |io| io.puts ... }`, `input=` / `{input: ...}` / `stdin_data:`):
+ * what a shell or an interpreter reads on stdin is a script, judged as if it were given in a heredoc.
+ */
+function judgeStdinWrites(s: Scope, at: number, end: number, cname: string, sink: Sink, args: Val[], argRanges: [number, number][]): void {
+  const t = s.toks;
+  if ((s.stdinProcesses = (s.stdinProcesses ?? 0) + 1) > MAX_PROCESSES) return;
+  let cmd: string | undefined;
+  const handles = new Set<string>();
+  if (sink === 'open') {
+    // Perl: open(FH, "|cmd") / open(my $fh, '|-', 'cmd', @args)
+    if (args.length >= 3 && (args[1]?.text ?? '').trim() === '|-') cmd = args.slice(2).every((x) => x.text !== undefined && !x.text.includes('\u0000')) ? (args.length === 3 ? args[2].text : args.slice(2).map((x) => quoteWord(x.text!)).join(' ')) : undefined;
+    else if (args.length === 2 && (args[1]?.text ?? '').trim().startsWith('|')) cmd = args[1].text!.trim().slice(1).trim();
+    else return;
+    const first = argRanges[0];
+    if (first) for (let j = first[1] - 1; j >= first[0]; j--) if (t[j].k === 'id' && t[j].v !== 'my' && t[j].v !== 'local' && t[j].v !== 'our') {
+      handles.add(t[j].v);
+      break;
+    }
+  } else {
+    if (!STDIN_PROCESS.test(cname)) return;
+    cmd = processText(s, cname, sink, args);
+  }
+  if (cmd === undefined || cmd.includes('\u0000')) return;
+  const close = t[end]?.v === '(' ? closeOf(t, end) : end;
+  const texts: string[] = [];
+  let unknown = false;
+  const take = (a: number, b: number, newline: boolean): void => {
+    if (a >= b) return;
+    // communicate(input=b'...'): the keyword's value
+    if (t[a].k === 'id' && t[a].v === 'input' && t[a + 1]?.v === '=') a += 2;
+    const v = evalExpr(s, a, b);
+    const text = v.list ? v.list.map((x) => x.text ?? '\u0000').join('\n') : v.text;
+    if (text === undefined || text.includes('\u0000')) unknown = true;
+    else texts.push(text + (newline ? '\n' : ''));
+  };
+  // Keyword input in the call: input=..., {input: ...}, stdin_data: ...
+  for (const [p, q] of argRanges) {
+    for (let j = p; j < q - 2; j++) {
+      if (t[j].k === 'op' && (t[j].v === '(' || t[j].v === '[')) {
+        j = closeOf(t, j) - 1;
+        continue;
+      }
+      if ((t[j].k === 'id' || t[j].k === 'str') && /^:?(?:input|stdin_data)$/.test(t[j].v) && ['=', ':', '=>'].includes(t[j + 1].v) && t[j + 2]?.v !== '=') {
+        let e = j + 2;
+        while (e < q && t[e].v !== ',' && t[e].v !== '}') e = t[e].k === 'op' && (t[e].v === '(' || t[e].v === '[' || t[e].v === '{') ? closeOf(t, e) : e + 1;
+        take(j + 2, e, false);
+        j = e;
+      }
+    }
+  }
+  // The process held in a name: p = Popen(...), const p = spawn(...), $p = popen(...), local p = io.popen(...), with ... as p
+  let start = at;
+  if (t[start - 1]?.v === 'new') start--;
+  if (t[start - 1]?.v === '=' && t[start - 2]?.k === 'id') handles.add(t[start - 2].v);
+  if (t[close]?.v === 'as' && t[close + 1]?.k === 'id') handles.add(t[close + 1].v);
+  // Ruby blocks: IO.popen('sh', 'w') { |io| ... } / Open3.popen3('sh') do |stdin, out, err| ... end
+  const blockAt = t[close]?.v === '{' || t[close]?.v === 'do' ? close + 1 : -1;
+  if (blockAt > 0 && t[blockAt]?.v === '|' && t[blockAt + 1]?.k === 'id') handles.add(t[blockAt + 1].v);
+  // PHP proc_open($cmd, $spec, $pipes): writes go to $pipes[0].
+  if (s.lang === 'php' && cname === 'proc_open' && argRanges[2] && t[argRanges[2][0]]?.k === 'id') handles.add(t[argRanges[2][0]].v);
+  /** A write call starting at j (a method name after the handle): its argument range. */
+  const writeAt = (j: number): void => {
+    const m = t[j];
+    if (!m || m.k !== 'id' || !WRITE_METHODS.has(m.v)) return;
+    const nl = NEWLINE_METHODS.has(m.v);
+    if (t[j + 1]?.v === '(') {
+      const c = closeOf(t, j + 1);
+      const parts = splitArgs(t, j + 2, c - 1);
+      if (parts.length) take(parts[0][0], parts[0][1], nl);
+    } else if (s.lang === 'ruby' || s.lang === 'perl') {
+      let e = j + 1;
+      while (e < t.length && t[e].v !== ';' && t[e].v !== '}' && !(t[e].k === 'id' && ['end', 'if', 'unless'].includes(t[e].v))) e = t[e].k === 'op' && (t[e].v === '(' || t[e].v === '[' || t[e].v === '{') ? closeOf(t, e) : e + 1;
+      take(j + 1, e, nl);
+    }
+  };
+  const chainFrom = (j: number): void => {
+    // .communicate(X) / .write(X) / .stdin.write(X) / :write(X) / ->print(X) / [0] then the same
+    if (t[j]?.v === '[') j = closeOf(t, j);
+    if (!t[j] || !['.', ':', '->'].includes(t[j].v)) return;
+    if (t[j + 1]?.v === 'stdin' && ['.', ':'].includes(t[j + 2]?.v ?? '')) writeAt(j + 3);
+    else writeAt(j + 1);
+  };
+  chainFrom(close);
+  if (handles.size) {
+    for (let j = close; j < t.length; j++) {
+      const x = t[j];
+      if (x.k === 'id' && handles.has(x.v) && t[j + 1]?.v !== '=') {
+        chainFrom(j + 1);
+        // Ruby io << "text"
+        if (t[j + 1]?.v === '<' && t[j + 2]?.v === '<') take(j + 3, statementEnd(t, j + 3), false);
+        // Perl: print FH "..." / print {$fh} "..." / printf $fh ...
+        const prev = t[j - 1]?.v === '{' && t[j + 1]?.v === '}' ? t[j - 2] : t[j - 1];
+        if (prev?.k === 'id' && ['print', 'printf', 'say'].includes(prev.v) && s.lang === 'perl') take(j + (t[j + 1]?.v === '}' ? 2 : 1), statementEnd(t, j + (t[j + 1]?.v === '}' ? 2 : 1)), prev.v === 'say');
+        // fwrite($p, X) / fputs($pipes[0], X) / syswrite($fh, X)
+        const callee = t[j - 2];
+        if (t[j - 1]?.v === '(' && callee?.k === 'id' && ['fwrite', 'fputs', 'syswrite'].includes(callee.v)) {
+          const parts = splitArgs(t, j, closeOf(t, j - 1) - 1);
+          if (parts[1]) take(parts[1][0], parts[1][1], false);
+        }
+      }
+    }
+  }
+  if (!texts.length && !unknown) return;
+  const prog = posix.basename(cmd.trim().split(/\s+/)[0] ?? '').replace(/^'|'$/g, '');
+  const reader = SHELL_NAME.test(prog) || !!interpreterOf(prog);
+  if (unknown && reader) s.ctx.analyzer.hit('dynamic-command', 'ask', s.ctx.segment, `${s.lang} writes text only known at run time into ${prog}, which runs it`);
+  if (!texts.length) return;
+  const body = texts.join('');
+  let tag = 'LOOM_STDIN';
+  while (body.includes(tag)) tag += '_';
+  s.ctx.analyzer.analyzeSource(`${cmd} <<'${tag}'\n${body}\n${tag}\n`, s.ctx.depth + 1, `${s.ctx.via} > ${s.lang} stdin of ${prog}`, s.ctx.cwd, new Map());
+}
+
+/** End of the statement starting at j: the next `;` or `}` at the same depth. */
+function statementEnd(t: Tok[], j: number): number {
+  let e = j;
+  while (e < t.length && t[e].v !== ';' && t[e].v !== '}' && !(t[e].k === 'id' && ['end', 'if', 'unless', 'or', 'and'].includes(t[e].v))) e = t[e].k === 'op' && (t[e].v === '(' || t[e].v === '[' || t[e].v === '{') ? closeOf(t, e) : e + 1;
+  return e;
 }
 
 // ---------------------------------------------------------------- Tcl / expect
