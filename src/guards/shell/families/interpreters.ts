@@ -18,7 +18,7 @@ import type { Analyzer } from '../analyze';
 import type { SimpleCommand } from '../lexer';
 import { deletesPath, readsPath, writesPath, carriesFolder } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { CLUSTER_TAIL, interpreterOf, type InterpreterSpec, type Language } from '../tables/programs';
+import { CLUSTER_TAIL, interpreterOf, isDownloader, type InterpreterSpec, type Language } from '../tables/programs';
 import { own } from './args';
 import { sqlOnlyReads } from './tamper';
 import { CODE_SHELL_ON_SOCKET, CODE_SOCKET } from '../tables/remote-shell';
@@ -569,6 +569,8 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       list: vals.every((v) => v.list) ? vals.flatMap((v) => v.list!) : undefined,
     };
   }
+  // `cmd` / qx(cmd) / %x(cmd) as a value: the command's output (from the network when it runs a downloader).
+  if (t[a].k === 'str' && b === a + 1 && t[a].shell) return { text: '\u0000', decoded: true, net: fetchesFromNetwork([{ text: resolveInterp(s, t[a], depth) }]) };
   if (t[a].k === 'str' && b === a + 1) return { text: resolveInterp(s, t[a], depth) };
   if (t[a].k === 'str' && b > a + 1 && t[a + 1].k === 'op' && t[a + 1].v === '.') {
     // "...".join(x), "...".decode(), '...'[::-1]
@@ -610,10 +612,16 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       }
       const homeCall = (sink === 'home' || /^(?:os\.homedir|Path\.home|pathlib\.Path\.home|Dir\.home|os\.getenv|getenv|os\.environ\.get)$/.test(cname)) && (/(?:homedir|home)$/i.test(cname) || /^["']?(?:HOME|USERPROFILE)/.test(args[0]?.text ?? ''));
       const tail = cname.split('.').slice(-3).join('.');
+      // f:read('a') / res.read() on a variable holding a download: the download.
+      const recvName = name.split(/\.|::|->/)[0];
+      if (recvName !== name && !s.aliases.has(recvName) && depth < 10) {
+        const rv = s.vars.get(recvName);
+        if (rv && evalExpr(s, rv[0], rv[1], depth + 1).net) return { text: '\u0000', net: true };
+      }
       if (CWD_CALLS.has(cname) && !s.cwdUnknown) v = { text: s.ctx.cwd };
       else if (homeCall) v = { text: s.home };
       else if (/(?:^|\.)os\.path\.expanduser$/.test(cname) || tail === 'os.path.expanduser') v = args[0] ?? UNKNOWN;
-      else if (sink === 'net') v = { text: '\u0000', net: true };
+      else if (sink === 'net' || ((sink === 'shell' || sink === 'argv') && fetchesFromNetwork(args))) v = { text: '\u0000', net: true };
       else if (sink === 'decode') v = { text: '\u0000', decoded: true, net: args.some((x) => x.net) };
       else if (sink === 'path') v = args[0] ?? UNKNOWN;
       else if (sink === 'join') v = { text: args.map((x) => x.text ?? '\u0000').join('/') };
@@ -633,6 +641,21 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
     }
   }
   return UNKNOWN;
+}
+
+/** Programs whose output is what they fetch from the network (git's is the repository's, not a download). */
+const fetcher = (word: string | undefined): boolean => !!word && posix.basename(word) !== 'git' && isDownloader(posix.basename(word));
+
+/** A shell string or argv (the arguments of a shell/argv call) that runs a downloader: its output comes from the network. */
+function fetchesFromNetwork(args: Val[]): boolean {
+  const v = args[0];
+  if (!v) return false;
+  if (v.list) return fetcher(v.list[0]?.text);
+  const cmd = v.fields?.get('cmd')?.list?.[0]?.text;
+  if (cmd) return fetcher(cmd);
+  if (v.text === undefined) return false;
+  if (args[1]?.fields?.get('args') || args[1]?.list) return fetcher(v.text);
+  return v.text.split(/[|;&]+/).slice(0, 8).some((part) => fetcher(part.trim().split(/\s+/).find((w) => w !== 'sudo' && !/^\w+=/.test(w))));
 }
 
 function resolveInterp(s: Scope, tok: Tok, depth: number): string {

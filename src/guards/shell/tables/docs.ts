@@ -12,6 +12,7 @@ import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, POWER_COMMANDS, POWER
 import { GIT_COMMAND_KEYS, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './git';
 import { CONTENT_DESTROYERS, GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
+import { FOREIGN_RUNNERS } from './foreign';
 import { SHELL_CODE_GENERATORS } from './generators';
 import { NET_CLIENTS, SOCAT_EXEC, SOCAT_NET } from './remote-shell';
 import { CREDENTIAL_FOLDERS, HISTORY_PRINTERS, ORDINARY_SAMPLE_NAMES, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SYSTEM_SECRET_FILES, UPLOAD_OPTIONS } from './secrets';
@@ -102,6 +103,14 @@ export function guardTablesMarkdown(): string {
     ['programs that overwrite a file in place (deny in home or system folders)', code(CONTENT_DESTROYERS)],
     ['find -exec programs read as their recursive form without a name filter', Object.entries(FIND_EXEC_RECURSIVE).map(([p, f]) => `\`${p} ${f}\``).join(', ')],
   ]);
+  const byLang = new Map<string, string[]>();
+  for (const [name, r] of Object.entries(FOREIGN_RUNNERS)) if (r.shellCall || r.shellText) byLang.set(r.lang ?? name, [...(byLang.get(r.lang ?? name) ?? []), name]);
+  section('Foreign-code family (`tables/foreign.ts`): languages whose own call runs a shell string', [...byLang.entries()].map(([lang, names]) => {
+    const r = FOREIGN_RUNNERS[names[0]];
+    const how = [...(r.code ?? []).map((c) => `\`${c}\``), ...(r.stdin ? [r.stdin === 'always' ? 'stdin' : 'stdin (`-`)'] : []), ...(r.source ? [`files \`${r.source.source.replace(/\|/g, '\\|')}\``] : [])].join(', ');
+    const call = r.shellText ? 'the code is read as shell commands' : `\`${r.shellCall!.source.replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
+    return [`${lang}: ${code(names)}`, `code: ${how}; runs a shell string: ${call}`] as [string, string];
+  }));
   section('Windows family (`families/windows.ts`)', [
     ['delete cmdlets and aliases', code(WIN_DELETE)],
     ['Remove-Item parameters (any unique prefix)', code(REMOVE_ITEM_PARAMS)],

@@ -32,7 +32,7 @@ export interface InterpreterSpec {
 }
 
 export const INTERPRETERS: InterpreterSpec[] = [
-  { lang: 'python', names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'py', 'python3w', 'ipython', 'ipython3'], codeShort: 'c', codeLong: ['--command'], argShort: 'WXQ', argLong: ['--check-hash-based-pycs'], moduleShort: 'm' },
+  { lang: 'python', names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'py', 'python3w', 'ipython', 'ipython3', 'sage'], codeShort: 'c', codeLong: ['--command'], argShort: 'WXQ', argLong: ['--check-hash-based-pycs'], moduleShort: 'm' },
   { lang: 'node', names: ['node', 'nodejs', 'tsx', 'ts-node', 'esno', 'esr'], codeShort: 'ep', codeLong: ['--eval', '--print'], argShort: 'rC', argLong: ['--require', '--import', '--loader', '--experimental-loader', '--input-type', '--conditions', '--env-file', '--title', '--cwd', '--preload', '--config', '--tsconfig'], moduleShort: '' },
   { lang: 'node', names: ['bun'], codeShort: 'ep', codeLong: ['--eval', '--print'], argShort: 'rC', argLong: ['--require', '--import', '--preload', '--config', '--tsconfig', '--cwd', '--env-file'], moduleShort: '', runSubcommand: 'run' },
   { lang: 'node', names: ['deno'], codeShort: '', codeLong: [], argShort: '', argLong: ['--config', '--import-map', '--location', '--cert', '--seed'], moduleShort: '', evalSubcommand: 'eval', runSubcommand: 'run' },
