@@ -61,7 +61,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
   },
   node: {
     'child_process.exec': 'shell', 'child_process.execSync': 'shell', exec: 'shell', execSync: 'shell', 'child_process.execFile': 'argv', 'child_process.execFileSync': 'argv', 'child_process.spawn': 'argv', 'child_process.spawnSync': 'argv', 'child_process.fork': 'argv', execFile: 'argv', execFileSync: 'argv', spawn: 'argv', spawnSync: 'argv', execa: 'argv', execaSync: 'argv', 'execa.command': 'shell', execaCommand: 'shell', execaCommandSync: 'shell',
-    'Bun.spawn': 'argv', 'Bun.spawnSync': 'argv', 'Deno.Command': 'argv', 'Deno.run': 'argv', $: 'shell', 'Bun.$': 'shell', 'zx.$': 'shell',
+    'Bun.spawn': 'argv', 'Bun.spawnSync': 'argv', 'bun.spawn': 'argv', 'bun.spawnSync': 'argv', 'Deno.Command': 'argv', 'Deno.run': 'argv', $: 'shell', 'Bun.$': 'shell', 'bun.$': 'shell', 'zx.$': 'shell', 'execa.$': 'shell',
     eval: 'exec', Function: 'exec', 'vm.runInThisContext': 'exec', 'vm.runInNewContext': 'exec', 'vm.runInContext': 'exec', 'vm.Script': 'exec', 'vm.compileFunction': 'exec', 'globalThis.eval': 'exec', 'window.eval': 'exec', 'global.eval': 'exec', 'import': 'exec',
     'fs.rmSync': 'delete', 'fs.rm': 'delete', 'fs.promises.rm': 'delete', 'fs.rmdirSync': 'delete', 'fs.rmdir': 'delete', 'fs.promises.rmdir': 'delete', 'fs.unlinkSync': 'delete', 'fs.unlink': 'delete', 'fs.promises.unlink': 'delete', 'fs-extra.removeSync': 'delete-r', 'fs-extra.remove': 'delete-r', 'fs-extra.emptyDirSync': 'delete-r', 'fs-extra.emptyDir': 'delete-r', 'rimraf': 'delete-r', 'rimraf.sync': 'delete-r', rimrafSync: 'delete-r', 'rimraf.rimraf': 'delete-r', 'rimraf.rimrafSync': 'delete-r', 'del.deleteSync': 'delete-r', deleteSync: 'delete-r', 'del.deleteAsync': 'delete-r', 'Deno.remove': 'delete', 'Deno.removeSync': 'delete', rmSync: 'delete', rmdirSync: 'delete', unlinkSync: 'delete', 'fs.renameSync': 'move', 'fs.rename': 'move', 'fs.promises.rename': 'move', renameSync: 'move', 'fs-extra.moveSync': 'move',
     'fs.readFileSync': 'read', 'fs.readFile': 'read', 'fs.promises.readFile': 'read', 'fs.createReadStream': 'read', readFileSync: 'read', 'Bun.file': 'read', 'Deno.readTextFile': 'read', 'Deno.readTextFileSync': 'read', 'Deno.readFile': 'read', 'Deno.readFileSync': 'read', 'fs.openSync': 'open', 'fs.open': 'open',
@@ -495,7 +495,7 @@ function canonical(s: Scope, name: string): string {
   const first = name.split(/\.|::|->/)[0];
   const alias = s.aliases.get(first);
   const full = alias ? alias + name.slice(first.length) : name;
-  return full.replace(/^node:/, '').replace(/^fs\/promises/, 'fs.promises').replace(/^(?:require\.main\.)?require\b/, 'require').replace(/^fs\.promises\.promises/, 'fs.promises');
+  return full.replace(/^node:/, '').replace(/^CORE::(?:GLOBAL::)?/, '').replace(/^fs\/promises/, 'fs.promises').replace(/^(?:require\.main\.)?require\b/, 'require').replace(/^fs\.promises\.promises/, 'fs.promises');
 }
 
 function sinkOf(s: Scope, name: string): Sink | undefined {
@@ -775,6 +775,13 @@ function collectAliases(s: Scope): void {
     if (s.lang === 'python' && x.v === 'getattr' && t[i + 1]?.v === '(' && t[i + 2]?.k === 'id' && t[i + 3]?.v === ',' && t[i + 4]?.k === 'str' && t[i + 5]?.v === ')') {
       t.splice(i, 6, { k: 'id', v: t[i + 2].v + '.' + t[i + 4].v });
     }
+    // f = os.system / const run = cp.execSync / local o = os: a name for a module or one of its calls.
+    if ((s.lang === 'python' || s.lang === 'node' || s.lang === 'lua') && t[i + 1]?.v === '=' && t[i + 2]?.k === 'id' && t[i + 2].v !== 'require' && t[i - 1]?.v !== '.' && !s.aliases.has(x.v)) {
+      const [rhs, e] = dottedName(t, i + 2);
+      const head = rhs.split('.')[0];
+      const known = s.aliases.has(head) || Object.keys(SINKS[s.lang]).some((k) => k.startsWith(head + '.'));
+      if (known && (e >= t.length || t[e].v === ';' || t[e].v === ',') && (rhs.includes('.') || s.aliases.has(head) || s.lang === 'lua')) s.aliases.set(x.v, canonical(s, rhs));
+    }
     if (s.lang === 'ruby' && x.v === 'include' && t[i + 1]?.v === 'FileUtils') for (const k of Object.keys(SINKS.ruby)) if (k.startsWith('FileUtils.')) s.aliases.set(k.slice(10), k);
     if (s.lang === 'perl' && x.v === 'use' && t[i + 1]?.k === 'id') {
       const mod = t[i + 1].v;
@@ -796,6 +803,26 @@ function staticName(s: Scope, a: number, b: number): string | undefined {
   const v = evalExpr(s, a, b);
   const text = v.text;
   return text !== undefined && !v.list && NAME_TEXT.test(text) ? text : undefined;
+}
+
+/** Perl: a static sub name, without the CORE:: / main:: package. */
+function staticPerlName(s: Scope, a: number, b: number): string | undefined {
+  const v = evalExpr(s, a, b);
+  const text = v.text?.replace(/^(?:CORE::GLOBAL::|CORE::|main::|::)/, '');
+  return text !== undefined && !v.list && /^[A-Za-z_]\w*(?:::\w+)*$/.test(text) ? text : undefined;
+}
+
+/** Index of the bracket that opens the one closing at `j`. */
+function openOf(t: Tok[], j: number): number {
+  const close = t[j].v;
+  const open = close === ')' ? '(' : close === ']' ? '[' : '{';
+  let depth = 0;
+  for (let k = j; k >= 0; k--) {
+    if (t[k].k !== 'op') continue;
+    if (t[k].v === close) depth++;
+    else if (t[k].v === open && --depth === 0) return k;
+  }
+  return 0;
 }
 
 /**
@@ -839,7 +866,25 @@ function foldComputedNames(s: Scope): void {
       if (next !== '(' && next !== '.' && next !== '[' && !(next === ':' && s.lang === 'lua') && !(t[close]?.k === 'str' && s.lang === 'node')) continue;
       const name = staticName(s, i + 1, close - 1);
       if (!name || /^\d/.test(name)) continue;
-      t.splice(i, close - i, { k: 'op', v: '.' }, { k: 'id', v: name });
+      // os.__dict__['system'] / vars(os)['system'] are os.system.
+      const dict = s.lang === 'python' && t[i - 1].v === '__dict__' && t[i - 2]?.v === '.' ? 2 : 0;
+      t.splice(i - dict, close - i + dict, { k: 'op', v: '.' }, { k: 'id', v: name });
+      redo();
+      continue;
+    }
+    // Perl: &$name(...) / &{"name"}(...) / &{\&name}: the sub the string names.
+    if (s.lang === 'perl' && x.k === 'op' && x.v === '&' && (t[i + 1]?.k === 'id' || t[i + 1]?.v === '{') && t[i - 1]?.k !== 'id' && t[i - 1]?.k !== 'str' && t[i - 1]?.v !== ')') {
+      let name: string | undefined;
+      let stop = i + 2;
+      if (t[i + 1].k === 'id' && t[i + 1].v.startsWith('$')) {
+        const v = s.vars.get(t[i + 1].v);
+        name = v ? staticPerlName(s, v[0], v[1]) : undefined;
+      } else if (t[i + 1].v === '{') {
+        stop = closeOf(t, i + 1);
+        name = staticPerlName(s, i + 2, stop - 1);
+      }
+      if (!name || t[stop]?.v !== '(') continue;
+      t.splice(i, stop - i, { k: 'id', v: name });
       redo();
       continue;
     }
@@ -888,8 +933,21 @@ function foldComputedNames(s: Scope): void {
         continue;
       }
       const rest = parts.length > 1 ? parts[1][0] : stop;
-      if (paren) t.splice(i, rest - i, { k: 'id', v: name }, { k: 'op', v: '(' });
-      else t.splice(i, rest - i, { k: 'id', v: name });
+      // obj.send(:system, ...) on any object but a module the tables know: Kernel's system.
+      let from = i;
+      if (t[i - 1]?.v === '.') {
+        let r = i - 1;
+        while (r > 0 && t[r].v === '.' && (t[r - 1].k === 'id' || t[r - 1].v === ')')) {
+          r = t[r - 1].v === ')' ? openOf(t, r - 1) - 1 : r - 1;
+          if (r >= 0 && t[r]?.k === 'id') r--;
+          else break;
+        }
+        const recvStart = Math.max(0, r + 1);
+        const recv = t.slice(recvStart, i - 1).map((y) => y.v).join('');
+        if (own(SINKS.ruby, name) && !own(SINKS.ruby, recv + '.' + name)) from = recvStart;
+      }
+      if (paren) t.splice(from, rest - from, { k: 'id', v: name }, { k: 'op', v: '(' });
+      else t.splice(from, rest - from, { k: 'id', v: name });
       redo();
       continue;
     }
@@ -933,6 +991,8 @@ function collectVars(s: Scope): void {
     const name = t[i - 1].v.replace(/^[$@]/, '');
     s.vars.set(name, [i + 1, end]);
     s.vars.set(t[i - 1].v, [i + 1, end]);
+    // out, err = capture(...) / out, _, st = ...: each name holds (a part of) what the call returns.
+    for (let k = i - 2; k > 0 && k > i - 16 && t[k].v === ',' && t[k - 1].k === 'id'; k -= 2) if (!s.vars.has(t[k - 1].v)) s.vars.set(t[k - 1].v, [i + 1, end]);
   }
 }
 
@@ -1326,7 +1386,11 @@ function walk(s: Scope): void {
       argRanges = [[end, end + 1]];
     } else if (t[end] && (t[end].k === 'str' || t[end].k === 'id' || (t[end].k === 'op' && (t[end].v === '[' || t[end].v === '(')) || t[end].k === 'num') && ['perl', 'ruby', 'lua', 'php', 'r', 'tcl'].includes(s.lang)) {
       // Paren-less call: system "rm -rf /"; unlink $f; FileUtils.rm_rf "/"; os.execute "..."
-      if (t[end].k === 'id' && ['if', 'unless', 'or', 'and', 'do', 'then'].includes(t[end].v)) continue;
+      if (t[end].k === 'id' && ['if', 'unless', 'or', 'and', 'do', 'then', 'for', 'foreach'].includes(t[end].v)) {
+        // Perl's `unlink if -f`: the bare form deletes $_.
+        if (s.lang === 'perl' && (sink === 'delete' || sink === 'delete-r')) judgeCall(s, name, sink, [UNKNOWN], []);
+        continue;
+      }
       let stop = end;
       while (stop < t.length && t[stop].v !== ';' && !(t[stop].k === 'op' && t[stop].v === '}') && !(t[stop].k === 'id' && ['if', 'unless', 'or', 'and', 'then', 'do'].includes(t[stop].v))) {
         if (t[stop].k === 'op' && (t[stop].v === '(' || t[stop].v === '[' || t[stop].v === '{')) stop = closeOf(t, stop);
@@ -1488,7 +1552,18 @@ function judgeStdinWrites(s: Scope, at: number, end: number, cname: string, sink
         if (t[j + 1]?.v === '<' && t[j + 2]?.v === '<') take(j + 3, statementEnd(t, j + 3), false);
         // Perl: print FH "..." / print {$fh} "..." / printf $fh ...
         const prev = t[j - 1]?.v === '{' && t[j + 1]?.v === '}' ? t[j - 2] : t[j - 1];
-        if (prev?.k === 'id' && ['print', 'printf', 'say'].includes(prev.v) && s.lang === 'perl') take(j + (t[j + 1]?.v === '}' ? 2 : 1), statementEnd(t, j + (t[j + 1]?.v === '}' ? 2 : 1)), prev.v === 'say');
+        if (prev?.k === 'id' && ['print', 'printf', 'say'].includes(prev.v) && s.lang === 'perl') {
+          const from = j + (t[j + 1]?.v === '}' ? 2 : 1);
+          const to = statementEnd(t, from);
+          if (prev.v === 'printf') {
+            // printf FH "%s\n", "text": the format filled with its arguments.
+            const parts = splitArgs(t, t[from]?.v === '(' ? from + 1 : from, t[from]?.v === '(' ? closeOf(t, from) - 1 : to).map(([p, q]) => evalExpr(s, p, q).text);
+            let k = 1;
+            const out = parts[0]?.replace(/%(%|s)/g, (_m, c: string) => (c === '%' ? '%' : parts[k++] ?? '\u0000'));
+            if (out === undefined || out.includes('\u0000') || /%[^%s]/.test(parts[0] ?? '')) unknown = true;
+            else texts.push(out);
+          } else take(from, to, prev.v === 'say');
+        }
         // fwrite($p, X) / fputs($pipes[0], X) / syswrite($fh, X)
         const callee = t[j - 2];
         if (t[j - 1]?.v === '(' && callee?.k === 'id' && ['fwrite', 'fputs', 'syswrite'].includes(callee.v)) {
