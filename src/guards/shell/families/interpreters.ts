@@ -1153,6 +1153,8 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
           else if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes a path only known at run time`);
           continue;
         }
+        // dir + '/' + name in a walk: the walked tree.
+        if (p.includes('\u0000') && s.walkRoots.length) deleteWalked(s);
         if (t.list) for (const x of t.list) if (x.text) deletesPath(a, x.text, cwd, segment, { recursive });
         deletesPath(a, p, cwd, segment, { recursive });
       }
