@@ -758,6 +758,9 @@ function collectAliases(s: Scope): void {
         if (t[open + 2]?.v === ')' && t[open + 3]?.v === '.' && t[open + 4]?.k === 'id') {
           t[i] = { k: 'id', v: mod };
           t.splice(i + 1, 3);
+          // const f = require('m').x; f(...): f is m.x
+          const [full, e] = dottedName(t, i);
+          if (t[i - 1]?.v === '=' && t[i - 2]?.k === 'id' && (e >= t.length || t[e].v === ';' || t[e].v === ',')) s.aliases.set(t[i - 2].v, full);
         }
       }
     }
@@ -810,6 +813,13 @@ function staticPerlName(s: Scope, a: number, b: number): string | undefined {
   const v = evalExpr(s, a, b);
   const text = v.text?.replace(/^(?:CORE::GLOBAL::|CORE::|main::|::)/, '');
   return text !== undefined && !v.list && /^[A-Za-z_]\w*(?:::\w+)*$/.test(text) ? text : undefined;
+}
+
+/** Perl: the sub a value names: \&name, \&CORE::name, or a static string. */
+function perlSubName(s: Scope, a: number, b: number): string | undefined {
+  const t = s.toks;
+  if (b === a + 3 && t[a].v === '\\' && t[a + 1].v === '&' && t[a + 2].k === 'id') return t[a + 2].v.replace(/^(?:CORE::GLOBAL::|CORE::|main::)/, '');
+  return staticPerlName(s, a, b);
 }
 
 /** Index of the bracket that opens the one closing at `j`. */
@@ -878,7 +888,7 @@ function foldComputedNames(s: Scope): void {
       let stop = i + 2;
       if (t[i + 1].k === 'id' && t[i + 1].v.startsWith('$')) {
         const v = s.vars.get(t[i + 1].v);
-        name = v ? staticPerlName(s, v[0], v[1]) : undefined;
+        name = v ? perlSubName(s, v[0], v[1]) : undefined;
       } else if (t[i + 1].v === '{') {
         stop = closeOf(t, i + 1);
         name = staticPerlName(s, i + 2, stop - 1);
@@ -889,6 +899,15 @@ function foldComputedNames(s: Scope): void {
       continue;
     }
     if (x.k !== 'id') continue;
+    // Perl: $f->(...) with $f = \&system or 'system'.
+    if (s.lang === 'perl' && x.v.startsWith('$') && t[i + 1]?.v === '->' && t[i + 2]?.v === '(') {
+      const v = s.vars.get(x.v);
+      const name = v ? perlSubName(s, v[0], v[1]) : undefined;
+      if (!name) continue;
+      t.splice(i, 2, { k: 'id', v: name });
+      redo();
+      continue;
+    }
     // getattr(obj, expr) -> obj.name
     if (s.lang === 'python' && x.v === 'getattr' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.') {
       const close = closeOf(t, i + 1);
@@ -1325,9 +1344,10 @@ function walk(s: Scope): void {
       else if (sink === 'shell' || sink === 'exec') {
         const close = closeOf(t, i - 1);
         let rest = splitArgs(t, i + 2, close - 1).map(([p, q]) => evalExpr(s, p, q));
-        // call_user_func_array('system', ['cmd']): the array is the argument list.
+        // call_user_func_array('system', ['cmd']): the array is the argument list; array_map / array_walk call it per item.
         if (t[i - 2].v === 'call_user_func_array' && rest[0]?.list) rest = rest[0].list;
-        if (rest.length) judgeCall(s, x.v, sink, rest, []);
+        if ((t[i - 2].v === 'array_map' || t[i - 2].v === 'array_walk') && rest[0]?.list) for (const item of rest[0].list.slice(0, 16)) judgeCall(s, x.v, sink, [item], []);
+        else if (rest.length) judgeCall(s, x.v, sink, rest, []);
       }
       continue;
     }
@@ -1410,7 +1430,20 @@ function walk(s: Scope): void {
       i = end - 1;
       continue;
     }
-    let args = argRanges.map(([p, q]) => evalExpr(s, p, q));
+    // Python's args= keyword is the first argument; a splat of a list (*['rm', ...], *%w[...]) is its items.
+    if (s.lang === 'python') {
+      const kw = argRanges.findIndex(([p, q]) => q > p + 2 && t[p].v === 'args' && t[p + 1].v === '=');
+      if (kw > 0 || (kw === 0 && argRanges.length >= 1)) argRanges = [[argRanges[kw][0] + 2, argRanges[kw][1]], ...argRanges.filter((_r, k) => k !== kw)];
+    }
+    // Perl's system { 'prog' } LIST / exec { ... } LIST: the block names the program, the list is the argv.
+    if (s.lang === 'perl' && argRanges[0] && t[argRanges[0][0]].v === '{' && closeOf(t, argRanges[0][0]) < argRanges[0][1]) argRanges = [[closeOf(t, argRanges[0][0]), argRanges[0][1]], ...argRanges.slice(1)];
+    let args = argRanges.flatMap(([p, q]): Val[] => {
+      if ((s.lang === 'python' || s.lang === 'ruby') && t[p]?.v === '*' && q > p + 1) {
+        const v = evalExpr(s, p + 1, q);
+        return v.list ?? [v];
+      }
+      return [evalExpr(s, p, q)];
+    });
     // x.unlink() / path.read_text(): a method of a value (not of a module) takes the value as its first argument.
     const parts = name.split(/\.|::|->/);
     const first = parts[0];
