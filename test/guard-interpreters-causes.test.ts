@@ -121,6 +121,10 @@ const CAUSES: Record<string, Cause> = {
       [`php -r '$h = proc_open("bash", [0 => ["pipe", "r"]], $pipes); fwrite($pipes[0], "rm -rf ~");'`, 'deny', HOME],
       [`lua -e "local sh = io.popen('bash', 'w'); sh:write('rm -rf /home/dev'); sh:close()"`, 'deny', HOME],
       [`perl -e 'open(P, "|python3"); print P "import shutil; shutil.rmtree(\\"/home/dev\\")\\n"'`, 'deny', HOME],
+      [`perl -e 'use IPC::Open2; my $pid = open2(my $out, my $in, "sh"); print $in "rm -rf ~\\n"'`, 'deny', HOME],
+      [`ruby -e "IO.popen('sh', 'w') << 'rm -rf ~'"`, 'deny', HOME],
+      [`python3 -c "import os; p = os.popen('bash', 'w'); p.write('rm -rf ~\\n'); p.close()"`, 'deny', HOME],
+      [`python3 -c "import subprocess\nwith subprocess.Popen(['sh'], stdin=subprocess.PIPE) as p:\n    p.communicate(b'rm -rf ~')"`, 'deny', HOME],
       [`python3 -c "import subprocess, sys; p = subprocess.Popen(['sh'], stdin=subprocess.PIPE); p.communicate(sys.stdin.read().encode())"`, 'ask', 'dynamic-command'],
     ],
     everyday: [
@@ -149,6 +153,7 @@ const CAUSES: Record<string, Cause> = {
       [`xonsh -c 'rm -rf ~'`, 'deny', HOME],
       [`nu -c 'rm -rf ~'`, 'deny', HOME],
       [`sage -c "os.system('rm -rf ~')"`, 'deny', HOME],
+      [`crystal eval 'system "rm -rf ~"'`, 'deny', HOME],
     ],
     everyday: [
       `m4 config.m4 > config.h`,

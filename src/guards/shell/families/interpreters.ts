@@ -1109,7 +1109,8 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
       const firstList = args.findIndex((x) => x.list);
       const optArgv = args.find((x) => x.fields?.get('cmd')?.list)?.fields?.get('cmd')?.list;
       const optArgs = args[1]?.fields?.get('args')?.list;
-      if (optArgv) list = optArgv;
+      if (s.lang === 'perl' && /(?:^|::)open[23]$/.test(c)) list = args.slice(c.endsWith('3') ? 3 : 2);
+      else if (optArgv) list = optArgv;
       else if (optArgs && args[0]?.text !== undefined) list = [args[0], ...optArgs];
       else if (/^os\.(?:exec|spawn|posix_spawn)/.test(c)) {
         const from = c.startsWith('os.spawn') ? 1 : 0;
@@ -1513,6 +1514,16 @@ function judgeStdinWrites(s: Scope, at: number, end: number, cname: string, sink
       handles.add(t[j].v);
       break;
     }
+  } else if (s.lang === 'perl' && /(?:^|::)open[23]$/.test(cname)) {
+    // open2($out, $in, cmd...) / open3($in, $out, $err, cmd...): the writer is $in.
+    const three = cname.endsWith('3');
+    const rest = args.slice(three ? 3 : 2);
+    cmd = rest.length && rest.every((x) => x.text !== undefined && !x.text.includes('\u0000')) ? (rest.length === 1 ? rest[0].text : rest.map((x) => quoteWord(x.text!)).join(' ')) : undefined;
+    const w = argRanges[three ? 0 : 1];
+    if (w) for (let j = w[1] - 1; j >= w[0]; j--) if (t[j].k === 'id' && t[j].v !== 'my') {
+      handles.add(t[j].v);
+      break;
+    }
   } else {
     if (!STDIN_PROCESS.test(cname)) return;
     cmd = processText(s, cname, sink, args);
@@ -1573,6 +1584,11 @@ function judgeStdinWrites(s: Scope, at: number, end: number, cname: string, sink
   const chainFrom = (j: number): void => {
     // .communicate(X) / .write(X) / .stdin.write(X) / :write(X) / ->print(X) / [0] then the same
     if (t[j]?.v === '[') j = closeOf(t, j);
+    // Ruby io << "text"
+    if (t[j]?.v === '<' && t[j + 1]?.v === '<') {
+      take(j + 2, statementEnd(t, j + 2), false);
+      return;
+    }
     if (!t[j] || !['.', ':', '->'].includes(t[j].v)) return;
     if (t[j + 1]?.v === 'stdin' && ['.', ':'].includes(t[j + 2]?.v ?? '')) writeAt(j + 3);
     else writeAt(j + 1);
@@ -1583,8 +1599,6 @@ function judgeStdinWrites(s: Scope, at: number, end: number, cname: string, sink
       const x = t[j];
       if (x.k === 'id' && handles.has(x.v) && t[j + 1]?.v !== '=') {
         chainFrom(j + 1);
-        // Ruby io << "text"
-        if (t[j + 1]?.v === '<' && t[j + 2]?.v === '<') take(j + 3, statementEnd(t, j + 3), false);
         // Perl: print FH "..." / print {$fh} "..." / printf $fh ...
         const prev = t[j - 1]?.v === '{' && t[j + 1]?.v === '}' ? t[j - 2] : t[j - 1];
         if (prev?.k === 'id' && ['print', 'printf', 'say'].includes(prev.v) && s.lang === 'perl') {

@@ -73,7 +73,7 @@ export const FOREIGN_RUNNERS: Record<string, ForeignRunner> = {
   stack: { sub: ['runghc', 'runhaskell'], source: /\.hs$/ },
   swift: { source: /\.swift$/, stdin: 'dash' },
   swiftc: { source: /\.swift$/ },
-  crystal: { sub: ['eval', 'run'], source: /\.cr$/ },
+  crystal: { sub: ['eval', 'run'], code: ['eval'], source: /\.cr$/ },
   nim: { sub: ['r', 'c', 'compile', 'run'], source: /\.nim$/ },
   zig: { sub: ['run', 'build-exe'], source: /\.zig$/ },
   dart: { sub: ['run'], source: /\.dart$/ },
