@@ -90,6 +90,9 @@ const CAUSES: Record<string, Cause> = {
       [`ruby -e "require 'find'; Find.find(Dir.home) { |p| File.delete(p) if File.file?(p) }"`, 'deny', HOME],
       [`ruby -e "Dir.glob(File.join(Dir.home, '**', '*')).each { |f| File.unlink(f) rescue nil }"`, 'deny', HOME],
       [`ruby -e "require 'fileutils'; Dir['/home/dev/*'].each { |d| FileUtils.rm_rf(d) }"`, 'deny', HOME],
+      [`perl -MFile::Find -e 'my $dir = "/home/dev"; find({wanted => sub {unlink}, no_chdir => 1}, $dir)'`, 'deny', HOME],
+      [`perl -MFile::Find -e 'find({wanted => sub {unlink}, no_chdir => 1}, $ARGV[0])' /home/dev`, 'ask', 'rm-unknown-target'],
+      [`python3 -c "import os,sys; [os.remove(os.path.join(r,f)) for r,_,fs in os.walk(sys.argv[1]) for f in fs]" /home/dev`, 'ask', 'rm-unknown-target'],
     ],
     everyday: [
       `python3 -c "import glob, os; [os.remove(f) for f in glob.glob('build/**/*.o', recursive=True)]"`,
@@ -101,6 +104,7 @@ const CAUSES: Record<string, Cause> = {
       `ruby -e "Dir.glob('**/*.log').each { |f| File.delete(f) }"`,
       `perl -MFile::Find -e 'find(sub { print "$File::Find::name\\n" if -f }, "src")'`,
       `python3 -c "import os; print(sum(len(f) for _, _, f in os.walk('.')))"`,
+      `perl -MFile::Find -e 'find(sub { print if -f }, $ARGV[0])' .`,
     ],
   },
   'text written into a shell the code starts': {

@@ -57,7 +57,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'os.path.expanduser': 'path', 'os.path.expandvars': 'path', 'os.path.abspath': 'path', 'os.path.realpath': 'path', 'os.path.normpath': 'path', 'pathlib.Path': 'path', Path: 'path', 'pathlib.PosixPath': 'path', PosixPath: 'path', str: 'path', 'os.fspath': 'path', 'os.path.join': 'join', '.joinpath': 'join',
     'os.path.expanduser~': 'home', 'pathlib.Path.home': 'home', 'Path.home': 'home', 'os.getenv': 'home', 'os.environ.get': 'home', 'os.getcwd': 'path',
     'sqlite3.connect': 'db', 'os.chdir': 'chdir',
-    'os.walk': 'walk', 'os.scandir': 'walk', 'os.listdir': 'walk', 'glob.glob': 'walk', 'glob.iglob': 'walk', '.rglob': 'walk', '.glob': 'walk', '.iterdir': 'walk', '.walk': 'walk',
+    'os.walk': 'walk', 'os.fwalk': 'walk', 'os.scandir': 'walk', 'os.listdir': 'walk', 'glob.glob': 'walk', 'glob.iglob': 'walk', '.rglob': 'walk', '.glob': 'walk', '.iterdir': 'walk', '.walk': 'walk',
   },
   node: {
     'child_process.exec': 'shell', 'child_process.execSync': 'shell', exec: 'shell', execSync: 'shell', 'child_process.execFile': 'argv', 'child_process.execFileSync': 'argv', 'child_process.spawn': 'argv', 'child_process.spawnSync': 'argv', 'child_process.fork': 'argv', execFile: 'argv', execFileSync: 'argv', spawn: 'argv', spawnSync: 'argv', execa: 'argv', execaSync: 'argv', 'execa.command': 'shell', execaCommand: 'shell', execaCommandSync: 'shell',
@@ -1270,6 +1270,10 @@ const WALK_FILTER = /\.endswith\(|\.suffix\b|fnmatch|\.match\(|\.test\(|\bextnam
 function addWalkRoot(s: Scope, root: string, pattern?: string): void {
   if (s.walkRoots.length >= 16) return;
   const full = pattern ? (root === '' || root === '.' ? pattern : root.replace(/\/+$/, '') + '/' + pattern) : root;
+  if (full.startsWith('\u0000')) {
+    s.walkRoots.push({ path: '\u0000', filtered: false });
+    return;
+  }
   let base = full.replace(/\/?[^/]*[*?[].*$/, '');
   if (base === '') base = full.startsWith('/') ? '/' : '.';
   const last = full.split('/').pop() ?? '';
@@ -1308,11 +1312,13 @@ function collectWalkRoots(s: Scope): void {
     }
     // Perl's File::Find: find(\&wanted, @dirs) / finddepth({wanted => ...}, $dir): the roots come after the callback.
     if (isFileFindCall(s, canonical(s, name))) {
-      for (const d of args.slice(1)) if (d.text !== undefined && !d.text.startsWith('\u0000')) addWalkRoot(s, d.text);
+      // A root only known at run time: what the callback deletes is unknown (asks, like rm -rf "$dir").
+      for (const d of args.slice(1)) addWalkRoot(s, d.text === undefined || d.text.startsWith('\u0000') ? '\u0000' : d.text);
       i = end - 1;
       continue;
     }
     if (root !== undefined && !root.startsWith('\u0000')) addWalkRoot(s, root, pattern);
+    else if (/^(?:os\.walk|os\.fwalk|Find\.find)$/.test(canonical(s, name))) addWalkRoot(s, '\u0000');
     i = end - 1;
   }
 }
