@@ -118,7 +118,19 @@ const foreign: Rule = (r) => {
   const spec = own(FOREIGN_RUNNERS, r.name);
   if (!spec) return;
   if (spec.sub && !spec.code && !spec.sub.includes(r.argv[1] ?? '')) return;
-  for (const code of codesOf(r, spec)) scanForeignCode(r, code, r.name);
+  for (const code of codesOf(r, spec)) {
+    scanForeignCode(r, code, r.name);
+    if (spec.shellText) judgeShellText(r, code.slice(0, MAX_CODE), `${r.name} code`);
+    if (spec.shellCall) {
+      let n = 0;
+      for (const m of code.slice(0, MAX_CODE).matchAll(spec.shellCall)) {
+        if (++n > MAX_LITERALS) break;
+        // m4 quotes: `cmd' and [cmd]
+        const text = (m.slice(1).find((g) => g !== undefined) ?? '').trim().replace(/^`([^']*)'$/, '$1').replace(/^\[([^\]]*)\]$/, '$1');
+        if (text) judgeShellText(r, unescape(text), `${r.name} shell call`);
+      }
+    }
+  }
 };
 foreign.names = Object.keys(FOREIGN_RUNNERS);
 

@@ -18,7 +18,7 @@ import type { Analyzer } from '../analyze';
 import type { SimpleCommand } from '../lexer';
 import { deletesPath, readsPath, writesPath, carriesFolder } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { CLUSTER_TAIL, interpreterOf, type InterpreterSpec, type Language } from '../tables/programs';
+import { CLUSTER_TAIL, interpreterOf, isDownloader, type InterpreterSpec, type Language } from '../tables/programs';
 import { own } from './args';
 import { sqlOnlyReads } from './tamper';
 import { CODE_SHELL_ON_SOCKET, CODE_SOCKET } from '../tables/remote-shell';
@@ -57,11 +57,11 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'os.path.expanduser': 'path', 'os.path.expandvars': 'path', 'os.path.abspath': 'path', 'os.path.realpath': 'path', 'os.path.normpath': 'path', 'pathlib.Path': 'path', Path: 'path', 'pathlib.PosixPath': 'path', PosixPath: 'path', str: 'path', 'os.fspath': 'path', 'os.path.join': 'join', '.joinpath': 'join',
     'os.path.expanduser~': 'home', 'pathlib.Path.home': 'home', 'Path.home': 'home', 'os.getenv': 'home', 'os.environ.get': 'home', 'os.getcwd': 'path',
     'sqlite3.connect': 'db', 'os.chdir': 'chdir',
-    'os.walk': 'walk', 'os.scandir': 'walk', 'os.listdir': 'walk', 'glob.glob': 'walk', 'glob.iglob': 'walk', '.rglob': 'walk', '.glob': 'walk', '.iterdir': 'walk', '.walk': 'walk',
+    'os.walk': 'walk', 'os.fwalk': 'walk', 'os.scandir': 'walk', 'os.listdir': 'walk', 'glob.glob': 'walk', 'glob.iglob': 'walk', '.rglob': 'walk', '.glob': 'walk', '.iterdir': 'walk', '.walk': 'walk',
   },
   node: {
     'child_process.exec': 'shell', 'child_process.execSync': 'shell', exec: 'shell', execSync: 'shell', 'child_process.execFile': 'argv', 'child_process.execFileSync': 'argv', 'child_process.spawn': 'argv', 'child_process.spawnSync': 'argv', 'child_process.fork': 'argv', execFile: 'argv', execFileSync: 'argv', spawn: 'argv', spawnSync: 'argv', execa: 'argv', execaSync: 'argv', 'execa.command': 'shell', execaCommand: 'shell', execaCommandSync: 'shell',
-    'Bun.spawn': 'argv', 'Bun.spawnSync': 'argv', 'Deno.Command': 'argv', 'Deno.run': 'argv', $: 'shell', 'Bun.$': 'shell', 'zx.$': 'shell',
+    'Bun.spawn': 'argv', 'Bun.spawnSync': 'argv', 'bun.spawn': 'argv', 'bun.spawnSync': 'argv', 'Deno.Command': 'argv', 'Deno.run': 'argv', $: 'shell', 'Bun.$': 'shell', 'bun.$': 'shell', 'zx.$': 'shell', 'execa.$': 'shell',
     eval: 'exec', Function: 'exec', 'vm.runInThisContext': 'exec', 'vm.runInNewContext': 'exec', 'vm.runInContext': 'exec', 'vm.Script': 'exec', 'vm.compileFunction': 'exec', 'globalThis.eval': 'exec', 'window.eval': 'exec', 'global.eval': 'exec', 'import': 'exec',
     'fs.rmSync': 'delete', 'fs.rm': 'delete', 'fs.promises.rm': 'delete', 'fs.rmdirSync': 'delete', 'fs.rmdir': 'delete', 'fs.promises.rmdir': 'delete', 'fs.unlinkSync': 'delete', 'fs.unlink': 'delete', 'fs.promises.unlink': 'delete', 'fs-extra.removeSync': 'delete-r', 'fs-extra.remove': 'delete-r', 'fs-extra.emptyDirSync': 'delete-r', 'fs-extra.emptyDir': 'delete-r', 'rimraf': 'delete-r', 'rimraf.sync': 'delete-r', rimrafSync: 'delete-r', 'rimraf.rimraf': 'delete-r', 'rimraf.rimrafSync': 'delete-r', 'del.deleteSync': 'delete-r', deleteSync: 'delete-r', 'del.deleteAsync': 'delete-r', 'Deno.remove': 'delete', 'Deno.removeSync': 'delete', rmSync: 'delete', rmdirSync: 'delete', unlinkSync: 'delete', 'fs.renameSync': 'move', 'fs.rename': 'move', 'fs.promises.rename': 'move', renameSync: 'move', 'fs-extra.moveSync': 'move',
     'fs.readFileSync': 'read', 'fs.readFile': 'read', 'fs.promises.readFile': 'read', 'fs.createReadStream': 'read', readFileSync: 'read', 'Bun.file': 'read', 'Deno.readTextFile': 'read', 'Deno.readTextFileSync': 'read', 'Deno.readFile': 'read', 'Deno.readFileSync': 'read', 'fs.openSync': 'open', 'fs.open': 'open',
@@ -81,7 +81,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     get: 'net', getstore: 'net', 'LWP::Simple::get': 'net', 'HTTP::Tiny': 'net', 'LWP::UserAgent': 'net', '->get': 'net', '->content': 'net', '->decoded_content': 'net', 'IO::Socket::INET': 'net',
     decode_base64: 'decode', 'MIME::Base64::decode_base64': 'decode', pack: 'decode', unpack: 'decode', reverse: 'decode', chr: 'decode', join: 'decode', 'Compress::Zlib::uncompress': 'decode',
     'DBI->connect': 'db', 'DBI::connect': 'db', chdir: 'chdir',
-    glob: 'walk', 'File::Find::find': 'walk', find: 'walk', opendir: 'walk', readdir: 'walk',
+    glob: 'walk', 'File::Find::find': 'walk', find: 'walk', finddepth: 'walk', 'File::Find::finddepth': 'walk', opendir: 'walk', readdir: 'walk',
   },
   ruby: {
     system: 'argv', exec: 'argv', spawn: 'argv', 'Kernel.system': 'argv', 'Kernel.exec': 'argv', 'Kernel.spawn': 'argv', 'Process.spawn': 'argv', 'Process.exec': 'argv', 'IO.popen': 'argv', 'Open3.capture2': 'argv', 'Open3.capture2e': 'argv', 'Open3.capture3': 'argv', 'Open3.popen3': 'argv', 'Open3.popen2': 'argv', 'Open3.popen2e': 'argv', 'Open3.pipeline': 'argv', 'PTY.spawn': 'argv', '`': 'shell', '%x': 'shell', 'Kernel.`': 'shell',
@@ -400,7 +400,12 @@ interface Val {
   /** An options object holding recursive: true (fs.rmSync(p, {recursive: true})). */
   recursive?: boolean;
   shellTrue?: boolean;
+  /** An object literal's static keys ({cmd: [...], args: [...], input: '...'}): what is known of each value. */
+  fields?: Map<string, Val>;
 }
+
+/** Keys of an options object that are read as values: the argv (Deno.run/Bun.spawn `cmd`, Deno.Command `args`) and text fed to stdin. */
+const OPTION_FIELDS = new Set(['cmd', 'args', 'argv', 'input', 'stdin_data', 'command']);
 
 const UNKNOWN: Val = { unknown: true };
 
@@ -413,9 +418,11 @@ interface Scope {
   home: string;
   evalDepth: number;
   /** Folders the code walks (os.walk, rglob, readdirSync, glob): a delete of what it finds deletes in them. */
-  walkRoots: string[];
+  walkRoots: { path: string; filtered: boolean }[];
   /** The code changed its folder to one only known at run time: a relative path is unknown. */
   cwdUnknown?: boolean;
+  /** Process-starting calls whose stdin writes were looked for (bounded). */
+  stdinProcesses?: number;
 }
 
 /** Calls that return the current folder (tracked through chdir calls). */
@@ -488,7 +495,7 @@ function canonical(s: Scope, name: string): string {
   const first = name.split(/\.|::|->/)[0];
   const alias = s.aliases.get(first);
   const full = alias ? alias + name.slice(first.length) : name;
-  return full.replace(/^node:/, '').replace(/^fs\/promises/, 'fs.promises').replace(/^(?:require\.main\.)?require\b/, 'require').replace(/^fs\.promises\.promises/, 'fs.promises');
+  return full.replace(/^node:/, '').replace(/^CORE::(?:GLOBAL::)?/, '').replace(/^fs\/promises/, 'fs.promises').replace(/^(?:require\.main\.)?require\b/, 'require').replace(/^fs\.promises\.promises/, 'fs.promises');
 }
 
 function sinkOf(s: Scope, name: string): Sink | undefined {
@@ -525,7 +532,15 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
   if (t[a].k === 'op' && t[a].v === '(' && closeOf(t, a) === b) return evalExpr(s, a + 1, b - 1, depth + 1);
   if (t[a].k === 'op' && t[a].v === '{') {
     const body = t.slice(a, b);
-    return { unknown: true, recursive: body.some((x, i) => x.v === 'recursive' && (body[i + 2]?.v === 'true' || body[i + 2]?.v === 'True')), shellTrue: body.some((x, i) => x.v === 'shell' && body[i + 2]?.v === 'true') };
+    let fields: Map<string, Val> | undefined;
+    if (closeOf(t, a) === b) {
+      for (const [p, q] of splitArgs(t, a + 1, b - 1)) {
+        const key = t[p];
+        if (!key || (key.k !== 'id' && key.k !== 'str') || !OPTION_FIELDS.has(key.v.replace(/^:/, '')) || (t[p + 1]?.v !== ':' && t[p + 1]?.v !== '=>')) continue;
+        (fields ??= new Map()).set(key.v, evalExpr(s, p + 2, q, depth + 1));
+      }
+    }
+    return { unknown: true, fields, recursive: body.some((x, i) => x.v === 'recursive' && (body[i + 2]?.v === 'true' || body[i + 2]?.v === 'True')), shellTrue: body.some((x, i) => x.v === 'shell' && body[i + 2]?.v === 'true') };
   }
   if (t[a].k === 'str' && t[a].words) return { list: t[a].words!.map((w) => ({ text: w })) };
   // Concatenation: split on top-level + . .. ~ (string concat) and join.
@@ -554,6 +569,8 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       list: vals.every((v) => v.list) ? vals.flatMap((v) => v.list!) : undefined,
     };
   }
+  // `cmd` / qx(cmd) / %x(cmd) as a value: the command's output (from the network when it runs a downloader).
+  if (t[a].k === 'str' && b === a + 1 && t[a].shell) return { text: '\u0000', decoded: true, net: fetchesFromNetwork([{ text: resolveInterp(s, t[a], depth) }]) };
   if (t[a].k === 'str' && b === a + 1) return { text: resolveInterp(s, t[a], depth) };
   if (t[a].k === 'str' && b > a + 1 && t[a + 1].k === 'op' && t[a + 1].v === '.') {
     // "...".join(x), "...".decode(), '...'[::-1]
@@ -589,16 +606,22 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       const args = splitArgs(t, end + 1, close - 1).map(([x, y]) => evalExpr(s, x, y, depth + 1));
       const sink = sinkOf(s, name);
       let v: Val;
-      if (sink === 'walk' && args[0]?.text !== undefined && !args[0].text.startsWith('\u0000')) s.walkRoots.push(args[0].text.replace(/\/?[^/]*[*?[].*$/, '') || '/');
+      if (sink === 'walk' && args[0]?.text !== undefined && !args[0].text.startsWith('\u0000') && !isFileFindCall(s, cname)) addWalkRoot(s, args[0].text);
       if (sink === 'walk' && close < b && args.length === 0) {
         // Path.home().rglob('*'): the receiver is the root
       }
       const homeCall = (sink === 'home' || /^(?:os\.homedir|Path\.home|pathlib\.Path\.home|Dir\.home|os\.getenv|getenv|os\.environ\.get)$/.test(cname)) && (/(?:homedir|home)$/i.test(cname) || /^["']?(?:HOME|USERPROFILE)/.test(args[0]?.text ?? ''));
       const tail = cname.split('.').slice(-3).join('.');
+      // f:read('a') / res.read() on a variable holding a download: the download.
+      const recvName = name.split(/\.|::|->/)[0];
+      if (recvName !== name && !s.aliases.has(recvName) && depth < 10) {
+        const rv = s.vars.get(recvName);
+        if (rv && evalExpr(s, rv[0], rv[1], depth + 1).net) return { text: '\u0000', net: true };
+      }
       if (CWD_CALLS.has(cname) && !s.cwdUnknown) v = { text: s.ctx.cwd };
       else if (homeCall) v = { text: s.home };
       else if (/(?:^|\.)os\.path\.expanduser$/.test(cname) || tail === 'os.path.expanduser') v = args[0] ?? UNKNOWN;
-      else if (sink === 'net') v = { text: '\u0000', net: true };
+      else if (sink === 'net' || ((sink === 'shell' || sink === 'argv') && fetchesFromNetwork(args))) v = { text: '\u0000', net: true };
       else if (sink === 'decode') v = { text: '\u0000', decoded: true, net: args.some((x) => x.net) };
       else if (sink === 'path') v = args[0] ?? UNKNOWN;
       else if (sink === 'join') v = { text: args.map((x) => x.text ?? '\u0000').join('/') };
@@ -618,6 +641,21 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
     }
   }
   return UNKNOWN;
+}
+
+/** Programs whose output is what they fetch from the network (git's is the repository's, not a download). */
+const fetcher = (word: string | undefined): boolean => !!word && posix.basename(word) !== 'git' && isDownloader(posix.basename(word));
+
+/** A shell string or argv (the arguments of a shell/argv call) that runs a downloader: its output comes from the network. */
+function fetchesFromNetwork(args: Val[]): boolean {
+  const v = args[0];
+  if (!v) return false;
+  if (v.list) return fetcher(v.list[0]?.text);
+  const cmd = v.fields?.get('cmd')?.list?.[0]?.text;
+  if (cmd) return fetcher(cmd);
+  if (v.text === undefined) return false;
+  if (args[1]?.fields?.get('args') || args[1]?.list) return fetcher(v.text);
+  return v.text.split(/[|;&]+/).slice(0, 8).some((part) => fetcher(part.trim().split(/\s+/).find((w) => w !== 'sudo' && !/^\w+=/.test(w))));
 }
 
 function resolveInterp(s: Scope, tok: Tok, depth: number): string {
@@ -720,6 +758,9 @@ function collectAliases(s: Scope): void {
         if (t[open + 2]?.v === ')' && t[open + 3]?.v === '.' && t[open + 4]?.k === 'id') {
           t[i] = { k: 'id', v: mod };
           t.splice(i + 1, 3);
+          // const f = require('m').x; f(...): f is m.x
+          const [full, e] = dottedName(t, i);
+          if (t[i - 1]?.v === '=' && t[i - 2]?.k === 'id' && (e >= t.length || t[e].v === ';' || t[e].v === ',')) s.aliases.set(t[i - 2].v, full);
         }
       }
     }
@@ -730,15 +771,213 @@ function collectAliases(s: Scope): void {
         const mod = t[open + 1].v;
         t.splice(i, open + 3 - i, { k: 'id', v: mod });
         s.aliases.set(mod, mod);
+        // m = __import__('os'): m is the module.
+        if (t[i - 1]?.v === '=' && t[i - 2]?.k === 'id' && (t[i + 1] === undefined || t[i + 1].v === ';')) s.aliases.set(t[i - 2].v, mod);
       }
     }
     if (s.lang === 'python' && x.v === 'getattr' && t[i + 1]?.v === '(' && t[i + 2]?.k === 'id' && t[i + 3]?.v === ',' && t[i + 4]?.k === 'str' && t[i + 5]?.v === ')') {
       t.splice(i, 6, { k: 'id', v: t[i + 2].v + '.' + t[i + 4].v });
     }
+    // f = os.system / const run = cp.execSync / local o = os: a name for a module or one of its calls.
+    if ((s.lang === 'python' || s.lang === 'node' || s.lang === 'lua') && t[i + 1]?.v === '=' && t[i + 2]?.k === 'id' && t[i + 2].v !== 'require' && t[i - 1]?.v !== '.' && !s.aliases.has(x.v)) {
+      const [rhs, e] = dottedName(t, i + 2);
+      const head = rhs.split('.')[0];
+      const known = s.aliases.has(head) || Object.keys(SINKS[s.lang]).some((k) => k.startsWith(head + '.'));
+      if (known && (e >= t.length || t[e].v === ';' || t[e].v === ',') && (rhs.includes('.') || s.aliases.has(head) || s.lang === 'lua')) s.aliases.set(x.v, canonical(s, rhs));
+    }
     if (s.lang === 'ruby' && x.v === 'include' && t[i + 1]?.v === 'FileUtils') for (const k of Object.keys(SINKS.ruby)) if (k.startsWith('FileUtils.')) s.aliases.set(k.slice(10), k);
     if (s.lang === 'perl' && x.v === 'use' && t[i + 1]?.k === 'id') {
       const mod = t[i + 1].v;
       for (const k of Object.keys(SINKS.perl)) if (k.startsWith(mod + '::')) s.aliases.set(k.slice(mod.length + 2), k);
+    }
+  }
+}
+
+const MAX_FOLDS = 32;
+const NAME_TEXT = /^[A-Za-z_$][\w$]*$/;
+/** Callers of a method named by a value: Ruby send / public_send / __send__ / method(:x).call, Python getattr. */
+const SEND_CALLS = new Set(['send', 'public_send', '__send__']);
+
+/** The static name an expression computes ('exec'+'Sync', :system, "sys"."tem"), when it is one. */
+function staticName(s: Scope, a: number, b: number): string | undefined {
+  const t = s.toks;
+  if (s.lang === 'ruby' && t[a]?.v === ':' && t[a + 1]?.k === 'id' && b === a + 2) return t[a + 1].v;
+  if (s.lang === 'ruby' && t[a]?.v === ':' && t[a + 1]?.k === 'str' && b === a + 2) return t[a + 1].v;
+  const v = evalExpr(s, a, b);
+  const text = v.text;
+  return text !== undefined && !v.list && NAME_TEXT.test(text) ? text : undefined;
+}
+
+/** Perl: a static sub name, without the CORE:: / main:: package. */
+function staticPerlName(s: Scope, a: number, b: number): string | undefined {
+  const v = evalExpr(s, a, b);
+  const text = v.text?.replace(/^(?:CORE::GLOBAL::|CORE::|main::|::)/, '');
+  return text !== undefined && !v.list && /^[A-Za-z_]\w*(?:::\w+)*$/.test(text) ? text : undefined;
+}
+
+/** Perl: the sub a value names: \&name, \&CORE::name, or a static string. */
+function perlSubName(s: Scope, a: number, b: number): string | undefined {
+  const t = s.toks;
+  if (b === a + 3 && t[a].v === '\\' && t[a + 1].v === '&' && t[a + 2].k === 'id') return t[a + 2].v.replace(/^(?:CORE::GLOBAL::|CORE::|main::)/, '');
+  return staticPerlName(s, a, b);
+}
+
+/** Index of the bracket that opens the one closing at `j`. */
+function openOf(t: Tok[], j: number): number {
+  const close = t[j].v;
+  const open = close === ')' ? '(' : close === ']' ? '[' : '{';
+  let depth = 0;
+  for (let k = j; k >= 0; k--) {
+    if (t[k].k !== 'op') continue;
+    if (t[k].v === close) depth++;
+    else if (t[k].v === open && --depth === 0) return k;
+  }
+  return 0;
+}
+
+/**
+ * Rewrites members and callees named by a computed string into plain names, so the
+ * sink tables see them: `x['exec'+'Sync'](` -> `x.execSync(`, `getattr(os, 'sys'+'tem')` -> `os.system`,
+ * Ruby `send(:system, a)` / `Kernel.public_send(:system, a)` / `method(:system).call(a)` -> `system(a)`,
+ * PHP `$f = 'sys'.'tem'; $f(a)` -> `system(a)`, loaders given a computed module (`__import__('o'+'s')`).
+ * Bounded: at most MAX_FOLDS rewrites, each followed by one linear pass over the variables.
+ */
+function foldComputedNames(s: Scope): void {
+  let folds = 0;
+  const t = s.toks;
+  const redo = (): void => {
+    folds++;
+    s.vars.clear();
+    collectVars(s);
+  };
+  for (let i = 0; i < t.length && folds < MAX_FOLDS; i++) {
+    const x = t[i];
+    // PHP: call_user_func($f, ...) / array_map($f, ...) with $f a static name: the name as a string.
+    if (s.lang === 'php' && x.k === 'id' && x.v.startsWith('$') && t[i - 1]?.v === '(' && CALLABLE_TAKERS.has(t[i - 2]?.v ?? '')) {
+      const v = s.vars.get(x.v);
+      const name = v ? staticName(s, v[0], v[1]) : undefined;
+      if (name) t[i] = { k: 'str', v: name };
+      continue;
+    }
+    if (s.lang === 'php' && x.k === 'op' && x.v === '(' && CALLABLE_TAKERS.has(t[i - 1]?.v ?? '') && t[i + 1]?.k === 'str' && t[i + 2]?.v !== ',' && t[i + 2]?.v !== ')') {
+      // call_user_func('sys'.'tem', ...): the computed name as one string.
+      const parts = splitArgs(t, i + 1, closeOf(t, i) - 1);
+      const name = parts.length ? staticName(s, parts[0][0], parts[0][1]) : undefined;
+      if (name) {
+        t.splice(parts[0][0], parts[0][1] - parts[0][0], { k: 'str', v: name });
+        redo();
+      }
+      continue;
+    }
+    // x[expr]( / x[expr]. : a member named by a computed string (Python, JS, Lua).
+    if (x.k === 'op' && x.v === '[' && (s.lang === 'python' || s.lang === 'node' || s.lang === 'lua') && i > 0 && (t[i - 1].k === 'id' || t[i - 1].v === ')' || t[i - 1].v === ']')) {
+      const close = closeOf(t, i);
+      const next = t[close]?.v;
+      if (next !== '(' && next !== '.' && next !== '[' && !(next === ':' && s.lang === 'lua') && !(t[close]?.k === 'str' && s.lang === 'node')) continue;
+      const name = staticName(s, i + 1, close - 1);
+      if (!name || /^\d/.test(name)) continue;
+      // os.__dict__['system'] / vars(os)['system'] are os.system.
+      const dict = s.lang === 'python' && t[i - 1].v === '__dict__' && t[i - 2]?.v === '.' ? 2 : 0;
+      t.splice(i - dict, close - i + dict, { k: 'op', v: '.' }, { k: 'id', v: name });
+      redo();
+      continue;
+    }
+    // Perl: &$name(...) / &{"name"}(...) / &{\&name}: the sub the string names.
+    if (s.lang === 'perl' && x.k === 'op' && x.v === '&' && (t[i + 1]?.k === 'id' || t[i + 1]?.v === '{') && t[i - 1]?.k !== 'id' && t[i - 1]?.k !== 'str' && t[i - 1]?.v !== ')') {
+      let name: string | undefined;
+      let stop = i + 2;
+      if (t[i + 1].k === 'id' && t[i + 1].v.startsWith('$')) {
+        const v = s.vars.get(t[i + 1].v);
+        name = v ? perlSubName(s, v[0], v[1]) : undefined;
+      } else if (t[i + 1].v === '{') {
+        stop = closeOf(t, i + 1);
+        name = staticPerlName(s, i + 2, stop - 1);
+      }
+      if (!name || t[stop]?.v !== '(') continue;
+      t.splice(i, stop - i, { k: 'id', v: name });
+      redo();
+      continue;
+    }
+    if (x.k !== 'id') continue;
+    // Perl: $f->(...) with $f = \&system or 'system'.
+    if (s.lang === 'perl' && x.v.startsWith('$') && t[i + 1]?.v === '->' && t[i + 2]?.v === '(') {
+      const v = s.vars.get(x.v);
+      const name = v ? perlSubName(s, v[0], v[1]) : undefined;
+      if (!name) continue;
+      t.splice(i, 2, { k: 'id', v: name });
+      redo();
+      continue;
+    }
+    // getattr(obj, expr) -> obj.name
+    if (s.lang === 'python' && x.v === 'getattr' && t[i + 1]?.v === '(' && t[i - 1]?.v !== '.') {
+      const close = closeOf(t, i + 1);
+      const parts = splitArgs(t, i + 2, close - 1);
+      if (parts.length !== 2) continue;
+      const name = staticName(s, parts[1][0], parts[1][1]);
+      if (!name) continue;
+      const recv = t.slice(parts[0][0], parts[0][1]);
+      t.splice(i, close - i, ...recv, { k: 'op', v: '.' }, { k: 'id', v: name });
+      redo();
+      i--;
+      continue;
+    }
+    // Loaders given a computed module name: __import__('o'+'s'), require('child_'+'process'), importlib.import_module(...)
+    if ((x.v === '__import__' || x.v === 'import_module' || x.v === 'require') && t[i + 1]?.v === '(') {
+      const close = closeOf(t, i + 1);
+      if (close - (i + 2) < 2 || (close - (i + 2) === 2 && t[i + 2].k === 'str')) continue;
+      const v = evalExpr(s, i + 2, close - 1);
+      if (v.text === undefined || v.list || !/^[\w.:/@-]+$/.test(v.text)) continue;
+      t.splice(i + 2, close - 1 - (i + 2), { k: 'str', v: v.text });
+      redo();
+      continue;
+    }
+    // Ruby: [recv.]send(:name, args) / send :name, args / method(:name).call(args)
+    if (s.lang === 'ruby' && (SEND_CALLS.has(x.v) || x.v === 'method') && (t[i - 1]?.v === '.' || t[i - 1]?.k !== 'op' || t[i - 1]?.v === ';' || t[i - 1]?.v === '(' || t[i - 1]?.v === '{' || t[i - 1]?.v === '=')) {
+      const paren = t[i + 1]?.v === '(';
+      let stop: number;
+      if (paren) stop = closeOf(t, i + 1) - 1;
+      else {
+        stop = i + 1;
+        while (stop < t.length && t[stop].v !== ';' && t[stop].v !== '}' && !(t[stop].k === 'id' && ['if', 'unless', 'do', 'end'].includes(t[stop].v))) stop = t[stop].k === 'op' && (t[stop].v === '(' || t[stop].v === '[' || t[stop].v === '{') ? closeOf(t, stop) : stop + 1;
+      }
+      const parts = splitArgs(t, i + 2 - (paren ? 0 : 1), stop);
+      if (!parts.length) continue;
+      const name = staticName(s, parts[0][0], parts[0][1]);
+      if (!name) continue;
+      if (x.v === 'method') {
+        // method(:system).call(args) -> system(args)
+        if (!paren || t[stop + 1]?.v !== '.' || !['call', '()'].includes(t[stop + 2]?.v ?? '') || t[stop + 3]?.v !== '(') continue;
+        t.splice(i, stop + 3 - i, { k: 'id', v: name });
+        redo();
+        continue;
+      }
+      const rest = parts.length > 1 ? parts[1][0] : stop;
+      // obj.send(:system, ...) on any object but a module the tables know: Kernel's system.
+      let from = i;
+      if (t[i - 1]?.v === '.') {
+        let r = i - 1;
+        while (r > 0 && t[r].v === '.' && (t[r - 1].k === 'id' || t[r - 1].v === ')')) {
+          r = t[r - 1].v === ')' ? openOf(t, r - 1) - 1 : r - 1;
+          if (r >= 0 && t[r]?.k === 'id') r--;
+          else break;
+        }
+        const recvStart = Math.max(0, r + 1);
+        const recv = t.slice(recvStart, i - 1).map((y) => y.v).join('');
+        if (own(SINKS.ruby, name) && !own(SINKS.ruby, recv + '.' + name)) from = recvStart;
+      }
+      if (paren) t.splice(from, rest - from, { k: 'id', v: name }, { k: 'op', v: '(' });
+      else t.splice(from, rest - from, { k: 'id', v: name });
+      redo();
+      continue;
+    }
+    // PHP: $f(args) where $f holds a static function name.
+    if (s.lang === 'php' && x.v.startsWith('$') && t[i + 1]?.v === '(' && t[i - 1]?.v !== '->' && t[i - 1]?.v !== 'function') {
+      const v = s.vars.get(x.v);
+      if (!v) continue;
+      const name = staticName(s, v[0], v[1]);
+      if (!name) continue;
+      t[i] = { k: 'id', v: name };
+      continue;
     }
   }
 }
@@ -771,6 +1010,8 @@ function collectVars(s: Scope): void {
     const name = t[i - 1].v.replace(/^[$@]/, '');
     s.vars.set(name, [i + 1, end]);
     s.vars.set(t[i - 1].v, [i + 1, end]);
+    // out, err = capture(...) / out, _, st = ...: each name holds (a part of) what the call returns.
+    for (let k = i - 2; k > 0 && k > i - 16 && t[k].v === ',' && t[k - 1].k === 'id'; k -= 2) if (!s.vars.has(t[k - 1].v)) s.vars.set(t[k - 1].v, [i + 1, end]);
   }
 }
 
@@ -866,7 +1107,12 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
       const c = canonical(s, name);
       let list: Val[] | undefined;
       const firstList = args.findIndex((x) => x.list);
-      if (/^os\.(?:exec|spawn|posix_spawn)/.test(c)) {
+      const optArgv = args.find((x) => x.fields?.get('cmd')?.list)?.fields?.get('cmd')?.list;
+      const optArgs = args[1]?.fields?.get('args')?.list;
+      if (s.lang === 'perl' && /(?:^|::)open[23]$/.test(c)) list = args.slice(c.endsWith('3') ? 3 : 2);
+      else if (optArgv) list = optArgv;
+      else if (optArgs && args[0]?.text !== undefined) list = [args[0], ...optArgs];
+      else if (/^os\.(?:exec|spawn|posix_spawn)/.test(c)) {
         const from = c.startsWith('os.spawn') ? 1 : 0;
         list = firstList > 0 ? args[firstList].list : args.slice(from + 1);
       } else if (args[0]?.list) list = args[0].list;
@@ -923,10 +1169,12 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
           continue;
         }
         if (p === undefined || p.startsWith('\u0000')) {
-          if (s.walkRoots.length) for (const root of s.walkRoots) deletesPath(a, root, cwd, segment, { recursive: true });
+          if (s.walkRoots.length) deleteWalked(s);
           else if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes a path only known at run time`);
           continue;
         }
+        // dir + '/' + name in a walk: the walked tree.
+        if (p.includes('\u0000') && s.walkRoots.length) deleteWalked(s);
         if (t.list) for (const x of t.list) if (x.text) deletesPath(a, x.text, cwd, segment, { recursive });
         deletesPath(a, p, cwd, segment, { recursive });
       }
@@ -1009,11 +1257,46 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
   }
 }
 
+const FILE_FIND = /^(?:File::Find::)?(?:find|finddepth)$/;
+const isFileFindCall = (s: Scope, cname: string): boolean => s.lang === 'perl' && FILE_FIND.test(cname);
+/** The walked names are tested before anything is done with them (a suffix, a pattern): the walk picks some files, not all. */
+const WALK_FILTER = /\.endswith\(|\.suffix\b|fnmatch|\.match\(|\.test\(|\bextname\b|end_with\?|=~|\.search\(|\.startswith\(|\.endsWith\(|\.includes\(|\bname\s*==|\.ext\b|\/\\\./;
+
+/**
+ * Records a folder the code walks. A glob roots at its folder part (`/home/dev/**` at /home/dev), a relative
+ * one (`**` then `*.pyc`) at the working folder, never at `/`. Inside the project a walk that picks files (a
+ * pattern with a suffix, a name test in the code) deletes those files, not the folder: the pattern is recorded.
+ */
+function addWalkRoot(s: Scope, root: string, pattern?: string): void {
+  if (s.walkRoots.length >= 16) return;
+  const full = pattern ? (root === '' || root === '.' ? pattern : root.replace(/\/+$/, '') + '/' + pattern) : root;
+  if (full.startsWith('\u0000')) {
+    s.walkRoots.push({ path: '\u0000', filtered: false });
+    return;
+  }
+  let base = full.replace(/\/?[^/]*[*?[].*$/, '');
+  if (base === '') base = full.startsWith('/') ? '/' : '.';
+  const last = full.split('/').pop() ?? '';
+  const filtered = /[*?[]/.test(full) ? !/^(?:\*|\*\*|\.\*|\*\.\*)?$/.test(last) : WALK_FILTER.test(s.toks.map((x) => x.v).join(''));
+  s.walkRoots.push({ path: base, filtered });
+}
+
+/** A delete of what a walk found: a recursive delete of each walked folder (of the files it picks, when it picks some). */
+function deleteWalked(s: Scope): void {
+  for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root.path, s.ctx.cwd, s.ctx.segment, { recursive: true, filtered: root.filtered });
+}
+
 /** Folders the code traverses, found before the calls are judged (a comprehension names its source after its action). */
 function collectWalkRoots(s: Scope): void {
   const t = s.toks;
   for (let i = 0; i < t.length; i++) {
     if (t[i].k !== 'id') continue;
+    // Ruby Dir['pattern']: a glob.
+    if (s.lang === 'ruby' && t[i].v === 'Dir' && t[i + 1]?.v === '[' && t[i - 1]?.v !== '.') {
+      const v = evalExpr(s, i + 2, closeOf(t, i + 1) - 1);
+      if (v.text !== undefined && !v.text.startsWith('\u0000')) addWalkRoot(s, v.text);
+      continue;
+    }
     const [name, end] = dottedName(t, i);
     if (t[end]?.v !== '(') continue;
     const sink = sinkOf(s, name) ?? (t[i - 1]?.v === '.' ? own(SINKS[s.lang], '.' + name) : undefined);
@@ -1021,11 +1304,21 @@ function collectWalkRoots(s: Scope): void {
     const close = closeOf(t, end);
     const args = splitArgs(t, end + 1, close - 1).map(([p, q]) => evalExpr(s, p, q));
     let root = args[0]?.text;
+    let pattern: string | undefined;
     if (t[i - 1]?.v === '.' && /^(?:rglob|glob|iterdir|walk)$/.test(name)) {
-      // Path(x).rglob('*') / Path.home().rglob(...): the receiver is the root.
+      // Path(x).rglob('*') / Path.home().rglob(...): the receiver is the root, the argument the pattern.
       root = evalExpr(s, receiverStart(t, i), i - 1).text;
+      pattern = name === 'rglob' ? '**/' + (args[0]?.text ?? '*') : args[0]?.text;
     }
-    if (root !== undefined && !root.startsWith('\u0000')) s.walkRoots.push(root.replace(/\/?[^/]*[*?[].*$/, '') || '/');
+    // Perl's File::Find: find(\&wanted, @dirs) / finddepth({wanted => ...}, $dir): the roots come after the callback.
+    if (isFileFindCall(s, canonical(s, name))) {
+      // A root only known at run time: what the callback deletes is unknown (asks, like rm -rf "$dir").
+      for (const d of args.slice(1)) addWalkRoot(s, d.text === undefined || d.text.startsWith('\u0000') ? '\u0000' : d.text);
+      i = end - 1;
+      continue;
+    }
+    if (root !== undefined && !root.startsWith('\u0000')) addWalkRoot(s, root, pattern);
+    else if (/^(?:os\.walk|os\.fwalk|Find\.find)$/.test(canonical(s, name))) addWalkRoot(s, '\u0000');
     i = end - 1;
   }
 }
@@ -1041,7 +1334,7 @@ function judgeLedgerDb(s: Scope): void {
 }
 
 function passedDelete(s: Scope, sink: Sink): void {
-  if (s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+  if (s.walkRoots.length) deleteWalked(s);
   else if (sink === 'delete-r') s.ctx.analyzer.hit('rm-unknown-target', 'ask', s.ctx.segment, `${s.lang} passes a recursive delete to other code`);
 }
 
@@ -1057,8 +1350,11 @@ function walk(s: Scope): void {
       if (sink === 'delete' || sink === 'delete-r') passedDelete(s, sink);
       else if (sink === 'shell' || sink === 'exec') {
         const close = closeOf(t, i - 1);
-        const rest = splitArgs(t, i + 2, close - 1).map(([p, q]) => evalExpr(s, p, q));
-        if (rest.length) judgeCall(s, x.v, sink, rest, []);
+        let rest = splitArgs(t, i + 2, close - 1).map(([p, q]) => evalExpr(s, p, q));
+        // call_user_func_array('system', ['cmd']): the array is the argument list; array_map / array_walk call it per item.
+        if (t[i - 2].v === 'call_user_func_array' && rest[0]?.list) rest = rest[0].list;
+        if ((t[i - 2].v === 'array_map' || t[i - 2].v === 'array_walk') && rest[0]?.list) for (const item of rest[0].list.slice(0, 16)) judgeCall(s, x.v, sink, [item], []);
+        else if (rest.length) judgeCall(s, x.v, sink, rest, []);
       }
       continue;
     }
@@ -1081,11 +1377,14 @@ function walk(s: Scope): void {
       // find the receiver expression start
       const recv = evalExpr(s, receiverStart(t, i), i - 1);
       if (sink === 'walk') {
-        if (recv.text !== undefined && !recv.text.startsWith('\u0000')) s.walkRoots.push(recv.text);
+        if (recv.text !== undefined && !recv.text.startsWith('\u0000')) {
+          const pat = evalExpr(s, end + 1, closeOf(t, end) - 1).text;
+          addWalkRoot(s, recv.text, name === 'rglob' ? '**/' + (pat ?? '*') : name === 'glob' ? pat : undefined);
+        }
         continue;
       }
       if (recv.text === undefined || recv.text.startsWith('\u0000')) {
-        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) deleteWalked(s);
         continue;
       }
       const close = closeOf(t, end);
@@ -1116,7 +1415,11 @@ function walk(s: Scope): void {
       argRanges = [[end, end + 1]];
     } else if (t[end] && (t[end].k === 'str' || t[end].k === 'id' || (t[end].k === 'op' && (t[end].v === '[' || t[end].v === '(')) || t[end].k === 'num') && ['perl', 'ruby', 'lua', 'php', 'r', 'tcl'].includes(s.lang)) {
       // Paren-less call: system "rm -rf /"; unlink $f; FileUtils.rm_rf "/"; os.execute "..."
-      if (t[end].k === 'id' && ['if', 'unless', 'or', 'and', 'do', 'then'].includes(t[end].v)) continue;
+      if (t[end].k === 'id' && ['if', 'unless', 'or', 'and', 'do', 'then', 'for', 'foreach'].includes(t[end].v)) {
+        // Perl's `unlink if -f`: the bare form deletes $_.
+        if (s.lang === 'perl' && (sink === 'delete' || sink === 'delete-r')) judgeCall(s, name, sink, [UNKNOWN], []);
+        continue;
+      }
       let stop = end;
       while (stop < t.length && t[stop].v !== ';' && !(t[stop].k === 'op' && t[stop].v === '}') && !(t[stop].k === 'id' && ['if', 'unless', 'or', 'and', 'then', 'do'].includes(t[stop].v))) {
         if (t[stop].k === 'op' && (t[stop].v === '(' || t[stop].v === '[' || t[stop].v === '{')) stop = closeOf(t, stop);
@@ -1124,18 +1427,37 @@ function walk(s: Scope): void {
       }
       argRanges = splitArgs(t, end, stop);
     } else if (sink === 'exec' && s.lang === 'python' && t[end]?.k === 'str') argRanges = [[end, end + 1]];
+    else if (s.lang === 'perl' && (sink === 'delete' || sink === 'delete-r') && (!t[end] || [';', '}', ')', ','].includes(t[end].v) || (t[end].k === 'id' && ['if', 'unless', 'or', 'and', 'for', 'foreach'].includes(t[end].v)))) {
+      // Perl's unlink / rmdir without arguments delete $_ (the file a loop or File::Find hands over).
+      judgeCall(s, name, sink, [UNKNOWN], []);
+      i = end - 1;
+      continue;
+    }
     else {
       i = end - 1;
       continue;
     }
-    let args = argRanges.map(([p, q]) => evalExpr(s, p, q));
+    // Python's args= keyword is the first argument; a splat of a list (*['rm', ...], *%w[...]) is its items.
+    if (s.lang === 'python') {
+      const kw = argRanges.findIndex(([p, q]) => q > p + 2 && t[p].v === 'args' && t[p + 1].v === '=');
+      if (kw > 0 || (kw === 0 && argRanges.length >= 1)) argRanges = [[argRanges[kw][0] + 2, argRanges[kw][1]], ...argRanges.filter((_r, k) => k !== kw)];
+    }
+    // Perl's system { 'prog' } LIST / exec { ... } LIST: the block names the program, the list is the argv.
+    if (s.lang === 'perl' && argRanges[0] && t[argRanges[0][0]].v === '{' && closeOf(t, argRanges[0][0]) < argRanges[0][1]) argRanges = [[closeOf(t, argRanges[0][0]), argRanges[0][1]], ...argRanges.slice(1)];
+    let args = argRanges.flatMap(([p, q]): Val[] => {
+      if ((s.lang === 'python' || s.lang === 'ruby') && t[p]?.v === '*' && q > p + 1) {
+        const v = evalExpr(s, p + 1, q);
+        return v.list ?? [v];
+      }
+      return [evalExpr(s, p, q)];
+    });
     // x.unlink() / path.read_text(): a method of a value (not of a module) takes the value as its first argument.
     const parts = name.split(/\.|::|->/);
     const first = parts[0];
     if (parts.length > 1 && !s.aliases.has(first) && !own(SINKS[s.lang], cname) && own(SINKS[s.lang], '.' + parts[parts.length - 1]) && ['delete', 'delete-r', 'read', 'write', 'open', 'move'].includes(sink)) {
       const recv = evalExpr(s, i, end - 2);
       if (recv.text === undefined || recv.text.startsWith('\u0000')) {
-        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root, s.ctx.cwd, s.ctx.segment, { recursive: true });
+        if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) deleteWalked(s);
         i = end - 1;
         continue;
       }
@@ -1146,8 +1468,182 @@ function walk(s: Scope): void {
       continue;
     }
     judgeCall(s, name, sink, args, argRanges);
+    if (sink === 'shell' || sink === 'argv' || (sink === 'open' && s.lang === 'perl')) judgeStdinWrites(s, i, end, cname, sink, args, argRanges);
     i = end - 1;
   }
+}
+
+// ---------------------------------------------------------------- text written to a process
+
+const MAX_PROCESSES = 16;
+/** Calls that start a process whose stdin the code can write (not exec, which replaces the process). */
+const STDIN_PROCESS = /(?:^|[.:])(?:popen[23]?|Popen|popen2e|spawn|spawnSync|run|call|check_call|check_output|exec|execSync|execFile|execFileSync|Command|capture2e?|capture3|popen3|proc_open|system|create_subprocess_exec|create_subprocess_shell|execa|execaSync|open)$/;
+const WRITE_METHODS = new Set(['write', 'end', 'puts', 'print', 'printf', 'syswrite', 'send', 'sendline', 'writelines', 'communicate', 'say', '<<']);
+const NEWLINE_METHODS = new Set(['puts', 'say', 'writelines']);
+const SHELL_NAME = /^(?:ba|da|z|k|a|mk|fi|c|tc|yash|posh)?sh$/;
+
+function quoteWord(w: string): string {
+  return /^[\w.\/@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line of the process a call starts, as shell text (argv words quoted), when it is static. */
+function processText(s: Scope, cname: string, sink: Sink, args: Val[]): string | undefined {
+  const v = args[0];
+  if (!v) return undefined;
+  const list = args.find((x) => x.fields?.get('cmd')?.list)?.fields?.get('cmd')?.list ?? (args[1]?.fields?.get('args')?.list && v.text !== undefined ? [v, ...args[1].fields.get('args')!.list!] : undefined) ?? v.list ?? (sink === 'argv' && s.lang === 'node' && args[1]?.list ? [v, ...args[1].list] : undefined);
+  if (list) {
+    const words = list.map((x) => x.text);
+    if (!words.length || words.some((w) => w === undefined || w.includes('\u0000'))) return undefined;
+    return (words as string[]).map(quoteWord).join(' ');
+  }
+  if (v.text === undefined || v.text.includes('\u0000')) return undefined;
+  return v.text;
+}
+
+/**
+ * Text the code writes into a process it started (`open(P, "|sh"); print P "..."`, `Popen(['sh'], stdin=PIPE).communicate(b'...')`,
+ * `spawn('sh').stdin.write(...)`, `IO.popen('sh', 'w') { |io| io.puts ... }`, `input=` / `{input: ...}` / `stdin_data:`):
+ * what a shell or an interpreter reads on stdin is a script, judged as if it were given in a heredoc.
+ */
+function judgeStdinWrites(s: Scope, at: number, end: number, cname: string, sink: Sink, args: Val[], argRanges: [number, number][]): void {
+  const t = s.toks;
+  if ((s.stdinProcesses = (s.stdinProcesses ?? 0) + 1) > MAX_PROCESSES) return;
+  let cmd: string | undefined;
+  const handles = new Set<string>();
+  if (sink === 'open') {
+    // Perl: open(FH, "|cmd") / open(my $fh, '|-', 'cmd', @args)
+    if (args.length >= 3 && (args[1]?.text ?? '').trim() === '|-') cmd = args.slice(2).every((x) => x.text !== undefined && !x.text.includes('\u0000')) ? (args.length === 3 ? args[2].text : args.slice(2).map((x) => quoteWord(x.text!)).join(' ')) : undefined;
+    else if (args.length === 2 && (args[1]?.text ?? '').trim().startsWith('|')) cmd = args[1].text!.trim().slice(1).trim();
+    else return;
+    const first = argRanges[0];
+    if (first) for (let j = first[1] - 1; j >= first[0]; j--) if (t[j].k === 'id' && t[j].v !== 'my' && t[j].v !== 'local' && t[j].v !== 'our') {
+      handles.add(t[j].v);
+      break;
+    }
+  } else if (s.lang === 'perl' && /(?:^|::)open[23]$/.test(cname)) {
+    // open2($out, $in, cmd...) / open3($in, $out, $err, cmd...): the writer is $in.
+    const three = cname.endsWith('3');
+    const rest = args.slice(three ? 3 : 2);
+    cmd = rest.length && rest.every((x) => x.text !== undefined && !x.text.includes('\u0000')) ? (rest.length === 1 ? rest[0].text : rest.map((x) => quoteWord(x.text!)).join(' ')) : undefined;
+    const w = argRanges[three ? 0 : 1];
+    if (w) for (let j = w[1] - 1; j >= w[0]; j--) if (t[j].k === 'id' && t[j].v !== 'my') {
+      handles.add(t[j].v);
+      break;
+    }
+  } else {
+    if (!STDIN_PROCESS.test(cname)) return;
+    cmd = processText(s, cname, sink, args);
+  }
+  if (cmd === undefined || cmd.includes('\u0000')) return;
+  const close = t[end]?.v === '(' ? closeOf(t, end) : end;
+  const texts: string[] = [];
+  let unknown = false;
+  const take = (a: number, b: number, newline: boolean): void => {
+    if (a >= b) return;
+    // communicate(input=b'...'): the keyword's value
+    if (t[a].k === 'id' && t[a].v === 'input' && t[a + 1]?.v === '=') a += 2;
+    const v = evalExpr(s, a, b);
+    const text = v.list ? v.list.map((x) => x.text ?? '\u0000').join('\n') : v.text;
+    if (text === undefined || text.includes('\u0000')) unknown = true;
+    else texts.push(text + (newline ? '\n' : ''));
+  };
+  // Keyword input in the call: input=..., {input: ...}, stdin_data: ...
+  for (const [p, q] of argRanges) {
+    for (let j = p; j < q - 2; j++) {
+      if (t[j].k === 'op' && (t[j].v === '(' || t[j].v === '[')) {
+        j = closeOf(t, j) - 1;
+        continue;
+      }
+      if ((t[j].k === 'id' || t[j].k === 'str') && /^:?(?:input|stdin_data)$/.test(t[j].v) && ['=', ':', '=>'].includes(t[j + 1].v) && t[j + 2]?.v !== '=') {
+        let e = j + 2;
+        while (e < q && t[e].v !== ',' && t[e].v !== '}') e = t[e].k === 'op' && (t[e].v === '(' || t[e].v === '[' || t[e].v === '{') ? closeOf(t, e) : e + 1;
+        take(j + 2, e, false);
+        j = e;
+      }
+    }
+  }
+  // The process held in a name: p = Popen(...), const p = spawn(...), $p = popen(...), local p = io.popen(...), with ... as p
+  let start = at;
+  if (t[start - 1]?.v === 'new') start--;
+  if (t[start - 1]?.v === '=' && t[start - 2]?.k === 'id') handles.add(t[start - 2].v);
+  if (t[close]?.v === 'as' && t[close + 1]?.k === 'id') handles.add(t[close + 1].v);
+  // Ruby blocks: IO.popen('sh', 'w') { |io| ... } / Open3.popen3('sh') do |stdin, out, err| ... end
+  const blockAt = t[close]?.v === '{' || t[close]?.v === 'do' ? close + 1 : -1;
+  if (blockAt > 0 && t[blockAt]?.v === '|' && t[blockAt + 1]?.k === 'id') handles.add(t[blockAt + 1].v);
+  // PHP proc_open($cmd, $spec, $pipes): writes go to $pipes[0].
+  if (s.lang === 'php' && cname === 'proc_open' && argRanges[2] && t[argRanges[2][0]]?.k === 'id') handles.add(t[argRanges[2][0]].v);
+  /** A write call starting at j (a method name after the handle): its argument range. */
+  const writeAt = (j: number): void => {
+    const m = t[j];
+    if (!m || m.k !== 'id' || !WRITE_METHODS.has(m.v)) return;
+    const nl = NEWLINE_METHODS.has(m.v);
+    if (t[j + 1]?.v === '(') {
+      const c = closeOf(t, j + 1);
+      const parts = splitArgs(t, j + 2, c - 1);
+      if (parts.length) take(parts[0][0], parts[0][1], nl);
+    } else if (s.lang === 'ruby' || s.lang === 'perl') {
+      let e = j + 1;
+      while (e < t.length && t[e].v !== ';' && t[e].v !== '}' && !(t[e].k === 'id' && ['end', 'if', 'unless'].includes(t[e].v))) e = t[e].k === 'op' && (t[e].v === '(' || t[e].v === '[' || t[e].v === '{') ? closeOf(t, e) : e + 1;
+      take(j + 1, e, nl);
+    }
+  };
+  const chainFrom = (j: number): void => {
+    // .communicate(X) / .write(X) / .stdin.write(X) / :write(X) / ->print(X) / [0] then the same
+    if (t[j]?.v === '[') j = closeOf(t, j);
+    // Ruby io << "text"
+    if (t[j]?.v === '<' && t[j + 1]?.v === '<') {
+      take(j + 2, statementEnd(t, j + 2), false);
+      return;
+    }
+    if (!t[j] || !['.', ':', '->'].includes(t[j].v)) return;
+    if (t[j + 1]?.v === 'stdin' && ['.', ':'].includes(t[j + 2]?.v ?? '')) writeAt(j + 3);
+    else writeAt(j + 1);
+  };
+  chainFrom(close);
+  if (handles.size) {
+    for (let j = close; j < t.length; j++) {
+      const x = t[j];
+      if (x.k === 'id' && handles.has(x.v) && t[j + 1]?.v !== '=') {
+        chainFrom(j + 1);
+        // Perl: print FH "..." / print {$fh} "..." / printf $fh ...
+        const prev = t[j - 1]?.v === '{' && t[j + 1]?.v === '}' ? t[j - 2] : t[j - 1];
+        if (prev?.k === 'id' && ['print', 'printf', 'say'].includes(prev.v) && s.lang === 'perl') {
+          const from = j + (t[j + 1]?.v === '}' ? 2 : 1);
+          const to = statementEnd(t, from);
+          if (prev.v === 'printf') {
+            // printf FH "%s\n", "text": the format filled with its arguments.
+            const parts = splitArgs(t, t[from]?.v === '(' ? from + 1 : from, t[from]?.v === '(' ? closeOf(t, from) - 1 : to).map(([p, q]) => evalExpr(s, p, q).text);
+            let k = 1;
+            const out = parts[0]?.replace(/%(%|s)/g, (_m, c: string) => (c === '%' ? '%' : parts[k++] ?? '\u0000'));
+            if (out === undefined || out.includes('\u0000') || /%[^%s]/.test(parts[0] ?? '')) unknown = true;
+            else texts.push(out);
+          } else take(from, to, prev.v === 'say');
+        }
+        // fwrite($p, X) / fputs($pipes[0], X) / syswrite($fh, X)
+        const callee = t[j - 2];
+        if (t[j - 1]?.v === '(' && callee?.k === 'id' && ['fwrite', 'fputs', 'syswrite'].includes(callee.v)) {
+          const parts = splitArgs(t, j, closeOf(t, j - 1) - 1);
+          if (parts[1]) take(parts[1][0], parts[1][1], false);
+        }
+      }
+    }
+  }
+  if (!texts.length && !unknown) return;
+  const prog = posix.basename(cmd.trim().split(/\s+/)[0] ?? '').replace(/^'|'$/g, '');
+  const reader = SHELL_NAME.test(prog) || !!interpreterOf(prog);
+  if (unknown && reader) s.ctx.analyzer.hit('dynamic-command', 'ask', s.ctx.segment, `${s.lang} writes text only known at run time into ${prog}, which runs it`);
+  if (!texts.length) return;
+  const body = texts.join('');
+  let tag = 'LOOM_STDIN';
+  while (body.includes(tag)) tag += '_';
+  s.ctx.analyzer.analyzeSource(`${cmd} <<'${tag}'\n${body}\n${tag}\n`, s.ctx.depth + 1, `${s.ctx.via} > ${s.lang} stdin of ${prog}`, s.ctx.cwd, new Map());
+}
+
+/** End of the statement starting at j: the next `;` or `}` at the same depth. */
+function statementEnd(t: Tok[], j: number): number {
+  let e = j;
+  while (e < t.length && t[e].v !== ';' && t[e].v !== '}' && !(t[e].k === 'id' && ['end', 'if', 'unless', 'or', 'and'].includes(t[e].v))) e = t[e].k === 'op' && (t[e].v === '(' || t[e].v === '[' || t[e].v === '{') ? closeOf(t, e) : e + 1;
+  return e;
 }
 
 // ---------------------------------------------------------------- Tcl / expect
@@ -1378,6 +1874,10 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   // `\n` typed outside any string (python3 -c "import os\nwhile True: os.fork()"): the author meant a line break; the
   // program is judged as meant as well (a syntax error today is one quoting fix away from running).
   if (s.toks.some((x, i) => x.k === 'op' && x.v === '\\' && s.toks[i + 1]?.k === 'id' && s.toks[i + 1].v.startsWith('n'))) analyzeInterpreterCode(lang, code.replace(/\\n/g, '\n'), { ...ctx, depth: ctx.depth + 1 });
+  // Members and callees named by a string the code computes (cp['exec'+'Sync'], getattr(os, 'sys'+'tem'), send(:system), $f = 'sys'.'tem'; $f(...)): that member.
+  collectVars(s);
+  foldComputedNames(s);
+  s.vars.clear();
   collectAliases(s);
   // getattr(__import__('shutil'), 'rmtree'): the inner import is rewritten first, then the getattr around it.
   if (lang === 'python' && s.toks.some((x) => x.v === 'getattr')) collectAliases(s);
@@ -1454,6 +1954,8 @@ export function interpreterCode(spec: InterpreterSpec, argv: string[]): string[]
 
 /** Whether the interpreter reads its program from stdin: no code option and no script operand (or `-`, `/dev/stdin`). */
 function programOnStdin(spec: InterpreterSpec, argv: string[]): boolean {
+  // deno run -A - / bun run -: the script operand `-` is stdin.
+  if (spec.runSubcommand && argv[1] === spec.runSubcommand) return argv.slice(2).find((a) => !a.startsWith('-') || a === '-') === '-' || argv.slice(2).includes('/dev/stdin');
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     if (a === '-' || a === '/dev/stdin') return true;

@@ -12,6 +12,7 @@ import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, POWER_COMMANDS, POWER
 import { FORGE_API_RULES, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_COMMAND_KEYS, GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_EXT_ESCAPES, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS, GIT_PUSH_CONFIG, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES } from './git';
 import { CONTENT_DESTROYERS, GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
+import { FOREIGN_RUNNERS } from './foreign';
 import { SHELL_CODE_GENERATORS } from './generators';
 import { NET_CLIENTS, SOCAT_EXEC, SOCAT_NET } from './remote-shell';
 import { CREDENTIAL_FOLDERS, HISTORY_PRINTERS, ORDINARY_SAMPLE_NAMES, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SYSTEM_SECRET_FILES, UPLOAD_OPTIONS } from './secrets';
@@ -52,7 +53,7 @@ export function guardTablesMarkdown(): string {
   section('Download-and-run family (`families/download.ts`)', [
     ['downloaders', code(DOWNLOADERS)],
     ['shells', code(SHELLS)],
-    ['interpreters and their code options', INTERPRETERS.map((i) => `${i.lang}: ${code(i.names)} (code: ${code([...[...i.codeShort].map((l) => '-' + l), ...i.codeLong, ...(i.evalSubcommand ? [i.evalSubcommand] : [])])})`).join('<br>')],
+    ['interpreters and their code options', INTERPRETERS.map((i) => `${i.lang}: ${code(i.names)} (code: ${code([...[...i.codeShort].map((l) => '-' + l), ...i.codeLong, ...(i.evalSubcommand ? [i.evalSubcommand] : []), ...(i.runSubcommand ? [i.runSubcommand + ' -'] : [])])})`).join('<br>')],
   ]);
   section('Trusted generators of shell code (`tables/generators.ts`): their output may be eval\'d, sourced or piped to a shell; any other program\'s output run by a shell is `dynamic-command` (ask)', [
     ['program: first operand', Object.entries(SHELL_CODE_GENERATORS).map(([p, a]) => `\`${p}\` ${a.map((x) => (x === '*' ? '(any)' : '`' + x + '`')).join('/')}`).join(', ')],
@@ -111,6 +112,14 @@ export function guardTablesMarkdown(): string {
     ['programs that overwrite a file in place (deny in home or system folders)', code(CONTENT_DESTROYERS)],
     ['find -exec programs read as their recursive form without a name filter', Object.entries(FIND_EXEC_RECURSIVE).map(([p, f]) => `\`${p} ${f}\``).join(', ')],
   ]);
+  const byLang = new Map<string, string[]>();
+  for (const [name, r] of Object.entries(FOREIGN_RUNNERS)) if (r.shellCall || r.shellText) byLang.set(r.lang ?? name, [...(byLang.get(r.lang ?? name) ?? []), name]);
+  section('Foreign-code family (`tables/foreign.ts`): languages whose own call runs a shell string', [...byLang.entries()].map(([lang, names]) => {
+    const r = FOREIGN_RUNNERS[names[0]];
+    const how = [...(r.code ?? []).map((c) => `\`${c}\``), ...(r.stdin ? [r.stdin === 'always' ? 'stdin' : 'stdin (`-`)'] : []), ...(r.source ? [`files \`${r.source.source.replace(/\|/g, '\\|')}\``] : [])].join(', ');
+    const call = r.shellText ? 'the code is read as shell commands' : `\`${r.shellCall!.source.replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
+    return [`${lang}: ${code(names)}`, `code: ${how}; runs a shell string: ${call}`] as [string, string];
+  }));
   section('Windows family (`families/windows.ts`)', [
     ['delete cmdlets and aliases', code(WIN_DELETE)],
     ['Remove-Item parameters (any unique prefix)', code(REMOVE_ITEM_PARAMS)],

@@ -12,7 +12,20 @@ export interface ForeignRunner {
   source?: RegExp;
   /** It reads its program from stdin when given `-` / `/dev/stdin` (or, when `always`, no program at all). */
   stdin?: 'dash' | 'always';
+  /** The language's own call that runs a shell string (global; the first group that matched is the command). */
+  shellCall?: RegExp;
+  /** The code itself is shell-like command text (shells with their own syntax: nu, xonsh, elvish). */
+  shellText?: boolean;
+  /** The language, for the documentation (when the program name does not say it). */
+  lang?: string;
 }
+
+/** Single-quoted or double-quoted text in a call: `system("cmd")`, `system('cmd')`. */
+const Q = `["']([^"'\\n]*)["']`;
+/** m4's syscmd / esyscmd, with m4's quotes (`cmd' or [cmd]) stripped by the rule. */
+const M4_CALL = /\b(?:syscmd|esyscmd)\s*\(([^)\n]*)\)/g;
+const GNUPLOT_CALL = new RegExp(`\\bsystem\\s*\\(?\\s*${Q}|\`([^\`\\n]+)\`|(?:^|[\\n;])\\s*!([^\\n]*)|["']\\s*[<|]\\s*([^"'\\n]+)["']`, 'g');
+const OCTAVE_CALL = new RegExp(`\\b(?:system|unix|dos|shell_cmd|popen2?)\\s*\\(\\s*${Q}|(?:^|[\\n;])\\s*!([^\\n]*)`, 'g');
 
 export const FOREIGN_RUNNERS: Record<string, ForeignRunner> = {
   go: { sub: ['run', 'build'], source: /\.go$/, stdin: 'dash' },
@@ -60,7 +73,7 @@ export const FOREIGN_RUNNERS: Record<string, ForeignRunner> = {
   stack: { sub: ['runghc', 'runhaskell'], source: /\.hs$/ },
   swift: { source: /\.swift$/, stdin: 'dash' },
   swiftc: { source: /\.swift$/ },
-  crystal: { sub: ['eval', 'run'], source: /\.cr$/ },
+  crystal: { sub: ['eval', 'run'], code: ['eval'], source: /\.cr$/ },
   nim: { sub: ['r', 'c', 'compile', 'run'], source: /\.nim$/ },
   zig: { sub: ['run', 'build-exe'], source: /\.zig$/ },
   dart: { sub: ['run'], source: /\.dart$/ },
@@ -68,11 +81,26 @@ export const FOREIGN_RUNNERS: Record<string, ForeignRunner> = {
   'dotnet-script': { code: ['eval'], source: /\.csx$/, stdin: 'dash' },
   csharp: { source: /\.cs$/, stdin: 'always' },
   ocaml: { source: /\.ml$/, stdin: 'dash' },
-  nu: { code: ['-c', '--commands'], source: /\.nu$/ },
+  nu: { code: ['-c', '--commands'], source: /\.nu$/, shellText: true },
   v: { sub: ['run'], source: /\.v$/ },
   vlang: { sub: ['run'], source: /\.v$/ },
   'd8': { code: ['-e'] },
   jjs: { source: /\.js$/ },
+  // Macro processors, plotting and math tools with a call that runs a shell command.
+  m4: { lang: 'm4', source: /\.m4$/, stdin: 'always', shellCall: M4_CALL },
+  gm4: { lang: 'm4', source: /\.m4$/, stdin: 'always', shellCall: M4_CALL },
+  gnuplot: { lang: 'gnuplot', code: ['-e'], source: /\.(?:gp|gnu|gnuplot|plt|plot)$/, stdin: 'always', shellCall: GNUPLOT_CALL },
+  octave: { lang: 'octave', code: ['--eval'], source: /\.m$/, stdin: 'always', shellCall: OCTAVE_CALL },
+  'octave-cli': { lang: 'octave', code: ['--eval'], source: /\.m$/, stdin: 'always', shellCall: OCTAVE_CALL },
+  dc: { lang: 'dc', code: ['-e', '--expression'], source: /\.dc$/, stdin: 'always', shellCall: /(?:^|[\s\w.])!(?![<>=])([^\n]+)/g },
+  maxima: { lang: 'maxima', code: ['--batch-string', '-r', '--run-string'], source: /\.(?:mac|max)$/, stdin: 'always', shellCall: new RegExp(`\\bsystem\\s*\\(\\s*${Q}`, 'g') },
+  gp: { lang: 'PARI/GP', source: /\.gp$/, stdin: 'always', shellCall: new RegExp(`\\b(?:system|extern|externstr)\\s*\\(\\s*${Q}`, 'g') },
+  wolframscript: { lang: 'Wolfram', code: ['-code', '-c'], source: /\.(?:wl|wls|m)$/, shellCall: /\b(?:Run|RunProcess)\s*\[\s*"([^"\n]*)"|\b(?:ReadString|Import|ReadList|OpenRead)\s*\[\s*"!([^"\n]*)"/g },
+  make: { lang: 'make', code: ['--eval', '-E'], shellCall: /\$[({]shell\s+([^)}\n]*)[)}]/g },
+  gmake: { lang: 'make', code: ['--eval', '-E'], shellCall: /\$[({]shell\s+([^)}\n]*)[)}]/g },
+  // Shells with their own syntax, whose commands read like sh's.
+  xonsh: { lang: 'xonsh', code: ['-c'], source: /\.xsh$/, shellText: true },
+  elvish: { lang: 'elvish', code: ['-c'], source: /\.elv$/, shellText: true },
 };
 
 /** Calls that delete a whole tree in these languages (the target is the path or home expression beside them). */

@@ -27,12 +27,15 @@ export interface InterpreterSpec {
   moduleShort: string;
   /** A first operand that is a subcommand taking code (`deno eval CODE`). */
   evalSubcommand?: string;
+  /** A first operand that runs a script operand, read from stdin when that operand is `-` (`deno run -A -`, `bun run -`). */
+  runSubcommand?: string;
 }
 
 export const INTERPRETERS: InterpreterSpec[] = [
-  { lang: 'python', names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'py', 'python3w', 'ipython', 'ipython3'], codeShort: 'c', codeLong: ['--command'], argShort: 'WXQ', argLong: ['--check-hash-based-pycs'], moduleShort: 'm' },
-  { lang: 'node', names: ['node', 'nodejs', 'bun', 'tsx', 'ts-node', 'esno', 'esr'], codeShort: 'ep', codeLong: ['--eval', '--print'], argShort: 'rC', argLong: ['--require', '--import', '--loader', '--experimental-loader', '--input-type', '--conditions', '--env-file', '--title', '--cwd', '--preload', '--config', '--tsconfig'], moduleShort: '' },
-  { lang: 'node', names: ['deno'], codeShort: '', codeLong: [], argShort: '', argLong: ['--config', '--import-map', '--location', '--cert', '--seed'], moduleShort: '', evalSubcommand: 'eval' },
+  { lang: 'python', names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'py', 'python3w', 'ipython', 'ipython3', 'sage'], codeShort: 'c', codeLong: ['--command'], argShort: 'WXQ', argLong: ['--check-hash-based-pycs'], moduleShort: 'm' },
+  { lang: 'node', names: ['node', 'nodejs', 'tsx', 'ts-node', 'esno', 'esr'], codeShort: 'ep', codeLong: ['--eval', '--print'], argShort: 'rC', argLong: ['--require', '--import', '--loader', '--experimental-loader', '--input-type', '--conditions', '--env-file', '--title', '--cwd', '--preload', '--config', '--tsconfig'], moduleShort: '' },
+  { lang: 'node', names: ['bun'], codeShort: 'ep', codeLong: ['--eval', '--print'], argShort: 'rC', argLong: ['--require', '--import', '--preload', '--config', '--tsconfig', '--cwd', '--env-file'], moduleShort: '', runSubcommand: 'run' },
+  { lang: 'node', names: ['deno'], codeShort: '', codeLong: [], argShort: '', argLong: ['--config', '--import-map', '--location', '--cert', '--seed'], moduleShort: '', evalSubcommand: 'eval', runSubcommand: 'run' },
   { lang: 'perl', names: ['perl', 'perl5'], codeShort: 'eE', codeLong: [], argShort: 'IMmxCDFd', argLong: [], moduleShort: '' },
   { lang: 'ruby', names: ['ruby', 'jruby', 'truffleruby', 'irb', 'pry'], codeShort: 'e', codeLong: [], argShort: 'rICEFTx', argLong: ['--encoding', '--external-encoding', '--internal-encoding', '--enable', '--disable', '--dump'], moduleShort: '' },
   { lang: 'php', names: ['php', 'php-cli', 'php7', 'php8'], codeShort: 'rBRE', codeLong: ['--run', '--process-begin', '--process-code', '--process-end'], argShort: 'dcfFtz', argLong: ['--define', '--php-ini', '--file', '--process-file', '--docroot', '--zend-extension'], moduleShort: '' },
