@@ -3,7 +3,8 @@ import { CAUSES as FOREIGN } from './fixtures/guard-causes-foreign';
 import { CAUSES as SYSTEM } from './fixtures/guard-causes-system';
 import { CAUSES3 } from './fixtures/guard-causes3';
 import { CAUSES4 } from './fixtures/guard-causes4';
+import { CAUSES5 } from './fixtures/guard-causes5';
 import { describeCauses } from './guard-cause-suite';
 
 // Each red-team round adds its own file of causes.
-describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...CAUSES4, ...SYSTEM, ...FOREIGN });
+describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...CAUSES4, ...CAUSES5, ...SYSTEM, ...FOREIGN });

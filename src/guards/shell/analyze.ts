@@ -25,6 +25,7 @@ import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wra
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
+import { fishToPosix } from './fish';
 import { analyzeInterpreterCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
@@ -129,6 +130,8 @@ export interface RunIO {
   procsubs?: Map<Word, Feed>;
   /** Reached through a package runner (npx): package commands are mapped. */
   viaPackageRunner?: boolean;
+  /** What each input descriptor reads (`bash /dev/fd/3 3<<<text`). */
+  fds?: Map<number, Feed>;
 }
 
 interface PipeCtx {
@@ -217,6 +220,10 @@ export class Analyzer {
   secretsLoaded = false;
   /** Files this line filled with the whole environment (`env > e.txt`): sending one sends every token. */
   readonly envFiles = new Set<string>();
+  /** The raw words of each stage of the pipeline being walked (what later stages do with a stage's output). */
+  pipeAhead: string[][] | undefined;
+  /** Names and paths that run another program (`hash -p /bin/rm ls`, `ln -s /bin/rm /tmp/x`, `cp /bin/rm ./tidy`). */
+  readonly programAliases = new Map<string, string>();
   /** Folders this line filled from the network (git clone, scp from a host, a download extracted): running from them runs the download. */
   readonly downloadedDirs = new Map<string, string>();
   readonly hits: Hit[] = [];
@@ -336,10 +343,14 @@ export class Analyzer {
       case 'pipe': {
         const pipe: SimpleCommand[] = [];
         let feed = stdin;
+        // The raw words of every stage, for rules that look at what reads their output (`| docker login --password-stdin`).
+        const ahead = this.pipeAhead;
+        this.pipeAhead = node.cmds.map((c) => (c.t === 'cmd' ? c.words : []));
         node.cmds.forEach((c, stage) => {
           // Each stage of a pipeline runs in a subshell.
           feed = this.walk(c, node.cmds.length > 1 ? this.fork(env) : env, depth, via, feed, { pipe, pipeline: pc.pipeline + 1, stage, bg: pc.bg });
         });
+        this.pipeAhead = ahead;
         return feed;
       }
       case 'list': {
@@ -732,7 +743,9 @@ export class Analyzer {
       // A line of only assignments sets variables for what follows (X=rm; $X -rf /).
       for (const a of assignments) setVar(env, a.name, a.value);
       this.checkRedirects(c, env.cwd, '');
-      return this.writeRedirects(node.redirs, env, { kind: 'static', text: '' }, '', io.targets);
+      // `$(< file)` is the file's content, as `$(cat file)` is.
+      const readOnly = node.redirs.length > 0 && node.redirs.every((r) => r.op === '<') && assignments.length === 0;
+      return this.writeRedirects(node.redirs, env, readOnly ? (io.stdin.kind === 'file' ? { kind: 'runtime', why: `the content of ${io.stdin.path}` } : io.stdin) : { kind: 'static', text: '' }, '', io.targets);
     }
     // A function defined earlier on the line: its body runs with these arguments.
     const fname = words[0].dynamic ? undefined : words[0].text;
@@ -746,7 +759,7 @@ export class Analyzer {
       return this.writeRedirects(node.redirs, env, out, '', io.targets);
     }
     this.nestedStack.push(words.flatMap((w) => (w.subs ?? []).map((s) => s.src)));
-    const out = this.analyzeCommand(c, depth, via, env.cwd, pc.pipe, env.vars, { stdin: io.stdin, env, procsubs });
+    const out = this.analyzeCommand(c, depth, via, env.cwd, pc.pipe, env.vars, { stdin: io.stdin, env, procsubs, fds: io.fds });
     this.nestedStack.pop();
     // Process substitutions written to (tee >(sh), > >(sh)) read what the command writes.
     for (const w of words) {
@@ -907,6 +920,13 @@ export class Analyzer {
       if (names.length) return { kind: 'runtime', why: 'a globbed command' };
     }
     let name = posix.basename(argv[0]);
+    // zsh's `=rm` is the path of rm; a name or copy made earlier on the line runs the program it names.
+    const zshPath = /^=[\w.+-]+$/.test(argv[0]) ? argv[0].slice(1) : undefined;
+    const aliased = zshPath ?? this.programAliases.get(argv[0].includes('/') ? posix.resolve(cwd, argv[0]) : argv[0]);
+    if (aliased && aliased !== argv[0] && depth < MAX_WRAP_DEPTH) {
+      return this.analyzeCommand({ ...c, words: [{ ...words[0], text: aliased }, ...words.slice(1)] }, depth + 1, `${via} > ${argv[0]} (${aliased})`, cwd, pipe, vars, io);
+    }
+    this.noteProgramCopies(name, argv, cwd);
     // Deleting packages run through a package runner (npx rimraf ~) are rm -rf.
     const pkg = Object.hasOwn(DELETING_PACKAGES, name) ? DELETING_PACKAGES[name] : undefined;
     if (pkg && (io.viaPackageRunner || name === 'rimraf' || name === 'del-cli')) {
@@ -927,6 +947,7 @@ export class Analyzer {
     if ((name === 'command' && leading.some((x) => /^-[a-zA-Z]*[vV]/.test(x))) || (name === 'type' && leading.some((x) => /^-[a-zA-Z]*[pP]/.test(x)))) {
       return outputOf(name, words, { stdin: io.stdin, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }), toplevel: within(cwd, this.opts.projectDir) ? this.opts.projectDir : undefined });
     }
+    if (name === 'direnv' && argv[1] === 'exec' && argv[2]) this.runsScript(this.scriptFeed(lit(posix.join(argv[2], '.envrc')), io, cwd), 'sh', segment, depth, `${via} > direnv exec (.envrc)`, cwd);
     const inner = this.unwrap(rctx, io);
     if (inner) return inner;
     if (env && name !== 'cd') {
@@ -1026,12 +1047,35 @@ export class Analyzer {
   /** The script a shell-like command reads from a file operand: a file written on the line, a process substitution, stdin. */
   private scriptFeed(w: Word, io: RunIO, cwd: string): Feed {
     if (STDIN_PATHS.has(w.text)) return io.stdin;
+    const fd = /^\/(?:dev\/fd|proc\/self\/fd|proc\/\$\$\/fd)\/(\d+)$/.exec(w.text);
+    if (fd) return io.fds?.get(Number(fd[1])) ?? { kind: 'runtime', why: `a script read from descriptor ${fd[1]}` };
     if (w.text.startsWith('\u0000procsub:<(')) return io.procsubs?.get(w) ?? { kind: 'runtime', why: 'a process substitution' };
     // "$DIR/script.sh" is a script file; only a substitution can hand over text.
     if (w.dynamic) return w.subs?.length ? this.dynamicFeed(w, io.stdin, 'a script named at run time') : { kind: 'file', path: w.text };
     const abs = posix.resolve(cwd, w.text);
     const by = io.env?.files.has(abs) ? undefined : this.downloadedBy(abs);
     return io.env?.files.get(abs) ?? (by ? { kind: 'download', by } : { kind: 'file', path: w.text });
+  }
+
+  /** `hash -p /bin/rm ls`, `ln -s /usr/bin/rm x`, `cp /bin/rm ./tidy`: the new name runs that program. */
+  private noteProgramCopies(name: string, argv: string[], cwd: string): void {
+    if (this.programAliases.size > 32) return;
+    const system = (p: string) => /^\/(?:usr\/)?(?:local\/)?s?bin\/[\w.+-]+$/.test(p) || /^\/(?:usr\/)?lib\/[\w./+-]*\/[\w.+-]+$/.test(p);
+    if (name === 'hash') {
+      const at = argv.indexOf('-p');
+      if (at > 0 && argv[at + 1] && argv[at + 2]) this.programAliases.set(argv[at + 2], posix.basename(argv[at + 1]));
+      return;
+    }
+    if (name !== 'ln' && name !== 'cp' && name !== 'install') return;
+    const ops = argv.slice(1).filter((a) => !a.startsWith('-'));
+    if (ops.length < 2) return;
+    const dest = posix.resolve(cwd, ops[ops.length - 1]);
+    for (const src of ops.slice(0, -1)) {
+      if (!system(src)) continue;
+      const prog = posix.basename(src);
+      this.programAliases.set(dest, prog);
+      this.programAliases.set(posix.join(dest, prog), prog);
+    }
   }
 
   /** The program that filled the folder holding `abs` from the network on this line, if one did. */
@@ -1103,7 +1147,7 @@ export class Analyzer {
     const env1 = (v: string) => r.cmd.assignments.find((a) => a.name === v)?.value.text ?? r.vars.get(v);
     for (const l of launchesOf({ name, argv, cwd, home: this.opts.home, env: env1 })) this.runLaunch(l, r, io);
     if (SHELLS.has(name) || (name === 'busybox' && (argv[1] === 'sh' || argv[1] === 'ash'))) {
-      // BASH_ENV (bash) / ENV (sh in POSIX mode) names a file every non-interactive shell runs first.
+      // BASH_ENV (bash) / ENV (sh in POSIX mode) names a file every non-interactive shell runs first (`direnv exec`: DIR/.envrc).
       for (const v of ['BASH_ENV', 'ENV']) {
         const file = r.cmd.assignments.find((a) => a.name === v)?.value.text ?? r.vars.get(v);
         if (file) this.runsScript(this.scriptFeed(lit(file), io, cwd), 'sh', r.segment, depth, `${via} > ${v}=${file}`, cwd);
@@ -1140,7 +1184,7 @@ export class Analyzer {
           if (feed.kind !== 'static') this.analyzeWithPlaceholders(script.text, depth, `${via} > ${name} -c`, cwd, { positional, stdin: io.stdin });
         } else {
           if (spawnsItself(script.text)) this.hit('fork-bomb', 'deny', r.segment, `${name} -c runs its own text again in the background or a pipe: a fork bomb`);
-          this.analyzeSource(script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
+          this.analyzeSource(name === 'fish' ? fishToPosix(script.text) : script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
         }
         return { kind: 'runtime', why: `the output of ${name} -c` };
       }
@@ -1292,6 +1336,7 @@ export class Analyzer {
         const f = files?.get(abs);
         return f?.kind === 'static' ? f.text : undefined;
       },
+      filesIn: (dir) => [...(files ?? [])].filter(([p, f]) => f.kind === 'static' && within(p, dir)).slice(0, 32).map(([p, f]) => [p, (f as { text: string }).text]),
       stdin: io.stdin.kind === 'static' ? io.stdin.text : undefined,
       assignments: r.cmd.assignments.map((a) => ({ name: a.name, value: a.value.text })),
     });

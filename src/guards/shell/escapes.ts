@@ -21,6 +21,8 @@ export interface EscapeContext {
   home: string;
   /** Files written earlier on the line (absolute path -> static text). */
   fileText: (abs: string) => string | undefined;
+  /** Files written earlier on the line under a folder, with their static text. */
+  filesIn?: (dir: string) => [string, string][];
   /** Static stdin text, if any (make -f - <<EOF). */
   stdin?: string;
   /** NAME=VALUE prefixes of the command. */
@@ -75,6 +77,12 @@ function exShell(cmd: string): string[] {
     const call = /\b(?:system|systemlist|jobstart|termopen)\s*\(\s*(['"])((?:(?!\1).){0,4000})\1\s*\)/s.exec(one);
     if (call) out.push(call[2]);
     else if (/\b(?:system|systemlist|jobstart|termopen)\s*\(/.test(one)) out.push('"$__loom_runtime"');
+    // delete(path, "rf") deletes a tree; expand("~") / $HOME is the home folder.
+    const del = /\bdelete\s*\(\s*(?:expand\(\s*(['"])([^'"]{1,500})\1\s*\)|(['"])([^'"]{1,500})\3|\$HOME)\s*(?:,\s*(['"])([a-z]*)\5)?\s*\)/.exec(one);
+    if (del) {
+      const path = del[2] ?? del[4] ?? '~';
+      out.push(`rm ${del[6]?.includes('r') ? '-rf ' : ''}${/^[~$]/.test(path) ? path.replace(/^\$HOME/, '~') : `'${path.replace(/'/g, '')}'`}`);
+    }
     const py = /^(?:py(?:thon)?3?|pyx|pydo)\s+(.*)$/s.exec(one);
     if (py) out.push(`python3 -c ${JSON.stringify(py[1])}`);
     const lua = /^lua\s+(.*)$/s.exec(one);
@@ -485,10 +493,46 @@ function sedEscapes(argv: string[]): Escape[] {
   return out;
 }
 
+/**
+ * Tools that run commands from files of their own format (data): Taskfile `cmds:` lines (task), `//go:generate`
+ * directives (go generate), Terraform `local-exec` provisioners (terraform apply / destroy). Only files written
+ * earlier on the line are known; the folder comes from the tool's option.
+ */
+export const FILE_RECIPES: Record<string, { sub?: string[]; dirOptions: string[]; files: RegExp; commands: RegExp }> = {
+  task: { dirOptions: ['-d', '--dir'], files: /(?:^|\/)Taskfile(?:\.dist)?\.ya?ml$/i, commands: /^\s*-\s+(?:cmd:\s*)?(?!task:|deps:)(.+)$/gm },
+  go: { sub: ['generate'], dirOptions: ['-C'], files: /\.go$/, commands: /^\/\/go:generate\s+(.+)$/gm },
+  terraform: { sub: ['apply', 'destroy'], dirOptions: ['-chdir'], files: /\.tf(?:\.json)?$/, commands: /\bcommand\s*=\s*"((?:[^"\\]|\\.){1,4000})"/g },
+  tofu: { sub: ['apply', 'destroy'], dirOptions: ['-chdir'], files: /\.tf(?:\.json)?$/, commands: /\bcommand\s*=\s*"((?:[^"\\]|\\.){1,4000})"/g },
+};
+
+function fileRecipes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  const spec = Object.prototype.hasOwnProperty.call(FILE_RECIPES, name) ? FILE_RECIPES[name] : undefined;
+  if (!spec || !ctx.filesIn) return [];
+  const ops = argv.slice(1).filter((a) => !a.startsWith('-'));
+  if (spec.sub && !spec.sub.includes(ops[0] ?? '')) return [];
+  let dir = ctx.cwd;
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    const eq = a.indexOf('=');
+    const key = eq > 0 ? a.slice(0, eq) : a;
+    if (spec.dirOptions.includes(key)) dir = posix.resolve(ctx.cwd, eq > 0 ? a.slice(eq + 1) : argv[++k] ?? '.');
+  }
+  // go generate FILE.go | DIR | ./...: the folder of the named file or package (an import path is not a folder here).
+  const target = name === 'go' ? ops.slice(1).find((o) => o.endsWith('.go') || o.startsWith('.') || o.startsWith('/')) : undefined;
+  if (target) dir = posix.resolve(ctx.cwd, target.endsWith('.go') ? posix.dirname(target) : target.replace(/\/\.\.\.$/, ''));
+  const out: Escape[] = [];
+  for (const [abs, text] of ctx.filesIn(dir)) {
+    if (!spec.files.test(abs)) continue;
+    for (const m of text.matchAll(spec.commands)) if (out.length < 20) out.push({ lang: 'sh', code: m[1].replace(/\\"/g, '"'), how: `${name} ${posix.basename(abs)}` });
+  }
+  return out;
+}
+
 /** Every escape of one simple command (argv[0] is the program's base name). */
 export function programEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
   const out = envEscapes(ctx);
   out.push(...optionCommands(name, argv));
+  out.push(...fileRecipes(name, argv, ctx));
   if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv));
   if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv));
   else if (PAGERS.includes(name)) out.push(...pagerEscapes(name, argv));

@@ -889,6 +889,12 @@ function npmLaunches(ctx: LaunchCtx, out: Launch[]): void {
   for (const form of SCRIPT_SETTERS[name]) {
     if (!form.every((w, i) => ops[i] === w)) continue;
     const rest = ops.slice(form.length);
+    if (form[0] === 'config') {
+      const key = rest.find((x) => x.startsWith('scripts.'));
+      const value = key ? rest[rest.indexOf(key) + 1] : undefined;
+      if (key && value !== undefined) out.push({ kind: 'script', text: value, how: `${name} config ${key}` });
+      continue;
+    }
     if (form[0] === 'set-script') {
       if (rest[1] !== undefined) out.push({ kind: 'script', text: rest[1], how: `${name} set-script ${rest[0]}` });
       continue;

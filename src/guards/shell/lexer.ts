@@ -714,12 +714,13 @@ export class Lexer {
     while (this.i < s.length) {
       work.units++;
       const c = s[this.i];
-      if ((c === '<' || c === '>') && s[this.i + 1] === '(' && this.i === start) {
+      // zsh's `=(cmd)` is `<(cmd)` kept in a file (bash refuses the word, so reading it so loses nothing).
+      if ((c === '<' || c === '>' || c === '=') && s[this.i + 1] === '(' && this.i === start) {
         const j = matchParen(s, this.i + 2);
         const inner = s.slice(this.i + 2, j < 0 ? s.length : j - 1);
         if (j < 0) this.errors.push(`unterminated ${c}(`);
-        this.subs.push({ src: inner, kind: c === '<' ? '<(' : '>(' });
-        w.text += `\u0000procsub:${c}(`;
+        this.subs.push({ src: inner, kind: c === '>' ? '>(' : '<(' });
+        w.text += `\u0000procsub:${c === '>' ? '>' : '<'}(`;
         w.dynamic = true;
         this.i = j < 0 ? s.length : j;
         continue;

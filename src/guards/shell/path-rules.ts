@@ -9,8 +9,9 @@ import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
+import { HOOK_MANAGER_DIRS } from './tables/git';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
@@ -377,6 +378,9 @@ export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: s
 
 function isPersistence(abs: string, a: Analyzer): boolean {
   if (abs.includes('/' + GIT_HOOKS_DIR + '/')) return true;
+  // Python runs *.pth and usercustomize.py in a site folder at every start; a hook manager's folder holds git hooks.
+  if (PERSISTENCE_NAMES.test(posix.basename(abs)) && /\/(?:site|dist)-packages(?:\/|$)/.test(abs)) return true;
+  if (within(abs, a.opts.projectDir) && HOOK_MANAGER_DIRS.some((d) => posix.dirname(abs) === posix.join(a.opts.projectDir, d)) && !posix.basename(abs).startsWith('.')) return true;
   // ~/.local/bin/git: a look-alike of a common command early on PATH runs instead of it from now on.
   if (SHADOWED_COMMANDS.includes(posix.basename(abs)) && PATH_DIRS.some((d) => posix.dirname(abs) === (d.startsWith('/') ? d : posix.join(a.opts.home, d)))) return true;
   if (!within(abs, a.opts.home) && !abs.startsWith('/etc/') && !abs.startsWith('/var/spool/')) return false;

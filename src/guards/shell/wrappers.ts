@@ -55,6 +55,8 @@ export interface WrapperSpec {
   prefix?: string[];
   /** After the operands, any words left are the wrapped argv (BSD `script -q FILE CMD`); with none, `runs` decides. */
   argvAfterOperands?: boolean;
+  /** Words before a later `--` are the wrapper's own (tool specs: `mise exec node@20 python@3 -- CMD`). */
+  untilDashDash?: boolean;
   doc: string;
 }
 
@@ -84,6 +86,10 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['abduco'], runs: 'argv', shortArg: 'nNcAe', doc: '`abduco -n SESSION CMD`' },
   { names: ['zellij run', 'zellij r'], runs: 'argv', shortArg: 'dn', longArg: ['--cwd', '--direction', '--name', '--width', '--height', '--x', '--y'], doc: '`zellij run [-f] [--cwd D] -- CMD`' },
   { names: ['capsh'], runs: 'argv', prefix: ['bash'], doc: '`capsh --caps=... -- ARGS` runs `bash ARGS`' },
+  { names: ['mise exec', 'mise x', 'rtx exec', 'rtx x', 'asdf exec', 'pkgx', 'volta run', 'fnm exec', 'nvm exec', 'proto run', 'pixi exec', 'flox activate'], runs: 'argv', shortArg: 'CcE', longArg: ['--cd', '--env', '--jobs', '--node', '--npm', '--using', '--with'], untilDashDash: true, doc: 'tool versions, then `--` and the command (`mise exec node@20 -- CMD`)' },
+  { names: ['arch'], runs: 'argv', doc: 'macOS: `arch -x86_64 CMD` (its options are flags)' },
+  { names: ['sandbox-exec'], runs: 'argv', shortArg: 'fpnD', doc: 'macOS: `sandbox-exec -n PROFILE CMD`' },
+  { names: ['launchctl asuser', 'launchctl bsexec'], runs: 'argv', operands: 1, doc: 'macOS: `launchctl asuser UID CMD`' },
   { names: ['pee'], runs: 'each-code', doc: 'moreutils: every operand is a shell command fed the same stdin' },
   { names: ['gdb', 'gdb-multiarch', 'cgdb', 'lldb'], runs: 'none', argvAfter: ['--args', '--'], doc: '`gdb -batch -ex run --args CMD`: the program to debug (and run)' },
   { names: ['xterm', 'uxterm', 'konsole', 'alacritty', 'kitty', 'foot', 'wezterm start', 'terminator', 'xfce4-terminal', 'urxvt', 'st'], runs: 'none', argvAfter: ['-e', '-x', '--'], doc: 'terminal emulators: `xterm -e CMD`' },
@@ -208,6 +214,10 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
   const how = [name, ...entry.sub].join(' ');
   let operands = spec.operands ?? 0;
   let file: string | undefined;
+  if (spec.untilDashDash) {
+    const dd = argv.indexOf('--', k);
+    if (dd > 0) return dd + 1 < argv.length ? { kind: 'argv', start: dd + 1, spec, how } : { kind: 'none' };
+  }
   if (spec.runs === 'none' && spec.argvAfter) {
     // gdb -batch -ex run --args CMD: the option may come after operands and option values the grammar does not list.
     const at = argv.findIndex((a, i) => i >= k && spec.argvAfter!.includes(a));
@@ -276,6 +286,8 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
     break;
   }
   k += operands > 0 && !spec.permute ? operands : 0;
+  // `aws-vault exec PROFILE -- CMD`: the `--` after the operands ends the wrapper's words.
+  if (argv[k] === '--' && spec.runs === 'argv') k++;
   if (spec.argvAfterOperands && k < argv.length) return { kind: 'argv', start: k, spec, how };
   switch (spec.runs) {
     case 'argv':

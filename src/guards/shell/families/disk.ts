@@ -90,6 +90,22 @@ const power: Rule = (r) => {
   if (subs && operands(r.argv).some((x) => subs.includes(x)) && (r.name !== 'init' && r.name !== 'telinit' || subs.includes(operands(r.argv)[0] ?? ''))) r.analyzer.hit('shutdown', 'ask', r.segment, `${r.name} ${operands(r.argv)[0]} stops, restarts or isolates the machine`);
 };
 
+/** npm lifecycle scripts (run by every later install or publish) and npm config keys that name a program npm runs. */
+const NPM_LIFECYCLE = /^(?:pre|post)?(?:install|prepare|uninstall|publish|prepublish|prepublishOnly|pack|version|ci|shrinkwrap|rebuild)$/;
+const NPM_COMMAND_KEYS = /^(?:script-shell|shell|node-options|git|editor|browser|viewer|prefix|globalconfig|userconfig|init-module|onload-script)$/;
+
+/** Setting what a package manager runs on its own later (a lifecycle script, its script shell): persistence. */
+const packageHooks: Rule = (r) => {
+  const ops = r.argv.slice(1).filter((a) => !a.startsWith('-'));
+  if (ops[0] === 'pkg' && ops[1] === 'set') {
+    const hook = ops.slice(2).map((kv) => /^scripts\.([^=]+)=/.exec(kv)?.[1]).find((n) => n && NPM_LIFECYCLE.test(n));
+    if (hook) r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} pkg set scripts.${hook}: the command runs on its own at every later ${hook.replace(/^(?:pre|post)/, '')}`);
+  } else if (ops[0] === 'config' && ops[1] === 'set' && NPM_COMMAND_KEYS.test((ops[2] ?? '').replace(/=.*$/, ''))) {
+    r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} config set ${ops[2].replace(/=.*$/, '')} changes the program ${r.name} runs from now on`);
+  }
+};
+packageHooks.names = ['npm', 'pnpm', 'yarn', 'bun'];
+
 const schedulers: Rule = (r) => {
   const trigger = own(SCHEDULERS, r.name);
   if (!trigger) return;
@@ -98,7 +114,8 @@ const schedulers: Rule = (r) => {
     if (args.some((x) => x === '-l' || x === '--help')) return;
     if (args.length === 0 && !r.cmd.heredoc && r.cmd.stage === 0 && !r.cmd.redirects.some((x) => x.op === '<' || x.op === '<<<')) return;
   }
-  if (r.name === 'systemctl' && !operands(r.argv).some((x) => trigger.test(x))) return;
+  if ((r.name === 'systemctl' || r.name === 'loginctl') && !operands(r.argv).some((x) => trigger.test(x))) return;
+  if (r.name === 'ssh-copy-id' && args.some((x) => x === '-h' || x === '-?' || x === '--help')) return;
   if (r.name === 'launchctl' && !trigger.test(args[0] ?? '')) return;
   if (r.name === 'schtasks' && !args.some((x) => trigger.test(x))) return;
   r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} schedules a command to run later or at start-up`);
@@ -290,4 +307,4 @@ schedulers.names = Object.keys(SCHEDULERS);
 kills.names = ['kill', 'killall5', 'pkill', 'killall', 'skill'];
 privilege.names = ['sudo', 'doas', 'su', 'pkexec', 'runuser'];
 
-export const DISK_RULES: Rule[] = [blockDevices, permissions, power, schedulers, kills, privilege];
+export const DISK_RULES: Rule[] = [blockDevices, permissions, power, schedulers, packageHooks, kills, privilege];

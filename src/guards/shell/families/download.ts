@@ -206,8 +206,14 @@ export const URL_RUNNERS: Record<string, { sub?: string; withArg: string[] }> = 
   npx: { withArg: ['-p', '--package', '--registry', '--cache', '-c', '--call'] },
   bunx: { withArg: ['-p', '--package'] },
   pnpx: { withArg: [] },
+  uvx: { withArg: ['--python', '-p', '--with', '--index', '--index-url'] },
+  // helm plugin install URL runs the plugin's install hook; pre-commit try-repo URL runs its hooks.
+  helm: { sub: 'plugin install', withArg: ['--version'] },
+  'pre-commit': { sub: 'try-repo', withArg: ['--ref', '--rev', '-c', '--config', '--hook-stage'] },
+  go: { sub: 'run', withArg: ['-C', '-tags', '-ldflags', '-gcflags', '-mod', '-o', '-p'] },
 };
-const FETCHED_PROGRAM = /^(?:https?|ftp):\/\/|^(?:github|gitlab|bitbucket|gist):[\w.-]+\/|^git\+(?:https?|ssh):\/\//i;
+// A URL, a forge shorthand, a git+ URL, or a remote module at a version (`go run example.org/x@latest`).
+const FETCHED_PROGRAM = /^(?:https?|ftp):\/\/|^(?:github|gitlab|bitbucket|gist):[\w.-]+\/|^git\+(?:https?|ssh|git):\/\/|^[a-z0-9-]+(?:\.[a-z0-9-]+)+\/[\w.\/-]+@[\w.+-]+$/i;
 
 const runsUrl: Rule = (r) => {
   const spec = own(URL_RUNNERS, r.name);
@@ -215,8 +221,9 @@ const runsUrl: Rule = (r) => {
   let k = 1;
   if (spec.sub) {
     while (k < r.argv.length && r.argv[k].startsWith('-')) k++;
-    if (r.argv[k] !== spec.sub) return;
-    k++;
+    const sub = spec.sub.split(' ');
+    if (!sub.every((w, i) => r.argv[k + i] === w)) return;
+    k += sub.length;
   }
   for (; k < r.argv.length; k++) {
     const a = r.argv[k];

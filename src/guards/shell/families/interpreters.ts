@@ -1373,7 +1373,7 @@ function walk(s: Scope): void {
       // receiver is whatever came before the dot: Path(...).unlink(), $ua->get(...)
       const sink = own(SINKS[s.lang], '.' + name.split('.')[0]) ?? own(SINKS[s.lang], '->' + name.split('.')[0]);
       if (!sink || !t[end] || t[end].v !== '(') continue;
-      if (!['delete', 'delete-r', 'read', 'write', 'open', 'walk'].includes(sink)) continue;
+      if (!['delete', 'delete-r', 'read', 'write', 'open', 'walk', 'move', 'copy'].includes(sink)) continue;
       // find the receiver expression start
       const recv = evalExpr(s, receiverStart(t, i), i - 1);
       if (sink === 'walk') {
@@ -1863,6 +1863,10 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     return;
   }
   if (lang === 'applescript') {
+    if (/\bmake\s+(?:new\s+)?login\s+item\b/i.test(code)) ctx.analyzer.hit('persistence', 'ask', ctx.segment, 'osascript adds a login item: a program that starts at every login');
+    // JavaScript for Automation: ObjC's system() and doShellScript run a shell command.
+    const jxa = /(?:\$\.system|\.doShellScript)\(\s*(["'`])((?:(?!\1).){1,4000})\1/s.exec(code);
+    if (jxa) ctx.analyzer.analyzeSource(jxa[2], ctx.depth + 1, `${ctx.via} > osascript JavaScript`, ctx.cwd, new Map());
     // System Events / Finder / loginwindow told to restart, shut down or log out.
     if (/tell\s+application\s+"(?:System Events|Finder|loginwindow)"\s+to\s+(?:restart|shut\s*down|log\s*out|sleep)\b/i.test(code) || /«event aevt(?:rrst|shut|rlgo)»/i.test(code)) ctx.analyzer.hit('shutdown', 'ask', ctx.segment, 'osascript tells the system to restart, shut down or log out');
     const m = /do\s+shell\s+script\s+"((?:[^"\\]|\\.){0,4000})"/i.exec(code);

@@ -290,12 +290,54 @@ const envExfiltration: Rule = (r) => {
   if (r.cmd.redirects.some((rd) => /^\/dev\/(?:tcp|udp)\//.test(rd.target.text)) && READERS.includes(r.name)) for (const f of operands(r.argv)) readsPath(r.analyzer, f, r.cwd, r.segment);
 };
 
+/** Whether a command's words print a secret by the SECRET_PRINTERS table. */
+function printsSecretWords(words: string[]): boolean {
+  const name = posix.basename(words[0] ?? '');
+  const specs = own(SECRET_PRINTERS, name);
+  if (!specs) return false;
+  const args = words.slice(1);
+  const ops = args.filter((a) => !a.startsWith('-'));
+  return specs.some((spec) => {
+    if (spec.options?.some((o) => args.some((a) => a.length >= 16 && o.startsWith(a.split('=')[0])))) return true;
+    if (!spec.sub) return false;
+    const at = ops.findIndex((_, i) => spec.sub!.every((w, j) => ops[i + j] === w));
+    if (at < 0 || at > 2) return false;
+    const key = ops[at + spec.sub.length];
+    if (spec.key && (key === undefined || !spec.key.test(key))) return false;
+    return !spec.with || args.some((a) => spec.with!.test(a));
+  });
+}
+
+/**
+ * A token printed by a substitution inside a network command's arguments (`git push https://u:$(gh auth token)@host`,
+ * `curl -d "$(gh auth token)" ...`): it goes to that host. Its own service may have it (gh's token to github.com).
+ */
+const printedSecretSent: Rule = (r) => {
+  const git = r.name === 'git' && r.argv.some((a) => /^(?:push|fetch|clone|pull|ls-remote|remote)$/.test(a));
+  if (!git && !sendsToNetwork(r)) return;
+  const host = destination(r.argv.map((a) => a.replace(/\u0000/g, 'x')));
+  for (const w of r.words.slice(1)) {
+    for (const sub of w.subs ?? []) {
+      const words = sub.src.trim().split(/\s+/);
+      if (!printsSecretWords(words)) continue;
+      const service = posix.basename(words[0]).toUpperCase();
+      if (ownService(service === 'GH' ? 'GITHUB_TOKEN' : service === 'GLAB' ? 'GITLAB_TOKEN' : `${service}_TOKEN`, host)) continue;
+      r.analyzer.hit('env-exfiltration', 'deny', r.segment, `sends the secret \`${sub.src.trim().slice(0, 60)}\` prints to ${host || r.name}`);
+      return;
+    }
+  }
+};
+printedSecretSent.names = [...NETWORK_SENDERS, 'git'];
+
 /** A command that prints a private key, a token or a secret access key (tables/secrets.ts SECRET_PRINTERS). */
 const printsSecret: Rule = (r) => {
   const specs = own(SECRET_PRINTERS, r.name);
   if (!specs) return;
   // Inside $(...) the secret fills a variable (export AWS_SECRET_ACCESS_KEY=$(aws configure get ...)).
   if (/> (?:\$\(|`)/.test(r.via)) return;
+  // Piped straight into a login that reads it as its password (`aws ecr get-login-password | docker login --password-stdin`).
+  const next = r.analyzer.pipeAhead?.[r.cmd.stage + 1];
+  if (next?.some((w) => w === '--password-stdin' || w === '--token-stdin' || w === '--with-token')) return;
   const args = r.argv.slice(1);
   for (const spec of specs) {
     // gpg reads any unambiguous prefix of a long option (--export-secret-k).
@@ -392,4 +434,4 @@ carriers.names = FOLDER_CARRIERS;
 uploads.names = Object.keys(UPLOAD_OPTIONS);
 publish.names = ['gh'];
 
-export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent];
+export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent];

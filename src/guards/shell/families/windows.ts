@@ -259,6 +259,7 @@ function checkStatement(a: Analyzer, stmt: string, words: string[], name: string
     return false;
   }
   if (name === 'wsl' || (name === 'bash' && depth > 0 && /^-c$/.test(words[1] ?? ''))) {
+    if (name === 'wsl' && checkTool(a, words, name, c)) return false;
     const inner = wslCommand(words, stmt);
     if (inner) a.analyzeSource(inner, depth + 1, 'wsl', cwd, new Map());
     return false;
@@ -494,7 +495,8 @@ export function wslCommand(words: string[], stmt: string): string | undefined {
 }
 
 /** Windows tools a POSIX shell (Git Bash, WSL) runs by name; the ones whose name is also a POSIX program only with .exe. */
-const NATIVE = new Set([...WIN_TOOL_RULES.flatMap((t) => t.names), 'taskkill', 'reg', 'takeown', 'icacls', 'cacls', 'robocopy', 'diskpart', 'forfiles']);
+// wsl is read from the raw line (its command is a Linux command line, judged by the POSIX analysis).
+const NATIVE = new Set([...WIN_TOOL_RULES.flatMap((t) => t.names).filter((n) => !n.startsWith('wsl')), 'taskkill', 'reg', 'takeown', 'icacls', 'cacls', 'robocopy', 'diskpart', 'forfiles']);
 const POSIX_TOO = new Set(['shutdown', 'sc', 'net', 'format', 'start', 'kill']);
 
 /**

@@ -197,4 +197,6 @@ export const SCRIPT_SETTERS: Record<string, string[][]> = {
   npm: [['pkg', 'set'], ['set-script']],
   pnpm: [['pkg', 'set']],
   yarn: [['pkg', 'set']],
+  // composer config scripts.post-install-cmd 'CMD': run by the next composer install / update.
+  composer: [['config']],
 };

@@ -45,7 +45,8 @@ export const GIT_SAMPLE_NAMES = ['.git', 'objects', 'refs', 'HEAD', 'packed-refs
 
 /** Files a shell or login runs on its own: writing them is persistence (ask). Relative to home unless absolute. */
 export const PERSISTENCE_FILES = [
-  '.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.config/fish/config.fish', '.ssh/authorized_keys', '.ssh/authorized_keys2', '.ssh/rc',
+  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout', '.config/fish/config.fish', '.config/fish/conf.d', '.config/fish/functions', '.ssh/authorized_keys', '.ssh/authorized_keys2', '.ssh/rc', '.ssh/config',
+  '.vimrc', '.exrc', '.gvimrc', '.vim/plugin', '.config/nvim/init.lua', '.config/nvim/init.vim', '.config/nvim/plugin', '.tmux.conf', '.config/tmux/tmux.conf', '.screenrc', '.inputrc', '.emacs', '.emacs.d/init.el', '.config/environment.d', '.xsession', '.xsessionrc', '.gitconfig', '.config/git/config', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pythonrc', '.config/containers/systemd', '.config/upstart', 'Library/LaunchDaemons', 'Library/StartupItems',
   '.config/autostart', '.config/systemd/user', 'Library/LaunchAgents', '.xprofile', '.xinitrc', '.pam_environment', '/etc/profile', '/etc/profile.d', '/etc/bash.bashrc', '/etc/zshrc', '/etc/cron.d', '/etc/crontab', '/etc/systemd/system', '/etc/rc.local', '/etc/ld.so.preload', '/var/spool/cron',
 ];
 
@@ -53,6 +54,9 @@ export const PERSISTENCE_FILES = [
 export const PATH_DIRS = ['.local/bin', 'bin', '.cargo/bin', 'go/bin', '.npm-global/bin', '.bun/bin', '/usr/local/bin', '/usr/local/sbin'];
 /** Commands a planted look-alike on PATH would shadow (every later `git push` or `sudo` runs the look-alike). */
 export const SHADOWED_COMMANDS = ['git', 'ssh', 'scp', 'sudo', 'su', 'doas', 'ls', 'cat', 'cd', 'cp', 'mv', 'rm', 'ps', 'kill', 'env', 'which', 'bash', 'sh', 'zsh', 'python', 'python3', 'pip', 'pip3', 'node', 'npm', 'npx', 'yarn', 'pnpm', 'curl', 'wget', 'docker', 'kubectl', 'gpg', 'gh', 'aws', 'gcloud', 'az', 'make', 'gcc', 'cc', 'go', 'cargo', 'java', 'ruby', 'perl', 'tar', 'openssl', 'passwd', 'login', 'less', 'vim', 'vi', 'code', 'grep', 'find', 'id', 'whoami', 'ssh-agent', 'ssh-add', 'loom'];
+
+/** File names that run on their own wherever they land: Python's start-up hooks in a site folder. */
+export const PERSISTENCE_NAMES = /^(?:usercustomize\.py|sitecustomize\.py|[\w.-]+\.pth)$/;
 
 /** Inside any repository: hooks git runs on its own. */
 export const GIT_HOOKS_DIR = '.git/hooks';

@@ -120,7 +120,7 @@ export const METADATA_SECRET_PATHS = /security-credentials|\/identity|\/token|se
  * Commands whose output holds the secrets of a configuration once resolved (`docker compose config` fills in the
  * .env values): fine to read at the terminal, a leak when piped to the network.
  */
-export const CONFIG_PRINTERS: string[][] = [['docker', 'compose', 'config'], ['docker-compose', 'config'], ['podman-compose', 'config'], ['kubectl', 'config', 'view'], ['helm', 'get', 'values'], ['terraform', 'output'], ['tofu', 'output'], ['pulumi', 'config'], ['heroku', 'config'], ['fly', 'secrets'], ['vercel', 'env'], ['netlify', 'env:list'], ['doppler', 'run'], ['aws', 'configure', 'list'], ['git', 'config', '--list']];
+export const CONFIG_PRINTERS: string[][] = [['docker', 'compose', 'config'], ['docker-compose', 'config'], ['podman-compose', 'config'], ['kubectl', 'config', 'view'], ['helm', 'get', 'values'], ['terraform', 'output'], ['tofu', 'output'], ['terraform', 'state', 'pull'], ['tofu', 'state', 'pull'], ['terraform', 'show'], ['tofu', 'show'], ['pulumi', 'stack', 'export'], ['pulumi', 'config'], ['heroku', 'config'], ['fly', 'secrets'], ['vercel', 'env'], ['netlify', 'env:list'], ['doppler', 'run'], ['aws', 'configure', 'list'], ['git', 'config', '--list']];
 
 /**
  * Environment variable names that hold a secret (a `_`-separated part of the name is one of these, or the whole

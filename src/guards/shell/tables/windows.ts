@@ -99,6 +99,7 @@ export interface WinToolRule {
   why: string;
 }
 export const WIN_TOOL_RULES: readonly WinToolRule[] = [
+  { names: ['wsl', 'wsl.exe'], when: /(?:^|\s)--unregister\b/, rule: 'disk-destroy', decision: 'deny', why: 'wsl --unregister deletes a Linux distribution and every file in it' },
   { names: ['format', 'format.com'], when: /^[a-z]:/, rule: 'disk-destroy', decision: 'deny', why: 'format erases the volume' },
   { names: ['vssadmin'], when: /\b(?:delete\s+shadows|resize\s+shadowstorage)\b/, rule: 'disk-destroy', decision: 'deny', why: 'deletes the shadow copies a restore needs' },
   { names: ['wmic'], when: /\bshadowcopy\b.*\bdelete\b/, rule: 'disk-destroy', decision: 'deny', why: 'deletes the shadow copies a restore needs' },
