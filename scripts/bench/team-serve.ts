@@ -35,13 +35,14 @@ function startServe(pgUrl: string, tokenFile: string, home: string, extraEnv: No
       const m = /listening on (http:\/\/\S+)/.exec(err);
       if (m) resolve({ child, url: m[1], spool });
     });
+    child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`loom serve --team-url exited ${code}: ${err}`)));
   });
 }
 
 const count = async (c: PgClient) => Number((await c.query("SELECT count(*) AS n FROM loom.chain WHERE ledger_id LIKE 'serve:%'")).rows[0].n);
 
-export async function benchTeamServe(pgUrl: string, admin: PgClient, say: (l: string) => void): Promise<void> {
+export async function benchTeamServe(pgUrl: string, admin: PgClient, say: (l: string) => void, sticky = !!process.env.LOOM_BENCH_STICKY): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), 'loom-bench-team-serve-'));
   const tokens = CLIENTS.map((id, i) => [id, `tok-${i}-${'x'.repeat(24)}`] as const);
   const tokenFile = join(home, 'clients');
@@ -57,8 +58,8 @@ export async function benchTeamServe(pgUrl: string, admin: PgClient, say: (l: st
             method: 'POST',
             connections: 4,
             // Shared: client k>>1 on both instances. Sticky (a balancer hashing the token): client k%4 on instance k%2 only.
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[process.env.LOOM_BENCH_STICKY ? k % 4 : k >> 1][1]}` },
-            body: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: `bench-${k}`, tool_name: 'Bash', tool_input: { command: 'npm test && git status --short' }, cwd: `/home/dev${k >> 1}/work/repo` }),
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[sticky ? k % 4 : k >> 1][1]}` },
+            body: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: `bench-${k}`, tool_name: 'Bash', tool_input: { command: 'npm test && git status --short' }, cwd: `/home/dev${sticky ? k % 4 : k >> 1}/work/repo` }),
             ...extra,
           }),
         ),
@@ -81,7 +82,7 @@ export async function benchTeamServe(pgUrl: string, admin: PgClient, say: (l: st
     for (const [id] of tokens) serveIntact &&= (await verifyTeam(admin, { ledger: `serve:${id}` })).status === 'intact';
     const met = (x: boolean) => (x ? 'met' : 'NOT met');
     say(
-      `loom serve --team-url, 2 instances, 32 connections closed loop (4 clients, each on both instances): ${Math.round(rps).toLocaleString('en-US')} durable decisions/s in all (target >= 2,000: ${met(rps >= 2000)}), p50 ${p50} ms, p99 ${p99} ms (worst of the 8 load generators; target < 20: ${met(p99 < 20)}); non-2xx/errors ${bad}; ${(after - before).toLocaleString('en-US')} records stored for ${ok.toLocaleString('en-US')} answers, spools empty: ${met(durable)}; serve chains verify intact: ${met(serveIntact)}`,
+      `loom serve --team-url, 2 instances, 32 connections closed loop (${sticky ? '4 clients, each sticky to one instance, as a balancer hashing the token' : '4 clients, each sent to both instances'}): ${Math.round(rps).toLocaleString('en-US')} durable decisions/s in all (target >= 2,000: ${met(rps >= 2000)}), p50 ${p50} ms, p99 ${p99} ms (worst of the 8 load generators; target < 20: ${met(p99 < 20)}); non-2xx/errors ${bad}; ${(after - before).toLocaleString('en-US')} records stored for ${ok.toLocaleString('en-US')} answers, spools empty: ${met(durable)}; serve chains verify intact: ${met(serveIntact)}`,
     );
     // At the target's rate (offered, not closed loop): the p99 a user sees at 2,000 decisions/s.
     if (process.env.LOOM_BENCH_TEAM_SERVE_FIXED === '0') return;

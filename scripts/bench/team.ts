@@ -132,8 +132,9 @@ export async function benchTeam(): Promise<string[]> {
     const rep = sample(process.execPath, [cli, 'report', '--team', '--out', reportOut], '', { LOOM_TEAM_URL: pg.url });
     say(`loom report --team over ${v.records.toLocaleString('en-US')} records: ${(rep.wallMs / 1000).toFixed(2)} s wall, process start included (target < 10 s: ${met(rep.wallMs < 10_000)})`);
 
-    // 3c. loom serve --team-url: 2 instances, 32 connections.
-    await benchTeamServe(pg.url, admin, say);
+    // 3c. loom serve --team-url: 2 instances, 32 connections; clients on both instances, then sticky.
+    await benchTeamServe(pg.url, admin, say, false);
+    await benchTeamServe(pg.url, admin, say, true);
 
     // 4. A fork and a gap, each named.
     rewriteChain(projects[1], PER - 100);
