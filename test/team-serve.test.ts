@@ -6,7 +6,7 @@
 // answers given meanwhile reach the store once it is back; the developer's
 // path is never looked up on the server's disk.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,35 @@ describe('loom serve --team-url', { timeout: 180_000 }, () => {
     expect(existsSync(`/home/${clients[0]}`)).toBe(false);
     const v = await loom(['verify', '--team'], { LOOM_TEAM_URL: pg.url });
     expect(v.stdout).toMatch(/ok\s+ledger serve:alice@laptop/);
+    expect(v.code).toBe(0);
+  });
+
+  it('one instance extending a client alone commits in one round trip on the head it wrote; another instance writing meanwhile makes that insert take nothing, and the batch goes again on the head read under the lock', async () => {
+    const [a, b] = await Promise.all([serve(['--team-budget-ms', '15000']), serve(['--team-budget-ms', '15000'])]);
+    const client = 'carol-dev';
+    await query(pg.url, "ALTER SYSTEM SET log_statement = 'all'");
+    await query(pg.url, 'SELECT pg_reload_conf()');
+    await new Promise((r) => setTimeout(r, 300));
+    const logBefore = readFileSync(join(pg.dir, 'log'), 'utf8').length;
+    const answers: string[] = [];
+    const send = async (s: Served, n: number) => {
+      for (let i = 0; i < n; i++) answers.push(decisionOf((await post(s.url, 'PreToolUse', pre(`echo req-sole-${answers.length}`, '/home/carol/work/repo', 'sole'), TOKENS[client])).json));
+    };
+    await send(a, 6); // a alone: after its first batch, one round trip each
+    await send(b, 3); // b extends the same chain
+    await send(a, 6); // a's first batch is on a stale head: refused by the key, then written on the real head
+    expect(answers).toEqual(Array(15).fill('allow'));
+    await query(pg.url, 'ALTER SYSTEM RESET log_statement');
+    await query(pg.url, 'SELECT pg_reload_conf()');
+    const log = readFileSync(join(pg.dir, 'log'), 'utf8').slice(logBefore);
+    // a's requests after its first: one round trip each (the guarded insert); the stale one among them took nothing, without an error.
+    expect(log.match(/ok AS \(SELECT coalesce\(bool_and/g)?.length ?? 0).toBeGreaterThanOrEqual(8);
+    expect(log).not.toMatch(/duplicate key/);
+    const rows = (await stored()).filter((r) => r.ledger_id === `serve:${client}`);
+    expectGapFree(rows);
+    const markers = rows.map((r) => markerOf(r.body)).filter((m) => m?.startsWith('req-sole-'));
+    expect(markers).toEqual(answers.map((_, i) => `req-sole-${i}`));
+    const v = await loom(['verify', '--team', '--ledger', `serve:${client}`], { LOOM_TEAM_URL: pg.url });
     expect(v.code).toBe(0);
   });
 

@@ -112,6 +112,43 @@ describe('loom ship', { timeout: 180_000 }, () => {
     expect(checks.find((c) => c.name === 'team alerts')!.detail).toContain('FORK at seq 50');
   });
 
+  it('two shippers of one ledger at once: the COPY the key refuses falls back to the INSERT, every record once, no alert', async () => {
+    const { connect } = await import('../src/team/pg');
+    const { shipLedger } = await import('../src/team/ship');
+    const p = projectWith(3000);
+    const cfg = { url: `postgres://loom_ship:${WRITER_PW}@127.0.0.1:${pg.port}/loom`, source: 'LOOM_TEAM_URL' as const, shipOnStop: true };
+    const [a, b] = await Promise.all([connect(cfg), connect(cfg)]);
+    try {
+      const [ra, rb] = await Promise.all([shipLedger(a, p, { batch: 1000 }), shipLedger(b, p, { batch: 1000 })]);
+      expect(ra.shipped + rb.shipped).toBe(3000);
+      expect(ra.shipped + ra.already).toBeGreaterThanOrEqual(3000);
+      expect([...ra.alerts, ...rb.alerts]).toEqual([]);
+      const stored = await query<{ seq: string; hash: string }>(pg.url, 'SELECT seq, hash FROM loom.records WHERE ledger_id = $1 ORDER BY seq', [ra.ledgerId]);
+      expect(stored.map((r) => [Number(r.seq), r.hash])).toEqual(localRows(p).map((r) => [r.seq, r.hash]));
+      // A shipper whose head is stale offers everything again, and another record is already at seq 3003 (a
+      // different copy of this ledger shipped first): the COPY is refused, the INSERT keeps the new seqs and
+      // names the fork at 3003, which is recorded.
+      appendRecords(p, 5, 3000);
+      await query(pg.url, "INSERT INTO loom.chain (ledger_id, seq, hash) VALUES ($1, 3003, 'f00d')", [ra.ledgerId]);
+      const stale = new Proxy(a, {
+        get(t, k) {
+          const v = Reflect.get(t, k) as unknown;
+          if (k === 'query') return (q: unknown, ...rest: unknown[]) => (typeof q === 'string' && q.includes('ORDER BY seq DESC LIMIT 1') ? Promise.resolve({ rows: [] }) : (v as (...x: unknown[]) => unknown).call(t, q, ...rest));
+          return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(t) : v;
+        },
+      });
+      const rc = await shipLedger(stale, p);
+      expect(rc.alerts).toEqual([expect.objectContaining({ kind: 'fork', seq: 3003, stored_hash: 'f00d' })]);
+      expect(rc.shipped).toBe(4);
+      expect(rc.already).toBe(3001);
+      const seqs = await query<{ seq: string }>(pg.url, 'SELECT seq FROM loom.records WHERE ledger_id = $1 AND seq > 3000 ORDER BY seq', [ra.ledgerId]);
+      expect(seqs.map((r) => Number(r.seq))).toEqual([3001, 3002, 3004, 3005]);
+      expect(await query(pg.url, "SELECT kind, seq FROM loom.alerts WHERE ledger_id = $1", [ra.ledgerId])).toEqual([{ kind: 'fork', seq: '3003' }]);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
   it('names a gap: records deleted locally before shipping', async () => {
     const p = projectWith(10);
     const r = JSON.parse((await loom(['ship', '--project-dir', p, '--json'], writerEnv)).stdout);

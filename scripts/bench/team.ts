@@ -16,7 +16,9 @@ import { shipLedger } from '../../src/team/ship';
 import { verifyTeam } from '../../src/team/verify';
 import { startPgServer } from '../../test/pg-server';
 import { deleteLocal, rewriteChain } from '../../test/team-helpers';
+import { loadavg } from 'node:os';
 import { benchProject, compare, median, ROOT, sample } from './measure';
+import { benchTeamServe } from './team-serve';
 
 const LEDGERS = Number(process.env.LOOM_BENCH_TEAM_LEDGERS ?? 50);
 const PER = Number(process.env.LOOM_BENCH_TEAM_RECORDS ?? 20_000);
@@ -71,8 +73,10 @@ const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
 export async function benchTeam(): Promise<string[]> {
   const lines: string[] = [];
-  const say = (l: string) => { lines.push(l); process.stderr.write(l + '\n'); };
-  lines.push('## team store on PostgreSQL (issue 16)');
+  // The machine is shared: every line says the load it was measured under.
+  const load = () => `load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`;
+  const say = (l: string) => { l = `${l} [${load()}]`; lines.push(l); process.stderr.write(l + '\n'); };
+  lines.push(`## team store on PostgreSQL (issue 16): ${LEDGERS} ledgers x ${PER.toLocaleString('en-US')} records, ${load()} at start`);
   const pg = await startPgServer({ fast: false });
   const projects: string[] = [];
   try {
@@ -122,6 +126,15 @@ export async function benchTeam(): Promise<string[]> {
     const v = await verifyTeam(admin);
     const vs = secs(t0);
     say(`verify --team: ${v.records.toLocaleString('en-US')} records in ${vs.toFixed(1)} s = ${Math.round(v.records / vs).toLocaleString('en-US')} records/s (target >= 100,000: ${met(v.records / vs >= 100_000)}), status ${v.status}`);
+
+    // 3b. report --team over the whole store: the CLI, process start and HTML included.
+    const reportOut = join(projects[0], 'team.html');
+    const rep = sample(process.execPath, [cli, 'report', '--team', '--out', reportOut], '', { LOOM_TEAM_URL: pg.url });
+    say(`loom report --team over ${v.records.toLocaleString('en-US')} records: ${(rep.wallMs / 1000).toFixed(2)} s wall, process start included (target < 10 s: ${met(rep.wallMs < 10_000)})`);
+
+    // 3c. loom serve --team-url: 2 instances, 32 connections; clients on both instances, then sticky.
+    await benchTeamServe(pg.url, admin, say, false);
+    await benchTeamServe(pg.url, admin, say, true);
 
     // 4. A fork and a gap, each named.
     rewriteChain(projects[1], PER - 100);

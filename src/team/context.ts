@@ -96,17 +96,29 @@ export function whoOf(rec: Record<string, unknown>, ctx: ShipContext): RecordWho
     repo: str(repoObj.url) ?? str(repoObj.remote) ?? str(rec.repo) ?? str(rec.repository),
     branch: str(repoObj.branch) ?? str(rec.branch),
   };
+  // Once per shipped record: no closure per call, and the remote normalized once per distinct string.
   let fromRecord = 0;
   let fromShipper = 0;
-  const pick = <K extends keyof ShipContext>(k: K): string | undefined => {
-    if (fromRec[k] !== undefined) {
+  const out: Partial<Record<keyof ShipContext, string>> = {};
+  for (const k of WHO_KEYS) {
+    const v = fromRec[k];
+    if (v !== undefined) {
       fromRecord++;
-      return fromRec[k];
+      out[k] = v;
+    } else {
+      if (ctx[k] !== undefined) fromShipper++;
+      out[k] = ctx[k];
     }
-    if (ctx[k] !== undefined) fromShipper++;
-    return ctx[k];
-  };
-  const who = { user: pick('user'), host: pick('host'), email: pick('email'), repo: pick('repo'), branch: pick('branch') };
-  if (who.repo) who.repo = normalizeRemote(who.repo);
-  return { ...who, from: fromShipper === 0 ? 'record' : fromRecord === 0 ? 'shipper' : 'mixed' };
+  }
+  if (out.repo) out.repo = normalizedOnce(out.repo);
+  return { user: out.user, host: out.host, email: out.email, repo: out.repo, branch: out.branch, from: fromShipper === 0 ? 'record' : fromRecord === 0 ? 'shipper' : 'mixed' };
+}
+
+const WHO_KEYS = ['user', 'host', 'email', 'repo', 'branch'] as const;
+let lastRemote: { raw: string; normalized: string } | undefined;
+
+/** normalizeRemote, remembering the last answer (a ledger's records name one remote, over and over). */
+function normalizedOnce(raw: string): string {
+  if (lastRemote?.raw !== raw) lastRemote = { raw, normalized: normalizeRemote(raw) };
+  return lastRemote.normalized;
 }

@@ -91,6 +91,13 @@ export class TeamDecisionStore {
   private lastProblem?: string;
   private knownLedgers = new Set<string>();
   private head = 0;
+  /** Each ledger's head as this instance last committed it. */
+  private lastWritten = new Map<string, { seq: number; hash: string }>();
+  /**
+   * Ledgers this instance alone has been extending: the head it read under the lock was the one it had
+   * committed itself. Their batches go in one round trip, built on lastWritten (see commit()).
+   */
+  private sole = new Set<string>();
   private readonly hasher: (body: string) => string;
   private readonly budgetMs: number;
   private readonly spoolFile: string;
@@ -328,35 +335,44 @@ export class TeamDecisionStore {
       // wake-ups per batch, not six. Ledger ids are `serve:` + a checked client id; every value goes through escapeLiteral.
       const lit = (v: string | null | undefined): string => (v === null || v === undefined ? 'NULL' : c!.escapeLiteral(v));
       const keys = [...new Set(ledgers.map(lockKey))].sort((a, b) => a - b);
-      let first = `BEGIN; SELECT pg_advisory_xact_lock(${LOCK_CLASS}, k) FROM unnest(ARRAY[${keys.join(',')}]::int[]) AS k;`;
       // Locks in one fixed order across instances: no deadlock. Everything a ledger's batch writes happens under its lock.
+      const lock = `BEGIN; SELECT pg_advisory_xact_lock(${LOCK_CLASS}, k) FROM unnest(ARRAY[${keys.join(',')}]::int[]) AS k;`;
+      const now = new Date().toISOString();
+      if (fresh.length === 0 && ledgers.every((l) => this.sole.has(l))) {
+        // One round trip: the records built on the heads this instance committed last, inserted under the same
+        // locks only if those are still the heads in loom.chain (checked by the INSERT itself, after the locks).
+        // Had another instance extended one of these ledgers since, nothing is inserted, and the batch goes the
+        // two-trip way, heads read under the lock. Nothing is ever written on a stale head.
+        const expected = new Map([...this.lastWritten].filter(([l]) => ledgers.includes(l)).map(([l, h]) => [l, { ...h }]));
+        const heads = new Map([...expected].map(([l, h]) => [l, { ...h }]));
+        const r = (await c.query(`${lock} ${this.insertSql(batch, heads, now, lit, expected)}; COMMIT`)) as unknown as { rowCount: number | null }[];
+        if ((r[2]?.rowCount ?? 0) > 0) {
+          this.committed(heads);
+          return undefined;
+        }
+        for (const l of ledgers) this.sole.delete(l);
+      }
+      let first = lock;
       for (const l of fresh) first += ` INSERT INTO loom.ledgers (ledger_id, chain, key_id, project, actor_user) VALUES (${lit(l)}, ${lit(this.o.key ? 'hmac-sha256' : 'sha256')}, ${lit(this.o.key?.id)}, 'loom serve --team-url', ${lit(batch.find((e) => e.ledgerId === l)!.clientId)}) ON CONFLICT DO NOTHING;`;
       first += ` SELECT l.id, c.seq, c.hash FROM unnest(ARRAY[${ledgers.map(lit).join(',')}]::text[]) AS l(id) LEFT JOIN LATERAL (SELECT seq, hash FROM loom.chain WHERE ledger_id = l.id ORDER BY seq DESC LIMIT 1) c ON true`;
       const results = (await c.query(first)) as unknown as { rows: { id: string; seq: string | null; hash: string | null }[] }[];
       const heads = new Map<string, { seq: number; hash: string }>();
-      for (const r of results[results.length - 1].rows) heads.set(r.id, { seq: r.seq === null ? 0 : Number(r.seq), hash: r.hash ?? GENESIS_HASH });
-      const cols: unknown[][] = COLUMNS.map(() => []);
-      const now = new Date().toISOString();
-      for (const e of batch) {
-        const h = heads.get(e.ledgerId)!;
-        e.drafts.forEach((d, i) => {
-          const built = buildRecord(d, h.seq + 1, h.hash, e.ts ?? now, this.o.key, e.ids?.[i] ?? newId(), this.hasher);
-          h.seq = built.seq;
-          h.hash = built.hash;
-          const vals = [e.ledgerId, built.seq, built.hash, built.body, built.record.ts, d.event, d.hook_id, d.harness, d.session_id, d.risk, d.decision, d.status, d.kind, e.clientId, 'client-token'];
-          for (let k = 0; k < vals.length; k++) cols[k].push(vals[k]);
-        });
+      for (const r of results[results.length - 1].rows) {
+        const h = { seq: r.seq === null ? 0 : Number(r.seq), hash: r.hash ?? GENESIS_HASH };
+        heads.set(r.id, h);
+        const mine = this.lastWritten.get(r.id);
+        if (mine && mine.seq === h.seq && mine.hash === h.hash) this.sole.add(r.id);
+        else this.sole.delete(r.id);
       }
       // An insert that fails aborts the query (COMMIT never runs); the connection is then dropped, rolling back.
-      const arrays = COLUMNS.map((col, k) => `ARRAY[${(cols[k] as (string | number)[]).map((v) => (typeof v === 'number' ? String(v) : lit(v))).join(',')}]::${TYPES[col] ?? 'text'}[]`);
-      await c.query(`WITH input AS (SELECT * FROM unnest(${arrays.join(', ')}) AS u(${COLUMNS.join(', ')})), chained AS (INSERT INTO loom.chain (ledger_id, seq, hash) SELECT ledger_id, seq, hash FROM input RETURNING seq) INSERT INTO loom.records (${COLUMNS.join(', ')}) SELECT ${COLUMNS.join(', ')} FROM input; COMMIT`);
+      await c.query(`${this.insertSql(batch, heads, now, lit)}; COMMIT`);
       for (const l of fresh) this.knownLedgers.add(l);
-      for (const h of heads.values()) this.head = Math.max(this.head, h.seq);
-      if (this.lastProblem) this.o.log?.('loom serve: the team store takes writes again');
-      this.lastProblem = undefined;
+      this.committed(heads);
       return undefined;
     } catch (e) {
       // Any failure ends the connection: the server rolls the transaction back, and the next batch starts clean.
+      this.lastWritten.clear();
+      this.sole.clear();
       if (c) {
         if (this.client === c) this.client = undefined;
         void closeQuietly(c);
@@ -367,6 +383,42 @@ export class TeamDecisionStore {
       this.failedAt = performance.now();
       return `team store: ${problem}`;
     }
+  }
+
+  /**
+   * The batch's records built on `heads` (advanced in place), as one INSERT into loom.chain and loom.records;
+   * with `expected`, an INSERT of nothing unless each ledger's head in loom.chain is the one expected.
+   */
+  private insertSql(batch: Entry[], heads: Map<string, { seq: number; hash: string }>, now: string, lit: (v: string | null | undefined) => string, expected?: Map<string, { seq: number; hash: string }>): string {
+    const cols: unknown[][] = COLUMNS.map(() => []);
+    for (const e of batch) {
+      const h = heads.get(e.ledgerId)!;
+      e.drafts.forEach((d, i) => {
+        const built = buildRecord(d, h.seq + 1, h.hash, e.ts ?? now, this.o.key, e.ids?.[i] ?? newId(), this.hasher);
+        h.seq = built.seq;
+        h.hash = built.hash;
+        const vals = [e.ledgerId, built.seq, built.hash, built.body, built.record.ts, d.event, d.hook_id, d.harness, d.session_id, d.risk, d.decision, d.status, d.kind, e.clientId, 'client-token'];
+        for (let k = 0; k < vals.length; k++) cols[k].push(vals[k]);
+      });
+    }
+    const arrays = COLUMNS.map((col, k) => `ARRAY[${(cols[k] as (string | number)[]).map((v) => (typeof v === 'number' ? String(v) : lit(v))).join(',')}]::${TYPES[col] ?? 'text'}[]`);
+    let guard = '';
+    let where = '';
+    if (expected) {
+      const e = [...expected];
+      guard = `ok AS (SELECT coalesce(bool_and(c.seq IS NOT DISTINCT FROM e.seq AND c.hash IS NOT DISTINCT FROM e.hash), false) AS ok FROM unnest(ARRAY[${e.map(([l]) => lit(l)).join(',')}]::text[], ARRAY[${e.map(([, h]) => h.seq).join(',')}]::bigint[], ARRAY[${e.map(([, h]) => lit(h.hash)).join(',')}]::text[]) AS e(id, seq, hash) LEFT JOIN LATERAL (SELECT seq, hash FROM loom.chain WHERE ledger_id = e.id ORDER BY seq DESC LIMIT 1) c ON true), `;
+      where = ' WHERE (SELECT ok FROM ok)';
+    }
+    return `WITH ${guard}input AS (SELECT * FROM unnest(${arrays.join(', ')}) AS u(${COLUMNS.join(', ')})${where}), chained AS (INSERT INTO loom.chain (ledger_id, seq, hash) SELECT ledger_id, seq, hash FROM input RETURNING seq) INSERT INTO loom.records (${COLUMNS.join(', ')}) SELECT ${COLUMNS.join(', ')} FROM input`;
+  }
+
+  private committed(heads: Map<string, { seq: number; hash: string }>): void {
+    for (const [l, h] of heads) {
+      this.lastWritten.set(l, h);
+      this.head = Math.max(this.head, h.seq);
+    }
+    if (this.lastProblem) this.o.log?.('loom serve: the team store takes writes again');
+    this.lastProblem = undefined;
   }
 
   /** Commits what is queued (bounded), then closes the connection. */

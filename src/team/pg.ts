@@ -56,6 +56,33 @@ export async function connect(cfg: TeamConfig, appName?: string): Promise<PgClie
   return client;
 }
 
+/**
+ * `COPY ... FROM STDIN` with `data` (COPY text format, every value escaped by copyText): one message, no
+ * parameter arrays for the server to parse. Resolves with the rows copied; a refused row (a key already
+ * there, a value the column does not take) rejects with PostgreSQL's error and nothing is copied.
+ */
+export function copyFrom(client: PgClient, sql: string, data: string): Promise<number> {
+  const pg = require('pg') as { Query: new (text: string, values: undefined, cb: (e: Error | null, r?: { rowCount: number | null }) => void) => object };
+  return new Promise((resolve, reject) => {
+    const q = new pg.Query(sql, undefined, (e, r) => (e ? reject(e) : resolve(r?.rowCount ?? 0))) as { handleCopyInResponse?: (con: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) => void };
+    q.handleCopyInResponse = (con) => {
+      con.sendCopyFromChunk(Buffer.from(data, 'utf8'));
+      con.endCopyFrom();
+    };
+    void (client.query as unknown as (q: object) => unknown)(q);
+  });
+}
+
+const COPY_SPECIAL = /[\\\n\r\t]/;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** One value in COPY text format: \N for null, backslash, newline, CR and tab escaped. */
+export function copyText(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'number') return String(v);
+  return COPY_SPECIAL.test(v) ? v.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]) : v;
+}
+
 export async function closeQuietly(client: PgClient | undefined): Promise<void> {
   if (!client) return;
   try {
