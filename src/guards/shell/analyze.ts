@@ -20,6 +20,9 @@ import { listsEveryProcess } from './families/disk';
 import { deletesPath, destroysFile, isBlockDevice, readsPath, within, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
 import { isShellCodeGenerator } from './tables/generators';
+import { DISK_ERASERS } from './tables/devices';
+import { interpreterOf, PYTHON_MODULE_COMMANDS } from './tables/programs';
+import { own } from './families/args';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
@@ -30,7 +33,6 @@ import { analyzeInterpreterCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
 import { gitConfigKey, gitConfigWrites, gitKeyIn, pushWithConfig, storedPushConfig } from './families/git';
-import { own } from './families/args';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_FETCHING_SUBS, GIT_GLOBAL_WITH_ARG, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS } from './tables/git';
 
 export const MAX_DEPTH = 8;
@@ -153,6 +155,8 @@ const STDIN_PATHS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'])
 const DANGEROUS_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'dd', 'mkfs', 'mke2fs', 'mkswap', 'wipefs', 'fdisk', 'sfdisk', 'parted', 'chmod', 'chown', 'chgrp', 'find', 'git', 'curl', 'wget', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'python', 'python3', 'perl', 'ruby', 'node', 'sudo', 'doas', 'su', 'mv', 'cp', 'rsync', 'tee', 'truncate', 'sqlite3', 'kill', 'pkill', 'killall', 'eval', 'xargs', 'env', 'shutdown', 'reboot', 'halt', 'poweroff', 'base64', 'cat', 'scp', 'nc', 'tar'];
 
 /** Lexer errors that are only a quote left open at the end of the text. */
+/** Names a glob in a command name is matched against: the dangerous programs and every disk eraser's spelling (mkfs.ext4). */
+const GLOB_CANDIDATES = [...new Set([...DANGEROUS_NAMES, ...DISK_ERASERS, ...['ext2', 'ext3', 'ext4', 'xfs', 'btrfs', 'vfat', 'fat', 'ntfs', 'exfat', 'f2fs', 'msdos'].map((f) => `mkfs.${f}`), 'dcfldd', 'dc3dd', 'blkdiscard', 'srm', 'wipe'])];
 const QUOTE_ONLY = /^unterminated ["']$/;
 
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/;
@@ -915,7 +919,7 @@ export class Analyzer {
     // A glob in the command name runs whatever it matches: match it against the dangerous names.
     if (words[0].glob && !words[0].quoted) {
       const pattern = posix.basename(argv[0]);
-      const names = DANGEROUS_NAMES.filter((n) => globMatch(pattern, n)).slice(0, 4);
+      const names = GLOB_CANDIDATES.filter((n) => globMatch(pattern, n)).slice(0, 4);
       for (const n of names) this.analyzeCommand({ ...c, words: [{ ...words[0], text: n, glob: false }, ...words.slice(1)] }, depth, `${via} > glob ${argv[0]}`, cwd, pipe, vars, io);
       if (names.length) return { kind: 'runtime', why: 'a globbed command' };
     }
@@ -1016,7 +1020,12 @@ export class Analyzer {
     switch (feed.kind) {
       case 'static':
         if (lang === 'sh') this.analyzeSource(feed.text, depth + 1, via, cwd, undefined, { positional });
-        else this.scanCode(feed.text, depth, via, cwd);
+        else {
+          // A script the line wrote, run by its interpreter (`cat > run.py <<EOF ... EOF; python3 run.py`): read in its language.
+          const spec = interpreterOf(lang);
+          if (spec) analyzeInterpreterCode(spec.lang, feed.text, { analyzer: this, cwd, depth: depth + 1, via, segment });
+          else this.scanCode(feed.text, depth, via, cwd);
+        }
         return;
       case 'runtime':
         this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs a script only known at run time (${feed.why})`);
@@ -1269,6 +1278,19 @@ export class Analyzer {
         // parallel with neither command nor `:::`: every line of its input is a command.
         if (name === 'parallel' && !argv.some((a) => /^:::/.test(a)) && !argv.some((a) => /^--(?:dry-run|help|version|number-of-)/.test(a))) this.runsScript(io.stdin, 'sh', r.segment, depth, `${via} > parallel <stdin`, cwd);
         break;
+    }
+    // python3 -m zipfile -c OUT SRC...: a standard module used as a command is judged as that command.
+    const mAt = /^python[\d.]*$/.test(name) ? argv.indexOf('-m') : -1;
+    const moduleCmd = mAt > 0 ? own(PYTHON_MODULE_COMMANDS, argv[mAt + 1] ?? '') : undefined;
+    if (moduleCmd) {
+      const optAt = argv.findIndex((a, i) => i > mAt + 1 && Object.hasOwn(moduleCmd, a));
+      if (optAt > 0) {
+        const equivalent = moduleCmd[argv[optAt]];
+        const rest = argv.slice(optAt + 1);
+        if (equivalent[0] === 'python-http-server') {
+          if (rest[0] && (rest[0] === '/' || rest[0].startsWith('~') || rest[0] === this.opts.home)) this.hit('read-secret-file', 'deny', r.segment, `python -m http.server serves ${rest[0]} (its keys and credentials) to the network`);
+        } else next([...equivalent, ...rest].map(lit), `python -m ${argv[mAt + 1]}`);
+      }
     }
     if (Object.hasOwn(INTERPRETERS, name)) {
       const flags = INTERPRETERS[name];

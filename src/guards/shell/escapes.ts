@@ -340,8 +340,15 @@ export function recipeLines(text: string, kind: 'make' | 'just'): string[] {
   return out;
 }
 
+/** make's variables that hold a command its built-in rules run (`make clean RM='rm -rf ~ #'`). */
+const MAKE_COMMAND_VARIABLES = /^(?:RM|CC|CXX|CPP|AR|AS|LD|INSTALL|SHELL|MAKE|CP|MV|MKDIR|LN|SED|AWK|YACC|LEX|PYTHON|PERL|NODE|NPM|DOCKER|GO|CARGO|TAR)$/;
+
 function makeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
   const out: Escape[] = [];
+  for (const a of argv.slice(1)) {
+    const m = /^([A-Z_]+)=(.+)$/s.exec(a);
+    if (m && MAKE_COMMAND_VARIABLES.test(m[1])) out.push({ lang: 'sh', code: `${m[2]} make-target`, how: `${name} ${m[1]}=` });
+  }
   let dir = ctx.cwd;
   const files: string[] = [];
   for (let k = 1; k < argv.length; k++) {

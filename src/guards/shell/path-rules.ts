@@ -11,7 +11,6 @@ import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
 import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
-import { HOOK_MANAGER_DIRS } from './tables/git';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
@@ -216,7 +215,7 @@ export function isSecretPath(abs: string, a: Analyzer): boolean {
   if (within(abs, h.ssh)) return abs !== h.ssh && !SSH_PUBLIC.test(base);
   if (!ENV_EXAMPLE.test(base) && SECRET_NAME_PATTERNS.some((p) => p.test(base))) return true;
   if (within(abs, a.opts.home)) for (const f of h.secretFiles) if (within(abs, f)) return true;
-  if (abs.startsWith('/etc/') || abs.startsWith('/root') || abs.startsWith('/var/lib/')) for (const f of SYSTEM_SECRET_FILES) if (within(abs, f)) return true;
+  if (abs.startsWith('/etc/') || abs.startsWith('/root') || abs.startsWith('/var/') || abs.startsWith('/run/')) for (const f of SYSTEM_SECRET_FILES) if (within(abs, f)) return true;
   // Another process's environment holds its tokens.
   if (abs.startsWith('/proc/') && /^\/proc\/[^/]+(?:\/task\/[^/]+)?\/environ$/.test(abs)) return true;
   const rel = posix.relative(a.opts.projectDir, abs);
@@ -378,9 +377,8 @@ export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: s
 
 function isPersistence(abs: string, a: Analyzer): boolean {
   if (abs.includes('/' + GIT_HOOKS_DIR + '/')) return true;
-  // Python runs *.pth and usercustomize.py in a site folder at every start; a hook manager's folder holds git hooks.
+  // Python runs *.pth and usercustomize.py in a site folder at every start. (A hook manager's folder, .husky, is committed and reviewed: not persistence.)
   if (PERSISTENCE_NAMES.test(posix.basename(abs)) && /\/(?:site|dist)-packages(?:\/|$)/.test(abs)) return true;
-  if (within(abs, a.opts.projectDir) && HOOK_MANAGER_DIRS.some((d) => posix.dirname(abs) === posix.join(a.opts.projectDir, d)) && !posix.basename(abs).startsWith('.')) return true;
   // ~/.local/bin/git: a look-alike of a common command early on PATH runs instead of it from now on.
   if (SHADOWED_COMMANDS.includes(posix.basename(abs)) && PATH_DIRS.some((d) => posix.dirname(abs) === (d.startsWith('/') ? d : posix.join(a.opts.home, d)))) return true;
   if (!within(abs, a.opts.home) && !abs.startsWith('/etc/') && !abs.startsWith('/var/spool/')) return false;
@@ -389,7 +387,7 @@ function isPersistence(abs: string, a: Analyzer): boolean {
   return abs.includes('/' + GIT_HOOKS_DIR + '/');
 }
 
-export function writesPath(a: Analyzer, path: string, cwd: string, segment: string, o: { append?: boolean } = {}): void {
+export function writesPath(a: Analyzer, path: string, cwd: string, segment: string, o: { append?: boolean; movedAway?: boolean } = {}): void {
   // Past the budget the command is already a block: judging the rest of its paths adds nothing.
   if (overBudget()) return;
   work.units += COST.path + path.length;
@@ -411,7 +409,8 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
   if (abs === '/proc/sysrq-trigger') a.hit('shutdown', 'ask', segment, 'writes /proc/sysrq-trigger, which can crash or reboot the machine at once');
   const critical = criticalSystemFile(abs) ?? (real !== abs ? criticalSystemFile(real) : undefined);
   if (critical && !(o.append && APPENDABLE_SYSTEM_FILES.includes(critical))) a.hit('system-file-overwrite', 'deny', segment, `${o.append ? 'appends to' : 'writes'} ${critical}, which holds the machine's accounts, access or boot`);
-  if (isPersistence(abs, a) || (real !== abs && isPersistence(real, a))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
+  // A start-up file moved away (`mv ~/.ssh/config x.bak`) runs nothing new.
+  if (!o.movedAway && (isPersistence(abs, a) || (real !== abs && isPersistence(real, a)))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
 }
 
 /** Can the glob word (whose fixed folder is `abs`) name the project or a folder holding it? */

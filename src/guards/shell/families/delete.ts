@@ -6,7 +6,7 @@
 // through them lands where they point.
 import { posix } from 'node:path';
 import type { SimpleCommand } from '../lexer';
-import { deletesPath, destroysFile, elevated, globToRegExp, linksTo, recordSymlink, resolveTarget, within } from '../path-rules';
+import { credentialFolderIn, deletesPath, destroysFile, elevated, globToRegExp, isSecretPath, linksTo, recordSymlink, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { CONTENT_DESTROYERS, GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_FILE_NAMES } from '../tables/paths';
 import { ORDINARY_SAMPLE_NAMES, SECRET_SAMPLE_NAMES } from '../tables/secrets';
@@ -192,6 +192,9 @@ function groupsReach(shape: FindShape, root: string, names: readonly string[], p
   );
 }
 
+/** Source files every kind of project holds at its root or in src/: a delete whose name filter picks them is not a clean-up. */
+const SOURCE_SAMPLE_PATHS = ['src/index.ts', 'src/main.py', 'src/app.js', 'src/lib.rs', 'main.go', 'src/Main.java', 'src/main.c', 'src/App.tsx', 'lib/app.rb', 'src/index.php', 'package.json', 'README.md'];
+
 /** Files a find name filter is tried against before {} is judged as one of them. */
 const PROTECTED_SAMPLE_PATHS = [...LOOM_SAMPLE_PATHS.slice(1), ...HOOK_SAMPLE_PATHS, ...GIT_SAMPLE_PATHS.slice(1)];
 
@@ -273,6 +276,8 @@ export function judgeFindDeletes(r: RuleContext, argv: string[], how: string): v
     const reachesGit = within(posix.join(r.opts.projectDir, '.git'), abs) || /\/\.git(?:\/|$)/.test(abs);
     if (git && reachesGit) r.analyzer.hit('git-history-destroy', 'deny', r.segment, `${how} can reach the repository history under ${root}`);
     if (!shape.named && abs === r.opts.projectDir) r.analyzer.hit('rm-recursive-project-root', 'deny', r.segment, `${how} deletes everything in the project root that its non-name filters match (${root})`);
+    // A name filter that picks the project's own source files (`-name '*.ts'` from the root) deletes its work, not build output.
+    else if (shape.named && within(r.opts.projectDir, abs) && SOURCE_SAMPLE_PATHS.some((p) => groupsReach(shape, root, [posix.basename(p)], [abs === r.opts.projectDir ? p : posix.join(posix.relative(abs, r.opts.projectDir) || '.', p)]))) r.analyzer.hit('rm-recursive-project-root', 'deny', r.segment, `${how} deletes the project's source files under ${root}`);
   }
 }
 
@@ -355,6 +360,9 @@ const mv: Rule = (r) => {
       continue;
     }
     deletesPath(r.analyzer, s, r.cwd, r.segment, { recursive: true, verb: 'moves' });
+    // Keys moved out of the home folder (to /tmp, another host's mount) are lost where they were and exposed where they go.
+    const cred = credentialFolderIn(abs, r.analyzer) === abs || (isSecretPath(abs, r.analyzer) && within(abs, r.opts.home) && !within(abs, r.opts.projectDir));
+    if (cred && destAbs !== undefined && !within(destAbs, r.opts.home)) r.analyzer.hit('rm-credentials', 'deny', r.segment, `moves the credentials ${abs} out of the home folder (to ${destAbs})`);
   }
 };
 

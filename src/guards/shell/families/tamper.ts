@@ -254,7 +254,7 @@ const writers: Rule = (r) => {
       // cp x .claude/ writes .claude/x
       if (dest.endsWith('/') || target) for (const s of sources) writesPath(a, posix.join(dest, posix.basename(s)), cwd, segment);
     }
-    if (name === 'mv' || name === 'gmv') for (const s of sources) writesPath(a, s, cwd, segment);
+    if (name === 'mv' || name === 'gmv') for (const s of sources) writesPath(a, s, cwd, segment, { movedAway: true });
     // A tree copied in: into a protected folder, or a protected folder's namesake copied over it.
     const recursive = name === 'rsync' || name === 'ditto' || p.short.has('r') || p.short.has('R') || p.short.has('a') || p.long.has('--recursive') || p.long.has('--archive');
     if (recursive && dest && !/^[^/]*:/.test(dest)) {

@@ -55,6 +55,17 @@ for (const s of INTERPRETERS) for (const n of s.names) byName.set(n, s);
 /** The interpreter a program name runs (`python3.12`, `/usr/bin/node`, `node20`, `php8.2`). */
 const seen = new Map<string, InterpreterSpec | null>();
 
+/**
+ * Python's standard modules that are command-line tools (`python3 -m MODULE ARGS`): per module and option, the
+ * shell command it amounts to (its operands follow), so the same rules judge it.
+ */
+export const PYTHON_MODULE_COMMANDS: Record<string, Record<string, string[]>> = {
+  zipfile: { '-c': ['zip', '-r'], '--create': ['zip', '-r'], '-e': ['unzip', '-o', '-d'], '--extract': ['unzip', '-o', '-d'] },
+  tarfile: { '-c': ['tar', '-cf'], '--create': ['tar', '-cf'], '-e': ['tar', '-xf'], '--extract': ['tar', '-xf'] },
+  shutil: {},
+  'http.server': { '--directory': ['python-http-server'], '-d': ['python-http-server'] },
+};
+
 export function interpreterOf(name: string): InterpreterSpec | undefined {
   const exact = byName.get(name);
   if (exact) return exact;
