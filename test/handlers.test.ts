@@ -39,6 +39,17 @@ describe('pre-tool guard through the real wrapper', () => {
     }
   });
 
+  it('fails closed on a write, edit or patch whose path is not a string (a number, a list, null, missing)', async () => {
+    const project = tempDir();
+    for (const [tool_name, tool_input] of [['Write', { file_path: 7, content: 'x' }], ['Write', { file_path: ['.loom/policy.json'], content: '{}' }], ['Edit', { file_path: null, old_string: 'a', new_string: 'b' }], ['Write', { content: 'x' }], ['apply_patch', { patchText: '' }]] as const) {
+      const r = await hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name, tool_input, cwd: project });
+      expect([tool_name, r.code]).toEqual([tool_name, 2]);
+      expect(r.stderr).toContain('path-not-a-string');
+    }
+    const fine = await hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(project, 'src/a.ts'), content: 'x' }, cwd: project });
+    expect(fine.code).toBe(0);
+  });
+
   it('a tool loom does not know is judged by its input: a command is shell, a patch text a patch, a path with content a write', async () => {
     const project = tempDir();
     const call = (tool_name: string, tool_input: Record<string, unknown>) => hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name, tool_input, cwd: project });

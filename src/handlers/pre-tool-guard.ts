@@ -43,6 +43,10 @@ export function effectiveKind(kind: string | undefined, input: Record<string, un
   return kind;
 }
 
+function notJudgeable(env: { policy: { rules: Record<string, Decision | undefined> } }, detail: string, got: string): Hit {
+  return { rule: 'path-not-a-string', action: env.policy.rules['path-not-a-string'] ?? 'deny', segment: got, detail: `${detail} (got ${got})` };
+}
+
 export function guard(ctx: HandlerContext): Verdict {
   const p = ctx.payload;
   const input = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : undefined;
@@ -65,10 +69,13 @@ export function guard(ctx: HandlerContext): Verdict {
     paths = patchPaths(patch);
     summary = `apply_patch: ${paths.join(', ')}`;
     hits = checkFileWrites(paths, env);
+    if (typeof patch !== 'string' || patch.trim() === '') hits.push(notJudgeable(env, 'the patch tool input has no patch text', typeof patch));
   } else if (kind === 'write' || kind === 'edit') {
     paths = targetPaths(input);
     summary = `${String(p.tool_name)}: ${paths.join(', ')}`;
     hits = checkFileWrites(paths, env);
+    // A write whose path is a number, a list, null or missing lands where loom cannot say: not judgeable is a block.
+    if (paths.length === 0) hits.push(notJudgeable(env, 'the write tool input has no file path string', input ? typeof (input.file_path ?? input.path ?? input.filePath) : 'nothing'));
   } else if (kind === 'read') {
     paths = targetPaths(input);
     summary = `${String(p.tool_name)}: ${paths.join(', ')}`;
