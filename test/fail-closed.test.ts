@@ -135,3 +135,102 @@ describe('the runner fails closed', () => {
     expect(isBlock({ exitCode: 0, stdout: '{"permission":"deny"}\n', stderr: '' })).toBe(true);
   });
 });
+
+// Red-team round 4 (findings 2, 11, 12): the real wrapper, a real project, real folders.
+const GUARD = join(ROOT, 'hooks', 'pre-tool-guard');
+const SESSION = join(ROOT, 'hooks', 'session-audit');
+
+function gitProject(): string {
+  const p = tempDir('loom-proj-');
+  mkdirSync(join(p, '.git'));
+  return p;
+}
+
+function hook(wrapper: string, body: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+  const r = spawnSync(wrapper, args, {
+    input: body,
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, timedOut: r.error !== undefined };
+}
+
+const dangerous = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd });
+
+describe('a checkpoint folder that cannot be made (finding 2)', () => {
+  for (const [name, env] of [
+    ['LOOM_CHECKPOINT_DIR=/proc/nope/cp', { LOOM_CHECKPOINT_DIR: '/proc/nope/cp' }],
+    ['XDG_STATE_HOME=/proc/nope', { XDG_STATE_HOME: '/proc/nope' }],
+  ] as const) {
+    it(`${name}: the deny is answered at once with a one-line checkpoint warning; the record is kept`, () => {
+      const project = gitProject();
+      const started = performance.now();
+      const r = hook(GUARD, dangerous(project), { ...env, LOOM_CHECKPOINT_EVERY: '1', CLAUDE_PROJECT_DIR: project });
+      expect(r.timedOut).toBe(false);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('rm-recursive-root');
+      const warn = r.stderr.split('\n').filter((l) => l.includes('checkpoint'));
+      expect(warn).toHaveLength(1);
+      expect(warn[0]).toMatch(/under \/proc/);
+      expect(records(project)).toHaveLength(1);
+    });
+  }
+
+  it('SessionEnd, loom checkpoint and loom report --out under /proc end with one line', () => {
+    const project = gitProject();
+    const env = { LOOM_CHECKPOINT_DIR: '/proc/nope/cp', CLAUDE_PROJECT_DIR: project };
+    const s = hook(SESSION, JSON.stringify({ session_id: 's', hook_event_name: 'SessionEnd', cwd: project }), env);
+    expect(s.timedOut).toBe(false);
+    expect(s.code).toBe(0);
+    expect(s.stderr).toMatch(/checkpoint .*under \/proc/);
+    const cp = spawnSync(process.execPath, [CLI, 'checkpoint', '--project-dir', project], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, ...env } });
+    expect(cp.error).toBeUndefined();
+    expect(cp.status).toBe(1);
+    expect(cp.stderr.trim().split('\n')).toHaveLength(1);
+    for (const out of ['/proc/nope/x.html', '/etc/passwd/x.html']) {
+      const rep = spawnSync(process.execPath, [CLI, 'report', '--project-dir', project, '--out', out], { encoding: 'utf8', timeout: 15_000 });
+      expect(rep.error).toBeUndefined();
+      expect(rep.status).toBe(1);
+      expect(rep.stderr.trim().split('\n')).toHaveLength(1);
+      expect(rep.stderr).toMatch(out.startsWith('/proc') ? /under \/proc/ : /is not a folder/);
+    }
+  });
+});
+
+describe('configuration errors and empty payloads on a guard (findings 11, 12)', () => {
+  const cases: [string, NodeJS.ProcessEnv, string[]][] = [
+    ['LOOM_HARNESS=bogus', { LOOM_HARNESS: 'bogus' }, []],
+    ['LOOM_CONFIG=<missing file>', { LOOM_CONFIG: '/no/such/hooks.json' }, []],
+    ['LOOM_CONFIG=<invalid JSON>', { LOOM_CONFIG: 'BAD' }, []],
+    ['--harness without a value', {}, ['--harness']],
+  ];
+  for (const [name, given, args] of cases) {
+    it(`${name}: PreToolUse is blocked (exit 2, one line), and recorded`, () => {
+      const project = gitProject();
+      const env = given.LOOM_CONFIG === 'BAD' ? { LOOM_CONFIG: writeRegistry('{"PreToolUse":[{"id":"x"') } : given;
+      const r = hook(GUARD, dangerous(project), env, args);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain('configuration error');
+      expect(records(project)).toHaveLength(1);
+    });
+  }
+
+  it('a configuration error on an event that cannot block stays the documented exit 1', () => {
+    const project = gitProject();
+    const r = hook(join(ROOT, 'hooks', 'tool-audit'), JSON.stringify({ hook_event_name: 'PostToolUse', cwd: project }), { LOOM_HARNESS: 'bogus' });
+    expect(r.code).toBe(1);
+  });
+
+  it('empty and white-space stdin on the guard are a block ("empty payload"), recorded', () => {
+    const project = gitProject();
+    for (const body of ['', '  \n']) {
+      const r = hook(GUARD, body, { CLAUDE_PROJECT_DIR: project });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('empty payload');
+    }
+    expect(records(project)).toHaveLength(2);
+  });
+});

@@ -8,12 +8,13 @@
 // ledger (its first record's hash), so a downgraded, deleted or restarted
 // ledger is told apart. With a ledger key each line carries an HMAC so a
 // checkpoint cannot be forged either.
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { hmacSha256Hex, sha256Hex } from '../util/sha256';
 import { canonicalJson } from './canonical';
 import type { ChainKey } from './chain';
 import type { Head } from './store';
+import { MkdirError, mkdirBounded } from '../util/bounded-mkdir';
 
 export const DEFAULT_CHECKPOINT_EVERY = 100;
 
@@ -94,11 +95,11 @@ export function writeCheckpoint(localFile: string, projectDir: string, head: Hea
   for (const t of targets) {
     try {
       // The state folder may not exist yet (the local one always does: the ledger is beside it).
-      mkdirSync(resolve(t, '..'), { recursive: true, mode: 0o700 });
+      mkdirBounded(resolve(t, '..'), 0o700);
       appendDurably(t, text);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      problems.push(`checkpoint ${t}: ${code === 'ENOSPC' ? 'disk full' : code ?? (e as Error).message}`);
+      problems.push(`checkpoint ${t}: ${code === 'ENOSPC' ? 'disk full' : e instanceof MkdirError ? e.message : code ?? (e as Error).message}`);
     }
   }
   return problems;

@@ -9,7 +9,7 @@
 // them verbatim. A writer that fails half-way (disk full) truncates what it
 // wrote before letting go of the lock; one killed mid-write leaves a tail with
 // no LF, which was never acknowledged and which the next writer cuts off.
-import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordDraft } from '../contract/types';
 import { newId } from '../util/ids';
@@ -18,6 +18,7 @@ import { LedgerError } from './errors';
 import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS } from './journal-lock';
 import { compliancePaths, type CompliancePaths } from './paths';
 import { buildRecord, type BuiltRecord } from './record-build';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export const JOURNAL_NAME = 'journal.log';
 export const CHAIN_META_NAME = 'chain.json';
@@ -208,7 +209,7 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
   const paths = compliancePaths(projectDir);
   const file = journalFile(paths);
   try {
-    mkdirSync(paths.dir, { recursive: true });
+    mkdirBounded(paths.dir);
   } catch (e) {
     throw ioError(paths.dir, e, 'creating the ledger folder');
   }

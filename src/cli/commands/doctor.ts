@@ -1,6 +1,6 @@
 // loom doctor [--json]: is loom installed and working here? One line per
 // check; each failing one says how to fix it. Exit 0 all good, 1 otherwise.
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadPolicy } from '../../policy/policy';
 import { loadRegistry } from '../../registry/load';
@@ -14,6 +14,7 @@ import { managedStrength } from '../../install/managed-strength';
 import { parseFlags, projectDirFrom } from '../flags';
 import { teamChecks } from '../../team/doctor';
 import { tone } from '../output';
+import { mkdirBounded } from '../../util/bounded-mkdir';
 
 // A loom hook command in a settings file's text (JSON escapes the quote before --event).
 const LOOM_IN_TEXT = /run-hook\.js(?:\\?["'])? --event /;
@@ -116,7 +117,7 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
   else if (inside(dir)) add('checkpoint dir', false, `${dir} is inside the project: checkpoints live only inside the project`, 'set LOOM_CHECKPOINT_DIR to a folder outside the project that the agent cannot write');
   else {
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mkdirBounded(dir, 0o700);
       accessSync(dir, constants.W_OK);
       add('checkpoint dir', true, `${dir} writable (a copy of every checkpoint, outside the project)`);
     } catch {
