@@ -2,7 +2,8 @@
 // prototype names where tables are indexed, hostile project folders. Real
 // runner processes; a quick in-process fuzz (the chaos suite runs 10,000).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { processStart } from '../src/ledger/journal-lock';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -232,5 +233,55 @@ describe('configuration errors and empty payloads on a guard (findings 11, 12)',
       expect(r.stderr).toContain('empty payload');
     }
     expect(records(project)).toHaveLength(2);
+  });
+});
+
+describe('a journal.lock that names no live owner (findings 5, 13)', () => {
+  const post = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: {}, cwd });
+  const harmless = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd });
+  const doctor = (project: string) => spawnSync(process.execPath, [CLI, 'doctor', '--project-dir', project], { encoding: 'utf8', timeout: 30_000 });
+
+  for (const content of ['garbage', '999999', '']) {
+    it(`a lock holding ${JSON.stringify(content)} is set aside at once: no wait, nothing lost, doctor names it first`, () => {
+      const project = gitProject();
+      expect(hook(GUARD, harmless(project), {}).code).toBe(0);
+      const dir = join(project, '.loom', 'compliance');
+      writeFileSync(join(dir, 'journal.lock'), content);
+      const d = doctor(project);
+      expect(d.stdout).toMatch(/FAIL journal lock: stuck: .*journal\.lock names no owner/);
+      const started = performance.now();
+      const pre = hook(GUARD, harmless(project), {});
+      const po = hook(join(ROOT, 'hooks', 'tool-audit'), post(project), {});
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(pre.code, pre.stderr).toBe(0);
+      expect(po.code).toBe(0);
+      expect(po.stderr).not.toMatch(/locked/);
+      expect(existsSync(join(dir, 'journal.lock'))).toBe(false);
+      expect(readdirSync(dir).filter((n) => n.startsWith('journal.lock.aside-'))).toHaveLength(1);
+      expect(records(project)).toHaveLength(3);
+    });
+  }
+
+  it('a lock held by a live process is never broken (the writer waits, then blocks)', () => {
+    const project = gitProject();
+    expect(hook(GUARD, harmless(project), {}).code).toBe(0);
+    const ns = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '0';
+    const owner = `owner-${process.pid}-${processStart('self') || '0'}-${ns}-testtoken`;
+    const lock = join(project, '.loom', 'compliance', 'journal.lock');
+    writeFileSync(lock, owner);
+    const r = hook(GUARD, harmless(project), { LOOM_LOCK_WAIT_MS: '300' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/stayed locked by pid/);
+    expect(readFileSync(lock, 'utf8')).toBe(owner);
+    expect(doctor(project).stdout).toMatch(/ok {3}journal lock: held by a live writer/);
+  });
+
+  it('doctor says FAIL when hooks cannot record (the ledger folder is not a folder)', () => {
+    const project = gitProject();
+    mkdirSync(join(project, '.loom'));
+    writeFileSync(join(project, '.loom', 'compliance'), 'not a folder');
+    const d = doctor(project);
+    expect(d.stdout).toMatch(/FAIL ledger writable: .* hooks cannot record/);
+    expect(d.status).not.toBe(0);
   });
 });
