@@ -285,3 +285,40 @@ describe('a journal.lock that names no live owner (findings 5, 13)', () => {
     expect(d.status).not.toBe(0);
   });
 });
+
+describe('a payload cwd that is a system folder or no project (finding 9)', () => {
+  it('/etc through a symlink, /usr/share, /var, /bin and $HOME never get a .loom/; the records go to the process cwd (the project)', () => {
+    const project = gitProject();
+    const home = tempDir('loom-home-');
+    const links = tempDir('loom-links-');
+    symlinkSync('/etc', join(links, 'etclink'));
+    const cwds = [join(links, 'etclink'), '/usr/share', '/var', '/bin', home];
+    for (const cwd of cwds) {
+      const r = spawnSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), encoding: 'utf8', cwd: project, env: { ...process.env, HOME: home, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+      expect(r.status, `${cwd}: ${r.stderr}`).toBe(0);
+    }
+    for (const d of ['/etc', '/usr/share', '/var', '/bin', home]) expect(existsSync(join(d, '.loom')), d).toBe(false);
+    expect(records(project)).toHaveLength(cwds.length);
+  });
+
+  it('a folder with no project marker up the tree is passed over; one inside a git project is used', () => {
+    const project = gitProject();
+    const plain = tempDir('loom-plain-');
+    const sub = join(project, 'src');
+    mkdirSync(sub);
+    for (const cwd of [plain, sub]) {
+      const r = spawnSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), encoding: 'utf8', cwd: project, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+      expect(r.status, r.stderr).toBe(0);
+    }
+    expect(existsSync(join(plain, '.loom'))).toBe(false);
+    expect(existsSync(join(sub, '.loom', 'compliance', 'journal.log'))).toBe(true);
+    expect(records(project)).toHaveLength(1);
+  });
+
+  it('a system folder named as the project (a flag or the process cwd) is refused: a block with one reason, nothing created', () => {
+    const r = spawnSync(GUARD, ['--project-dir', '/usr/share'], { input: dangerous('/usr/share'), encoding: 'utf8', env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/project folder \/usr\/share is a system folder/);
+    expect(existsSync('/usr/share/.loom')).toBe(false);
+  });
+});
