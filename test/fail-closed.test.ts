@@ -322,3 +322,20 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
     expect(existsSync('/usr/share/.loom')).toBe(false);
   });
 });
+
+describe('a key configured over a plain ledger (finding 15)', () => {
+  it('PreToolUse is refused with one line naming the fix; PostToolUse is recorded with a warning', () => {
+    const project = gitProject();
+    const env = { CLAUDE_PROJECT_DIR: project };
+    expect(hook(GUARD, JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo x' }, cwd: project }), env).code).toBe(0);
+    const keyed = { ...env, LOOM_LEDGER_KEY: 'secretkey1234567890' };
+    const pre = hook(GUARD, JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo x' }, cwd: project }), keyed);
+    expect(pre.code).toBe(2);
+    expect(pre.stderr.trim().split('\n')).toHaveLength(1);
+    expect(pre.stderr).toMatch(/the ledger is unkeyed .* while LOOM_LEDGER_KEY is set.*unset the key/);
+    const post = hook(join(ROOT, 'hooks', 'tool-audit'), JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'echo x' }, tool_response: {}, cwd: project }), keyed);
+    expect(post.code).toBe(0);
+    expect(post.stderr).toMatch(/the ledger is unkeyed/);
+    expect(records(project).map((r) => r.event)).toEqual(['PreToolUse', 'PostToolUse']);
+  });
+});

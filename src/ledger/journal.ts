@@ -192,6 +192,18 @@ export interface AppendOptions {
   bulkHashing?: boolean;
   /** Record ids from this generator (the server passes nanoid, node:crypto being loaded there anyway); default: util/ids. */
   newId?: () => string;
+  /**
+   * A key is configured but the ledger is plain (unkeyed): 'refuse' throws
+   * LedgerError('key') before anything is written (events that can block);
+   * 'warn' appends to the plain chain and sets `notes.unkeyed`. Default: 'warn'.
+   */
+  unkeyed?: 'refuse' | 'warn';
+  /** Filled in by the append: what the caller should say beside the answer. */
+  notes?: { unkeyed?: string };
+}
+
+export function unkeyedMessage(file: string): string {
+  return `${file}: the ledger is unkeyed (plain SHA-256) while LOOM_LEDGER_KEY is set, so its records could be rebuilt by anyone; unset the key for this project, or move .loom/compliance aside to start a keyed ledger (loom verify then names the old one)`;
 }
 
 export function lockWaitMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -253,6 +265,10 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
       writeChainMeta(paths, meta);
     }
     const useKey = chainKeyFor(meta, key, file);
+    if (key && meta.chain !== 'hmac-sha256') {
+      if (opts.unkeyed === 'refuse') throw new LedgerError(unkeyedMessage(file), 'key');
+      if (opts.notes) opts.notes.unkeyed = unkeyedMessage(file);
+    }
     let seq = head.seq;
     let prev = head.hash;
     records = [];

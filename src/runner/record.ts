@@ -2,7 +2,7 @@
 // them to the journal (durable before the answer), then writes a checkpoint
 // when one is due and starts a fold every LOOM_FOLD_EVERY records. No SQLite
 // and no history.json rewrite on this path (docs/ledger.md).
-import type { EventContract } from '../contract/events';
+import { contractFor, type EventContract } from '../contract/events';
 import type { Aggregate, HookDef, HookOutcome, Risk } from '../contract/types';
 import { maxRisk } from '../contract/types';
 import { KeyError, loadChainKey } from '../ledger/chain';
@@ -129,15 +129,19 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
   if (folderProblem) return { problem: folderProblem };
   let key;
   let stored;
+  const notes: { unkeyed?: string } = {};
   try {
     key = loadChainKey(input.projectDir);
-    stored = appendJournal(input.projectDir, drafts, key);
+    // With a key configured, a plain ledger is a downgrade: refused where the event can block (an unknown one included), a warning elsewhere.
+    const contract = input.contract ?? contractFor(input.eventName);
+    stored = appendJournal(input.projectDir, drafts, key, { unkeyed: !contract || contract.canBlock ? 'refuse' : 'warn', notes });
   } catch (e) {
     if (e instanceof LedgerError || e instanceof KeyError) return { problem: e.message };
     return { problem: oneLineError(e) };
   }
   // Durable from here on: nothing below can turn the decision into a failure.
   const problems: string[] = [];
+  if (notes.unkeyed) problems.push(notes.unkeyed);
   try {
     const first = stored[0];
     const last = stored[stored.length - 1];
