@@ -2,7 +2,8 @@
 // prototype names where tables are indexed, hostile project folders. Real
 // runner processes; a quick in-process fuzz (the chaos suite runs 10,000).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { processStart } from '../src/ledger/journal-lock';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -337,5 +338,50 @@ describe('a key configured over a plain ledger (finding 15)', () => {
     expect(post.code).toBe(0);
     expect(post.stderr).toMatch(/the ledger is unkeyed/);
     expect(records(project).map((r) => r.event)).toEqual(['PreToolUse', 'PostToolUse']);
+  });
+});
+
+function ledgerOf(n: number, env: NodeJS.ProcessEnv = {}): string {
+  const project = gitProject();
+  for (let i = 1; i <= n; i++) {
+    const r = hook(GUARD, JSON.stringify({ session_id: 't', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `echo r${i}` }, cwd: project }), { CLAUDE_PROJECT_DIR: project, LOOM_CHECKPOINT_EVERY: '10', ...env });
+    if (r.code !== 0) throw new Error(r.stderr);
+  }
+  const f = spawnSync(process.execPath, [CLI, 'fold', '--project-dir', project], { encoding: 'utf8' });
+  if (f.status !== 0) throw new Error(f.stderr);
+  return project;
+}
+
+const verifyJson = (project: string) => {
+  const r = spawnSync(process.execPath, [CLI, 'verify', '--project-dir', project, '--json'], { encoding: 'utf8' });
+  return { status: r.status, out: JSON.parse(r.stdout) as { status: string; problem?: { seq: number; kind: string } } };
+};
+
+describe('verify names the right kind (finding 8)', () => {
+  it('record 1 changed and re-hashed is edited, not restarted', () => {
+    const project = ledgerOf(25);
+    const db = new Database(join(project, '.loom', 'compliance', 'ledger.db'));
+    db.exec('DROP TRIGGER IF EXISTS records_no_update');
+    const old = (db.prepare('SELECT body FROM records WHERE seq = 1').get() as { body: string }).body;
+    const body = old.replace('"decision":"allow"', '"decision":"deny"');
+    expect(body).not.toBe(old);
+    db.prepare('UPDATE records SET body = ?, hash = ? WHERE seq = 1').run(body, createHash('sha256').update(body).digest('hex'));
+    db.close();
+    const v = verifyJson(project);
+    expect(v.status).toBe(1);
+    expect(v.out.problem).toMatchObject({ seq: 1, kind: 'edited' });
+  });
+
+  it('ledger.db deleted with the journal kept is ledger-missing; verify creates no database and keeps history.json', () => {
+    const project = ledgerOf(25);
+    const dir = join(project, '.loom', 'compliance');
+    for (const f of readdirSync(dir)) if (f.startsWith('ledger.db')) rmSync(join(dir, f));
+    const history = readFileSync(join(dir, 'history.json'), 'utf8');
+    const v = verifyJson(project);
+    expect(v.status).toBe(1);
+    expect(v.out.problem?.kind).toBe('ledger-missing');
+    expect(existsSync(join(dir, 'ledger.db'))).toBe(false);
+    expect(readFileSync(join(dir, 'history.json'), 'utf8')).toBe(history);
+    expect(readdirSync(dir).filter((f) => f.includes('aside'))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
 // is released (under SQLite's write lock), so hooks never wait for it.
 // Whoever has time folds: `loom serve`'s upkeep, every CLI reader, and a
 // detached child a hook starts every LOOM_FOLD_EVERY records.
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { writeDurably } from '../util/durable-write';
 import { newId } from '../util/ids';
 import { loadChainKey, type ChainKey } from './chain';
@@ -72,6 +72,11 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
       }
     }
     const meta = readChainMeta(paths);
+    // A journal that continues past seq 1 with no database: the database was deleted. Creating an
+    // empty one here would hide that (and rebuild history.json as []): nothing is folded, verify names it.
+    if (!ledger && j.lines.length && j.lines[0].seq > 1 && !existsSync(paths.db)) {
+      throw new LedgerError(`${paths.db}: the ledger database is gone, but the journal continues at seq ${j.lines[0].seq}: nothing folded (run loom verify)`, 'missing');
+    }
     ledger ??= Ledger.openForAppend(projectDir, opts.key ?? loadChainKey(projectDir), meta);
     const dbMeta = ledger.meta();
     if (meta && dbMeta.chain && dbMeta.chain !== meta.chain) {

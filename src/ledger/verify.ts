@@ -119,6 +119,24 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
   return r;
 }
 
+/** The prev_hash that record 2 names (the database's row, else the journal's line), or undefined. */
+function secondPrevHash(ledger: Ledger, journal: JournalRead): string | undefined {
+  let body: string | undefined;
+  try {
+    body = (ledger.handle.prepare('SELECT body FROM records WHERE seq = 2').get() as { body: string } | undefined)?.body;
+  } catch {
+    body = undefined;
+  }
+  body ??= journal.lines.find((l) => l.seq === 2)?.body;
+  if (!body) return undefined;
+  try {
+    const p = (JSON.parse(body) as { prev_hash?: unknown }).prev_hash;
+    return typeof p === 'string' && /^[0-9a-f]{64}$/.test(p) ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
   const env = opts.env ?? process.env;
   const paths = compliancePaths(projectDir);
@@ -152,6 +170,11 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
       if (e instanceof DatabaseCorruptError) return cannot(corruptMessage(paths, markCorrupt(paths, e.detail, 'verify')));
       return cannot(e instanceof LedgerError ? e.message : String(e));
     }
+    // The journal keeps at least the head line after a fold: starting past seq 1 with no database, it continues one that was deleted.
+    if (journal.lines[0].seq > 1) {
+      const gone = missingLedgerFinding(projectDir, env);
+      return tampered(1, 'ledger-missing', `the ledger database ${paths.db} is gone; the journal continues at seq ${journal.lines[0].seq}${gone ? ` (${gone.detail})` : ''}`);
+    }
     ledger = Ledger.openEmpty(projectDir, readChainMeta(paths));
   }
   try {
@@ -178,7 +201,12 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     if (ext) files.push(ext);
     const bySeq = new Map<number, Checkpoint[]>();
     let latest: Checkpoint | undefined;
-    const ledgerId = ledgerIdentityOf(projectDir, undefined, () => sourceOf(ledger)).ledger;
+    let ledgerId = ledgerIdentityOf(projectDir, undefined, () => sourceOf(ledger)).ledger;
+    // Record 1 changed and re-hashed gives "another" ledger id, yet record 2 still links to the original
+    // seq 1 hash: the same ledger with an edited first record (the walk names it), not a restart.
+    const second = secondPrevHash(ledger, journal);
+    const original = second ? second.slice(0, 16) : undefined;
+    if (original && ledgerId && original !== ledgerId && ext && readCheckpoints(ext).checkpoints.some((c) => c.ledger === original)) ledgerId = original;
     const allLines: Checkpoint[] = [];
     let restarted: ReturnType<typeof restartedFinding>;
     for (const f of files) {
