@@ -385,3 +385,26 @@ describe('verify names the right kind (finding 8)', () => {
     expect(readdirSync(dir).filter((f) => f.includes('aside'))).toEqual([]);
   });
 });
+
+describe('the head witness in the state folder (finding 6)', () => {
+  it('a tail cut after the last fold (no checkpoint yet) is tail-cut; a young ledger deleted and started again is restarted', () => {
+    const project = ledgerOf(12, { LOOM_CHECKPOINT_EVERY: '1000' });
+    expect(verifyJson(project).status).toBe(0);
+    const dir = join(project, '.loom', 'compliance');
+    const db = new Database(join(dir, 'ledger.db'));
+    db.exec('DROP TRIGGER IF EXISTS records_no_delete');
+    db.prepare('DELETE FROM records WHERE seq > 9').run();
+    db.close();
+    writeFileSync(join(dir, 'journal.log'), '');
+    const cut = verifyJson(project);
+    expect(cut.status).toBe(1);
+    expect(cut.out.problem).toMatchObject({ seq: 10, kind: 'tail-cut' });
+
+    const young = ledgerOf(6, { LOOM_CHECKPOINT_EVERY: '1000' });
+    rmSync(join(young, '.loom', 'compliance'), { recursive: true });
+    expect(hook(GUARD, JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: young }), { CLAUDE_PROJECT_DIR: young }).code).toBe(0);
+    const re = verifyJson(young);
+    expect(re.status).toBe(1);
+    expect(re.out.problem?.kind).toBe('restarted');
+  });
+});

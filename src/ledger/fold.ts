@@ -16,6 +16,8 @@ import { acquireJournalLock, sweepLockLeftovers } from './journal-lock';
 import { DatabaseCorruptError, isCorruptionCode, markCorrupt, refuseIfCorrupt } from './integrity';
 import { compliancePaths } from './paths';
 import { Ledger } from './store';
+import { writeHeadWitness } from './checkpoints';
+import { ledgerIdentityOf, sourceOf } from './ledger-identity';
 
 
 export interface FoldResult {
@@ -122,6 +124,16 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
     throw e;
   }
   lock.release();
+  // The head witness outside the project (a tail cut after the last checkpoint, a young ledger deleted): verify compares it.
+  if (result.folded > 0 && result.head) {
+    try {
+      const l = ledger;
+      const w = writeHeadWitness(projectDir, result.head, ledgerIdentityOf(projectDir, undefined, () => sourceOf(l)).ledger, 'fold');
+      if (w) result.warnings.push(w);
+    } catch (e) {
+      result.warnings.push(`head witness: ${(e as Error).message}`);
+    }
+  }
   try {
     sweepLockLeftovers(paths.dir);
     if (!opts.skipHistory) {

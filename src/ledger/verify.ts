@@ -1,7 +1,7 @@
 // loom verify: recompute the chain from seq 1 and compare the head with every
 // checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
 import { bulkHasher, loadChainKey, KeyError, type ChainKey } from './chain';
-import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
+import { checkpointMacValid, externalCheckpointFile, readCheckpoints, readHeadWitnesses, type Checkpoint } from './checkpoints';
 import { existsSync } from 'node:fs';
 import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
 import { compliancePaths } from './paths';
@@ -369,6 +369,12 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     if (latest && latest.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `checkpoint ${latest.reason ? `(${latest.reason}) ` : ''}at ${latest.ts} recorded seq ${latest.seq}; the ledger ends at seq ${headSeq}`);
     }
+    // The head witness (written at every fold and SessionEnd, outside the project) covers the tail after the last checkpoint and young ledgers.
+    const witnesses = readHeadWitnesses(projectDir, env);
+    const own = witnesses.find((w) => w.ledger !== undefined && w.ledger === ledgerId);
+    if (own && own.seq > headSeq) return tampered(headSeq + 1, 'tail-cut', `the head witness ${own.file} (${own.reason} at ${own.ts}) saw seq ${own.seq}; the ledger ends at seq ${headSeq}`);
+    const other = witnesses.find((w) => w.ledger !== undefined && ledgerId !== undefined && w.ledger !== ledgerId && w.seq > 0);
+    if (other) return tampered(1, 'restarted', `the head witness ${other.file} saw an earlier ledger of this project (ledger ${other.ledger}, seq ${other.seq} at ${other.ts}); this ledger (${ledgerId}) started again`);
     if (recoveries.length) result.recovered = recoveries;
     if (base.seq > 1 && !recoveries.some((r) => r.anchor.seq === base.seq - 1 && r.anchor.hash === base.prevHash))
       return tampered(base.seq, 'head-cut', `the ledger starts at seq ${base.seq} as a recovered ledger, but no recovery record in the chain names that start: seq 1..${base.seq - 1} are gone`);

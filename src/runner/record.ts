@@ -6,7 +6,7 @@ import { contractFor, type EventContract } from '../contract/events';
 import type { Aggregate, HookDef, HookOutcome, Risk } from '../contract/types';
 import { maxRisk } from '../contract/types';
 import { KeyError, loadChainKey } from '../ledger/chain';
-import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint } from '../ledger/checkpoints';
+import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint, writeHeadWitness } from '../ledger/checkpoints';
 import { LedgerError } from '../ledger/errors';
 import { appendJournal, foldEvery } from '../ledger/journal';
 import { compliancePaths } from '../ledger/paths';
@@ -149,7 +149,12 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
     const sessionEnd = (input.contract?.name ?? input.eventName) === 'SessionEnd';
     if (sessionEnd || crossesCheckpoint(first.seq - 1, last.seq, every)) {
       const head = { seq: last.seq, hash: last.hash, count: last.seq, ts: last.record.ts };
-      problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key, process.env, ledgerIdentityOf(input.projectDir, first)));
+      const identity = ledgerIdentityOf(input.projectDir, first);
+      problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key, process.env, identity));
+      if (sessionEnd) {
+        const w = writeHeadWitness(input.projectDir, head, identity.ledger, 'session-end');
+        if (w) problems.push(w);
+      }
     }
     if (input.packRoot && crossesCheckpoint(first.seq - 1, last.seq, foldEvery())) {
       const p = foldInBackground(input.projectDir, input.packRoot);
