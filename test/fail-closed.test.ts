@@ -2,7 +2,9 @@
 // prototype names where tables are indexed, hostile project folders. Real
 // runner processes; a quick in-process fuzz (the chaos suite runs 10,000).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { processStart } from '../src/ledger/journal-lock';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -133,5 +135,276 @@ describe('the runner fails closed', () => {
     expect(answerProblems({ ...c, dangerous: true, event: 'PreToolUse' }, { exitCode: 1, stdout: '', stderr: 'x' })).toContain('exit 1 on an event that can block');
     expect(answerProblems({ ...c, dangerous: true, event: 'PreToolUse' }, { exitCode: 2, stdout: '', stderr: 'loom: x\n' })).toEqual([]);
     expect(isBlock({ exitCode: 0, stdout: '{"permission":"deny"}\n', stderr: '' })).toBe(true);
+  });
+});
+
+// Red-team round 4 (findings 2, 11, 12): the real wrapper, a real project, real folders.
+const GUARD = join(ROOT, 'hooks', 'pre-tool-guard');
+const SESSION = join(ROOT, 'hooks', 'session-audit');
+
+function gitProject(): string {
+  const p = tempDir('loom-proj-');
+  mkdirSync(join(p, '.git'));
+  return p;
+}
+
+function hook(wrapper: string, body: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+  const r = spawnSync(wrapper, args, {
+    input: body,
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, timedOut: r.error !== undefined };
+}
+
+const dangerous = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd });
+
+describe('a checkpoint folder that cannot be made (finding 2)', () => {
+  for (const [name, env] of [
+    ['LOOM_CHECKPOINT_DIR=/proc/nope/cp', { LOOM_CHECKPOINT_DIR: '/proc/nope/cp' }],
+    ['XDG_STATE_HOME=/proc/nope', { XDG_STATE_HOME: '/proc/nope' }],
+  ] as const) {
+    it(`${name}: the deny is answered at once with a one-line checkpoint warning; the record is kept`, () => {
+      const project = gitProject();
+      const started = performance.now();
+      const r = hook(GUARD, dangerous(project), { ...env, LOOM_CHECKPOINT_EVERY: '1', CLAUDE_PROJECT_DIR: project });
+      expect(r.timedOut).toBe(false);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('rm-recursive-root');
+      const warn = r.stderr.split('\n').filter((l) => l.includes('checkpoint'));
+      expect(warn).toHaveLength(1);
+      expect(warn[0]).toMatch(/under \/proc/);
+      expect(records(project)).toHaveLength(1);
+    });
+  }
+
+  it('SessionEnd, loom checkpoint and loom report --out under /proc end with one line', () => {
+    const project = gitProject();
+    const env = { LOOM_CHECKPOINT_DIR: '/proc/nope/cp', CLAUDE_PROJECT_DIR: project };
+    const s = hook(SESSION, JSON.stringify({ session_id: 's', hook_event_name: 'SessionEnd', cwd: project }), env);
+    expect(s.timedOut).toBe(false);
+    expect(s.code).toBe(0);
+    expect(s.stderr).toMatch(/checkpoint .*under \/proc/);
+    const cp = spawnSync(process.execPath, [CLI, 'checkpoint', '--project-dir', project], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, ...env } });
+    expect(cp.error).toBeUndefined();
+    expect(cp.status).toBe(1);
+    expect(cp.stderr.trim().split('\n')).toHaveLength(1);
+    for (const out of ['/proc/nope/x.html', '/etc/passwd/x.html']) {
+      const rep = spawnSync(process.execPath, [CLI, 'report', '--project-dir', project, '--out', out], { encoding: 'utf8', timeout: 15_000 });
+      expect(rep.error).toBeUndefined();
+      expect(rep.status).toBe(1);
+      expect(rep.stderr.trim().split('\n')).toHaveLength(1);
+      expect(rep.stderr).toMatch(out.startsWith('/proc') ? /under \/proc/ : /is not a folder/);
+    }
+  });
+});
+
+describe('configuration errors and empty payloads on a guard (findings 11, 12)', () => {
+  const cases: [string, NodeJS.ProcessEnv, string[]][] = [
+    ['LOOM_HARNESS=bogus', { LOOM_HARNESS: 'bogus' }, []],
+    ['LOOM_CONFIG=<missing file>', { LOOM_CONFIG: '/no/such/hooks.json' }, []],
+    ['LOOM_CONFIG=<invalid JSON>', { LOOM_CONFIG: 'BAD' }, []],
+    ['--harness without a value', {}, ['--harness']],
+  ];
+  for (const [name, given, args] of cases) {
+    it(`${name}: PreToolUse is blocked (exit 2, one line), and recorded`, () => {
+      const project = gitProject();
+      const env = given.LOOM_CONFIG === 'BAD' ? { LOOM_CONFIG: writeRegistry('{"PreToolUse":[{"id":"x"') } : given;
+      const r = hook(GUARD, dangerous(project), env, args);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain('configuration error');
+      expect(records(project)).toHaveLength(1);
+    });
+  }
+
+  it('a configuration error on an event that cannot block stays the documented exit 1', () => {
+    const project = gitProject();
+    const r = hook(join(ROOT, 'hooks', 'tool-audit'), JSON.stringify({ hook_event_name: 'PostToolUse', cwd: project }), { LOOM_HARNESS: 'bogus' });
+    expect(r.code).toBe(1);
+  });
+
+  it('empty and white-space stdin on the guard are a block ("empty payload"), recorded', () => {
+    const project = gitProject();
+    for (const body of ['', '  \n']) {
+      const r = hook(GUARD, body, { CLAUDE_PROJECT_DIR: project });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('empty payload');
+    }
+    expect(records(project)).toHaveLength(2);
+  });
+});
+
+describe('a journal.lock that names no live owner (findings 5, 13)', () => {
+  const post = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: {}, cwd });
+  const harmless = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd });
+  const doctor = (project: string) => spawnSync(process.execPath, [CLI, 'doctor', '--project-dir', project], { encoding: 'utf8', timeout: 30_000 });
+
+  for (const content of ['garbage', '999999', '']) {
+    it(`a lock holding ${JSON.stringify(content)} is set aside at once: no wait, nothing lost, doctor names it first`, () => {
+      const project = gitProject();
+      expect(hook(GUARD, harmless(project), {}).code).toBe(0);
+      const dir = join(project, '.loom', 'compliance');
+      writeFileSync(join(dir, 'journal.lock'), content);
+      const d = doctor(project);
+      expect(d.stdout).toMatch(/FAIL journal lock: stuck: .*journal\.lock names no owner/);
+      const started = performance.now();
+      const pre = hook(GUARD, harmless(project), {});
+      const po = hook(join(ROOT, 'hooks', 'tool-audit'), post(project), {});
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(pre.code, pre.stderr).toBe(0);
+      expect(po.code).toBe(0);
+      expect(po.stderr).not.toMatch(/locked/);
+      expect(existsSync(join(dir, 'journal.lock'))).toBe(false);
+      expect(readdirSync(dir).filter((n) => n.startsWith('journal.lock.aside-'))).toHaveLength(1);
+      expect(records(project)).toHaveLength(3);
+    });
+  }
+
+  it('a lock held by a live process is never broken (the writer waits, then blocks)', () => {
+    const project = gitProject();
+    expect(hook(GUARD, harmless(project), {}).code).toBe(0);
+    const ns = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '0';
+    const owner = `owner-${process.pid}-${processStart('self') || '0'}-${ns}-testtoken`;
+    const lock = join(project, '.loom', 'compliance', 'journal.lock');
+    writeFileSync(lock, owner);
+    const r = hook(GUARD, harmless(project), { LOOM_LOCK_WAIT_MS: '300' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/stayed locked by pid/);
+    expect(readFileSync(lock, 'utf8')).toBe(owner);
+    expect(doctor(project).stdout).toMatch(/ok {3}journal lock: held by a live writer/);
+  });
+
+  it('doctor says FAIL when hooks cannot record (the ledger folder is not a folder)', () => {
+    const project = gitProject();
+    mkdirSync(join(project, '.loom'));
+    writeFileSync(join(project, '.loom', 'compliance'), 'not a folder');
+    const d = doctor(project);
+    expect(d.stdout).toMatch(/FAIL ledger writable: .* hooks cannot record/);
+    expect(d.status).not.toBe(0);
+  });
+});
+
+describe('a payload cwd that is a system folder or no project (finding 9)', () => {
+  it('/etc through a symlink, /usr/share, /var, /bin and $HOME never get a .loom/; the records go to the process cwd (the project)', () => {
+    const project = gitProject();
+    const home = tempDir('loom-home-');
+    const links = tempDir('loom-links-');
+    symlinkSync('/etc', join(links, 'etclink'));
+    const cwds = [join(links, 'etclink'), '/usr/share', '/var', '/bin', home];
+    for (const cwd of cwds) {
+      const r = spawnSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), encoding: 'utf8', cwd: project, env: { ...process.env, HOME: home, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+      expect(r.status, `${cwd}: ${r.stderr}`).toBe(0);
+    }
+    for (const d of ['/etc', '/usr/share', '/var', '/bin', home]) expect(existsSync(join(d, '.loom')), d).toBe(false);
+    expect(records(project)).toHaveLength(cwds.length);
+  });
+
+  it('a folder with no project marker up the tree is passed over; one inside a git project is used', () => {
+    const project = gitProject();
+    const plain = tempDir('loom-plain-');
+    const sub = join(project, 'src');
+    mkdirSync(sub);
+    for (const cwd of [plain, sub]) {
+      const r = spawnSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), encoding: 'utf8', cwd: project, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+      expect(r.status, r.stderr).toBe(0);
+    }
+    expect(existsSync(join(plain, '.loom'))).toBe(false);
+    expect(existsSync(join(sub, '.loom', 'compliance', 'journal.log'))).toBe(true);
+    expect(records(project)).toHaveLength(1);
+  });
+
+  it('a system folder named as the project (a flag or the process cwd) is refused: a block with one reason, nothing created', () => {
+    const r = spawnSync(GUARD, ['--project-dir', '/usr/share'], { input: dangerous('/usr/share'), encoding: 'utf8', env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/project folder \/usr\/share is a system folder/);
+    expect(existsSync('/usr/share/.loom')).toBe(false);
+  });
+});
+
+describe('a key configured over a plain ledger (finding 15)', () => {
+  it('PreToolUse is refused with one line naming the fix; PostToolUse is recorded with a warning', () => {
+    const project = gitProject();
+    const env = { CLAUDE_PROJECT_DIR: project };
+    expect(hook(GUARD, JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo x' }, cwd: project }), env).code).toBe(0);
+    const keyed = { ...env, LOOM_LEDGER_KEY: 'secretkey1234567890' };
+    const pre = hook(GUARD, JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo x' }, cwd: project }), keyed);
+    expect(pre.code).toBe(2);
+    expect(pre.stderr.trim().split('\n')).toHaveLength(1);
+    expect(pre.stderr).toMatch(/the ledger is unkeyed .* while LOOM_LEDGER_KEY is set.*unset the key/);
+    const post = hook(join(ROOT, 'hooks', 'tool-audit'), JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'echo x' }, tool_response: {}, cwd: project }), keyed);
+    expect(post.code).toBe(0);
+    expect(post.stderr).toMatch(/the ledger is unkeyed/);
+    expect(records(project).map((r) => r.event)).toEqual(['PreToolUse', 'PostToolUse']);
+  });
+});
+
+function ledgerOf(n: number, env: NodeJS.ProcessEnv = {}): string {
+  const project = gitProject();
+  for (let i = 1; i <= n; i++) {
+    const r = hook(GUARD, JSON.stringify({ session_id: 't', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `echo r${i}` }, cwd: project }), { CLAUDE_PROJECT_DIR: project, LOOM_CHECKPOINT_EVERY: '10', ...env });
+    if (r.code !== 0) throw new Error(r.stderr);
+  }
+  const f = spawnSync(process.execPath, [CLI, 'fold', '--project-dir', project], { encoding: 'utf8' });
+  if (f.status !== 0) throw new Error(f.stderr);
+  return project;
+}
+
+const verifyJson = (project: string) => {
+  const r = spawnSync(process.execPath, [CLI, 'verify', '--project-dir', project, '--json'], { encoding: 'utf8' });
+  return { status: r.status, out: JSON.parse(r.stdout) as { status: string; problem?: { seq: number; kind: string } } };
+};
+
+describe('verify names the right kind (finding 8)', () => {
+  it('record 1 changed and re-hashed is edited, not restarted', () => {
+    const project = ledgerOf(25);
+    const db = new Database(join(project, '.loom', 'compliance', 'ledger.db'));
+    db.exec('DROP TRIGGER IF EXISTS records_no_update');
+    const old = (db.prepare('SELECT body FROM records WHERE seq = 1').get() as { body: string }).body;
+    const body = old.replace('"decision":"allow"', '"decision":"deny"');
+    expect(body).not.toBe(old);
+    db.prepare('UPDATE records SET body = ?, hash = ? WHERE seq = 1').run(body, createHash('sha256').update(body).digest('hex'));
+    db.close();
+    const v = verifyJson(project);
+    expect(v.status).toBe(1);
+    expect(v.out.problem).toMatchObject({ seq: 1, kind: 'edited' });
+  });
+
+  it('ledger.db deleted with the journal kept is ledger-missing; verify creates no database and keeps history.json', () => {
+    const project = ledgerOf(25);
+    const dir = join(project, '.loom', 'compliance');
+    for (const f of readdirSync(dir)) if (f.startsWith('ledger.db')) rmSync(join(dir, f));
+    const history = readFileSync(join(dir, 'history.json'), 'utf8');
+    const v = verifyJson(project);
+    expect(v.status).toBe(1);
+    expect(v.out.problem?.kind).toBe('ledger-missing');
+    expect(existsSync(join(dir, 'ledger.db'))).toBe(false);
+    expect(readFileSync(join(dir, 'history.json'), 'utf8')).toBe(history);
+    expect(readdirSync(dir).filter((f) => f.includes('aside'))).toEqual([]);
+  });
+});
+
+describe('the head witness in the state folder (finding 6)', () => {
+  it('a tail cut after the last fold (no checkpoint yet) is tail-cut; a young ledger deleted and started again is restarted', () => {
+    const project = ledgerOf(12, { LOOM_CHECKPOINT_EVERY: '1000' });
+    expect(verifyJson(project).status).toBe(0);
+    const dir = join(project, '.loom', 'compliance');
+    const db = new Database(join(dir, 'ledger.db'));
+    db.exec('DROP TRIGGER IF EXISTS records_no_delete');
+    db.prepare('DELETE FROM records WHERE seq > 9').run();
+    db.close();
+    writeFileSync(join(dir, 'journal.log'), '');
+    const cut = verifyJson(project);
+    expect(cut.status).toBe(1);
+    expect(cut.out.problem).toMatchObject({ seq: 10, kind: 'tail-cut' });
+
+    const young = ledgerOf(6, { LOOM_CHECKPOINT_EVERY: '1000' });
+    rmSync(join(young, '.loom', 'compliance'), { recursive: true });
+    expect(hook(GUARD, JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: young }), { CLAUDE_PROJECT_DIR: young }).code).toBe(0);
+    const re = verifyJson(young);
+    expect(re.status).toBe(1);
+    expect(re.out.problem?.kind).toBe('restarted');
   });
 });

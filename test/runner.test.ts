@@ -77,15 +77,23 @@ describe('registry', () => {
 });
 
 describe('runner command line', () => {
-  it('an invalid registry exits 1 with one line per error naming its path', async () => {
+  it('an invalid registry on an event that cannot block exits 1 with one line naming each error path', async () => {
     const cfg = writeRegistry({ PreToolUse: [{ id: 'x', entry: BEHAVE, retryCount: 9 }, { id: 'y', entry: 3 }] });
-    const r = await runHook(['--event', 'PreToolUse', '--config', cfg], preToolUse());
+    const r = await runHook(['--event', 'PostToolUse', '--config', cfg], { hook_event_name: 'PostToolUse' });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('$.PreToolUse[0].retryCount');
-    expect(lines[1]).toContain('$.PreToolUse[1].entry');
+    expect(lines[0]).toContain('$.PreToolUse[1].entry');
+  });
+
+  it('an invalid registry on PreToolUse is a block (exit 2, one line), not exit 1', async () => {
+    const cfg = writeRegistry({ PreToolUse: [{ id: 'x', entry: BEHAVE, retryCount: 9 }] });
+    const r = await runHook(['--event', 'PreToolUse', '--config', cfg, '--project-dir', tempDir()], preToolUse('rm -rf /'));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('$.PreToolUse[0].retryCount');
   });
 
   it('registry that is not JSON names the file and the parse error', async () => {
@@ -300,10 +308,18 @@ describe('fan-out and answer', () => {
 });
 
 describe('stdin', () => {
-  it('empty stdin counts as {}', async () => {
-    const r = await runOne('echo-input', {}, 'PreToolUse', '');
+  it('empty stdin counts as {} on an event with nothing to judge', async () => {
+    const r = await runOne('echo-input', {}, 'UserPromptSubmit', '');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toBe('saw undefined');
+  });
+
+  it('empty or white-space stdin on PreToolUse is a block ("empty payload")', async () => {
+    for (const body of ['', '  \n']) {
+      const r = await runOne('ok', {}, 'PreToolUse', body);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('empty payload');
+    }
   });
 
   it('reads a payload delivered in many chunks to the end', async () => {

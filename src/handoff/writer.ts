@@ -2,10 +2,11 @@
 // specs/<spec>/handoffs/compact-<UTC yyyyMMddTHHmmssSSS>-<id>.json, created
 // exclusively (never overwritten: a name taken in the same millisecond gets
 // another id), and always inside specs/.
-import { closeSync, mkdirSync, openSync, realpathSync, writeSync } from 'node:fs';
+import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId } from '../util/ids';
 import { inside, SpecPathError } from './spec';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export function utcStamp(d: Date): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -16,7 +17,7 @@ export function writeHandoff(projectDir: string, specDir: string, content: Recor
   const specs = join(projectDir, 'specs');
   const dir = join(specDir, 'handoffs');
   if (!inside(specs, dir)) throw new SpecPathError(`handoff folder ${dir} is outside specs/`);
-  mkdirSync(dir, { recursive: true });
+  mkdirBounded(dir);
   // After creation, the real path must still be under the real specs/ (no symlink escape).
   if (!inside(realpathSync(specs), realpathSync(dir))) throw new SpecPathError(`handoff folder ${dir} resolves outside specs/`);
   for (let attempt = 0; attempt < 10; attempt++) {

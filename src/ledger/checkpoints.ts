@@ -8,12 +8,13 @@
 // ledger (its first record's hash), so a downgraded, deleted or restarted
 // ledger is told apart. With a ledger key each line carries an HMAC so a
 // checkpoint cannot be forged either.
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, readdirSync, realpathSync, renameSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { hmacSha256Hex, sha256Hex } from '../util/sha256';
 import { canonicalJson } from './canonical';
 import type { ChainKey } from './chain';
 import type { Head } from './store';
+import { MkdirError, mkdirBounded } from '../util/bounded-mkdir';
 
 export const DEFAULT_CHECKPOINT_EVERY = 100;
 
@@ -94,11 +95,11 @@ export function writeCheckpoint(localFile: string, projectDir: string, head: Hea
   for (const t of targets) {
     try {
       // The state folder may not exist yet (the local one always does: the ledger is beside it).
-      mkdirSync(resolve(t, '..'), { recursive: true, mode: 0o700 });
+      mkdirBounded(resolve(t, '..'), 0o700);
       appendDurably(t, text);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      problems.push(`checkpoint ${t}: ${code === 'ENOSPC' ? 'disk full' : code ?? (e as Error).message}`);
+      problems.push(`checkpoint ${t}: ${code === 'ENOSPC' ? 'disk full' : e instanceof MkdirError ? e.message : code ?? (e as Error).message}`);
     }
   }
   return problems;
@@ -140,4 +141,76 @@ export function checkpointMacValid(c: Checkpoint, key: ChainKey): boolean {
 /** True when appending moved the head across a multiple of `every`. */
 export function crossesCheckpoint(prevSeq: number, newSeq: number, every: number): boolean {
   return Math.floor(prevSeq / every) !== Math.floor(newSeq / every);
+}
+
+/** The head witness: the newest head seen at a fold or a SessionEnd, one small file beside the checkpoint copies. */
+export interface HeadWitness {
+  v: 1;
+  seq: number;
+  hash: string;
+  ledger?: string;
+  ts: string;
+  reason: string;
+}
+
+/** One witness file per ledger of the project (a restarted ledger gets its own; the old one's stays as evidence). */
+export function headWitnessFile(projectDir: string, ledger: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const cp = externalCheckpointFile(projectDir, env);
+  return cp ? cp.replace(/\.checkpoints\.jsonl$/, `.${ledger && /^[0-9a-f]{1,64}$/.test(ledger) ? ledger : 'unknown'}.head.json`) : undefined;
+}
+
+function readWitnessFile(f: string): HeadWitness | undefined {
+  try {
+    const w = JSON.parse(readFileSync(f, 'utf8')) as HeadWitness;
+    return typeof w.seq === 'number' && typeof w.hash === 'string' ? { ...w, file: f } as HeadWitness : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every head witness of this project (one per ledger it has had). */
+export function readHeadWitnesses(projectDir: string, env: NodeJS.ProcessEnv = process.env): (HeadWitness & { file: string })[] {
+  const cp = externalCheckpointFile(projectDir, env);
+  if (!cp) return [];
+  const prefix = basename(cp).replace(/\.checkpoints\.jsonl$/, '.');
+  let names: string[];
+  try {
+    names = readdirSync(dirname(cp));
+  } catch {
+    return [];
+  }
+  const out: (HeadWitness & { file: string })[] = [];
+  for (const n of names) if (n.startsWith(prefix) && n.endsWith('.head.json')) {
+    const w = readWitnessFile(join(dirname(cp), n));
+    if (w) out.push(w as HeadWitness & { file: string });
+  }
+  return out;
+}
+
+/**
+ * Writes the head witness (one small fsync'd file, replaced by rename) when the head moved past the
+ * one it holds for this ledger. Never on the PreToolUse path: folds and SessionEnd call it. Returns a problem or undefined.
+ */
+export function writeHeadWitness(projectDir: string, head: { seq: number; hash: string }, ledger: string | undefined, reason: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const f = headWitnessFile(projectDir, ledger, env);
+  if (!f || head.seq <= 0) return undefined;
+  const old = readWitnessFile(f);
+  if (old && old.seq >= head.seq) return undefined;
+  const w: HeadWitness = { v: 1, seq: head.seq, hash: head.hash, ts: new Date().toISOString(), reason, ...(ledger ? { ledger } : {}) };
+  const tmp = `${f}.${process.pid}.tmp`;
+  try {
+    mkdirBounded(resolve(f, '..'), 0o700);
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, JSON.stringify(w) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, f);
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return `head witness ${f}: ${code === 'ENOSPC' ? 'disk full' : e instanceof MkdirError ? e.message : code ?? (e as Error).message}`;
+  }
 }

@@ -5,7 +5,7 @@
 // is released (under SQLite's write lock), so hooks never wait for it.
 // Whoever has time folds: `loom serve`'s upkeep, every CLI reader, and a
 // detached child a hook starts every LOOM_FOLD_EVERY records.
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { writeDurably } from '../util/durable-write';
 import { newId } from '../util/ids';
 import { loadChainKey, type ChainKey } from './chain';
@@ -16,6 +16,8 @@ import { acquireJournalLock, sweepLockLeftovers } from './journal-lock';
 import { DatabaseCorruptError, isCorruptionCode, markCorrupt, refuseIfCorrupt } from './integrity';
 import { compliancePaths } from './paths';
 import { Ledger } from './store';
+import { writeHeadWitness } from './checkpoints';
+import { ledgerIdentityOf, sourceOf } from './ledger-identity';
 
 
 export interface FoldResult {
@@ -72,6 +74,11 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
       }
     }
     const meta = readChainMeta(paths);
+    // A journal that continues past seq 1 with no database: the database was deleted. Creating an
+    // empty one here would hide that (and rebuild history.json as []): nothing is folded, verify names it.
+    if (!ledger && j.lines.length && j.lines[0].seq > 1 && !existsSync(paths.db)) {
+      throw new LedgerError(`${paths.db}: the ledger database is gone, but the journal continues at seq ${j.lines[0].seq}: nothing folded (run loom verify)`, 'missing');
+    }
     ledger ??= Ledger.openForAppend(projectDir, opts.key ?? loadChainKey(projectDir), meta);
     const dbMeta = ledger.meta();
     if (meta && dbMeta.chain && dbMeta.chain !== meta.chain) {
@@ -117,6 +124,16 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
     throw e;
   }
   lock.release();
+  // The head witness outside the project (a tail cut after the last checkpoint, a young ledger deleted): verify compares it.
+  if (result.folded > 0 && result.head) {
+    try {
+      const l = ledger;
+      const w = writeHeadWitness(projectDir, result.head, ledgerIdentityOf(projectDir, undefined, () => sourceOf(l)).ledger, 'fold');
+      if (w) result.warnings.push(w);
+    } catch (e) {
+      result.warnings.push(`head witness: ${(e as Error).message}`);
+    }
+  }
   try {
     sweepLockLeftovers(paths.dir);
     if (!opts.skipHistory) {

@@ -5,10 +5,11 @@
 // history/index.json, so bringing it up to date costs the same at any
 // ledger size. The database stays the source of truth: rebuild regenerates
 // every file from it.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId } from '../util/ids';
 import type { Ledger } from './store';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export const SEGMENT_SIZE = 500;
 
@@ -116,7 +117,7 @@ function prepare(plan: HistoryPlan, file: string, text: string): void {
 
 /** An archived segment: its file, its text and its entry in the index. */
 function segment(ledger: Ledger, lines: string[], first: number, last: number): { file: string; text: string; entry: SegmentEntry } {
-  mkdirSync(ledger.paths.historyArchive, { recursive: true });
+  mkdirBounded(ledger.paths.historyArchive);
   const name = `segment-${String(first).padStart(9, '0')}-${String(last).padStart(9, '0')}.json`;
   const text = renderArray(lines);
   const sha256 = (require('node:crypto') as typeof import('node:crypto')).hash('sha256', text, 'hex');
@@ -224,13 +225,13 @@ function indexText(index: HistoryIndex): string {
 }
 
 function writeIndex(ledger: Ledger, index: HistoryIndex): void {
-  mkdirSync(ledger.paths.historyArchive, { recursive: true });
+  mkdirBounded(ledger.paths.historyArchive);
   atomicWrite(ledger.paths.historyIndex, indexText(index));
 }
 
 /** Regenerates history.json, the segments and the index from the database. */
 export function rebuildHistory(ledger: Ledger): { records: number; segments: number } {
-  mkdirSync(ledger.paths.historyArchive, { recursive: true });
+  mkdirBounded(ledger.paths.historyArchive);
   for (const f of readdirSync(ledger.paths.historyArchive)) {
     if (/^segment-\d+-\d+\.json$/.test(f)) unlinkSync(join(ledger.paths.historyArchive, f));
   }

@@ -6,7 +6,10 @@
 //   release  unlink(journal.lock);
 //   break    only when the owner process is gone (pid not alive, or alive
 //            with another start time: the pid was reused), and only under the
-//            break mutex, after reading the lock again (see acquireJournalLock).
+//            break mutex, after reading the lock again (see acquireJournalLock);
+//            a lock that names no owner at all (garbage, empty, a bare pid: no
+//            writer ever writes one, each links a complete owner file) is set
+//            aside as journal.lock.aside-<time> at once, under the same mutex.
 // Owners in another pid namespace (a container sharing the folder) are never
 // judged dead: a writer waits for them up to its deadline. No lock is ever
 // broken by age.
@@ -225,11 +228,16 @@ export function acquireJournalLock(dir: string, waitMs = DEFAULT_LOCK_WAIT_MS): 
       }
     }
     holder = readOwner(lock);
-    if (holder !== undefined && ownerIsDead(holder)) {
+    if (holder !== undefined && (ownerIsDead(holder) || !OWNER_RE.test(holder))) {
+      // A dead owner's lock is removed; one that names no owner at all (garbage, empty, a bare pid)
+      // was never written by a writer (each links a complete owner file) and is set aside as evidence.
       const release = takeBreakMutex(dir, s, token, deadline);
       if (release) {
         try {
-          if (readOwner(lock) === holder) rmSafe(lock);
+          if (readOwner(lock) === holder) {
+            if (OWNER_RE.test(holder)) rmSafe(lock);
+            else setAside(lock);
+          }
         } finally {
           release();
         }
@@ -245,6 +253,41 @@ export function acquireJournalLock(dir: string, waitMs = DEFAULT_LOCK_WAIT_MS): 
     sleep(pause * (0.5 + Math.random()));
     pause = Math.min(pause * 2, 4);
   }
+}
+
+/** Renames a lock that names no owner to journal.lock.aside-<time> (kept for whoever investigates; loom doctor lists it). */
+function setAside(lock: string): void {
+  try {
+    renameSync(lock, `${lock}.aside-${new Date().toISOString().replace(/[:.]/g, '-')}-${newId(6)}`);
+  } catch {
+    // another waiter moved it first
+  }
+}
+
+export interface LockState {
+  /** Present and held by a live process (or one in another pid namespace). */
+  held: boolean;
+  /** Why the lock is stuck (no parseable owner, a dead owner), or undefined. */
+  stuck?: string;
+  /** journal.lock.aside-* files: locks set aside because they named no owner. */
+  asides: string[];
+}
+
+/** What a reader (loom doctor) sees of the journal lock in `dir`, without taking it. */
+export function inspectJournalLock(dir: string): LockState {
+  const lock = join(dir, LOCK_NAME);
+  let asides: string[] = [];
+  try {
+    asides = readdirSync(dir).filter((n) => n.startsWith(`${LOCK_NAME}.aside-`));
+  } catch {
+    asides = [];
+  }
+  const holder = readOwner(lock);
+  if (holder === undefined) return { held: false, asides };
+  const m = OWNER_RE.exec(holder);
+  if (!m) return { held: true, stuck: `${lock} names no owner (${JSON.stringify(holder.slice(0, 40))}); the next writer sets it aside`, asides };
+  if (ownerIsDead(holder)) return { held: true, stuck: `${lock} is held by pid ${m[1]}, which is gone; the next writer breaks it`, asides };
+  return { held: true, asides };
 }
 
 function rmSafe(file: string): void {

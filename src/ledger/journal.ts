@@ -9,7 +9,7 @@
 // them verbatim. A writer that fails half-way (disk full) truncates what it
 // wrote before letting go of the lock; one killed mid-write leaves a tail with
 // no LF, which was never acknowledged and which the next writer cuts off.
-import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordDraft } from '../contract/types';
 import { newId } from '../util/ids';
@@ -18,6 +18,7 @@ import { LedgerError } from './errors';
 import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS } from './journal-lock';
 import { compliancePaths, type CompliancePaths } from './paths';
 import { buildRecord, type BuiltRecord } from './record-build';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export const JOURNAL_NAME = 'journal.log';
 export const CHAIN_META_NAME = 'chain.json';
@@ -191,6 +192,18 @@ export interface AppendOptions {
   bulkHashing?: boolean;
   /** Record ids from this generator (the server passes nanoid, node:crypto being loaded there anyway); default: util/ids. */
   newId?: () => string;
+  /**
+   * A key is configured but the ledger is plain (unkeyed): 'refuse' throws
+   * LedgerError('key') before anything is written (events that can block);
+   * 'warn' appends to the plain chain and sets `notes.unkeyed`. Default: 'warn'.
+   */
+  unkeyed?: 'refuse' | 'warn';
+  /** Filled in by the append: what the caller should say beside the answer. */
+  notes?: { unkeyed?: string };
+}
+
+export function unkeyedMessage(file: string): string {
+  return `${file}: the ledger is unkeyed (plain SHA-256) while LOOM_LEDGER_KEY is set, so its records could be rebuilt by anyone; unset the key for this project, or move .loom/compliance aside to start a keyed ledger (loom verify then names the old one)`;
 }
 
 export function lockWaitMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -208,7 +221,7 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
   const paths = compliancePaths(projectDir);
   const file = journalFile(paths);
   try {
-    mkdirSync(paths.dir, { recursive: true });
+    mkdirBounded(paths.dir);
   } catch (e) {
     throw ioError(paths.dir, e, 'creating the ledger folder');
   }
@@ -252,6 +265,10 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
       writeChainMeta(paths, meta);
     }
     const useKey = chainKeyFor(meta, key, file);
+    if (key && meta.chain !== 'hmac-sha256') {
+      if (opts.unkeyed === 'refuse') throw new LedgerError(unkeyedMessage(file), 'key');
+      if (opts.notes) opts.notes.unkeyed = unkeyedMessage(file);
+    }
     let seq = head.seq;
     let prev = head.hash;
     records = [];

@@ -2,7 +2,7 @@
 // hash-chained table, one transaction per invocation, writers serialized by
 // BEGIN IMMEDIATE, commits durable (WAL + synchronous=FULL).
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerRecord, RecordDraft } from '../contract/types';
 import { bulkHasher, GENESIS_HASH, type ChainKey, type ChainMode } from './chain';
@@ -12,6 +12,7 @@ import { buildRecord } from './record-build';
 import { compliancePaths, type CompliancePaths } from './paths';
 import { DatabaseCorruptError, isCorruptionCode } from './integrity';
 import { migrate, SCHEMA_VERSION, SchemaError } from './schema';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export const BUSY_TIMEOUT_MS = 5000;
 
@@ -99,7 +100,7 @@ export class Ledger {
     const paths = compliancePaths(projectDir);
     let db: Database.Database;
     try {
-      mkdirSync(paths.dir, { recursive: true });
+      mkdirBounded(paths.dir);
       db = new Database(paths.db, { timeout: BUSY_TIMEOUT_MS, nativeBinding: findNativeBinding() });
     } catch (e) {
       throw classifySqliteError(e, paths.db);

@@ -1,7 +1,7 @@
 // loom verify: recompute the chain from seq 1 and compare the head with every
 // checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
 import { bulkHasher, loadChainKey, KeyError, type ChainKey } from './chain';
-import { checkpointMacValid, externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
+import { checkpointMacValid, externalCheckpointFile, readCheckpoints, readHeadWitnesses, type Checkpoint } from './checkpoints';
 import { existsSync } from 'node:fs';
 import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
 import { compliancePaths } from './paths';
@@ -119,6 +119,24 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
   return r;
 }
 
+/** The prev_hash that record 2 names (the database's row, else the journal's line), or undefined. */
+function secondPrevHash(ledger: Ledger, journal: JournalRead): string | undefined {
+  let body: string | undefined;
+  try {
+    body = (ledger.handle.prepare('SELECT body FROM records WHERE seq = 2').get() as { body: string } | undefined)?.body;
+  } catch {
+    body = undefined;
+  }
+  body ??= journal.lines.find((l) => l.seq === 2)?.body;
+  if (!body) return undefined;
+  try {
+    const p = (JSON.parse(body) as { prev_hash?: unknown }).prev_hash;
+    return typeof p === 'string' && /^[0-9a-f]{64}$/.test(p) ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
   const env = opts.env ?? process.env;
   const paths = compliancePaths(projectDir);
@@ -152,6 +170,11 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
       if (e instanceof DatabaseCorruptError) return cannot(corruptMessage(paths, markCorrupt(paths, e.detail, 'verify')));
       return cannot(e instanceof LedgerError ? e.message : String(e));
     }
+    // The journal keeps at least the head line after a fold: starting past seq 1 with no database, it continues one that was deleted.
+    if (journal.lines[0].seq > 1) {
+      const gone = missingLedgerFinding(projectDir, env);
+      return tampered(1, 'ledger-missing', `the ledger database ${paths.db} is gone; the journal continues at seq ${journal.lines[0].seq}${gone ? ` (${gone.detail})` : ''}`);
+    }
     ledger = Ledger.openEmpty(projectDir, readChainMeta(paths));
   }
   try {
@@ -178,7 +201,12 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     if (ext) files.push(ext);
     const bySeq = new Map<number, Checkpoint[]>();
     let latest: Checkpoint | undefined;
-    const ledgerId = ledgerIdentityOf(projectDir, undefined, () => sourceOf(ledger)).ledger;
+    let ledgerId = ledgerIdentityOf(projectDir, undefined, () => sourceOf(ledger)).ledger;
+    // Record 1 changed and re-hashed gives "another" ledger id, yet record 2 still links to the original
+    // seq 1 hash: the same ledger with an edited first record (the walk names it), not a restart.
+    const second = secondPrevHash(ledger, journal);
+    const original = second ? second.slice(0, 16) : undefined;
+    if (original && ledgerId && original !== ledgerId && ext && readCheckpoints(ext).checkpoints.some((c) => c.ledger === original)) ledgerId = original;
     const allLines: Checkpoint[] = [];
     let restarted: ReturnType<typeof restartedFinding>;
     for (const f of files) {
@@ -341,6 +369,12 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     if (latest && latest.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `checkpoint ${latest.reason ? `(${latest.reason}) ` : ''}at ${latest.ts} recorded seq ${latest.seq}; the ledger ends at seq ${headSeq}`);
     }
+    // The head witness (written at every fold and SessionEnd, outside the project) covers the tail after the last checkpoint and young ledgers.
+    const witnesses = readHeadWitnesses(projectDir, env);
+    const own = witnesses.find((w) => w.ledger !== undefined && w.ledger === ledgerId);
+    if (own && own.seq > headSeq) return tampered(headSeq + 1, 'tail-cut', `the head witness ${own.file} (${own.reason} at ${own.ts}) saw seq ${own.seq}; the ledger ends at seq ${headSeq}`);
+    const other = witnesses.find((w) => w.ledger !== undefined && ledgerId !== undefined && w.ledger !== ledgerId && w.seq > 0);
+    if (other) return tampered(1, 'restarted', `the head witness ${other.file} saw an earlier ledger of this project (ledger ${other.ledger}, seq ${other.seq} at ${other.ts}); this ledger (${ledgerId}) started again`);
     if (recoveries.length) result.recovered = recoveries;
     if (base.seq > 1 && !recoveries.some((r) => r.anchor.seq === base.seq - 1 && r.anchor.hash === base.prevHash))
       return tampered(base.seq, 'head-cut', `the ledger starts at seq ${base.seq} as a recovered ledger, but no recovery record in the chain names that start: seq 1..${base.seq - 1} are gone`);

@@ -3,7 +3,7 @@
 // Every layer is schema-checked (validator generated at build time) and
 // errors name the file and the JSON path.
 import { stripJsonComments } from '../util/jsonc';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { compileCommandRules, type CommandRule, type CompiledCommandRule } from '../guards/shell/custom-rules';
 import { join } from 'node:path';
 import type { Decision } from '../contract/types';
@@ -13,6 +13,7 @@ import { sha256Hex } from '../util/sha256';
 import { ownValue } from '../util/own';
 import { assertLinearRegex, compilePattern, type PathPattern } from './patterns';
 import { remoteProjects } from '../util/remote-projects';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export interface Policy {
   rules: Record<string, Decision>;
@@ -178,7 +179,7 @@ function cachedRaw(packRoot: string, projectDir: string, hookPolicy: Record<stri
   }
   const raw = mergedRaw(packRoot, projectDir, hookPolicy);
   try {
-    mkdirSync(join(packRoot, 'dist', '.cache'), { recursive: true });
+    mkdirBounded(join(packRoot, 'dist', '.cache'));
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ key, raw }));
     renameSync(tmp, cacheFile);

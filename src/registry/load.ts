@@ -1,11 +1,12 @@
 // Reads config/hooks.json (either format of seed 000), checks it against the
 // schema compiled at build time, and flattens it to one HookDef per hook.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Fallback, HookDef, PlatformName } from '../contract/types';
 import { validateArrayRegistry, validateObjectRegistry, type AjvError } from '../generated/registry-validators';
 import { jsonPointerToPath } from '../util/json-path';
 import { sha256Hex } from '../util/sha256';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export class RegistryError extends Error {
   constructor(
@@ -145,7 +146,7 @@ export function loadRegistryCached(file: string, cacheDir: string | undefined): 
   }
   const defs = parseRegistry(text, file);
   try {
-    mkdirSync(cacheDir, { recursive: true });
+    mkdirBounded(cacheDir);
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ text, defs }));
     renameSync(tmp, cacheFile);

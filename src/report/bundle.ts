@@ -5,7 +5,7 @@
 // `loom verify --bundle` lays the rows out as a journal in a temporary
 // project and runs the ordinary verify on it, so a bundle is judged by
 // exactly the same checks (and names the same kinds of tampering) as a ledger.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileReason } from '../util/file-reason';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { compliancePaths } from '../ledger/paths';
 import { Ledger } from '../ledger/store';
 import { verifyLedger, type VerifyResult } from '../ledger/verify';
 import type { RawRow } from './collect';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export const BUNDLE_FORMAT = 'loom-evidence-bundle/1';
 /** A bundle is read whole: refuse what cannot be one before reading it. */
@@ -94,7 +95,7 @@ export function verifyBundle(file: string, env: NodeJS.ProcessEnv = process.env)
   try {
     const project = join(tmp, 'project');
     const paths = compliancePaths(project);
-    mkdirSync(paths.dir, { recursive: true });
+    mkdirBounded(paths.dir);
     writeFileSync(journalFile(paths), b.records.map(([seq, hash, body]) => formatLine(seq, hash, body)).join(''));
     writeFileSync(chainMetaFile(paths), JSON.stringify({ chain: b.chain.chain, ...(b.chain.key_id ? { key_id: b.chain.key_id } : {}) }) + '\n');
     writeFileSync(paths.checkpoints, b.checkpoints.map((c) => JSON.stringify(c) + '\n').join(''));

@@ -61,7 +61,11 @@ function sessionOnly(p: Record<string, unknown> | undefined): Record<string, unk
 
 /** The answer to an invocation that threw: a block where the event can block, else exit 1; never a stack trace. */
 export function answerInternalError(e: unknown, state: InvocationState): RenderedAnswer {
-  const reason = `internal error: ${oneLineError(e)}`;
+  return answerUnjudgeable(`internal error: ${oneLineError(e)}`, state, 'internal');
+}
+
+/** An invocation loom could not judge (`reason`, one line): a block where the event can block or is unknown, else exit 1; recorded when it can be. */
+export function answerUnjudgeable(reason: string, state: InvocationState, kind: FailureKind): RenderedAnswer {
   let eventName = state.eventName;
   if (!eventName && state.payload && typeof state.payload.hook_event_name === 'string') eventName = state.payload.hook_event_name;
   eventName ??= 'unknown';
@@ -69,7 +73,7 @@ export function answerInternalError(e: unknown, state: InvocationState): Rendere
   const blocking = canBlock(eventName) || !contractFor(eventName);
   try {
     const adapter = state.adapter ?? selectAdapter(state.harness, state.payload ?? {}, eventName);
-    const agg = failedAggregate(eventName, state.hooks ?? [], 'internal', reason);
+    const agg = failedAggregate(eventName, state.hooks ?? [], kind, reason);
     const problem = recordFailure(state, agg, adapter.name);
     if (problem) agg.warnings.push(`loom: ledger: ${problem}`);
     const answer = adapter.render(agg, contractFor(eventName), eventName, state.payload);

@@ -6,7 +6,7 @@ import { contractFor } from '../contract/events';
 import type { HookDef, RenderedAnswer } from '../contract/types';
 import { HARNESS_NAMES, selectAdapter } from '../protocols';
 import { loadRegistryCached, RegistryError } from '../registry/load';
-import { answerInternalError, failedAggregate, oneLineError, recordFailure, type InvocationState } from './fail-closed';
+import { answerInternalError, answerUnjudgeable, failedAggregate, oneLineError, recordFailure, type InvocationState } from './fail-closed';
 import { parseRunnerArgs, RUNNER_USAGE, UsageError, type RunnerArgs } from './args';
 import { exitNow, writeStderr, writeStdout } from './isolation';
 import { parsePayload, PayloadError, readStdinSync } from './stdin';
@@ -57,33 +57,28 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
   try {
     args = parseRunnerArgs(argv);
   } catch (e) {
-    if (e instanceof UsageError) return fail([`loom: ${e.message}`, RUNNER_USAGE], 1);
+    if (e instanceof UsageError) return configurationError(`${e.message} (${RUNNER_USAGE})`, lenientArgs(argv), state, stdin);
     throw e;
   }
-  state.harness = args.harness;
   state.eventName = args.event;
   state.projectDirFlag = args.projectDir;
   if (args.harness && !HARNESS_NAMES.includes(args.harness)) {
-    return fail([`loom: unknown harness "${args.harness}" (known: ${HARNESS_NAMES.join(', ')})`], 1);
+    return configurationError(`unknown harness "${args.harness}" (known: ${HARNESS_NAMES.join(', ')})`, args, state, stdin);
   }
+  state.harness = args.harness;
   const registryFile = resolve(args.config ?? join(paths.hooksDir, '..', 'config', 'hooks.json'));
   let defs: HookDef[];
   try {
     defs = loadRegistryCached(registryFile, join(paths.hooksDir, '..', 'dist', '.cache'));
   } catch (e) {
-    if (e instanceof RegistryError) return fail(e.problems.map((p) => `loom: invalid registry ${e.file}: ${p}`), 1);
+    if (e instanceof RegistryError) return configurationError(`invalid registry ${e.file}: ${e.problems.join('; ')}`, args, state, stdin);
     throw e;
   }
 
   mark('registry');
-  let payload: Record<string, unknown> = {};
-  let payloadError: string | undefined;
-  try {
-    payload = stdin ? parsePayload(stdin) : stdinIsTerminal() ? {} : parsePayload(readStdinSync());
-  } catch (e) {
-    if (!(e instanceof PayloadError)) throw e;
-    payloadError = e.message;
-  }
+  const read = readPayload(stdin);
+  const payload = read.payload;
+  let payloadError = read.error;
   state.payload = payload;
   mark('stdin');
   const adapter = selectAdapter(args.harness, payload, args.event);
@@ -93,6 +88,8 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
   const { hooks, eventName } = sel;
   state.eventName = eventName;
   state.hooks = hooks;
+  // A tool call with no payload cannot be judged: on PreToolUse that is a block, recorded like any refused input.
+  if (!payloadError && read.empty && hooks.length && contractFor(eventName)?.name === 'PreToolUse') payloadError = 'empty payload: stdin held no tool call to judge';
   if (payloadError) {
     // Refused input is still an answered call: it is recorded (without the payload) like any other.
     const agg = failedAggregate(eventName, hooks, 'payload', payloadError);
@@ -118,6 +115,67 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
 }
 
 let shipAfterAnswer: string | undefined;
+
+interface PayloadRead {
+  payload: Record<string, unknown>;
+  error?: string;
+  /** Nothing but white space (or a terminal) on stdin. */
+  empty: boolean;
+}
+
+function readPayload(stdin: Buffer | undefined): PayloadRead {
+  try {
+    const buf = stdin ?? (stdinIsTerminal() ? Buffer.alloc(0) : readStdinSync());
+    const empty = buf.toString('utf8').replace(/^\uFEFF/, '').trim() === '';
+    return { payload: empty ? {} : parsePayload(buf), empty };
+  } catch (e) {
+    if (!(e instanceof PayloadError)) throw e;
+    return { payload: {}, error: e.message, empty: false };
+  }
+}
+
+/** What the command line names, read without failing: for the answer to a command line that could not be parsed. */
+function lenientArgs(argv: string[]): Partial<RunnerArgs> {
+  const out: Partial<RunnerArgs> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--event' && argv[i + 1] && !argv[i + 1].startsWith('--')) out.event = argv[++i];
+    else if (a.startsWith('--event=')) out.event = a.slice(8);
+    else if (a === '--project-dir' && argv[i + 1] && !argv[i + 1].startsWith('--')) out.projectDir = argv[++i];
+    else if (a.startsWith('--project-dir=')) out.projectDir = a.slice(14);
+    else if (['--config', '--harness'].includes(a)) i++;
+    else if (!a.startsWith('-') && !out.hookId) out.hookId = a;
+  }
+  out.projectDir ??= process.env.LOOM_PROJECT_DIR || undefined;
+  return out;
+}
+
+/**
+ * The runner could not use its configuration (arguments, harness, registry).
+ * The harness still waits for an answer: on an event that can block (or an
+ * event it cannot name, or no event at all from a guard's wrapper: a hook id
+ * ending in -guard) that is the block with one line, recorded when the ledger
+ * can take it; elsewhere the documented exit 1.
+ */
+function configurationError(reason: string, args: Partial<RunnerArgs>, state: InvocationState, stdin: Buffer | undefined): RenderedAnswer {
+  let payload: Record<string, unknown> = {};
+  try {
+    payload = readPayload(stdin).payload;
+  } catch {
+    // unreadable: the answer does not depend on it
+  }
+  const named = args.event ?? (typeof payload.hook_event_name === 'string' && payload.hook_event_name ? payload.hook_event_name : undefined);
+  const blocking = named ? contractFor(named)?.canBlock ?? true : /-guard$/.test(args.hookId ?? '');
+  const line = `loom: configuration error: ${reason}`;
+  if (!blocking) return fail([line], 1);
+  state.payload = payload;
+  state.projectDirFlag = args.projectDir;
+  state.eventName = named ?? 'PreToolUse';
+  state.hooks = undefined;
+  state.adapter = undefined;
+  state.harness = undefined;
+  return answerUnjudgeable(`configuration error: ${reason}`, state, 'load');
+}
 
 export function runAndExit(argv: string[], paths: RunnerPaths): void {
   runInvocation(argv, paths)

@@ -2,8 +2,8 @@
 // variables, then the payload's cwd, then the process cwd. A project is an
 // existing folder: loom creates `.loom/` only inside one, never the folders
 // leading to it, and never in the filesystem root or a kernel file system.
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 
 const KERNEL_TREES = ['/proc', '/sys', '/dev'];
 /** Under /dev, only the shared-memory tmpfs holds ordinary folders. */
@@ -25,14 +25,60 @@ export function projectFolderProblem(dir: string): string | undefined {
   }
   if (real === sep || /^[A-Za-z]:\\?$/.test(real)) return `project folder ${dir} is the filesystem root; loom keeps a ledger only inside a project`;
   if (process.platform !== 'win32' && isKernelTree(real)) return `project folder ${dir} is under ${real.split('/').slice(0, 2).join('/')}; loom keeps a ledger only inside a project`;
+  const sys = systemFolder(real);
+  if (sys) return `project folder ${dir} is ${sys}; loom keeps a ledger only inside a project`;
   return undefined;
+}
+
+// System folders: never a project. Whole trees (the operating system's own files), with the
+// subtrees where people do keep projects let through, and single folders that hold projects
+// but are none themselves (the home folder, /tmp, /home).
+const SYSTEM_TREES = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/var', '/snap', '/private/etc', '/private/var', '/System', '/Library'];
+const TREE_OPENINGS = ['/usr/local', '/var/tmp', '/var/folders', '/var/home', '/private/var/folders', '/private/var/tmp'];
+const SYSTEM_FOLDERS = ['/', '/tmp', '/private', '/private/tmp', '/home', '/Users', '/root', '/opt', '/srv', '/mnt', '/media', '/run', '/Volumes', '/dev/shm', ...TREE_OPENINGS];
+const under = (p: string, t: string): boolean => p === t || p.startsWith(t + '/');
+
+/** What `real` (a real path) is when it is a system folder ("a system folder (/etc)", "your home folder"), else undefined. */
+export function systemFolder(real: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  if (env.HOME && env.HOME !== '/' && real === resolveReal(env.HOME)) return 'your home folder';
+  if (SYSTEM_FOLDERS.includes(real)) return `a system folder (${real})`;
+  const tree = SYSTEM_TREES.find((t) => under(real, t));
+  if (tree && !TREE_OPENINGS.some((o) => under(real, o))) return `a system folder (under ${tree})`;
+  return undefined;
+}
+
+function resolveReal(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** What makes a folder a project: version control, loom's own folder, a harness's settings, a package manifest. */
+export const PROJECT_MARKERS = ['.git', '.loom', '.hg', '.svn', '.claude', '.codex', '.gemini', '.cursor', 'package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod', 'pom.xml', 'build.gradle', 'Gemfile', 'composer.json', 'setup.py', 'Makefile'];
+const MAX_PROJECT_DEPTH = 64;
+
+/** True when `real` or a folder above it (below the home folder and the system folders, at most 64 levels) holds a project marker. */
+export function insideProject(real: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  let cur = real;
+  for (let i = 0; i < MAX_PROJECT_DEPTH; i++) {
+    if (systemFolder(cur, env)) return false;
+    for (const m of PROJECT_MARKERS) if (existsSync(join(cur, m))) return true;
+    const up = dirname(cur);
+    if (up === cur) return false;
+    cur = up;
+  }
+  return false;
 }
 
 export function usableCwd(cwd: unknown): string | undefined {
   if (typeof cwd !== 'string' || cwd.length === 0 || cwd.length >= 4096 || !isAbsolute(cwd) || cwd.includes('\0')) return undefined;
   const dir = resolve(cwd);
-  // The payload is the agent's: a cwd that is no project folder is passed over, never created.
-  return projectFolderProblem(dir) ? undefined : dir;
+  // The payload is the agent's: a cwd that is no project folder (or a system folder, or no project at all) is passed over, never created.
+  if (projectFolderProblem(dir)) return undefined;
+  return process.platform === 'win32' || insideProject(resolveReal(dir)) ? dir : undefined;
 }
 
 export function resolveProjectDir(flag: string | undefined, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string {

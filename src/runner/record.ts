@@ -2,11 +2,11 @@
 // them to the journal (durable before the answer), then writes a checkpoint
 // when one is due and starts a fold every LOOM_FOLD_EVERY records. No SQLite
 // and no history.json rewrite on this path (docs/ledger.md).
-import type { EventContract } from '../contract/events';
+import { contractFor, type EventContract } from '../contract/events';
 import type { Aggregate, HookDef, HookOutcome, Risk } from '../contract/types';
 import { maxRisk } from '../contract/types';
 import { KeyError, loadChainKey } from '../ledger/chain';
-import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint } from '../ledger/checkpoints';
+import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint, writeHeadWitness } from '../ledger/checkpoints';
 import { LedgerError } from '../ledger/errors';
 import { appendJournal, foldEvery } from '../ledger/journal';
 import { compliancePaths } from '../ledger/paths';
@@ -129,15 +129,19 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
   if (folderProblem) return { problem: folderProblem };
   let key;
   let stored;
+  const notes: { unkeyed?: string } = {};
   try {
     key = loadChainKey(input.projectDir);
-    stored = appendJournal(input.projectDir, drafts, key);
+    // With a key configured, a plain ledger is a downgrade: refused where the event can block (an unknown one included), a warning elsewhere.
+    const contract = input.contract ?? contractFor(input.eventName);
+    stored = appendJournal(input.projectDir, drafts, key, { unkeyed: !contract || contract.canBlock ? 'refuse' : 'warn', notes });
   } catch (e) {
     if (e instanceof LedgerError || e instanceof KeyError) return { problem: e.message };
     return { problem: oneLineError(e) };
   }
   // Durable from here on: nothing below can turn the decision into a failure.
   const problems: string[] = [];
+  if (notes.unkeyed) problems.push(notes.unkeyed);
   try {
     const first = stored[0];
     const last = stored[stored.length - 1];
@@ -145,7 +149,12 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
     const sessionEnd = (input.contract?.name ?? input.eventName) === 'SessionEnd';
     if (sessionEnd || crossesCheckpoint(first.seq - 1, last.seq, every)) {
       const head = { seq: last.seq, hash: last.hash, count: last.seq, ts: last.record.ts };
-      problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key, process.env, ledgerIdentityOf(input.projectDir, first)));
+      const identity = ledgerIdentityOf(input.projectDir, first);
+      problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key, process.env, identity));
+      if (sessionEnd) {
+        const w = writeHeadWitness(input.projectDir, head, identity.ledger, 'session-end');
+        if (w) problems.push(w);
+      }
     }
     if (input.packRoot && crossesCheckpoint(first.seq - 1, last.seq, foldEvery())) {
       const p = foldInBackground(input.projectDir, input.packRoot);

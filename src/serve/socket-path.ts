@@ -5,10 +5,11 @@
 // character has no default socket (the wrappers go straight to Node; set
 // LOOM_SOCKET to use a daemon there). A collision is harmless: the daemon
 // answers only for its own project and the wrapper falls back.
-import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 /** The characters the sh side can index (space to tilde, in ASCII order). */
 export const SOCKET_KEY_CHARS = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
@@ -70,7 +71,7 @@ export function prepareFolder(socket: string, env: NodeJS.ProcessEnv = process.e
   const folder = dirname(socket);
   if (folder === runtimeFolder(env)) {
     try {
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      mkdirBounded(folder, 0o700);
     } catch (e) {
       throw new SocketPathError(`cannot create ${folder}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }

@@ -20,7 +20,7 @@
 // local spool (fsync'd before the answer) that is written to the store, in
 // order, once it takes writes again. Nothing answered goes unrecorded.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { contractFor } from '../contract/events';
@@ -33,6 +33,7 @@ import type { ShutdownResult } from '../serve/ledger-client';
 import { newId } from '../util/ids';
 import type { TeamConfig } from './config';
 import { classifyPgError, clientConfig, closeQuietly, type PgClient } from './pg';
+import { mkdirBounded } from '../util/bounded-mkdir';
 
 export const COMMIT_WINDOW_MS = 2;
 export const MAX_BATCH_RECORDS = 256;
@@ -114,7 +115,7 @@ export class TeamDecisionStore {
   ) {
     this.budgetMs = o.budgetMs ?? DEFAULT_BUDGET_MS;
     this.hasher = bulkHasher(o.key);
-    mkdirSync(o.spoolDir, { recursive: true, mode: 0o700 });
+    mkdirBounded(o.spoolDir, 0o700);
     this.spoolFile = join(o.spoolDir, 'spool.jsonl');
     this.drainingFile = join(o.spoolDir, 'spool.draining.jsonl');
     this.spoolPending = existsSync(this.spoolFile) || existsSync(this.drainingFile);

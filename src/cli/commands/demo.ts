@@ -2,7 +2,7 @@
 // wrappers in a fresh temp project, prints each decision as it happens, and
 // ends with the ledger summary, the verify result and where history.json is.
 import { execaSync } from 'execa';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { foldQuietly } from '../../ledger/fold';
@@ -10,6 +10,7 @@ import { queryLive } from '../../ledger/live';
 import { verifyLedger } from '../../ledger/verify';
 import { parseFlags } from '../flags';
 import { tone } from '../output';
+import { mkdirBounded } from '../../util/bounded-mkdir';
 
 interface Step {
   hook: string;
@@ -59,7 +60,7 @@ function verdictOf(code: number | null, stdout: string): string {
 export function demoCommand(argv: string[]): number {
   const flags = parseFlags(argv, { values: ['project-dir'] });
   const project = resolve(flags.values['project-dir'] ?? mkdtempSync(join(tmpdir(), 'loom-demo-')));
-  mkdirSync(join(project, 'src'), { recursive: true });
+  mkdirBounded(join(project, 'src'));
   writeFileSync(join(project, 'src', 'parser.ts'), 'export const a = 1;\n');
   writeFileSync(join(project, '.env'), 'DATABASE_URL=postgres://demo:demo@localhost/demo\n');
   const hooksDir = join(__dirname, '..', 'hooks');

@@ -1,12 +1,13 @@
 // loom doctor [--json]: is loom installed and working here? One line per
 // check; each failing one says how to fix it. Exit 0 all good, 1 otherwise.
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, unlinkSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadPolicy } from '../../policy/policy';
 import { loadRegistry } from '../../registry/load';
 import { validateConfigs } from '../../validate/validate';
 import { verifyLedger } from '../../ledger/verify';
 import { compliancePaths } from '../../ledger/paths';
+import { inspectJournalLock } from '../../ledger/journal-lock';
 import { externalCheckpointDir } from '../../ledger/checkpoints';
 import { probeSqlite } from '../../ledger/store';
 import { target, type InstallHarness, type Scope } from '../../install/targets';
@@ -14,6 +15,7 @@ import { managedStrength } from '../../install/managed-strength';
 import { parseFlags, projectDirFrom } from '../flags';
 import { teamChecks } from '../../team/doctor';
 import { tone } from '../output';
+import { mkdirBounded } from '../../util/bounded-mkdir';
 
 // A loom hook command in a settings file's text (JSON escapes the quote before --event).
 const LOOM_IN_TEXT = /run-hook\.js(?:\\?["'])? --event /;
@@ -106,7 +108,25 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
           ? `run loom recover: it renames ledger.db aside (never deletes it), starts a new database anchored to the old chain's last good head (journal, old file, checkpoints), folds the journal (hooks kept recording there) and appends a recovery record that verify names; sqlite3 "<set-aside file>" ".recover" reads what survives of the old file`
           : 'set LOOM_LEDGER_KEY if the ledger is keyed';
     add('ledger', r.status === 'intact', r.status === 'intact' ? `intact, ${r.records} records, head seq ${r.head?.seq ?? 0}` : r.status === 'tampered' ? `TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}` : `cannot verify: ${r.error}`, fix);
-  } else add('ledger', true, 'no ledger yet (created by the first hook call)');
+  } else if (existsSync(join(paths.dir, 'journal.log'))) add('ledger', true, 'journal only (not folded into ledger.db yet; loom fold does it)');
+  else add('ledger', true, 'no ledger yet (created by the first hook call)');
+  // Can the hooks record? A read-only folder or a stuck lock blocks every PreToolUse.
+  const probeDir = existsSync(paths.dir) ? paths.dir : existsSync(join(project, '.loom')) ? join(project, '.loom') : project;
+  const probe = join(probeDir, `.loom-doctor-probe-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'wx', 0o600));
+    unlinkSync(probe);
+    add('ledger writable', true, `${probeDir} writable`);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    add('ledger writable', false, `${probeDir} is not writable (${code === 'ENOSPC' ? 'disk full' : code}): hooks cannot record, so every PreToolUse is blocked`, 'make the folder writable by the user running the hooks (a read-only mount, wrong owner, a full disk)');
+  }
+  if (existsSync(paths.dir)) {
+    const lock = inspectJournalLock(paths.dir);
+    if (lock.stuck) add('journal lock', false, `stuck: ${lock.stuck}`, 'run any hook or loom fold (it clears the lock at once), or remove the file');
+    else add('journal lock', true, lock.held ? 'held by a live writer' : 'free');
+    if (lock.asides.length) add('journal lock asides', true, `${lock.asides.length} lock file(s) that named no owner were set aside: ${lock.asides.slice(0, 3).join(', ')}`);
+  }
   const dir = externalCheckpointDir(env);
   const inside = (d: string) => {
     const rel = relative(resolve(project), resolve(d));
@@ -116,7 +136,7 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
   else if (inside(dir)) add('checkpoint dir', false, `${dir} is inside the project: checkpoints live only inside the project`, 'set LOOM_CHECKPOINT_DIR to a folder outside the project that the agent cannot write');
   else {
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mkdirBounded(dir, 0o700);
       accessSync(dir, constants.W_OK);
       add('checkpoint dir', true, `${dir} writable (a copy of every checkpoint, outside the project)`);
     } catch {

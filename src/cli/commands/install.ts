@@ -3,7 +3,7 @@
 // harness's settings, keeping every existing key and hook, with a backup;
 // uninstall removes exactly what install added, and gives back the original
 // bytes when nothing else changed since.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { addLoomHooks, removeLoomHooks, SettingsError } from '../../install/merge';
 import { addLoomRequirements, removeLoomRequirements } from '../../install/codex-requirements';
@@ -14,6 +14,7 @@ import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { paint, tone } from '../output';
+import { mkdirBounded } from '../../util/bounded-mkdir';
 
 export const HARNESSES = ['claude', 'codex', 'gemini', 'cursor', 'opencode', 'kilo', 'copilot', 'qwen', 'droid', 'crush'];
 const SCOPES: Scope[] = ['project', 'user', 'managed'];
@@ -36,7 +37,7 @@ function readSettings(file: string): Record<string, unknown> {
 }
 
 export function writeAtomic(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirBounded(dirname(file));
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, file);
@@ -55,7 +56,7 @@ function backupPlace(file: string, projectDir: string): { dir: string; prefix: s
 function backup(file: string, projectDir: string): string | undefined {
   if (!existsSync(file)) return undefined;
   const { dir, prefix } = backupPlace(file, projectDir);
-  mkdirSync(dir, { recursive: true });
+  mkdirBounded(dir);
   const b = join(dir, `${prefix}${new Date().toISOString().replace(/[:.]/g, '-')}`);
   copyFileSync(file, b);
   return b;

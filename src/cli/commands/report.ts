@@ -1,6 +1,6 @@
 // loom report / loom evidence: one verified pass over the ledger, rendered
 // as a self-contained HTML page or as Markdown for a pull request.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { foldQuietly } from '../../ledger/fold';
 import { LedgerError } from '../../ledger/errors';
@@ -15,6 +15,7 @@ import { renderReport } from '../../report/html';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { progressBar, tone } from '../output';
 import { reportTeamCommand } from './team-views';
+import { mkdirBounded } from '../../util/bounded-mkdir';
 
 const FAIL_ON = ['tampered', 'deny', 'high'] as const;
 
@@ -60,7 +61,7 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   requireLedger(project);
   const c = collect(project, filterFrom(f.values), progressBar('reading the ledger'));
   const out = resolve(f.values.out ?? join(project, '.loom', 'reports', 'compliance.html'));
-  mkdirSync(dirname(out), { recursive: true });
+  mkdirBounded(dirname(out));
   const filter = [f.values.since && `since ${f.values.since}`, f.values.until && `until ${f.values.until}`, f.values.session && `session ${f.values.session}`].filter(Boolean).join(', ') || 'all records';
   writeFileSync(out, renderReport(c, { project, generatedAt: new Date().toISOString(), filter }));
   process.stdout.write(`report: ${out} (${c.matched} records; ledger ${tone(c.verify.status)})\n`);
@@ -104,13 +105,13 @@ export function evidenceCommand(argv: string[]): number | Promise<number> {
   scope.spec = spec;
   const text = renderEvidence(c, project, scope);
   if (f.values.out) {
-    mkdirSync(dirname(resolve(f.values.out)), { recursive: true });
+    mkdirBounded(dirname(resolve(f.values.out)));
     writeFileSync(resolve(f.values.out), text);
     process.stdout.write(`evidence: ${resolve(f.values.out)}\n`);
   } else process.stdout.write(text);
   if (raw && f.values.bundle !== undefined) {
     const file = resolve(f.values.bundle);
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirBounded(dirname(file));
     writeFileSync(file, JSON.stringify(buildBundle(project, c.verify, raw, text)) + '\n');
     process.stderr.write(`evidence bundle: ${file} (${raw.length} records; re-verify anywhere with: loom verify --bundle ${JSON.stringify(file)})\n`);
   }
@@ -133,7 +134,7 @@ async function evidenceTeamCommand(argv: string[]): Promise<number> {
       throw classifyPgError(err, cfg);
     });
     if (f.values.out) {
-      mkdirSync(dirname(resolve(f.values.out)), { recursive: true });
+      mkdirBounded(dirname(resolve(f.values.out)));
       writeFileSync(resolve(f.values.out), e.text);
       process.stdout.write(`evidence: ${resolve(f.values.out)}\n`);
     } else process.stdout.write(e.text);

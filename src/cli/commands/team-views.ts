@@ -1,7 +1,7 @@
 // loom report --team [--repo R] [--user U] [--since T] [--until T] [--out F] [--json]
 // loom history --team [--repo R] [--user U] [--since T] [--event E] [--decision D] [--limit N] [--json|--jsonl]
 // Both read the team store; SQL does the counting.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseTimeBound, QueryError } from '../../ledger/query';
 import { redactUrl } from '../../team/config';
@@ -11,6 +11,7 @@ import { renderTeamReport } from '../../team/report-html';
 import { parseFlags, projectDirFrom, type ParsedFlags } from '../flags';
 import { table } from '../output';
 import { teamConfigFrom } from './team';
+import { mkdirBounded } from '../../util/bounded-mkdir';
 
 function filterOf(f: ParsedFlags): TeamFilter {
   const v = f.values;
@@ -33,7 +34,7 @@ export async function reportTeamCommand(argv: string[]): Promise<number> {
     }
     const filter = [f.values.repo && `repo ${f.values.repo}`, f.values.user && `user ${f.values.user}`, f.values.since && `since ${f.values.since}`, f.values.until && `until ${f.values.until}`].filter(Boolean).join(', ') || 'all records';
     const out = resolve(f.values.out ?? join(resolve(projectDirFrom(f)), '.loom', 'reports', 'team.html'));
-    mkdirSync(dirname(out), { recursive: true });
+    mkdirBounded(dirname(out));
     writeFileSync(out, renderTeamReport(s, { store: redactUrl(cfg.url), filter, generatedAt: new Date().toISOString() }));
     process.stdout.write(`team report: ${out} (${s.total} records, ${s.ledgers} ledgers, ${s.alerts.reduce((a, b) => a + b.n, 0)} alerts; counted in ${s.seconds.toFixed(2)} s)\n`);
     return 0;
