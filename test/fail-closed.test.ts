@@ -302,7 +302,7 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
     expect(records(project)).toHaveLength(cwds.length);
   });
 
-  it('a folder with no project marker up the tree is passed over; one inside a git project is used', () => {
+  it('an ordinary folder (a new project with no marker yet, or a subfolder) is the agent\'s and gets the records', () => {
     const project = gitProject();
     const plain = tempDir('loom-plain-');
     const sub = join(project, 'src');
@@ -311,9 +311,9 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
       const r = spawnSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), encoding: 'utf8', cwd: project, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
       expect(r.status, r.stderr).toBe(0);
     }
-    expect(existsSync(join(plain, '.loom'))).toBe(false);
+    expect(existsSync(join(plain, '.loom', 'compliance', 'journal.log'))).toBe(true);
     expect(existsSync(join(sub, '.loom', 'compliance', 'journal.log'))).toBe(true);
-    expect(records(project)).toHaveLength(1);
+    expect(existsSync(join(project, '.loom'))).toBe(false);
   });
 
   it('a system folder named as the project (a flag or the process cwd) is refused: a block with one reason, nothing created', () => {

@@ -2,8 +2,8 @@
 // variables, then the payload's cwd, then the process cwd. A project is an
 // existing folder: loom creates `.loom/` only inside one, never the folders
 // leading to it, and never in the filesystem root or a kernel file system.
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve, sep } from 'node:path';
 
 const KERNEL_TREES = ['/proc', '/sys', '/dev'];
 /** Under /dev, only the shared-memory tmpfs holds ordinary folders. */
@@ -56,29 +56,13 @@ function resolveReal(p: string): string {
   }
 }
 
-/** What makes a folder a project: version control, loom's own folder, a harness's settings, a package manifest. */
-export const PROJECT_MARKERS = ['.git', '.loom', '.hg', '.svn', '.claude', '.codex', '.gemini', '.cursor', 'package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod', 'pom.xml', 'build.gradle', 'Gemfile', 'composer.json', 'setup.py', 'Makefile'];
-const MAX_PROJECT_DEPTH = 64;
-
-/** True when `real` or a folder above it (below the home folder and the system folders, at most 64 levels) holds a project marker. */
-export function insideProject(real: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  let cur = real;
-  for (let i = 0; i < MAX_PROJECT_DEPTH; i++) {
-    if (systemFolder(cur, env)) return false;
-    for (const m of PROJECT_MARKERS) if (existsSync(join(cur, m))) return true;
-    const up = dirname(cur);
-    if (up === cur) return false;
-    cur = up;
-  }
-  return false;
-}
-
 export function usableCwd(cwd: unknown): string | undefined {
   if (typeof cwd !== 'string' || cwd.length === 0 || cwd.length >= 4096 || !isAbsolute(cwd) || cwd.includes('\0')) return undefined;
   const dir = resolve(cwd);
-  // The payload is the agent's: a cwd that is no project folder (or a system folder, or no project at all) is passed over, never created.
+  // The payload is the agent's: a cwd that is no usable folder (missing, a file, a kernel tree, a system folder) is passed
+  // over, never created. Any other existing folder is the agent's working folder: an empty new project has no marker yet.
   if (projectFolderProblem(dir)) return undefined;
-  return process.platform === 'win32' || insideProject(resolveReal(dir)) ? dir : undefined;
+  return dir;
 }
 
 export function resolveProjectDir(flag: string | undefined, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string {
