@@ -173,10 +173,15 @@ describe('loom serve --team-url', { timeout: 180_000 }, () => {
     expect(v.code).toBe(0);
   });
 
-  it('refuses a missing or wrong token (401) and a token file line without a client id at start', async () => {
+  it('refuses a missing or wrong token (a block on PreToolUse, 401 elsewhere) and a token file line without a client id at start', async () => {
     const s = await serve();
-    expect((await post(s.url, 'PreToolUse', pre('ls', '/p'))).status).toBe(401);
-    expect((await post(s.url, 'PreToolUse', pre('ls', '/p'), 'tok-alice-0123456789abcdeX')).status).toBe(401);
+    // On an event that can block, the harness's block saying only "unauthenticated" (a 401 would let Claude Code run the call).
+    for (const token of [undefined, 'tok-alice-0123456789abcdeX']) {
+      const r = await post(s.url, 'PreToolUse', pre('ls', '/p'), token);
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^unauthenticated/) } });
+    }
+    expect((await post(s.url, 'PostToolUse', { ...pre('ls', '/p'), hook_event_name: 'PostToolUse' })).status).toBe(401);
     const bad = join(tempDir(), 'clients');
     writeFileSync(bad, 'just-a-token-without-id-0123456789\n');
     const r = await loom(['serve', '--port', '0', '--team-url', writerUrl, '--token-file', bad]);

@@ -1,10 +1,14 @@
 // Prometheus text for GET /metrics: requests by route and status, decisions
 // by kind, a latency histogram, in-flight requests and the ledger head.
+/** What a hook request was refused for (a fixed label set: a client cannot grow it). */
+export type Refusal = 'unauthenticated' | 'content-type' | 'header' | 'projects-root' | 'unknown-event' | 'payload' | 'overloaded';
+
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 export class Metrics {
   private requests = new Map<string, number>();
   private decisions = new Map<string, number>();
+  private refusals = new Map<Refusal, number>();
   private buckets = new Array<number>(BUCKETS.length).fill(0);
   private sum = 0;
   ledgerFailures = 0;
@@ -19,6 +23,10 @@ export class Metrics {
     this.decisions.set(d, (this.decisions.get(d) ?? 0) + 1);
   }
 
+  refused(r: Refusal): void {
+    this.refusals.set(r, (this.refusals.get(r) ?? 0) + 1);
+  }
+
   latency(seconds: number): void {
     this.sum += seconds;
     this.count++;
@@ -31,6 +39,8 @@ export class Metrics {
     for (const [k, v] of this.requests) out.push(`loom_requests_total{${k}} ${v}`);
     out.push('# HELP loom_decisions_total Hook decisions by kind.', '# TYPE loom_decisions_total counter');
     for (const [k, v] of this.decisions) out.push(`loom_decisions_total{decision="${k}"} ${v}`);
+    out.push('# HELP loom_refusals_total Hook requests refused, by what was refused (a block on events that can block, else a 4xx/503); unauthenticated ones are counted here and never recorded.', '# TYPE loom_refusals_total counter');
+    for (const [k, v] of this.refusals) out.push(`loom_refusals_total{reason="${k}"} ${v}`);
     out.push('# HELP loom_request_duration_seconds Time from request to answer for hook requests.', '# TYPE loom_request_duration_seconds histogram');
     BUCKETS.forEach((b, i) => out.push(`loom_request_duration_seconds_bucket{le="${b}"} ${this.buckets[i]}`));
     out.push(`loom_request_duration_seconds_bucket{le="+Inf"} ${this.count}`, `loom_request_duration_seconds_sum ${this.sum}`, `loom_request_duration_seconds_count ${this.count}`);

@@ -4,9 +4,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { existsSync, realpathSync, unlink } from 'node:fs';
+import { existsSync, realpathSync, statSync, unlink } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import { contractFor } from '../contract/events';
+import { contractFor, type EventContract } from '../contract/events';
 import type { FailureKind, HookDef } from '../contract/types';
 import { setPolicyRecheckMs } from '../policy/policy';
 import { selectAdapter } from '../protocols';
@@ -25,7 +25,7 @@ import { httpBody } from './http-answer';
 import { commandAnswer, type CommandRouteContext } from './command-route';
 import { wrapperPlace } from './command-form';
 import { claimPidFile, clearStaleSocket, prepareFolder, releasePidFile, restrictSocket } from './socket-path';
-import { Metrics } from './metrics';
+import { Metrics, type Refusal } from './metrics';
 
 export const MAX_BODY = 16 * 1024 * 1024;
 /** Bodies larger than this are judged under a watchdog (the pack's handlers otherwise run without one). */
@@ -36,6 +36,10 @@ export const ANALYSIS_BUDGET_MS = 250;
 const STALLED_MS = 100;
 /** A policy edit reaches served decisions within this many ms. */
 export const POLICY_RECHECK_MS = 250;
+/** An event name the server accepts as one (anything else cannot be named). */
+const EVENT_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
+/** How often Node checks requests against the header and request timeouts (its default, 30 s, let slow headers run 3-10x past the timeout). */
+export const connectionsCheckMs = (requestTimeoutMs: number): number => Math.max(25, Math.min(250, Math.floor(requestTimeoutMs / 10)));
 
 export interface ServeOptions {
   host: string;
@@ -82,7 +86,7 @@ export interface TeamServe {
 export function remoteProjectOf(p: Record<string, unknown>): string {
   const raw = p.cwd;
   const shown = JSON.stringify(typeof raw === 'string' ? raw.slice(0, 200) : raw === undefined ? '' : typeof raw);
-  if (typeof raw !== 'string' || !raw.startsWith('/') || raw.length > 4096 || /[\u0000-\u001f\u007f]/.test(raw)) throw new HttpError(400, `cwd ${shown} is not an absolute path (the project on the developer's machine)`, {}, 'payload');
+  if (typeof raw !== 'string' || !raw.startsWith('/') || raw.length > 4096 || /[\u0000-\u001f\u007f]/.test(raw)) throw new HttpError(400, `cwd ${shown} is not an absolute path (the project on the developer's machine)`, {}, 'payload', 'payload');
   const norm = posix.normalize(raw);
   return norm.length > 1 && norm.endsWith('/') ? norm.slice(0, -1) : norm;
 }
@@ -104,6 +108,8 @@ class HttpError extends Error {
     readonly headers: Record<string, string> = {},
     /** The request was understood but its payload could not be judged: on an event that can block, that is a block (200), not this status. */
     readonly unjudged?: FailureKind,
+    /** What was refused, counted in /metrics (loom_refusals_total). */
+    readonly refusal?: Refusal,
   ) {
     super(message);
   }
@@ -133,6 +139,10 @@ interface RequestState {
   /** The team server's client (from its token). */
   clientId?: string;
   event?: string;
+  /** The body's hook_event_name, when it has one (the block is rendered for it when the route's event cannot be named). */
+  bodyEvent?: string;
+  /** No valid bearer token: nothing is judged or recorded; a block on an event that can block, else 401. */
+  unauthenticated?: boolean;
   payload?: Record<string, unknown>;
   projectDir?: string;
   harness?: string;
@@ -213,6 +223,16 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   } catch (e) {
     throw new Error(`cannot load better-sqlite3 (the ledger database): ${(e as Error).message.split('\n')[0]}`);
   }
+  // A projects root that is not an existing folder would refuse every request: fail now, in one line.
+  if (!o.team && !o.projectDir) {
+    let problem: string | undefined;
+    try {
+      if (!statSync(o.projectsRoot).isDirectory()) problem = 'is not a folder';
+    } catch (e) {
+      problem = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : oneLineError(e);
+    }
+    if (problem) throw new Error(`--projects-root ${o.projectsRoot} ${problem} (give an existing folder, or --project-dir)`);
+  }
   const defs: HookDef[] = loadRegistry(o.registryFile);
   setPolicyRecheckMs(o.policyRecheckMs ?? POLICY_RECHECK_MS);
   const registryDir = join(o.registryFile, '..');
@@ -235,6 +255,12 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     return s;
   };
   const metrics = new Metrics();
+  /** Events the registry has hooks for (a custom event is named by the registry that lists it). */
+  const registryEvents = new Set(defs.flatMap((d) => d.events));
+  /** An event loom can name: a harness contract knows it, or the registry has hooks for it (own keys: Map and Set lookups only). */
+  const named = (e: string | undefined): e is string => e !== undefined && EVENT_NAME.test(e) && (contractFor(e) !== undefined || registryEvents.has(e));
+  /** Whether a refusal on this event must be the harness's block: an event that can block, or one loom cannot name (as in the runner). */
+  const mustBlock = (e: string | undefined): boolean => !named(e) || (contractFor(e)?.canBlock ?? true);
   let commandCtx: CommandRouteContext | undefined;
   const commandContext = (): CommandRouteContext => {
     if (commandCtx) return commandCtx;
@@ -302,25 +328,44 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     const raw = p.cwd;
     const shown = JSON.stringify(typeof raw === 'string' ? raw.slice(0, 200) : raw === undefined ? '' : typeof raw);
     const hint = '(start loom serve with --project-dir or --projects-root)';
-    if (typeof raw !== 'string' || raw === '' || raw.includes('\0') || !isAbsolute(raw)) throw new HttpError(400, `cwd ${shown} is not an absolute path under the projects root ${o.projectsRoot} ${hint}`);
+    if (typeof raw !== 'string' || raw === '' || raw.includes('\0') || !isAbsolute(raw)) throw new HttpError(400, `cwd ${shown} is not an absolute path under the projects root ${o.projectsRoot} ${hint}`, {}, 'payload', 'projects-root');
     // Resolved to its real path before the check: a symlink under the root that points outside is outside.
     const problem = projectFolderProblem(raw);
-    if (problem) throw new HttpError(400, `cwd ${shown}: ${problem.replace(/^project folder \S+ /, '')} ${hint}`);
+    if (problem) throw new HttpError(400, `cwd ${shown}: ${problem.replace(/^project folder \S+ /, '')} ${hint}`, {}, 'payload', 'projects-root');
     const real = realpathSync.native(raw);
     const rel = relative(realRoot, real);
-    if (rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel)) throw new HttpError(400, `cwd ${shown} is not under the projects root ${o.projectsRoot} ${hint}`);
+    if (rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel)) throw new HttpError(400, `cwd ${shown} is not under the projects root ${o.projectsRoot} ${hint}`, {}, 'payload', 'projects-root');
     return real;
   }
 
-  /** The answer to a request loom could not judge, on an event that can block: that harness's block, recorded when a project is known. */
-  async function unjudgedBlock(res: ServerResponse, st: RequestState, query: URLSearchParams, kind: FailureKind, reason: string): Promise<void> {
-    const eventName = st.event!;
-    const contract = contractFor(eventName);
-    const adapter = selectAdapter(query.get('harness') ?? o.harness, st.payload ?? {}, eventName);
+  /**
+   * The event a block is rendered for: the route's (or body's) event when it can block; when the route's
+   * event cannot be named, the body's hook_event_name if that one can block (Claude Code reads a PreToolUse
+   * deny only with its own event name); else the generic block (`decision: "block"`).
+   */
+  function blockTarget(st: RequestState): { name: string; contract?: EventContract } {
+    for (const e of [st.event, st.bodyEvent]) {
+      const c = e !== undefined ? contractFor(e) : undefined;
+      if (c?.canBlock) return { name: e!, contract: c };
+    }
+    return { name: recordedName(st) };
+  }
+  /** The event a refusal is recorded under: what was sent when it is a valid name, else `unknown`. */
+  const recordedName = (st: RequestState): string => (st.event !== undefined && EVENT_NAME.test(st.event) ? st.event : st.event === undefined && st.bodyEvent !== undefined && EVENT_NAME.test(st.bodyEvent) ? st.bodyEvent : 'unknown');
+
+  /**
+   * The answer to a request loom could not judge, on an event that can block (or one it cannot name): that
+   * harness's block, recorded when a project is known, never for an unauthenticated request (`record: false`).
+   */
+  async function unjudgedBlock(res: ServerResponse, st: RequestState, query: URLSearchParams, kind: FailureKind, reason: string, opts: { record?: boolean; headers?: Record<string, string> } = {}): Promise<void> {
+    const eventName = recordedName(st);
+    const target = blockTarget(st);
+    const adapter = selectAdapter(query.get('harness') ?? o.harness, st.payload ?? {}, target.name);
     const sel = hooksFor(eventName);
-    const agg = failedAggregate(eventName, sel.hooks, kind, reason);
+    // No hook of the registry for the event (one loom cannot name): the record names the server itself.
+    const agg = failedAggregate(eventName, sel.hooks.length ? sel.hooks : [{ id: 'loom-serve' } as HookDef], kind, reason);
     const projectDir = st.projectDir ?? o.projectDir;
-    if (projectDir || (team && st.clientId)) {
+    if (opts.record !== false && !st.unauthenticated && (projectDir || (team && st.clientId))) {
       const recorded = sel.recorded.length ? sel.recorded : [{ id: 'loom-serve', policy: {} }];
       const job: RecordJob = { projectDir: projectDir ?? '', sessionId: st.payload ? sessionIdOf(st.payload) : '', agg, harness: adapter.name, eventName, hooks: recorded, clientId: st.clientId, ...(team ? { extra: teamExtra(st.clientId!, st.projectDir, {}) } : {}) };
       const problem = await ledger.record(job);
@@ -330,25 +375,36 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
         if (lost) agg.reasons.push(lost);
       }
     }
-    metrics.decision(finalDecision(agg, contract));
-    sendJson(res, '/hooks', 200, JSON.stringify(httpBody(adapter.render(agg, contract, eventName, st.payload), contract, eventName)));
+    metrics.decision(target.contract ? finalDecision(agg, target.contract) : 'deny');
+    let answer = adapter.render(agg, target.contract, target.name, st.payload);
+    // An event with no contract renders as an error (exit 1): here it counts as one that can block.
+    if (!target.contract && answer.exitCode !== 2) answer = { exitCode: 2, stdout: '', stderr: `loom: ${agg.reasons.join('; ')}\n` };
+    write(res, '/hooks', 200, 'application/json', JSON.stringify(httpBody(answer, target.contract, target.name)), opts.headers);
   }
 
   async function handleHook(req: IncomingMessage, res: ServerResponse, pathEvent: string | undefined, query: URLSearchParams, st: RequestState): Promise<void> {
     const started = process.hrtime.bigint();
-    if (needsAuth && !authorized(req)) throw new HttpError(401, 'missing or wrong bearer token in the Authorization header', { 'www-authenticate': 'Bearer' });
-    if (team) st.clientId = clientOf(req);
-    if (pathEvent !== undefined && /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(pathEvent)) st.event = pathEvent;
+    const unauthenticated = () => new HttpError(401, 'unauthenticated: missing or wrong bearer token in the Authorization header', { 'www-authenticate': 'Bearer' }, undefined, 'unauthenticated');
+    if (pathEvent !== undefined) st.event = pathEvent;
+    if (needsAuth && !authorized(req)) {
+      st.unauthenticated = true;
+      // The route names the event (or the command form, whose caller runs Node on any non-200): nothing more to read.
+      if (pathEvent !== undefined || st.command) throw unauthenticated();
+    }
+    if (team && !st.unauthenticated) st.clientId = clientOf(req);
+    // Refusals of the request's form wait for its body: on an event that can block they are a block (200), recorded where the project is known.
+    let refusal: HttpError | undefined;
     const client: Record<string, string> = {};
     for (const [h, field] of CLIENT_HEADERS) {
       const v = req.headers[h];
       if (v === undefined) continue;
       const s = Array.isArray(v) ? v.join(',') : v;
-      if (s.length > 256 || !/^[\x20-\x7e]*$/.test(s)) throw new HttpError(400, `header ${h}: at most 256 printable ASCII characters`);
-      client[field] = s;
+      if (s.length > 256 || !/^[\x20-\x7e]*$/.test(s)) refusal ??= new HttpError(400, `header ${h}: at most 256 printable ASCII characters`, {}, 'payload', 'header');
+      else client[field] = s;
     }
     const type = String(req.headers['content-type'] ?? '');
-    if (!/^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i.test(type)) throw new HttpError(415, `content-type must be application/json (got ${JSON.stringify(type || 'none')})`);
+    if (!/^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i.test(type)) refusal ??= new HttpError(415, `content-type must be application/json (got ${JSON.stringify(type.slice(0, 100) || 'none')})`, {}, 'payload', 'content-type');
+    if (st.command && refusal) throw refusal;
     const body = await readBody(req, MAX_BODY, o.requestTimeoutMs, readers, st.slot ?? { client: '', released: true });
     if (st.command) {
       const a = await commandAnswer(commandContext(), body, pathEvent, query, wrapperPlace(req.headers));
@@ -365,19 +421,30 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     try {
       payload = body.length ? JSON.parse(body.toString('utf8')) : {};
     } catch (e) {
-      throw new HttpError(400, `body is not valid JSON: ${(e as Error).message}`, {}, 'payload');
+      if (st.unauthenticated) throw unauthenticated();
+      throw refusal ?? new HttpError(400, `body is not valid JSON: ${(e as Error).message}`, {}, 'payload', 'payload');
     }
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new HttpError(400, 'body must be one JSON object', {}, 'payload');
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+      if (st.unauthenticated) throw unauthenticated();
+      throw refusal ?? new HttpError(400, 'body must be one JSON object', {}, 'payload', 'payload');
+    }
     const p = payload as Record<string, unknown>;
-    const eventName = pathEvent ?? (typeof p.hook_event_name === 'string' ? p.hook_event_name : undefined);
-    if (!eventName) throw new HttpError(400, 'no event: POST /hooks/<event> or send hook_event_name in the body');
-    if (!/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(eventName)) throw new HttpError(400, `event name ${JSON.stringify(eventName.slice(0, 80))} is not valid`);
+    if (typeof p.hook_event_name === 'string') st.bodyEvent = p.hook_event_name;
+    const eventName = pathEvent ?? st.bodyEvent;
     st.event = eventName;
+    // Now the event is known (or cannot be named): a block where it can block, else 401. Nothing is judged or recorded.
+    if (st.unauthenticated) throw unauthenticated();
+    // The project first: a refusal below is recorded there (jailed: only under the projects root).
     const projectDir = team ? remoteProjectOf(p) : o.projectDir ?? jailedProject(p);
     st.projectDir = projectDir;
     const deep = tooDeepAt(p);
-    if (deep) throw new HttpError(400, `body nests deeper than ${MAX_PAYLOAD_DEPTH} levels (at ${deep})`, {}, 'payload');
+    if (deep) throw new HttpError(400, `body nests deeper than ${MAX_PAYLOAD_DEPTH} levels (at ${deep})`, {}, 'payload', 'payload');
     st.payload = p;
+    if (refusal) throw refusal;
+    if (!eventName) throw new HttpError(400, 'no event: POST /hooks/<event> or send hook_event_name in the body', {}, 'payload', 'unknown-event');
+    if (!EVENT_NAME.test(eventName)) throw new HttpError(400, `event name ${JSON.stringify(eventName.slice(0, 80))} is not valid`, {}, 'payload', 'unknown-event');
+    // An event loom cannot name counts as one that can block (as in the runner): nothing here could judge it.
+    if (!named(eventName)) throw new HttpError(400, `event ${JSON.stringify(eventName)} is not one loom knows: refused (an event loom cannot name counts as one that can block)`, {}, 'payload', 'unknown-event');
     if (p.hook_event_name === undefined) p.hook_event_name = eventName;
     const adapter = selectAdapter(query.get('harness') ?? o.harness, p, eventName);
     const sel = hooksFor(eventName);
@@ -420,7 +487,10 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     metrics.latency(Number(process.hrtime.bigint() - started) / 1e9);
   }
 
-  const server = createServer((req, res) => {
+  // Slow headers get Node's 408 within the request timeout: it checks the header and request timeouts every
+  // connectionsCheckingInterval (default 30 s, which let a client trickling one header every 0.5 s hold a
+  // socket for 3-10x the timeout). Bodies have their own 408 (readBody); the whole request at most twice the timeout.
+  const server = createServer({ headersTimeout: o.requestTimeoutMs, requestTimeout: o.requestTimeoutMs * 2, connectionsCheckingInterval: connectionsCheckMs(o.requestTimeoutMs) }, (req, res) => {
     // Most requests have no query string: skip building a URL object for them.
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
@@ -453,17 +523,26 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     res.once('close', () => busy.delete(req.socket));
     void admit(client).then((refused) => {
       if (typeof refused !== 'string') return hook(req, res, m, query, refused);
-      if (needsAuth && !authorized(req)) return send(res, '/hooks', 401, { error: 'missing or wrong bearer token in the Authorization header' }, { 'www-authenticate': 'Bearer' });
-      // The command form's caller runs the Node runner on any non-200.
-      if (query.get('form') === 'command') return send(res, '/hooks', 503, { error: refused }, { 'retry-after': '1' });
-      // No slot: on an event that can block, that is a block the harness understands (200), never a 5xx it would let through.
+      const command = query.get('form') === 'command';
       let event: string | undefined;
       try {
         event = m[1] ? decodeURIComponent(m[1]) : undefined;
       } catch {
-        event = undefined;
+        event = '\u0000';
       }
-      if (event && contractFor(event)?.canBlock) {
+      // No slot: on an event the route names that can block (or cannot be named), a block the harness understands (200), never a 4xx/5xx it would let through.
+      const blocks = !command && event !== undefined && mustBlock(event);
+      if (needsAuth && !authorized(req)) {
+        metrics.refused('unauthenticated');
+        const reason = 'unauthenticated: missing or wrong bearer token in the Authorization header';
+        if (!blocks) return send(res, '/hooks', 401, { error: reason }, { 'www-authenticate': 'Bearer' });
+        req.resume();
+        return void unjudgedBlock(res, { event, unauthenticated: true }, query, 'payload', reason, { record: false, headers: { 'www-authenticate': 'Bearer' } }).catch(() => send(res, '/hooks', 200, { decision: 'block', reason }));
+      }
+      metrics.refused('overloaded');
+      // The command form's caller runs the Node runner on any non-200.
+      if (command) return send(res, '/hooks', 503, { error: refused }, { 'retry-after': '1' });
+      if (blocks) {
         req.resume();
         return void unjudgedBlock(res, { event, clientId: clientOf(req) }, query, 'timeout', `loom serve is overloaded: ${refused}`).catch(() => send(res, '/hooks', 200, { decision: 'block', reason: `loom serve is overloaded: ${refused}` }));
       }
@@ -521,9 +600,17 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     handleHook(req, res, event, query, st)
       .catch(async (e: unknown) => {
         if (res.headersSent) return;
+        if (e instanceof HttpError && e.refusal) metrics.refused(e.refusal);
         const unjudged = e instanceof HttpError ? e.unjudged : 'internal';
-        // Never a 4xx/5xx for a call loom could not judge on an event that can block: the harness would let it run.
-        if (unjudged && !st.command && st.event && contractFor(st.event)?.canBlock) {
+        // Unauthenticated: nothing judged, nothing recorded (no ledger write for a client without the token), counted in /metrics.
+        // On an event that can block (or one loom cannot name) the harness's block, saying only "unauthenticated"; else 401.
+        if (st.unauthenticated && e instanceof HttpError && e.status === 401) {
+          req.resume();
+          if (!st.command && mustBlock(st.event)) return void unjudgedBlock(res, st, query, 'payload', e.message, { record: false, headers: e.headers }).catch(() => send(res, '/hooks', 200, { decision: 'block', reason: e.message }));
+          return send(res, '/hooks', 401, { error: e.message }, e.headers);
+        }
+        // Never a 4xx/5xx for a call loom could not judge on an event that can block (or cannot name): the harness would let it run.
+        if (unjudged && !st.command && mustBlock(st.event)) {
           const reason = e instanceof HttpError ? e.message : `internal error: ${oneLineError(e)}`;
           try {
             return await unjudgedBlock(res, st, query, unjudged, reason);
@@ -544,14 +631,23 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     oldest.evict();
     return oldest.slot;
   }
-  server.headersTimeout = o.requestTimeoutMs;
-  server.requestTimeout = o.requestTimeoutMs * 2;
   server.keepAliveTimeout = 5000;
   // A socket that sends nothing at all (no request ever starts) is reaped too: the header timeout only runs once bytes arrive.
   server.timeout = o.requestTimeoutMs + 1000;
   // ...but never one whose request is being judged or recorded (a ledger lock held by command hooks can take longer).
   server.on('timeout', (socket: Socket) => {
     if (!busy.has(socket)) socket.destroy();
+  });
+  // Node's own answer to a client error (a header timeout, a parse error), with one difference: a socket
+  // that has sent no byte is closed without one. With the short connectionsCheckingInterval, Node 20's
+  // default handler left such a socket open (destroyed on this side, never closed to the client).
+  server.on('clientError', (e: NodeJS.ErrnoException, socket: Socket) => {
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && socket.bytesRead > 0 && !inFlight?.headersSent) {
+      const status = e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : e.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : e.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? '413 Payload Too Large' : '400 Bad Request';
+      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    }
+    socket.destroy();
   });
   const socketPath = o.socketPath;
   if (socketPath) {

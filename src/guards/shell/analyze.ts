@@ -13,7 +13,7 @@ import { actionFor, type Policy } from '../../policy/policy';
 import { customRuleHits } from './custom-rules';
 import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, printfOut, type Feed } from './feed';
 import { globMatch } from './glob';
-import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
 import { listsEveryProcess } from './families/disk';
@@ -1545,6 +1545,8 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): Analysis 
   // vm timeout ends it without running `finally`) must not leave the next analysis out of budget.
   const outer = work.limit;
   work.limit = work.units + WORK_BUDGET;
+  // Likewise the scanners' nesting count: an analysis starts at the top level.
+  scanState.nest = 0;
   try {
     if (command.length > MAX_COMMAND_LENGTH) a.hit('too-complex', 'deny', command.slice(0, 80), `the command is longer than ${MAX_COMMAND_LENGTH} characters: too large to analyse`);
     else a.analyzeSource(command, 0, 'command', opts.cwd, new Map());

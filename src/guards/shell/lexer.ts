@@ -232,7 +232,12 @@ const isWordStart = (s: string, i: number): boolean => i === 0 || ' \t\n;&|()<>'
 
 /** Quotes and substitutions nested deeper than this read as never closed: the scanners recurse, and the stack is finite. */
 const MAX_SCAN_NEST = 200;
-let scanNest = 0;
+/**
+ * How deep the scanners are nested now. Kept as a field so an analysis can start from zero: loom serve's
+ * watchdog (a vm timeout) ends an over-long analysis without running its `finally` blocks, which left the
+ * count raised, and after a few such requests every later `$(...)` read as never closed.
+ */
+export const scanState = { nest: 0 };
 
 /** Index just past the `)` that closes a `$(` / `<(` opened before `start`; -1 when it is never closed. */
 /** Whether the `$((` whose inner `(` is at start-1 ends with `))` (else bash reads `$( (...) )`). */
@@ -242,33 +247,33 @@ function closesArithmetic(s: string, start: number): boolean {
 }
 
 export function matchParen(s: string, start: number): number {
-  if (scanNest >= MAX_SCAN_NEST) return -1;
-  scanNest++;
+  if (scanState.nest >= MAX_SCAN_NEST) return -1;
+  scanState.nest++;
   try {
     return matchParenAt(s, start);
   } finally {
-    scanNest--;
+    scanState.nest--;
   }
 }
 
 function skipDouble(s: string, start: number): number {
-  if (scanNest >= MAX_SCAN_NEST) return s.length;
-  scanNest++;
+  if (scanState.nest >= MAX_SCAN_NEST) return s.length;
+  scanState.nest++;
   try {
     return skipDoubleAt(s, start);
   } finally {
-    scanNest--;
+    scanState.nest--;
   }
 }
 
 /** Index just past the `}` closing a `${` (start is after the brace); quotes and nested expansions inside are skipped. */
 export function skipBrace(s: string, start: number): number {
-  if (scanNest >= MAX_SCAN_NEST) return s.length;
-  scanNest++;
+  if (scanState.nest >= MAX_SCAN_NEST) return s.length;
+  scanState.nest++;
   try {
     return skipBraceAt(s, start);
   } finally {
-    scanNest--;
+    scanState.nest--;
   }
 }
 

@@ -239,12 +239,13 @@ function secretCandidates(a: Analyzer, cwd: string): string[] {
   if (cached) return cached;
   if (candidateCache.size > 64) candidateCache.clear();
   const out: string[] = [];
-  candidateCache.set(key, out);
   for (const dir of new Set([cwd, projectDir])) for (const n of SECRET_SAMPLE_NAMES) out.push(posix.join(dir, n));
   for (const k of ['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa']) out.push(posix.join(home, '.ssh', k));
   for (const f of HOME_SECRET_FILES) out.push(posix.join(home, f));
   for (const f of CREDENTIAL_FOLDERS) out.push(posix.join(home, f));
   out.push(...SYSTEM_SECRET_FILES);
+  // Cached once complete: a watchdog that ends an analysis midway must not leave a partial list behind.
+  candidateCache.set(key, out);
   return out;
 }
 
