@@ -6,8 +6,9 @@
 // quantifier) and every hand scan advances monotonically.
 import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
+import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
-import { isBasicCredential, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, readValue, type Span } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
@@ -49,6 +50,43 @@ export function looksRandomSecret(v: string): boolean {
   if (/^pk_(?:live|test)_/.test(v)) return false; // Stripe publishable keys: public by design
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) return false;
   return entropy(v) >= 4.0;
+}
+
+/** Start of the word that ends right before text[at] (a blank): `public` in `public key:`. */
+function previousWord(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && at - i < 32 && NAME_CHAR[text.charCodeAt(i - 1)] !== 0) i--;
+  return i;
+}
+
+/** End of the run of non-blank characters from `from` (at most 256). */
+function wordEnd(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && i - from < 256 && text.charCodeAt(i) > 32) i++;
+  return i;
+}
+
+// Base64 of a known binary format (PNG, gzip, JPEG, GIF, PDF, zip): data, not a key.
+const BINARY_MAGIC = /^(?:iVBORw0KGg|H4sI|\/9j\/|R0lGOD|JVBERi0|UEsDB)/;
+
+/**
+ * Base64 data rather than a key: a known binary format, or text (JSON, prose) that holds no secret
+ * itself (a ConfigMap's settings.json, a pub/sub message). Base64 of JSON with a password in it stays a secret.
+ */
+function encodesPlainData(v: string): boolean {
+  if (BINARY_MAGIC.test(v)) return true;
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(v) || v.length < 24) return false;
+  const decoded = Buffer.from(v, 'base64').toString('latin1');
+  work.reads += v.length;
+  let printable = 0;
+  for (let i = 0; i < decoded.length; i++) {
+    const c = decoded.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 10 || c === 9 || c === 13) printable++;
+  }
+  if (decoded.length < 12 || printable < decoded.length * 0.97) return false;
+  // Words or JSON: spaces or structure, not a printable random string.
+  if (!/[ {":,]/.test(decoded)) return false;
+  return secretSpans(decoded).length === 0;
 }
 
 /** Three or more word-like runs: an identifier (handleUserCallback2), not a key. */
@@ -124,6 +162,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     const before = mStart > 0 ? text.charCodeAt(mStart - 1) : -1;
     // a:b:secret:name is one colon-delimited identifier (an ARN), not a name and its value.
     if (colonSep && before === 58 && at === sep + 1) continue;
+    // ${NAME:?message}, ${NAME:+word}: a shell expansion's message or alternative, not a value of NAME.
+    if (colonSep && before === 123 && text.charCodeAt(mStart - 2) === 36 && (text.charCodeAt(sep + 1) === 63 || text.charCodeAt(sep + 1) === 43)) continue;
     const enclosing = quotedName ? undefined : before === 34 ? '"' : before === 39 ? "'" : undefined;
     // Where the name stands decides where an unquoted value ends.
     let lineStart = mStart;
@@ -153,21 +193,25 @@ export function findAssignments(text: string, spans: Span[]): void {
     }
     if (!v) continue;
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
+    // The word before a spaced name counts too: `public key: …` (WireGuard) names a public key.
+    const wordStart = text.charCodeAt(mStart - 1) === 32 ? previousWord(text, mStart - 1) : nameStart;
     const entropyCandidate =
-      !sensitive && !nested && nameEnd - nameStart >= 3 && v[1] - v[0] >= 24 && v[1] - v[0] <= 512 && !(maybeNotSecretName(text, nameStart, nameEnd) && isNotSecretName(text.slice(nameStart, nameEnd)));
+      !sensitive && !nested && nameEnd - nameStart >= 3 && v[1] - v[0] >= 24 && v[1] - v[0] <= 512 && !(maybeNotSecretName(text, wordStart, nameEnd) && isNotSecretName(text.slice(wordStart, nameEnd)));
     if (!sensitive && !entropyCandidate && !authCandidate) continue;
     const value = text.slice(v[0], v[1]);
     work.reads += value.length;
     if (value.includes('[REDACTED')) continue;
     // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
-    if (yamlLine && / /.test(value) && (/[.!?:]$/.test(value) || value.split(' ').length > 6)) continue;
+    if (yamlLine && / /.test(value) && (/[.!?:]$/.test(value) || value.split(' ').length > 6 || isProgramMessage(value))) continue;
     let rule: string | undefined;
     if (sensitive && isSensitiveAssignment(name, value)) rule = 'assignment';
-    else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
+    else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value) && !encodesPlainData(value)) rule = 'high-entropy';
     else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
     // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
     if (!quoted && OPENS_PLACEHOLDER[text.charCodeAt(v[0])] === 1 && text.charCodeAt(v[1]) === 32 && isPlaceholder(text.slice(v[0], lineEnd(text, v[0], 256)))) continue;
+    // pypi-<your-token>: the value stopped at a template's `<`.
+    if (!quoted && text.charCodeAt(v[1]) === 60 && isPlaceholder(text.slice(v[0], wordEnd(text, v[0])))) continue;
     spans.push({ start: v[0], end: v[1], rule });
     pos = v[1];
     if (s < pos) s = pos;
@@ -398,6 +442,7 @@ function detect(text: string, spans: Span[]): void {
   findHeaders(text, spans);
   findCliSecrets(text, spans);
   findLineSecrets(text, spans);
+  findFormatSecrets(text, spans);
   if (HAS_ASSIGNMENT.test(text)) {
     findAssignments(text, spans);
     if (text.includes('alue')) findNameValuePairs(text, spans);

@@ -80,7 +80,7 @@ const PROGRAM_RE = new RegExp(`(?<![^\\s;&|(\`'"/=])(${[...BY_PROGRAM.keys()].so
 const LONG_FLAG = /(?<![^\s'"(=])(--?)([A-Za-z][A-Za-z0-9_.-]{1,48})(=|[ \t]{1,8})/g;
 
 /** Options whose name says secret but which take no secret value. */
-const NO_VALUE_FLAG = /(?:stdin|file|fd|env|path|dir|prompt|command|cmd|helper|length|len|min|max|policy|type|id|name|url|uri|endpoint|header|count|ttl|expiry|expires|expiration|lifetime|duration|timeout|rotation|reset|required|hash|algorithm|algo|mode|scope|scopes|format)$/i;
+export const NO_VALUE_FLAG = /(?:stdin|file|fd|env|path|dir|prompt|command|cmd|helper|length|len|min|max|policy|type|id|name|url|uri|endpoint|header|count|ttl|expiry|expires|expiration|lifetime|duration|timeout|rotation|reset|required|hash|algorithm|algo|mode|scope|scopes|format)$/i;
 
 function markValue(text: string, w: Word, offset: number, form: FlagRule['form'], spans: Span[], rule: string): void {
   // Work on the source span: quotes around the value stay, what is between them goes.

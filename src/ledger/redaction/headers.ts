@@ -91,7 +91,7 @@ const HEADER_RE = new RegExp(`(?<![A-Za-z0-9_-])(${NAMES.join('|')})(["']?)[ \\t
 export const HEADER_HINTS = ['uthoriz', 'UTHORIZ', 'ey', 'EY', 'oken', 'OKEN', 'ookie', 'OOKIE', 'ecret', 'ECRET', 'ignature', 'IGNATURE'];
 
 // Cookies that carry a session or a credential; other cookies (theme, lang) stay.
-const SECRET_COOKIE = /sess|sid|auth|token|jwt|remember|login|csrf|xsrf|secret|key|cred|^_?[a-z]{0,8}_?id$/i;
+export const SECRET_COOKIE = /sess|sid|auth|token|jwt|remember|login|csrf|xsrf|secret|key|cred|^_?[a-z]{0,8}_?id$/i;
 
 /** Marks header credential values in `text`. */
 export function findHeaders(text: string, spans: Span[]): void {

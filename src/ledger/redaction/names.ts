@@ -8,7 +8,7 @@ export const SENSITIVE_WORDS = [
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
-export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier'];
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk'];
 
 /** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
 export const NOT_SECRET_AFTER = [
@@ -27,13 +27,18 @@ export const NOT_SECRET_AFTER = [
 export const SENSITIVE_NAMES = [
   'mysql_pwd', 'rediscli_auth', 'pgpassword', 'sshpass', 'htpasswd', 'private_token', 'x_vault_token', 'vault_token', 'x_auth_token', 'dsn', 'sentry_dsn',
   'connection_string', 'connectionstring', 'database_url', 'db_url', 'redis_url', 'mongo_url', 'mongodb_uri', 'amqp_url', 'broker_url', 'jsessionid', 'phpsessid',
-  'private_key_id',
+  'private_key_id', 'api_hash', 'secret_id', 'encrypt', 'requirepass', 'masterauth', 'pgpass', 'wpa_psk', 'wep_key0', 'wep_key1', 'wep_key2', 'wep_key3',
+  'unseal_key', 'recovery_key', 'root_token', 'otp_secret', 'totp_secret', 'mfa_secret', 'master_key',
 ];
+
+/** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
+export const NOT_SECRET_BEFORE = ['existing', 'use', 'has', 'is', 'show', 'hide', 'forgot', 'num', 'prompt', 'ask', 'require', 'requires', 'needs', 'allow', 'enable', 'disable', 'public'];
 
 /** "<word> key" names that hold a key: api_key, secret_key, Ocp-Apim-Subscription-Key. */
 export const KEY_QUALIFIERS = [
   'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth', 'subscription', 'client', 'app',
   'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
+  'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join',
 ];
 
 /** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */
@@ -48,6 +53,7 @@ export const TRAILING_QUALIFIERS = [
 export const NOT_SECRET_WORDS = [
   'id', 'ids', 'nonce', 'integrity', 'hash', 'digest', 'checksum', 'sha', 'sha1', 'sha256', 'sha512', 'md5', 'challenge', 'etag', 'request', 'trace', 'span',
   'commit', 'rev', 'revision', 'version', 'build', 'fingerprint', 'uuid', 'guid', 'kid', 'thumbprint', 'state', 'tag', 'ref', 'oid', 'sri', 'h1', 'cid',
+  'x5t', 'public', 'pubkey', 'peer', 'bin', 'b64', 'base64', 'image', 'png', 'jpeg', 'gzip', 'release', 'ack', 'cursor', 'etag', 'continuation', 'page',
 ];
 
 /** Exact values that stand for a secret without being one (.env.example, docs). */
@@ -56,7 +62,7 @@ export const PLACEHOLDER_VALUES = [
   'replace_me', 'replaceme', 'null', 'none', 'nil', 'undefined', 'true', 'false', 'redacted', 'hidden', 'masked', 'placeholder', 'foo', 'bar', 'foobar',
   'value', 'empty', 'default', 'required', 'optional', 'string', 'str', 'secret_value', 'mysecret', 'mypassword', 'my_password', 'my_secret', 'my_token',
   'supersecret', 'api_key', 'apikey', 'access_token', 'your_token', 'xxx', 'yyy', 'zzz', 'abc', 'abc123', 'pass123', 'password123', 'secret123', 'mytoken',
-  'env', 'set', 'unset', 'prompt', 'stdin', 'ask', 'file', 'auto',
+  'env', 'set', 'unset', 'prompt', 'stdin', 'ask', 'file', 'auto', 'yes', 'no', 'on', 'off', 'sensitive', 'sensitive value', 'known after apply', 'not set',
 ];
 
 const SENSITIVE_WORD_SET = new Set(SENSITIVE_WORDS);
@@ -65,6 +71,7 @@ const NOT_AFTER_SET = new Set(NOT_SECRET_AFTER);
 const SENSITIVE_NAME_SET = new Set(SENSITIVE_NAMES);
 const KEY_QUALIFIER_SET = new Set(KEY_QUALIFIERS);
 const TRAILING_SET = new Set(TRAILING_QUALIFIERS);
+const NOT_BEFORE_SET = new Set(NOT_SECRET_BEFORE);
 const NOT_SECRET_SET = new Set(NOT_SECRET_WORDS);
 const PLACEHOLDER_SET = new Set(PLACEHOLDER_VALUES);
 
@@ -77,7 +84,7 @@ export function nameWords(name: string): string[] {
     .filter(Boolean);
 }
 
-const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|accesskey|secretkey|privatekey|storepass|keypass)$/;
+const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
 
 /** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
 function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {
@@ -97,6 +104,7 @@ function sensitiveName(name: string): boolean {
   const words = nameWords(name);
   if (words.length === 0) return false;
   if (SENSITIVE_NAME_SET.has(words.join('_'))) return true;
+  if (words.length > 1 && NOT_BEFORE_SET.has(words[0])) return false;
   // From the end: qualifiers may follow any sensitive word; other words may follow a strong one unless they change the meaning.
   let onlyQualifiers = true;
   for (let i = words.length - 1; i >= 0; i--) {
@@ -198,7 +206,22 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
   // A URL's password is judged by the URL rule (postgres://user:password@localhost is a placeholder).
   if (/^[a-z][a-z0-9+.-]{1,20}:\/\//i.test(value)) return false;
   if (/^(?:pwd|oldpwd)$/i.test(name) && /^(?:[/~.]|[A-Za-z]:[\\/]|\$)/.test(value)) return false;
+  if (NOT_A_VALUE.test(value) || isFilePath(value)) return false;
   return !isPlaceholder(value);
+}
+
+/** Image tags and versions (sealed-secrets-controller:0.27.0-debian-12-r2), the rest of a URL (credential.https://…). */
+const NOT_A_VALUE = /^(?:v?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\/\/\S{0,400})$/;
+
+/** A path to a file holding the secret (/var/secrets/key.json, ~/.cache/tokens), not the secret. */
+export function isFilePath(v: string): boolean {
+  if (!/^(?:~|\.{1,2})?\/(?:[\w.@-]{1,64}\/){0,20}[\w.@-]{1,64}\/?$/.test(v)) return false;
+  return /^(?:~|\.{1,2})\//.test(v) || /^\/(?:var|etc|run|home|tmp|opt|usr|srv|mnt|root|Users|data|app|config|secrets|vault|certs?|keys)\//.test(v) || /\.[a-z]{2,5}$/.test(v);
+}
+
+/** A program's message after a name (passwd: password updated successfully), not a passphrase. */
+export function isProgramMessage(v: string): boolean {
+  return / /.test(v) && /\b(?:successfully|updated|changed|unchanged|failed|failure|expired|denied|incorrect|invalid|required|missing|not set|not found|mismatch|accepted|rejected|saved|removed|deleted)\b/i.test(v);
 }
 
 /**
@@ -215,26 +238,37 @@ export function isPlaceholder(v: string): boolean {
   const first = s[0];
   // Whole variable references and command substitutions.
   if (first === '$') {
-    if (/^\$\{[^{}\s]{1,80}\}$/.test(s) || /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/.test(s)) return true;
-    if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)|$)|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/.test(s)) return true;
+    if (/^\$\$?\{[^{}\s]{1,80}\}$/.test(s) || /^\$\$?(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/.test(s)) return true;
+    // $(cmd …), ${VAR:?message}, $HOME/path, ${HOST}:5432: a reference with text around it, not a value that starts with $.
+    if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)$|$)|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || /^\$\{[A-Za-z_]\w{0,80}:?[?+][^{}]{0,200}\}$/.test(s)) return true;
+    if (/^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-][\w./:@${}-]{0,200}$/.test(s) && !/^\$[A-Za-z_]\w{0,80}-/.test(s)) return true;
+    if (/^\$\{[A-Za-z_]\w{0,80}\}[/:.-]/.test(s)) return true;
   } else if (first === '`') return true;
   else if (first === '%') {
     if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
-  } else if (first === '<' || first === '{' || first === '[') {
-    // Templates: <your key>, {{ token }}, {token}, [hidden].
-    if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{?[^{}]{1,80}\}\}?$/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s)) return true;
+  } else if (first === '<' || first === '{' || first === '[' || first === '(') {
+    // Templates: <your key>, {{ token }}, {token}, [hidden]; masks: (sensitive value), (hidden); PowerShell reads: (Get-Secret -Name X).
+    if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{?[^{}]{1,120}\}\}?$/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s) || /^\([A-Za-z][A-Za-z _-]{0,40}\)$/.test(s)) return true;
+    if (/^\((?:Get-[A-Z][A-Za-z]{1,40}|Read-Host)\b[^'"()]{0,200}\)$/.test(s)) return true;
   }
+  if (MASKED.test(s)) return true;
+  if (/[A-Z0-9]EXAMPLE(?:KEY)?$/.test(s)) return true; // AWS documentation keys
+  if (/^[\w.-]{0,20}<[A-Za-z][\w -]{0,40}>$/.test(s)) return true; // pypi-<your-token>, sk-<key>
+  if (alphabetRun(s)) return true; // docs examples: 123456:ABCdefGhIJKlmNoPQRsTUVwxyZ
+  if (/^(?:test|mock|stub|fake|dummy)[_-][a-z]{2,20}(?:[_-][a-z]{2,20}){0,4}$/i.test(s)) return true;
   // Code that reads the secret from elsewhere.
-  if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|System\.getenv|getenv\(|self\.|this\.)/.test(s)) return true;
+  if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|ENV\.fetch|System\.getenv|getenv\(|self\.|this\.|Rails\.application\.|@Microsoft\.KeyVault\(|ENC\[)/.test(s)) return true;
+  if (/^(?:[A-Za-z_]\w{0,40}\.){1,6}[A-Za-z_]\w{0,40}\(/.test(s)) return true; // a member call: ENV.fetch("X"), credentials.dig(:smtp
   if (/^[A-Za-z_][\w.]{0,80}\((?:[^()]{0,80})\)$/.test(s)) return true; // a call: getpass(), read_secret("x")
   if (/^(?:[a-z_][a-z0-9_]*\.)+[a-z_][a-z0-9_]*$/i.test(s) && !/\d/.test(s) && s.length < 60) return true; // a dotted member: cfg.db.password
-  const bare = s.replace(/^[<{[_*-]+|[>}\]_*-]+$/g, '').toLowerCase();
+  const bare = s.replace(/^[<{[(_*-]+|[>})\]_*-]+$/g, '').toLowerCase();
   if (PLACEHOLDER_SET.has(bare)) return true;
   if (/^(?:\*+|x+|\.+|0+|#+|-+|•+)$/i.test(s)) return true;
   if (/x{4,}$|\*{3,}|\.\.\./i.test(s) && !/[0-9]/.test(s.replace(/x{4,}$/i, '').slice(-1))) return true;
   if (/^(?:your|insert|enter|put|replace|paste|generate|example|sample|fake|dummy)[_-]/i.test(s)) return true;
+  if (/^[a-z]{2,8}[_-](?:your|my|insert|enter|example|sample|fake|dummy)[_-][a-z_-]{0,60}$/i.test(s)) return true; // xoxb-your-bot-token
   if (/(?:[_-]here|[_-]goes[_-]here|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|example\.com)$/i.test(s)) return true;
-  if (/change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b/i.test(s)) return true;
+  if (/change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b|not[-_ ]for[-_ ]prod/i.test(s)) return true;
   if (first === '!' && /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|If|Secret|Vault|Env|Var)[ \t]{1,4}[A-Za-z_][\w.:-]{0,80}$/.test(s)) return true; // YAML tags: CloudFormation !Ref DbPassword
   if (SECRET_REFERENCE.test(s)) return true;
   return placeholderWords(s);
@@ -242,11 +276,31 @@ export function isPlaceholder(v: string): boolean {
 
 /** A pointer into a secret manager (vault:secret/data/prod#password, op://vault/item/field, arn:aws:secretsmanager:…), not the secret. */
 const SECRET_REFERENCE =
-  /^(?:(?:vault|op|ssm|awssm|aws-sm|secretsmanager|sm|gsm|gcpsm|akv|azurekeyvault|keyvault|sops|doppler|infisical|ref\+[a-z]{2,12}|k8s|secret):(?:\/\/)?[\w./-]{1,200}(?:#[\w.-]{1,60})?|arn:aws[\w-]{0,12}:(?:secretsmanager|ssm):[\w:/+=.@-]{1,200}|projects\/[\w-]{1,80}\/secrets\/[\w./-]{1,120})$/;
+  /^(?:(?:vault|op|ssm|awssm|aws-sm|secretsmanager|sm|gsm|gcpsm|akv|azurekeyvault|keyvault|sops|doppler|infisical|ref\+[a-z]{2,12}|k8s|secret):(?:\/\/)?[\w./-]{1,200}(?:#[\w./-]{1,60})?|arn:aws[\w-]{0,12}:(?:secretsmanager|ssm):[\w:/+=.@-]{1,200}|projects\/[\w-]{1,80}\/secrets\/[\w./-]{1,120})$/;
+
+/**
+ * What a program prints instead of a secret: sizes (24 bytes), ages (about 2 days ago), masks with an ellipsis
+ * (sk-…a1B2), type annotations in code (Optional[str] = None, string;, String @auth(...)).
+ */
+const MASKED =
+  /^(?:\d{1,9} bytes|(?:about |over |almost |less than )?(?:an?|\d{1,4}) (?:second|minute|hour|day|week|month|year)s? ago|[^\s…]{0,40}…[^\s…]{0,40}|(?:Optional|Option|Maybe|Nullable)[\[<][\w\[\]<>, ]{1,40}[\]>](?: ?= ?(?:None|null|nil|undefined))?;?|\??(?:string|String|str|int|bool|boolean|number|bytes|SecretStr|SecretString|SecureString)[?!]?(?:;|,| ?= ?(?:None|null|nil|undefined|""|'');?| @[\w(): ,]{1,80}| ?\| ?(?:None|null|undefined);?))$/;
+
+/** An ascending run of eight letters (abcdefgh in any case): an example key from the docs, not a random one. */
+function alphabetRun(s: string): boolean {
+  let run = 1;
+  for (let i = 1; i < s.length; i++) {
+    const a = s.charCodeAt(i - 1) | 32;
+    const b = s.charCodeAt(i) | 32;
+    if (a >= 97 && a <= 122 && b === a + 1) {
+      if (++run >= 8) return true;
+    } else run = 1;
+  }
+  return false;
+}
 
 /** Words that together stand for "put the real value here": CHANGE_ME_IN_PROD, YOUR_API_KEY_HERE, replace-me, <insert token>. */
 const PLACEHOLDER_WORD_PAIRS = new Set(['change me', 'change this', 'change it', 'replace me', 'replace this', 'fill me', 'fill in', 'set me', 'put here', 'goes here', 'insert here']);
-const PLACEHOLDER_WORDS = new Set(['changeme', 'changeit', 'replaceme', 'placeholder', 'example', 'dummy', 'redacted', 'notasecret', 'todo', 'fixme', 'tbd', 'xxx', 'xxxx']);
+const PLACEHOLDER_WORDS = new Set(['changeme', 'changeit', 'insecure', 'notforproduction', 'replaceme', 'placeholder', 'example', 'dummy', 'redacted', 'notasecret', 'todo', 'fixme', 'tbd', 'xxx', 'xxxx']);
 
 /**
  * A value made of words only (letters split by _ - . space or case), holding a placeholder word or

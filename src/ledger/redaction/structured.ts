@@ -5,7 +5,7 @@ import { isPlaceholder, isSensitiveName } from './names';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
 
-const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\//g;
+const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+._-]{1,20}:\/\//g;
 const HOST = /^(?:[A-Za-z0-9._~-]{1,253}|\[[0-9A-Fa-f:.]{2,60}\])(?::\d{0,5})?$/;
 const URL_END = new Uint8Array(65536);
 for (const c of ' \t\n\r"\'`<>\\') URL_END[c.charCodeAt(0)] = 1;
@@ -45,7 +45,8 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     }
     for (const at of ats) {
       const host = text.slice(at + 1, hostEnd.get(at));
-      if (host.length > 260 || !HOST.test(host)) continue;
+      // A host list (mongodb://u:p@a,b,c:27017, kafka brokers): every host valid.
+      if (host.length > 1024 || !host.split(',', 17).every((h) => h.length <= 260 && HOST.test(h))) continue;
       if (firstValid === -1) firstValid = at;
       if (host.includes('.') || host.includes(':') || host.startsWith('[') || host === 'localhost') lastPreferred = at;
     }
@@ -70,7 +71,8 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
 // .netrc on one line: a password word no more than 300 characters after machine/default/login on the same line.
 // One pass finds both anchors; the keyword last seen decides (a lazy gap per keyword would rescan 300 characters).
 const NETRC_INLINE = /\b(?:(machine|default|login)\b|(?:password|passwd)[ \t]{1,8}(\S{1,256}))/g;
-const PROSE = /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
+const PROSE =
+  /(?:\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)|(?:mot de passe|passwort|contrase\u00f1a|senha|wachtwoord|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)[^:=\n]{0,40}[:=\uff1a])[ \t\u00a0]{0,3}:?[ \t\u00a0]{0,3}(["'`\u00ab\u201e\u201c]?)[ \t\u00a0]{0,2}(\S{3,256})/gi;
 
 /** Per line: .netrc `password X`, .pgpass host:port:db:user:password, Vault-style `name   value` rows, credential CSV columns. */
 export function findLineSecrets(text: string, spans: Span[]): void {
@@ -98,11 +100,12 @@ export function findLineSecrets(text: string, spans: Span[]): void {
     let v = m[2];
     const q = m[1];
     let start = m.index + m[0].length - v.length;
-    if (q) {
+    if (q === '\u00ab' || q === '\u201e' || q === '\u201c') v = v.replace(/[\u00bb\u201c\u201d]$/, '');
+    else if (q) {
       const close = text.indexOf(q, start);
       const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
       v = text.slice(start, end);
-    } else v = v.includes('(') ? v.replace(/[.,;:]+$/, '') : v.replace(/[.,;:)]+$/, '');
+    } else v = (v.includes('(') ? v.replace(/[.,;:]+$/, '') : v.replace(/[.,;:)]+$/, '')).replace(/["'`]+$/, '');
     // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
     if (!/[0-9]/.test(v) && !/[^A-Za-z]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v.slice(1)))) continue;
     if (isPlaceholder(v)) continue;
@@ -127,35 +130,48 @@ export function findLineSecrets(text: string, spans: Span[]): void {
 }
 
 // SQL that sets a password: IDENTIFIED BY '…', [WITH] [ENCRYPTED] PASSWORD '…', SET PASSWORD = PASSWORD('…').
-const SQL_PASSWORD = /\b(?:IDENTIFIED[ \t]{1,8}(?:WITH[ \t]{1,8}[A-Za-z0-9_]{1,40}[ \t]{1,8})?BY|PASSWORD)[ \t]{0,8}(?:=[ \t]{0,8})?(?:PASSWORD[ \t]{0,4})?\(?[ \t]{0,4}'((?:[^'\\\n]|\\.|''){1,256})'/gi;
+const SQL_PASSWORD = /\b(?:IDENTIFIED[ \t]{1,8}(?:WITH[ \t]{1,8}[A-Za-z0-9_]{1,40}[ \t]{1,8})?BY|PASSWORD)[ \t]{0,8}(?:=[ \t]{0,8})?(?:PASSWORD[ \t]{0,4})?\(?[ \t]{0,4}'((?:[^'\\\n]|\\.|''){1,256})'|\bIDENTIFIED[ \t]{1,8}(?:WITH[ \t]{1,8}[A-Za-z0-9_]{1,40}[ \t]{1,8})?BY[ \t]{0,8}"((?:[^"\\\n]|\\.){1,256})"/gi;
 // A command line that decodes a stored secret (kubectl get secret … | base64 -d): the lines it prints are the secret.
 const DECODE_SECRET = /^[ \t]{0,4}[$#>%][ \t]{1,4}[^\n]{0,400}$/;
 const DECODE_PIPE = /\|[ \t]{0,4}base64[ \t]{1,4}(?:-d|-D|--decode)\b/;
+// kubectl get secret … -o jsonpath='{.data.x}' prints the stored (base64) secret itself.
+const JSONPATH_DATA = /\bget[ \t]{1,4}secrets?\b[^\n|]{0,200}jsonpath=["']?\{\.data\b/;
 const NAMES_SECRET = /secret|passw|token|\.data\.|credential|api[_-]?key/i;
 // ftp and lftp scripts: `user NAME PASSWORD`.
 const FTP_USER = /^[ \t]{0,8}user[ \t]{1,8}\S{1,64}[ \t]{1,8}(\S{1,256})[ \t]{0,8}$/gm;
 // Terraform state of a random_password: its `result` is the password.
 const TF_RESULT = /"result"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){1,512})"|\bresult[ \t]{1,8}=[ \t]{1,4}"((?:[^"\\\n]|\\.){1,512})"/g;
 
+function firstDecode(text: string): number {
+  return nextDecode(text, 0);
+}
+
+/** The next `base64` or `jsonpath=` at or after i. */
+function nextDecode(text: string, i: number): number {
+  const a = text.indexOf('base64', i);
+  const b = text.indexOf('jsonpath=', i);
+  return a === -1 ? b : b === -1 ? a : Math.min(a, b);
+}
+
 /** Secrets that their surroundings reveal: SQL password clauses, decoded secret output, ftp scripts, random_password results. */
 function findContextSecrets(text: string, spans: Span[]): void {
   let m: RegExpExecArray | null;
-  if (text.includes("'")) {
+  if (text.includes("'") || text.includes('"')) {
     SQL_PASSWORD.lastIndex = 0;
     while ((m = scan(SQL_PASSWORD, text))) {
-      const v = m[1];
+      const v = m[1] ?? m[2];
       if (isPlaceholder(v)) continue;
       const start = m.index + m[0].length - 1 - v.length;
       spans.push({ start, end: start + v.length, rule: 'sql-password' });
     }
   }
-  for (let i = text.indexOf('base64'); i !== -1; i = text.indexOf('base64', i + 6)) {
+  for (let i = firstDecode(text); i !== -1; i = nextDecode(text, i + 6)) {
     const ls = text.lastIndexOf('\n', i) + 1;
     let le = text.indexOf('\n', i);
     if (le === -1) le = text.length;
     work.reads += le - ls;
     const l = text.slice(ls, le);
-    if (!DECODE_SECRET.test(l) || !DECODE_PIPE.test(l) || !NAMES_SECRET.test(l)) {
+    if (!DECODE_SECRET.test(l) || !(DECODE_PIPE.test(l) || JSONPATH_DATA.test(l)) || !NAMES_SECRET.test(l)) {
       i = Math.max(i, le - 6);
       continue;
     }
@@ -198,6 +214,7 @@ const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,12
 const ROW = /^[ \t]{0,8}(?:[-*][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]{2,40}(\S[^\n]{0,511})$/;
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
+const MULTI_COLUMN = /[^ \t][ \t]*(?:  |\t)[ \t]*[^ \t]|^[|│]|^(?:requisite|required|sufficient|optional|include|substack|\[[^\]]{1,80}\])[ \t]|\.so\b/;
 const HEADER_CHARS = /^[A-Za-z0-9 _."'\t,|;-]{3,4096}$/;
 
 function line(text: string, start: number, end: number, spans: Span[], table: { sep: string; cols: boolean[]; n: number } | undefined): typeof table {
@@ -217,7 +234,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   m = l.includes('  ') || l.includes('\t') ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(/[ \t]+$/, '');
-    if (!isPlaceholder(v) && !/^(?:n\/a|-+|<none>|\d+ bytes)$/i.test(v)) {
+    // More columns after the value (kubectl get, PAM's `password requisite pam_x.so`), or a cell separator: another table's row.
+    if (!isPlaceholder(v) && !/^(?:n\/a|-+|<none>|\d+ bytes)$/i.test(v) && !MULTI_COLUMN.test(v)) {
       const at = l.length - m[2].length;
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
     }
@@ -235,7 +253,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
           e--;
         }
         const v = l.slice(s, e).trim();
-        if (v && !isPlaceholder(v)) spans.push({ start: start + s, end: start + e, rule: 'credentials-table' });
+        // A column name in a schema listing (reset_password_token) is not a value.
+        if (v && !isPlaceholder(v) && !(/^[a-z][a-z0-9_]{2,63}$/.test(v) && isSensitiveName(v))) spans.push({ start: start + s, end: start + e, rule: 'credentials-table' });
       });
       return table;
     }

@@ -2,6 +2,7 @@
 // Each pattern starts with a literal prefix (the hints, tested with
 // String.includes before any regex runs) and uses bounded repetition only,
 // with no quantified group that contains a quantifier: matching is linear.
+import { isPlaceholder } from './names';
 
 export interface TokenShape {
   name: string;
@@ -17,6 +18,8 @@ export interface TokenShape {
 }
 
 const mixed = (m: string) => /[0-9]/.test(m) && /[A-Z]/.test(m) && /[a-z]/.test(m);
+/** AWS's documentation keys end in EXAMPLE / EXAMPLEKEY. */
+const notDocsExample = (m: string) => !/EXAMPLE/.test(m);
 const notAllOneClass = (m: string) => /[0-9]/.test(m) && /[A-Za-z]/.test(m);
 
 export const TOKEN_SHAPES: TokenShape[] = [
@@ -24,10 +27,10 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'pgp-private-key', example: '-----BEGIN PGP PRIVATE KEY BLOCK-----', hints: ['PGP PRIVATE'], re: /-----BEGIN PGP PRIVATE KEY BLOCK-----[\s\S]{0,40000}?(?:-----END PGP PRIVATE KEY BLOCK-----|$)/g },
   { name: 'putty-private-key', example: 'Private-Lines: 14 + base64 lines (.ppk)', hints: ['Private-Lines:'], re: /Private-Lines:[ \t]{0,4}\d{1,4}[ \t]{0,4}(?:\r?\n|\\n)([A-Za-z0-9+/=\r\n\\]{1,60000})/g, group: 1 },
   { name: 'age-secret-key', example: 'AGE-SECRET-KEY-1…', hints: ['AGE-SECRET-KEY-1'], re: /AGE-SECRET-KEY-1[0-9A-Z]{50,70}/g },
-  { name: 'aws-access-key', example: 'AKIA… (20 characters)', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
+  { name: 'aws-access-key', example: 'AKIA… (20 characters)', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g, check: notDocsExample },
   // A 40-character secret right after its key id (credentials.csv, `aws iam create-access-key` tables) or its name.
-  { name: 'aws-secret-key', example: 'AKIA…,<40 characters> or aws_secret_access_key <40 characters>', hints: ['AKIA', 'ASIA'], re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[\s,;:|=\t]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g, group: 1 },
-  { name: 'aws-secret-key', example: 'SecretAccessKey: <40 characters>', hints: ['ecret', 'ECRET'], re: /(?:secret[_ -]?access[_ -]?key|SecretAccessKey|SECRET_ACCESS_KEY|aws_secret_key|AWS_SECRET_KEY|aws_secret|AWS_SECRET)["']?[\s,:=|]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1 },
+  { name: 'aws-secret-key', example: 'AKIA…,<40 characters> or aws_secret_access_key <40 characters>', hints: ['AKIA', 'ASIA'], re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[\s,;:|=\t]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g, group: 1, check: notDocsExample },
+  { name: 'aws-secret-key', example: 'SecretAccessKey: <40 characters>', hints: ['ecret', 'ECRET'], re: /(?:secret[_ -]?access[_ -]?key|SecretAccessKey|SECRET_ACCESS_KEY|aws_secret_key|AWS_SECRET_KEY|aws_secret|AWS_SECRET)["']?[\s,:=|]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1, check: notDocsExample },
   { name: 'gcp-api-key', example: 'AIza…', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { name: 'gcp-oauth-token', example: 'ya29.…', hints: ['ya29.'], re: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
   { name: 'google-oauth-secret', example: 'GOCSPX-…', hints: ['GOCSPX-'], re: /\bGOCSPX-[0-9A-Za-z_-]{20,64}/g },
@@ -37,7 +40,7 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'github-token', example: 'ghp_ gho_ ghu_ ghs_ ghr_', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}\b/g },
   { name: 'github-fine-grained-token', example: 'github_pat_…', hints: ['github_pat_'], re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
   { name: 'gitlab-token', example: 'glpat- gldt- glrt- glptt- glsoat- gloas- glcbt- glimt-', hints: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glsoat-', 'gloas-', 'glcbt-', 'glimt-', 'glagent-', 'glffct-'], re: /\b(?:glpat|gldt|glrt|glptt|glsoat|gloas|glcbt|glimt|glagent|glffct)-[A-Za-z0-9_.-]{20,80}/g },
-  { name: 'slack-token', example: 'xoxb- xoxp- xoxa- xoxe- xapp-', hints: ['xox', 'xapp-'], re: /\b(?:xox[abposre]|xapp)(?:-|\.xox[abpre]-)[A-Za-z0-9-]{10,250}/g },
+  { name: 'slack-token', example: 'xoxb- xoxp- xoxa- xoxe- xapp-', hints: ['xox', 'xapp-'], re: /\b(?:xox[abposre]|xapp)(?:-|\.xox[abpre]-)[A-Za-z0-9-]{10,250}/g, check: (m) => /[0-9]/.test(m) },
   { name: 'slack-webhook', example: 'https://hooks.slack.com/services/…', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g },
   { name: 'discord-webhook', example: 'https://discord.com/api/webhooks/…', hints: ['/api/webhooks/'], re: /\/api\/webhooks\/\d{5,30}\/([A-Za-z0-9_-]{30,120})/g, group: 1 },
   { name: 'telegram-bot-token', example: '123456789:AA… (also in api.telegram.org/bot… URLs)', hints: [':AA'], re: /(?<![0-9])\d{6,12}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/g },
@@ -68,6 +71,6 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'postman-key', example: 'PMAK-…', hints: ['PMAK-'], re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}/g },
   { name: 'grafana-token', example: 'glsa_ glc_', hints: ['glsa_', 'glc_'], re: /\b(?:glsa|glc)_[A-Za-z0-9_+/=-]{30,200}/g },
   { name: 'newrelic-key', example: 'NRAK-…', hints: ['NRAK-', 'NRII-'], re: /\bNR(?:AK|II)-[A-Z0-9]{27}/g },
-  { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /\b(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => /[0-9]/.test(m) || /[+/=_-]/.test(m) },
+  { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /(?<![A-Za-z0-9_-])(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => (/[0-9]/.test(m) || /[+/=_-]/.test(m)) && !isPlaceholder(m) },
   { name: 'jwt', example: 'eyJ….eyJ….…', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}/g },
 ];
