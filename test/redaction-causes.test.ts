@@ -58,6 +58,17 @@ export const SECRETS: [string, string, string][] = [
   ['process substitution', "ansible-playbook site.yml --vault-password-file <(echo 'oak elm ash birch')\n", 'oak elm ash birch'],
   ['REPL shows a secret', ">>> user.api_token\n'q8w7e6r5t4y3u2i1o0'\n", 'q8w7e6r5t4y3u2i1o0'],
   ['CI debug evaluation', "##[debug]Evaluating: secrets.NPM_TOKEN\n##[debug]Result: 'Zy7&xW6#vU5'\n", 'Zy7&xW6#vU5'],
+  ['ANSI colour codes', '\u001b[1mPassphrase:\u001b[0m \u001b[35mgranite.Heron552#\u001b[0m\n', 'granite.Heron552#'],
+  ['ANSI around a token shape', 'using \u001b[36mghp_Zr8Kq2Lm7Xv3Pz8Nw1Bc4Df6Gh9Jk0Lm2Np4\u001b[39m now\n', 'ghp_Zr8Kq2Lm7Xv3Pz8Nw1Bc4Df6Gh9Jk0Lm2Np4'],
+  ['full-width colon', 'パスワード：Fq8%zLp2#Wm\n', 'Fq8%zLp2#Wm'],
+  ['box table row', '│ db_password │ Kite7#meadow_21 │\n', 'Kite7#meadow_21'],
+  ['pipe table row and its continuation', 'API_TOKEN | tok-1111aaaa2222bbbb\n          | 3333cccc4444dddd\n', '3333cccc4444dddd'],
+  ['history file \\040 escapes', "ALTER\\040USER\\040'app'\\040IDENTIFIED\\040BY\\040'Lynx-4471!';\n", 'Lynx-4471!'],
+  ['backslash-continued token', 'GH_TOKEN:\n----\nghp_Qw7Er5Ty3Ui1\\\nOp9As7Df5Gh3Jk1Lz8Xc6Vb4\n', 'Op9As7Df5Gh3Jk1Lz8Xc6Vb4'],
+  ['continued quoted string', 'export NPM_TOKEN="npm_Ab12Cd34Ef56"\\\n"Gh78Ij90Kl12Mn34Op56Qr"\n', 'Gh78Ij90Kl12Mn34Op56Qr'],
+  ['YAML folded block scalar', 'kind: Secret\ndata:\n  tls.key: >-\n    TUlJRXZRSUJBREFOQmdrcWhraUc5dzBCQVFFRkFBU0NCS2N3\n    Z2dTakFnRUFBb0lCQVFDN1ZKVFV0OVVzOGNLag==\n', 'Z2dTakFnRUFBb0lCQVFDN1ZKVFV0OVVzOGNLag=='],
+  ['folded Authorization header', 'Authorization: Bearer\n eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhYmMxMjMiLCJpYXQiOjE3MDAw\n MDAwMDB9.Xk3mQ9pL2vR8tN6wZ4yB1cF7hJ0sD5gA\n', 'MDAwMDB9.Xk3mQ9pL2vR8tN6wZ4yB1cF7hJ0sD5gA'],
+  ['fold -w output', '$ echo $API_KEY | fold -w 60\n' + 'sk-proj-Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1Uv3Wx5Yz7Ab9Cd1Ef3Gh5Ij7Kl9'.slice(0, 60) + '\nKl9Mn1Op3Qr5St7Uv9\n', 'Kl9Mn1Op3Qr5St7Uv9'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -108,6 +119,9 @@ export const LOOKALIKES: [string, string, string][] = [
   ['ConfigMap data', 'kind: ConfigMap\ndata:\n  token_ttl: "3600"\n  api_base: https://api.example.net\n', 'https://api.example.net'],
   ['secret references in a Secret', 'kind: Secret\nstringData:\n  password: {{ .Values.db.password | quote }}\n', '{{ .Values.db.password | quote }}'],
   ['echo to a non-reader', "$ echo 'hello world' | tr a-z A-Z\n", 'hello world'],
+  ['sample env with x runs', 'AWS_SECRET_ACCESS_KEY=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nAWS_REGION=eu-central-1\n', 'AWS_REGION=eu-central-1'],
+  ['psql table with a text column', ' name            | character varying |\n password_digest | character varying |\n', 'character varying'],
+  ['PEM certificate lines', '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQm9vZ3VzQ2VydGlmaWNhdGVGb3JUZXN0czAKBggqhkjO\nPQQDAjAWMRQwEgYDVQQDDAtleGFtcGxlLm5ldDAeFw0yNDAxMDEwMDAwMDBaFw0z\n-----END CERTIFICATE-----\n', 'MIIBszCCAVmgAwIBAgIUQm9vZ3VzQ2VydGlmaWNhdGVGb3JUZXN0czAKBggqhkjO'],
   ['HTML attribute', '<input type="password" name="password" autocomplete="new-password">\n', 'autocomplete="new-password"'],
 ];
 

@@ -12,6 +12,7 @@ import { isBasicCredential, isNotSecretName, isPlaceholder, isProgramMessage, is
 import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, readValue, type Span } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
+import { normalizedView } from './redaction/views';
 import { scan, work } from './redaction/work';
 
 export { isSensitiveName, isPlaceholder };
@@ -300,6 +301,13 @@ export function secretSpans(text: string): Span[] {
     const inView: Span[] = [];
     detect(view.text, inView);
     for (const sp of inView) spans.push({ start: view.map[sp.start], end: view.map[sp.end], rule: sp.rule });
+  }
+  // What a terminal shows: colour codes dropped, box bars and typographic quotes as ASCII, wrapped secrets joined.
+  const shown = normalizedView(text);
+  if (shown) {
+    const inView: Span[] = [];
+    detect(shown.text, inView);
+    for (const sp of inView) spans.push({ start: shown.map[sp.start], end: shown.map[sp.end - 1] + 1, rule: sp.rule });
   }
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);

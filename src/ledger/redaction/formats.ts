@@ -293,7 +293,7 @@ const PROMPT = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]{1,4}([^\n]{1,400})$/
 const PRINTS_SECRET = new RegExp(
   '^(?:sudo[ \\t]+)?(?:' +
     [
-      '(?:pass|gopass)(?:[ \\t]+show)?[ \\t]+(?!-)[\\w@./-]{1,200}',
+      '(?:pass|gopass)(?:[ \\t]+show)?[ \\t]+(?!-)[\\w@./-]{1,200}[ \\t]*$',
       'lpass[ \\t]+show\\b.*(?:--password|[ \\t]-p\\b)',
       'security[ \\t]+find-(?:generic|internet)-password\\b.*[ \\t]-w\\b',
       'secret-tool[ \\t]+lookup\\b',
@@ -312,9 +312,9 @@ const PRINTS_SECRET = new RegExp(
       'snyk[ \\t]+config[ \\t]+get[ \\t]+api\\b',
       'terraform[ \\t]+output[ \\t]+-raw[ \\t]+\\w*(?:password|secret|token|key)\\w*',
       '(?:bin/)?rails[ \\t]+secret\\b',
-      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*)?',
+      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*)?[ \\t]*$',
     ].join('|') +
-    ')[ \\t]*$',
+    ')',
 );
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.

@@ -115,6 +115,7 @@ export function findLineSecrets(text: string, spans: Span[]): void {
   }
 
   findContextSecrets(text, spans);
+  pipeSecretRow = false;
 
   let table: { sep: string; cols: boolean[]; n: number } | undefined;
   let lineStart = 0;
@@ -211,9 +212,12 @@ function findContextSecrets(text: string, spans: Span[]): void {
 }
 
 const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{1,256})[ \t]{0,4}$/;
-const ROW = /^[ \t]{0,8}(?:[-*][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]{2,40}(\S[^\n]{0,511})$/;
+const ROW = /^[ \t]{0,8}(?:[-*][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63}(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,2})[ \t]{2,40}(\S[^\n]{0,511})$/;
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
+const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
+const PIPE_CONT = /^[ \t]{0,8}\|?[ \t]{1,80}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}\|?[ \t]*$/;
+let pipeSecretRow = false;
 const MULTI_COLUMN = /[^ \t][ \t]*(?:  |\t)[ \t]*[^ \t]|^[|│]|^(?:requisite|required|sufficient|optional|include|substack|\[[^\]]{1,80}\])[ \t]|\.so\b/;
 const HEADER_CHARS = /^[A-Za-z0-9 _."'\t,|;-]{3,4096}$/;
 
@@ -231,6 +235,18 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
   }
+  // | name | value | rows (doppler, confluent, box tables read as |), and a row below that only continues the value.
+  if (l.includes('|')) {
+    const p = PIPE_ROW.exec(l);
+    const c = !p && pipeSecretRow ? PIPE_CONT.exec(l) : null;
+    const v = p && isSensitiveName(p[1]) ? p[2] : c ? c[1] : undefined;
+    pipeSecretRow = false;
+    if (v && !isPlaceholder(v) && (/[0-9]/.test(v) || /[^A-Za-z]/.test(v))) {
+      const at = l.indexOf(v, l.indexOf('|', p ? l.indexOf(p[1]) : 0));
+      spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
+      pipeSecretRow = true;
+    }
+  } else pipeSecretRow = false;
   m = l.includes('  ') || l.includes('\t') ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(/[ \t]+$/, '');
