@@ -111,6 +111,7 @@ for (let c = 0; c < 128; c++) {
   else if (/[0-9.-]/.test(ch)) NAME_CHAR[c] = 1;
 }
 const MAX_NAME = 64;
+const MAX_ALIGN = 40;
 
 const STOP_SETS = ['&#"\'', ',}]"\'', '"\'`<>'];
 
@@ -132,8 +133,9 @@ export function findAssignments(text: string, spans: Span[]): void {
     const sep = s++;
     // Backwards: at most 3 blanks, an optional closing quote, the name (a maximal run of at most 64).
     let j = sep - 1;
-    while (j >= 0 && sep - j <= 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
-    if (sep - 1 - j > 3 || j < 0) continue;
+    // Aligned columns (terraform plan, HCL: `password             = "…"`) may put up to MAX_ALIGN blanks before it.
+    while (j >= 0 && sep - j <= MAX_ALIGN + 1 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
+    if (sep - 1 - j > MAX_ALIGN || j < 0) continue;
     const q = text.charCodeAt(j);
     const quotedName = q === 34 || q === 39;
     const nameEnd = quotedName ? j : j + 1;
@@ -187,6 +189,15 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (nested) v = [at, memoEnd];
     else {
       v = readValue(text, at, { enclosing, stops, toLineEnd: yamlLine });
+      // A YAML comment after the value (`key: abc123   # integration key`) is not part of it.
+      if (v && yamlLine && !quoted) {
+        const h = text.indexOf(' #', v[0]);
+        if (h !== -1 && h < v[1]) {
+          let e = h;
+          while (e > v[0] && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--;
+          v = e > v[0] ? [v[0], e] : undefined;
+        }
+      }
       if (v && !quoted) {
         memoStops = key;
         memoEnd = v[1];
@@ -286,7 +297,7 @@ export function findTokens(text: string, spans: Span[]): void {
 }
 
 // Cheap pre-checks: most strings in a record are short and plain.
-const HAS_ASSIGNMENT = /\w["']?[ \t]{0,3}[:=]/;
+const HAS_ASSIGNMENT = /\w["']?[ \t]{0,40}[:=]/;
 const MIN_SECRET_TEXT = 6;
 
 /** Spans of secrets in `text`, merged, in order. */
@@ -453,7 +464,7 @@ function detect(text: string, spans: Span[]): void {
   findFormatSecrets(text, spans);
   if (HAS_ASSIGNMENT.test(text)) {
     findAssignments(text, spans);
-    if (text.includes('alue')) findNameValuePairs(text, spans);
+    if (text.includes('alue') || text.includes('Data')) findNameValuePairs(text, spans);
   }
 }
 

@@ -25,8 +25,10 @@ export interface CliRule {
   flags: FlagRule[];
   /** The password is the last plain argument when one of these flags is present (htpasswd -b file user pw). */
   lastArgWith?: RegExp;
-  /** With lastArgWith: only when the command has at least this many plain arguments (mc alias set NAME URL KEY SECRET, not mc alias rm NAME). */
+  /** With lastArgWith: only when the command has at least this many plain arguments (mc alias set NAME URL KEY SECRET, not mc alias rm NAME); 2 unless given. */
   minArgs?: number;
+  /** With lastArgWith: a last argument like this is not the secret (net use: a drive, a share, *). */
+  lastArgNot?: RegExp;
   /** Plain arguments come as NAME VALUE pairs: a VALUE after a NAME that holds a secret is one (aws configure set, rclone config create). */
   namedPairs?: boolean;
 }
@@ -52,7 +54,15 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['twine'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['rdesktop'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['xfreerdp', 'wlfreerdp'], flags: [{ flag: '/p:', takes: 'attached' }] },
-  { programs: ['net'], flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }] },
+  { programs: ['net'], sub: 'use', flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }], lastArgWith: /^\/user:/i, minArgs: 4, lastArgNot: /^(?:[A-Za-z]:|\\.*|\*|\/.*|use)$/i },
+  { programs: ['rclone'], sub: 'obscure', flags: [], lastArgWith: /^/ },
+  { programs: ['bw'], sub: 'unlock', flags: [], lastArgWith: /^/ },
+  { programs: ['bw'], sub: 'login', flags: [], lastArgWith: /^/, minArgs: 3 },
+  { programs: ['ConvertTo-SecureString', 'convertto-securestring'], flags: [{ flag: '-String', takes: 'separate' }], lastArgWith: /^-AsPlainText$/i, minArgs: 1 },
+  { programs: ['oathtool'], flags: [], lastArgWith: /^/, minArgs: 1 },
+  { programs: ['logdna-agent', 'mezmo-agent'], flags: [{ flag: '-k', takes: 'separate' }, { flag: '--key', takes: 'separate' }] },
+  { programs: ['prefect'], sub: 'cloud', flags: [{ flag: '-k', takes: 'separate' }, { flag: '--key', takes: 'separate' }] },
+  { programs: ['ngrok'], flags: [], namedPairs: true },
   { programs: ['psexec', 'psexec.exe', 'psexec.py', 'wmiexec.py', 'smbexec.py'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['aws'], sub: 'configure', flags: [], namedPairs: true },
   { programs: ['git'], sub: 'config', flags: [], namedPairs: true },
@@ -144,7 +154,7 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     let sawLastArgFlag = false;
     const flush = () => {
       for (const r of rules) {
-        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain) && plain.length >= Math.max(2, r.minArgs ?? 0)) {
+        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain) && plain.length >= (r.minArgs ?? 2) && !r.lastArgNot?.test(plain[plain.length - 1].text)) {
           markValue(text, plain[plain.length - 1], 0, 'whole', spans, 'cli-argument');
         }
         if (r.namedPairs && (!r.sub || r.sub === firstPlain)) {

@@ -21,6 +21,7 @@ export const NOT_SECRET_AFTER = [
   'change', 'changed', 'updated', 'created', 'at', 'date', 'time', 'timestamp', 'stats', 'metrics', 'status', 'state', 'valid', 'invalid', 'check', 'checker', 'test',
   'spec', 'specs', 'example', 'sample', 'docs', 'doc', 'help', 'len', 'encoding', 'algorithm', 'algo', 'hint', 'rules', 'rule', 'location', 'region', 'stdin', 'fd',
   'issuer', 'audience', 'endpoint', 'sent', 'received', 'budget', 'usage', 'price', 'rate', 'window', 'bucket', 'index', 'position', 'pos', 'offset', 'start', 'end',
+  'digest', 'hash', 'hashed', 'checksum', 'accessor',
 ];
 
 /** Whole names that hold secrets although no word above ends them. */

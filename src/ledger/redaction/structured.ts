@@ -1,7 +1,7 @@
 // Secrets found by where they stand rather than by their shape: URL
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
-import { isPlaceholder, isSensitiveName } from './names';
+import { isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
 
@@ -218,6 +218,9 @@ const SEPS = [',', '\t', '|', ';'];
 const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
 const PIPE_CONT = /^[ \t]{0,8}\|?[ \t]{1,80}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}\|?[ \t]*$/;
 let pipeSecretRow = false;
+// A column type in DDL (`api_token varchar(64),`), not a value.
+const SQL_TYPE = /^[A-Za-z_]{2,20}(?:\(\d{1,5}(?:,\d{1,3})?\))?(?:\[\])?,?$/;
+const DIRECTIVE = /^[ \t]{0,16}([A-Za-z_][\w.-]{1,63})[ \t]{1,16}("?)([^\s"]{6,512})\2[ \t]{0,8}$/;
 const MULTI_COLUMN = /[^ \t][ \t]*(?:  |\t)[ \t]*[^ \t]|^[|│]|^(?:requisite|required|sufficient|optional|include|substack|\[[^\]]{1,80}\])[ \t]|\.so\b/;
 const HEADER_CHARS = /^[A-Za-z0-9 _."'\t,|;-]{3,4096}$/;
 
@@ -247,6 +250,12 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
       pipeSecretRow = true;
     }
   } else pipeSecretRow = false;
+  // A config directive: `requirepass x`, `Splunk_Token x` (one name, blanks, one value, nothing else).
+  m = DIRECTIVE.exec(l);
+  if (m && isSensitiveName(m[1]) && (/[0-9]/.test(m[3]) || /[^A-Za-z]/.test(m[3])) && !SQL_TYPE.test(m[3]) && isSensitiveAssignment(m[1], m[3])) {
+    const at = l.lastIndexOf(m[3]);
+    spans.push({ start: start + at, end: start + at + m[3].length, rule: 'directive' });
+  }
   m = l.includes('  ') || l.includes('\t') ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(/[ \t]+$/, '');
@@ -309,7 +318,7 @@ function splitCells(l: string, sep: string): [number, number][] {
 
 // Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}),
 // .NET appSettings (<add key="X" value="..." />), tags ({"Key": "X", "Value": "..."}).
-const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
 
 export function findNameValuePairs(text: string, spans: Span[]): void {
   NAME_THEN_VALUE.lastIndex = 0;
