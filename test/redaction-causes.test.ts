@@ -89,6 +89,22 @@ export const SECRETS: [string, string, string][] = [
   ['Teams webhook path', 'https://corp.webhook.office.com/webhookb2/aaaa-bbbb@cccc-dddd/IncomingWebhook/0123456789abcdef0123456789abcdef/eeee-ffff/Xy12Zw34Vu56Ts78Rq90Po12Nm34\n', '0123456789abcdef0123456789abcdef'],
   ['Mattermost hook id', 'hook: https://chat.example.net/hooks/ab12cd34ef56gh78ij90kl12mn\n', 'ab12cd34ef56gh78ij90kl12mn'],
   ['PuTTY MAC', 'Private-MAC: 0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c\n', '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c'],
+  ['CLI table under dashes with a KeyName column', 'KeyName    Permissions    Value\n---------  -------------  ------------------------------------------\nprimary    FULL           Zm9vYmFyYmF6UXV4MTIzNDU2Nzg5MGFiY2RlZg==\n', 'Zm9vYmFyYmF6UXV4MTIzNDU2Nzg5MGFiY2RlZg=='],
+  ['box table with a KeyName column and a wrapped value', '┌──────────┬────────────────────┐\n│ KeyName  │ Value              │\n├──────────┼────────────────────┤\n│ secondary│ QmFzZTY0S2V5UGFydE9u │\n│          │ ZVR3b1RocmVlRm91cg== │\n└──────────┴────────────────────┘\n', 'ZVR3b1RocmVlRm91cg=='],
+  ['browser cookie export', '[{"domain":".example.net","name":"uid_tk","value":"Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Ji0Hg9Fe8Dc7Ba6","httpOnly":true}]\n', 'Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Ji0Hg9Fe8Dc7Ba6'],
+  ['XML CDATA', '<secret><![CDATA[Nk8#pQ2!xZ]]></secret>\n', 'Nk8#pQ2!xZ'],
+  ['Jenkins encrypted value', '<password>{AQAAABAAAAAQx8Zk2Lm9Vb4Nq7Wp3Rt6Ys1Hd5Gf0Jc8Ta2Ue4Mi=}</password>\n', '{AQAAABAAAAAQx8Zk2Lm9Vb4Nq7Wp3Rt6Ys1Hd5Gf0Jc8Ta2Ue4Mi=}'],
+  ['printf format into sudo -S', "printf '%s\\n' 'Basalt#7710' | sudo -S whoami\n", 'Basalt#7710'],
+  ['here-string into sudo -S', "sudo -S apt update <<< 'Quill-5521!'\n", 'Quill-5521!'],
+  ['expect send', 'expect "*assword:*"\nsend "Marlin_8842\\r"\n', 'Marlin_8842'],
+  ['redis-cli AUTH', '127.0.0.1:6379> AUTH default Vx7!Kq2#Lm\n', 'Vx7!Kq2#Lm'],
+  ['mongo db.auth', 'db.auth("app", "Heron#4410x")\n', 'Heron#4410x'],
+  ['Azure key list JSON', '[{"creationTime": "2024-01-01", "keyName": "key2", "permissions": "FULL", "value": "Y2xvdWRLZXlWYWx1ZUV4YW1wbGUxMjM0NTY3OA=="}]\n', 'Y2xvdWRLZXlWYWx1ZUV4YW1wbGUxMjM0NTY3OA=='],
+  ['k8s Secret as JSON', '{"apiVersion": "v1", "kind": "Secret", "data": {"ca.key": "TWlJRXZRSUJBREFOQmdrcWhraUc5dzBC"}}\n', 'TWlJRXZRSUJBREFOQmdrcWhraUc5dzBC'],
+  ['net user password', 'net user svc_backup Tern!8834 /add\n', 'Tern!8834'],
+  ['cmdkey /pass:', 'cmdkey /generic:srv1 /user:corp\\amy /pass:Kelp-2219#\n', 'Kelp-2219#'],
+  ['wpa_passphrase', 'wpa_passphrase HomeNet "Coral Reef 2291!"\n', 'Coral Reef 2291!'],
+  ['ANSI inside escaped JSON output', '{"stdout": "\\u001b[32mPassword:\\u001b[0m Pike.Summit448#\\n"}', 'Pike.Summit448#'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -144,6 +160,9 @@ export const LOOKALIKES: [string, string, string][] = [
   ['PEM certificate lines', '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQm9vZ3VzQ2VydGlmaWNhdGVGb3JUZXN0czAKBggqhkjO\nPQQDAjAWMRQwEgYDVQQDDAtleGFtcGxlLm5ldDAeFw0yNDAxMDEwMDAwMDBaFw0z\n-----END CERTIFICATE-----\n', 'MIIBszCCAVmgAwIBAgIUQm9vZ3VzQ2VydGlmaWNhdGVGb3JUZXN0czAKBggqhkjO'],
   ['DDL column types', 'CREATE TABLE t (\n  refresh_token_digest char(64),\n  api_token varchar(255)\n);\n', 'api_token varchar(255)'],
   ['net use without a password', 'net use Z: \\\\fs02\\data /user:CORP\\amy\n', '\\\\fs02\\data'],
+  ['brace template value', 'password: {db_password}\n', '{db_password}'],
+  ['CLI table without secret columns', 'Name       Location    Kind\n---------  ----------  -------\nstore1     westeurope  StorageV2\n', 'westeurope'],
+  ['cookie export of a short preference', '[{"domain":".example.net","name":"lang","value":"en-GB"}]\n', 'en-GB'],
   ['HTML attribute', '<input type="password" name="password" autocomplete="new-password">\n', 'autocomplete="new-password"'],
 ];
 

@@ -87,7 +87,10 @@ function encodesPlainData(v: string): boolean {
   if (decoded.length < 12 || printable < decoded.length * 0.97) return false;
   // Words or JSON: spaces or structure, not a printable random string.
   if (!/[ {":,]/.test(decoded)) return false;
-  return secretSpans(decoded).length === 0;
+  // The detectors only, no views: their scratch buffers belong to the call that is decoding this value.
+  const inside: Span[] = [];
+  detect(decoded, inside);
+  return inside.length === 0;
 }
 
 /** Three or more word-like runs: an identifier (handleUserCallback2), not a key. */
@@ -312,6 +315,13 @@ export function secretSpans(text: string): Span[] {
     const inView: Span[] = [];
     detect(view.text, inView);
     for (const sp of inView) spans.push({ start: view.map[sp.start], end: view.map[sp.end], rule: sp.rule });
+    // Escaped output that a terminal colours or wraps: its normalized view too, mapped back through both.
+    const shownView = normalizedView(view.text);
+    if (shownView) {
+      const inShown: Span[] = [];
+      detect(shownView.text, inShown);
+      for (const sp of inShown) spans.push({ start: view.map[shownView.map[sp.start]], end: view.map[shownView.map[sp.end - 1] + 1], rule: sp.rule });
+    }
   }
   // What a terminal shows: colour codes dropped, box bars and typographic quotes as ASCII, wrapped secrets joined.
   const shown = normalizedView(text);

@@ -27,7 +27,7 @@ export interface CliRule {
   lastArgWith?: RegExp;
   /** With lastArgWith: only when the command has at least this many plain arguments (mc alias set NAME URL KEY SECRET, not mc alias rm NAME); 2 unless given. */
   minArgs?: number;
-  /** With lastArgWith: a last argument like this is not the secret (net use: a drive, a share, *). */
+  /** With lastArgWith: arguments written like this are not the secret, nor counted (net use: the subcommand, a drive, a share, *, /options). */
   lastArgNot?: RegExp;
   /** Plain arguments come as NAME VALUE pairs: a VALUE after a NAME that holds a secret is one (aws configure set, rclone config create). */
   namedPairs?: boolean;
@@ -54,8 +54,14 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['twine'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['rdesktop'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['xfreerdp', 'wlfreerdp'], flags: [{ flag: '/p:', takes: 'attached' }] },
-  { programs: ['net'], sub: 'use', flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }], lastArgWith: /^\/user:/i, minArgs: 4, lastArgNot: /^(?:[A-Za-z]:|\\.*|\*|\/.*|use)$/i },
+  { programs: ['net'], sub: 'use', flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }], lastArgWith: /^\/user:/i, minArgs: 1, lastArgNot: /^(?:[A-Za-z]:|\\.*|\*|\/.*|use)$/i },
   { programs: ['rclone'], sub: 'obscure', flags: [], lastArgWith: /^/ },
+  { programs: ['net'], sub: 'user', flags: [], lastArgWith: /^/, minArgs: 3, lastArgNot: /^(?:\*|\/.*)$/ },
+  { programs: ['cmdkey'], flags: [{ flag: '/pass:', takes: 'attached' }] },
+  { programs: ['wmic'], flags: [{ flag: '/password:', takes: 'attached' }] },
+  { programs: ['schtasks'], flags: [{ flag: '/rp', takes: 'separate' }, { flag: '/p', takes: 'separate' }] },
+  { programs: ['wpa_passphrase'], flags: [], lastArgWith: /^/ },
+  { programs: ['vault'], sub: 'login', flags: [], lastArgWith: /^/ },
   { programs: ['bw'], sub: 'unlock', flags: [], lastArgWith: /^/ },
   { programs: ['bw'], sub: 'login', flags: [], lastArgWith: /^/, minArgs: 3 },
   { programs: ['ConvertTo-SecureString', 'convertto-securestring'], flags: [{ flag: '-String', takes: 'separate' }], lastArgWith: /^-AsPlainText$/i, minArgs: 1 },
@@ -154,8 +160,10 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     let sawLastArgFlag = false;
     const flush = () => {
       for (const r of rules) {
-        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain) && plain.length >= (r.minArgs ?? 2) && !r.lastArgNot?.test(plain[plain.length - 1].text)) {
-          markValue(text, plain[plain.length - 1], 0, 'whole', spans, 'cli-argument');
+        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain)) {
+          // Arguments like lastArgNot (as written: net use's drive, \\share, /add) are not candidates.
+          const candidates = r.lastArgNot ? plain.filter((w) => !r.lastArgNot!.test(text.slice(w.start, w.end))) : plain;
+          if (candidates.length >= (r.minArgs ?? 2)) markValue(text, candidates[candidates.length - 1], 0, 'whole', spans, 'cli-argument');
         }
         if (r.namedPairs && (!r.sub || r.sub === firstPlain)) {
           for (let k = 0; k + 1 < plain.length; k++) {

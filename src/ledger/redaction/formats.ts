@@ -21,7 +21,7 @@ function push(spans: Span[], start: number, value: string, rule: string): void {
 const local = (n: string) => n.slice(n.lastIndexOf(':') + 1);
 
 // <password>x</password>, <Pass encoding="base64">x</Pass>, <keystorePass>x</keystorePass>.
-const XML_ELEMENT = /<([A-Za-z][\w.:-]{0,63})(?:[ \t][^<>\n]{0,200})?>([^<>\n]{1,1024})<\/\1>/g;
+const XML_ELEMENT = /<([A-Za-z][\w.:-]{0,63})(?:[ \t][^<>\n]{0,200})?>(?:<!\[CDATA\[)?([^<>\n]{1,1024}?)(?:\]\]>)?<\/\1>/g;
 // EDN/Clojure :password "x"; Ruby :password => "x"; PHP 'password' => 'x'.
 const EDN_PAIR = /:([A-Za-z][\w.*+!?-]{0,63})[ \t]{1,8}"((?:[^"\\\n]|\\.){1,1024})"/g;
 const ARROW_PAIR = /(?:(["'])([A-Za-z_][\w.-]{0,63})\1|:([A-Za-z_]\w{0,63}))[ \t]{0,3}=>[ \t]{0,3}/g;
@@ -64,7 +64,7 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     while ((m = scan(XML_ELEMENT, text))) {
       if (!isSensitiveName(local(m[1]))) continue;
       const v = m[2].trim();
-      push(spans, m.index + m[0].indexOf('>') + 1 + m[2].indexOf(v), v, 'xml');
+      push(spans, m.index + m[0].indexOf(m[2], m[0].indexOf('>')) + m[2].indexOf(v), v, 'xml');
     }
   }
   if (text.includes(':')) {
@@ -310,6 +310,7 @@ const PRINTS_SECRET = new RegExp(
       'heroku[ \\t]+auth:token\\b',
       'kubectl[ \\t]+create[ \\t]+token\\b',
       'snyk[ \\t]+config[ \\t]+get[ \\t]+api\\b',
+      'az[ \\t]+\\S.*\\b(?:keys?|secrets?|password|token|credentials?|connection-string)\\b.*(?:-o|--output)[ \\t]+tsv\\b.*',
       'terraform[ \\t]+output[ \\t]+-raw[ \\t]+\\w*(?:password|secret|token|key)\\w*',
       '(?:bin/)?rails[ \\t]+secret\\b',
       'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*)?[ \\t]*$',
@@ -318,8 +319,19 @@ const PRINTS_SECRET = new RegExp(
 );
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
-const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
-const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--password-stdin|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b))/;
+const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}")[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
+const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--password-stdin|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b|\bkinit\b|\bsecret[ \t]{1,4}create\b|\bssh-add\b|-pass(?:in)?[ \t]{1,4}stdin\b))/;
+// sudo -S … <<< 'x', chpasswd <<< 'user:x': a here-string into a password reader.
+const HERE_STRING = /<<<[ \t]{0,4}(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s;|&'"]{1,256}))/g;
+// expect scripts: expect "*assword*" then send "x\r".
+const EXPECT_SEND = /expect[ \t]{1,4}(?:-[a-z]{2,5}[ \t]{1,4})?["{][^"}\n]{0,40}(?:assword|assphrase|PIN|secret|token)[^"}\n]{0,40}["}][ \t;]{0,4}(?:\r?\n[ \t]{0,40})?send[ \t]{1,4}(?:--[ \t]{1,4})?"((?:[^"\\\n]|\\[^rn]){1,256})(?:\\r|\\n)?"/g;
+// redis-cli AUTH [user] pass; mongo db.auth("user", "pass").
+const REDIS_AUTH = /(?:^|>[ \t]{0,2})AUTH[ \t]{1,4}(?:[^\s]{1,64}[ \t]{1,4})?([^\s]{4,256})[ \t]*$/gm;
+const DB_AUTH = /\bdb\.auth\([ \t]{0,3}["'][^"'\n]{1,64}["'][ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\1/g;
+// Azure key lists as JSON: {"keyName": "key1", "permissions": "FULL", "value": "…"}.
+const KEYNAME_VALUE = /"keyName"[ \t]{0,3}:[ \t]{0,3}"[^"\n]{1,64}"[^{}]{0,300}?"value"[ \t]{0,3}:[ \t]{0,3}"([^"\n]{8,512})"/g;
+// kubectl get secret -o json: "data": { … } of a "kind": "Secret".
+const JSON_DATA = /"(?:data|stringData)"[ \t]{0,3}:[ \t]{0,3}\{/g;
 const ECHO_SUBST = /[ =]<\(echo[ \t]{1,4}(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s)]{1,256}))\)/g;
 // An expression that reads a secret, then its value (a REPL, a CI debug log): `>>> s.session_key` / `'x'`.
 const READS_SECRET = /(?:^|[.\[\s])["']?([A-Za-z_]\w{0,63})["']?\]?(?:\(\))?[ \t]*$/;
@@ -365,6 +377,43 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       if (!/-{1,2}[\w-]{0,40}pass[\w-]{0,40}$/.test(lineBefore(text, m.index).slice(-90))) continue;
       const v = m[1] ?? m[2] ?? m[3];
       push(spans, m.index + m[0].length - 1 - v.length - (m[3] ? 0 : 1), v, 'cli-stdin');
+    }
+  }
+  if (text.includes('<<<')) {
+    HERE_STRING.lastIndex = 0;
+    while ((m = scan(HERE_STRING, text))) {
+      if (!STDIN_READER.test(lineBefore(text, m.index).replace(/^.*?\b(?=sudo\b|[\w-]+passw|chpasswd|kinit)/, ''))) continue;
+      const v = m[1] ?? m[2] ?? m[3];
+      push(spans, m.index + m[0].length - v.length - (m[3] ? 0 : 1), v, 'cli-stdin');
+    }
+  }
+  if (text.includes('send')) {
+    EXPECT_SEND.lastIndex = 0;
+    while ((m = scan(EXPECT_SEND, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'expect-send');
+  }
+  if (text.includes('AUTH ')) {
+    REDIS_AUTH.lastIndex = 0;
+    while ((m = scan(REDIS_AUTH, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'redis-auth');
+  }
+  if (text.includes('db.auth(')) {
+    DB_AUTH.lastIndex = 0;
+    while ((m = scan(DB_AUTH, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'db-auth');
+  }
+  if (text.includes('"keyName"')) {
+    KEYNAME_VALUE.lastIndex = 0;
+    while ((m = scan(KEYNAME_VALUE, text))) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'key-list');
+  }
+  if (text.includes('"Secret"') && /"kind"[ \t]{0,3}:[ \t]{0,3}"Secret"/.test(text)) {
+    JSON_DATA.lastIndex = 0;
+    while ((m = scan(JSON_DATA, text))) {
+      const from = m.index + m[0].length;
+      let to = text.indexOf('}', from);
+      if (to === -1 || to - from > 65536) to = Math.min(text.length, from + 65536);
+      work.reads += to - from;
+      const block = text.slice(from, to);
+      MAP_VALUE.lastIndex = 0;
+      let v: RegExpExecArray | null;
+      while ((v = MAP_VALUE.exec(block))) push(spans, from + v.index + v[0].length - 1 - v[1].length, v[1], 'k8s-secret');
     }
   }
   if (text.includes('>>>') || text.includes('##[debug]') || text.includes('=> ') || text.includes('Out[')) {

@@ -249,7 +249,8 @@ export function isPlaceholder(v: string): boolean {
     if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
   } else if (first === '<' || first === '{' || first === '[' || first === '(') {
     // Templates: <your key>, {{ token }}, {token}, [hidden]; masks: (sensitive value), (hidden); PowerShell reads: (Get-Secret -Name X).
-    if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{?[^{}]{1,120}\}\}?$/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s) || /^\([A-Za-z][A-Za-z _-]{0,40}\)$/.test(s)) return true;
+    // {token}, {api_key}: a name in braces; {AQAAAB…=} (an encrypted value) is not.
+    if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{[^{}]{1,120}\}\}$/.test(s) || /^\{[ \t]{0,2}[A-Za-z_.$][A-Za-z_.:| $-]{0,80}[ \t]{0,2}\}$/.test(s) || /^\$?\{[ \t]{0,2}[A-Za-z_][\w.]{0,80}[ \t]{0,2}\}$/.test(s) && !/\d{3}/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s) || /^\([A-Za-z][A-Za-z _-]{0,40}\)$/.test(s)) return true;
     if (/^\((?:Get-[A-Z][A-Za-z]{1,40}|Read-Host)\b[^'"()]{0,200}\)$/.test(s)) return true;
   }
   if (MASKED.test(s)) return true;

@@ -1,6 +1,7 @@
 // Secrets found by where they stand rather than by their shape: URL
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
+import { SECRET_COOKIE } from './headers';
 import { isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
@@ -115,6 +116,7 @@ export function findLineSecrets(text: string, spans: Span[]): void {
   }
 
   findContextSecrets(text, spans);
+  if (text.includes('--  ') || text.includes('-- -')) findColumnTables(text, spans);
   pipeSecretRow = false;
 
   let table: { sep: string; cols: boolean[]; n: number } | undefined;
@@ -293,7 +295,9 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     if (cells.length < 2) continue;
     const names = cells.map(([s, e]) => l.slice(s, e).trim().replace(/^["']|["']$/g, ''));
     if (!names.every((n) => /^[A-Za-z][A-Za-z0-9 _.-]{0,40}$/.test(n) || n === '')) continue;
-    const cols = names.map((n) => n !== '' && isSensitiveName(n) && !/\bid$/i.test(n));
+    // A Value column beside a KeyName (SecretName, TokenName) column holds those keys.
+    const keyed = names.some((n) => /^(?:key|secret|token|password|credential)[ _-]?name$/i.test(n));
+    const cols = names.map((n) => n !== '' && ((isSensitiveName(n) && !/\bid$/i.test(n)) || (keyed && /^value$/i.test(n))));
     if (cols.some(Boolean)) return { sep, cols, n: cells.length };
   }
   return undefined;
@@ -316,17 +320,65 @@ function splitCells(l: string, sep: string): [number, number][] {
   return out;
 }
 
+// A CLI table in columns (az … -o table): a header, a line of dashes under each column, then rows.
+const DASHES = /^[ \t]{0,8}-{3,200}(?:[ \t]{1,8}-{3,200}){1,40}[ \t]*$/gm;
+
+function findColumnTables(text: string, spans: Span[]): void {
+  DASHES.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(DASHES, text))) {
+    const hs = text.lastIndexOf('\n', m.index - 2) + 1;
+    const header = text.slice(hs, m.index - 1).replace(/\r$/, '');
+    const cols: [number, number][] = [];
+    const re = /-+/g;
+    let d: RegExpExecArray | null;
+    while ((d = re.exec(m[0]))) cols.push([d.index, d.index + d[0].length]);
+    const names = cols.map(([a], i) => header.slice(a, i + 1 < cols.length ? cols[i + 1][0] : header.length).trim());
+    const keyed = names.some((n) => /^(?:key|secret|token|password|credential)[ _-]?name$/i.test(n));
+    const secret = names.map((n) => (isSensitiveName(n) && !/\bid$/i.test(n)) || (keyed && /^value$/i.test(n)));
+    if (!secret.some(Boolean)) continue;
+    let ls = m.index + m[0].length + 1;
+    for (let k = 0; k < 256 && ls < text.length; k++) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      const row = text.slice(ls, le).replace(/\r$/, '');
+      work.reads += le - ls;
+      if (!row.trim()) break;
+      cols.forEach(([a], i) => {
+        if (!secret[i]) return;
+        const cell = row.slice(a, i + 1 < cols.length ? cols[i + 1][0] : row.length);
+        const v = cell.trim().split(/[ \t]/)[0];
+        if (v && !isPlaceholder(v)) spans.push({ start: ls + a + cell.indexOf(v), end: ls + a + cell.indexOf(v) + v.length, rule: 'table' });
+      });
+      ls = le + 1;
+    }
+  }
+}
+
 // Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}),
 // .NET appSettings (<add key="X" value="..." />), tags ({"Key": "X", "Value": "..."}).
 const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+
+let cookieText = '';
+let cookieMemo = false;
+function cookieExport(text: string): boolean {
+  if (text !== cookieText) {
+    cookieText = text;
+    cookieMemo = /"(?:domain|hostOnly|httpOnly|expirationDate)"[ \t]{0,3}:/.test(text);
+  }
+  return cookieMemo;
+}
 
 export function findNameValuePairs(text: string, spans: Span[]): void {
   NAME_THEN_VALUE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = scan(NAME_THEN_VALUE, text))) {
-    if (!isSensitiveName(m[1])) continue;
+    // A browser's cookie export ({"domain": …, "name": "li_at", "value": …}): a long random value is a session.
+    const cookie = !isSensitiveName(m[1]) && (SECRET_COOKIE.test(m[1]) || cookieExport(text));
+    if (!isSensitiveName(m[1]) && !cookie) continue;
     const at = m.index + m[0].length;
     const v = readValue(text, at, { stops: ',}' });
+    if (cookie && v && !(v[1] - v[0] >= 16 && /[0-9]/.test(text.slice(v[0], v[1])) && /[A-Za-z]/.test(text.slice(v[0], v[1])))) continue;
     if (!v) continue;
     const value = text.slice(v[0], v[1]);
     if (isPlaceholder(value)) continue;

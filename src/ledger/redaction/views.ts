@@ -18,6 +18,8 @@ for (const c of '\u2502\u2503\u2551\u250a\u250b\u2506\u2507') AS[c.charCodeAt(0)
 for (const c of '\u00a0\u2007\u202f\u2009\u200a\u3000') AS[c.charCodeAt(0)] = 32;
 for (const c of '\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033') AS[c.charCodeAt(0)] = 34;
 for (const c of '\u2018\u2019\u201a\u201b\u2032') AS[c.charCodeAt(0)] = 39;
+for (const c of '\u2500\u2501\u2550\u2504\u2505\u2508\u2509') AS[c.charCodeAt(0)] = 45; // -
+for (const c of '\u253c\u251c\u2524\u252c\u2534\u250c\u2510\u2514\u2518\u256a\u256b\u256c\u2560\u2563\u2566\u2569\u2554\u2557\u255a\u255d\u253f\u2542\u254b') AS[c.charCodeAt(0)] = 43; // +
 AS[0xff1a] = 58; // ：
 AS[0xff1d] = 61; // ＝
 
