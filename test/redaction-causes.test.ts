@@ -105,6 +105,11 @@ export const SECRETS: [string, string, string][] = [
   ['cmdkey /pass:', 'cmdkey /generic:srv1 /user:corp\\amy /pass:Kelp-2219#\n', 'Kelp-2219#'],
   ['wpa_passphrase', 'wpa_passphrase HomeNet "Coral Reef 2291!"\n', 'Coral Reef 2291!'],
   ['ANSI inside escaped JSON output', '{"stdout": "\\u001b[32mPassword:\\u001b[0m Pike.Summit448#\\n"}', 'Pike.Summit448#'],
+  ['XML element named by its key attribute', '<entry key="smtp.password">Gale#5512x</entry>\n', 'Gale#5512x'],
+  ['token prefix concatenated in code', "const k = 'sk-proj-' +\n  'Hq7Wn2Lp9Xv4Bz8Mk3Rt6Ys1';\n", 'Hq7Wn2Lp9Xv4Bz8Mk3Rt6Ys1'],
+  ['gopass with a flag', '$ gopass show -o web/admin\nRook!7729q\n', 'Rook!7729q'],
+  ['cookie jar line', 'remember_token=8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39; Path=/; HttpOnly\n', '8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39'],
+  ['sqlplus quoted password', 'sqlplus -s hr/"Pa55#word!"@PDB1\n', 'Pa55#word!'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -163,6 +168,15 @@ export const LOOKALIKES: [string, string, string][] = [
   ['brace template value', 'password: {db_password}\n', '{db_password}'],
   ['CLI table without secret columns', 'Name       Location    Kind\n---------  ----------  -------\nstore1     westeurope  StorageV2\n', 'westeurope'],
   ['cookie export of a short preference', '[{"domain":".example.net","name":"lang","value":"en-GB"}]\n', 'en-GB'],
+  ['date beside a secret name', 'NAME          UPDATED\nDEPLOY_KEY    2024-03-09\n', '2024-03-09'],
+  ['quoted template after a prose word', 'password: "{{ db_pass }}"\n', '{{ db_pass }}'],
+  ['cookie without a session name', '[{"domain":".example.net","name":"_ga","value":"GA1.2.1234567890.1700000000"}]\n', 'GA1.2.1234567890.1700000000'],
+  ['Terraform function call', 'password = ${file("secrets/db.txt")}\n', '${file("secrets/db.txt")}'],
+  ['wrong password in a test', "login('bob', password='wrong-password')\n", 'wrong-password'],
+  ['JSON key with a colon', '"scripts": {\n  "token:refresh": "node bin/refresh.js"\n}\n', 'token:refresh'],
+  ['pass ls', '$ pass ls\nPassword Store\n', 'Password Store'],
+  ['policy map durations', '"tokens": {"access": "15m", "refresh": "30d"}\n', '30d'],
+  ['plain string concatenation', 'msg = "Hello " + "world"\n', '"Hello " + "world"'],
   ['HTML attribute', '<input type="password" name="password" autocomplete="new-password">\n', 'autocomplete="new-password"'],
 ];
 

@@ -207,6 +207,8 @@ export function findAssignments(text: string, spans: Span[]): void {
       }
     }
     if (!v) continue;
+    // "token:rotate": a JSON key with a colon in it (npm scripts), not a name and its value.
+    if (enclosing && text.charCodeAt(v[1]) === before && text.charCodeAt(v[1] + 1) === 58) continue;
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
     // The word before a spaced name counts too: `public key: …` (WireGuard) names a public key.
     const wordStart = text.charCodeAt(mStart - 1) === 32 ? previousWord(text, mStart - 1) : nameStart;

@@ -21,7 +21,7 @@ function push(spans: Span[], start: number, value: string, rule: string): void {
 const local = (n: string) => n.slice(n.lastIndexOf(':') + 1);
 
 // <password>x</password>, <Pass encoding="base64">x</Pass>, <keystorePass>x</keystorePass>.
-const XML_ELEMENT = /<([A-Za-z][\w.:-]{0,63})(?:[ \t][^<>\n]{0,200})?>(?:<!\[CDATA\[)?([^<>\n]{1,1024}?)(?:\]\]>)?<\/\1>/g;
+const XML_ELEMENT = /<([A-Za-z][\w.:-]{0,63})((?:[ \t][^<>\n]{0,200})?)>(?:<!\[CDATA\[)?([^<>\n]{1,1024}?)(?:\]\]>)?<\/\1>/g;
 // EDN/Clojure :password "x"; Ruby :password => "x"; PHP 'password' => 'x'.
 const EDN_PAIR = /:([A-Za-z][\w.*+!?-]{0,63})[ \t]{1,8}"((?:[^"\\\n]|\\.){1,1024})"/g;
 const ARROW_PAIR = /(?:(["'])([A-Za-z_][\w.-]{0,63})\1|:([A-Za-z_]\w{0,63}))[ \t]{0,3}=>[ \t]{0,3}/g;
@@ -32,7 +32,7 @@ const NAMED_CALL = /\b(?:define|getenv|get|fetch|setdefault|env|Setting|config)\
 // libpq inside a quoted DSN: password=''x''.
 const DOUBLED_QUOTES = /=[ \t]{0,3}''((?:[^'\n]|'(?!')){1,256})''/g;
 // Oracle user/password@host: jdbc:oracle:thin:scott/x@//h, sqlplus scott/x@db, CONNECT scott/x@db.
-const ORACLE = /(?:jdbc:oracle:(?:thin|oci8?|kprb):|\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl|sql)(?:[ \t]{1,4}-[A-Za-z]{1,2}){0,2}[ \t]{1,8}|\bconn(?:ect)?[ \t]{1,4})["']?([A-Za-z0-9_$#.]{1,64})\/([^\s@"'/][^\s@"']{0,255})@/gi;
+const ORACLE = /(?:jdbc:oracle:(?:thin|oci8?|kprb):|\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl|sql)(?:[ \t]{1,4}-[A-Za-z]{1,2}){0,2}[ \t]{1,8}|\bconn(?:ect)?[ \t]{1,4})["']?([A-Za-z0-9_$#.]{1,64})\/("[^"\n]{1,256}"|[^\s@"'/][^\s@"']{0,255})@/gi;
 // Subversion's auth files: K <n> / password / V <n> / value.
 const SVN_AUTH = /(?:^|\n)K \d{1,3}\r?\n([\w.:-]{1,64})\r?\nV \d{1,5}\r?\n([^\r\n]{1,4096})/g;
 // Netscape cookies.txt: domain, flag, path, secure, expiry, name, value (tab-separated).
@@ -50,6 +50,8 @@ const SECRET_MAP = /(?:[Tt]okens|TOKENS|[Ss]ecrets|SECRETS|[Pp]asswords|PASSWORD
 const MAP_VALUE = /[:=][ \t]{0,3}"((?:[^"\\\n]|\\.){1,1024})"/g;
 // HMAC keys in code: hmac.new(b'key', …), createHmac('sha256', 'key').
 const HMAC_KEY = /\b(?:hmac\.new\([ \t]{0,3}b?|createHmac\([ \t]{0,3}["'][\w-]{1,20}["'][ \t]{0,3},[ \t]{0,3}|HMAC\([ \t]{0,3}(?:key[ \t]{0,2}=[ \t]{0,2})?b?)(["'])([^"'\n]{8,512})\1/g;
+// A cookie as a jar or a browser shows it: name=value; Path=/ (no Cookie: header before it).
+const COOKIE_JAR = /(?<![\w.-])([A-Za-z_][\w.-]{0,63})=([^;\s"']{6,4096});[ \t]{0,4}(?=(?:path|domain|expires|max-age|secure|httponly|samesite)\b)/gi;
 // pgbouncer userlist.txt: "user" "password".
 const USERLIST = /^"([^"\n]{1,64})"[ \t]{1,8}"([^"\n]{1,512})"[ \t]*$/gm;
 // 'Bearer ' + 'token' in code; password = "a" + \n "b".
@@ -62,9 +64,11 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
   if (text.includes('</')) {
     XML_ELEMENT.lastIndex = 0;
     while ((m = scan(XML_ELEMENT, text))) {
-      if (!isSensitiveName(local(m[1]))) continue;
-      const v = m[2].trim();
-      push(spans, m.index + m[0].indexOf(m[2], m[0].indexOf('>')) + m[2].indexOf(v), v, 'xml');
+      // <entry key="db.password">x</entry>, <add name="ApiToken">x</add>: the attribute names the value.
+      const attr = m[2] ? /\b(?:key|name|id)=["']([^"'\n]{1,64})["']/.exec(m[2]) : null;
+      if (!isSensitiveName(local(m[1])) && !(attr && isSensitiveName(attr[1]))) continue;
+      const v = m[3].trim();
+      push(spans, m.index + m[0].indexOf(m[3], m[0].indexOf('>')) + m[3].indexOf(v), v, 'xml');
     }
   }
   if (text.includes(':')) {
@@ -94,7 +98,10 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
   }
   if (text.includes('@') && text.includes('/')) {
     ORACLE.lastIndex = 0;
-    while ((m = scan(ORACLE, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'connect-string');
+    while ((m = scan(ORACLE, text))) {
+      const q = m[2].startsWith('"') ? 1 : 0;
+      push(spans, m.index + m[0].length - 1 - m[2].length + q, q ? m[2].slice(1, -1) : m[2], 'connect-string');
+    }
   }
   if (text.includes('\nV ')) {
     SVN_AUTH.lastIndex = 0;
@@ -145,7 +152,8 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
       const block = text.slice(from, to);
       MAP_VALUE.lastIndex = 0;
       let v: RegExpExecArray | null;
-      while ((v = MAP_VALUE.exec(block))) push(spans, from + v.index + v[0].length - 1 - v[1].length, v[1], 'secret-map');
+      // Durations and flags in a policy map ("tokens": {"refresh": "30d"}) are not secrets: a value has some length.
+      while ((v = MAP_VALUE.exec(block))) if (v[1].length >= 6 && /[0-9]/.test(v[1]) && /[A-Za-z]/.test(v[1])) push(spans, from + v.index + v[0].length - 1 - v[1].length, v[1], 'secret-map');
       SECRET_MAP.lastIndex = Math.max(SECRET_MAP.lastIndex, to);
     }
   }
@@ -170,6 +178,10 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     }
   }
   if (text.includes(':\n----\n')) describedData(text, spans);
+  if (text.includes('=') && /;[ \t]{0,4}(?:path|domain|expires|max-age|secure|httponly|samesite)\b/i.test(text)) {
+    COOKIE_JAR.lastIndex = 0;
+    while ((m = scan(COOKIE_JAR, text))) if (SECRET_COOKIE.test(m[1])) push(spans, m.index + m[0].indexOf('=') + 1, m[2], 'cookie');
+  }
   if (text.includes('chap-secrets') || text.includes('pap-secrets')) chapSecrets(text, spans);
   if (text.includes('data:') || text.includes('Data:')) kubernetesSecretData(text, spans);
   findPrintedSecrets(text, spans);
@@ -293,7 +305,7 @@ const PROMPT = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]{1,4}([^\n]{1,400})$/
 const PRINTS_SECRET = new RegExp(
   '^(?:sudo[ \\t]+)?(?:' +
     [
-      '(?:pass|gopass)(?:[ \\t]+show)?[ \\t]+(?!-)[\\w@./-]{1,200}[ \\t]*$',
+      '(?:pass|gopass)(?:[ \\t]+show)?(?:[ \\t]+-{1,2}[a-z-]{1,20}){0,3}[ \\t]+(?!-|(?:ls|list|find|search|grep|init|git|edit|rm|mv|cp|insert|generate|version|help)\\b)[\\w@./-]{1,200}[ \\t]*$',
       'lpass[ \\t]+show\\b.*(?:--password|[ \\t]-p\\b)',
       'security[ \\t]+find-(?:generic|internet)-password\\b.*[ \\t]-w\\b',
       'secret-tool[ \\t]+lookup\\b',
@@ -356,7 +368,7 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       const v = out.trim();
       if (!v || PROMPT_START.test(out) || v.length > 4096) continue;
       // A passphrase file may hold spaces; other outputs are one word.
-      if (/\s/.test(v) && !/pass/.test(cmd)) continue;
+      if (/\s/.test(v) && !/^(?:sudo[ \t]+)?cat\b.*pass/.test(cmd)) continue;
       if (isFilePath(v)) continue;
       push(spans, ls + out.indexOf(v), v, 'printed-secret');
     }

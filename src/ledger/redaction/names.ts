@@ -257,7 +257,8 @@ export function isPlaceholder(v: string): boolean {
   if (/[A-Z0-9]EXAMPLE(?:KEY)?$/.test(s)) return true; // AWS documentation keys
   if (/^[\w.-]{0,20}<[A-Za-z][\w -]{0,40}>$/.test(s)) return true; // pypi-<your-token>, sk-<key>
   if (alphabetRun(s)) return true; // docs examples: 123456:ABCdefGhIJKlmNoPQRsTUVwxyZ
-  if (/^(?:test|mock|stub|fake|dummy)[_-][a-z]{2,20}(?:[_-][a-z]{2,20}){0,4}$/i.test(s)) return true;
+  if (/^(?:test|mock|stub|fake|dummy|wrong|bad|invalid|incorrect|sample|example)[_-][a-z]{2,20}(?:[_-][a-z]{2,20}){0,4}$/i.test(s)) return true;
+  if (/^\$\{[A-Za-z_][\w.]{0,40}\(/.test(s)) return true; // ${file("…")}: a Terraform function call
   // Code that reads the secret from elsewhere.
   if (/^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|ENV\.fetch|System\.getenv|getenv\(|self\.|this\.|Rails\.application\.|@Microsoft\.KeyVault\(|ENC\[)/.test(s)) return true;
   if (/^(?:[A-Za-z_]\w{0,40}\.){1,6}[A-Za-z_]\w{0,40}\(/.test(s)) return true; // a member call: ENV.fetch("X"), credentials.dig(:smtp
@@ -285,7 +286,7 @@ const SECRET_REFERENCE =
  * (sk-…a1B2), type annotations in code (Optional[str] = None, string;, String @auth(...)).
  */
 const MASKED =
-  /^(?:\d{1,9} bytes|(?:about |over |almost |less than )?(?:an?|\d{1,4}) (?:second|minute|hour|day|week|month|year)s? ago|[^\s…]{0,40}…[^\s…]{0,40}|(?:Optional|Option|Maybe|Nullable)[\[<][\w\[\]<>, ]{1,40}[\]>](?: ?= ?(?:None|null|nil|undefined))?;?|\??(?:string|String|str|int|bool|boolean|number|bytes|SecretStr|SecretString|SecureString)[?!]?(?:;|,| ?= ?(?:None|null|nil|undefined|""|'');?| @[\w(): ,]{1,80}| ?\| ?(?:None|null|undefined);?))$/;
+  /^(?:\d{1,9} bytes|\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?|(?:about |over |almost |less than )?(?:an?|\d{1,4}) (?:second|minute|hour|day|week|month|year)s? ago|[^\s…]{0,40}…[^\s…]{0,40}|(?:Optional|Option|Maybe|Nullable)[\[<][\w\[\]<>, ]{1,40}[\]>](?: ?= ?(?:None|null|nil|undefined))?;?|\??(?:string|String|str|int|bool|boolean|number|bytes|SecretStr|SecretString|SecureString)[?!]?(?:;|,| ?= ?(?:None|null|nil|undefined|""|'');?| @[\w(): ,]{1,80}| ?\| ?(?:None|null|undefined);?))$/;
 
 /** An ascending run of eight letters (abcdefgh in any case): an example key from the docs, not a random one. */
 function alphabetRun(s: string): boolean {

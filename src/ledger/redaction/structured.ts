@@ -99,8 +99,14 @@ export function findLineSecrets(text: string, spans: Span[]): void {
     const before = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
     if (before === 58 || before === 47) continue;
     let v = m[2];
-    const q = m[1];
+    let q = m[1];
     let start = m.index + m[0].length - v.length;
+    // A quote that the value pattern took ("{{ x }}" is too short a value without it): the value is quoted.
+    if (!q && /^["'`]/.test(v)) {
+      q = v[0];
+      start++;
+      v = v.slice(1);
+    }
     if (q === '\u00ab' || q === '\u201e' || q === '\u201c') v = v.replace(/[\u00bb\u201c\u201d]$/, '');
     else if (q) {
       const close = text.indexOf(q, start);
@@ -246,7 +252,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     const c = !p && pipeSecretRow ? PIPE_CONT.exec(l) : null;
     const v = p && isSensitiveName(p[1]) ? p[2] : c ? c[1] : undefined;
     pipeSecretRow = false;
-    if (v && !isPlaceholder(v) && (/[0-9]/.test(v) || /[^A-Za-z]/.test(v))) {
+    // A value has a digit or some length: `| secret | db-creds |` names a Secret.
+    if (v && !isPlaceholder(v) && (/[0-9]/.test(v) || v.length >= 16)) {
       const at = l.indexOf(v, l.indexOf('|', p ? l.indexOf(p[1]) : 0));
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
       pipeSecretRow = true;
@@ -378,7 +385,7 @@ export function findNameValuePairs(text: string, spans: Span[]): void {
     if (!isSensitiveName(m[1]) && !cookie) continue;
     const at = m.index + m[0].length;
     const v = readValue(text, at, { stops: ',}' });
-    if (cookie && v && !(v[1] - v[0] >= 16 && /[0-9]/.test(text.slice(v[0], v[1])) && /[A-Za-z]/.test(text.slice(v[0], v[1])))) continue;
+    if (cookie && v && !(v[1] - v[0] >= 20 && /[0-9]/.test(text.slice(v[0], v[1])) && /[a-z]/.test(text.slice(v[0], v[1])) && /[A-Z]/.test(text.slice(v[0], v[1])))) continue;
     if (!v) continue;
     const value = text.slice(v[0], v[1]);
     if (isPlaceholder(value)) continue;

@@ -113,11 +113,31 @@ function build(text: string, from: number, to: number, k: number): number {
       }
       lineStart = i + 1;
     }
+    if (c === 34 || c === 39) {
+      // "a" + "b" and 'a' +\n 'b': string concatenation read as one string.
+      const j = concatEnd(text, i, to);
+      if (j !== -1) {
+        i = j;
+        continue;
+      }
+    }
     const a = c >= 128 ? AS[c] : -1;
     map[k] = i;
     out[k++] = a !== -1 ? a : c;
   }
   return k;
+}
+
+/** After a closing quote at i: blanks, +, blanks (a line end), the same quote: the index of that quote, else -1. */
+function concatEnd(text: string, i: number, to: number): number {
+  const q = text.charCodeAt(i);
+  let j = i + 1;
+  while (j < to && j - i < 8 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+  if (text.charCodeAt(j) !== 43) return -1;
+  j++;
+  const from = j;
+  while (j < to && j - from < 64 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9 || text.charCodeAt(j) === 10 || text.charCodeAt(j) === 13)) j++;
+  return j < to && text.charCodeAt(j) === q && j > i + 1 ? j : -1;
 }
 
 /** Line ranges [start, end) the view changes, with a line of context each side, merged; undefined when none. */
@@ -151,6 +171,12 @@ function changedParts(text: string): number[] | undefined {
       continue;
     }
     if (c === 27 || (c >= 128 && AS[c] !== -1)) hot = true;
+    else if (c === 43 && i > 0) {
+      let b = i - 1;
+      while (b > 0 && i - b < 8 && (text.charCodeAt(b) === 32 || text.charCodeAt(b) === 9)) b--;
+      const q = text.charCodeAt(b);
+      if ((q === 34 || q === 39) && concatEnd(text, b, n) !== -1) hot = true;
+    }
     else if (c === 92 && (text.charCodeAt(i + 1) === 10 || text.charCodeAt(i + 1) === 13 || (text.charCodeAt(i + 1) === 48 && text.charCodeAt(i + 2) === 52))) hot = true;
   }
   if (hot) add(lineStart, n);
