@@ -110,6 +110,10 @@ export const SECRETS: [string, string, string][] = [
   ['gopass with a flag', '$ gopass show -o web/admin\nRook!7729q\n', 'Rook!7729q'],
   ['cookie jar line', 'remember_token=8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39; Path=/; HttpOnly\n', '8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39'],
   ['sqlplus quoted password', 'sqlplus -s hr/"Pa55#word!"@PDB1\n', 'Pa55#word!'],
+  ['Brevo key shape', 'key: xkeysib-' + '0a1b2c3d'.repeat(8) + '-Ab12Cd34Ef56Gh78\n', 'xkeysib-' + '0a1b2c3d'.repeat(8) + '-Ab12Cd34Ef56Gh78'],
+  ['Groq key shape', 'client = Groq(api_key_="gsk_' + 'Ab3dEf6h'.repeat(6) + 'Ij9k")\n', 'gsk_' + 'Ab3dEf6h'.repeat(6) + 'Ij9k'],
+  ['Supabase token shape', 'supabase login --token sbp_' + 'a1b2c3d4e5'.repeat(4) + '\n', 'sbp_' + 'a1b2c3d4e5'.repeat(4)],
+  ['Dynatrace token shape', 'Api-Token dt0c01.ABCD1234EFGH5678IJKL9012.' + 'A1B2C3D4'.repeat(8) + '\n', 'dt0c01.ABCD1234EFGH5678IJKL9012.' + 'A1B2C3D4'.repeat(8)],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -177,6 +181,7 @@ export const LOOKALIKES: [string, string, string][] = [
   ['pass ls', '$ pass ls\nPassword Store\n', 'Password Store'],
   ['policy map durations', '"tokens": {"access": "15m", "refresh": "30d"}\n', '30d'],
   ['plain string concatenation', 'msg = "Hello " + "world"\n', '"Hello " + "world"'],
+  ['Ansible Vault ciphertext', 'db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6231336539666234306139346433\n', 'db_password: !vault |'],
   ['HTML attribute', '<input type="password" name="password" autocomplete="new-password">\n', 'autocomplete="new-password"'],
 ];
 

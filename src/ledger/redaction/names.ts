@@ -274,6 +274,7 @@ export function isPlaceholder(v: string): boolean {
   if (/change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b|not[-_ ]for[-_ ]prod/i.test(s)) return true;
   if (first === '!' && /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|If|Secret|Vault|Env|Var)[ \t]{1,4}[A-Za-z_][\w.:-]{0,80}$/.test(s)) return true; // YAML tags: CloudFormation !Ref DbPassword
   if (SECRET_REFERENCE.test(s)) return true;
+  if (/^!(?:vault|encrypted|sops)[ \t]{0,4}(?:[|>][+-]?)?$/i.test(s)) return true; // Ansible Vault: ciphertext follows
   return placeholderWords(s);
 }
 
