@@ -194,8 +194,10 @@ export function findAssignments(text: string, spans: Span[]): void {
       v = readValue(text, at, { enclosing, stops, toLineEnd: yamlLine });
       // A YAML comment after the value (`key: abc123   # integration key`) is not part of it.
       if (v && yamlLine && !quoted) {
-        const h = text.indexOf(' #', v[0]);
-        if (h !== -1 && h < v[1]) {
+        let h = v[0];
+        while (h < v[1] && !(text.charCodeAt(h) === 35 && text.charCodeAt(h - 1) === 32)) h++;
+        h--;
+        if (h < v[1] - 1) {
           let e = h;
           while (e > v[0] && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--;
           v = e > v[0] ? [v[0], e] : undefined;

@@ -231,7 +231,20 @@ export function isProgramMessage(v: string): boolean {
  * ($TOKEN, ${TOKEN}, %TOKEN%, %(token)s); & ; spaces and quotes make a value,
  * not a placeholder.
  */
+const placeholderMemo = new Map<string, boolean>();
+
 export function isPlaceholder(v: string): boolean {
+  if (v.length > 96) return placeholder(v);
+  let r = placeholderMemo.get(v);
+  if (r === undefined) {
+    r = placeholder(v);
+    if (placeholderMemo.size >= 4096) placeholderMemo.clear();
+    placeholderMemo.set(v, r);
+  }
+  return r;
+}
+
+function placeholder(v: string): boolean {
   const s = v.trim();
   if (s.length < 3) return true;
   if (s.includes('[REDACTED')) return true;

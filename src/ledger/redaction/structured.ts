@@ -2,7 +2,7 @@
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
 import { SECRET_COOKIE } from './headers';
-import { isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
+import { isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeSensitiveName } from './names';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
 
@@ -73,7 +73,11 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
 // One pass finds both anchors; the keyword last seen decides (a lazy gap per keyword would rescan 300 characters).
 const NETRC_INLINE = /\b(?:(machine|default|login)\b|(?:password|passwd)[ \t]{1,8}(\S{1,256}))/g;
 const PROSE =
-  /(?:\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)|(?:mot de passe|passwort|contrase\u00f1a|senha|wachtwoord|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)[^:=\n]{0,40}[:=\uff1a])[ \t\u00a0]{0,3}:?[ \t\u00a0]{0,3}(["'`\u00ab\u201e\u201c]?)[ \t\u00a0]{0,2}(\S{3,256})/gi;
+  /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
+// The same in other languages (localized program output), with a few words between the word and its colon.
+const LOCAL_PROSE =
+  /(?:mot de passe|passwort|contrase\u00f1a|senha|wachtwoord|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)[^:=\n]{0,40}[:=\uff1a][ \t\u00a0]{0,3}(["'`\u00ab\u201e\u201c]?)[ \t\u00a0]{0,2}(\S{3,256})/gi;
+const LOCAL_HINT = /[^\x00-\x7f]|mot de passe|passwort|senha|wachtwoord/i;
 
 /** Per line: .netrc `password X`, .pgpass host:port:db:user:password, Vault-style `name   value` rows, credential CSV columns. */
 export function findLineSecrets(text: string, spans: Span[]): void {
@@ -93,32 +97,35 @@ export function findLineSecrets(text: string, spans: Span[]): void {
     const start = m.index + m[0].length - v.length;
     spans.push({ start, end: start + v.length, rule: 'netrc' });
   }
-  PROSE.lastIndex = 0;
-  while ((m = scan(PROSE, text))) {
-    // Inside an identifier (arn:…:secret:name, /secret/path) the word is a part, not prose.
-    const before = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
-    if (before === 58 || before === 47) continue;
-    let v = m[2];
-    let q = m[1];
-    let start = m.index + m[0].length - v.length;
-    // A quote that the value pattern took ("{{ x }}" is too short a value without it): the value is quoted.
-    if (!q && /^["'`]/.test(v)) {
-      q = v[0];
-      start++;
-      v = v.slice(1);
+  const prose = LOCAL_HINT.test(text) ? [PROSE, LOCAL_PROSE] : [PROSE];
+  for (const re of prose) {
+    re.lastIndex = 0;
+    while ((m = scan(re, text))) {
+      // Inside an identifier (arn:…:secret:name, /secret/path) the word is a part, not prose.
+      const before = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
+      if (before === 58 || before === 47) continue;
+      let v = m[2];
+      let q = m[1];
+      let start = m.index + m[0].length - v.length;
+      // A quote that the value pattern took ("{{ x }}" is too short a value without it): the value is quoted.
+      if (!q && /^["'`]/.test(v)) {
+        q = v[0];
+        start++;
+        v = v.slice(1);
+      }
+      if (q === '\u00ab' || q === '\u201e' || q === '\u201c') v = v.replace(/[\u00bb\u201c\u201d]$/, '');
+      else if (q) {
+        const close = text.indexOf(q, start);
+        const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
+        v = text.slice(start, end);
+      } else v = (v.includes('(') ? v.replace(/[.,;:]+$/, '') : v.replace(/[.,;:)]+$/, '')).replace(/["'`]+$/, '');
+      // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
+      if (!/[0-9]/.test(v) && !/[^A-Za-z]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v.slice(1)))) continue;
+      if (isPlaceholder(v)) continue;
+      // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
+      if (!q && OPENS_PLACEHOLDER[v.charCodeAt(0)] === 1 && text.charCodeAt(start + v.length) === 32 && isPlaceholder(text.slice(start, lineEnd(text, start, 256)))) continue;
+      spans.push({ start, end: start + v.length, rule: 'prose' });
     }
-    if (q === '\u00ab' || q === '\u201e' || q === '\u201c') v = v.replace(/[\u00bb\u201c\u201d]$/, '');
-    else if (q) {
-      const close = text.indexOf(q, start);
-      const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
-      v = text.slice(start, end);
-    } else v = (v.includes('(') ? v.replace(/[.,;:]+$/, '') : v.replace(/[.,;:)]+$/, '')).replace(/["'`]+$/, '');
-    // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
-    if (!/[0-9]/.test(v) && !/[^A-Za-z]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v.slice(1)))) continue;
-    if (isPlaceholder(v)) continue;
-    // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
-    if (!q && OPENS_PLACEHOLDER[v.charCodeAt(0)] === 1 && text.charCodeAt(start + v.length) === 32 && isPlaceholder(text.slice(start, lineEnd(text, start, 256)))) continue;
-    spans.push({ start, end: start + v.length, rule: 'prose' });
   }
 
   findContextSecrets(text, spans);
@@ -226,6 +233,18 @@ const SEPS = [',', '\t', '|', ';'];
 const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
 const PIPE_CONT = /^[ \t]{0,8}\|?[ \t]{1,80}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}\|?[ \t]*$/;
 let pipeSecretRow = false;
+
+const WORD_CHAR = new Uint8Array(65536);
+for (let c = 0; c < 128; c++) if (/[\w.-]/.test(String.fromCharCode(c))) WORD_CHAR[c] = 1;
+
+/** The line's first word (after indentation) may be a sensitive name: only then is it read as a directive. */
+function firstWordMaybeSensitive(text: string, start: number, end: number): boolean {
+  let s = start;
+  while (s < end && s - start < 16 && (text.charCodeAt(s) === 32 || text.charCodeAt(s) === 9)) s++;
+  let e = s;
+  while (e < end && e - s < 64 && WORD_CHAR[text.charCodeAt(e)] === 1) e++;
+  return e > s && e < end && (text.charCodeAt(e) === 32 || text.charCodeAt(e) === 9) && maybeSensitiveName(text, s, e);
+}
 // A column type in DDL (`api_token varchar(64),`), not a value.
 const SQL_TYPE = /^[A-Za-z_]{2,20}(?:\(\d{1,5}(?:,\d{1,3})?\))?(?:\[\])?,?$/;
 const DIRECTIVE = /^[ \t]{0,16}([A-Za-z_][\w.-]{1,63})[ \t]{1,16}("?)([^\s"]{6,512})\2[ \t]{0,8}$/;
@@ -247,7 +266,7 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
   }
   // | name | value | rows (doppler, confluent, box tables read as |), and a row below that only continues the value.
-  if (l.includes('|')) {
+  if (l.includes('|') && (pipeSecretRow || maybeSensitiveName(text, start, end))) {
     const p = PIPE_ROW.exec(l);
     const c = !p && pipeSecretRow ? PIPE_CONT.exec(l) : null;
     const v = p && isSensitiveName(p[1]) ? p[2] : c ? c[1] : undefined;
@@ -260,7 +279,7 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     }
   } else pipeSecretRow = false;
   // A config directive: `requirepass x`, `Splunk_Token x` (one name, blanks, one value, nothing else).
-  m = DIRECTIVE.exec(l);
+  m = firstWordMaybeSensitive(text, start, end) ? DIRECTIVE.exec(l) : null;
   if (m && isSensitiveName(m[1]) && (/[0-9]/.test(m[3]) || /[^A-Za-z]/.test(m[3])) && !SQL_TYPE.test(m[3]) && isSensitiveAssignment(m[1], m[3])) {
     const at = l.lastIndexOf(m[3]);
     spans.push({ start: start + at, end: start + at + m[3].length, rule: 'directive' });

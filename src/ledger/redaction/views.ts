@@ -26,6 +26,7 @@ AS[0xff1d] = 61; // ＝
 /** Widths that wrapping tools use (fold -w 80, base64 -w 76, PEM 64). */
 const WRAP_WIDTHS = new Set([60, 64, 70, 72, 76, 80, 100, 120]);
 const MAX_JOINS = 24;
+const MAX_VIEW = 65536;
 const SCHEME_END = /(?:Bearer|bearer|BEARER|Basic|Token|token)$/;
 
 let outBuf = new Uint16Array(0);
@@ -140,6 +141,19 @@ function concatEnd(text: string, i: number, to: number): number {
   return j < to && text.charCodeAt(j) === q && j > i + 1 ? j : -1;
 }
 
+/** A backslash continuation inside a token or a string: a key character or quote before it, and after the next line's indentation. */
+function continuesToken(text: string, i: number): boolean {
+  const p = i > 0 ? text.charCodeAt(i - 1) : 0;
+  if (FRAG[p] !== 1 && p !== 34 && p !== 39) return false;
+  let j = text.charCodeAt(i + 1) === 13 ? i + 3 : i + 2;
+  while (j < text.length && j - i < 80 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+  const q = text.charCodeAt(j);
+  return FRAG[q] === 1 || q === 34 || q === 39;
+}
+
+/** Characters where the view may change something (found by one regex scan, not a loop over every character). */
+const CANDIDATE = /[\x1b\\+\n\u00a0\u00ab\u00bb\u2007\u2009\u200a\u2018-\u201f\u202f\u2032\u2033\u2500-\u257f\u3000\uff1a\uff1d]/g;
+
 /** Line ranges [start, end) the view changes, with a line of context each side, merged; undefined when none. */
 function changedParts(text: string): number[] | undefined {
   const n = text.length;
@@ -153,10 +167,21 @@ function changedParts(text: string): number[] | undefined {
     let to = le < n ? text.indexOf('\n', le + 1) : n;
     if (to === -1) to = n;
     parts ??= [];
-    if (parts.length > 0 && from <= parts[parts.length - 1]) parts[parts.length - 1] = Math.max(parts[parts.length - 1], to);
-    else parts.push(from, to);
+    if (parts.length > 0 && from <= parts[parts.length - 1]) {
+      total += Math.max(0, to - parts[parts.length - 1]);
+      parts[parts.length - 1] = Math.max(parts[parts.length - 1], to);
+    } else {
+      parts.push(from, to);
+      total += to - from;
+    }
   };
-  for (let i = 0; i < n; i++) {
+  // At most MAX_VIEW characters are read again: wrapped and coloured secrets sit in outputs of a few
+  // screens; a megabyte of continuation lines would otherwise be detected twice.
+  let total = 0;
+  CANDIDATE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while (total < MAX_VIEW && (m = CANDIDATE.exec(text))) {
+    const i = m.index;
     const c = text.charCodeAt(i);
     if (c === 10) {
       let join = false;
@@ -165,19 +190,25 @@ function changedParts(text: string): number[] | undefined {
         const q = text.charCodeAt(i + 1);
         if ((FRAG[p] === 1 || p === 45 || p === 62 || p === 124) && (q === 32 || q === 9 || FRAG[q] === 1)) join = joinAt(text, i, lineStart, n, false, 0) !== undefined;
       }
-      if (hot || join) add(lineStart, join ? Math.min(n, text.indexOf('\n', i + 1) === -1 ? n : text.indexOf('\n', i + 1)) : i);
+      if (hot || join) {
+        let next = text.indexOf('\n', i + 1);
+        if (next === -1) next = n;
+        add(lineStart, join ? next : i);
+      }
       hot = false;
       lineStart = i + 1;
       continue;
     }
     if (c === 27 || (c >= 128 && AS[c] !== -1)) hot = true;
-    else if (c === 43 && i > 0) {
+    else if (c === 92) {
+      if (text.charCodeAt(i + 1) === 48 && text.charCodeAt(i + 2) === 52 && text.charCodeAt(i + 3) === 48) hot = true;
+      else if ((text.charCodeAt(i + 1) === 10 || text.charCodeAt(i + 1) === 13) && continuesToken(text, i)) hot = true;
+    } else if (c === 43 && i > 0) {
       let b = i - 1;
       while (b > 0 && i - b < 8 && (text.charCodeAt(b) === 32 || text.charCodeAt(b) === 9)) b--;
       const q = text.charCodeAt(b);
       if ((q === 34 || q === 39) && concatEnd(text, b, n) !== -1) hot = true;
     }
-    else if (c === 92 && (text.charCodeAt(i + 1) === 10 || text.charCodeAt(i + 1) === 13 || (text.charCodeAt(i + 1) === 48 && text.charCodeAt(i + 2) === 52))) hot = true;
   }
   if (hot) add(lineStart, n);
   return parts;
