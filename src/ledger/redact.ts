@@ -114,7 +114,6 @@ for (let c = 0; c < 128; c++) {
   else if (/[0-9.-]/.test(ch)) NAME_CHAR[c] = 1;
 }
 const MAX_NAME = 64;
-const MAX_ALIGN = 40;
 
 const STOP_SETS = ['&#"\'', ',}]"\'', '"\'`<>'];
 
@@ -136,9 +135,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     const sep = s++;
     // Backwards: at most 3 blanks, an optional closing quote, the name (a maximal run of at most 64).
     let j = sep - 1;
-    // Aligned columns (terraform plan, HCL: `password             = "…"`) may put up to MAX_ALIGN blanks before it.
-    while (j >= 0 && sep - j <= MAX_ALIGN + 1 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
-    if (sep - 1 - j > MAX_ALIGN || j < 0) continue;
+    while (j >= 0 && sep - j <= 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
+    if (sep - 1 - j > 3 || j < 0) continue;
     const q = text.charCodeAt(j);
     const quotedName = q === 34 || q === 39;
     const nameEnd = quotedName ? j : j + 1;
@@ -304,7 +302,7 @@ export function findTokens(text: string, spans: Span[]): void {
 }
 
 // Cheap pre-checks: most strings in a record are short and plain.
-const HAS_ASSIGNMENT = /\w["']?[ \t]{0,40}[:=]/;
+const HAS_ASSIGNMENT = /\w["']?[ \t]{0,3}[:=]/;
 const MIN_SECRET_TEXT = 6;
 
 /** Spans of secrets in `text`, merged, in order. */
