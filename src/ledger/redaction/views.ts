@@ -152,7 +152,7 @@ function continuesToken(text: string, i: number): boolean {
 }
 
 /** Characters where the view may change something (found by one regex scan, not a loop over every character). */
-const CANDIDATE = /[\x1b\\+\n\u00a0\u00ab\u00bb\u2007\u2009\u200a\u2018-\u201f\u202f\u2032\u2033\u2500-\u257f\u3000\uff1a\uff1d]/g;
+const CANDIDATE = /[\x1b+\n\u00a0\u00ab\u00bb\u2007\u2009\u200a\u2018-\u201f\u202f\u2032\u2033\u2500-\u257f\u3000\uff1a\uff1d]/g;
 
 /** Line ranges [start, end) the view changes, with a line of context each side, merged; undefined when none. */
 function changedParts(text: string): number[] | undefined {
@@ -180,7 +180,27 @@ function changedParts(text: string): number[] | undefined {
   let total = 0;
   CANDIDATE.lastIndex = 0;
   let m: RegExpExecArray | null;
+  // Backslash continuations and \040 escapes, found by indexOf (a text of backslashes is not a million candidates).
+  const escapes: number[] = [];
+  for (const needle of ['\\\n', '\\\r\n', '\\040']) {
+    for (let i = text.indexOf(needle); i !== -1 && escapes.length < 4096; i = text.indexOf(needle, i + needle.length)) {
+      if (needle === '\\040' || continuesToken(text, i)) escapes.push(i);
+    }
+  }
+  escapes.sort((a, b) => a - b);
+  let e = 0;
   while (total < MAX_VIEW && (m = CANDIDATE.exec(text))) {
+    // Escapes on lines before this candidate make their lines hot.
+    while (e < escapes.length && escapes[e] < m.index) {
+      const at = escapes[e++];
+      if (at >= lineStart) hot = true;
+      else {
+        const ls = text.lastIndexOf('\n', at) + 1;
+        let le = text.indexOf('\n', at);
+        if (le === -1) le = n;
+        add(ls, le);
+      }
+    }
     const i = m.index;
     const c = text.charCodeAt(i);
     if (c === 10) {
@@ -200,14 +220,21 @@ function changedParts(text: string): number[] | undefined {
       continue;
     }
     if (c === 27 || (c >= 128 && AS[c] !== -1)) hot = true;
-    else if (c === 92) {
-      if (text.charCodeAt(i + 1) === 48 && text.charCodeAt(i + 2) === 52 && text.charCodeAt(i + 3) === 48) hot = true;
-      else if ((text.charCodeAt(i + 1) === 10 || text.charCodeAt(i + 1) === 13) && continuesToken(text, i)) hot = true;
-    } else if (c === 43 && i > 0) {
+    else if (c === 43 && i > 0) {
       let b = i - 1;
       while (b > 0 && i - b < 8 && (text.charCodeAt(b) === 32 || text.charCodeAt(b) === 9)) b--;
       const q = text.charCodeAt(b);
       if ((q === 34 || q === 39) && concatEnd(text, b, n) !== -1) hot = true;
+    }
+  }
+  while (e < escapes.length && total < MAX_VIEW) {
+    const at = escapes[e++];
+    if (at >= lineStart) hot = true;
+    else {
+      const ls = text.lastIndexOf('\n', at) + 1;
+      let le = text.indexOf('\n', at);
+      if (le === -1) le = n;
+      add(ls, le);
     }
   }
   if (hot) add(lineStart, n);
