@@ -59,9 +59,62 @@ const CONCAT_SCHEME = /\b(?:Bearer|bearer|Basic|Token|token)[ \t]{0,2}(["'`])[ \
 const CONCAT = /(["'])[ \t]{0,3}\+[ \t]{0,3}(?:\\?\r?\n)?[ \t]{0,40}(["'])([^"'\n]{1,512})\2/g;
 const CONCAT_FIRST = /([A-Za-z_][\w.-]{0,63})[ \t]{0,3}[:=][ \t]{0,3}(["'])([^"'\n]{1,512})$/;
 
+/** The literals (two characters or more) whose presence gates a format's scan below. */
+const NEEDLES = ["</", "=>", "']", "\"]", "=''", "\nV ", "\tTRUE\t", "\tFALSE\t", "--", "->", "variable", "userlist", ":\n----\n", "chap-secrets", "pap-secrets", "data:", "Data:", "$ ", "# ", "> ", "<(echo", "<<<", "send", "AUTH ", "db.auth(", "\"keyName\"", "\"Secret\"", ">>>", "##[debug]", "=> ", "Out["];
+if (NEEDLES.length > 31) throw new Error('format needles: at most 31 (a bit each)');
+const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Which NEEDLES the text holds, exactly as text.includes would say, from one scan instead of one per needle
+ * (most are absent, and each absent one is a pass over the whole text): an alternation of the needles not yet
+ * found finds the next position where one starts; every needle starting there is found; the alternation of the
+ * rest goes on from the next position.
+ */
+function presentNeedles(text: string): Set<string> {
+  const found = new Set<string>();
+  // A short text: one includes per needle costs less than a scan.
+  if (text.length < SHORT_TEXT) {
+    for (const n of NEEDLES) if (text.includes(n)) found.add(n);
+    return found;
+  }
+  work.reads += text.length;
+  let mask = 0; // the needles found, by index in NEEDLES
+  let from = 0;
+  while (mask !== ALL_NEEDLES) {
+    const re = restPattern(mask);
+    re.lastIndex = from;
+    const m = re.exec(text);
+    if (!m) break;
+    // The leftmost position from `from` where a needle not yet found starts: every such needle that starts there is present.
+    const p = m.index;
+    for (let i = 0; i < NEEDLES.length; i++) {
+      if ((mask & (1 << i)) === 0 && text.startsWith(NEEDLES[i], p)) {
+        mask |= 1 << i;
+        found.add(NEEDLES[i]);
+      }
+    }
+    from = p + 1;
+  }
+  return found;
+}
+
+const SHORT_TEXT = 4096;
+const ALL_NEEDLES = 2 ** NEEDLES.length - 1;
+/** The alternation of the needles not in `mask`, compiled once per mask. */
+const restPatterns = new Map<number, RegExp>();
+function restPattern(mask: number): RegExp {
+  let re = restPatterns.get(mask);
+  if (!re) {
+    re = new RegExp(NEEDLES.filter((_, i) => (mask & (1 << i)) === 0).map(escapeRegExp).join('|'), 'g');
+    restPatterns.set(mask, re);
+  }
+  return re;
+}
+
 export function findFormatSecrets(text: string, spans: Span[]): void {
+  const has = presentNeedles(text);
   let m: RegExpExecArray | null;
-  if (text.includes('</')) {
+  if (has.has('</')) {
     XML_ELEMENT.lastIndex = 0;
     while ((m = scan(XML_ELEMENT, text))) {
       // <entry key="db.password">x</entry>, <add name="ApiToken">x</add>: the attribute names the value.
@@ -79,11 +132,11 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
       push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'edn');
     }
   }
-  if (text.includes('=>')) {
+  if (has.has('=>')) {
     ARROW_PAIR.lastIndex = 0;
     while ((m = scan(ARROW_PAIR, text))) if (!(m[3] && m.index > 0 && /[\w:]/.test(text[m.index - 1]))) valueAfter(text, m.index + m[0].length, m[2] ?? m[3], spans, 'map-pair', true);
   }
-  if (text.includes("']") || text.includes('"]')) {
+  if (has.has("']") || has.has('"]')) {
     SUBSCRIPT.lastIndex = 0;
     while ((m = scan(SUBSCRIPT, text))) valueAfter(text, m.index + m[0].length, m[2], spans, 'subscript', false);
   }
@@ -92,7 +145,7 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     // PHP constants: WordPress's AUTH_KEY, NONCE_KEY, LOGGED_IN_SALT are keys whatever their first word.
     while ((m = scan(NAMED_CALL, text))) valueAfter(text, m.index + m[0].length, m[0].startsWith('define') && /^[A-Z_]{2,40}_(?:KEY|SALT)$/.test(m[2]) ? 'SECRET_KEY' : m[2], spans, 'named-call', true);
   }
-  if (text.includes("=''")) {
+  if (has.has("=''")) {
     DOUBLED_QUOTES.lastIndex = 0;
     while ((m = scan(DOUBLED_QUOTES, text))) if (isSensitiveName(nameBefore(text, m.index))) push(spans, m.index + m[0].length - 2 - m[1].length, m[1], 'assignment');
   }
@@ -103,32 +156,32 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
       push(spans, m.index + m[0].length - 1 - m[2].length + q, q ? m[2].slice(1, -1) : m[2], 'connect-string');
     }
   }
-  if (text.includes('\nV ')) {
+  if (has.has('\nV ')) {
     SVN_AUTH.lastIndex = 0;
     while ((m = scan(SVN_AUTH, text))) if (isSensitiveName(m[1])) push(spans, m.index + m[0].length - m[2].length, m[2], 'svn-auth');
   }
-  if (text.includes('\tTRUE\t') || text.includes('\tFALSE\t')) {
+  if (has.has('\tTRUE\t') || has.has('\tFALSE\t')) {
     NETSCAPE_COOKIE.lastIndex = 0;
     while ((m = scan(NETSCAPE_COOKIE, text))) {
       const v = m[2].trim();
       if (SECRET_COOKIE.test(m[1]) || (v.length >= 16 && /[0-9]/.test(v))) push(spans, m.index + m[0].length - m[2].length, v, 'cookie');
     }
   }
-  if (text.includes('--')) {
+  if (has.has('--')) {
     ARG_LIST.lastIndex = 0;
     while ((m = scan(ARG_LIST, text))) {
       if (NO_VALUE_FLAG.test(m[2]) || !isSensitiveName(m[2])) continue;
       push(spans, m.index + m[0].length - 1 - m[4].length, m[4], 'cli-flag');
     }
   }
-  if (text.includes('->')) {
+  if (has.has('->')) {
     TF_CHANGE.lastIndex = 0;
     while ((m = scan(TF_CHANGE, text))) {
       const n = TF_CHANGED_NAME.exec(lineBefore(text, m.index));
       if (n && isSensitiveName(n[1])) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'assignment');
     }
   }
-  if (text.includes('variable')) {
+  if (has.has('variable')) {
     TF_VARIABLE.lastIndex = 0;
     while ((m = scan(TF_VARIABLE, text))) {
       if (!isSensitiveName(m[1])) continue;
@@ -161,7 +214,7 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     HMAC_KEY.lastIndex = 0;
     while ((m = scan(HMAC_KEY, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'hmac-key');
   }
-  if (text.includes('userlist')) {
+  if (has.has('userlist')) {
     USERLIST.lastIndex = 0;
     while ((m = scan(USERLIST, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'userlist');
   }
@@ -177,14 +230,14 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
       push(spans, m.index + m[0].length - 1 - m[3].length, m[3], 'assignment');
     }
   }
-  if (text.includes(':\n----\n')) describedData(text, spans);
+  if (has.has(':\n----\n')) describedData(text, spans);
   if (text.includes('=') && /;[ \t]{0,4}(?:path|domain|expires|max-age|secure|httponly|samesite)\b/i.test(text)) {
     COOKIE_JAR.lastIndex = 0;
     while ((m = scan(COOKIE_JAR, text))) if (SECRET_COOKIE.test(m[1])) push(spans, m.index + m[0].indexOf('=') + 1, m[2], 'cookie');
   }
-  if (text.includes('chap-secrets') || text.includes('pap-secrets')) chapSecrets(text, spans);
-  if (text.includes('data:') || text.includes('Data:')) kubernetesSecretData(text, spans);
-  findPrintedSecrets(text, spans);
+  if (has.has('chap-secrets') || has.has('pap-secrets')) chapSecrets(text, spans);
+  if (has.has('data:') || has.has('Data:')) kubernetesSecretData(text, spans);
+  findPrintedSecrets(text, spans, has);
 }
 
 /** The line's text before index i (at most 600 characters). */
@@ -347,11 +400,16 @@ const JSON_DATA = /"(?:data|stringData)"[ \t]{0,3}:[ \t]{0,3}\{/g;
 const ECHO_SUBST = /[ =]<\(echo[ \t]{1,4}(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s)]{1,256}))\)/g;
 // An expression that reads a secret, then its value (a REPL, a CI debug log): `>>> s.session_key` / `'x'`.
 const READS_SECRET = /(?:^|[.\[\s])["']?([A-Za-z_]\w{0,63})["']?\]?(?:\(\))?[ \t]*$/;
+/** A line a REPL or a CI debug log prints before an expression's value. */
+const REPL_PROMPT = /(?:>>>|##\[debug\]Evaluating|irb|pry|\[\d{1,4}\]|^In \[)/;
+/** What a REPL_PROMPT line holds somewhere (its `^In [` anywhere): no piece, no prompt. */
+const REPL_PROMPT_PIECE = /(?:>>>|##\[debug\]Evaluating|irb|pry|\[\d{1,4}\]|In \[)/g;
+const withoutCr = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.slice(0, -1) : l);
 const SHOWN_VALUE = /^[ \t]{0,8}(?:##\[debug\]Result:[ \t]*|=>[ \t]*|Out\[\d{1,4}\]:[ \t]*|\$\d{1,4} = )?(["']?)([^\s'"]{4,512})\1[ \t]*$/;
 
-function findPrintedSecrets(text: string, spans: Span[]): void {
+function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void {
   let m: RegExpExecArray | null;
-  if (text.includes('$ ') || text.includes('# ') || text.includes('> ')) {
+  if (has.has('$ ') || has.has('# ') || has.has('> ')) {
     PROMPT.lastIndex = 0;
     while ((m = scan(PROMPT, text))) {
       const cmd = m[1].trim();
@@ -382,7 +440,7 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       push(spans, at, v, 'cli-stdin');
     }
   }
-  if (text.includes('<(echo')) {
+  if (has.has('<(echo')) {
     ECHO_SUBST.lastIndex = 0;
     while ((m = scan(ECHO_SUBST, text))) {
       // After an option that names a password: --vault-password-file <(echo x).
@@ -391,7 +449,7 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       push(spans, m.index + m[0].length - 1 - v.length - (m[3] ? 0 : 1), v, 'cli-stdin');
     }
   }
-  if (text.includes('<<<')) {
+  if (has.has('<<<')) {
     HERE_STRING.lastIndex = 0;
     while ((m = scan(HERE_STRING, text))) {
       if (!STDIN_READER.test(lineBefore(text, m.index).replace(/^.*?\b(?=sudo\b|[\w-]+passw|chpasswd|kinit)/, ''))) continue;
@@ -399,23 +457,23 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       push(spans, m.index + m[0].length - v.length - (m[3] ? 0 : 1), v, 'cli-stdin');
     }
   }
-  if (text.includes('send')) {
+  if (has.has('send')) {
     EXPECT_SEND.lastIndex = 0;
     while ((m = scan(EXPECT_SEND, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'expect-send');
   }
-  if (text.includes('AUTH ')) {
+  if (has.has('AUTH ')) {
     REDIS_AUTH.lastIndex = 0;
     while ((m = scan(REDIS_AUTH, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'redis-auth');
   }
-  if (text.includes('db.auth(')) {
+  if (has.has('db.auth(')) {
     DB_AUTH.lastIndex = 0;
     while ((m = scan(DB_AUTH, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'db-auth');
   }
-  if (text.includes('"keyName"')) {
+  if (has.has('"keyName"')) {
     KEYNAME_VALUE.lastIndex = 0;
     while ((m = scan(KEYNAME_VALUE, text))) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'key-list');
   }
-  if (text.includes('"Secret"') && /"kind"[ \t]{0,3}:[ \t]{0,3}"Secret"/.test(text)) {
+  if (has.has('"Secret"') && /"kind"[ \t]{0,3}:[ \t]{0,3}"Secret"/.test(text)) {
     JSON_DATA.lastIndex = 0;
     while ((m = scan(JSON_DATA, text))) {
       const from = m.index + m[0].length;
@@ -428,21 +486,32 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       while ((v = MAP_VALUE.exec(block))) push(spans, from + v.index + v[0].length - 1 - v[1].length, v[1], 'k8s-secret');
     }
   }
-  if (text.includes('>>>') || text.includes('##[debug]') || text.includes('=> ') || text.includes('Out[')) {
-    let prev = '';
-    let ls = 0;
-    while (ls < text.length) {
-      let le = text.indexOf('\n', ls);
+  if (has.has('>>>') || has.has('##[debug]') || has.has('=> ') || has.has('Out[')) {
+    // Line by line: a prompt line (REPL_PROMPT), then the line after it. Only lines holding a piece of a prompt
+    // (REPL_PROMPT_PIECE, found by one scan) are sliced and tested, not every line of the text.
+    work.reads += text.length;
+    let done = -1; // the start of the last line tested
+    REPL_PROMPT_PIECE.lastIndex = 0;
+    while (REPL_PROMPT_PIECE.test(text)) {
+      const at = REPL_PROMPT_PIECE.lastIndex - 1;
+      const ls = text.lastIndexOf('\n', at) + 1;
+      let le = text.indexOf('\n', at);
       if (le === -1) le = text.length;
-      const l = text.slice(ls, le).replace(/\r$/, '');
-      work.reads += le - ls + 1;
-      if (prev && l.length <= 600) {
-        const r = READS_SECRET.exec(prev);
-        const s = r && isSensitiveName(r[1]) ? SHOWN_VALUE.exec(l) : null;
-        if (s) push(spans, ls + l.lastIndexOf(s[2]), s[2], 'shown-secret');
-      }
-      prev = l.length <= 600 && /(?:>>>|##\[debug\]Evaluating|irb|pry|\[\d{1,4}\]|^In \[)/.test(l) ? l : '';
-      ls = le + 1;
+      REPL_PROMPT_PIECE.lastIndex = le;
+      if (ls === done) continue;
+      done = ls;
+      const prev = withoutCr(text.slice(ls, le));
+      if (prev.length > 600 || !REPL_PROMPT.test(prev)) continue;
+      // The next line, if the text goes on past this line's end.
+      const ns = le + 1;
+      if (ns >= text.length) continue;
+      let ne = text.indexOf('\n', ns);
+      if (ne === -1) ne = text.length;
+      const l = withoutCr(text.slice(ns, ne));
+      if (l.length > 600) continue;
+      const r = READS_SECRET.exec(prev);
+      const sv = r && isSensitiveName(r[1]) ? SHOWN_VALUE.exec(l) : null;
+      if (sv) push(spans, ns + l.lastIndexOf(sv[2]), sv[2], 'shown-secret');
     }
   }
 }

@@ -260,7 +260,8 @@ function firstWordMaybeSensitive(text: string, start: number, end: number): bool
   while (s < end && s - start < 16 && (text.charCodeAt(s) === 32 || text.charCodeAt(s) === 9)) s++;
   let e = s;
   while (e < end && e - s < 64 && WORD_CHAR[text.charCodeAt(e)] === 1) e++;
-  return e > s && e < end && (text.charCodeAt(e) === 32 || text.charCodeAt(e) === 9) && maybeSensitiveName(text, s, e);
+  // DIRECTIVE needs a blank and a value of at least six characters after the word.
+  return e > s && end - e >= 7 && (text.charCodeAt(e) === 32 || text.charCodeAt(e) === 9) && maybeSensitiveName(text, s, e);
 }
 // A column type in DDL (`api_token varchar(64),`), not a value.
 const SQL_TYPE = /^[A-Za-z_]{2,20}(?:\(\d{1,5}(?:,\d{1,3})?\))?(?:\[\])?,?$/;
@@ -339,12 +340,14 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   }
   // A delimited table: a header naming a secret column, then rows with as many cells.
   if (table) {
-    const cells = splitCells(l, table.sep);
-    if (cells.length === table.n || cells.length === table.n + 1) {
+    // The cells' bounds go to a scratch array, not a pair per cell (a table of a hundred thousand rows).
+    const count = cellBounds(l, table.sep);
+    if (count === table.n || count === table.n + 1) {
       // A loop, not forEach: a closure per row adds up over a table of a hundred thousand rows.
-      for (let i = 0; i < cells.length; i++) {
+      for (let i = 0; i < count; i++) {
         if (!table.cols[i]) continue;
-        let [s, e] = cells[i];
+        let s = CELLS[2 * i];
+        let e = CELLS[2 * i + 1];
         if ((l[s] === '"' || l[s] === "'") && l[e - 1] === l[s]) {
           s++;
           e--;
@@ -373,6 +376,29 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     if (cols.some(Boolean)) return { sep, cols, n: cells.length };
   }
   return undefined;
+}
+
+/** splitCells into CELLS (start, end per cell): the number of cells. */
+const CELLS = new Int32Array(2 * 66);
+function cellBounds(l: string, sep: string): number {
+  work.reads += l.length + 1;
+  const sc = sep.charCodeAt(0);
+  const n = l.length;
+  let count = 0;
+  let s = 0;
+  let inQuote = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? l.charCodeAt(i) : -1;
+    if (c === 34) inQuote = !inQuote;
+    if (i === n || (c === sc && !inQuote)) {
+      CELLS[2 * count] = s;
+      CELLS[2 * count + 1] = i;
+      count++;
+      s = i + 1;
+      if (count > 64) break;
+    }
+  }
+  return count;
 }
 
 function splitCells(l: string, sep: string): [number, number][] {

@@ -70,7 +70,7 @@ function build(text: string, from: number, to: number, k: number): number {
       // ESC [ params letter
       let j = i + 2;
       while (j < to && j - i < 24 && ((text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) || text.charCodeAt(j) === 59)) j++;
-      if (j < to && /[A-Za-z]/.test(text[j])) {
+      if (j < to && ASCII_LETTER.test(text[j])) {
         i = j;
         continue;
       }
@@ -153,6 +153,14 @@ function continuesToken(text: string, i: number): boolean {
 
 /** Characters where the view may change something (found by one regex scan, not a loop over every character). */
 const CANDIDATE = /[\x1b+\n\u00a0\u00ab\u00bb\u2007\u2009\u200a\u2018-\u201f\u202f\u2032\u2033\u2500-\u257f\u3000\uff1a\uff1d]/g;
+// Module constants: a regex literal in a function is a new RegExp per call (joinAt runs per line end).
+const ASCII_LETTER = /[A-Za-z]/;
+const BLOCK_SCALAR = /:[ \t]{1,4}[>|][+-]?$/;
+const BLOCK_INDICATOR = /[>|]/;
+const ASSIGNMENT_IN_WORD = /=[^=]/;
+/** Last characters of a line that BLOCK_SCALAR (> | + -) or SCHEME_END (Bearer, BEARER, Basic, Token) can end on. */
+const BLOCK_OR_SCHEME_LAST = new Uint8Array(65536);
+for (const c of '>|+-rRcn') BLOCK_OR_SCHEME_LAST[c.charCodeAt(0)] = 1;
 
 /** Line ranges [start, end) the view changes, with a line of context each side, merged; undefined when none. */
 function changedParts(text: string): number[] | undefined {
@@ -179,7 +187,6 @@ function changedParts(text: string): number[] | undefined {
   // screens; a megabyte of continuation lines would otherwise be detected twice.
   let total = 0;
   CANDIDATE.lastIndex = 0;
-  let m: RegExpExecArray | null;
   // Backslash continuations and \040 escapes, found by indexOf (a text of backslashes is not a million candidates).
   const escapes: number[] = [];
   for (const needle of ['\\\n', '\\\r\n', '\\040']) {
@@ -189,9 +196,11 @@ function changedParts(text: string): number[] | undefined {
   }
   escapes.sort((a, b) => a - b);
   let e = 0;
-  while (total < MAX_VIEW && (m = CANDIDATE.exec(text))) {
+  // test, not exec: the candidate is one character, at lastIndex - 1, and no match array is built per line end.
+  while (total < MAX_VIEW && CANDIDATE.test(text)) {
+    const i = CANDIDATE.lastIndex - 1;
     // Escapes on lines before this candidate make their lines hot.
-    while (e < escapes.length && escapes[e] < m.index) {
+    while (e < escapes.length && escapes[e] < i) {
       const at = escapes[e++];
       if (at >= lineStart) hot = true;
       else {
@@ -201,7 +210,6 @@ function changedParts(text: string): number[] | undefined {
         add(ls, le);
       }
     }
-    const i = m.index;
     const c = text.charCodeAt(i);
     if (c === 10) {
       let join = false;
@@ -266,20 +274,21 @@ function joinAt(text: string, i: number, lineStart: number, to: number, out: boo
   let w = pe;
   while (w > lineStart && pe - w < 4096 && FRAG[text.charCodeAt(w - 1)] === 1) w--;
   const wordLen = pe - w;
-  const line = text.slice(Math.max(lineStart, pe - 80), pe);
+  // The line's last 80 characters, sliced only when they can end as a block scalar's or a scheme's.
+  const line = pe > lineStart && BLOCK_OR_SCHEME_LAST[text.charCodeAt(pe - 1)] === 1 ? text.slice(Math.max(lineStart, pe - 80), pe) : '';
   // key: >-  /  key: |  then an indented fragment: the value starts on the next line.
-  const block = /:[ \t]{1,4}[>|][+-]?$/.exec(line);
+  const block = line ? BLOCK_SCALAR.exec(line) : null;
   if (block && ind >= 1 && fragLen >= 8) {
-    const drop = block[0].length - block[0].search(/[>|]/) + (i - pe);
+    const drop = block[0].length - block[0].search(BLOCK_INDICATOR) + (i - pe);
     return { k: out ? k - drop : k, space: false, next: j };
   }
-  if (ind >= 1 && SCHEME_END.test(line) && fragLen >= 16) return { k: out ? k - (i - pe) : k, space: true, next: j };
+  if (ind >= 1 && line && SCHEME_END.test(line) && fragLen >= 16) return { k: out ? k - (i - pe) : k, space: true, next: j };
   // A wrapped fragment: indented continuation of a long fragment, or fold -w output (whole lines of one fragment).
   if (ind >= 1 && wordLen >= 16 && fragLen >= 8) {
     const lineIndent = lineIndentOf(text, lineStart, pe);
     if (lineIndent === ind || w === lineStart + lineIndent || text.charCodeAt(w - 1) === 32) return { k: out ? k - (i - pe) : k, space: false, next: j };
   }
-  if (ind === 0 && WRAP_WIDTHS.has(wordLen) && w === lineStart && fragLen <= wordLen && !/=[^=]/.test(text.slice(w, pe)) && !/=[^=]/.test(text.slice(j, e))) return { k: out ? k - (i - pe) : k, space: false, next: j };
+  if (ind === 0 && WRAP_WIDTHS.has(wordLen) && w === lineStart && fragLen <= wordLen && !ASSIGNMENT_IN_WORD.test(text.slice(w, pe)) && !ASSIGNMENT_IN_WORD.test(text.slice(j, e))) return { k: out ? k - (i - pe) : k, space: false, next: j };
   return undefined;
 }
 
