@@ -6,11 +6,13 @@
 // quantifier) and every hand scan advances monotonically.
 import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
+import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
-import { isBasicCredential, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
+import { normalizedView } from './redaction/views';
 import { scan, work } from './redaction/work';
 
 export { isSensitiveName, isPlaceholder };
@@ -63,6 +65,48 @@ export function looksRandomSecret(v: string): boolean {
   if (STRIPE_PUBLISHABLE.test(v)) return false; // Stripe publishable keys: public by design
   if (!LOWER.test(v) || !UPPER.test(v) || !DIGIT.test(v)) return false;
   return entropy(v) >= 4.0;
+}
+
+/** Start of the word that ends right before text[at] (a blank): `public` in `public key:`. */
+function previousWord(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && at - i < 32 && NAME_CHAR[text.charCodeAt(i - 1)] !== 0) i--;
+  return i;
+}
+
+/** End of the run of non-blank characters from `from` (at most 256). */
+function wordEnd(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && i - from < 256 && text.charCodeAt(i) > 32) i++;
+  return i;
+}
+
+// Base64 of a known binary format (PNG, gzip, JPEG, GIF, PDF, zip): data, not a key.
+const BINARY_MAGIC = /^(?:iVBORw0KGg|H4sI|\/9j\/|R0lGOD|JVBERi0|UEsDB)/;
+const BASE64_DATA = /^[A-Za-z0-9+/_-]+={0,2}$/;
+const TEXT_STRUCTURE = /[ {":,]/;
+
+/**
+ * Base64 data rather than a key: a known binary format, or text (JSON, prose) that holds no secret
+ * itself (a ConfigMap's settings.json, a pub/sub message). Base64 of JSON with a password in it stays a secret.
+ */
+function encodesPlainData(v: string): boolean {
+  if (BINARY_MAGIC.test(v)) return true;
+  if (!BASE64_DATA.test(v) || v.length < 24) return false;
+  const decoded = Buffer.from(v, 'base64').toString('latin1');
+  work.reads += v.length;
+  let printable = 0;
+  for (let i = 0; i < decoded.length; i++) {
+    const c = decoded.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 10 || c === 9 || c === 13) printable++;
+  }
+  if (decoded.length < 12 || printable < decoded.length * 0.97) return false;
+  // Words or JSON: spaces or structure, not a printable random string.
+  if (!TEXT_STRUCTURE.test(decoded)) return false;
+  // The detectors only, no views: their scratch buffers belong to the call that is decoding this value.
+  const inside: Span[] = [];
+  detect(decoded, inside);
+  return inside.length === 0;
 }
 
 /** Three or more word-like runs: an identifier (handleUserCallback2), not a key. */
@@ -148,6 +192,10 @@ export function findAssignments(text: string, spans: Span[]): void {
     const before = mStart > 0 ? text.charCodeAt(mStart - 1) : -1;
     // a:b:secret:name is one colon-delimited identifier (an ARN), not a name and its value.
     if (colonSep && before === 58 && at === sep + 1) continue;
+    // ${NAME:?message}, ${NAME:+word}: a shell expansion's message or alternative, not a value of NAME.
+    if (colonSep && before === 123 && text.charCodeAt(mStart - 2) === 36 && (text.charCodeAt(sep + 1) === 63 || text.charCodeAt(sep + 1) === 43)) continue;
+    // A quote that encloses the whole name=value ("token:rotate", -H "x=y"): the value stops there.
+    const enclosed = !quotedName && (before === 34 || before === 39);
     // Where the name stands decides where an unquoted value ends.
     let lineStart = mStart;
     for (let b = text.charCodeAt(lineStart - 1); lineStart > 0 && lineStart > mStart - 12 && (b === 32 || b === 9 || b === 45); b = text.charCodeAt(lineStart - 1)) lineStart--;
@@ -174,27 +222,45 @@ export function findAssignments(text: string, spans: Span[]): void {
       ve = valueEnd(text, at, READ_OPTS[key]);
       if (ve === -1) continue;
       vs = valueStart(text, at);
+      // A YAML comment after the value (`key: abc123   # integration key`) is not part of it.
+      if (yamlLine && !quoted) {
+        let h = vs;
+        while (h < ve && !(text.charCodeAt(h) === 35 && text.charCodeAt(h - 1) === 32)) h++;
+        h--;
+        if (h < ve - 1) {
+          let e = h;
+          while (e > vs && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--;
+          if (e <= vs) continue;
+          ve = e;
+        }
+      }
       if (!quoted) {
         memoStops = key;
         memoEnd = ve;
       }
     }
+    // "token:rotate": a JSON key with a colon in it (npm scripts), not a name and its value.
+    if (enclosed && text.charCodeAt(ve) === before && text.charCodeAt(ve + 1) === 58) continue;
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
+    // The word before a spaced name counts too: `public key: …` (WireGuard) names a public key.
+    const wordStart = text.charCodeAt(mStart - 1) === 32 ? previousWord(text, mStart - 1) : nameStart;
     const entropyCandidate =
-      !sensitive && !nested && nameEnd - nameStart >= 3 && ve - vs >= 24 && ve - vs <= 512 && !(maybeNotSecretName(text, nameStart, nameEnd) && isNotSecretName(text.slice(nameStart, nameEnd)));
+      !sensitive && !nested && nameEnd - nameStart >= 3 && ve - vs >= 24 && ve - vs <= 512 && !(maybeNotSecretName(text, wordStart, nameEnd) && isNotSecretName(text.slice(wordStart, nameEnd)));
     if (!sensitive && !entropyCandidate && !authCandidate) continue;
     const value = text.slice(vs, ve);
     work.reads += value.length;
     if (value.includes('[REDACTED')) continue;
     // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
-    if (yamlLine && value.includes(' ') && (SENTENCE_END.test(value) || value.split(' ').length > 6)) continue;
+    if (yamlLine && value.includes(' ') && (SENTENCE_END.test(value) || value.split(' ').length > 6 || isProgramMessage(value))) continue;
     let rule: string | undefined;
     if (sensitive && isSensitiveAssignment(name, value)) rule = 'assignment';
-    else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value)) rule = 'high-entropy';
+    else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value) && !encodesPlainData(value)) rule = 'high-entropy';
     else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
     // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
     if (!quoted && OPENS_PLACEHOLDER[text.charCodeAt(vs)] === 1 && text.charCodeAt(ve) === 32 && isPlaceholder(text.slice(vs, lineEnd(text, vs, 256)))) continue;
+    // pypi-<your-token>: the value stopped at a template's `<`.
+    if (!quoted && text.charCodeAt(ve) === 60 && isPlaceholder(text.slice(vs, wordEnd(text, vs)))) continue;
     spans.push({ start: vs, end: ve, rule });
     pos = ve;
     if (s < pos) s = pos;
@@ -300,6 +366,20 @@ export function secretSpans(text: string): Span[] {
     const inView: Span[] = [];
     detect(view.text, inView, viewHints(view, hints));
     for (const sp of inView) spans.push({ start: view.map[sp.start], end: view.map[sp.end], rule: sp.rule });
+    // Escaped output that a terminal colours or wraps: its normalized view too, mapped back through both.
+    const shownView = normalizedView(view.text);
+    if (shownView) {
+      const inShown: Span[] = [];
+      detect(shownView.text, inShown);
+      for (const sp of inShown) spans.push({ start: view.map[shownView.map[sp.start]], end: view.map[shownView.map[sp.end - 1] + 1], rule: sp.rule });
+    }
+  }
+  // What a terminal shows: colour codes dropped, box bars and typographic quotes as ASCII, wrapped secrets joined.
+  const shown = normalizedView(text);
+  if (shown) {
+    const inView: Span[] = [];
+    detect(shown.text, inView);
+    for (const sp of inView) spans.push({ start: shown.map[sp.start], end: shown.map[sp.end - 1] + 1, rule: sp.rule });
   }
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -440,15 +520,16 @@ export function jsonUnescaped(text: string): { text: string; map: Int32Array; un
   return { text: Buffer.from(out.buffer, 0, k * 2).toString('utf16le'), map: map.subarray(0, k + 1), unicode: decodedUnicode };
 }
 
-function detect(text: string, spans: Span[], hints: Set<string>): void {
+function detect(text: string, spans: Span[], hints: Set<string> = presentHints(text)): void {
   findTokens(text, spans, hints);
   if (text.includes('://')) findUrlCredentials(text, spans);
   findHeaders(text, spans);
   findCliSecrets(text, spans);
   findLineSecrets(text, spans);
+  findFormatSecrets(text, spans);
   if (HAS_ASSIGNMENT.test(text)) {
     findAssignments(text, spans);
-    if (text.includes('alue')) findNameValuePairs(text, spans);
+    if (text.includes('alue') || text.includes('Data')) findNameValuePairs(text, spans);
   }
 }
 

@@ -26,8 +26,10 @@ export interface CliRule {
   flags: FlagRule[];
   /** The password is the last plain argument when one of these flags is present (htpasswd -b file user pw). */
   lastArgWith?: RegExp;
-  /** With lastArgWith: only when the command has at least this many plain arguments (mc alias set NAME URL KEY SECRET, not mc alias rm NAME). */
+  /** With lastArgWith: only when the command has at least this many plain arguments (mc alias set NAME URL KEY SECRET, not mc alias rm NAME); 2 unless given. */
   minArgs?: number;
+  /** With lastArgWith: arguments written like this are not the secret, nor counted (net use: the subcommand, a drive, a share, *, /options). */
+  lastArgNot?: RegExp;
   /** Plain arguments come as NAME VALUE pairs: a VALUE after a NAME that holds a secret is one (aws configure set, rclone config create). */
   namedPairs?: boolean;
 }
@@ -53,7 +55,21 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['twine'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['rdesktop'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['xfreerdp', 'wlfreerdp'], flags: [{ flag: '/p:', takes: 'attached' }] },
-  { programs: ['net'], flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }] },
+  { programs: ['net'], sub: 'use', flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }], lastArgWith: /^\/user:/i, minArgs: 1, lastArgNot: /^(?:[A-Za-z]:|\\.*|\*|\/.*|use)$/i },
+  { programs: ['rclone'], sub: 'obscure', flags: [], lastArgWith: /^/ },
+  { programs: ['net'], sub: 'user', flags: [], lastArgWith: /^/, minArgs: 3, lastArgNot: /^(?:\*|\/.*)$/ },
+  { programs: ['cmdkey'], flags: [{ flag: '/pass:', takes: 'attached' }] },
+  { programs: ['wmic'], flags: [{ flag: '/password:', takes: 'attached' }] },
+  { programs: ['schtasks'], flags: [{ flag: '/rp', takes: 'separate' }, { flag: '/p', takes: 'separate' }] },
+  { programs: ['wpa_passphrase'], flags: [], lastArgWith: /^/ },
+  { programs: ['vault'], sub: 'login', flags: [], lastArgWith: /^/ },
+  { programs: ['bw'], sub: 'unlock', flags: [], lastArgWith: /^/ },
+  { programs: ['bw'], sub: 'login', flags: [], lastArgWith: /^/, minArgs: 3 },
+  { programs: ['ConvertTo-SecureString', 'convertto-securestring'], flags: [{ flag: '-String', takes: 'separate' }], lastArgWith: /^-AsPlainText$/i, minArgs: 1 },
+  { programs: ['oathtool'], flags: [], lastArgWith: /^/, minArgs: 1 },
+  { programs: ['logdna-agent', 'mezmo-agent'], flags: [{ flag: '-k', takes: 'separate' }, { flag: '--key', takes: 'separate' }] },
+  { programs: ['prefect'], sub: 'cloud', flags: [{ flag: '-k', takes: 'separate' }, { flag: '--key', takes: 'separate' }] },
+  { programs: ['ngrok'], flags: [], namedPairs: true },
   { programs: ['psexec', 'psexec.exe', 'psexec.py', 'wmiexec.py', 'smbexec.py'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['aws'], sub: 'configure', flags: [], namedPairs: true },
   { programs: ['git'], sub: 'config', flags: [], namedPairs: true },
@@ -84,7 +100,7 @@ const PROGRAM_RE = new RegExp(`(?:^|[\\s;&|(\`'"/=])(${groupedAlternation([...BY
 const LONG_FLAG = /(?<![^\s'"(=])(--?)([A-Za-z][A-Za-z0-9_.-]{1,48})(=|[ \t]{1,8})/g;
 
 /** Options whose name says secret but which take no secret value. */
-const NO_VALUE_FLAG = /(?:stdin|file|fd|env|path|dir|prompt|command|cmd|helper|length|len|min|max|policy|type|id|name|url|uri|endpoint|header|count|ttl|expiry|expires|expiration|lifetime|duration|timeout|rotation|reset|required|hash|algorithm|algo|mode|scope|scopes|format)$/i;
+export const NO_VALUE_FLAG = /(?:stdin|file|fd|env|path|dir|prompt|command|cmd|helper|length|len|min|max|policy|type|id|name|url|uri|endpoint|header|count|ttl|expiry|expires|expiration|lifetime|duration|timeout|rotation|reset|required|hash|algorithm|algo|mode|scope|scopes|format)$/i;
 
 // Per-value patterns as module constants (a literal in the function is a new RegExp per value marked).
 const NUMERIC_ID = /^\d{1,10}$/;
@@ -154,8 +170,10 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     let sawLastArgFlag = false;
     const flush = () => {
       for (const r of rules) {
-        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain) && plain.length >= Math.max(2, r.minArgs ?? 0)) {
-          markValue(text, plain[plain.length - 1], 0, 'whole', spans, 'cli-argument');
+        if (r.lastArgWith && (sawLastArgFlag || r.lastArgWith.source === '^') && (!r.sub || r.sub === firstPlain)) {
+          // Arguments like lastArgNot (as written: net use's drive, \\share, /add) are not candidates.
+          const candidates = r.lastArgNot ? plain.filter((w) => !r.lastArgNot!.test(text.slice(w.start, w.end))) : plain;
+          if (candidates.length >= (r.minArgs ?? 2)) markValue(text, candidates[candidates.length - 1], 0, 'whole', spans, 'cli-argument');
         }
         if (r.namedPairs && (!r.sub || r.sub === firstPlain)) {
           for (let k = 0; k + 1 < plain.length; k++) {

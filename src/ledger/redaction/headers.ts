@@ -93,7 +93,7 @@ const HEADER_RE = new RegExp(`(?<![A-Za-z0-9_-])(${NAMES})(["']?)[ \\t]{0,3}[:=]
 export const HEADER_HINTS = ['uthoriz', 'UTHORIZ', 'ey', 'EY', 'oken', 'OKEN', 'ookie', 'OOKIE', 'ecret', 'ECRET', 'ignature', 'IGNATURE'];
 
 // Cookies that carry a session or a credential; other cookies (theme, lang) stay.
-const SECRET_COOKIE = /sess|sid|auth|token|jwt|remember|login|csrf|xsrf|secret|key|cred|^_?[a-z]{0,8}_?id$/i;
+export const SECRET_COOKIE = /sess|sid|auth|token|jwt|remember|login|csrf|xsrf|secret|key|cred|^_?[a-z]{0,8}_?id$/i;
 
 // Per-header patterns as module constants (a literal in the function is a new RegExp per header found).
 const BLANK = /[ \t]/;

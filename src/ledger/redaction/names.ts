@@ -8,7 +8,7 @@ export const SENSITIVE_WORDS = [
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
-export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier'];
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk'];
 
 /** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
 export const NOT_SECRET_AFTER = [
@@ -21,19 +21,25 @@ export const NOT_SECRET_AFTER = [
   'change', 'changed', 'updated', 'created', 'at', 'date', 'time', 'timestamp', 'stats', 'metrics', 'status', 'state', 'valid', 'invalid', 'check', 'checker', 'test',
   'spec', 'specs', 'example', 'sample', 'docs', 'doc', 'help', 'len', 'encoding', 'algorithm', 'algo', 'hint', 'rules', 'rule', 'location', 'region', 'stdin', 'fd',
   'issuer', 'audience', 'endpoint', 'sent', 'received', 'budget', 'usage', 'price', 'rate', 'window', 'bucket', 'index', 'position', 'pos', 'offset', 'start', 'end',
+  'digest', 'hash', 'hashed', 'checksum', 'accessor',
 ];
 
 /** Whole names that hold secrets although no word above ends them. */
 export const SENSITIVE_NAMES = [
   'mysql_pwd', 'rediscli_auth', 'pgpassword', 'sshpass', 'htpasswd', 'private_token', 'x_vault_token', 'vault_token', 'x_auth_token', 'dsn', 'sentry_dsn',
   'connection_string', 'connectionstring', 'database_url', 'db_url', 'redis_url', 'mongo_url', 'mongodb_uri', 'amqp_url', 'broker_url', 'jsessionid', 'phpsessid',
-  'private_key_id',
+  'private_key_id', 'api_hash', 'secret_id', 'encrypt', 'requirepass', 'masterauth', 'pgpass', 'wpa_psk', 'wep_key0', 'wep_key1', 'wep_key2', 'wep_key3',
+  'unseal_key', 'recovery_key', 'root_token', 'otp_secret', 'totp_secret', 'mfa_secret', 'master_key',
 ];
+
+/** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
+export const NOT_SECRET_BEFORE = ['existing', 'use', 'has', 'is', 'show', 'hide', 'forgot', 'num', 'prompt', 'ask', 'require', 'requires', 'needs', 'allow', 'enable', 'disable', 'public'];
 
 /** "<word> key" names that hold a key: api_key, secret_key, Ocp-Apim-Subscription-Key. */
 export const KEY_QUALIFIERS = [
   'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth', 'subscription', 'client', 'app',
   'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
+  'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join',
 ];
 
 /** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */
@@ -48,6 +54,7 @@ export const TRAILING_QUALIFIERS = [
 export const NOT_SECRET_WORDS = [
   'id', 'ids', 'nonce', 'integrity', 'hash', 'digest', 'checksum', 'sha', 'sha1', 'sha256', 'sha512', 'md5', 'challenge', 'etag', 'request', 'trace', 'span',
   'commit', 'rev', 'revision', 'version', 'build', 'fingerprint', 'uuid', 'guid', 'kid', 'thumbprint', 'state', 'tag', 'ref', 'oid', 'sri', 'h1', 'cid',
+  'x5t', 'public', 'pubkey', 'peer', 'bin', 'b64', 'base64', 'image', 'png', 'jpeg', 'gzip', 'release', 'ack', 'cursor', 'etag', 'continuation', 'page',
 ];
 
 /** Exact values that stand for a secret without being one (.env.example, docs). */
@@ -56,7 +63,7 @@ export const PLACEHOLDER_VALUES = [
   'replace_me', 'replaceme', 'null', 'none', 'nil', 'undefined', 'true', 'false', 'redacted', 'hidden', 'masked', 'placeholder', 'foo', 'bar', 'foobar',
   'value', 'empty', 'default', 'required', 'optional', 'string', 'str', 'secret_value', 'mysecret', 'mypassword', 'my_password', 'my_secret', 'my_token',
   'supersecret', 'api_key', 'apikey', 'access_token', 'your_token', 'xxx', 'yyy', 'zzz', 'abc', 'abc123', 'pass123', 'password123', 'secret123', 'mytoken',
-  'env', 'set', 'unset', 'prompt', 'stdin', 'ask', 'file', 'auto',
+  'env', 'set', 'unset', 'prompt', 'stdin', 'ask', 'file', 'auto', 'yes', 'no', 'on', 'off', 'sensitive', 'sensitive value', 'known after apply', 'not set',
 ];
 
 const SENSITIVE_WORD_SET = new Set(SENSITIVE_WORDS);
@@ -65,6 +72,7 @@ const NOT_AFTER_SET = new Set(NOT_SECRET_AFTER);
 const SENSITIVE_NAME_SET = new Set(SENSITIVE_NAMES);
 const KEY_QUALIFIER_SET = new Set(KEY_QUALIFIERS);
 const TRAILING_SET = new Set(TRAILING_QUALIFIERS);
+const NOT_BEFORE_SET = new Set(NOT_SECRET_BEFORE);
 const NOT_SECRET_SET = new Set(NOT_SECRET_WORDS);
 const PLACEHOLDER_SET = new Set(PLACEHOLDER_VALUES);
 /** Longest placeholder value. */
@@ -76,9 +84,9 @@ function charTable(chars: string, anyCase = false): Uint8Array {
   for (const c of anyCase ? chars.toLowerCase() + chars.toUpperCase() : chars) t[c.charCodeAt(0)] = 1;
   return t;
 }
-// What isPlaceholder strips from a value's edges before looking it up: <{[_*- before, >}]_*- after.
-const LEADING_EDGE = charTable('<{[_*-');
-const TRAILING_EDGE = charTable('>}]_*-');
+// What isPlaceholder strips from a value's edges before looking it up: <{[(_*- before, >})]_*- after.
+const LEADING_EDGE = charTable('<{[(_*-');
+const TRAILING_EDGE = charTable('>})]_*-');
 
 /** Words of a name: camelCase, kebab-case, snake_case and dots all split; lower case. */
 export function nameWords(name: string): string[] {
@@ -89,7 +97,7 @@ export function nameWords(name: string): string[] {
     .filter(Boolean);
 }
 
-const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|accesskey|secretkey|privatekey|storepass|keypass)$/;
+const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
 
 /** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
 function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {
@@ -109,6 +117,7 @@ function sensitiveName(name: string): boolean {
   const words = nameWords(name);
   if (words.length === 0) return false;
   if (SENSITIVE_NAME_SET.has(words.join('_'))) return true;
+  if (words.length > 1 && NOT_BEFORE_SET.has(words[0])) return false;
   // From the end: qualifiers may follow any sensitive word; other words may follow a strong one unless they change the meaning.
   let onlyQualifiers = true;
   for (let i = words.length - 1; i >= 0; i--) {
@@ -217,39 +226,77 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
   // A URL's password is judged by the URL rule (postgres://user:password@localhost is a placeholder).
   if (URL_VALUE.test(value)) return false;
   if (PWD_NAME.test(name) && PATH_VALUE.test(value)) return false;
+  if (NOT_A_VALUE.test(value) || isFilePath(value)) return false;
   return !isPlaceholder(value);
 }
 
-// isPlaceholder's forms, in the order it tries them. Those anchored at an end are tried only when the
-// value's first (or last) character is one they can start (or end) with: most values are plain, and
-// each test skipped is a regex run saved. The tables hold ASCII only: /i without /u folds no other
-// character onto an ASCII one.
-const DOLLAR_BRACED = /^\$\{[^{}\s]{1,80}\}$/;
-const DOLLAR_NAME = /^\$(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/;
-const COMMAND_SUBSTITUTION = /^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)|$)|[^)]{0,200}\s)/;
-const DOLLAR_IN_PATH = /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-]/;
+/** Image tags and versions (sealed-secrets-controller:0.27.0-debian-12-r2), the rest of a URL (credential.https://…). */
+const NOT_A_VALUE = /^(?:v?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\/\/\S{0,400})$/;
+const FILE_PATH = /^(?:~|\.{1,2})?\/(?:[\w.@-]{1,64}\/){0,20}[\w.@-]{1,64}\/?$/;
+const RELATIVE_PATH = /^(?:~|\.{1,2})\//;
+const SYSTEM_PATH = /^\/(?:var|etc|run|home|tmp|opt|usr|srv|mnt|root|Users|data|app|config|secrets|vault|certs?|keys)\//;
+const FILE_EXTENSION = /\.[a-z]{2,5}$/;
+
+/** A path to a file holding the secret (/var/secrets/key.json, ~/.cache/tokens), not the secret. */
+export function isFilePath(v: string): boolean {
+  if (!FILE_PATH.test(v)) return false;
+  return RELATIVE_PATH.test(v) || SYSTEM_PATH.test(v) || FILE_EXTENSION.test(v);
+}
+
+const PROGRAM_MESSAGE = /\b(?:successfully|updated|changed|unchanged|failed|failure|expired|denied|incorrect|invalid|required|missing|not set|not found|mismatch|accepted|rejected|saved|removed|deleted)\b/i;
+
+/** A program's message after a name (passwd: password updated successfully), not a passphrase. */
+export function isProgramMessage(v: string): boolean {
+  return v.includes(' ') && PROGRAM_MESSAGE.test(v);
+}
+
+// isPlaceholder's forms. Every form returns true, so their order does not matter; those anchored at an
+// end are tried only when the value's first (or last) character is one they can start (or end) with:
+// most values are plain, and each test skipped is a regex run saved. The tables hold ASCII only: /i
+// without /u folds no other character onto an ASCII one.
+const DOLLAR_BRACED = /^\$\$?\{[^{}\s]{1,80}\}$/;
+const DOLLAR_NAME = /^\$\$?(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/;
+const COMMAND_SUBSTITUTION = /^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)$|$)|[^)]{0,200}\s)/;
+const DOLLAR_DEFAULT = /^\$\{[A-Za-z_]\w{0,80}:?[?+][^{}]{0,200}\}$/;
+const DOLLAR_IN_PATH = /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-][\w./:@${}-]{0,200}$/;
+const DOLLAR_NAME_DASH = /^\$[A-Za-z_]\w{0,80}-/;
+const DOLLAR_BRACED_THEN = /^\$\{[A-Za-z_]\w{0,80}\}[/:.-]/;
+const TERRAFORM_CALL = /^\$\{[A-Za-z_][\w.]{0,40}\(/;
 const PERCENT_NAME = /^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/;
 const PERCENT_FORMAT = /^%\([A-Za-z_]\w{0,80}\)[sdr]$/;
 const PERCENT_DIRECTIVE = /^%[sdr]$/;
 const ANGLE_TEMPLATE = /^<[^<>]{1,80}>$/;
-const BRACE_TEMPLATE = /^\{\{?[^{}]{1,80}\}\}?$/;
+const DOUBLE_BRACE_TEMPLATE = /^\{\{[^{}]{1,120}\}\}$/;
+const BRACE_NAME = /^\{[ \t]{0,2}[A-Za-z_.$][A-Za-z_.:| $-]{0,80}[ \t]{0,2}\}$/;
+const BRACE_MEMBER = /^\$?\{[ \t]{0,2}[A-Za-z_][\w.]{0,80}[ \t]{0,2}\}$/;
+const THREE_DIGITS = /\d{3}/;
 const BRACKET_TEMPLATE = /^\[[^\[\]]{1,80}\]$/;
-const CODE_READ_FIRST = charTable('poisevcESgt');
-const CODE_READ = /^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|System\.getenv|getenv\(|self\.|this\.)/;
+const PAREN_WORDS = /^\([A-Za-z][A-Za-z _-]{0,40}\)$/;
+const POWERSHELL_READ = /^\((?:Get-[A-Z][A-Za-z]{1,40}|Read-Host)\b[^'"()]{0,200}\)$/;
+const AWS_DOCS_KEY = /[A-Z0-9]EXAMPLE(?:KEY)?$/;
+const PREFIXED_TEMPLATE = /^[\w.-]{0,20}<[A-Za-z][\w -]{0,40}>$/;
+const FIXTURE_WORDS_FIRST = charTable('tmsfdwbie', true);
+const FIXTURE_WORDS = /^(?:test|mock|stub|fake|dummy|wrong|bad|invalid|incorrect|sample|example)[_-][a-z]{2,20}(?:[_-][a-z]{2,20}){0,4}$/i;
+const CODE_READ_FIRST = charTable('poisevcESgtR@');
+const CODE_READ = /^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|ENV\.fetch|System\.getenv|getenv\(|self\.|this\.|Rails\.application\.|@Microsoft\.KeyVault\(|ENC\[)/;
+const MEMBER_CALL = /^(?:[A-Za-z_]\w{0,40}\.){1,6}[A-Za-z_]\w{0,40}\(/;
 const CALL = /^[A-Za-z_][\w.]{0,80}\((?:[^()]{0,80})\)$/;
 const DOTTED_MEMBER = /^(?:[a-z_][a-z0-9_]*\.)+[a-z_][a-z0-9_]*$/i;
 const DIGIT = /\d/;
 const ONE_CHARACTER_RUN_FIRST = charTable('*x.0#-•', true);
 const ONE_CHARACTER_RUN = /^(?:\*+|x+|\.+|0+|#+|-+|•+)$/i;
-const MASKED = /x{4,}$|\*{3,}|\.\.\./i;
+const MASK_RUN = /x{4,}$|\*{3,}|\.\.\./i;
 const TRAILING_X_RUN = /x{4,}$/i;
 const ASCII_DIGIT = /[0-9]/;
 const INSTRUCTION_PREFIX_FIRST = charTable('yiepgrsfd', true);
 const INSTRUCTION_PREFIX = /^(?:your|insert|enter|put|replace|paste|generate|example|sample|fake|dummy)[_-]/i;
+const ASCII_LETTER = charTable('abcdefghijklmnopqrstuvwxyz', true);
+const PREFIXED_INSTRUCTION = /^[a-z]{2,8}[_-](?:your|my|insert|enter|example|sample|fake|dummy)[_-][a-z_-]{0,60}$/i;
 const PLACEHOLDER_SUFFIX_LAST = charTable('erdm', true);
 const PLACEHOLDER_SUFFIX = /(?:[_-]here|[_-]goes[_-]here|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|example\.com)$/i;
-const CHANGE_ME = /change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b/i;
+const CHANGE_ME = /change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b|not[-_ ]for[-_ ]prod/i;
 const YAML_TAG = /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|If|Secret|Vault|Env|Var)[ \t]{1,4}[A-Za-z_][\w.:-]{0,80}$/;
+const ANSIBLE_VAULT = /^!(?:vault|encrypted|sops)[ \t]{0,4}(?:[|>][+-]?)?$/i;
 
 /**
  * A value that stands for a secret rather than being one. Values that start
@@ -257,7 +304,20 @@ const YAML_TAG = /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|I
  * ($TOKEN, ${TOKEN}, %TOKEN%, %(token)s); & ; spaces and quotes make a value,
  * not a placeholder.
  */
+const placeholderMemo = new Map<string, boolean>();
+
 export function isPlaceholder(v: string): boolean {
+  if (v.length > 96) return placeholder(v);
+  let r = placeholderMemo.get(v);
+  if (r === undefined) {
+    r = placeholder(v);
+    if (placeholderMemo.size >= 4096) placeholderMemo.clear();
+    placeholderMemo.set(v, r);
+  }
+  return r;
+}
+
+function placeholder(v: string): boolean {
   const s = v.trim();
   if (s.length < 3) return true;
   if (s.includes('[REDACTED')) return true;
@@ -266,22 +326,34 @@ export function isPlaceholder(v: string): boolean {
   // Whole variable references and command substitutions.
   if (first === '$') {
     if (DOLLAR_BRACED.test(s) || DOLLAR_NAME.test(s)) return true;
-    if (COMMAND_SUBSTITUTION.test(s) || s.startsWith('${{') || DOLLAR_IN_PATH.test(s)) return true;
+    // $(cmd …), ${VAR:?message}, $HOME/path, ${HOST}:5432: a reference with text around it, not a value that starts with $.
+    if (COMMAND_SUBSTITUTION.test(s) || s.startsWith('${{') || DOLLAR_DEFAULT.test(s)) return true;
+    if (DOLLAR_IN_PATH.test(s) && !DOLLAR_NAME_DASH.test(s)) return true;
+    if (DOLLAR_BRACED_THEN.test(s)) return true;
+    if (TERRAFORM_CALL.test(s)) return true; // ${file("…")}: a Terraform function call
   } else if (first === '`') return true;
   else if (first === '%') {
     if (PERCENT_NAME.test(s) || PERCENT_FORMAT.test(s) || PERCENT_DIRECTIVE.test(s)) return true;
-  } else if (first === '<' || first === '{' || first === '[') {
-    // Templates: <your key>, {{ token }}, {token}, [hidden].
-    if (ANGLE_TEMPLATE.test(s) || BRACE_TEMPLATE.test(s) || BRACKET_TEMPLATE.test(s)) return true;
+  } else if (first === '<' || first === '{' || first === '[' || first === '(') {
+    // Templates: <your key>, {{ token }}, {token}, [hidden]; masks: (sensitive value), (hidden); PowerShell reads: (Get-Secret -Name X).
+    // {token}, {api_key}: a name in braces; {AQAAAB…=} (an encrypted value) is not.
+    if (ANGLE_TEMPLATE.test(s) || DOUBLE_BRACE_TEMPLATE.test(s) || BRACE_NAME.test(s) || BRACE_MEMBER.test(s) && !THREE_DIGITS.test(s) || BRACKET_TEMPLATE.test(s) || PAREN_WORDS.test(s)) return true;
+    if (POWERSHELL_READ.test(s)) return true;
   }
   const c0 = s.charCodeAt(0);
   const last = s.charCodeAt(s.length - 1);
+  if (MASKED.test(s)) return true;
+  if ((last === 69 || last === 89) && AWS_DOCS_KEY.test(s)) return true; // AWS documentation keys (…EXAMPLE, …EXAMPLEKEY)
+  if (last === 62 && PREFIXED_TEMPLATE.test(s)) return true; // pypi-<your-token>, sk-<key>
+  if (alphabetRun(s)) return true; // docs examples: 123456:ABCdefGhIJKlmNoPQRsTUVwxyZ
+  if (FIXTURE_WORDS_FIRST[c0] === 1 && FIXTURE_WORDS.test(s)) return true;
   // Code that reads the secret from elsewhere.
   if (CODE_READ_FIRST[c0] === 1 && CODE_READ.test(s)) return true;
-  // Each test below that needs a character (a call's `)`, a member's `.`, a reference's `:`) is tried only when it is there.
+  // Each test below that needs a character (a call's `(` or `)`, a member's `.`, a reference's `:`) is tried only when it is there.
+  if (s.includes('(') && MEMBER_CALL.test(s)) return true; // a member call: ENV.fetch("X"), credentials.dig(:smtp
   if (last === 41 && CALL.test(s)) return true; // a call: getpass(), read_secret("x")
   if (s.length < 60 && s.includes('.') && DOTTED_MEMBER.test(s) && !DIGIT.test(s)) return true; // a dotted member: cfg.db.password
-  // The value without its edge characters (<token>, __secret__, -password-), in lower case: a placeholder value?
+  // The value without its edge characters (<token>, __secret__, -password-, (hidden)), in lower case: a placeholder value?
   // Only one as short as the longest placeholder, or with an edge to strip, can be.
   if (s.length <= MAX_PLACEHOLDER || LEADING_EDGE[c0] === 1 || TRAILING_EDGE[last] === 1) {
     let a = 0;
@@ -291,22 +363,43 @@ export function isPlaceholder(v: string): boolean {
     if (b - a <= MAX_PLACEHOLDER && PLACEHOLDER_SET.has(s.slice(a, b).toLowerCase())) return true;
   }
   if (ONE_CHARACTER_RUN_FIRST[c0] === 1 && ONE_CHARACTER_RUN.test(s)) return true;
-  if (MASKED.test(s) && !ASCII_DIGIT.test(s.replace(TRAILING_X_RUN, '').slice(-1))) return true;
+  if (MASK_RUN.test(s) && !ASCII_DIGIT.test(s.replace(TRAILING_X_RUN, '').slice(-1))) return true;
   if (INSTRUCTION_PREFIX_FIRST[c0] === 1 && INSTRUCTION_PREFIX.test(s)) return true;
+  if (ASCII_LETTER[c0] === 1 && PREFIXED_INSTRUCTION.test(s)) return true; // xoxb-your-bot-token
   if (PLACEHOLDER_SUFFIX_LAST[last] === 1 && PLACEHOLDER_SUFFIX.test(s)) return true;
   if (CHANGE_ME.test(s)) return true;
-  if (first === '!' && YAML_TAG.test(s)) return true; // YAML tags: CloudFormation !Ref DbPassword
+  if (first === '!' && (YAML_TAG.test(s) || ANSIBLE_VAULT.test(s))) return true; // YAML tags: CloudFormation !Ref DbPassword; Ansible Vault: ciphertext follows
   if ((s.includes(':') || s.startsWith('projects/')) && SECRET_REFERENCE.test(s)) return true;
   return placeholderWords(s);
 }
 
 /** A pointer into a secret manager (vault:secret/data/prod#password, op://vault/item/field, arn:aws:secretsmanager:…), not the secret: a scheme with `:`, or `projects/`. */
 const SECRET_REFERENCE =
-  /^(?:(?:vault|op|ssm|awssm|aws-sm|secretsmanager|sm|gsm|gcpsm|akv|azurekeyvault|keyvault|sops|doppler|infisical|ref\+[a-z]{2,12}|k8s|secret):(?:\/\/)?[\w./-]{1,200}(?:#[\w.-]{1,60})?|arn:aws[\w-]{0,12}:(?:secretsmanager|ssm):[\w:/+=.@-]{1,200}|projects\/[\w-]{1,80}\/secrets\/[\w./-]{1,120})$/;
+  /^(?:(?:vault|op|ssm|awssm|aws-sm|secretsmanager|sm|gsm|gcpsm|akv|azurekeyvault|keyvault|sops|doppler|infisical|ref\+[a-z]{2,12}|k8s|secret):(?:\/\/)?[\w./-]{1,200}(?:#[\w./-]{1,60})?|arn:aws[\w-]{0,12}:(?:secretsmanager|ssm):[\w:/+=.@-]{1,200}|projects\/[\w-]{1,80}\/secrets\/[\w./-]{1,120})$/;
+
+/**
+ * What a program prints instead of a secret: sizes (24 bytes), ages (about 2 days ago), masks with an ellipsis
+ * (sk-…a1B2), type annotations in code (Optional[str] = None, string;, String @auth(...)).
+ */
+const MASKED =
+  /^(?:\d{1,9} bytes|\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?|(?:about |over |almost |less than )?(?:an?|\d{1,4}) (?:second|minute|hour|day|week|month|year)s? ago|[^\s…]{0,40}…[^\s…]{0,40}|(?:Optional|Option|Maybe|Nullable)[\[<][\w\[\]<>, ]{1,40}[\]>](?: ?= ?(?:None|null|nil|undefined))?;?|\??(?:string|String|str|int|bool|boolean|number|bytes|SecretStr|SecretString|SecureString)[?!]?(?:;|,| ?= ?(?:None|null|nil|undefined|""|'');?| @[\w(): ,]{1,80}| ?\| ?(?:None|null|undefined);?))$/;
+
+/** An ascending run of eight letters (abcdefgh in any case): an example key from the docs, not a random one. */
+function alphabetRun(s: string): boolean {
+  let run = 1;
+  for (let i = 1; i < s.length; i++) {
+    const a = s.charCodeAt(i - 1) | 32;
+    const b = s.charCodeAt(i) | 32;
+    if (a >= 97 && a <= 122 && b === a + 1) {
+      if (++run >= 8) return true;
+    } else run = 1;
+  }
+  return false;
+}
 
 /** Words that together stand for "put the real value here": CHANGE_ME_IN_PROD, YOUR_API_KEY_HERE, replace-me, <insert token>. */
 const PLACEHOLDER_WORD_PAIRS = new Set(['change me', 'change this', 'change it', 'replace me', 'replace this', 'fill me', 'fill in', 'set me', 'put here', 'goes here', 'insert here']);
-const PLACEHOLDER_WORDS = new Set(['changeme', 'changeit', 'replaceme', 'placeholder', 'example', 'dummy', 'redacted', 'notasecret', 'todo', 'fixme', 'tbd', 'xxx', 'xxxx']);
+const PLACEHOLDER_WORDS = new Set(['changeme', 'changeit', 'insecure', 'notforproduction', 'replaceme', 'placeholder', 'example', 'dummy', 'redacted', 'notasecret', 'todo', 'fixme', 'tbd', 'xxx', 'xxxx']);
 
 /**
  * A value made of words only (letters split by _ - . space or case), holding a placeholder word or

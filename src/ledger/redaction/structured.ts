@@ -1,11 +1,12 @@
 // Secrets found by where they stand rather than by their shape: URL
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
-import { isPlaceholder, isSensitiveName } from './names';
+import { SECRET_COOKIE } from './headers';
+import { isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeSensitiveName } from './names';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
 
-const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\//g;
+const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+._-]{1,20}:\/\//g;
 const HOST = /^(?:[A-Za-z0-9._~-]{1,253}|\[[0-9A-Fa-f:.]{2,60}\])(?::\d{0,5})?$/;
 // Per-match and per-line patterns are module constants throughout: a regex literal in a function is a
 // new RegExp object each time it runs, and these run per URL, per prose match and per line.
@@ -52,7 +53,8 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     }
     for (const at of ats) {
       const host = text.slice(at + 1, hostEnd.get(at));
-      if (host.length > 260 || !HOST.test(host)) continue;
+      // A host list (mongodb://u:p@a,b,c:27017, kafka brokers): every host valid.
+      if (host.length > 1024 || !host.split(',', 17).every((h) => h.length <= 260 && HOST.test(h))) continue;
       if (firstValid === -1) firstValid = at;
       if (host.includes('.') || host.includes(':') || host.startsWith('[') || host === 'localhost') lastPreferred = at;
     }
@@ -79,10 +81,20 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
 const NETRC_INLINE = /\b(?:(machine|default|login)\b|(?:password|passwd)[ \t]{1,8}(\S{1,256}))/g;
 const TRAILING_PUNCTUATION = /[.,;:]+$/;
 const TRAILING_PUNCTUATION_OR_PAREN = /[.,;:)]+$/;
+const TRAILING_QUOTES = /["'`]+$/;
+const LEADING_QUOTE = /^["'`]/;
+const CLOSING_TYPOGRAPHIC_QUOTE = /[\u00bb\u201c\u201d]$/;
 const NOT_LETTER = /[^A-Za-z]/;
 const LOWER = /[a-z]/;
 const UPPER = /[A-Z]/;
-const PROSE = /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
+const PROSE =
+  /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
+// The same in other languages (localized program output), with a few words between the word and its colon.
+const LOCAL_PROSE =
+  /(?:mot de passe|passwort|contrase\u00f1a|senha|wachtwoord|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)[^:=\n]{0,40}[:=\uff1a][ \t\u00a0]{0,3}(["'`\u00ab\u201e\u201c]?)[ \t\u00a0]{0,2}(\S{3,256})/gi;
+const LOCAL_HINT = /[^\x00-\x7f]|mot de passe|passwort|senha|wachtwoord/i;
+const PROSE_ONLY = [PROSE];
+const PROSE_AND_LOCAL = [PROSE, LOCAL_PROSE];
 
 /** Per line: .netrc `password X`, .pgpass host:port:db:user:password, Vault-style `name   value` rows, credential CSV columns. */
 export function findLineSecrets(text: string, spans: Span[]): void {
@@ -102,28 +114,40 @@ export function findLineSecrets(text: string, spans: Span[]): void {
     const start = m.index + m[0].length - v.length;
     spans.push({ start, end: start + v.length, rule: 'netrc' });
   }
-  PROSE.lastIndex = 0;
-  while ((m = scan(PROSE, text))) {
-    // Inside an identifier (arn:…:secret:name, /secret/path) the word is a part, not prose.
-    const before = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
-    if (before === 58 || before === 47) continue;
-    let v = m[2];
-    const q = m[1];
-    let start = m.index + m[0].length - v.length;
-    if (q) {
-      const close = text.indexOf(q, start);
-      const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
-      v = text.slice(start, end);
-    } else v = v.includes('(') ? v.replace(TRAILING_PUNCTUATION, '') : v.replace(TRAILING_PUNCTUATION_OR_PAREN, '');
-    // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
-    if (!DIGIT.test(v) && !NOT_LETTER.test(v) && !(LOWER.test(v) && UPPER.test(v.slice(1)))) continue;
-    if (isPlaceholder(v)) continue;
-    // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
-    if (!q && OPENS_PLACEHOLDER[v.charCodeAt(0)] === 1 && text.charCodeAt(start + v.length) === 32 && isPlaceholder(text.slice(start, lineEnd(text, start, 256)))) continue;
-    spans.push({ start, end: start + v.length, rule: 'prose' });
+  const prose = LOCAL_HINT.test(text) ? PROSE_AND_LOCAL : PROSE_ONLY;
+  for (const re of prose) {
+    re.lastIndex = 0;
+    while ((m = scan(re, text))) {
+      // Inside an identifier (arn:…:secret:name, /secret/path) the word is a part, not prose.
+      const before = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
+      if (before === 58 || before === 47) continue;
+      let v = m[2];
+      let q = m[1];
+      let start = m.index + m[0].length - v.length;
+      // A quote that the value pattern took ("{{ x }}" is too short a value without it): the value is quoted.
+      if (!q && LEADING_QUOTE.test(v)) {
+        q = v[0];
+        start++;
+        v = v.slice(1);
+      }
+      if (q === '\u00ab' || q === '\u201e' || q === '\u201c') v = v.replace(CLOSING_TYPOGRAPHIC_QUOTE, '');
+      else if (q) {
+        const close = text.indexOf(q, start);
+        const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
+        v = text.slice(start, end);
+      } else v = (v.includes('(') ? v.replace(TRAILING_PUNCTUATION, '') : v.replace(TRAILING_PUNCTUATION_OR_PAREN, '')).replace(TRAILING_QUOTES, '');
+      // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
+      if (!DIGIT.test(v) && !NOT_LETTER.test(v) && !(LOWER.test(v) && UPPER.test(v.slice(1)))) continue;
+      if (isPlaceholder(v)) continue;
+      // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
+      if (!q && OPENS_PLACEHOLDER[v.charCodeAt(0)] === 1 && text.charCodeAt(start + v.length) === 32 && isPlaceholder(text.slice(start, lineEnd(text, start, 256)))) continue;
+      spans.push({ start, end: start + v.length, rule: 'prose' });
+    }
   }
 
   findContextSecrets(text, spans);
+  if (text.includes('--  ') || text.includes('-- -')) findColumnTables(text, spans);
+  pipeSecretRow = false;
 
   let table: { sep: string; cols: boolean[]; n: number } | undefined;
   let lineStart = 0;
@@ -139,35 +163,48 @@ export function findLineSecrets(text: string, spans: Span[]): void {
 }
 
 // SQL that sets a password: IDENTIFIED BY '…', [WITH] [ENCRYPTED] PASSWORD '…', SET PASSWORD = PASSWORD('…').
-const SQL_PASSWORD = /\b(?:IDENTIFIED[ \t]{1,8}(?:WITH[ \t]{1,8}[A-Za-z0-9_]{1,40}[ \t]{1,8})?BY|PASSWORD)[ \t]{0,8}(?:=[ \t]{0,8})?(?:PASSWORD[ \t]{0,4})?\(?[ \t]{0,4}'((?:[^'\\\n]|\\.|''){1,256})'/gi;
+const SQL_PASSWORD = /\b(?:IDENTIFIED[ \t]{1,8}(?:WITH[ \t]{1,8}[A-Za-z0-9_]{1,40}[ \t]{1,8})?BY|PASSWORD)[ \t]{0,8}(?:=[ \t]{0,8})?(?:PASSWORD[ \t]{0,4})?\(?[ \t]{0,4}'((?:[^'\\\n]|\\.|''){1,256})'|\bIDENTIFIED[ \t]{1,8}(?:WITH[ \t]{1,8}[A-Za-z0-9_]{1,40}[ \t]{1,8})?BY[ \t]{0,8}"((?:[^"\\\n]|\\.){1,256})"/gi;
 // A command line that decodes a stored secret (kubectl get secret … | base64 -d): the lines it prints are the secret.
 const DECODE_SECRET = /^[ \t]{0,4}[$#>%][ \t]{1,4}[^\n]{0,400}$/;
 const DECODE_PIPE = /\|[ \t]{0,4}base64[ \t]{1,4}(?:-d|-D|--decode)\b/;
+// kubectl get secret … -o jsonpath='{.data.x}' prints the stored (base64) secret itself.
+const JSONPATH_DATA = /\bget[ \t]{1,4}secrets?\b[^\n|]{0,200}jsonpath=["']?\{\.data\b/;
 const NAMES_SECRET = /secret|passw|token|\.data\.|credential|api[_-]?key/i;
 // ftp and lftp scripts: `user NAME PASSWORD`.
 const FTP_USER = /^[ \t]{0,8}user[ \t]{1,8}\S{1,64}[ \t]{1,8}(\S{1,256})[ \t]{0,8}$/gm;
 // Terraform state of a random_password: its `result` is the password.
 const TF_RESULT = /"result"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){1,512})"|\bresult[ \t]{1,8}=[ \t]{1,4}"((?:[^"\\\n]|\\.){1,512})"/g;
 
+function firstDecode(text: string): number {
+  return nextDecode(text, 0);
+}
+
+/** The next `base64` or `jsonpath=` at or after i. */
+function nextDecode(text: string, i: number): number {
+  const a = text.indexOf('base64', i);
+  const b = text.indexOf('jsonpath=', i);
+  return a === -1 ? b : b === -1 ? a : Math.min(a, b);
+}
+
 /** Secrets that their surroundings reveal: SQL password clauses, decoded secret output, ftp scripts, random_password results. */
 function findContextSecrets(text: string, spans: Span[]): void {
   let m: RegExpExecArray | null;
-  if (text.includes("'")) {
+  if (text.includes("'") || text.includes('"')) {
     SQL_PASSWORD.lastIndex = 0;
     while ((m = scan(SQL_PASSWORD, text))) {
-      const v = m[1];
+      const v = m[1] ?? m[2];
       if (isPlaceholder(v)) continue;
       const start = m.index + m[0].length - 1 - v.length;
       spans.push({ start, end: start + v.length, rule: 'sql-password' });
     }
   }
-  for (let i = text.indexOf('base64'); i !== -1; i = text.indexOf('base64', i + 6)) {
+  for (let i = firstDecode(text); i !== -1; i = nextDecode(text, i + 6)) {
     const ls = text.lastIndexOf('\n', i) + 1;
     let le = text.indexOf('\n', i);
     if (le === -1) le = text.length;
     work.reads += le - ls;
     const l = text.slice(ls, le);
-    if (!DECODE_SECRET.test(l) || !DECODE_PIPE.test(l) || !NAMES_SECRET.test(l)) {
+    if (!DECODE_SECRET.test(l) || !(DECODE_PIPE.test(l) || JSONPATH_DATA.test(l)) || !NAMES_SECRET.test(l)) {
       i = Math.max(i, le - 6);
       continue;
     }
@@ -207,14 +244,35 @@ function findContextSecrets(text: string, spans: Span[]): void {
 }
 
 const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{1,256})[ \t]{0,4}$/;
-const ROW = /^[ \t]{0,8}(?:[-*][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]{2,40}(\S[^\n]{0,511})$/;
+const ROW = /^[ \t]{0,8}(?:[-*+~][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63}(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,2})[ \t]{2,40}(\S[^\n]{0,511})$/;
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
+const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
+const PIPE_CONT = /^[ \t]{0,8}\|?[ \t]{1,80}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}\|?[ \t]*$/;
+let pipeSecretRow = false;
+
+const WORD_CHAR = new Uint8Array(65536);
+for (let c = 0; c < 128; c++) if (/[\w.-]/.test(String.fromCharCode(c))) WORD_CHAR[c] = 1;
+
+/** The line's first word (after indentation) may be a sensitive name: only then is it read as a directive. */
+function firstWordMaybeSensitive(text: string, start: number, end: number): boolean {
+  let s = start;
+  while (s < end && s - start < 16 && (text.charCodeAt(s) === 32 || text.charCodeAt(s) === 9)) s++;
+  let e = s;
+  while (e < end && e - s < 64 && WORD_CHAR[text.charCodeAt(e)] === 1) e++;
+  // DIRECTIVE needs a blank and a value of at least six characters after the word.
+  return e > s && end - e >= 7 && (text.charCodeAt(e) === 32 || text.charCodeAt(e) === 9) && maybeSensitiveName(text, s, e);
+}
+// A column type in DDL (`api_token varchar(64),`), not a value.
+const SQL_TYPE = /^[A-Za-z_]{2,20}(?:\(\d{1,5}(?:,\d{1,3})?\))?(?:\[\])?,?$/;
+const DIRECTIVE = /^[ \t]{0,16}([A-Za-z_][\w.-]{1,63})[ \t]{1,16}("?)([^\s"]{6,512})\2[ \t]{0,8}$/;
+const MULTI_COLUMN = /[^ \t][ \t]*(?:  |\t)[ \t]*[^ \t]|^[|│]|^(?:requisite|required|sufficient|optional|include|substack|\[[^\]]{1,80}\])[ \t]|\.so\b/;
 const HEADER_CHARS = /^[A-Za-z0-9 _."'\t,|;-]{3,4096}$/;
 // What a line must start with for a line pattern to match: after its indent, a character of PGPASS's first class
-// (which holds ROW's first characters and NETRC_LINE's p); for a header row, a HEADER_CHARS character.
+// (which holds NETRC_LINE's p and the first name characters of ROW, PIPE_ROW and DIRECTIVE), ROW's bullets + and ~,
+// or the | of PIPE_ROW and PIPE_CONT; for a header row, a HEADER_CHARS character.
 const LINE_PATTERN_FIRST = new Uint8Array(65536);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._*[]-') LINE_PATTERN_FIRST[c.charCodeAt(0)] = 1;
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._*[]-+~|') LINE_PATTERN_FIRST[c.charCodeAt(0)] = 1;
 const HEADER_FIRST = new Uint8Array(65536);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 _."\'\t,|;-') HEADER_FIRST[c.charCodeAt(0)] = 1;
 const TRAILING_BLANKS = /[ \t]+$/;
@@ -223,13 +281,21 @@ const RULE_LINE = /^[-=+| \t]+$/;
 const EDGE_QUOTES = /^["']|["']$/g; // with replace only, which resets lastIndex
 const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9 _.-]{0,40}$/;
 const ID_COLUMN = /\bid$/i;
+const SCHEMA_COLUMN = /^[a-z][a-z0-9_]{2,63}$/;
+const KEY_NAME_COLUMN = /^(?:key|secret|token|password|credential)[ _-]?name$/i;
+const VALUE_COLUMN = /^value$/i;
+const TRAILING_CR = /\r$/;
 
 function line(text: string, start: number, end: number, spans: Span[], table: { sep: string; cols: boolean[]; n: number } | undefined): typeof table {
   // Outside a table, a line that no pattern can start on ({"a": 1}, # a comment, <tag>) is neither sliced nor matched.
   if (!table) {
     let f = start;
     while (f < end && (text.charCodeAt(f) === 32 || text.charCodeAt(f) === 9)) f++;
-    if ((f === end || LINE_PATTERN_FIRST[text.charCodeAt(f)] === 0) && (start === end || HEADER_FIRST[text.charCodeAt(start)] === 0)) return undefined;
+    if ((f === end || LINE_PATTERN_FIRST[text.charCodeAt(f)] === 0) && (start === end || HEADER_FIRST[text.charCodeAt(start)] === 0)) {
+      // As the | row test would: a line that is no | row ends a secret row's continuation.
+      pipeSecretRow = false;
+      return undefined;
+    }
   }
   const l = text.slice(start, end);
   // Each line rule needs a literal its pattern holds: most lines are tested by indexOf only.
@@ -244,22 +310,44 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
   }
+  // | name | value | rows (doppler, confluent, box tables read as |), and a row below that only continues the value.
+  if (l.includes('|') && (pipeSecretRow || maybeSensitiveName(text, start, end))) {
+    const p = PIPE_ROW.exec(l);
+    const c = !p && pipeSecretRow ? PIPE_CONT.exec(l) : null;
+    const v = p && isSensitiveName(p[1]) ? p[2] : c ? c[1] : undefined;
+    pipeSecretRow = false;
+    // A value has a digit or some length: `| secret | db-creds |` names a Secret.
+    if (v && !isPlaceholder(v) && (DIGIT.test(v) || v.length >= 16)) {
+      const at = l.indexOf(v, l.indexOf('|', p ? l.indexOf(p[1]) : 0));
+      spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
+      pipeSecretRow = true;
+    }
+  } else pipeSecretRow = false;
+  // A config directive: `requirepass x`, `Splunk_Token x` (one name, blanks, one value, nothing else).
+  m = firstWordMaybeSensitive(text, start, end) ? DIRECTIVE.exec(l) : null;
+  if (m && isSensitiveName(m[1]) && (DIGIT.test(m[3]) || NOT_LETTER.test(m[3])) && !SQL_TYPE.test(m[3]) && isSensitiveAssignment(m[1], m[3])) {
+    const at = l.lastIndexOf(m[3]);
+    spans.push({ start: start + at, end: start + at + m[3].length, rule: 'directive' });
+  }
   m = l.includes('  ') || l.includes('\t') ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(TRAILING_BLANKS, '');
-    if (!isPlaceholder(v) && !EMPTY_CELL.test(v)) {
+    // More columns after the value (kubectl get, PAM's `password requisite pam_x.so`), or a cell separator: another table's row.
+    if (!isPlaceholder(v) && !EMPTY_CELL.test(v) && !MULTI_COLUMN.test(v)) {
       const at = l.length - m[2].length;
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
     }
   }
   // A delimited table: a header naming a secret column, then rows with as many cells.
   if (table) {
-    const cells = splitCells(l, table.sep);
-    if (cells.length === table.n || cells.length === table.n + 1) {
+    // The cells' bounds go to a scratch array, not a pair per cell (a table of a hundred thousand rows).
+    const count = cellBounds(l, table.sep);
+    if (count === table.n || count === table.n + 1) {
       // A loop, not forEach: a closure per row adds up over a table of a hundred thousand rows.
-      for (let i = 0; i < cells.length; i++) {
+      for (let i = 0; i < count; i++) {
         if (!table.cols[i]) continue;
-        let [s, e] = cells[i];
+        let s = CELLS[2 * i];
+        let e = CELLS[2 * i + 1];
         if ((l[s] === '"' || l[s] === "'") && l[e - 1] === l[s]) {
           s++;
           e--;
@@ -267,7 +355,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
         // Under three characters a value is a placeholder (isPlaceholder): nothing to slice.
         if (e - s < 3) continue;
         const v = l.slice(s, e).trim();
-        if (v && !isPlaceholder(v)) spans.push({ start: start + s, end: start + e, rule: 'credentials-table' });
+        // A column name in a schema listing (reset_password_token) is not a value.
+        if (v && !isPlaceholder(v) && !(SCHEMA_COLUMN.test(v) && isSensitiveName(v))) spans.push({ start: start + s, end: start + e, rule: 'credentials-table' });
       }
       return table;
     }
@@ -281,10 +370,35 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     if (cells.length < 2) continue;
     const names = cells.map(([s, e]) => l.slice(s, e).trim().replace(EDGE_QUOTES, ''));
     if (!names.every((n) => COLUMN_NAME.test(n) || n === '')) continue;
-    const cols = names.map((n) => n !== '' && isSensitiveName(n) && !ID_COLUMN.test(n));
+    // A Value column beside a KeyName (SecretName, TokenName) column holds those keys.
+    const keyed = names.some((n) => KEY_NAME_COLUMN.test(n));
+    const cols = names.map((n) => n !== '' && ((isSensitiveName(n) && !ID_COLUMN.test(n)) || (keyed && VALUE_COLUMN.test(n))));
     if (cols.some(Boolean)) return { sep, cols, n: cells.length };
   }
   return undefined;
+}
+
+/** splitCells into CELLS (start, end per cell): the number of cells. */
+const CELLS = new Int32Array(2 * 66);
+function cellBounds(l: string, sep: string): number {
+  work.reads += l.length + 1;
+  const sc = sep.charCodeAt(0);
+  const n = l.length;
+  let count = 0;
+  let s = 0;
+  let inQuote = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? l.charCodeAt(i) : -1;
+    if (c === 34) inQuote = !inQuote;
+    if (i === n || (c === sc && !inQuote)) {
+      CELLS[2 * count] = s;
+      CELLS[2 * count + 1] = i;
+      count++;
+      s = i + 1;
+      if (count > 64) break;
+    }
+  }
+  return count;
 }
 
 function splitCells(l: string, sep: string): [number, number][] {
@@ -304,17 +418,65 @@ function splitCells(l: string, sep: string): [number, number][] {
   return out;
 }
 
+// A CLI table in columns (az … -o table): a header, a line of dashes under each column, then rows.
+const DASHES = /^[ \t]{0,8}-{3,200}(?:[ \t]{1,8}-{3,200}){1,40}[ \t]*$/gm;
+
+function findColumnTables(text: string, spans: Span[]): void {
+  DASHES.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(DASHES, text))) {
+    const hs = text.lastIndexOf('\n', m.index - 2) + 1;
+    const header = text.slice(hs, m.index - 1).replace(TRAILING_CR, '');
+    const cols: [number, number][] = [];
+    const re = /-+/g;
+    let d: RegExpExecArray | null;
+    while ((d = re.exec(m[0]))) cols.push([d.index, d.index + d[0].length]);
+    const names = cols.map(([a], i) => header.slice(a, i + 1 < cols.length ? cols[i + 1][0] : header.length).trim());
+    const keyed = names.some((n) => KEY_NAME_COLUMN.test(n));
+    const secret = names.map((n) => (isSensitiveName(n) && !ID_COLUMN.test(n)) || (keyed && VALUE_COLUMN.test(n)));
+    if (!secret.some(Boolean)) continue;
+    let ls = m.index + m[0].length + 1;
+    for (let k = 0; k < 256 && ls < text.length; k++) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      const row = text.slice(ls, le).replace(TRAILING_CR, '');
+      work.reads += le - ls;
+      if (!row.trim()) break;
+      cols.forEach(([a], i) => {
+        if (!secret[i]) return;
+        const cell = row.slice(a, i + 1 < cols.length ? cols[i + 1][0] : row.length);
+        const v = cell.trim().split(/[ \t]/)[0];
+        if (v && !isPlaceholder(v)) spans.push({ start: ls + a + cell.indexOf(v), end: ls + a + cell.indexOf(v) + v.length, rule: 'table' });
+      });
+      ls = le + 1;
+    }
+  }
+}
+
 // Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}),
 // .NET appSettings (<add key="X" value="..." />), tags ({"Key": "X", "Value": "..."}).
-const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+
+let cookieText = '';
+let cookieMemo = false;
+function cookieExport(text: string): boolean {
+  if (text !== cookieText) {
+    cookieText = text;
+    cookieMemo = /"(?:domain|hostOnly|httpOnly|expirationDate)"[ \t]{0,3}:/.test(text);
+  }
+  return cookieMemo;
+}
 
 export function findNameValuePairs(text: string, spans: Span[]): void {
   NAME_THEN_VALUE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = scan(NAME_THEN_VALUE, text))) {
-    if (!isSensitiveName(m[1])) continue;
+    // A browser's cookie export ({"domain": …, "name": "li_at", "value": …}): a long random value is a session.
+    const cookie = !isSensitiveName(m[1]) && (SECRET_COOKIE.test(m[1]) || cookieExport(text));
+    if (!isSensitiveName(m[1]) && !cookie) continue;
     const at = m.index + m[0].length;
     const v = readValue(text, at, { stops: ',}' });
+    if (cookie && v && !(v[1] - v[0] >= 20 && DIGIT.test(text.slice(v[0], v[1])) && LOWER.test(text.slice(v[0], v[1])) && UPPER.test(text.slice(v[0], v[1])))) continue;
     if (!v) continue;
     const value = text.slice(v[0], v[1]);
     if (isPlaceholder(value)) continue;

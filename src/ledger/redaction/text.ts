@@ -15,7 +15,7 @@ export const MAX_VALUE = 4096;
 
 /** First characters of a placeholder that may hold spaces (!Ref DbPassword, <your key here>, {{ token }}, $(cat file)): only then is the rest of the line judged. */
 export const OPENS_PLACEHOLDER = new Uint8Array(65536);
-for (const c of '!<{[$%') OPENS_PLACEHOLDER[c.charCodeAt(0)] = 1;
+for (const c of '!<{[$%(') OPENS_PLACEHOLDER[c.charCodeAt(0)] = 1;
 
 /** Index just past the quote that closes the one at `open`, or -1 (none within the bound). */
 export function closingQuote(text: string, open: number, bound = MAX_VALUE): number {

@@ -2,6 +2,7 @@
 // Each pattern starts with a literal prefix (the hints, tested with
 // String.includes before any regex runs) and uses bounded repetition only,
 // with no quantified group that contains a quantifier: matching is linear.
+import { isPlaceholder } from './names';
 
 export interface TokenShape {
   name: string;
@@ -21,7 +22,10 @@ const DIGIT = /[0-9]/;
 const UPPER = /[A-Z]/;
 const LOWER = /[a-z]/;
 const LETTER = /[A-Za-z]/;
+const BEARER_PUNCT = /[+/=_-]/;
 const mixed = (m: string) => DIGIT.test(m) && UPPER.test(m) && LOWER.test(m);
+/** AWS's documentation keys end in EXAMPLE / EXAMPLEKEY. */
+const notDocsExample = (m: string) => !m.includes('EXAMPLE');
 const notAllOneClass = (m: string) => DIGIT.test(m) && LETTER.test(m);
 
 export const TOKEN_SHAPES: TokenShape[] = [
@@ -29,10 +33,10 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'pgp-private-key', example: '-----BEGIN PGP PRIVATE KEY BLOCK-----', hints: ['PGP PRIVATE'], re: /-----BEGIN PGP PRIVATE KEY BLOCK-----[\s\S]{0,40000}?(?:-----END PGP PRIVATE KEY BLOCK-----|$)/g },
   { name: 'putty-private-key', example: 'Private-Lines: 14 + base64 lines (.ppk)', hints: ['Private-Lines:'], re: /Private-Lines:[ \t]{0,4}\d{1,4}[ \t]{0,4}(?:\r?\n|\\n)([A-Za-z0-9+/=\r\n\\]{1,60000})/g, group: 1 },
   { name: 'age-secret-key', example: 'AGE-SECRET-KEY-1…', hints: ['AGE-SECRET-KEY-1'], re: /AGE-SECRET-KEY-1[0-9A-Z]{50,70}/g },
-  { name: 'aws-access-key', example: 'AKIA… (20 characters)', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
+  { name: 'aws-access-key', example: 'AKIA… (20 characters)', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g, check: notDocsExample },
   // A 40-character secret right after its key id (credentials.csv, `aws iam create-access-key` tables) or its name.
-  { name: 'aws-secret-key', example: 'AKIA…,<40 characters> or aws_secret_access_key <40 characters>', hints: ['AKIA', 'ASIA'], re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[\s,;:|=\t]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g, group: 1 },
-  { name: 'aws-secret-key', example: 'SecretAccessKey: <40 characters>', hints: ['ecret', 'ECRET'], re: /(?:secret[_ -]?access[_ -]?key|SecretAccessKey|SECRET_ACCESS_KEY|aws_secret_key|AWS_SECRET_KEY|aws_secret|AWS_SECRET)["']?[\s,:=|]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1 },
+  { name: 'aws-secret-key', example: 'AKIA…,<40 characters> or aws_secret_access_key <40 characters>', hints: ['AKIA', 'ASIA'], re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[\s,;:|=\t]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g, group: 1, check: notDocsExample },
+  { name: 'aws-secret-key', example: 'SecretAccessKey: <40 characters>', hints: ['ecret', 'ECRET'], re: /(?:secret[_ -]?access[_ -]?key|SecretAccessKey|SECRET_ACCESS_KEY|aws_secret_key|AWS_SECRET_KEY|aws_secret|AWS_SECRET)["']?[\s,:=|]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1, check: notDocsExample },
   { name: 'gcp-api-key', example: 'AIza…', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { name: 'gcp-oauth-token', example: 'ya29.…', hints: ['ya29.'], re: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
   { name: 'google-oauth-secret', example: 'GOCSPX-…', hints: ['GOCSPX-'], re: /\bGOCSPX-[0-9A-Za-z_-]{20,64}/g },
@@ -42,7 +46,7 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'github-token', example: 'ghp_ gho_ ghu_ ghs_ ghr_', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}\b/g },
   { name: 'github-fine-grained-token', example: 'github_pat_…', hints: ['github_pat_'], re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
   { name: 'gitlab-token', example: 'glpat- gldt- glrt- glptt- glsoat- gloas- glcbt- glimt-', hints: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glsoat-', 'gloas-', 'glcbt-', 'glimt-', 'glagent-', 'glffct-'], re: /\b(?:glpat|gldt|glrt|glptt|glsoat|gloas|glcbt|glimt|glagent|glffct)-[A-Za-z0-9_.-]{20,80}/g },
-  { name: 'slack-token', example: 'xoxb- xoxp- xoxa- xoxe- xapp-', hints: ['xox', 'xapp-'], re: /\b(?:xox[abposre]|xapp)(?:-|\.xox[abpre]-)[A-Za-z0-9-]{10,250}/g },
+  { name: 'slack-token', example: 'xoxb- xoxp- xoxa- xoxe- xapp-', hints: ['xox', 'xapp-'], re: /\b(?:xox[abposre]|xapp)(?:-|\.xox[abpre]-)[A-Za-z0-9-]{10,250}/g, check: (m) => DIGIT.test(m) },
   { name: 'slack-webhook', example: 'https://hooks.slack.com/services/…', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g },
   { name: 'discord-webhook', example: 'https://discord.com/api/webhooks/…', hints: ['/api/webhooks/'], re: /\/api\/webhooks\/\d{5,30}\/([A-Za-z0-9_-]{30,120})/g, group: 1 },
   { name: 'telegram-bot-token', example: '123456789:AA… (also in api.telegram.org/bot… URLs)', hints: [':AA'], re: /(?<![0-9])\d{6,12}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/g },
@@ -73,6 +77,46 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'postman-key', example: 'PMAK-…', hints: ['PMAK-'], re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}/g },
   { name: 'grafana-token', example: 'glsa_ glc_', hints: ['glsa_', 'glc_'], re: /\b(?:glsa|glc)_[A-Za-z0-9_+/=-]{30,200}/g },
   { name: 'newrelic-key', example: 'NRAK-…', hints: ['NRAK-', 'NRII-'], re: /\bNR(?:AK|II)-[A-Z0-9]{27}/g },
-  { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /\b(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => /[0-9]/.test(m) || /[+/=_-]/.test(m) },
+  { name: 'resend-key', example: 're_<8>_<24>', hints: ['re_'], re: /\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{20,32}\b/g, check: mixed },
+  { name: 'planetscale-token', example: 'pscale_pw_ pscale_tkn_ pscale_oauth_', hints: ['pscale_'], re: /\bpscale_(?:pw|tkn|oauth)_[A-Za-z0-9_=.-]{32,64}/g },
+  { name: 'prefect-key', example: 'pnu_ pnb_ + 36', hints: ['pnu_', 'pnb_'], re: /\bpn[ub]_[A-Za-z0-9]{36}\b/g },
+  { name: 'fly-token', example: 'FlyV1 fm2_…', hints: ['fm1', 'fm2'], re: /\bfm[12][ar]?_[A-Za-z0-9+/=,_-]{40,4096}/g },
+  { name: 'tailscale-key', example: 'tskey-auth-…-…', hints: ['skey-'], re: /\btskey-(?:auth-|client-|api-|scim-|webhook-)?[A-Za-z0-9]{8,24}-[A-Za-z0-9]{20,64}\b/g },
+  { name: 'honeycomb-key', example: 'hcaik_ hcxik_', hints: ['hcaik_', 'hcxik_'], re: /\bhc[ax]ik_[a-z0-9]{50,70}\b/g },
+  { name: 'doppler-token', example: 'dp.st. dp.ct. dp.sa. dp.pt. dp.scim. dp.audit.', hints: ['dp.st.', 'dp.ct.', 'dp.sa.', 'dp.pt.', 'dp.scim.', 'dp.audit.'], re: /\bdp\.(?:st|ct|sa|pt|scim|audit)\.[A-Za-z0-9_.-]{40,90}/g, check: mixed },
+  { name: '1password-service-token', example: 'ops_eyJ…', hints: ['ps_eyJ'], re: /\bops_eyJ[A-Za-z0-9+/=_-]{100,4096}/g },
+  { name: 'jfrog-token', example: 'AKCp… (73), cmVmdGtu…', hints: ['AKCp', 'cmVmdGtu'], re: /\b(?:AKCp[A-Za-z0-9]{60,80}|cmVmdGtuOjAxOj[A-Za-z0-9]{40,80})\b/g },
+  { name: 'clojars-token', example: 'CLOJARS_ + 60 hex', hints: ['CLOJARS_'], re: /\bCLOJARS_[a-f0-9]{60}\b/g },
+  { name: 'pulumi-token', example: 'pul- + 40 hex', hints: ['pul-'], re: /\bpul-[a-f0-9]{40}\b/g },
+  { name: 'cloudflare-origin-ca-key', example: 'v1.0-<24 hex>-<146 hex>', hints: ['v1.0-'], re: /\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b/g },
+  { name: 'teams-webhook', example: '…webhook.office.com/webhookb2/…/IncomingWebhook/…', hints: ['gWebhook/'], re: /\/IncomingWebhook\/([A-Za-z0-9/_-]{32,200})/g, group: 1 },
+  { name: 'incoming-webhook', example: '…/hooks/<26 characters> (Mattermost)', hints: ['ks/'], re: /\/hooks\/([a-z0-9]{26})(?![A-Za-z0-9])/g, group: 1, check: notAllOneClass },
+  { name: 'putty-mac', example: 'Private-MAC: <hex>', hints: ['-MAC:'], re: /Private-MAC:[ \t]{0,4}([0-9a-f]{40,64})/g, group: 1 },
+  { name: 'minisign-secret-key', example: 'untrusted comment: … secret key / RW…', hints: ['\nRW'], re: /untrusted comment:[^\n]{0,80}secret key\r?\n(RW[A-Za-z0-9+/]{80,400}={0,2})/g, group: 1 },
+  { name: 'brevo-key', example: 'xkeysib-<64 hex>-<16>', hints: ['xkeysib-', 'xsmtpsib-'], re: /\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}\b/g },
+  { name: 'rubygems-key', example: 'rubygems_ + 48 hex', hints: ['ygems_'], re: /\brubygems_[a-f0-9]{48}\b/g },
+  { name: 'nuget-key', example: 'oy2 + 43', hints: ['oy2'], re: /\boy2[a-z0-9]{43}\b/g, check: notAllOneClass },
+  { name: 'sentry-token', example: 'sntrys_ sntryu_', hints: ['sntrys_', 'sntryu_'], re: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,400}/g },
+  { name: 'circleci-token', example: 'CCIPAT_…_<40 hex>', hints: ['CCIPAT_'], re: /\bCCIPAT_[A-Za-z0-9]{20,24}_[a-f0-9]{40}\b/g },
+  { name: 'netlify-token', example: 'nfp_ nfc_', hints: ['nfp_', 'nfc_'], re: /\bnf[pc]_[A-Za-z0-9]{36,40}\b/g, check: mixed },
+  { name: 'terraform-cloud-token', example: '<14>.atlasv1.<60+>', hints: ['sv1.'], re: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g },
+  { name: 'buildkite-token', example: 'bkua_ + 40 hex', hints: ['bkua_'], re: /\bbkua_[a-f0-9]{40}\b/g },
+  { name: 'dynatrace-token', example: 'dt0c01.<24>.<64>', hints: ['dt0c01.'], re: /\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b/g },
+  { name: 'supabase-token', example: 'sbp_ + 40 hex, sb_secret_', hints: ['sbp_', 'sb_secret_'], re: /\b(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,60})\b/g },
+  { name: 'replicate-token', example: 'r8_ + 37', hints: ['r8_'], re: /\br8_[A-Za-z0-9]{37}\b/g, check: mixed },
+  { name: 'groq-key', example: 'gsk_ + 52', hints: ['gsk_'], re: /\bgsk_[A-Za-z0-9]{52}\b/g, check: mixed },
+  { name: 'perplexity-key', example: 'pplx- + 48', hints: ['pplx-'], re: /\bpplx-[A-Za-z0-9]{40,60}\b/g, check: notAllOneClass },
+  { name: 'xai-key', example: 'xai- + 80', hints: ['xai-'], re: /\bxai-[A-Za-z0-9]{70,90}\b/g, check: mixed },
+  { name: 'square-token', example: 'sq0atp- sq0csp-', hints: ['sq0atp', 'sq0csp'], re: /\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}/g },
+  { name: 'braintree-token', example: 'access_token$production$…$…', hints: ['n$production$', 'n$sandbox$'], re: /\baccess_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}\b/g },
+  { name: 'mapbox-secret-token', example: 'sk.eyJ….…', hints: ['sk.eyJ'], re: /\bsk\.eyJ[A-Za-z0-9_-]{50,400}\.[A-Za-z0-9_-]{20,40}/g },
+  { name: 'figma-token', example: 'figd_…', hints: ['gd_'], re: /\bfigd_[A-Za-z0-9_-]{40,60}/g },
+  { name: 'notion-token', example: 'ntn_…', hints: ['tn_'], re: /\bntn_[A-Za-z0-9]{40,50}\b/g, check: mixed },
+  { name: 'contentful-token', example: 'CFPAT-…', hints: ['CFPAT-'], re: /\bCFPAT-[A-Za-z0-9_-]{43}/g },
+  { name: 'alibaba-access-key', example: 'LTAI…', hints: ['LTAI'], re: /\bLTAI[A-Za-z0-9]{20}\b/g, check: mixed },
+  { name: 'pinecone-key', example: 'pcsk_…', hints: ['pcsk_'], re: /\bpcsk_[A-Za-z0-9_]{40,80}\b/g },
+  { name: 'langsmith-key', example: 'lsv2_pt_ lsv2_sk_', hints: ['sv2_'], re: /\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b/g },
+  { name: 'render-key', example: 'rnd_…', hints: ['rnd_'], re: /\brnd_[A-Za-z0-9]{28,40}\b/g, check: mixed },
+  { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /(?<![A-Za-z0-9_-])(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => (DIGIT.test(m) || BEARER_PUNCT.test(m)) && !isPlaceholder(m) },
   { name: 'jwt', example: 'eyJ….eyJ….…', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}/g },
 ];

@@ -1,0 +1,519 @@
+// Secrets found by the file format or the program output they stand in:
+// XML elements, EDN/Ruby/PHP maps, subscripted and define() assignments,
+// defaults of environment reads, libpq and Oracle connect strings, svn auth
+// files, Netscape cookies.txt, Kubernetes Secret data, commands that print a
+// secret, echo piped into a password prompt, argument lists, Terraform plan
+// changes and variable defaults, maps of tokens, HMAC keys in code, pgbouncer
+// and chap-secrets files. Each detector is gated by a literal its pattern
+// holds, uses bounded repetition only, and every scan moves forward.
+import { NO_VALUE_FLAG } from './cli-flags';
+import { SECRET_COOKIE } from './headers';
+import { isFilePath, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
+import { readValue, type Span } from './text';
+import { scan, work } from './work';
+
+function push(spans: Span[], start: number, value: string, rule: string): void {
+  if (!value || isPlaceholder(value)) return;
+  spans.push({ start, end: start + value.length, rule });
+}
+
+/** The last word of a qualified name: ns:Password -> Password. */
+const local = (n: string) => n.slice(n.lastIndexOf(':') + 1);
+
+// <password>x</password>, <Pass encoding="base64">x</Pass>, <keystorePass>x</keystorePass>.
+const XML_ELEMENT = /<([A-Za-z][\w.:-]{0,63})((?:[ \t][^<>\n]{0,200})?)>(?:<!\[CDATA\[)?([^<>\n]{1,1024}?)(?:\]\]>)?<\/\1>/g;
+// EDN/Clojure :password "x"; Ruby :password => "x"; PHP 'password' => 'x'.
+const EDN_PAIR = /:([A-Za-z][\w.*+!?-]{0,63})[ \t]{1,8}"((?:[^"\\\n]|\\.){1,1024})"/g;
+const ARROW_PAIR = /(?:(["'])([A-Za-z_][\w.-]{0,63})\1|:([A-Za-z_]\w{0,63}))[ \t]{0,3}=>[ \t]{0,3}/g;
+// $cfg['password'] = 'x'; app.config['SECRET_KEY'] = 'x'; settings["token"] := "x".
+const SUBSCRIPT = /\[[ \t]{0,2}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,2}\][ \t]{0,3}(?::=|=(?![=>]))[ \t]{0,3}/g;
+// define('DB_PASSWORD', 'x'); os.environ.get("SECRET_KEY", "default"); ENV.fetch("TOKEN", "x").
+const NAMED_CALL = /\b(?:define|getenv|get|fetch|setdefault|env|Setting|config)\([ \t]{0,3}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,3},[ \t]{0,20}/g;
+// libpq inside a quoted DSN: password=''x''.
+const DOUBLED_QUOTES = /=[ \t]{0,3}''((?:[^'\n]|'(?!')){1,256})''/g;
+// Oracle user/password@host: jdbc:oracle:thin:scott/x@//h, sqlplus scott/x@db, CONNECT scott/x@db.
+const ORACLE = /(?:jdbc:oracle:(?:thin|oci8?|kprb):|\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl|sql)(?:[ \t]{1,4}-[A-Za-z]{1,2}){0,2}[ \t]{1,8}|\bconn(?:ect)?[ \t]{1,4})["']?([A-Za-z0-9_$#.]{1,64})\/("[^"\n]{1,256}"|[^\s@"'/][^\s@"']{0,255})@/gi;
+// Subversion's auth files: K <n> / password / V <n> / value.
+const SVN_AUTH = /(?:^|\n)K \d{1,3}\r?\n([\w.:-]{1,64})\r?\nV \d{1,5}\r?\n([^\r\n]{1,4096})/g;
+// Netscape cookies.txt: domain, flag, path, secure, expiry, name, value (tab-separated).
+const NETSCAPE_COOKIE = /^(?:#HttpOnly_)?[^\s#][^\s]{0,252}\t(?:TRUE|FALSE)\t[^\t\n]{1,1024}\t(?:TRUE|FALSE)\t-?\d{1,20}\t([^\t\n]{1,256})\t([^\t\r\n]{1,4096})$/gm;
+// ['--db-password', 'x'] in an argument list (Python, JSON).
+const ARG_LIST = /(["'])--?([A-Za-z][\w.-]{1,48})\1[ \t]{0,2},[ \t]{0,2}(["'])((?:[^"'\\\n]|\\.){1,256})\3/g;
+// Terraform plan: ~ password = "old" -> "new".
+const TF_CHANGE = /"[ \t]{1,3}->[ \t]{1,3}"((?:[^"\\\n]|\\.){1,512})"/g;
+const TF_CHANGED_NAME = /^[ \t]{0,40}[~+-]?[ \t]{0,8}([A-Za-z_][\w.-]{0,63})[ \t]{0,40}=[ \t]{0,3}"/;
+// variable "admin_password" { … default = "x" }.
+const TF_VARIABLE = /\bvariable[ \t]{1,4}"([A-Za-z_][\w-]{0,63})"[ \t]{0,4}\{/g;
+const TF_DEFAULT = /\bdefault[ \t]{0,8}=[ \t]{0,4}"((?:[^"\\\n]|\\.){1,512})"/;
+// A map named for what it holds: tokens { agent = "x" }, "accessTokens": { "https://…": "x" }.
+const SECRET_MAP = /(?:[Tt]okens|TOKENS|[Ss]ecrets|SECRETS|[Pp]asswords|PASSWORDS|[Aa]pi_?[Kk]eys|API_KEYS)["']?[ \t]{0,3}[:=]?[ \t]{0,3}\{/g;
+const MAP_VALUE = /[:=][ \t]{0,3}"((?:[^"\\\n]|\\.){1,1024})"/g;
+// HMAC keys in code: hmac.new(b'key', …), createHmac('sha256', 'key').
+const HMAC_KEY = /\b(?:hmac\.new\([ \t]{0,3}b?|createHmac\([ \t]{0,3}["'][\w-]{1,20}["'][ \t]{0,3},[ \t]{0,3}|HMAC\([ \t]{0,3}(?:key[ \t]{0,2}=[ \t]{0,2})?b?)(["'])([^"'\n]{8,512})\1/g;
+// A cookie as a jar or a browser shows it: name=value; Path=/ (no Cookie: header before it).
+const COOKIE_JAR = /(?<![\w.-])([A-Za-z_][\w.-]{0,63})=([^;\s"']{6,4096});[ \t]{0,4}(?=(?:path|domain|expires|max-age|secure|httponly|samesite)\b)/gi;
+// pgbouncer userlist.txt: "user" "password".
+const USERLIST = /^"([^"\n]{1,64})"[ \t]{1,8}"([^"\n]{1,512})"[ \t]*$/gm;
+// 'Bearer ' + 'token' in code; password = "a" + \n "b".
+const CONCAT_SCHEME = /\b(?:Bearer|bearer|Basic|Token|token)[ \t]{0,2}(["'`])[ \t]{0,3}\+[ \t]{0,3}(["'`])([A-Za-z0-9._~+/=-]{8,4096})\2/g;
+const CONCAT = /(["'])[ \t]{0,3}\+[ \t]{0,3}(?:\\?\r?\n)?[ \t]{0,40}(["'])([^"'\n]{1,512})\2/g;
+const CONCAT_FIRST = /([A-Za-z_][\w.-]{0,63})[ \t]{0,3}[:=][ \t]{0,3}(["'])([^"'\n]{1,512})$/;
+
+/** The literals (two characters or more) whose presence gates a format's scan below. */
+const NEEDLES = ["</", "=>", "']", "\"]", "=''", "\nV ", "\tTRUE\t", "\tFALSE\t", "--", "->", "variable", "userlist", ":\n----\n", "chap-secrets", "pap-secrets", "data:", "Data:", "$ ", "# ", "> ", "<(echo", "<<<", "send", "AUTH ", "db.auth(", "\"keyName\"", "\"Secret\"", ">>>", "##[debug]", "=> ", "Out["];
+if (NEEDLES.length > 31) throw new Error('format needles: at most 31 (a bit each)');
+const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Which NEEDLES the text holds, exactly as text.includes would say, from one scan instead of one per needle
+ * (most are absent, and each absent one is a pass over the whole text): an alternation of the needles not yet
+ * found finds the next position where one starts; every needle starting there is found; the alternation of the
+ * rest goes on from the next position.
+ */
+function presentNeedles(text: string): Set<string> {
+  const found = new Set<string>();
+  // A short text: one includes per needle costs less than a scan.
+  if (text.length < SHORT_TEXT) {
+    for (const n of NEEDLES) if (text.includes(n)) found.add(n);
+    return found;
+  }
+  work.reads += text.length;
+  let mask = 0; // the needles found, by index in NEEDLES
+  let from = 0;
+  while (mask !== ALL_NEEDLES) {
+    const re = restPattern(mask);
+    re.lastIndex = from;
+    const m = re.exec(text);
+    if (!m) break;
+    // The leftmost position from `from` where a needle not yet found starts: every such needle that starts there is present.
+    const p = m.index;
+    for (let i = 0; i < NEEDLES.length; i++) {
+      if ((mask & (1 << i)) === 0 && text.startsWith(NEEDLES[i], p)) {
+        mask |= 1 << i;
+        found.add(NEEDLES[i]);
+      }
+    }
+    from = p + 1;
+  }
+  return found;
+}
+
+const SHORT_TEXT = 4096;
+const ALL_NEEDLES = 2 ** NEEDLES.length - 1;
+/** The alternation of the needles not in `mask`, compiled once per mask. */
+const restPatterns = new Map<number, RegExp>();
+function restPattern(mask: number): RegExp {
+  let re = restPatterns.get(mask);
+  if (!re) {
+    re = new RegExp(NEEDLES.filter((_, i) => (mask & (1 << i)) === 0).map(escapeRegExp).join('|'), 'g');
+    restPatterns.set(mask, re);
+  }
+  return re;
+}
+
+export function findFormatSecrets(text: string, spans: Span[]): void {
+  const has = presentNeedles(text);
+  let m: RegExpExecArray | null;
+  if (has.has('</')) {
+    XML_ELEMENT.lastIndex = 0;
+    while ((m = scan(XML_ELEMENT, text))) {
+      // <entry key="db.password">x</entry>, <add name="ApiToken">x</add>: the attribute names the value.
+      const attr = m[2] ? /\b(?:key|name|id)=["']([^"'\n]{1,64})["']/.exec(m[2]) : null;
+      if (!isSensitiveName(local(m[1])) && !(attr && isSensitiveName(attr[1]))) continue;
+      const v = m[3].trim();
+      push(spans, m.index + m[0].indexOf(m[3], m[0].indexOf('>')) + m[3].indexOf(v), v, 'xml');
+    }
+  }
+  if (text.includes(':')) {
+    EDN_PAIR.lastIndex = 0;
+    while ((m = scan(EDN_PAIR, text))) {
+      if (m.index > 0 && /[\w:]/.test(text[m.index - 1])) continue;
+      if (!isSensitiveName(m[1]) || !isSensitiveAssignment(m[1], m[2])) continue;
+      push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'edn');
+    }
+  }
+  if (has.has('=>')) {
+    ARROW_PAIR.lastIndex = 0;
+    while ((m = scan(ARROW_PAIR, text))) if (!(m[3] && m.index > 0 && /[\w:]/.test(text[m.index - 1]))) valueAfter(text, m.index + m[0].length, m[2] ?? m[3], spans, 'map-pair', true);
+  }
+  if (has.has("']") || has.has('"]')) {
+    SUBSCRIPT.lastIndex = 0;
+    while ((m = scan(SUBSCRIPT, text))) valueAfter(text, m.index + m[0].length, m[2], spans, 'subscript', false);
+  }
+  if (text.includes('(')) {
+    NAMED_CALL.lastIndex = 0;
+    // PHP constants: WordPress's AUTH_KEY, NONCE_KEY, LOGGED_IN_SALT are keys whatever their first word.
+    while ((m = scan(NAMED_CALL, text))) valueAfter(text, m.index + m[0].length, m[0].startsWith('define') && /^[A-Z_]{2,40}_(?:KEY|SALT)$/.test(m[2]) ? 'SECRET_KEY' : m[2], spans, 'named-call', true);
+  }
+  if (has.has("=''")) {
+    DOUBLED_QUOTES.lastIndex = 0;
+    while ((m = scan(DOUBLED_QUOTES, text))) if (isSensitiveName(nameBefore(text, m.index))) push(spans, m.index + m[0].length - 2 - m[1].length, m[1], 'assignment');
+  }
+  if (text.includes('@') && text.includes('/')) {
+    ORACLE.lastIndex = 0;
+    while ((m = scan(ORACLE, text))) {
+      const q = m[2].startsWith('"') ? 1 : 0;
+      push(spans, m.index + m[0].length - 1 - m[2].length + q, q ? m[2].slice(1, -1) : m[2], 'connect-string');
+    }
+  }
+  if (has.has('\nV ')) {
+    SVN_AUTH.lastIndex = 0;
+    while ((m = scan(SVN_AUTH, text))) if (isSensitiveName(m[1])) push(spans, m.index + m[0].length - m[2].length, m[2], 'svn-auth');
+  }
+  if (has.has('\tTRUE\t') || has.has('\tFALSE\t')) {
+    NETSCAPE_COOKIE.lastIndex = 0;
+    while ((m = scan(NETSCAPE_COOKIE, text))) {
+      const v = m[2].trim();
+      if (SECRET_COOKIE.test(m[1]) || (v.length >= 16 && /[0-9]/.test(v))) push(spans, m.index + m[0].length - m[2].length, v, 'cookie');
+    }
+  }
+  if (has.has('--')) {
+    ARG_LIST.lastIndex = 0;
+    while ((m = scan(ARG_LIST, text))) {
+      if (NO_VALUE_FLAG.test(m[2]) || !isSensitiveName(m[2])) continue;
+      push(spans, m.index + m[0].length - 1 - m[4].length, m[4], 'cli-flag');
+    }
+  }
+  if (has.has('->')) {
+    TF_CHANGE.lastIndex = 0;
+    while ((m = scan(TF_CHANGE, text))) {
+      const n = TF_CHANGED_NAME.exec(lineBefore(text, m.index));
+      if (n && isSensitiveName(n[1])) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'assignment');
+    }
+  }
+  if (has.has('variable')) {
+    TF_VARIABLE.lastIndex = 0;
+    while ((m = scan(TF_VARIABLE, text))) {
+      if (!isSensitiveName(m[1])) continue;
+      const from = m.index + m[0].length;
+      let to = text.indexOf('\n}', from);
+      if (to === -1 || to - from > 1200) to = Math.min(text.length, from + 1200);
+      work.reads += to - from;
+      const d = TF_DEFAULT.exec(text.slice(from, to));
+      if (d) push(spans, from + d.index + d[0].length - 1 - d[1].length, d[1], 'assignment');
+    }
+  }
+  if (text.includes('{')) {
+    SECRET_MAP.lastIndex = 0;
+    while ((m = scan(SECRET_MAP, text))) {
+      const from = m.index + m[0].length;
+      let to = text.indexOf('}', from);
+      const open = text.indexOf('{', from);
+      if (open !== -1 && (to === -1 || open < to)) to = open; // a nested map: only the values before it
+      if (to === -1 || to - from > 4000) to = Math.min(text.length, from + 4000);
+      work.reads += to - from;
+      const block = text.slice(from, to);
+      MAP_VALUE.lastIndex = 0;
+      let v: RegExpExecArray | null;
+      // Durations and flags in a policy map ("tokens": {"refresh": "30d"}) are not secrets: a value has some length.
+      while ((v = MAP_VALUE.exec(block))) if (v[1].length >= 6 && /[0-9]/.test(v[1]) && /[A-Za-z]/.test(v[1])) push(spans, from + v.index + v[0].length - 1 - v[1].length, v[1], 'secret-map');
+      SECRET_MAP.lastIndex = Math.max(SECRET_MAP.lastIndex, to);
+    }
+  }
+  if (/mac/i.test(text)) {
+    HMAC_KEY.lastIndex = 0;
+    while ((m = scan(HMAC_KEY, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'hmac-key');
+  }
+  if (has.has('userlist')) {
+    USERLIST.lastIndex = 0;
+    while ((m = scan(USERLIST, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'userlist');
+  }
+  if (text.includes('+')) {
+    CONCAT_SCHEME.lastIndex = 0;
+    while ((m = scan(CONCAT_SCHEME, text))) push(spans, m.index + m[0].length - 1 - m[3].length, m[3], 'bearer-token');
+    CONCAT.lastIndex = 0;
+    while ((m = scan(CONCAT, text))) {
+      const before = lineBefore(text, m.index);
+      const f = CONCAT_FIRST.exec(before);
+      if (!f || f[2] !== m[1] || !isSensitiveName(f[1])) continue;
+      push(spans, m.index - f[3].length, f[3], 'assignment');
+      push(spans, m.index + m[0].length - 1 - m[3].length, m[3], 'assignment');
+    }
+  }
+  if (has.has(':\n----\n')) describedData(text, spans);
+  if (text.includes('=') && /;[ \t]{0,4}(?:path|domain|expires|max-age|secure|httponly|samesite)\b/i.test(text)) {
+    COOKIE_JAR.lastIndex = 0;
+    while ((m = scan(COOKIE_JAR, text))) if (SECRET_COOKIE.test(m[1])) push(spans, m.index + m[0].indexOf('=') + 1, m[2], 'cookie');
+  }
+  if (has.has('chap-secrets') || has.has('pap-secrets')) chapSecrets(text, spans);
+  if (has.has('data:') || has.has('Data:')) kubernetesSecretData(text, spans);
+  findPrintedSecrets(text, spans, has);
+}
+
+/** The line's text before index i (at most 600 characters). */
+function lineBefore(text: string, i: number): string {
+  const ls = Math.max(text.lastIndexOf('\n', i - 1) + 1, i - 600);
+  work.reads += i - ls;
+  return text.slice(ls, i);
+}
+
+/** The name right before a separator at i (blanks skipped): `password` in `password =`. */
+function nameBefore(text: string, i: number): string {
+  let e = i;
+  while (e > 0 && i - e < 3 && (text[e - 1] === ' ' || text[e - 1] === '\t')) e--;
+  let b = e;
+  while (b > 0 && e - b < 64 && /[\w.-]/.test(text[b - 1])) b--;
+  return text.slice(b, e);
+}
+
+/** The value at `at` when `name` holds a secret (quoted values only when `quotedOnly`). */
+function valueAfter(text: string, at: number, name: string, spans: Span[], rule: string, quotedOnly: boolean): void {
+  if (!isSensitiveName(name)) return;
+  const q = text.charCodeAt(at);
+  const quoted = q === 34 || q === 39 || q === 96;
+  if (quotedOnly && !quoted) return;
+  const v = readValue(text, at, { stops: ',;)]}' });
+  if (!v) return;
+  const value = text.slice(v[0], v[1]);
+  if (!isSensitiveAssignment(name, value)) return;
+  spans.push({ start: v[0], end: v[1], rule });
+}
+
+/** /etc/ppp/chap-secrets: client server secret [addresses]: the third field. */
+function chapSecrets(text: string, spans: Span[]): void {
+  const re = /^[ \t]{0,8}("[^"\n]{1,64}"|[^\s#"][^\s]{0,63})[ \t]{1,16}("[^"\n]{0,64}"|\S{1,64})[ \t]{1,16}("[^"\n]{1,256}"|\S{1,256})/gm;
+  let m: RegExpExecArray | null;
+  while ((m = scan(re, text))) {
+    const raw = m[3];
+    const v = raw.startsWith('"') ? raw.slice(1, -1) : raw;
+    if (v === '*' || v === '-') continue;
+    push(spans, m.index + m[0].length - raw.length + (raw.startsWith('"') ? 1 : 0), v, 'chap-secret');
+  }
+}
+
+// kind: Secret … data: / stringData: entries (base64 or plain); not a ConfigMap's binaryData.
+const DATA_LINE = /^([ \t]*)(?:data|stringData|Data):[ \t]*$/gm;
+const ENTRY = /^([ \t]+)([\w.-]{1,253}):[ \t]{0,8}(.{0,8192})$/;
+
+function kubernetesSecretData(text: string, spans: Span[]): void {
+  DATA_LINE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(DATA_LINE, text))) {
+    const indent = m[1].length;
+    // The YAML document around it must be a Secret (or `kubectl get/describe secret` output).
+    const docStart = Math.max(text.lastIndexOf('\n---', m.index), 0);
+    let docEnd = text.indexOf('\n---', m.index);
+    if (docEnd === -1) docEnd = text.length;
+    work.reads += Math.min(docEnd - docStart, 65536);
+    const doc = text.slice(docStart, Math.min(docEnd, docStart + 65536));
+    if (!/^[ \t]*kind:[ \t]*["']?Secret["']?[ \t]*$/m.test(doc) && !/\b(?:get|describe)[ \t]{1,4}secrets?\b/.test(doc)) continue;
+    if (/^[ \t]*kind:[ \t]*["']?(?:ConfigMap|Pod|Deployment)["']?[ \t]*$/m.test(doc)) continue;
+    let ls = m.index + m[0].length + 1;
+    let block = -1;
+    while (ls < docEnd) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      const l = text.slice(ls, le).replace(/\r$/, '');
+      work.reads += le - ls;
+      const lead = l.length - l.trimStart().length;
+      if (l.trim() === '') {
+        ls = le + 1;
+        continue;
+      }
+      if (lead <= indent) break;
+      if (block !== -1 && lead > block) {
+        push(spans, ls + lead, l.trim(), 'k8s-secret');
+      } else {
+        const e = ENTRY.exec(l);
+        if (!e) break;
+        block = -1;
+        const v = e[3].trim();
+        if (/^[>|][+-]?$/.test(v)) block = lead;
+        else if (v && !/^\d+ bytes$/.test(v)) {
+          const q = /^(["']).+\1$/.test(v) ? 1 : 0;
+          push(spans, ls + l.lastIndexOf(v) + q, q ? v.slice(1, -1) : v, 'k8s-secret');
+        }
+      }
+      ls = le + 1;
+    }
+    DATA_LINE.lastIndex = Math.max(DATA_LINE.lastIndex, ls);
+  }
+}
+
+// kubectl describe configmap/secret: `NAME:` / `----` / the value's lines up to a blank line.
+const DESCRIBED = /^([A-Za-z_][\w.-]{0,253}):\r?\n-{4}\r?\n/gm;
+
+function describedData(text: string, spans: Span[]): void {
+  DESCRIBED.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(DESCRIBED, text))) {
+    if (!isSensitiveName(m[1])) continue;
+    let ls = m.index + m[0].length;
+    for (let k = 0; k < 64 && ls < text.length; k++) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      work.reads += le - ls;
+      const l = text.slice(ls, le).replace(/\r$/, '');
+      if (!l.trim() || /^[A-Za-z_][\w.-]{0,253}:$/.test(l) || /^[=-]{3,}$/.test(l)) break;
+      const v = l.trim().replace(/\\$/, '');
+      push(spans, ls + l.indexOf(v), v, 'k8s-data');
+      ls = le + 1;
+    }
+  }
+}
+
+// A shell prompt line and its command.
+const PROMPT = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]{1,4}([^\n]{1,400})$/gm;
+/** Commands whose output is a secret (a password manager's read, a key generator, a token printer). */
+const PRINTS_SECRET = new RegExp(
+  '^(?:sudo[ \\t]+)?(?:' +
+    [
+      '(?:pass|gopass)(?:[ \\t]+show)?(?:[ \\t]+-{1,2}[a-z-]{1,20}){0,3}[ \\t]+(?!-|(?:ls|list|find|search|grep|init|git|edit|rm|mv|cp|insert|generate|version|help)\\b)[\\w@./-]{1,200}[ \\t]*$',
+      'lpass[ \\t]+show\\b.*(?:--password|[ \\t]-p\\b)',
+      'security[ \\t]+find-(?:generic|internet)-password\\b.*[ \\t]-w\\b',
+      'secret-tool[ \\t]+lookup\\b',
+      'keyring[ \\t]+get\\b',
+      'op[ \\t]+(?:item[ \\t]+get\\b.*--fields?[ =](?:label=)?\\w*(?:password|credential|token|secret|key)|read\\b)',
+      'bw[ \\t]+get[ \\t]+(?:password|totp|notes)\\b',
+      'vault[ \\t]+(?:kv[ \\t]+get|read)\\b.*-field[ =]',
+      '(?:consul|nomad[ \\t]+operator(?:[ \\t]+gossip)?)[ \\t]+keygen\\b',
+      'wg[ \\t]+genkey\\b',
+      'openssl[ \\t]+rand\\b',
+      'gh[ \\t]+auth[ \\t]+token\\b',
+      'aws[ \\t]+ecr[ \\t]+get-login-password\\b',
+      'gcloud[ \\t]+auth[ \\t]+(?:application-default[ \\t]+)?print-(?:access|identity)-token\\b',
+      'heroku[ \\t]+auth:token\\b',
+      'kubectl[ \\t]+create[ \\t]+token\\b',
+      'snyk[ \\t]+config[ \\t]+get[ \\t]+api\\b',
+      'az[ \\t]+\\S.*\\b(?:keys?|secrets?|password|token|credentials?|connection-string)\\b.*(?:-o|--output)[ \\t]+tsv\\b.*',
+      'terraform[ \\t]+output[ \\t]+-raw[ \\t]+\\w*(?:password|secret|token|key)\\w*',
+      '(?:bin/)?rails[ \\t]+secret\\b',
+      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*)?[ \\t]*$',
+    ].join('|') +
+    ')',
+);
+const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
+// echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
+const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}")[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
+const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--password-stdin|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b|\bkinit\b|\bsecret[ \t]{1,4}create\b|\bssh-add\b|-pass(?:in)?[ \t]{1,4}stdin\b))/;
+// sudo -S … <<< 'x', chpasswd <<< 'user:x': a here-string into a password reader.
+const HERE_STRING = /<<<[ \t]{0,4}(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s;|&'"]{1,256}))/g;
+// expect scripts: expect "*assword*" then send "x\r".
+const EXPECT_SEND = /expect[ \t]{1,4}(?:-[a-z]{2,5}[ \t]{1,4})?["{][^"}\n]{0,40}(?:assword|assphrase|PIN|secret|token)[^"}\n]{0,40}["}][ \t;]{0,4}(?:\r?\n[ \t]{0,40})?send[ \t]{1,4}(?:--[ \t]{1,4})?"((?:[^"\\\n]|\\[^rn]){1,256})(?:\\r|\\n)?"/g;
+// redis-cli AUTH [user] pass; mongo db.auth("user", "pass").
+const REDIS_AUTH = /(?:^|>[ \t]{0,2})AUTH[ \t]{1,4}(?:[^\s]{1,64}[ \t]{1,4})?([^\s]{4,256})[ \t]*$/gm;
+const DB_AUTH = /\bdb\.auth\([ \t]{0,3}["'][^"'\n]{1,64}["'][ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\1/g;
+// Azure key lists as JSON: {"keyName": "key1", "permissions": "FULL", "value": "…"}.
+const KEYNAME_VALUE = /"keyName"[ \t]{0,3}:[ \t]{0,3}"[^"\n]{1,64}"[^{}]{0,300}?"value"[ \t]{0,3}:[ \t]{0,3}"([^"\n]{8,512})"/g;
+// kubectl get secret -o json: "data": { … } of a "kind": "Secret".
+const JSON_DATA = /"(?:data|stringData)"[ \t]{0,3}:[ \t]{0,3}\{/g;
+const ECHO_SUBST = /[ =]<\(echo[ \t]{1,4}(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s)]{1,256}))\)/g;
+// An expression that reads a secret, then its value (a REPL, a CI debug log): `>>> s.session_key` / `'x'`.
+const READS_SECRET = /(?:^|[.\[\s])["']?([A-Za-z_]\w{0,63})["']?\]?(?:\(\))?[ \t]*$/;
+/** A line a REPL or a CI debug log prints before an expression's value. */
+const REPL_PROMPT = /(?:>>>|##\[debug\]Evaluating|irb|pry|\[\d{1,4}\]|^In \[)/;
+/** What a REPL_PROMPT line holds somewhere (its `^In [` anywhere): no piece, no prompt. */
+const REPL_PROMPT_PIECE = /(?:>>>|##\[debug\]Evaluating|irb|pry|\[\d{1,4}\]|In \[)/g;
+const withoutCr = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.slice(0, -1) : l);
+const SHOWN_VALUE = /^[ \t]{0,8}(?:##\[debug\]Result:[ \t]*|=>[ \t]*|Out\[\d{1,4}\]:[ \t]*|\$\d{1,4} = )?(["']?)([^\s'"]{4,512})\1[ \t]*$/;
+
+function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void {
+  let m: RegExpExecArray | null;
+  if (has.has('$ ') || has.has('# ') || has.has('> ')) {
+    PROMPT.lastIndex = 0;
+    while ((m = scan(PROMPT, text))) {
+      const cmd = m[1].trim();
+      const env = PRINTENV.exec(cmd);
+      const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd);
+      if (!prints) continue;
+      // The first line of its output (pass show: the password, then other fields).
+      const ls = m.index + m[0].length + 1;
+      if (ls >= text.length) continue;
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      work.reads += le - ls;
+      const out = text.slice(ls, le).replace(/\r$/, '');
+      const v = out.trim();
+      if (!v || PROMPT_START.test(out) || v.length > 4096) continue;
+      // A passphrase file may hold spaces; other outputs are one word.
+      if (/\s/.test(v) && !/^(?:sudo[ \t]+)?cat\b.*pass/.test(cmd)) continue;
+      if (isFilePath(v)) continue;
+      push(spans, ls + out.indexOf(v), v, 'printed-secret');
+    }
+  }
+  if (text.includes('|')) {
+    ECHO_PIPE.lastIndex = 0;
+    while ((m = scan(ECHO_PIPE, text))) {
+      if (!STDIN_READER.test(m[4])) continue;
+      const v = m[1] ?? m[2] ?? m[3];
+      const at = m.index + m[0].indexOf(v, m[0].search(/[ \t]/));
+      push(spans, at, v, 'cli-stdin');
+    }
+  }
+  if (has.has('<(echo')) {
+    ECHO_SUBST.lastIndex = 0;
+    while ((m = scan(ECHO_SUBST, text))) {
+      // After an option that names a password: --vault-password-file <(echo x).
+      if (!/-{1,2}[\w-]{0,40}pass[\w-]{0,40}$/.test(lineBefore(text, m.index).slice(-90))) continue;
+      const v = m[1] ?? m[2] ?? m[3];
+      push(spans, m.index + m[0].length - 1 - v.length - (m[3] ? 0 : 1), v, 'cli-stdin');
+    }
+  }
+  if (has.has('<<<')) {
+    HERE_STRING.lastIndex = 0;
+    while ((m = scan(HERE_STRING, text))) {
+      if (!STDIN_READER.test(lineBefore(text, m.index).replace(/^.*?\b(?=sudo\b|[\w-]+passw|chpasswd|kinit)/, ''))) continue;
+      const v = m[1] ?? m[2] ?? m[3];
+      push(spans, m.index + m[0].length - v.length - (m[3] ? 0 : 1), v, 'cli-stdin');
+    }
+  }
+  if (has.has('send')) {
+    EXPECT_SEND.lastIndex = 0;
+    while ((m = scan(EXPECT_SEND, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'expect-send');
+  }
+  if (has.has('AUTH ')) {
+    REDIS_AUTH.lastIndex = 0;
+    while ((m = scan(REDIS_AUTH, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'redis-auth');
+  }
+  if (has.has('db.auth(')) {
+    DB_AUTH.lastIndex = 0;
+    while ((m = scan(DB_AUTH, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'db-auth');
+  }
+  if (has.has('"keyName"')) {
+    KEYNAME_VALUE.lastIndex = 0;
+    while ((m = scan(KEYNAME_VALUE, text))) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'key-list');
+  }
+  if (has.has('"Secret"') && /"kind"[ \t]{0,3}:[ \t]{0,3}"Secret"/.test(text)) {
+    JSON_DATA.lastIndex = 0;
+    while ((m = scan(JSON_DATA, text))) {
+      const from = m.index + m[0].length;
+      let to = text.indexOf('}', from);
+      if (to === -1 || to - from > 65536) to = Math.min(text.length, from + 65536);
+      work.reads += to - from;
+      const block = text.slice(from, to);
+      MAP_VALUE.lastIndex = 0;
+      let v: RegExpExecArray | null;
+      while ((v = MAP_VALUE.exec(block))) push(spans, from + v.index + v[0].length - 1 - v[1].length, v[1], 'k8s-secret');
+    }
+  }
+  if (has.has('>>>') || has.has('##[debug]') || has.has('=> ') || has.has('Out[')) {
+    // Line by line: a prompt line (REPL_PROMPT), then the line after it. Only lines holding a piece of a prompt
+    // (REPL_PROMPT_PIECE, found by one scan) are sliced and tested, not every line of the text.
+    work.reads += text.length;
+    let done = -1; // the start of the last line tested
+    REPL_PROMPT_PIECE.lastIndex = 0;
+    while (REPL_PROMPT_PIECE.test(text)) {
+      const at = REPL_PROMPT_PIECE.lastIndex - 1;
+      const ls = text.lastIndexOf('\n', at) + 1;
+      let le = text.indexOf('\n', at);
+      if (le === -1) le = text.length;
+      REPL_PROMPT_PIECE.lastIndex = le;
+      if (ls === done) continue;
+      done = ls;
+      const prev = withoutCr(text.slice(ls, le));
+      if (prev.length > 600 || !REPL_PROMPT.test(prev)) continue;
+      // The next line, if the text goes on past this line's end.
+      const ns = le + 1;
+      if (ns >= text.length) continue;
+      let ne = text.indexOf('\n', ns);
+      if (ne === -1) ne = text.length;
+      const l = withoutCr(text.slice(ns, ne));
+      if (l.length > 600) continue;
+      const r = READS_SECRET.exec(prev);
+      const sv = r && isSensitiveName(r[1]) ? SHOWN_VALUE.exec(l) : null;
+      if (sv) push(spans, ns + l.lastIndexOf(sv[2]), sv[2], 'shown-secret');
+    }
+  }
+}
+
+const PROMPT_START = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]/;
