@@ -31,7 +31,21 @@ export function differential(n: number, seed: number, extraSeeds: string[] = [])
  * Runs the given lines again in a fresh sandbox and returns those that still mismatch: a parser
  * gap repeats, a timing artefact of a loaded machine (a line cut by its CPU limit) does not.
  */
-export function confirmMismatches(lines: string[]): LineResult[] {
+/**
+ * A mismatch stands only when every one of `tries` fresh runs shows it: bash's trace of a pipeline comes from its
+ * stages at once, and on a loaded machine a stage's trace line can land inside another's multi-line argument.
+ */
+export function confirmMismatches(lines: string[], tries = 3): LineResult[] {
+  let left = lines;
+  let last: LineResult[] = [];
+  for (let t = 0; t < tries && left.length; t++) {
+    last = confirmOnce(left);
+    left = last.map((r) => r.line);
+  }
+  return last;
+}
+
+function confirmOnce(lines: string[]): LineResult[] {
   if (lines.length === 0) return [];
   const root = join(__dirname, '..');
   const s = makeSandbox();
