@@ -4,7 +4,7 @@
 // and `loom recover` sets the file aside and continues the chain, with a
 // recovery record that verify names.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, run, RUNNER, tempDir } from './helpers';
@@ -113,20 +113,24 @@ describe('a corrupt ledger database', () => {
   it('loom recover, unreadable file: the new ledger continues from the journal\'s anchor, checked against the checkpoints; not "restarted"', async () => {
     const project = await ledger(8, 3);
     damage(project, 'all');
+    // No reviewer's copy either (it would fill records 1..7): nothing before the anchor reads back.
+    rmSync(join(dir(project), 'history.json'), { force: true });
+    rmSync(join(dir(project), 'history'), { recursive: true, force: true });
     const r = await loom(['recover', '--project-dir', project, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ salvaged: 0, anchor: { seq: 7, source: 'journal' }, refolded: 5 });
     // The checkpoint at seq 8 (inside the project and in the state folder) vouches for the journal line it names.
     expect(out.anchor.checkedAgainst.join(' ')).toMatch(/checkpoint at seq 8/);
+    expect(out.gaps).toEqual([[1, 7]]);
+    // The chain from the anchor holds, but records 1..7 are only in the file set aside: not "intact", exit 1.
     const v = await verifyJson(project);
-    expect(v.code, JSON.stringify(v.r)).toBe(0);
-    expect(v.r).toMatchObject({ status: 'intact', records: 5, head: { seq: 12 } });
+    expect(v.code, JSON.stringify(v.r)).toBe(1);
+    expect(v.r).toMatchObject({ status: 'tampered', problem: { seq: 1, kind: 'recovered-with-gaps' }, records: 5, head: { seq: 12 } });
+    expect(v.r.problem.detail).toMatch(/^seq 1\.\.7 unreadable, kept in ledger\.db\.corrupt-/);
     expect(v.r.recovered).toEqual([expect.objectContaining({ seq: 12, firstSeq: 8, anchor: expect.objectContaining({ seq: 7 }) })]);
-    // The old view (records 1..8) is kept beside the new one.
-    expect(readdirSync(dir(project)).some((f) => f.startsWith('history.json.aside-'))).toBe(true);
     await hooks(project, 2);
-    expect((await verifyJson(project)).r).toMatchObject({ status: 'intact', head: { seq: 14 } });
+    expect((await verifyJson(project)).r).toMatchObject({ problem: { kind: 'recovered-with-gaps' }, head: { seq: 14 } });
   }, 180_000);
 
   it('a database made to start late without a recovery record is head-cut; recover refuses a journal its checkpoints contradict', async () => {
@@ -156,5 +160,88 @@ describe('a corrupt ledger database', () => {
     expect(r.stderr).toMatch(/checkpoint .* recorded seq 6 .*the chain was altered, nothing recovered/);
     expect(existsSync(dbOf(other))).toBe(true);
     expect(readdirSync(dir(other)).some((f) => /\.corrupt-/.test(f))).toBe(false);
+  }, 180_000);
+
+  // Red team finding 10: three zeroed pages of a 250-record ledger must not cut the history to the recovery record.
+  const zeroPages = (project: string, firstPage: number, n: number) => {
+    const fd = openSync(dbOf(project), 'r+');
+    writeSync(fd, Buffer.alloc(4096 * n), 0, 4096 * n, 4096 * firstPage);
+    closeSync(fd);
+  };
+  const hashesOf = (file: string, upTo: number) => {
+    const d = new Database(file, { readonly: true });
+    try {
+      return new Map((d.prepare('SELECT seq, hash FROM records WHERE seq <= ?').all(upTo) as { seq: number; hash: string }[]).map((r) => [r.seq, r.hash]));
+    } finally {
+      d.close();
+    }
+  };
+
+  for (const where of ['early', 'late'] as const) {
+    it(`loom recover, ${where} pages of a 250-record ledger zeroed: every readable record salvaged verbatim, the gap named, verify exits 1 recovered-with-gaps`, async () => {
+      const project = await ledger(250, 0);
+      const original = hashesOf(dbOf(project), 250);
+      // No reviewer's copy: the damaged file is the only witness of the records before the anchor.
+      rmSync(join(dir(project), 'history.json'), { force: true });
+      rmSync(join(dir(project), 'history'), { recursive: true, force: true });
+      const pages = statSync(dbOf(project)).size / 4096;
+      zeroPages(project, where === 'early' ? 20 : Math.floor(pages * 0.7), 3);
+      const r = await loom(['recover', '--project-dir', project, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.anchor).toMatchObject({ seq: 249, source: 'journal' });
+      expect(out.gaps.length).toBeGreaterThan(0);
+      const lost = out.gaps.reduce((n: number, g: [number, number]) => n + g[1] - g[0] + 1, 0);
+      expect(out.salvaged + lost).toBe(249);
+      expect(out.salvaged).toBeGreaterThan(200);
+      // Verbatim: the same hash at the same seq as before the damage.
+      const now = hashesOf(dbOf(project), 249);
+      expect(now.size).toBe(out.salvaged);
+      for (const [seq, hash] of now) expect(hash).toBe(original.get(seq));
+      const v = await verifyJson(project);
+      expect(v.code, JSON.stringify(v.r)).toBe(1);
+      expect(v.r.problem).toMatchObject({ kind: 'recovered-with-gaps', seq: out.gaps[0][0] });
+      expect(v.r.records).toBe(out.salvaged + 2);
+      expect(v.r.gaps.map((g: any) => [g.first, g.last])).toEqual(out.gaps);
+      const text = await loom(['verify', '--project-dir', project]);
+      expect(text.code).toBe(1);
+      expect(text.stdout).toMatch(new RegExp(`^recovered-with-gaps: seq ${out.gaps[0][0]}\\.\\.${out.gaps[0][1]}.* unreadable, kept in ledger\\.db\\.corrupt-`, 'm'));
+      const doc = await loom(['doctor', '--project-dir', project]);
+      expect(doc.stdout).toMatch(/FAIL ledger: recovered with gaps: seq \d+/);
+      // The chain goes on after the recovery, the gap still said.
+      await hooks(project, 2);
+      expect((await loom(['fold', '--project-dir', project])).code).toBe(0);
+      const again = await verifyJson(project);
+      expect(again.code).toBe(1);
+      expect(again.r).toMatchObject({ records: out.salvaged + 4, problem: { kind: 'recovered-with-gaps' } });
+      const hist = JSON.parse(readFileSync(join(dir(project), 'history.json'), 'utf8')) as unknown[];
+      expect(hist.length).toBe(out.salvaged + 4);
+    }, 300_000);
+  }
+
+  it('loom recover: the history view fills what the damaged file does not yield (same hashes), so no gap and exit 0', async () => {
+    const project = await ledger(60, 0);
+    const original = hashesOf(dbOf(project), 60);
+    zeroPages(project, 3, 3);
+    const r = await loom(['recover', '--project-dir', project, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ salvaged: 59, gaps: [] });
+    for (const [seq, hash] of hashesOf(dbOf(project), 59)) expect(hash).toBe(original.get(seq));
+    const v = await verifyJson(project);
+    expect(v.code, JSON.stringify(v.r)).toBe(0);
+    expect(v.r).toMatchObject({ status: 'intact', records: 61 });
+  }, 300_000);
+
+  it('meta gaps without a recovery record naming them: deleted, not a recovery', async () => {
+    const project = await ledger(6, 0);
+    const d = new Database(dbOf(project));
+    d.exec('DROP TRIGGER records_no_delete');
+    d.exec('DELETE FROM records WHERE seq IN (3, 4)');
+    d.prepare("INSERT INTO meta(key, value) VALUES ('gaps', '[[3,4]]')").run();
+    d.close();
+    const v = await verifyJson(project);
+    expect(v.code).toBe(1);
+    expect(v.r.problem).toMatchObject({ seq: 3, kind: 'deleted' });
   }, 180_000);
 });

@@ -12,13 +12,14 @@
 // the chain, naming the anchor, the file set aside and the reason. verify
 // walks the new database from the anchor and requires that record, so a
 // reviewer sees a recovery where the chain restarts, never a silent one.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync, ftruncateSync, fdatasyncSync } from 'node:fs';
-import { basename } from 'node:path';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, ftruncateSync, fdatasyncSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { RecordDraft } from '../contract/types';
 import { bulkHasher, GENESIS_HASH, loadChainKey, type ChainKey } from './chain';
 import { externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
 import { LedgerError } from './errors';
 import { foldJournal } from './fold';
+import { readCurrentLines } from './history-view';
 import { corruptMarkFile, DatabaseCorruptError, isCorruptionCode, quickCheck, readCorruptMark } from './integrity';
 import { chainKeyFor, formatLine, ioError, journalFile, lockWaitMs, parseJournal, readChainMeta, type ChainMeta, type JournalLine } from './journal';
 import { acquireJournalLock } from './journal-lock';
@@ -31,8 +32,10 @@ export interface RecoverResult {
   setAside: string[];
   /** The old chain's last record the new database continues from (seq 0: genesis). */
   anchor: { seq: number; hash: string; source: string; checkedAgainst: string[] };
-  /** Records of the old file copied over (verified as a chain from seq 1), 0 when it was not readable up to the anchor. */
+  /** Records of the old chain copied over verbatim (from the old file, else the history view's copies), up to the anchor. */
   salvaged: number;
+  /** Seq ranges of the old chain (up to the anchor) that nothing could read back: they are only in the file set aside. */
+  gaps: [number, number][];
   /** Readable records of the old file (for the record: what a reader of the set-aside copy will find). */
   readable: number;
   /** Journal records folded into the new database. */
@@ -61,46 +64,157 @@ function damageOf(projectDir: string): string | undefined {
 }
 
 interface Salvage {
-  /** Verified rows from seq 1, in order. */
+  /** Records vouched for (each body hashing to its hash, linking to its readable neighbours), in seq order; gaps where nothing could be read. */
   rows: JournalLine[];
   meta: Record<string, string>;
+  /** Of rows: how many came from the old database (the rest from the history view's copies). */
+  fromDatabase: number;
+  fromHistory: Set<number>;
 }
 
-/** Reads the old file as far as it reads and chains: seq 1, 2, ... each hashing to itself and linking to the previous. */
-function salvage(projectDir: string, hasherFor: (meta: Record<string, string>) => ((body: string) => string) | undefined, upTo: number): Salvage {
-  const out: Salvage = { rows: [], meta: {} };
+/** A history line (the body with its hash appended, history-view.ts) back to the body and hash, verbatim. */
+function fromHistoryLine(text: string): { seq: number; body: string; hash: string } | undefined {
+  const m = /,"hash":"([0-9a-f]{64})"\}$/.exec(text);
+  if (!m) return undefined;
+  const body = text.slice(0, m.index) + '}';
+  try {
+    const seq = (JSON.parse(body) as { seq?: unknown }).seq;
+    return typeof seq === 'number' && Number.isInteger(seq) && seq > 0 ? { seq, body, hash: m[1] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** history.json and its segments, whatever of them still parses: the reviewer's copies of the record bodies. */
+function historyCopies(projectDir: string): { seq: number; body: string; hash: string }[] {
+  const paths = compliancePaths(projectDir);
+  const files = [paths.history];
+  try {
+    for (const f of readdirSync(paths.historyArchive)) if (/^segment-.*\.json$/.test(f)) files.push(join(paths.historyArchive, f));
+  } catch {
+    // no segments
+  }
+  const out: { seq: number; body: string; hash: string }[] = [];
+  for (const f of files) {
+    let lines: string[] | undefined;
+    try {
+      lines = readCurrentLines(f);
+    } catch {
+      lines = undefined;
+    }
+    for (const l of lines ?? []) {
+      const r = fromHistoryLine(l);
+      if (r) out.push(r);
+    }
+  }
+  return out;
+}
+
+/** [first, last] ranges of the seqs in 1..upTo that rows lacks. */
+export function gapsOf(rows: { seq: number }[], upTo: number): [number, number][] {
+  const gaps: [number, number][] = [];
+  let next = 1;
+  for (const r of rows) {
+    if (r.seq > upTo) break;
+    if (r.seq > next) gaps.push([next, r.seq - 1]);
+    next = r.seq + 1;
+  }
+  if (upTo >= next) gaps.push([next, upTo]);
+  return gaps;
+}
+
+/**
+ * Every record the old file still yields, range by range (a range SQLite cannot read is read row by row, and a
+ * row it cannot read is skipped), completed from the history view's copies where the file yields nothing. A
+ * record counts only when its body hashes to its hash and says its seq; two readable neighbours must link (a
+ * broken link drops both: one of them was changed). Nothing above upTo.
+ */
+function salvage(projectDir: string, hasherFor: (meta: Record<string, string>) => ((body: string) => string) | undefined, upTo: number, hint: number): Salvage {
+  const out: Salvage = { rows: [], meta: {}, fromDatabase: 0, fromHistory: new Set() };
+  const found = new Map<number, { body: string; hash: string; db: boolean }>();
+  let hasher: ((body: string) => string) | undefined;
+  const valid = (seq: number, body: string, hash: string): boolean => {
+    if (typeof body !== 'string' || typeof hash !== 'string' || seq > upTo || hasher!(body) !== hash) return false;
+    try {
+      const b = JSON.parse(body) as { seq?: unknown; prev_hash?: unknown };
+      return b.seq === seq && typeof b.prev_hash === 'string';
+    } catch {
+      return false;
+    }
+  };
   let l: Ledger | undefined;
   try {
     l = Ledger.openReadOnly(projectDir);
-    try {
-      out.meta = l.meta();
-    } catch {
-      // meta unreadable: the chain description comes from chain.json
-    }
-    const hasher = hasherFor(out.meta);
-    if (!hasher) return out;
-    const stmt = l.handle.prepare('SELECT seq, body, hash FROM records WHERE seq > ? ORDER BY seq LIMIT 2000').raw(true);
-    let prev = GENESIS_HASH;
-    let expected = 1;
-    for (;;) {
-      const batch = stmt.all(expected - 1) as [number, string, string][];
-      if (!batch.length) break;
-      for (const [seq, body, hash] of batch) {
-        if (seq !== expected || seq > upTo || hasher(body) !== hash) return out;
-        let link: unknown;
-        try {
-          link = (JSON.parse(body) as { prev_hash?: unknown; seq?: unknown }).prev_hash;
-        } catch {
-          return out;
-        }
-        if (link !== prev) return out;
-        out.rows.push({ seq, body, hash });
-        prev = hash;
-        expected++;
+  } catch {
+    l = undefined;
+  }
+  try {
+    if (l) {
+      try {
+        out.meta = l.meta();
+      } catch {
+        // meta unreadable: the chain description comes from chain.json
       }
     }
-  } catch {
-    // the rest of the file does not read: what was read so far is what survives
+    hasher = hasherFor(out.meta);
+    if (!hasher) return out;
+    if (l) {
+      const db = l.handle;
+      let bound = Number.isFinite(upTo) ? upTo : hint;
+      let open = !Number.isFinite(upTo);
+      if (open) {
+        try {
+          const m = (db.prepare('SELECT max(seq) AS m FROM records').get() as { m: number | null }).m ?? 0;
+          bound = Math.max(bound, m);
+          open = false;
+        } catch {
+          // the rightmost pages do not read: scan on while ranges still yield rows
+        }
+      }
+      const range = db.prepare('SELECT seq, body, hash FROM records WHERE seq >= ? AND seq < ? ORDER BY seq').raw(true);
+      const one = db.prepare('SELECT seq, body, hash FROM records WHERE seq = ?').raw(true);
+      const STEP = 256;
+      for (let lo = 1; lo <= bound || open; lo += STEP) {
+        let rows: [number, string, string][] = [];
+        let failed = false;
+        try {
+          rows = range.all(lo, lo + STEP) as [number, string, string][];
+        } catch {
+          failed = true;
+          for (let s = lo; s < lo + STEP && s <= (open ? Number.MAX_SAFE_INTEGER : bound); s++) {
+            try {
+              const r = one.get(s) as [number, string, string] | undefined;
+              if (r) rows.push(r);
+            } catch {
+              // this row's page does not read: a gap, unless another witness holds the record
+            }
+          }
+        }
+        for (const [seq, body, hash] of rows) if (valid(seq, body, hash)) found.set(seq, { body, hash, db: true });
+        if (open && !failed && rows.length === 0 && lo > bound) open = false;
+        if (open && rows.length) bound = Math.max(bound, rows[rows.length - 1][0]);
+      }
+    }
+    // The history view's copies fill what the file does not yield (the same body and hash, checked the same way).
+    for (const h of historyCopies(projectDir)) if (!found.has(h.seq) && valid(h.seq, h.body, h.hash)) found.set(h.seq, { body: h.body, hash: h.hash, db: false });
+    const seqs = [...found.keys()].sort((a, b) => a - b);
+    const drop = new Set<number>();
+    for (const s of seqs) {
+      const prev = (JSON.parse(found.get(s)!.body) as { prev_hash: string }).prev_hash;
+      if (s === 1 && prev !== GENESIS_HASH) drop.add(s);
+      const before = found.get(s - 1);
+      if (before && before.hash !== prev) {
+        drop.add(s);
+        drop.add(s - 1);
+      }
+    }
+    for (const s of seqs) {
+      if (drop.has(s)) continue;
+      const r = found.get(s)!;
+      out.rows.push({ seq: s, body: r.body, hash: r.hash });
+      if (r.db) out.fromDatabase++;
+      else out.fromHistory.add(s);
+    }
   } finally {
     l?.close();
   }
@@ -170,7 +284,9 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
       if (typeof prev !== 'string' || !/^[0-9a-f]{64}$/.test(prev)) throw new LedgerError(`${file}: the first journal line names no previous hash; nothing recovered (run loom verify)`, 'corrupt');
       anchor = { seq: first.seq - 1, hash: prev, source: 'journal', checkedAgainst: [] };
     } else anchor = { seq: 0, hash: GENESIS_HASH, source: 'genesis', checkedAgainst: [] };
-    const old = salvage(projectDir, hasherFor, first ? anchor.seq : Number.MAX_SAFE_INTEGER);
+    let hint = 0;
+    for (const f of [paths.checkpoints, externalCheckpointFile(projectDir, env)]) if (f) for (const c of readCheckpoints(f).checkpoints) hint = Math.max(hint, c.seq);
+    const old = salvage(projectDir, hasherFor, first ? anchor.seq : Number.POSITIVE_INFINITY, hint);
     const chain = (described?.chain ?? old.meta.chain ?? (key ? 'hmac-sha256' : 'sha256')) as ChainMeta['chain'];
     const keyId = described ? described.key_id : (old.meta.key_id ?? (chain === 'hmac-sha256' ? key?.id : undefined));
     const useKey = chainKeyFor({ chain, key_id: keyId }, key, paths.db);
@@ -179,7 +295,7 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
     const cps: (Checkpoint & { file: string })[] = [];
     for (const f of ext ? [paths.checkpoints, ext] : [paths.checkpoints]) for (const c of readCheckpoints(f).checkpoints) cps.push({ ...c, file: f });
     const journalFirst = j.lines.find((l) => l.seq === 1)?.hash;
-    const ledgerId = (journalFirst ?? old.rows[0]?.hash)?.slice(0, 16) ?? [...cps].reverse().find((c) => c.ledger)?.ledger;
+    const ledgerId = (journalFirst ?? old.rows.find((r) => r.seq === 1)?.hash)?.slice(0, 16) ?? [...cps].reverse().find((c) => c.ledger)?.ledger;
     const mine = cps.filter((c) => c.ledger === undefined || c.ledger === ledgerId);
     if (!first) {
       // No journal to continue: the newest of the old file's last verified record and the newest checkpoint.
@@ -206,16 +322,17 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
       const w = `checkpoint at seq ${c.seq} in ${c.file}`;
       if (!anchor.checkedAgainst.includes(w)) anchor.checkedAgainst.push(w);
     }
-    // Every record up to the anchor survived as a chain: the new file holds them all, nothing is lost.
-    const whole = anchor.seq > 0 && old.rows.length === anchor.seq && old.rows[old.rows.length - 1].hash === anchor.hash;
-    const copy = whole ? old.rows : [];
+    // Every record up to the anchor that survives is copied verbatim; what does not is a gap, named in the recovery record.
+    const copy = old.rows.filter((r) => r.seq <= anchor.seq);
+    const gaps = gapsOf(copy, anchor.seq);
+    const whole = anchor.seq > 0 && gaps.length === 0;
     const meta: Record<string, string> = { chain, created_at: new Date().toISOString(), genesis: GENESIS_HASH, recovered_at: new Date().toISOString(), recovered_from: basename(aside) };
     if (keyId) meta.key_id = keyId;
     if (ledgerId) meta.ledger_id = ledgerId;
-    if (!whole && anchor.seq > 0) {
+    if (!copy.length && anchor.seq > 0) {
       meta.base_seq = String(anchor.seq + 1);
       meta.base_prev_hash = anchor.hash;
-    }
+    } else if (gaps.length) meta.gaps = JSON.stringify(gaps);
     rmSync(building, { force: true });
     const db = Ledger.createFile(building, meta);
     try {
@@ -246,9 +363,11 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
         anchor_hash: anchor.hash,
         anchor_source: anchor.source,
         anchor_checked_against: anchor.checkedAgainst,
-        first_seq: whole ? 1 : anchor.seq + 1,
+        first_seq: copy.length ? copy[0].seq : anchor.seq + 1,
         salvaged: copy.length,
-        readable_in_old_file: old.rows.length,
+        salvaged_from_history: copy.filter((r) => old.fromHistory.has(r.seq)).length,
+        readable_in_old_file: old.fromDatabase,
+        gaps,
       },
     };
     const rec = buildRecord(draft, head.seq + 1, head.hash, new Date().toISOString(), useKey);
@@ -286,7 +405,7 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
       }
     }
     fsyncPath(paths.dir);
-    result = { setAside, anchor, salvaged: copy.length, readable: old.rows.length, refolded: 0, recoverySeq: rec.seq, reason, warnings };
+    result = { setAside, anchor, salvaged: copy.length, gaps, readable: old.fromDatabase, refolded: 0, recoverySeq: rec.seq, reason, warnings };
   } catch (e) {
     rmSync(building, { force: true });
     throw e;

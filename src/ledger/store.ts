@@ -209,6 +209,25 @@ export class Ledger {
     return Number.isInteger(seq) && seq > 1 && /^[0-9a-f]{64}$/.test(m.base_prev_hash ?? '') ? { seq, prevHash: m.base_prev_hash } : { seq: 1, prevHash: GENESIS_HASH };
   }
 
+  /**
+   * The seq ranges a recovery could not read back from the old file (meta `gaps`, recover.ts): the chain is
+   * stored with those seqs missing, and verify requires a recovery record naming each one.
+   */
+  gaps(): [number, number][] {
+    const row = this.stmt("SELECT value FROM meta WHERE key = 'gaps'").get() as { value: string } | undefined;
+    if (!row) return [];
+    try {
+      const v = JSON.parse(row.value) as unknown;
+      return Array.isArray(v) ? v.filter((g): g is [number, number] => Array.isArray(g) && g.length === 2 && Number.isInteger(g[0]) && Number.isInteger(g[1]) && g[0] >= 1 && g[1] >= g[0]) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private gapEndsAt(first: number, last: number): boolean {
+    return this.gaps().some((g) => g[0] === first && g[1] === last);
+  }
+
   head(): Head {
     const row = this.db.prepare('SELECT seq, hash, ts FROM records ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string; ts: string } | undefined;
     if (!row) {
@@ -236,7 +255,7 @@ export class Ledger {
     try {
       const last = this.stmt('SELECT max(seq) AS s FROM records').get() as { s: number | null };
       const headSeq = last.s ?? this.base().seq - 1;
-      if (rows[0].seq !== headSeq + 1) throw new LedgerError(`${this.paths.db}: journal line seq ${rows[0].seq} does not follow the database head ${headSeq}`, 'corrupt');
+      if (rows[0].seq !== headSeq + 1 && !this.gapEndsAt(headSeq + 1, rows[0].seq - 1)) throw new LedgerError(`${this.paths.db}: journal line seq ${rows[0].seq} does not follow the database head ${headSeq}`, 'corrupt');
       const ins = this.stmt('INSERT INTO records (seq, body, hash) VALUES (?,?,?)');
       for (const r of rows) ins.run(r.seq, r.body, r.hash);
       this.db.exec('COMMIT');

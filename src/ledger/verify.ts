@@ -11,7 +11,7 @@ import { ledgerIdentityOf, sourceOf } from './ledger-identity';
 import { HistoryCheck } from './verify-history';
 import { downgradeFinding, missingLedgerFinding, restartedFinding, sameLedger } from './verify-evidence';
 
-export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted' | 'history-edited' | 'history-missing' | 'history-extra';
+export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted' | 'history-edited' | 'history-missing' | 'history-extra' | 'recovered-with-gaps';
 
 export interface VerifyResult {
   status: 'intact' | 'tampered' | 'cannot-verify';
@@ -25,7 +25,9 @@ export interface VerifyResult {
   /** Records whose values were erased (loom erase), each vouched for by a later erasure record in the chain. */
   erased: { seq: number; paths: string[]; by: number }[];
   /** Recoveries in the chain (loom recover): where each starts, what it continues and the file set aside. */
-  recovered?: { seq: number; firstSeq: number; anchor: { seq: number; hash: string }; setAside: string; salvaged: number }[];
+  recovered?: { seq: number; firstSeq: number; anchor: { seq: number; hash: string }; setAside: string; salvaged: number; gaps: [number, number][] }[];
+  /** Seq ranges of the chain that are only in a file set aside by loom recover (verify exits 1, kind recovered-with-gaps). */
+  gaps?: { first: number; last: number; setAside: string }[];
   /** Lines in the journal, and how many of them are not in the database yet. */
   journal?: { lines: number; unfolded: number };
   /** Lines of history.json and its segments compared with their records. */
@@ -252,6 +254,9 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     let expected = base.seq;
     let prevHash = base.prevHash;
     const recoveries: NonNullable<VerifyResult['recovered']> = [];
+    // Seq ranges a recovery could not read back (meta gaps): the walk steps over one only where the meta names exactly it.
+    const gapEnd = new Map(ledger.gaps().map((g) => [g[0], g[1]] as const));
+    const crossed: [number, number][] = [];
     let erasedRow = false;
     for (const c of bySeq.get(base.seq - 1) ?? []) {
       if (base.seq > 1 && c.hash !== base.prevHash) return tampered(c.seq, 'rewritten', `checkpoint at seq ${c.seq} recorded hash ${c.hash.slice(0, 12)}…, the recovered ledger continues from ${base.prevHash.slice(0, 12)}…`);
@@ -263,6 +268,13 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     const step = Math.max(1, Math.floor(total / 100));
 
     const check = (row: Row, next: Row | undefined): VerifyResult | undefined => {
+      if (row.seq > expected && gapEnd.get(expected) === row.seq - 1) {
+        // The link across cannot be checked (the records before it are unreadable); a recovery record must name the gap.
+        crossed.push([expected, row.seq - 1]);
+        const p = parse(row)?.prev_hash;
+        prevHash = typeof p === 'string' ? p : '';
+        expected = row.seq;
+      }
       if (row.seq > expected) {
         return expected === 1 ? tampered(1, 'head-cut', `the ledger starts at seq ${row.seq}; seq 1..${row.seq - 1} are gone`) : tampered(expected, 'deleted', `seq ${expected} is missing (next stored seq is ${row.seq})`);
       }
@@ -298,7 +310,8 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
       }
       if (b.kind === 'recovery' && b.recovery && typeof b.recovery === 'object') {
         const r = b.recovery as Record<string, unknown>;
-        recoveries.push({ seq: row.seq, firstSeq: Number(r.first_seq), anchor: { seq: Number(r.anchor_seq), hash: String(r.anchor_hash) }, setAside: String(r.set_aside), salvaged: Number(r.salvaged) });
+        const gaps = Array.isArray(r.gaps) ? r.gaps.filter((g): g is [number, number] => Array.isArray(g) && g.length === 2).map((g) => [Number(g[0]), Number(g[1])] as [number, number]) : [];
+        recoveries.push({ seq: row.seq, firstSeq: Number(r.first_seq), anchor: { seq: Number(r.anchor_seq), hash: String(r.anchor_hash) }, setAside: String(r.set_aside), salvaged: Number(r.salvaged), gaps });
       }
       const ts = String(b.ts);
       if (prevTs && ts < prevTs && backwards++ < 5) result.warnings.push(`seq ${row.seq}: timestamp ${ts} is earlier than the previous record's (${prevTs})`);
@@ -378,6 +391,9 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     if (recoveries.length) result.recovered = recoveries;
     if (base.seq > 1 && !recoveries.some((r) => r.anchor.seq === base.seq - 1 && r.anchor.hash === base.prevHash))
       return tampered(base.seq, 'head-cut', `the ledger starts at seq ${base.seq} as a recovered ledger, but no recovery record in the chain names that start: seq 1..${base.seq - 1} are gone`);
+    // Every gap the walk stepped over is named by a recovery record later in the chain (else records were deleted).
+    const namedBy = (g: [number, number]) => recoveries.find((r) => r.seq > g[1] && r.gaps.some((x) => x[0] === g[0] && x[1] === g[1]));
+    for (const g of crossed) if (!namedBy(g)) return tampered(g[0], 'deleted', `seq ${g[0]}..${g[1]} are missing; the database names them as a recovery's gap but no recovery record in the chain does`);
     // The chain holds; then the reviewer's view of it.
     const seen = history.finish(headSeq);
     result.history = { checked: history.checked };
@@ -385,6 +401,19 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     if (seen.length) return tampered(seen[0].seq, seen[0].kind, seen[0].detail + (seen.length > 1 ? ` (and ${seen.length - 1} more)` : ''));
     if (!latest && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
     opts.onProgress?.(total, total);
+    // Records of the chain that only the set-aside file holds (a recovery's gaps, or everything before a recovered base):
+    // the chain that is here holds, but it is not the whole history, so this is not "intact" (exit 1).
+    const unread: NonNullable<VerifyResult['gaps']> = [];
+    const base0 = base.seq > 1 ? recoveries.find((r) => r.anchor.seq === base.seq - 1 && r.anchor.hash === base.prevHash) : undefined;
+    if (base0) unread.push({ first: 1, last: base.seq - 1, setAside: base0.setAside });
+    for (const g of crossed) unread.push({ first: g[0], last: g[1], setAside: namedBy(g)!.setAside });
+    if (unread.length) {
+      result.gaps = unread;
+      const files = [...new Set(unread.map((u) => u.setAside))].join(', ');
+      const ranges = unread.map((u) => (u.first === u.last ? `seq ${u.first}` : `seq ${u.first}..${u.last}`)).join(', ');
+      const missing = unread.reduce((n, u) => n + u.last - u.first + 1, 0);
+      return tampered(unread[0].first, 'recovered-with-gaps', `${ranges} unreadable, kept in ${files} (${missing} record${missing === 1 ? '' : 's'} of the chain not in the database; ${result.records} records verified)`);
+    }
     return result;
   } catch (e) {
     // A malformed page surfaces mid-walk as an SQLite error: one line and "cannot verify", never a stack trace.

@@ -30,12 +30,17 @@ export function verifyCommand(argv: string[]): number | Promise<number> {
     return r.exitCode;
   }
   for (const w of r.warnings) process.stderr.write(`loom verify: warning: ${w}\n`);
-  if (r.status === 'intact') {
+  const recoveredLines = (x: NonNullable<VerifyResult['recovered']>[number]): string =>
+    `recovered at seq ${x.seq}: ${x.gaps?.length ? `${x.salvaged} records of the old chain were copied from the corrupt file and its history view, set aside as ${x.setAside}; unreadable: ${x.gaps.map((g) => `seq ${g[0]}..${g[1]}`).join(', ')}` : x.salvaged ? `records 1..${x.salvaged} were copied from the corrupt file, set aside as ${x.setAside}` : `continues the old chain from seq ${x.anchor.seq} (${x.anchor.hash.slice(0, 12)}…); records before seq ${x.firstSeq} are in the corrupt file set aside as ${x.setAside}`}\n`;
+  if ('problem' in r && r.problem?.kind === 'recovered-with-gaps') {
+    // Exit 1: the chain that is here holds, but records of it are only in the file set aside.
+    process.stdout.write(`recovered-with-gaps: ${r.problem.detail}\n`);
+    for (const x of (r as VerifyResult).recovered ?? []) process.stdout.write(recoveredLines(x));
+  } else if (r.status === 'intact') {
     const head = r.head ? `head seq ${r.head.seq} ${r.head.hash}` : 'empty ledger';
     process.stdout.write(`${tone('intact')}: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
     // A recovery is said, never silent: where the new database continues the old chain, and where the old file is.
-    for (const x of r.recovered ?? [])
-      process.stdout.write(`recovered at seq ${x.seq}: ${x.salvaged ? `records 1..${x.salvaged} were copied from the corrupt file, set aside as ${x.setAside}` : `continues the old chain from seq ${x.anchor.seq} (${x.anchor.hash.slice(0, 12)}…); records before seq ${x.firstSeq} are in the corrupt file set aside as ${x.setAside}`}\n`);
+    for (const x of r.recovered ?? []) process.stdout.write(recoveredLines(x));
   } else if (r.status === 'tampered') {
     process.stdout.write(`${tone('TAMPERED')} at seq ${r.problem!.seq}: ${r.problem!.kind}: ${r.problem!.detail}\n`);
   } else {
