@@ -22,8 +22,9 @@ function steps(project: string, session: string): Step[] {
   const base = { session_id: session, cwd: project, transcript_path: join(project, '.demo-transcript.jsonl'), permission_mode: 'default' };
   const bash = (command: string): Step => ({ hook: 'pre-tool-guard', label: `Bash: ${command.replace(/\n/g, '\\n')}`, payload: { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command.length}` } });
   const after = (command: string, stdout: string): Step => ({ hook: 'tool-audit', label: `  ran: ${command}`, payload: { ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout, stderr: '', interrupted: false }, duration_ms: 812 } });
-  // A made-up key in AWS's documented format: enough for the prompt guard to catch.
-  const fakeKey = ['AKIA', 'DEMO', 'EXAMPLE', '7Q2Z'].join('').padEnd(20, 'X');
+  // A made-up key in AWS's documented format: enough for the prompt guard to catch (not AWS's own
+  // documentation key, ...EXAMPLE, which the redactor keeps as a look-alike).
+  const fakeKey = ['AKIA', 'DEMO', 'Q7Z2', 'K4W9', 'R3T8'].join('');
   return [
     { hook: 'session-audit', label: 'session starts', payload: { ...base, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-demo' } },
     { hook: 'prompt-guard', label: 'prompt: "Clean the build output, run the tests, then refactor the parser"', payload: { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'Clean the build output, run the tests, then refactor the parser' } },
