@@ -114,6 +114,19 @@ export const SECRETS: [string, string, string][] = [
   ['Groq key shape', 'client = Groq(api_key_="gsk_' + 'Ab3dEf6h'.repeat(6) + 'Ij9k")\n', 'gsk_' + 'Ab3dEf6h'.repeat(6) + 'Ij9k'],
   ['Supabase token shape', 'supabase login --token sbp_' + 'a1b2c3d4e5'.repeat(4) + '\n', 'sbp_' + 'a1b2c3d4e5'.repeat(4)],
   ['Dynatrace token shape', 'Api-Token dt0c01.ABCD1234EFGH5678IJKL9012.' + 'A1B2C3D4'.repeat(8) + '\n', 'dt0c01.ABCD1234EFGH5678IJKL9012.' + 'A1B2C3D4'.repeat(8)],
+  ['PAT as the last word of a name', 'AZURE_DEVOPS_EXT_PAT: m3k7q2w9x4c8v5b6n1z7r3t9y2u8i4o6p5a3s7d9f2g4h6j8kl2q\n', 'm3k7q2w9x4c8v5b6n1z7r3t9y2u8i4o6p5a3s7d9f2g4h6j8kl2q'],
+  ['sdk key name', 'FLAGS_SDK_KEY=Vw7Kp2Rm9Qx4Tz8\n', 'Vw7Kp2Rm9Qx4Tz8'],
+  ['LaunchDarkly SDK key shape', 'ld = "sdk-3f9a1c2e-7b4d-4e8f-9a6b-2c1d0e9f8a7b"\n', 'sdk-3f9a1c2e-7b4d-4e8f-9a6b-2c1d0e9f8a7b'],
+  ['AWS STS session token shape', '|  SessionToken   |  IQoJb3JpZ2luX2VjEJr'+'Q9xT4mW2kL8vB3nP7yR1sF6hD0gJ5cZ'.repeat(4)+'  |\n', 'IQoJb3JpZ2luX2VjEJr'+'Q9xT4mW2kL8vB3nP7yR1sF6hD0gJ5cZ'.repeat(4)],
+  ['create-access-key text output (date between id and secret)', 'ACCESSKEY\tAKIAQ7WZ3XK5M2NR8TVB\t2024-02-03T04:05:06+00:00\tq8Wv2Lr7Tn4Kx9Pm3Zb6Hc1Yd5Fs0Gj8Ae2Ru7Io\tActive\n', 'q8Wv2Lr7Tn4Kx9Pm3Zb6Hc1Yd5Fs0Gj8Ae2Ru7Io'],
+  ['Airtable PAT shape', 'token: patQ4w8E2r6T1y5U9i.'+'3c'.repeat(32)+'\n', 'patQ4w8E2r6T1y5U9i.'+'3c'.repeat(32)],
+  ['Asana PAT shape', 'ASANA=2/1203948576102938/1209876543210987:0a1b2c3d4e5f60718293a4b5c6d7e8f9\n', '2/1203948576102938/1209876543210987:0a1b2c3d4e5f60718293a4b5c6d7e8f9'],
+  ['Twitch oauth: token', 'TWITCH_CHAT=oauth:k2m9x4q7w1e8r5t3y6u0i2o9p4a7s1\n', 'k2m9x4q7w1e8r5t3y6u0i2o9p4a7s1'],
+  ['crates.io token shape', 'cioT4kW9xQ2mL7vR3nB8yP1sF6hD0gJ5cZa\n', 'cioT4kW9xQ2mL7vR3nB8yP1sF6hD0gJ5cZa'],
+  ['PagerDuty integration URL', 'url: https://events.pagerduty.com/integration/q2w3e4r5t6y7u8i9o0p1a2s3d4f5g6h7/enqueue\n', 'q2w3e4r5t6y7u8i9o0p1a2s3d4f5g6h7'],
+  ['az storage keys list tsv row', '2024-05-06T07:08:09+00:00\tkey2\tFULL\t'+'Zx9Qw2Er7Ty4Ui1Op6As3Df8Gh5Jk0Lz'.repeat(2)+'Mn4Bv7Cx1Za8Sd5Fg2Hj9Kl6Qw3Er0Ty7Ui4==\n', 'Zx9Qw2Er7Ty4Ui1Op6As3Df8Gh5Jk0Lz'],
+  ['az acr credential show tsv', 'myregistry\nT7yU2iO9pA4sD1fG6hJ3kL8zX5cV0bN7mQ2wE9rT4yU1iO6pA3\tpassword\n', 'T7yU2iO9pA4sD1fG6hJ3kL8zX5cV0bN7mQ2wE9rT4yU1iO6pA3'],
+  ['base64 of a vendor token in a CI log', 'Run echo "$TOKEN" | base64\nZ2hwX1E3d0xtMlhyOVRiSzR2Tno4UGNZMWRIczZGakczYVVlMFJrQg==\n', 'Z2hwX1E3d0xtMlhyOVRiSzR2Tno4UGNZMWRIczZGakczYVVlMFJrQg=='],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -183,6 +196,8 @@ export const LOOKALIKES: [string, string, string][] = [
   ['plain string concatenation', 'msg = "Hello " + "world"\n', '"Hello " + "world"'],
   ['Ansible Vault ciphertext', 'db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6231336539666234306139346433\n', 'db_password: !vault |'],
   ['HTML attribute', '<input type="password" name="password" autocomplete="new-password">\n', 'autocomplete="new-password"'],
+  ['base64 that is not a token', 'Run echo "$CONFIG" | base64\nY2lvbmZpZzogdHJ1ZQ==\n', 'Y2lvbmZpZzogdHJ1ZQ=='],
+  ['pat alone is a word', 'pat: 42\n', 'pat: 42'],
 ];
 
 describe('redaction causes: secrets go', () => {

@@ -8,7 +8,7 @@ export const SENSITIVE_WORDS = [
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
-export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk'];
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat'];
 
 /** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
 export const NOT_SECRET_AFTER = [
@@ -39,7 +39,7 @@ export const NOT_SECRET_BEFORE = ['existing', 'use', 'has', 'is', 'show', 'hide'
 export const KEY_QUALIFIERS = [
   'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth', 'subscription', 'client', 'app',
   'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
-  'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join',
+  'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join', 'sdk',
 ];
 
 /** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */
@@ -93,7 +93,7 @@ function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined 
   if (SENSITIVE_WORD_SET.has(w)) return w === 'pwd' && words.length === 1 ? 'last' : 'strong';
   if (SENSITIVE_LAST_SET.has(w)) {
     // "pass" and "auth" alone are too common as words (pass=1, auth=oauth2); they count after another word (DB_PW, db_pass).
-    if (words.length === 1 && (w === 'auth' || w === 'sig')) return undefined;
+    if (words.length === 1 && (w === 'auth' || w === 'sig' || w === 'pat')) return undefined;
     return 'last';
   }
   if (GLUED.test(w) && !/secretary$/.test(w)) return 'strong';
