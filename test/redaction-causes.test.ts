@@ -127,6 +127,14 @@ export const SECRETS: [string, string, string][] = [
   ['az storage keys list tsv row', '2024-05-06T07:08:09+00:00\tkey2\tFULL\t'+'Zx9Qw2Er7Ty4Ui1Op6As3Df8Gh5Jk0Lz'.repeat(2)+'Mn4Bv7Cx1Za8Sd5Fg2Hj9Kl6Qw3Er0Ty7Ui4==\n', 'Zx9Qw2Er7Ty4Ui1Op6As3Df8Gh5Jk0Lz'],
   ['az acr credential show tsv', 'myregistry\nT7yU2iO9pA4sD1fG6hJ3kL8zX5cV0bN7mQ2wE9rT4yU1iO6pA3\tpassword\n', 'T7yU2iO9pA4sD1fG6hJ3kL8zX5cV0bN7mQ2wE9rT4yU1iO6pA3'],
   ['base64 of a vendor token in a CI log', 'Run echo "$TOKEN" | base64\nZ2hwX1E3d0xtMlhyOVRiSzR2Tno4UGNZMWRIczZGakczYVVlMFJrQg==\n', 'Z2hwX1E3d0xtMlhyOVRiSzR2Tno4UGNZMWRIczZGakczYVVlMFJrQg=='],
+  ['terraform output -json sensitive value', '"api_secret": {\n    "sensitive": true,\n    "type": "string",\n    "value": "lark&Meadow8812"\n  }\n', 'lark&Meadow8812'],
+  ['aws configure get of a secret', '$ aws configure get aws_secret_access_key\nZk3Lm8Nq2Rv7Wx1Yb6Tc4Hd9Jf0Gs5Pa3Ue8Io2\n', 'Zk3Lm8Nq2Rv7Wx1Yb6Tc4Hd9Jf0Gs5Pa3Ue8Io2'],
+  ['ssm get-parameter with decryption as text', '$ aws ssm get-parameter --name /x/api --with-decryption --query Parameter.Value --output text\nq7Wm2Kx9Lp4\n', 'q7Wm2Kx9Lp4'],
+  ['gcloud secrets versions access (a passphrase)', '$ gcloud secrets versions access latest --secret=app-phrase\nmaple tundra ferret cobalt\n', 'maple tundra ferret cobalt'],
+  ['cat master.key then more commands', '$ cat config/master.key; echo\n0f9e8d7c6b5a49382716f5e4d3c2b1a0\n', '0f9e8d7c6b5a49382716f5e4d3c2b1a0'],
+  ['python print of a session key', '$ python manage.py shell -c "s=Session.objects.last(); print(s.session_key, s.expire_date)"\nh4k9m2q7w1x8z3c6v5b0n4m7a2s9d1f6 2025-01-01\n', 'h4k9m2q7w1x8z3c6v5b0n4m7a2s9d1f6'],
+  ['redis CONFIG GET reply', '1) "masterauth"\n2) "Tide#Harbor402"\n', 'Tide#Harbor402'],
+  ['netrc quoted password with spaces', 'machine files.example.org\n  login uploader\n  password "amber quill 7 dusk"\n', 'amber quill 7 dusk'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -196,8 +204,11 @@ export const LOOKALIKES: [string, string, string][] = [
   ['plain string concatenation', 'msg = "Hello " + "world"\n', '"Hello " + "world"'],
   ['Ansible Vault ciphertext', 'db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6231336539666234306139346433\n', 'db_password: !vault |'],
   ['HTML attribute', '<input type="password" name="password" autocomplete="new-password">\n', 'autocomplete="new-password"'],
+  ['redis CONFIG GET of a setting', '1) "maxmemory-policy"\n2) "allkeys-lru"\n', 'allkeys-lru'],
+  ['vault -field error message', '$ vault kv get -field=token secret/app\nError reading secret/app: permission denied\n', 'permission denied'],
   ['base64 that is not a token', 'Run echo "$CONFIG" | base64\nY2lvbmZpZzogdHJ1ZQ==\n', 'Y2lvbmZpZzogdHJ1ZQ=='],
   ['pat alone is a word', 'pat: 42\n', 'pat: 42'],
+  ['terraform output that is not sensitive', '"region": {\n    "sensitive": false,\n    "type": "string",\n    "value": "eu-west-3"\n  }\n', 'eu-west-3'],
 ];
 
 describe('redaction causes: secrets go', () => {

@@ -59,6 +59,9 @@ const CONCAT_SCHEME = /\b(?:Bearer|bearer|Basic|Token|token)[ \t]{0,2}(["'`])[ \
 const CONCAT = /(["'])[ \t]{0,3}\+[ \t]{0,3}(?:\\?\r?\n)?[ \t]{0,40}(["'])([^"'\n]{1,512})\2/g;
 const CONCAT_FIRST = /([A-Za-z_][\w.-]{0,63})[ \t]{0,3}[:=][ \t]{0,3}(["'])([^"'\n]{1,512})$/;
 
+// terraform output -json: an output marked sensitive, then its type, then its value.
+const TF_SENSITIVE_OUTPUT = /"sensitive"[ \t]{0,3}:[ \t]{0,3}true[ \t]{0,3},[ \t\r\n]{0,40}(?:"type"[ \t]{0,3}:[ \t]{0,3}(?:"[\w-]{1,40}"|\[[^\n]{0,200}?\])[ \t]{0,3},[ \t\r\n]{0,40})?"value"[ \t]{0,3}:[ \t]{0,3}/g;
+
 export function findFormatSecrets(text: string, spans: Span[]): void {
   let m: RegExpExecArray | null;
   if (text.includes('</')) {
@@ -184,6 +187,13 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
   }
   if (text.includes('chap-secrets') || text.includes('pap-secrets')) chapSecrets(text, spans);
   if (text.includes('data:') || text.includes('Data:')) kubernetesSecretData(text, spans);
+  if (text.includes('"sensitive"')) {
+    TF_SENSITIVE_OUTPUT.lastIndex = 0;
+    while ((m = scan(TF_SENSITIVE_OUTPUT, text))) {
+      const v = readValue(text, m.index + m[0].length, { stops: ',}' });
+      if (v && !isPlaceholder(text.slice(v[0], v[1]))) push(spans, v[0], text.slice(v[0], v[1]), 'terraform-sensitive');
+    }
+  }
   findPrintedSecrets(text, spans);
 }
 
@@ -325,10 +335,17 @@ const PRINTS_SECRET = new RegExp(
       'az[ \\t]+\\S.*\\b(?:keys?|secrets?|password|token|credentials?|connection-string)\\b.*(?:-o|--output)[ \\t]+tsv\\b.*',
       'terraform[ \\t]+output[ \\t]+-raw[ \\t]+\\w*(?:password|secret|token|key)\\w*',
       '(?:bin/)?rails[ \\t]+secret\\b',
-      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*)?[ \\t]*$',
+      'aws[ \\t]+configure[ \\t]+get[ \\t]+\\w*(?:secret|token|password)\\w*\\b',
+      'aws[ \\t]+(?:ssm[ \\t]+get-parameters?\\b(?=.*--with-decryption\\b)|secretsmanager[ \\t]+get-secret-value\\b)(?=.*--output[ =]text\\b)',
+      'gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access\\b',
+      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
     ].join('|') +
     ')',
 );
+/** A secret manager's read: the value may hold spaces (a passphrase). */
+const SECRET_MANAGER_READ = /^(?:gcloud[ \t]+secrets[ \t]+versions[ \t]+access|aws[ \t]+(?:ssm|secretsmanager)[ \t])/;
+// python -c "…; print(settings.SECRET_KEY)": the first argument printed names what the output is.
+const PY_PRINT = /\bprint\([ \t]{0,2}(?:[A-Za-z_]\w{0,40}\.){0,4}([A-Za-z_]\w{0,63})(?:\[[^\]\n]{0,20}\])?[ \t]{0,2}([),])/;
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
 const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}")[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
@@ -339,6 +356,8 @@ const HERE_STRING = /<<<[ \t]{0,4}(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256}
 const EXPECT_SEND = /expect[ \t]{1,4}(?:-[a-z]{2,5}[ \t]{1,4})?["{][^"}\n]{0,40}(?:assword|assphrase|PIN|secret|token)[^"}\n]{0,40}["}][ \t;]{0,4}(?:\r?\n[ \t]{0,40})?send[ \t]{1,4}(?:--[ \t]{1,4})?"((?:[^"\\\n]|\\[^rn]){1,256})(?:\\r|\\n)?"/g;
 // redis-cli AUTH [user] pass; mongo db.auth("user", "pass").
 const REDIS_AUTH = /(?:^|>[ \t]{0,2})AUTH[ \t]{1,4}(?:[^\s]{1,64}[ \t]{1,4})?([^\s]{4,256})[ \t]*$/gm;
+// redis-cli CONFIG GET requirepass: 1) "name" then 2) "value".
+const REDIS_CONFIG = /^\d{1,3}\) "([\w.-]{1,64})"\r?\n\d{1,3}\) "((?:[^"\\\n]|\\.){1,512})"/gm;
 const DB_AUTH = /\bdb\.auth\([ \t]{0,3}["'][^"'\n]{1,64}["'][ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\1/g;
 // Azure key lists as JSON: {"keyName": "key1", "permissions": "FULL", "value": "…"}.
 const KEYNAME_VALUE = /"keyName"[ \t]{0,3}:[ \t]{0,3}"[^"\n]{1,64}"[^{}]{0,300}?"value"[ \t]{0,3}:[ \t]{0,3}"([^"\n]{8,512})"/g;
@@ -356,7 +375,8 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
     while ((m = scan(PROMPT, text))) {
       const cmd = m[1].trim();
       const env = PRINTENV.exec(cmd);
-      const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd);
+      const py = !env && cmd.includes('print(') ? PY_PRINT.exec(cmd) : null;
+      const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd) || (py !== null && isSensitiveName(py[1]));
       if (!prints) continue;
       // The first line of its output (pass show: the password, then other fields).
       const ls = m.index + m[0].length + 1;
@@ -368,9 +388,12 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       const v = out.trim();
       if (!v || PROMPT_START.test(out) || v.length > 4096) continue;
       // A passphrase file may hold spaces; other outputs are one word.
-      if (/\s/.test(v) && !/^(?:sudo[ \t]+)?cat\b.*pass/.test(cmd)) continue;
+      if (/\s/.test(v) && !/^(?:sudo[ \t]+)?cat\b.*pass/.test(cmd) && !SECRET_MANAGER_READ.test(cmd) && !(py && py[2] === ',')) continue;
+      if (/^(?:error|warning|usage)\b/i.test(v)) continue;
       if (isFilePath(v)) continue;
-      push(spans, ls + out.indexOf(v), v, 'printed-secret');
+      // print(s.session_key, s.expire_date): the first value printed is the secret.
+      const w = py && py[2] === ',' ? v.split(/[ \t]/)[0] : v;
+      push(spans, ls + out.indexOf(w), w, 'printed-secret');
     }
   }
   if (text.includes('|')) {
@@ -406,6 +429,10 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
   if (text.includes('AUTH ')) {
     REDIS_AUTH.lastIndex = 0;
     while ((m = scan(REDIS_AUTH, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'redis-auth');
+  }
+  if (text.includes(') "')) {
+    REDIS_CONFIG.lastIndex = 0;
+    while ((m = scan(REDIS_CONFIG, text))) if (isSensitiveName(m[1]) && !isPlaceholder(m[2])) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'redis-config');
   }
   if (text.includes('db.auth(')) {
     DB_AUTH.lastIndex = 0;

@@ -229,6 +229,7 @@ function findContextSecrets(text: string, spans: Span[]): void {
 const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{1,256})[ \t]{0,4}$/;
 const ROW = /^[ \t]{0,8}(?:[-*+~][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63}(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,2})[ \t]{2,40}(\S[^\n]{0,511})$/;
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
+const NETRC_QUOTED = /(?:^|[ \t])(?:password|passwd)[ \t]{1,16}"((?:[^"\\\n]|\\.){1,256})"[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
 const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
 const PIPE_CONT = /^[ \t]{0,8}\|?[ \t]{1,80}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}\|?[ \t]*$/;
@@ -261,6 +262,12 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'pgpass' });
   }
   m = l.includes('passw') ? NETRC_LINE.exec(l) : null;
+  if (m && !isPlaceholder(m[1])) {
+    const at = l.lastIndexOf(m[1]);
+    spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
+  }
+  // .netrc with a quoted password (curl and Python read `password "two words"`).
+  m = l.includes('passw') && l.includes('"') ? NETRC_QUOTED.exec(l) : null;
   if (m && !isPlaceholder(m[1])) {
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
