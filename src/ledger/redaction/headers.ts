@@ -93,6 +93,8 @@ export const HEADER_HINTS = ['uthoriz', 'UTHORIZ', 'ey', 'EY', 'oken', 'OKEN', '
 // Cookies that carry a session or a credential; other cookies (theme, lang) stay.
 export const SECRET_COOKIE = /sess|sid|auth|token|jwt|remember|login|csrf|xsrf|secret|key|cred|^_?[a-z]{0,8}_?id$/i;
 
+const KUBECTL_REF = /^<set to the key '[^'\n]{1,253}' (?:in secret|of config map) '[^'\n]{1,253}'>(?:[ \t]{2,40}Optional: (?:true|false))?[ \t]*$/;
+
 /** Marks header credential values in `text`. */
 export function findHeaders(text: string, spans: Span[]): void {
   HEADER_RE.lastIndex = 0;
@@ -128,6 +130,8 @@ export function findHeaders(text: string, spans: Span[]): void {
     }
     const value = text.slice(start, end);
     if (start >= end || isPlaceholder(value) || /^\$\{?[A-Za-z_]\w*\}?$/.test(value)) continue;
+    // kubectl describe's env column: <set to the key 'x' in secret 'y'>  Optional: false (a template, then more columns).
+    if (value.startsWith('<') && KUBECTL_REF.test(value)) continue;
     spans.push({ start, end, rule: 'header' });
     HEADER_RE.lastIndex = end;
   }

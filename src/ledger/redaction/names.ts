@@ -259,6 +259,7 @@ function placeholder(v: string): boolean {
     if (/^\$\{[A-Za-z_]\w{0,80}\}[/:.-]/.test(s)) return true;
   } else if (first === '`') return true;
   else if (first === '%') {
+    if (/^%env\([\w:.-]{1,80}\)%$/.test(s)) return true; // Symfony: %env(DATABASE_URL)%
     if (/^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/.test(s) || /^%\([A-Za-z_]\w{0,80}\)[sdr]$/.test(s) || /^%[sdr]$/.test(s)) return true;
   } else if (first === '<' || first === '{' || first === '[' || first === '(') {
     // Templates: <your key>, {{ token }}, {token}, [hidden]; masks: (sensitive value), (hidden); PowerShell reads: (Get-Secret -Name X).
@@ -266,6 +267,9 @@ function placeholder(v: string): boolean {
     if (/^<[^<>]{1,80}>$/.test(s) || /^\{\{[^{}]{1,120}\}\}$/.test(s) || /^\{[ \t]{0,2}[A-Za-z_.$][A-Za-z_.:| $-]{0,80}[ \t]{0,2}\}$/.test(s) || /^\$?\{[ \t]{0,2}[A-Za-z_][\w.]{0,80}[ \t]{0,2}\}$/.test(s) && !/\d{3}/.test(s) || /^\[[^\[\]]{1,80}\]$/.test(s) || /^\([A-Za-z][A-Za-z _-]{0,40}\)$/.test(s)) return true;
     if (/^\((?:Get-[A-Z][A-Za-z]{1,40}|Read-Host)\b[^'"()]{0,200}\)$/.test(s)) return true;
   }
+  // A URL template whose password is a placeholder (postgres://USER:PASSWORD@HOST:5432/DB).
+  const url = s.includes('://') ? /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/]{1,64}:([^\s@/]{1,128})@[^\s@]{1,200}$/i.exec(s) : null;
+  if (url && placeholder(url[1])) return true;
   if (MASKED.test(s)) return true;
   if (/[A-Z0-9]EXAMPLE(?:KEY)?$/.test(s)) return true; // AWS documentation keys
   if (/^[\w.-]{0,20}<[A-Za-z][\w -]{0,40}>$/.test(s)) return true; // pypi-<your-token>, sk-<key>

@@ -177,6 +177,8 @@ function findContextSecrets(text: string, spans: Span[]): void {
     while ((m = scan(SQL_PASSWORD, text))) {
       const v = m[1] ?? m[2];
       if (isPlaceholder(v)) continue;
+      // 'password' in quotes is a quoted word (<set to the key 'password' in secret 'db'>), not the SQL keyword.
+      if (m.index > 0 && /["'`]/.test(text[m.index - 1])) continue;
       const start = m.index + m[0].length - 1 - v.length;
       spans.push({ start, end: start + v.length, rule: 'sql-password' });
     }
