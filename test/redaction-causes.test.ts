@@ -135,6 +135,12 @@ export const SECRETS: [string, string, string][] = [
   ['python print of a session key', '$ python manage.py shell -c "s=Session.objects.last(); print(s.session_key, s.expire_date)"\nh4k9m2q7w1x8z3c6v5b0n4m7a2s9d1f6 2025-01-01\n', 'h4k9m2q7w1x8z3c6v5b0n4m7a2s9d1f6'],
   ['redis CONFIG GET reply', '1) "masterauth"\n2) "Tide#Harbor402"\n', 'Tide#Harbor402'],
   ['netrc quoted password with spaces', 'machine files.example.org\n  login uploader\n  password "amber quill 7 dusk"\n', 'amber quill 7 dusk'],
+  ['echo of a sentence holding a secret variable', '$ echo "pushing with $REGISTRY_TOKEN now"\npushing with Wq4Zx8Lm2Rt7Kp now\n', 'Wq4Zx8Lm2Rt7Kp'],
+  ['S3-compatible access key id name', '[minio]\ntype = s3\naccess_key_id = 7f3e9a1c5b2d4e6f8a0b1c2d3e4f5a6b\n', '7f3e9a1c5b2d4e6f8a0b1c2d3e4f5a6b'],
+  ['heroku config:get of a secret', '$ heroku config:get SESSION_SECRET -a shop\nr7Kq2Wx9Lm4Tz8Pv\n', 'r7Kq2Wx9Lm4Tz8Pv'],
+  ['doppler secrets get --plain', '$ doppler secrets get SMTP_PASSWORD --plain\nGull-Anchor-5521\n', 'Gull-Anchor-5521'],
+  ['rails runner puts of a secret', "$ bin/rails runner 'puts Rails.application.secret_key_base'\n9a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f3021\n", '9a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f3021'],
+  ['base64 of an Anthropic key', 'echo -n "$KEY" | base64 -w0\nc2stYW50LWFwaTAzLVpxN1dtMkt4OUxwNFJ0NllacTdXbTJLeDlMcDRSdDZZWnE3V20yS3g5THA0UnQ2WQ==\n', 'c2stYW50LWFwaTAzLVpxN1dtMkt4OUxwNFJ0NllacTdXbTJLeDlMcDRSdDZZWnE3V20yS3g5THA0UnQ2WQ=='],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -212,6 +218,9 @@ export const LOOKALIKES: [string, string, string][] = [
   ['base64 that is not a token', 'Run echo "$CONFIG" | base64\nY2lvbmZpZzogdHJ1ZQ==\n', 'Y2lvbmZpZzogdHJ1ZQ=='],
   ['pat alone is a word', 'pat: 42\n', 'pat: 42'],
   ['terraform output that is not sensitive', '"region": {\n    "sensitive": false,\n    "type": "string",\n    "value": "eu-west-3"\n  }\n', 'eu-west-3'],
+  ['echo of a sentence holding a plain variable', '$ echo "deploying to $AWS_REGION now"\ndeploying to eu-north-1 now\n', 'eu-north-1'],
+  ['console.log of a setting', '$ node -e "console.log(config.port)"\n8443\n', '8443'],
+  ['heroku config:get of a setting', '$ heroku config:get WEB_CONCURRENCY\n6\n', 'WEB_CONCURRENCY\n6'],
 ];
 
 describe('redaction causes: secrets go', () => {

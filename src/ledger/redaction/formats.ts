@@ -338,14 +338,18 @@ const PRINTS_SECRET = new RegExp(
       'aws[ \\t]+configure[ \\t]+get[ \\t]+\\w*(?:secret|token|password)\\w*\\b',
       'aws[ \\t]+(?:ssm[ \\t]+get-parameters?\\b(?=.*--with-decryption\\b)|secretsmanager[ \\t]+get-secret-value\\b)(?=.*--output[ =]text\\b)',
       'gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access\\b',
+      'heroku[ \\t]+config:get[ \\t]+(?:-a[ \\t]+\\S+[ \\t]+)?\\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PAT|key|token|secret|password)\\b',
+      'doppler[ \\t]+secrets[ \\t]+get\\b.*--plain\\b',
+      'npm[ \\t]+config[ \\t]+get[ \\t]+\\S*:_(?:authToken|auth|password)\\b',
+      'kubectl[ \\t]+config[ \\t]+view\\b.*jsonpath=.*\\b(?:token|password|client-key-data)\\b',
       'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
     ].join('|') +
     ')',
 );
 /** A secret manager's read: the value may hold spaces (a passphrase). */
 const SECRET_MANAGER_READ = /^(?:gcloud[ \t]+secrets[ \t]+versions[ \t]+access|aws[ \t]+(?:ssm|secretsmanager)[ \t])/;
-// python -c "…; print(settings.SECRET_KEY)": the first argument printed names what the output is.
-const PY_PRINT = /\bprint\([ \t]{0,2}(?:[A-Za-z_]\w{0,40}\.){0,4}([A-Za-z_]\w{0,63})(?:\[[^\]\n]{0,20}\])?[ \t]{0,2}([),])/;
+// python -c "…; print(settings.SECRET_KEY)", rails runner 'puts …secret_key_base', node -e 'console.log(…)': the first argument printed names what the output is.
+const PY_PRINT = /\b(?:print\(|puts[ \t(]|console\.log\()[ \t]{0,2}(?:[A-Za-z_]\w{0,40}(?:\.|::)){0,5}([A-Za-z_]\w{0,63})(?:\[[^\]\n]{0,20}\])?[ \t]{0,2}([),'"]|$)/;
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
 const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}")[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
@@ -368,6 +372,23 @@ const ECHO_SUBST = /[ =]<\(echo[ \t]{1,4}(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|
 const READS_SECRET = /(?:^|[.\[\s])["']?([A-Za-z_]\w{0,63})["']?\]?(?:\(\))?[ \t]*$/;
 const SHOWN_VALUE = /^[ \t]{0,8}(?:##\[debug\]Result:[ \t]*|=>[ \t]*|Out\[\d{1,4}\]:[ \t]*|\$\d{1,4} = )?(["']?)([^\s'"]{4,512})\1[ \t]*$/;
 
+// echo "deploying with $API_KEY": the output line is the same text with the secret in place of the variable.
+const ECHO_TEMPLATE = /^echo[ \t]{1,4}(?:-[neE]{1,2}[ \t]{1,4})?"([^"$\n]{0,100})\$\{?([A-Za-z_]\w{0,63})\}?([^"$\n]{0,100})"[ \t]*(?:;[ \t]*)?$/;
+
+function echoedSecret(text: string, cmd: string, ls: number, spans: Span[]): void {
+  const e = ECHO_TEMPLATE.exec(cmd);
+  if (!e || (!e[1] && !e[3]) || !isSensitiveName(e[2]) || ls >= text.length) return;
+  let le = text.indexOf('\n', ls);
+  if (le === -1) le = text.length;
+  if (le - ls > 4096) return;
+  work.reads += le - ls;
+  const out = text.slice(ls, le).replace(/\r$/, '');
+  if (!out.startsWith(e[1]) || !out.endsWith(e[3]) || out.length <= e[1].length + e[3].length) return;
+  const v = out.slice(e[1].length, out.length - e[3].length);
+  if (/\s/.test(v) || isPlaceholder(v)) return;
+  push(spans, ls + e[1].length, v, 'printed-secret');
+}
+
 function findPrintedSecrets(text: string, spans: Span[]): void {
   let m: RegExpExecArray | null;
   if (text.includes('$ ') || text.includes('# ') || text.includes('> ')) {
@@ -375,7 +396,8 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
     while ((m = scan(PROMPT, text))) {
       const cmd = m[1].trim();
       const env = PRINTENV.exec(cmd);
-      const py = !env && cmd.includes('print(') ? PY_PRINT.exec(cmd) : null;
+      if (!env && cmd.startsWith('echo')) echoedSecret(text, cmd, m.index + m[0].length + 1, spans);
+      const py = !env && (cmd.includes('print(') || cmd.includes('puts') || cmd.includes('console.log(')) ? PY_PRINT.exec(cmd) : null;
       const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd) || (py !== null && isSensitiveName(py[1]));
       if (!prints) continue;
       // The first line of its output (pass show: the password, then other fields).

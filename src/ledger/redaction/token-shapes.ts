@@ -27,7 +27,9 @@ const B64_TOKENS: [string, RegExp][] = [
   ['ghp_', /^gh[pousr]_[A-Za-z0-9]{30,255}$/], ['gho_', /^gh[pousr]_[A-Za-z0-9]{30,255}$/], ['ghs_', /^gh[pousr]_[A-Za-z0-9]{30,255}$/],
   ['github_pat_', /^github_pat_[A-Za-z0-9_]{22,255}$/], ['glpat-', /^glpat-[A-Za-z0-9_-]{20,64}$/], ['dckr_pat_', /^dckr_pat_[A-Za-z0-9_-]{20,64}$/],
   ['pypi-AgE', /^pypi-AgE[A-Za-z0-9_-]{50,1024}$/], ['rubygems_', /^rubygems_[a-f0-9]{48}$/], ['npm_', /^npm_[A-Za-z0-9]{36}$/],
-  ['cio', /^cio[A-Za-z0-9]{32}$/], ['sk_live_', /^[sr]k_live_[A-Za-z0-9]{16,255}$/], ['xoxb-', /^xox[abpe]-[A-Za-z0-9-]{10,250}$/], ['hvs.', /^hv[sb]\.[A-Za-z0-9_-]{20,400}$/],
+  ['cio', /^cio[A-Za-z0-9]{32}$/], ['sk_live_', /^[sr]k_live_[A-Za-z0-9]{16,255}$/], ['xoxb-', /^xox[abpe]-[A-Za-z0-9-]{10,250}$/], ['xoxp-', /^xox[abpe]-[A-Za-z0-9-]{10,250}$/],
+  ['sk-ant-', /^sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{20,255}$/], ['sk-proj-', /^sk-proj-[A-Za-z0-9_-]{20,255}$/], ['hf_', /^hf_[A-Za-z0-9]{30,40}$/],
+  ['AKIA', /^AKIA[A-Z0-9]{16}$/], ['glrt-', /^glrt-[A-Za-z0-9_-]{20,64}$/], ['hvs.', /^hv[sb]\.[A-Za-z0-9_-]{20,400}$/],
 ];
 const B64_PREFIX_HINTS = [...new Set(B64_TOKENS.map(([p]) => Buffer.from(p).toString('base64').slice(0, Math.floor(p.length / 3) * 4)))];
 const B64_TOKEN = new RegExp(`(?<![A-Za-z0-9+/])(?:${B64_PREFIX_HINTS.map((h) => h.replace(/[+/]/g, '\\$&')).join('|')})[A-Za-z0-9+/]{16,1400}={0,2}(?![A-Za-z0-9+/=])`, 'g');
