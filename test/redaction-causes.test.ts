@@ -141,6 +141,8 @@ export const SECRETS: [string, string, string][] = [
   ['doppler secrets get --plain', '$ doppler secrets get SMTP_PASSWORD --plain\nGull-Anchor-5521\n', 'Gull-Anchor-5521'],
   ['rails runner puts of a secret', "$ bin/rails runner 'puts Rails.application.secret_key_base'\n9a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f3021\n", '9a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f30219a8b7c6d5e4f3021'],
   ['base64 of an Anthropic key', 'echo -n "$KEY" | base64 -w0\nc2stYW50LWFwaTAzLVpxN1dtMkt4OUxwNFJ0NllacTdXbTJLeDlMcDRSdDZZWnE3V20yS3g5THA0UnQ2WQ==\n', 'c2stYW50LWFwaTAzLVpxN1dtMkt4OUxwNFJ0NllacTdXbTJLeDlMcDRSdDZZWnE3V20yS3g5THA0UnQ2WQ=='],
+  ['OpenVPN auth-user-pass file', '$ sudo cat /etc/openvpn/client/auth.txt\nvpnuser\nHeron*Slate*62\n', 'Heron*Slate*62'],
+  ['a printed secret repeated under a plain name', '$ snyk config get api\n0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b\n$ cat conf.json\n{"api":"0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b"}\n', '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -221,6 +223,7 @@ export const LOOKALIKES: [string, string, string][] = [
   ['echo of a sentence holding a plain variable', '$ echo "deploying to $AWS_REGION now"\ndeploying to eu-north-1 now\n', 'eu-north-1'],
   ['console.log of a setting', '$ node -e "console.log(config.port)"\n8443\n', '8443'],
   ['heroku config:get of a setting', '$ heroku config:get WEB_CONCURRENCY\n6\n', 'WEB_CONCURRENCY\n6'],
+  ['OpenVPN config listing', '$ ls /etc/openvpn/client\nauth.txt\nclient.conf\n', 'client.conf'],
 ];
 
 describe('redaction causes: secrets go', () => {

@@ -9,7 +9,7 @@ import { findCliSecrets } from './redaction/cli-flags';
 import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
 import { isBasicCredential, isNotSecretName, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
-import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
+import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, readValue, type Span } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
 import { normalizedView } from './redaction/views';
@@ -478,6 +478,7 @@ function detect(text: string, spans: Span[]): void {
     findAssignments(text, spans);
     if (text.includes('alue') || text.includes('Data')) findNameValuePairs(text, spans);
   }
+  findRepeatedSecrets(text, spans);
 }
 
 function redactString(input: string): { text: string; count: number } {

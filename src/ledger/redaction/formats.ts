@@ -389,6 +389,24 @@ function echoedSecret(text: string, cmd: string, ls: number, spans: Span[]): voi
   push(spans, ls + e[1].length, v, 'printed-secret');
 }
 
+// OpenVPN's auth-user-pass file (cat /etc/openvpn/auth.txt, or a "# path" header): a user line, then the password line.
+const OVPN_AUTH = /^(?:(?:sudo[ \t]+)?cat[ \t]+)?\S{0,200}(?:openvpn\/[\w./-]{0,80}(?:auth|pass|cred|login)[\w.-]{0,40}|auth-user-pass[\w.-]{0,40})[ \t]*$/;
+
+function openvpnAuth(text: string, cmd: string, ls: number, spans: Span[]): void {
+  if (!OVPN_AUTH.test(cmd) || ls >= text.length) return;
+  const ue = text.indexOf('\n', ls);
+  if (ue === -1 || ue - ls > 256) return;
+  let pe = text.indexOf('\n', ue + 1);
+  if (pe === -1) pe = text.length;
+  if (pe - ue > 512) return;
+  work.reads += pe - ls;
+  const user = text.slice(ls, ue).trim();
+  const out = text.slice(ue + 1, pe).replace(/\r$/, '');
+  const v = out.trim();
+  if (!user || /\s/.test(user) || PROMPT_START.test(text.slice(ls, ue)) || !v || PROMPT_START.test(out) || isPlaceholder(v)) return;
+  push(spans, ue + 1 + out.indexOf(v), v, 'openvpn-auth');
+}
+
 function findPrintedSecrets(text: string, spans: Span[]): void {
   let m: RegExpExecArray | null;
   if (text.includes('$ ') || text.includes('# ') || text.includes('> ')) {
@@ -397,6 +415,7 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       const cmd = m[1].trim();
       const env = PRINTENV.exec(cmd);
       if (!env && cmd.startsWith('echo')) echoedSecret(text, cmd, m.index + m[0].length + 1, spans);
+      if (cmd.includes('openvpn') || cmd.includes('auth-user-pass')) openvpnAuth(text, cmd, m.index + m[0].length + 1, spans);
       const py = !env && (cmd.includes('print(') || cmd.includes('puts') || cmd.includes('console.log(')) ? PY_PRINT.exec(cmd) : null;
       const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd) || (py !== null && isSensitiveName(py[1]));
       if (!prints) continue;

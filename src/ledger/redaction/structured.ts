@@ -420,3 +420,24 @@ export function findNameValuePairs(text: string, spans: Span[]): void {
     spans.push({ start: v[0], end: v[1], rule: 'name-value' });
   }
 }
+
+/**
+ * A secret found once is a secret wherever else the text repeats it (`snyk config get api` prints the key that
+ * snyk.json then holds under a name too plain to judge). Values of 12 to 512 characters on one line, at most 8 of them, in texts up to 256 KiB.
+ */
+export function findRepeatedSecrets(text: string, spans: Span[]): void {
+  if (spans.length === 0 || text.length > 262144) return;
+  const seen = new Set<string>();
+  const n = spans.length;
+  for (let i = 0; i < n && seen.size < 8; i++) {
+    const s = spans[i];
+    if (s.end - s.start < 12 || s.end - s.start > 512) continue;
+    const v = text.slice(s.start, s.end);
+    if (seen.has(v) || v.includes('\n')) continue;
+    seen.add(v);
+    work.reads += text.length;
+    for (let at = text.indexOf(v), k = 0; at !== -1 && k < 64; at = text.indexOf(v, at + v.length), k++) {
+      if (at !== s.start) spans.push({ start: at, end: at + v.length, rule: s.rule });
+    }
+  }
+}

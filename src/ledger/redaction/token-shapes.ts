@@ -32,7 +32,7 @@ const B64_TOKENS: [string, RegExp][] = [
   ['AKIA', /^AKIA[A-Z0-9]{16}$/], ['glrt-', /^glrt-[A-Za-z0-9_-]{20,64}$/], ['hvs.', /^hv[sb]\.[A-Za-z0-9_-]{20,400}$/],
 ];
 const B64_PREFIX_HINTS = [...new Set(B64_TOKENS.map(([p]) => Buffer.from(p).toString('base64').slice(0, Math.floor(p.length / 3) * 4)))];
-const B64_TOKEN = new RegExp(`(?<![A-Za-z0-9+/])(?:${B64_PREFIX_HINTS.map((h) => h.replace(/[+/]/g, '\\$&')).join('|')})[A-Za-z0-9+/]{16,1400}={0,2}(?![A-Za-z0-9+/=])`, 'g');
+const B64_TOKEN = new RegExp(`\\b(?:${B64_PREFIX_HINTS.map((h) => h.replace(/[+/]/g, '\\$&')).join('|')})[A-Za-z0-9+/]{16,1400}={0,2}(?![A-Za-z0-9+/=])`, 'g');
 function decodesToToken(m: string): boolean {
   const d = Buffer.from(m, 'base64').toString('latin1').replace(/\r?\n$/, '');
   return B64_TOKENS.some(([, re]) => re.test(d));
@@ -132,7 +132,7 @@ export const TOKEN_SHAPES: TokenShape[] = [
   // STS session tokens: base64 of a protobuf that starts with the same bytes (IQoJb3JpZ2luX2Vj… = "!\n\torigin_ec", FwoGZXIvYXdz… = "\n\x06er/aws").
   { name: 'aws-session-token', example: 'IQoJb3JpZ2luX2Vj… FwoGZXIvYXdz…', hints: ['IQoJb3JpZ2lu', 'FwoGZXIvYXdz'], re: /\b(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/]{100,4096}={0,2}/g },
   { name: 'airtable-pat', example: 'pat<14>.<64 hex>', hints: ['pat'], re: /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g },
-  { name: 'asana-pat', example: '2/<16 digits>/<16 digits>:<32 hex>, 1/<digits>:<32 hex>', hints: ['2/', '1/'], re: /(?<![\w/])(?:1\/\d{10,20}|2\/\d{10,20}\/\d{10,20}):[a-f0-9]{32}(?![A-Za-z0-9])/g },
+  { name: 'asana-pat', example: '2/<16 digits>/<16 digits>:<32 hex>, 1/<digits>:<32 hex>', hints: ['2/', '1/'], re: /\b(?:1\/\d{10,20}|2\/\d{10,20}\/\d{10,20}):[a-f0-9]{32}(?![A-Za-z0-9])/g },
   { name: 'twitch-oauth-token', example: 'oauth:<30>', hints: ['oauth:'], re: /\boauth:([a-z0-9]{30})(?![A-Za-z0-9])/g, group: 1, check: notAllOneClass },
   { name: 'crates-io-token', example: 'cio + 32', hints: ['cio'], re: /\bcio[A-Za-z0-9]{32}\b/g, check: mixed },
   { name: 'launchdarkly-key', example: 'sdk-<uuid> mob-<uuid> api-<uuid>', hints: ['sdk-', 'mob-'], re: /\b(?:sdk|mob)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b/g },
