@@ -143,6 +143,8 @@ export const SECRETS: [string, string, string][] = [
   ['base64 of an Anthropic key', 'echo -n "$KEY" | base64 -w0\nc2stYW50LWFwaTAzLVpxN1dtMkt4OUxwNFJ0NllacTdXbTJLeDlMcDRSdDZZWnE3V20yS3g5THA0UnQ2WQ==\n', 'c2stYW50LWFwaTAzLVpxN1dtMkt4OUxwNFJ0NllacTdXbTJLeDlMcDRSdDZZWnE3V20yS3g5THA0UnQ2WQ=='],
   ['OpenVPN auth-user-pass file', '$ sudo cat /etc/openvpn/client/auth.txt\nvpnuser\nHeron*Slate*62\n', 'Heron*Slate*62'],
   ['a printed secret repeated under a plain name', '$ snyk config get api\n0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b\n$ cat conf.json\n{"api":"0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b"}\n', '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b'],
+  ['kubectl go-template base64decode output', "$ kubectl get secret api -o go-template='{{.data.token | base64decode}}'\nMoth+Lantern+19\n", 'Moth+Lantern+19'],
+  ['printenv inside a container', '$ docker compose exec web printenv SMTP_PASSWORD\nGull-Anchor-5521\n', 'Gull-Anchor-5521'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -224,6 +226,8 @@ export const LOOKALIKES: [string, string, string][] = [
   ['console.log of a setting', '$ node -e "console.log(config.port)"\n8443\n', '8443'],
   ['heroku config:get of a setting', '$ heroku config:get WEB_CONCURRENCY\n6\n', 'WEB_CONCURRENCY\n6'],
   ['OpenVPN config listing', '$ ls /etc/openvpn/client\nauth.txt\nclient.conf\n', 'client.conf'],
+  ['gh secret list dates', '$ gh secret list\nDEPLOY_TOKEN  Updated 2024-06-07\n', 'Updated 2024-06-07'],
+  ['prose quoting a word after password', 'Then type the word password "twice"\n', '"twice"'],
 ];
 
 describe('redaction causes: secrets go', () => {

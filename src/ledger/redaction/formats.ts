@@ -341,6 +341,7 @@ const PRINTS_SECRET = new RegExp(
       'heroku[ \\t]+config:get[ \\t]+(?:-a[ \\t]+\\S+[ \\t]+)?\\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PAT|key|token|secret|password)\\b',
       'doppler[ \\t]+secrets[ \\t]+get\\b.*--plain\\b',
       'npm[ \\t]+config[ \\t]+get[ \\t]+\\S*:_(?:authToken|auth|password)\\b',
+      'kubectl[ \\t]+get[ \\t]+secrets?\\b.*go-template=.*\\bbase64decode\\b',
       'kubectl[ \\t]+config[ \\t]+view\\b.*jsonpath=.*\\b(?:token|password|client-key-data)\\b',
       'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
     ].join('|') +
@@ -350,6 +351,7 @@ const PRINTS_SECRET = new RegExp(
 const SECRET_MANAGER_READ = /^(?:gcloud[ \t]+secrets[ \t]+versions[ \t]+access|aws[ \t]+(?:ssm|secretsmanager)[ \t])/;
 // python -c "…; print(settings.SECRET_KEY)", rails runner 'puts …secret_key_base', node -e 'console.log(…)': the first argument printed names what the output is.
 const PY_PRINT = /\b(?:print\(|puts[ \t(]|console\.log\()[ \t]{0,2}(?:[A-Za-z_]\w{0,40}(?:\.|::)){0,5}([A-Za-z_]\w{0,63})(?:\[[^\]\n]{0,20}\])?[ \t]{0,2}([),'"]|$)/;
+const IN_CONTAINER = /^(?:sudo[ \t]+)?(?:docker|podman|nerdctl|kubectl|oc)(?:[ \t]+compose)?[ \t]+exec\b/;
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
 const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}")[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
@@ -413,7 +415,9 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
     PROMPT.lastIndex = 0;
     while ((m = scan(PROMPT, text))) {
       const cmd = m[1].trim();
-      const env = PRINTENV.exec(cmd);
+      // docker exec api printenv X, kubectl exec pod -- printenv X: the container's printenv.
+      const inside = cmd.includes(' printenv ') && IN_CONTAINER.test(cmd) ? cmd.slice(cmd.indexOf(' printenv ') + 1) : cmd;
+      const env = PRINTENV.exec(inside);
       if (!env && cmd.startsWith('echo')) echoedSecret(text, cmd, m.index + m[0].length + 1, spans);
       if (cmd.includes('openvpn') || cmd.includes('auth-user-pass')) openvpnAuth(text, cmd, m.index + m[0].length + 1, spans);
       const py = !env && (cmd.includes('print(') || cmd.includes('puts') || cmd.includes('console.log(')) ? PY_PRINT.exec(cmd) : null;

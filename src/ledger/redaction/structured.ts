@@ -230,6 +230,8 @@ function findContextSecrets(text: string, spans: Span[]): void {
 
 const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{1,256})[ \t]{0,4}$/;
 const ROW = /^[ \t]{0,8}(?:[-*+~][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63}(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,2})[ \t]{2,40}(\S[^\n]{0,511})$/;
+// gh secret list, doppler secrets: a secret's name, then when it changed (Updated 2024-01-02, Updated about 2 months ago).
+const LISTED_AT = /^(?:updated|created|modified|rotated|last used|expires)[ \t]{1,4}(?:\d{4}-\d\d-\d\d\S{0,20}|(?:about |over |almost |less than )?(?:an?|\d{1,4}) (?:second|minute|hour|day|week|month|year)s? ago)$/i;
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
 const NETRC_QUOTED = /(?:^|[ \t])(?:password|passwd)[ \t]{1,16}"((?:[^"\\\n]|\\.){1,256})"[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
@@ -269,7 +271,9 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
   }
   // .netrc with a quoted password (curl and Python read `password "two words"`).
+  // Alone on its line (after machine/login lines) or after machine/login/default on the same line: not prose that quotes a word.
   m = l.includes('passw') && l.includes('"') ? NETRC_QUOTED.exec(l) : null;
+  if (m && !/^[ \t]{0,16}(?:password|passwd)[ \t]/.test(l) && !/\b(?:machine|login|default)[ \t]/.test(l)) m = null;
   if (m && !isPlaceholder(m[1])) {
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
@@ -297,7 +301,7 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(/[ \t]+$/, '');
     // More columns after the value (kubectl get, PAM's `password requisite pam_x.so`), or a cell separator: another table's row.
-    if (!isPlaceholder(v) && !/^(?:n\/a|-+|<none>|\d+ bytes)$/i.test(v) && !MULTI_COLUMN.test(v)) {
+    if (!isPlaceholder(v) && !/^(?:n\/a|-+|<none>|\d+ bytes)$/i.test(v) && !LISTED_AT.test(v) && !MULTI_COLUMN.test(v)) {
       const at = l.length - m[2].length;
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
     }
