@@ -228,6 +228,11 @@ export const LOOKALIKES: [string, string, string][] = [
   ['OpenVPN config listing', '$ ls /etc/openvpn/client\nauth.txt\nclient.conf\n', 'client.conf'],
   ['gh secret list dates', '$ gh secret list\nDEPLOY_TOKEN  Updated 2024-06-07\n', 'Updated 2024-06-07'],
   ['prose quoting a word after password', 'Then type the word password "twice"\n', '"twice"'],
+  ['Azure Pipelines / Kubernetes $(VAR) reference', '- name: DB_PASSWORD\n  value: "$(PG_ADMIN_PASSWORD)"\n', '$(PG_ADMIN_PASSWORD)'],
+  ['Octopus #{var} reference', 'ConnectionPassword=#{Octopus.Db.Password}\n', '#{Octopus.Db.Password}'],
+  ['replace-tokens placeholders', 'api_token: __API_TOKEN__\nsmtp_password: @@SMTP_PASSWORD@@\n', '@@SMTP_PASSWORD@@'],
+  ['Home Assistant !secret', 'mqtt:\n  password: !secret mqtt_password\n', '!secret mqtt_password'],
+  ['Grafana $__file reference', 'secureJsonData:\n  password: $__file{/etc/secrets/pg_pass}\n', '$__file{/etc/secrets/pg_pass}'],
 ];
 
 describe('redaction causes: secrets go', () => {

@@ -258,6 +258,8 @@ function placeholder(v: string): boolean {
     if (/^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)$|$)|[^)]{0,200}\s)/.test(s) || s.startsWith('${{') || /^\$\{[A-Za-z_]\w{0,80}:?[?+][^{}]{0,200}\}$/.test(s)) return true;
     if (/^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-][\w./:@${}-]{0,200}$/.test(s) && !/^\$[A-Za-z_]\w{0,80}-/.test(s)) return true;
     if (/^\$\{[A-Za-z_]\w{0,80}\}[/:.-]/.test(s)) return true;
+    // $(DB_PASSWORD): an Azure Pipelines macro or a Kubernetes env expansion; $__file{…}, $__env{…}: Grafana provisioning.
+    if (/^\$\([A-Za-z_][\w.]{0,80}\)$/.test(s) || /^\$__(?:file|env|vault)\{[^{}\s]{1,200}\}$/.test(s)) return true;
   } else if (first === '`') return true;
   else if (first === '%') {
     if (/^%env\([\w:.-]{1,80}\)%$/.test(s)) return true; // Symfony: %env(DATABASE_URL)%
@@ -271,6 +273,8 @@ function placeholder(v: string): boolean {
   // A URL template whose password is a placeholder (postgres://USER:PASSWORD@HOST:5432/DB).
   const url = s.includes('://') ? /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/]{1,64}:([^\s@/]{1,128})@[^\s@]{1,200}$/i.exec(s) : null;
   if (url && placeholder(url[1])) return true;
+  // Deploy-time token replacement: #{DB_PASSWORD} (Octopus), @@DB_PASSWORD@@, __DB_PASSWORD__ (replace-tokens tasks).
+  if ((first === '#' || first === '@' || first === '_') && /^(?:#\{[A-Za-z_][\w.:-]{0,80}\}|@@[A-Z][A-Z0-9_]{1,80}@@|__[A-Z][A-Z0-9_]{1,80}__)$/.test(s)) return true;
   if (MASKED.test(s)) return true;
   if (/[A-Z0-9]EXAMPLE(?:KEY)?$/.test(s)) return true; // AWS documentation keys
   if (/^[\w.-]{0,20}<[A-Za-z][\w -]{0,40}>$/.test(s)) return true; // pypi-<your-token>, sk-<key>
@@ -290,6 +294,7 @@ function placeholder(v: string): boolean {
   if (/^[a-z]{2,8}[_-](?:your|my|insert|enter|example|sample|fake|dummy)[_-][a-z_-]{0,60}$/i.test(s)) return true; // xoxb-your-bot-token
   if (/(?:[_-]here|[_-]goes[_-]here|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|example\.com)$/i.test(s)) return true;
   if (/change[-_ ]?(?:this|me|it)\b|replace[-_ ]?(?:this|me)\b|not[-_ ]for[-_ ]prod/i.test(s)) return true;
+  if (first === '!' && /^!(?:secret|env_var|include)[ \t]{1,4}[A-Za-z_][\w./-]{0,80}$/.test(s)) return true; // Home Assistant: !secret db_password
   if (first === '!' && /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|If|Secret|Vault|Env|Var)[ \t]{1,4}[A-Za-z_][\w.:-]{0,80}$/.test(s)) return true; // YAML tags: CloudFormation !Ref DbPassword
   if (SECRET_REFERENCE.test(s)) return true;
   if (/^!(?:vault|encrypted|sops)[ \t]{0,4}(?:[|>][+-]?)?$/i.test(s)) return true; // Ansible Vault: ciphertext follows
