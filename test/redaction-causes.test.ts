@@ -145,6 +145,9 @@ export const SECRETS: [string, string, string][] = [
   ['a printed secret repeated under a plain name', '$ snyk config get api\n0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b\n$ cat conf.json\n{"api":"0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b"}\n', '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b'],
   ['kubectl go-template base64decode output', "$ kubectl get secret api -o go-template='{{.data.token | base64decode}}'\nMoth+Lantern+19\n", 'Moth+Lantern+19'],
   ['printenv inside a container', '$ docker compose exec web printenv SMTP_PASSWORD\nGull-Anchor-5521\n', 'Gull-Anchor-5521'],
+  ['terraform output of a sensitive name (quoted)', '$ terraform output api_token\n"Pq3-Wren-77x"\n', 'Pq3-Wren-77x'],
+  ['SSM SecureString value in JSON', '{"Parameter": {"Name": "/app/key", "Type": "SecureString", "Value": "Fern!Cask!204", "Version": 2}}\n', 'Fern!Cask!204'],
+  ['GitHub Actions debug result with timestamps', '2024-03-04T05:06:07.1234567Z ##[debug]Evaluating: secrets.NPM_TOKEN\n2024-03-04T05:06:07.1234568Z ##[debug]Result: \'Vb8Nm3Qw1Zx6\'\n', 'Vb8Nm3Qw1Zx6'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -233,6 +236,8 @@ export const LOOKALIKES: [string, string, string][] = [
   ['replace-tokens placeholders', 'api_token: __API_TOKEN__\nsmtp_password: @@SMTP_PASSWORD@@\n', '@@SMTP_PASSWORD@@'],
   ['Home Assistant !secret', 'mqtt:\n  password: !secret mqtt_password\n', '!secret mqtt_password'],
   ['Grafana $__file reference', 'secureJsonData:\n  password: $__file{/etc/secrets/pg_pass}\n', '$__file{/etc/secrets/pg_pass}'],
+  ['terraform output of a plain name', '$ terraform output cluster_region\n"ap-south-2"\n', 'ap-south-2'],
+  ['SSM String parameter', '{"Name": "/app/mode", "Type": "String", "Value": "blue-green-3"}\n', 'blue-green-3'],
 ];
 
 describe('redaction causes: secrets go', () => {

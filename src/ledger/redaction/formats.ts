@@ -59,6 +59,8 @@ const CONCAT_SCHEME = /\b(?:Bearer|bearer|Basic|Token|token)[ \t]{0,2}(["'`])[ \
 const CONCAT = /(["'])[ \t]{0,3}\+[ \t]{0,3}(?:\\?\r?\n)?[ \t]{0,40}(["'])([^"'\n]{1,512})\2/g;
 const CONCAT_FIRST = /([A-Za-z_][\w.-]{0,63})[ \t]{0,3}[:=][ \t]{0,3}(["'])([^"'\n]{1,512})$/;
 
+// aws ssm get-parameter --with-decryption: a SecureString parameter's value.
+const SSM_SECURE = /"Type"[ \t]{0,3}:[ \t]{0,3}"SecureString"[ \t]{0,3},[ \t\r\n]{0,40}"Value"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){1,4096})"/g;
 // terraform output -json: an output marked sensitive, then its type, then its value.
 const TF_SENSITIVE_OUTPUT = /"sensitive"[ \t]{0,3}:[ \t]{0,3}true[ \t]{0,3},[ \t\r\n]{0,40}(?:"type"[ \t]{0,3}:[ \t]{0,3}(?:"[\w-]{1,40}"|\[[^\n]{0,200}?\])[ \t]{0,3},[ \t\r\n]{0,40})?"value"[ \t]{0,3}:[ \t]{0,3}/g;
 
@@ -187,6 +189,10 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
   }
   if (text.includes('chap-secrets') || text.includes('pap-secrets')) chapSecrets(text, spans);
   if (text.includes('data:') || text.includes('Data:')) kubernetesSecretData(text, spans);
+  if (text.includes('SecureString')) {
+    SSM_SECURE.lastIndex = 0;
+    while ((m = scan(SSM_SECURE, text))) if (!isPlaceholder(m[1])) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'ssm-secure-string');
+  }
   if (text.includes('"sensitive"')) {
     TF_SENSITIVE_OUTPUT.lastIndex = 0;
     while ((m = scan(TF_SENSITIVE_OUTPUT, text))) {
@@ -333,7 +339,7 @@ const PRINTS_SECRET = new RegExp(
       'kubectl[ \\t]+create[ \\t]+token\\b',
       'snyk[ \\t]+config[ \\t]+get[ \\t]+api\\b',
       'az[ \\t]+\\S.*\\b(?:keys?|secrets?|password|token|credentials?|connection-string)\\b.*(?:-o|--output)[ \\t]+tsv\\b.*',
-      'terraform[ \\t]+output[ \\t]+-raw[ \\t]+\\w*(?:password|secret|token|key)\\w*',
+      'terraform[ \\t]+output[ \\t]+(?:-raw[ \\t]+|-json[ \\t]+)?\\w*(?:password|secret|token|key)\\w*[ \\t]*$',
       '(?:bin/)?rails[ \\t]+secret\\b',
       'aws[ \\t]+configure[ \\t]+get[ \\t]+\\w*(?:secret|token|password)\\w*\\b',
       'aws[ \\t]+(?:ssm[ \\t]+get-parameters?\\b(?=.*--with-decryption\\b)|secretsmanager[ \\t]+get-secret-value\\b)(?=.*--output[ =]text\\b)',
@@ -372,7 +378,7 @@ const JSON_DATA = /"(?:data|stringData)"[ \t]{0,3}:[ \t]{0,3}\{/g;
 const ECHO_SUBST = /[ =]<\(echo[ \t]{1,4}(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s)]{1,256}))\)/g;
 // An expression that reads a secret, then its value (a REPL, a CI debug log): `>>> s.session_key` / `'x'`.
 const READS_SECRET = /(?:^|[.\[\s])["']?([A-Za-z_]\w{0,63})["']?\]?(?:\(\))?[ \t]*$/;
-const SHOWN_VALUE = /^[ \t]{0,8}(?:##\[debug\]Result:[ \t]*|=>[ \t]*|Out\[\d{1,4}\]:[ \t]*|\$\d{1,4} = )?(["']?)([^\s'"]{4,512})\1[ \t]*$/;
+const SHOWN_VALUE = /^(?:\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?[ \t]{0,8}(?:##\[debug\]Result:[ \t]*|=>[ \t]*|Out\[\d{1,4}\]:[ \t]*|\$\d{1,4} = )?(["']?)([^\s'"]{4,512})\1[ \t]*$/;
 
 // echo "deploying with $API_KEY": the output line is the same text with the secret in place of the variable.
 const ECHO_TEMPLATE = /^echo[ \t]{1,4}(?:-[neE]{1,2}[ \t]{1,4})?"([^"$\n]{0,100})\$\{?([A-Za-z_]\w{0,63})\}?([^"$\n]{0,100})"[ \t]*(?:;[ \t]*)?$/;
@@ -436,6 +442,11 @@ function findPrintedSecrets(text: string, spans: Span[]): void {
       if (/\s/.test(v) && !/^(?:sudo[ \t]+)?cat\b.*pass/.test(cmd) && !SECRET_MANAGER_READ.test(cmd) && !(py && py[2] === ',')) continue;
       if (/^(?:error|warning|usage)\b/i.test(v)) continue;
       if (isFilePath(v)) continue;
+      // terraform output x prints "value": the secret is inside the quotes.
+      if (v.length > 2 && v.startsWith('"') && v.endsWith('"') && !py) {
+        push(spans, ls + out.indexOf(v) + 1, v.slice(1, -1), 'printed-secret');
+        continue;
+      }
       // print(s.session_key, s.expire_date): the first value printed is the secret.
       const w = py && py[2] === ',' ? v.split(/[ \t]/)[0] : v;
       push(spans, ls + out.indexOf(w), w, 'printed-secret');
