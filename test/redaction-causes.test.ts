@@ -148,6 +148,10 @@ export const SECRETS: [string, string, string][] = [
   ['terraform output of a sensitive name (quoted)', '$ terraform output api_token\n"Pq3-Wren-77x"\n', 'Pq3-Wren-77x'],
   ['SSM SecureString value in JSON', '{"Parameter": {"Name": "/app/key", "Type": "SecureString", "Value": "Fern!Cask!204", "Version": 2}}\n', 'Fern!Cask!204'],
   ['GitHub Actions debug result with timestamps', '2024-03-04T05:06:07.1234567Z ##[debug]Evaluating: secrets.NPM_TOKEN\n2024-03-04T05:06:07.1234568Z ##[debug]Result: \'Vb8Nm3Qw1Zx6\'\n', 'Vb8Nm3Qw1Zx6'],
+  ['connection string as the last words of a name', 'EVENTS_CONNECTION_STRING=Endpoint=sb://ev.example.net/;SharedAccessKeyName=send;SharedAccessKey=Lp9Qw2Zx7Rt4\n', 'Lp9Qw2Zx7Rt4'],
+  ['vendor key names (LLM and mail APIs)', 'MISTRAL_KEY=Ht5Jk8Lm2Np4Qr7\nSENDGRID_KEY=Wv3Xy6Za9Bc2De5\n', 'Wv3Xy6Za9Bc2De5'],
+  ['AppRole secret id name', 'VAULT_SECRET_ID=5e1d3c2b-aaaa-4bbb-8ccc-123456789abc\n', '5e1d3c2b-aaaa-4bbb-8ccc-123456789abc'],
+  ['glued write key name', 'analyticsWritekey: Gh7Jk2Lm9Np4Qr\n', 'Gh7Jk2Lm9Np4Qr'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -238,6 +242,7 @@ export const LOOKALIKES: [string, string, string][] = [
   ['Grafana $__file reference', 'secureJsonData:\n  password: $__file{/etc/secrets/pg_pass}\n', '$__file{/etc/secrets/pg_pass}'],
   ['terraform output of a plain name', '$ terraform output cluster_region\n"ap-south-2"\n', 'ap-south-2'],
   ['SSM String parameter', '{"Name": "/app/mode", "Type": "String", "Value": "blue-green-3"}\n', 'blue-green-3'],
+  ['connection string name with an id after it', 'CONNECTION_STRING_ID=cs-7781\n', 'cs-7781'],
 ];
 
 describe('redaction causes: secrets go', () => {

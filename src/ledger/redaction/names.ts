@@ -30,7 +30,7 @@ export const SENSITIVE_NAMES = [
   'connection_string', 'connectionstring', 'database_url', 'db_url', 'redis_url', 'mongo_url', 'mongodb_uri', 'amqp_url', 'broker_url', 'jsessionid', 'phpsessid',
   'private_key_id', 'api_hash', 'secret_id', 'encrypt', 'requirepass', 'masterauth', 'pgpass', 'wpa_psk', 'wep_key0', 'wep_key1', 'wep_key2', 'wep_key3',
   'unseal_key', 'recovery_key', 'root_token', 'otp_secret', 'totp_secret', 'mfa_secret', 'master_key',
-  'access_key_id', 'aws_access_key_id',
+  'access_key_id', 'aws_access_key_id', 'vault_secret_id', 'approle_secret_id',
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
@@ -41,6 +41,7 @@ export const KEY_QUALIFIERS = [
   'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth', 'subscription', 'client', 'app',
   'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
   'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join', 'sdk',
+  'application', 'sa', 'openai', 'anthropic', 'groq', 'cohere', 'mistral', 'gemini', 'sendgrid', 'mailgun', 'cosmos', 'cosmosdb',
 ];
 
 /** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */
@@ -86,7 +87,7 @@ export function nameWords(name: string): string[] {
     .filter(Boolean);
 }
 
-const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
+const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|writekey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
 
 /** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
 function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {
@@ -99,6 +100,8 @@ function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined 
   }
   if (GLUED.test(w) && !/secretary$/.test(w)) return 'strong';
   if (w === 'key' && i > 0 && KEY_QUALIFIER_SET.has(words[i - 1])) return 'strong';
+  // AZURE_STORAGE_CONNECTION_STRING, primaryConnectionString: a connection string holds its credentials.
+  if (w === 'string' && i > 0 && words[i - 1] === 'connection') return 'strong';
   return undefined;
 }
 
