@@ -152,6 +152,7 @@ export const SECRETS: [string, string, string][] = [
   ['vendor key names (LLM and mail APIs)', 'MISTRAL_KEY=Ht5Jk8Lm2Np4Qr7\nSENDGRID_KEY=Wv3Xy6Za9Bc2De5\n', 'Wv3Xy6Za9Bc2De5'],
   ['AppRole secret id name', 'VAULT_SECRET_ID=5e1d3c2b-aaaa-4bbb-8ccc-123456789abc\n', '5e1d3c2b-aaaa-4bbb-8ccc-123456789abc'],
   ['glued write key name', 'analyticsWritekey: Gh7Jk2Lm9Np4Qr\n', 'Gh7Jk2Lm9Np4Qr'],
+  ['YAML map named secrets', 'secrets:\n  github: Tz8Kq3Wv6Lp1\n  smtp: "Mq2-Fern-Otter"\n', 'Mq2-Fern-Otter'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -243,6 +244,8 @@ export const LOOKALIKES: [string, string, string][] = [
   ['terraform output of a plain name', '$ terraform output cluster_region\n"ap-south-2"\n', 'ap-south-2'],
   ['SSM String parameter', '{"Name": "/app/mode", "Type": "String", "Value": "blue-green-3"}\n', 'blue-green-3'],
   ['connection string name with an id after it', 'CONNECTION_STRING_ID=cs-7781\n', 'cs-7781'],
+  ['YAML tokens map of settings', 'tokens:\n  lifetime: 3600\n  issuer: https://login.acme-corp.io\n  signingAlgorithm: RS256x\n', 'https://login.acme-corp.io'],
+  ['compose top-level secrets', 'secrets:\n  db_password:\n    file: ./secrets/db_password.txt\n', './secrets/db_password.txt'],
 ];
 
 describe('redaction causes: secrets go', () => {

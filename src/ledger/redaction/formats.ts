@@ -8,7 +8,7 @@
 // holds, uses bounded repetition only, and every scan moves forward.
 import { NO_VALUE_FLAG } from './cli-flags';
 import { SECRET_COOKIE } from './headers';
-import { isFilePath, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
+import { isFilePath, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
 import { readValue, type Span } from './text';
 import { scan, work } from './work';
 
@@ -58,6 +58,42 @@ const USERLIST = /^"([^"\n]{1,64})"[ \t]{1,8}"([^"\n]{1,512})"[ \t]*$/gm;
 const CONCAT_SCHEME = /\b(?:Bearer|bearer|Basic|Token|token)[ \t]{0,2}(["'`])[ \t]{0,3}\+[ \t]{0,3}(["'`])([A-Za-z0-9._~+/=-]{8,4096})\2/g;
 const CONCAT = /(["'])[ \t]{0,3}\+[ \t]{0,3}(?:\\?\r?\n)?[ \t]{0,40}(["'])([^"'\n]{1,512})\2/g;
 const CONCAT_FIRST = /([A-Za-z_][\w.-]{0,63})[ \t]{0,3}[:=][ \t]{0,3}(["'])([^"'\n]{1,512})$/;
+
+// A YAML map named for what it holds (helm values `secrets:`, `tokens:`, `apiKeys:`): its direct children's scalar values.
+const YAML_SECRET_MAP = /^([ \t]{0,40})(?:secrets|tokens|passwords|api_?[Kk]eys|API_KEYS)[ \t]{0,4}:[ \t]*\r?$/gm;
+const YAML_CHILD = /^([ \t]{1,60})([A-Za-z_][\w.-]{0,63})[ \t]{0,4}:[ \t]{1,8}(\S[^\n]{0,511})$/;
+
+function yamlSecretMaps(text: string, spans: Span[]): void {
+  YAML_SECRET_MAP.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(YAML_SECRET_MAP, text))) {
+    const indent = m[1].length;
+    let childIndent = -1;
+    let ls = m.index + m[0].length + 1;
+    for (let k = 0; k < 64 && ls < text.length; k++) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      const l = text.slice(ls, le);
+      work.reads += le - ls;
+      const lead = l.length - l.trimStart().length;
+      if (!l.trim() || l.trimStart().startsWith('#')) {
+        ls = le + 1;
+        continue;
+      }
+      if (lead <= indent || l.trimStart().startsWith('-')) break;
+      if (childIndent === -1) childIndent = lead;
+      const c = lead === childIndent ? YAML_CHILD.exec(l) : null;
+      if (c) {
+        let v = c[3].replace(/[ \t\r]+$/, '');
+        if ((v[0] === '"' || v[0] === "'") && v.length > 2 && v[v.length - 1] === v[0]) v = v.slice(1, -1);
+        // The child names the secret's owner (stripe, github), not an attribute (ttl, issuer, enabled): secret_<child> stays a secret's name.
+        const about = isSensitiveName(`secret_${c[2]}`) && !isNotSecretName(c[2]);
+        if (about && v.length >= 6 && !/^[|>][+-]?$/.test(v) && !/^[a-z][a-z0-9+.-]{1,20}:\/\//i.test(v) && !/^\d{1,9}[smhdwy]?$/.test(v) && !isPlaceholder(v) && !isFilePath(v)) push(spans, ls + l.indexOf(v, lead + c[2].length), v, 'secret-map');
+      }
+      ls = le + 1;
+    }
+  }
+}
 
 // aws ssm get-parameter --with-decryption: a SecureString parameter's value.
 const SSM_SECURE = /"Type"[ \t]{0,3}:[ \t]{0,3}"SecureString"[ \t]{0,3},[ \t\r\n]{0,40}"Value"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){1,4096})"/g;
@@ -189,6 +225,7 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
   }
   if (text.includes('chap-secrets') || text.includes('pap-secrets')) chapSecrets(text, spans);
   if (text.includes('data:') || text.includes('Data:')) kubernetesSecretData(text, spans);
+  if (text.includes('ecrets:') || text.includes('okens:') || text.includes('asswords:') || text.includes('eys:')) yamlSecretMaps(text, spans);
   if (text.includes('SecureString')) {
     SSM_SECURE.lastIndex = 0;
     while ((m = scan(SSM_SECURE, text))) if (!isPlaceholder(m[1])) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'ssm-secure-string');
