@@ -153,6 +153,8 @@ export const SECRETS: [string, string, string][] = [
   ['AppRole secret id name', 'VAULT_SECRET_ID=5e1d3c2b-aaaa-4bbb-8ccc-123456789abc\n', '5e1d3c2b-aaaa-4bbb-8ccc-123456789abc'],
   ['glued write key name', 'analyticsWritekey: Gh7Jk2Lm9Np4Qr\n', 'Gh7Jk2Lm9Np4Qr'],
   ['YAML map named secrets', 'secrets:\n  github: Tz8Kq3Wv6Lp1\n  smtp: "Mq2-Fern-Otter"\n', 'Mq2-Fern-Otter'],
+  ['Zapier catch hook URL', 'curl -X POST https://hooks.zapier.com/hooks/catch/9081726/b7x2kq9/ -d @e.json\n', 'b7x2kq9'],
+  ['IFTTT webhook key', 'POST https://maker.ifttt.com/trigger/build_done/with/key/dK7mQ2xW9zL4vR8tN3pB\n', 'dK7mQ2xW9zL4vR8tN3pB'],
 ];
 
 /** [cause, text, look-alike that must stay] */

@@ -137,6 +137,8 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'crates-io-token', example: 'cio + 32', hints: ['cio'], re: /\bcio[A-Za-z0-9]{32}\b/g, check: mixed },
   { name: 'launchdarkly-key', example: 'sdk-<uuid> mob-<uuid> api-<uuid>', hints: ['sdk-', 'mob-'], re: /\b(?:sdk|mob)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b/g },
   { name: 'pagerduty-integration-key', example: 'events.pagerduty.com/integration/<32>/enqueue', hints: ['pagerduty.com/integration/'], re: /pagerduty\.com\/integration\/([A-Za-z0-9]{32})(?![A-Za-z0-9])/g, group: 1 },
+  { name: 'zapier-webhook', example: 'hooks.zapier.com/hooks/catch/<account>/<hook>/', hints: ['hooks.zapier.com/'], re: /hooks\.zapier\.com\/hooks\/(?:catch|standard)\/\d{3,12}\/([A-Za-z0-9]{6,40})/g, group: 1 },
+  { name: 'ifttt-webhook-key', example: 'maker.ifttt.com/trigger/<event>/with/key/<key>', hints: ['ifttt.com/'], re: /maker\.ifttt\.com\/(?:trigger\/[\w.-]{1,80}\/(?:json\/)?with\/key|use)\/([A-Za-z0-9_-]{16,64})/g, group: 1 },
   // az storage account keys list -o tsv: creation time, key name, permissions, value.
   { name: 'azure-storage-key', example: 'key1<TAB>FULL<TAB><88 base64>', hints: ['FULL\t', 'READ\t', 'Full\t', 'Read\t'], re: /\b(?:key|kerb)[12]\t(?:FULL|READ|Full|Read)\t([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
   // az acr credential show -o tsv: each password, then its name.
