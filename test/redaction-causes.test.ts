@@ -155,6 +155,9 @@ export const SECRETS: [string, string, string][] = [
   ['YAML map named secrets', 'secrets:\n  github: Tz8Kq3Wv6Lp1\n  smtp: "Mq2-Fern-Otter"\n', 'Mq2-Fern-Otter'],
   ['Zapier catch hook URL', 'curl -X POST https://hooks.zapier.com/hooks/catch/9081726/b7x2kq9/ -d @e.json\n', 'b7x2kq9'],
   ['IFTTT webhook key', 'POST https://maker.ifttt.com/trigger/build_done/with/key/dK7mQ2xW9zL4vR8tN3pB\n', 'dK7mQ2xW9zL4vR8tN3pB'],
+  ['cqlsh -p', '$ cqlsh -u ops -p Rook7Fennel2 cass-0\n', 'Rook7Fennel2'],
+  ['Google OAuth refresh token shape', 'refresh: 1//0eXq7Lm2Rt9Kp4Wz8Vb3Nq6Hs1Fd5Gj0Ca-Zx8Yw2Tv7Us4Rq_Po3Nm\n', '1//0eXq7Lm2Rt9Kp4Wz8Vb3Nq6Hs1Fd5Gj0Ca-Zx8Yw2Tv7Us4Rq_Po3Nm'],
+  ['fly auth token', '$ fly auth token\nq7Wm2Kx9Lp4Rt6Y\n', 'q7Wm2Kx9Lp4Rt6Y'],
 ];
 
 /** [cause, text, look-alike that must stay] */
@@ -248,6 +251,7 @@ export const LOOKALIKES: [string, string, string][] = [
   ['connection string name with an id after it', 'CONNECTION_STRING_ID=cs-7781\n', 'cs-7781'],
   ['YAML tokens map of settings', 'tokens:\n  lifetime: 3600\n  issuer: https://login.acme-corp.io\n  signingAlgorithm: RS256x\n', 'https://login.acme-corp.io'],
   ['compose top-level secrets', 'secrets:\n  db_password:\n    file: ./secrets/db_password.txt\n', './secrets/db_password.txt'],
+  ['protocol-relative URL after 1', 'see 1//0 for the format; https://cdn.example.net//0assets/app.js\n', '//0assets/app.js'],
 ];
 
 describe('redaction causes: secrets go', () => {
