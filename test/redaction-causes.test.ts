@@ -252,6 +252,7 @@ export const LOOKALIKES: [string, string, string][] = [
   ['YAML tokens map of settings', 'tokens:\n  lifetime: 3600\n  issuer: https://login.acme-corp.io\n  signingAlgorithm: RS256x\n', 'https://login.acme-corp.io'],
   ['compose top-level secrets', 'secrets:\n  db_password:\n    file: ./secrets/db_password.txt\n', './secrets/db_password.txt'],
   ['protocol-relative URL after 1', 'see 1//0 for the format; https://cdn.example.net//0assets/app.js\n', '//0assets/app.js'],
+  ['netrc quoted variable reference', 'machine git.example.org\n  login ci\n  password "$CI_DEPLOY_TOKEN"\n', '$CI_DEPLOY_TOKEN'],
 ];
 
 describe('redaction causes: secrets go', () => {

@@ -266,6 +266,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'pgpass' });
   }
   m = l.includes('passw') ? NETRC_LINE.exec(l) : null;
+  // password "$GITHUB_TOKEN": a quoted reference is still a reference.
+  if (m && m[1].length > 2 && m[1].startsWith('"') && m[1].endsWith('"') && isPlaceholder(m[1].slice(1, -1))) m = null;
   if (m && !isPlaceholder(m[1])) {
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
