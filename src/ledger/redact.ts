@@ -9,7 +9,7 @@ import { findCliSecrets } from './redaction/cli-flags';
 import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
 import { isBasicCredential, isNotSecretName, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
-import { findLineSecrets, findNameValuePairs, findUrlCredentials } from './redaction/structured';
+import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
 import { TOKEN_SHAPES } from './redaction/token-shapes';
 import { normalizedView } from './redaction/views';
@@ -531,6 +531,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
     findAssignments(text, spans);
     if (text.includes('alue') || text.includes('Data')) findNameValuePairs(text, spans);
   }
+  findRepeatedSecrets(text, spans);
 }
 
 function redactString(input: string): { text: string; count: number } {

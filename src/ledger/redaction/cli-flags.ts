@@ -53,6 +53,7 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['smbclient', 'rpcclient', 'smbmap', 'crackmapexec', 'nxc'], flags: [{ flag: '-U', takes: 'either', form: 'after-percent' }, { flag: '--user', takes: 'separate', form: 'after-percent' }, { flag: '-p', takes: 'separate' }] },
   { programs: ['sqlcmd', 'bcp', 'osql', 'isql', 'ipmitool', 'sqlpackage'], flags: [{ flag: '-P', takes: 'either' }] },
   { programs: ['twine'], flags: [{ flag: '-p', takes: 'separate' }] },
+  { programs: ['cqlsh'], flags: [{ flag: '-p', takes: 'separate' }, { flag: '--password', takes: 'separate' }] },
   { programs: ['rdesktop'], flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['xfreerdp', 'wlfreerdp'], flags: [{ flag: '/p:', takes: 'attached' }] },
   { programs: ['net'], sub: 'use', flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }], lastArgWith: /^\/user:/i, minArgs: 1, lastArgNot: /^(?:[A-Za-z]:|\\.*|\*|\/.*|use)$/i },

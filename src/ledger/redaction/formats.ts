@@ -8,7 +8,7 @@
 // holds, uses bounded repetition only, and every scan moves forward.
 import { NO_VALUE_FLAG } from './cli-flags';
 import { SECRET_COOKIE } from './headers';
-import { isFilePath, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
+import { isFilePath, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
 import { readValue, type Span } from './text';
 import { scan, work } from './work';
 
@@ -60,8 +60,7 @@ const CONCAT = /(["'])[ \t]{0,3}\+[ \t]{0,3}(?:\\?\r?\n)?[ \t]{0,40}(["'])([^"'\
 const CONCAT_FIRST = /([A-Za-z_][\w.-]{0,63})[ \t]{0,3}[:=][ \t]{0,3}(["'])([^"'\n]{1,512})$/;
 
 /** The literals (two characters or more) whose presence gates a format's scan below. */
-const NEEDLES = ["</", "=>", "']", "\"]", "=''", "\nV ", "\tTRUE\t", "\tFALSE\t", "--", "->", "variable", "userlist", ":\n----\n", "chap-secrets", "pap-secrets", "data:", "Data:", "$ ", "# ", "> ", "<(echo", "<<<", "send", "AUTH ", "db.auth(", "\"keyName\"", "\"Secret\"", ">>>", "##[debug]", "=> ", "Out["];
-if (NEEDLES.length > 31) throw new Error('format needles: at most 31 (a bit each)');
+const NEEDLES = ["</", "=>", "']", "\"]", "=''", "\nV ", "\tTRUE\t", "\tFALSE\t", "--", "->", "variable", "userlist", ":\n----\n", "chap-secrets", "pap-secrets", "data:", "Data:", "$ ", "# ", "> ", "<(echo", "<<<", "send", "AUTH ", "db.auth(", "\"keyName\"", "\"Secret\"", ">>>", "##[debug]", "=> ", "Out[", "ecrets:", "okens:", "asswords:", "eys:", "SecureString", "\"sensitive\"", ") \""];
 const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -78,18 +77,19 @@ function presentNeedles(text: string): Set<string> {
     return found;
   }
   work.reads += text.length;
-  let mask = 0; // the needles found, by index in NEEDLES
+  // The needles found, by index in NEEDLES ('1' found, '0' not): more needles than a number has bits.
+  const mask = new Array<string>(NEEDLES.length).fill('0');
   let from = 0;
-  while (mask !== ALL_NEEDLES) {
-    const re = restPattern(mask);
+  while (found.size < NEEDLES.length) {
+    const re = restPattern(mask.join(''));
     re.lastIndex = from;
     const m = re.exec(text);
     if (!m) break;
     // The leftmost position from `from` where a needle not yet found starts: every such needle that starts there is present.
     const p = m.index;
     for (let i = 0; i < NEEDLES.length; i++) {
-      if ((mask & (1 << i)) === 0 && text.startsWith(NEEDLES[i], p)) {
-        mask |= 1 << i;
+      if (mask[i] === '0' && text.startsWith(NEEDLES[i], p)) {
+        mask[i] = '1';
         found.add(NEEDLES[i]);
       }
     }
@@ -99,17 +99,57 @@ function presentNeedles(text: string): Set<string> {
 }
 
 const SHORT_TEXT = 4096;
-const ALL_NEEDLES = 2 ** NEEDLES.length - 1;
-/** The alternation of the needles not in `mask`, compiled once per mask. */
-const restPatterns = new Map<number, RegExp>();
-function restPattern(mask: number): RegExp {
+/** The alternation of the needles not found in `mask`, compiled once per mask. */
+const restPatterns = new Map<string, RegExp>();
+function restPattern(mask: string): RegExp {
   let re = restPatterns.get(mask);
   if (!re) {
-    re = new RegExp(NEEDLES.filter((_, i) => (mask & (1 << i)) === 0).map(escapeRegExp).join('|'), 'g');
+    re = new RegExp(NEEDLES.filter((_, i) => mask[i] === '0').map(escapeRegExp).join('|'), 'g');
     restPatterns.set(mask, re);
   }
   return re;
 }
+
+// A YAML map named for what it holds (helm values `secrets:`, `tokens:`, `apiKeys:`): its direct children's scalar values.
+const YAML_SECRET_MAP = /^([ \t]{0,40})(?:secrets|tokens|passwords|api_?[Kk]eys|API_KEYS)[ \t]{0,4}:[ \t]*\r?$/gm;
+const YAML_CHILD = /^([ \t]{1,60})([A-Za-z_][\w.-]{0,63})[ \t]{0,4}:[ \t]{1,8}(\S[^\n]{0,511})$/;
+
+function yamlSecretMaps(text: string, spans: Span[]): void {
+  YAML_SECRET_MAP.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(YAML_SECRET_MAP, text))) {
+    const indent = m[1].length;
+    let childIndent = -1;
+    let ls = m.index + m[0].length + 1;
+    for (let k = 0; k < 64 && ls < text.length; k++) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      const l = text.slice(ls, le);
+      work.reads += le - ls;
+      const lead = l.length - l.trimStart().length;
+      if (!l.trim() || l.trimStart().startsWith('#')) {
+        ls = le + 1;
+        continue;
+      }
+      if (lead <= indent || l.trimStart().startsWith('-')) break;
+      if (childIndent === -1) childIndent = lead;
+      const c = lead === childIndent ? YAML_CHILD.exec(l) : null;
+      if (c) {
+        let v = c[3].replace(/[ \t\r]+$/, '');
+        if ((v[0] === '"' || v[0] === "'") && v.length > 2 && v[v.length - 1] === v[0]) v = v.slice(1, -1);
+        // The child names the secret's owner (stripe, github), not an attribute (ttl, issuer, enabled): secret_<child> stays a secret's name.
+        const about = isSensitiveName(`secret_${c[2]}`) && !isNotSecretName(c[2]);
+        if (about && v.length >= 6 && !/^[|>][+-]?$/.test(v) && !/^[a-z][a-z0-9+.-]{1,20}:\/\//i.test(v) && !/^\d{1,9}[smhdwy]?$/.test(v) && !isPlaceholder(v) && !isFilePath(v)) push(spans, ls + l.indexOf(v, lead + c[2].length), v, 'secret-map');
+      }
+      ls = le + 1;
+    }
+  }
+}
+
+// aws ssm get-parameter --with-decryption: a SecureString parameter's value.
+const SSM_SECURE = /"Type"[ \t]{0,3}:[ \t]{0,3}"SecureString"[ \t]{0,3},[ \t\r\n]{0,40}"Value"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){1,4096})"/g;
+// terraform output -json: an output marked sensitive, then its type, then its value.
+const TF_SENSITIVE_OUTPUT = /"sensitive"[ \t]{0,3}:[ \t]{0,3}true[ \t]{0,3},[ \t\r\n]{0,40}(?:"type"[ \t]{0,3}:[ \t]{0,3}(?:"[\w-]{1,40}"|\[[^\n]{0,200}?\])[ \t]{0,3},[ \t\r\n]{0,40})?"value"[ \t]{0,3}:[ \t]{0,3}/g;
 
 export function findFormatSecrets(text: string, spans: Span[]): void {
   const has = presentNeedles(text);
@@ -237,6 +277,18 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
   }
   if (has.has('chap-secrets') || has.has('pap-secrets')) chapSecrets(text, spans);
   if (has.has('data:') || has.has('Data:')) kubernetesSecretData(text, spans);
+  if (has.has('ecrets:') || has.has('okens:') || has.has('asswords:') || has.has('eys:')) yamlSecretMaps(text, spans);
+  if (has.has('SecureString')) {
+    SSM_SECURE.lastIndex = 0;
+    while ((m = scan(SSM_SECURE, text))) if (!isPlaceholder(m[1])) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'ssm-secure-string');
+  }
+  if (has.has('"sensitive"')) {
+    TF_SENSITIVE_OUTPUT.lastIndex = 0;
+    while ((m = scan(TF_SENSITIVE_OUTPUT, text))) {
+      const v = readValue(text, m.index + m[0].length, { stops: ',}' });
+      if (v && !isPlaceholder(text.slice(v[0], v[1]))) push(spans, v[0], text.slice(v[0], v[1]), 'terraform-sensitive');
+    }
+  }
   findPrintedSecrets(text, spans, has);
 }
 
@@ -370,18 +422,34 @@ const PRINTS_SECRET = new RegExp(
       'wg[ \\t]+genkey\\b',
       'openssl[ \\t]+rand\\b',
       'gh[ \\t]+auth[ \\t]+token\\b',
+      '(?:fly|flyctl)[ \\t]+auth[ \\t]+token\\b',
+      'vault[ \\t]+print[ \\t]+token\\b',
+      'aws[ \\t]+codeartifact[ \\t]+get-authorization-token\\b.*--output[ =]text\\b',
       'aws[ \\t]+ecr[ \\t]+get-login-password\\b',
       'gcloud[ \\t]+auth[ \\t]+(?:application-default[ \\t]+)?print-(?:access|identity)-token\\b',
       'heroku[ \\t]+auth:token\\b',
       'kubectl[ \\t]+create[ \\t]+token\\b',
       'snyk[ \\t]+config[ \\t]+get[ \\t]+api\\b',
       'az[ \\t]+\\S.*\\b(?:keys?|secrets?|password|token|credentials?|connection-string)\\b.*(?:-o|--output)[ \\t]+tsv\\b.*',
-      'terraform[ \\t]+output[ \\t]+-raw[ \\t]+\\w*(?:password|secret|token|key)\\w*',
+      'terraform[ \\t]+output[ \\t]+(?:-raw[ \\t]+|-json[ \\t]+)?\\w*(?:password|secret|token|key)\\w*[ \\t]*$',
       '(?:bin/)?rails[ \\t]+secret\\b',
-      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*)?[ \\t]*$',
+      'aws[ \\t]+configure[ \\t]+get[ \\t]+\\w*(?:secret|token|password)\\w*\\b',
+      'aws[ \\t]+(?:ssm[ \\t]+get-parameters?\\b(?=.*--with-decryption\\b)|secretsmanager[ \\t]+get-secret-value\\b)(?=.*--output[ =]text\\b)',
+      'gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access\\b',
+      'heroku[ \\t]+config:get[ \\t]+(?:-a[ \\t]+\\S+[ \\t]+)?\\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PAT|key|token|secret|password)\\b',
+      'doppler[ \\t]+secrets[ \\t]+get\\b.*--plain\\b',
+      'npm[ \\t]+config[ \\t]+get[ \\t]+\\S*:_(?:authToken|auth|password)\\b',
+      'kubectl[ \\t]+get[ \\t]+secrets?\\b.*go-template=.*\\bbase64decode\\b',
+      'kubectl[ \\t]+config[ \\t]+view\\b.*jsonpath=.*\\b(?:token|password|client-key-data)\\b',
+      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
     ].join('|') +
     ')',
 );
+/** A secret manager's read: the value may hold spaces (a passphrase). */
+const SECRET_MANAGER_READ = /^(?:gcloud[ \t]+secrets[ \t]+versions[ \t]+access|aws[ \t]+(?:ssm|secretsmanager)[ \t])/;
+// python -c "…; print(settings.SECRET_KEY)", rails runner 'puts …secret_key_base', node -e 'console.log(…)': the first argument printed names what the output is.
+const PY_PRINT = /\b(?:print\(|puts[ \t(]|console\.log\()[ \t]{0,2}(?:[A-Za-z_]\w{0,40}(?:\.|::)){0,5}([A-Za-z_]\w{0,63})(?:\[[^\]\n]{0,20}\])?[ \t]{0,2}([),'"]|$)/;
+const IN_CONTAINER = /^(?:sudo[ \t]+)?(?:docker|podman|nerdctl|kubectl|oc)(?:[ \t]+compose)?[ \t]+exec\b/;
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
 const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}")[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
@@ -392,6 +460,8 @@ const HERE_STRING = /<<<[ \t]{0,4}(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256}
 const EXPECT_SEND = /expect[ \t]{1,4}(?:-[a-z]{2,5}[ \t]{1,4})?["{][^"}\n]{0,40}(?:assword|assphrase|PIN|secret|token)[^"}\n]{0,40}["}][ \t;]{0,4}(?:\r?\n[ \t]{0,40})?send[ \t]{1,4}(?:--[ \t]{1,4})?"((?:[^"\\\n]|\\[^rn]){1,256})(?:\\r|\\n)?"/g;
 // redis-cli AUTH [user] pass; mongo db.auth("user", "pass").
 const REDIS_AUTH = /(?:^|>[ \t]{0,2})AUTH[ \t]{1,4}(?:[^\s]{1,64}[ \t]{1,4})?([^\s]{4,256})[ \t]*$/gm;
+// redis-cli CONFIG GET requirepass: 1) "name" then 2) "value".
+const REDIS_CONFIG = /^\d{1,3}\) "([\w.-]{1,64})"\r?\n\d{1,3}\) "((?:[^"\\\n]|\\.){1,512})"/gm;
 const DB_AUTH = /\bdb\.auth\([ \t]{0,3}["'][^"'\n]{1,64}["'][ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\1/g;
 // Azure key lists as JSON: {"keyName": "key1", "permissions": "FULL", "value": "…"}.
 const KEYNAME_VALUE = /"keyName"[ \t]{0,3}:[ \t]{0,3}"[^"\n]{1,64}"[^{}]{0,300}?"value"[ \t]{0,3}:[ \t]{0,3}"([^"\n]{8,512})"/g;
@@ -405,7 +475,42 @@ const REPL_PROMPT = /(?:>>>|##\[debug\]Evaluating|irb|pry|\[\d{1,4}\]|^In \[)/;
 /** What a REPL_PROMPT line holds somewhere (its `^In [` anywhere): no piece, no prompt. */
 const REPL_PROMPT_PIECE = /(?:>>>|##\[debug\]Evaluating|irb|pry|\[\d{1,4}\]|In \[)/g;
 const withoutCr = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.slice(0, -1) : l);
-const SHOWN_VALUE = /^[ \t]{0,8}(?:##\[debug\]Result:[ \t]*|=>[ \t]*|Out\[\d{1,4}\]:[ \t]*|\$\d{1,4} = )?(["']?)([^\s'"]{4,512})\1[ \t]*$/;
+const SHOWN_VALUE = /^(?:\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?[ \t]{0,8}(?:##\[debug\]Result:[ \t]*|=>[ \t]*|Out\[\d{1,4}\]:[ \t]*|\$\d{1,4} = )?(["']?)([^\s'"]{4,512})\1[ \t]*$/;
+
+// echo "deploying with $API_KEY": the output line is the same text with the secret in place of the variable.
+const ECHO_TEMPLATE = /^echo[ \t]{1,4}(?:-[neE]{1,2}[ \t]{1,4})?"([^"$\n]{0,100})\$\{?([A-Za-z_]\w{0,63})\}?([^"$\n]{0,100})"[ \t]*(?:;[ \t]*)?$/;
+
+function echoedSecret(text: string, cmd: string, ls: number, spans: Span[]): void {
+  const e = ECHO_TEMPLATE.exec(cmd);
+  if (!e || (!e[1] && !e[3]) || !isSensitiveName(e[2]) || ls >= text.length) return;
+  let le = text.indexOf('\n', ls);
+  if (le === -1) le = text.length;
+  if (le - ls > 4096) return;
+  work.reads += le - ls;
+  const out = text.slice(ls, le).replace(/\r$/, '');
+  if (!out.startsWith(e[1]) || !out.endsWith(e[3]) || out.length <= e[1].length + e[3].length) return;
+  const v = out.slice(e[1].length, out.length - e[3].length);
+  if (/\s/.test(v) || isPlaceholder(v)) return;
+  push(spans, ls + e[1].length, v, 'printed-secret');
+}
+
+// OpenVPN's auth-user-pass file (cat /etc/openvpn/auth.txt, or a "# path" header): a user line, then the password line.
+const OVPN_AUTH = /^(?:(?:sudo[ \t]+)?cat[ \t]+)?\S{0,200}(?:openvpn\/[\w./-]{0,80}(?:auth|pass|cred|login)[\w.-]{0,40}|auth-user-pass[\w.-]{0,40})[ \t]*$/;
+
+function openvpnAuth(text: string, cmd: string, ls: number, spans: Span[]): void {
+  if (!OVPN_AUTH.test(cmd) || ls >= text.length) return;
+  const ue = text.indexOf('\n', ls);
+  if (ue === -1 || ue - ls > 256) return;
+  let pe = text.indexOf('\n', ue + 1);
+  if (pe === -1) pe = text.length;
+  if (pe - ue > 512) return;
+  work.reads += pe - ls;
+  const user = text.slice(ls, ue).trim();
+  const out = text.slice(ue + 1, pe).replace(/\r$/, '');
+  const v = out.trim();
+  if (!user || /\s/.test(user) || PROMPT_START.test(text.slice(ls, ue)) || !v || PROMPT_START.test(out) || isPlaceholder(v)) return;
+  push(spans, ue + 1 + out.indexOf(v), v, 'openvpn-auth');
+}
 
 function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void {
   let m: RegExpExecArray | null;
@@ -413,8 +518,13 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
     PROMPT.lastIndex = 0;
     while ((m = scan(PROMPT, text))) {
       const cmd = m[1].trim();
-      const env = PRINTENV.exec(cmd);
-      const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd);
+      // docker exec api printenv X, kubectl exec pod -- printenv X: the container's printenv.
+      const inside = cmd.includes(' printenv ') && IN_CONTAINER.test(cmd) ? cmd.slice(cmd.indexOf(' printenv ') + 1) : cmd;
+      const env = PRINTENV.exec(inside);
+      if (!env && cmd.startsWith('echo')) echoedSecret(text, cmd, m.index + m[0].length + 1, spans);
+      if (cmd.includes('openvpn') || cmd.includes('auth-user-pass')) openvpnAuth(text, cmd, m.index + m[0].length + 1, spans);
+      const py = !env && (cmd.includes('print(') || cmd.includes('puts') || cmd.includes('console.log(')) ? PY_PRINT.exec(cmd) : null;
+      const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd) || (py !== null && isSensitiveName(py[1]));
       if (!prints) continue;
       // The first line of its output (pass show: the password, then other fields).
       const ls = m.index + m[0].length + 1;
@@ -426,9 +536,17 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
       const v = out.trim();
       if (!v || PROMPT_START.test(out) || v.length > 4096) continue;
       // A passphrase file may hold spaces; other outputs are one word.
-      if (/\s/.test(v) && !/^(?:sudo[ \t]+)?cat\b.*pass/.test(cmd)) continue;
+      if (/\s/.test(v) && !/^(?:sudo[ \t]+)?cat\b.*pass/.test(cmd) && !SECRET_MANAGER_READ.test(cmd) && !(py && py[2] === ',')) continue;
+      if (/^(?:error|warning|usage)\b/i.test(v)) continue;
       if (isFilePath(v)) continue;
-      push(spans, ls + out.indexOf(v), v, 'printed-secret');
+      // terraform output x prints "value": the secret is inside the quotes.
+      if (v.length > 2 && v.startsWith('"') && v.endsWith('"') && !py) {
+        push(spans, ls + out.indexOf(v) + 1, v.slice(1, -1), 'printed-secret');
+        continue;
+      }
+      // print(s.session_key, s.expire_date): the first value printed is the secret.
+      const w = py && py[2] === ',' ? v.split(/[ \t]/)[0] : v;
+      push(spans, ls + out.indexOf(w), w, 'printed-secret');
     }
   }
   if (text.includes('|')) {
@@ -464,6 +582,10 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
   if (has.has('AUTH ')) {
     REDIS_AUTH.lastIndex = 0;
     while ((m = scan(REDIS_AUTH, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'redis-auth');
+  }
+  if (has.has(') "')) {
+    REDIS_CONFIG.lastIndex = 0;
+    while ((m = scan(REDIS_CONFIG, text))) if (isSensitiveName(m[1]) && !isPlaceholder(m[2])) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'redis-config');
   }
   if (has.has('db.auth(')) {
     DB_AUTH.lastIndex = 0;

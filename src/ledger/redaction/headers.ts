@@ -101,6 +101,8 @@ const SCHEME_WORD = /^[A-Za-z][A-Za-z0-9_.-]{0,30}$/;
 const VARIABLE = /^\$\{?[A-Za-z_]\w*\}?$/;
 const UNDERSCORES = /_/g; // with replace only, which resets lastIndex
 
+const KUBECTL_REF = /^<set to the key '[^'\n]{1,253}' (?:in secret|of config map) '[^'\n]{1,253}'>(?:[ \t]{2,40}Optional: (?:true|false))?[ \t]*$/;
+
 /** Marks header credential values in `text`. */
 export function findHeaders(text: string, spans: Span[]): void {
   HEADER_RE.lastIndex = 0;
@@ -136,6 +138,8 @@ export function findHeaders(text: string, spans: Span[]): void {
     }
     const value = text.slice(start, end);
     if (start >= end || isPlaceholder(value) || VARIABLE.test(value)) continue;
+    // kubectl describe's env column: <set to the key 'x' in secret 'y'>  Optional: false (a template, then more columns).
+    if (value.startsWith('<') && KUBECTL_REF.test(value)) continue;
     spans.push({ start, end, rule: 'header' });
     HEADER_RE.lastIndex = end;
   }

@@ -8,7 +8,7 @@ export const SENSITIVE_WORDS = [
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
-export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk'];
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat'];
 
 /** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
 export const NOT_SECRET_AFTER = [
@@ -30,6 +30,7 @@ export const SENSITIVE_NAMES = [
   'connection_string', 'connectionstring', 'database_url', 'db_url', 'redis_url', 'mongo_url', 'mongodb_uri', 'amqp_url', 'broker_url', 'jsessionid', 'phpsessid',
   'private_key_id', 'api_hash', 'secret_id', 'encrypt', 'requirepass', 'masterauth', 'pgpass', 'wpa_psk', 'wep_key0', 'wep_key1', 'wep_key2', 'wep_key3',
   'unseal_key', 'recovery_key', 'root_token', 'otp_secret', 'totp_secret', 'mfa_secret', 'master_key',
+  'access_key_id', 'aws_access_key_id', 'vault_secret_id', 'approle_secret_id',
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
@@ -39,7 +40,8 @@ export const NOT_SECRET_BEFORE = ['existing', 'use', 'has', 'is', 'show', 'hide'
 export const KEY_QUALIFIERS = [
   'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth', 'subscription', 'client', 'app',
   'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
-  'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join',
+  'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join', 'sdk',
+  'application', 'sa', 'openai', 'anthropic', 'groq', 'cohere', 'mistral', 'gemini', 'sendgrid', 'mailgun', 'cosmos', 'cosmosdb',
 ];
 
 /** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */
@@ -97,7 +99,7 @@ export function nameWords(name: string): string[] {
     .filter(Boolean);
 }
 
-const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
+const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|writekey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
 
 /** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
 function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {
@@ -105,11 +107,13 @@ function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined 
   if (SENSITIVE_WORD_SET.has(w)) return w === 'pwd' && words.length === 1 ? 'last' : 'strong';
   if (SENSITIVE_LAST_SET.has(w)) {
     // "pass" and "auth" alone are too common as words (pass=1, auth=oauth2); they count after another word (DB_PW, db_pass).
-    if (words.length === 1 && (w === 'auth' || w === 'sig')) return undefined;
+    if (words.length === 1 && (w === 'auth' || w === 'sig' || w === 'pat')) return undefined;
     return 'last';
   }
   if (GLUED.test(w) && !/secretary$/.test(w)) return 'strong';
   if (w === 'key' && i > 0 && KEY_QUALIFIER_SET.has(words[i - 1])) return 'strong';
+  // AZURE_STORAGE_CONNECTION_STRING, primaryConnectionString: a connection string holds its credentials.
+  if (w === 'string' && i > 0 && words[i - 1] === 'connection') return 'strong';
   return undefined;
 }
 
@@ -262,6 +266,12 @@ const DOLLAR_IN_PATH = /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-][\w./:@${}-]{0,200}$/;
 const DOLLAR_NAME_DASH = /^\$[A-Za-z_]\w{0,80}-/;
 const DOLLAR_BRACED_THEN = /^\$\{[A-Za-z_]\w{0,80}\}[/:.-]/;
 const TERRAFORM_CALL = /^\$\{[A-Za-z_][\w.]{0,40}\(/;
+const DOLLAR_MACRO = /^\$\([A-Za-z_][\w.]{0,80}\)$/;
+const GRAFANA_EXPANSION = /^\$__(?:file|env|vault)\{[^{}\s]{1,200}\}$/;
+const SYMFONY_ENV = /^%env\([\w:.-]{1,80}\)%$/;
+const URL_TEMPLATE = /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/]{1,64}:([^\s@/]{1,128})@[^\s@]{1,200}$/i;
+const DEPLOY_TOKEN = /^(?:#\{[A-Za-z_][\w.:-]{0,80}\}|@@[A-Z][A-Z0-9_]{1,80}@@|__[A-Z][A-Z0-9_]{1,80}__)$/;
+const HOME_ASSISTANT_TAG = /^!(?:secret|env_var|include)[ \t]{1,4}[A-Za-z_][\w./-]{0,80}$/;
 const PERCENT_NAME = /^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/;
 const PERCENT_FORMAT = /^%\([A-Za-z_]\w{0,80}\)[sdr]$/;
 const PERCENT_DIRECTIVE = /^%[sdr]$/;
@@ -331,8 +341,11 @@ function placeholder(v: string): boolean {
     if (DOLLAR_IN_PATH.test(s) && !DOLLAR_NAME_DASH.test(s)) return true;
     if (DOLLAR_BRACED_THEN.test(s)) return true;
     if (TERRAFORM_CALL.test(s)) return true; // ${file("…")}: a Terraform function call
+    // $(DB_PASSWORD): an Azure Pipelines macro or a Kubernetes env expansion; $__file{…}, $__env{…}: Grafana provisioning.
+    if (DOLLAR_MACRO.test(s) || GRAFANA_EXPANSION.test(s)) return true;
   } else if (first === '`') return true;
   else if (first === '%') {
+    if (SYMFONY_ENV.test(s)) return true; // Symfony: %env(DATABASE_URL)%
     if (PERCENT_NAME.test(s) || PERCENT_FORMAT.test(s) || PERCENT_DIRECTIVE.test(s)) return true;
   } else if (first === '<' || first === '{' || first === '[' || first === '(') {
     // Templates: <your key>, {{ token }}, {token}, [hidden]; masks: (sensitive value), (hidden); PowerShell reads: (Get-Secret -Name X).
@@ -342,6 +355,11 @@ function placeholder(v: string): boolean {
   }
   const c0 = s.charCodeAt(0);
   const last = s.charCodeAt(s.length - 1);
+  // A URL template whose password is a placeholder (postgres://USER:PASSWORD@HOST:5432/DB).
+  const url = s.includes('://') ? URL_TEMPLATE.exec(s) : null;
+  if (url && placeholder(url[1])) return true;
+  // Deploy-time token replacement: #{DB_PASSWORD} (Octopus), @@DB_PASSWORD@@, __DB_PASSWORD__ (replace-tokens tasks).
+  if ((first === '#' || first === '@' || first === '_') && DEPLOY_TOKEN.test(s)) return true;
   if (MASKED.test(s)) return true;
   if ((last === 69 || last === 89) && AWS_DOCS_KEY.test(s)) return true; // AWS documentation keys (…EXAMPLE, …EXAMPLEKEY)
   if (last === 62 && PREFIXED_TEMPLATE.test(s)) return true; // pypi-<your-token>, sk-<key>
@@ -368,6 +386,7 @@ function placeholder(v: string): boolean {
   if (ASCII_LETTER[c0] === 1 && PREFIXED_INSTRUCTION.test(s)) return true; // xoxb-your-bot-token
   if (PLACEHOLDER_SUFFIX_LAST[last] === 1 && PLACEHOLDER_SUFFIX.test(s)) return true;
   if (CHANGE_ME.test(s)) return true;
+  if (first === '!' && HOME_ASSISTANT_TAG.test(s)) return true; // Home Assistant: !secret db_password
   if (first === '!' && (YAML_TAG.test(s) || ANSIBLE_VAULT.test(s))) return true; // YAML tags: CloudFormation !Ref DbPassword; Ansible Vault: ciphertext follows
   if ((s.includes(':') || s.startsWith('projects/')) && SECRET_REFERENCE.test(s)) return true;
   return placeholderWords(s);

@@ -194,6 +194,8 @@ function findContextSecrets(text: string, spans: Span[]): void {
     while ((m = scan(SQL_PASSWORD, text))) {
       const v = m[1] ?? m[2];
       if (isPlaceholder(v)) continue;
+      // 'password' in quotes is a quoted word (<set to the key 'password' in secret 'db'>), not the SQL keyword.
+      if (m.index > 0 && /["'`]/.test(text[m.index - 1])) continue;
       const start = m.index + m[0].length - 1 - v.length;
       spans.push({ start, end: start + v.length, rule: 'sql-password' });
     }
@@ -245,7 +247,10 @@ function findContextSecrets(text: string, spans: Span[]): void {
 
 const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{1,256})[ \t]{0,4}$/;
 const ROW = /^[ \t]{0,8}(?:[-*+~][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63}(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,2})[ \t]{2,40}(\S[^\n]{0,511})$/;
+// gh secret list, doppler secrets: a secret's name, then when it changed (Updated 2024-01-02, Updated about 2 months ago).
+const LISTED_AT = /^(?:updated|created|modified|rotated|last used|expires)[ \t]{1,4}(?:\d{4}-\d\d-\d\d\S{0,20}|(?:about |over |almost |less than )?(?:an?|\d{1,4}) (?:second|minute|hour|day|week|month|year)s? ago)$/i;
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
+const NETRC_QUOTED = /(?:^|[ \t])(?:password|passwd)[ \t]{1,16}"((?:[^"\\\n]|\\.){1,256})"[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
 const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
 const PIPE_CONT = /^[ \t]{0,8}\|?[ \t]{1,80}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}\|?[ \t]*$/;
@@ -306,6 +311,16 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'pgpass' });
   }
   m = l.includes('passw') ? NETRC_LINE.exec(l) : null;
+  // password "$GITHUB_TOKEN": a quoted reference is still a reference.
+  if (m && m[1].length > 2 && m[1].startsWith('"') && m[1].endsWith('"') && isPlaceholder(m[1].slice(1, -1))) m = null;
+  if (m && !isPlaceholder(m[1])) {
+    const at = l.lastIndexOf(m[1]);
+    spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
+  }
+  // .netrc with a quoted password (curl and Python read `password "two words"`).
+  // Alone on its line (after machine/login lines) or after machine/login/default on the same line: not prose that quotes a word.
+  m = l.includes('passw') && l.includes('"') ? NETRC_QUOTED.exec(l) : null;
+  if (m && !/^[ \t]{0,16}(?:password|passwd)[ \t]/.test(l) && !/\b(?:machine|login|default)[ \t]/.test(l)) m = null;
   if (m && !isPlaceholder(m[1])) {
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
@@ -333,7 +348,7 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(TRAILING_BLANKS, '');
     // More columns after the value (kubectl get, PAM's `password requisite pam_x.so`), or a cell separator: another table's row.
-    if (!isPlaceholder(v) && !EMPTY_CELL.test(v) && !MULTI_COLUMN.test(v)) {
+    if (!isPlaceholder(v) && !EMPTY_CELL.test(v) && !LISTED_AT.test(v) && !MULTI_COLUMN.test(v)) {
       const at = l.length - m[2].length;
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
     }
@@ -481,5 +496,26 @@ export function findNameValuePairs(text: string, spans: Span[]): void {
     const value = text.slice(v[0], v[1]);
     if (isPlaceholder(value)) continue;
     spans.push({ start: v[0], end: v[1], rule: 'name-value' });
+  }
+}
+
+/**
+ * A secret found once is a secret wherever else the text repeats it (`snyk config get api` prints the key that
+ * snyk.json then holds under a name too plain to judge). Values of 12 to 512 characters on one line, at most 8 of them, in texts up to 256 KiB.
+ */
+export function findRepeatedSecrets(text: string, spans: Span[]): void {
+  if (spans.length === 0 || text.length > 262144) return;
+  const seen = new Set<string>();
+  const n = spans.length;
+  for (let i = 0; i < n && seen.size < 8; i++) {
+    const s = spans[i];
+    if (s.end - s.start < 12 || s.end - s.start > 512) continue;
+    const v = text.slice(s.start, s.end);
+    if (seen.has(v) || v.includes('\n')) continue;
+    seen.add(v);
+    work.reads += text.length;
+    for (let at = text.indexOf(v), k = 0; at !== -1 && k < 64; at = text.indexOf(v, at + v.length), k++) {
+      if (at !== s.start) spans.push({ start: at, end: at + v.length, rule: s.rule });
+    }
   }
 }

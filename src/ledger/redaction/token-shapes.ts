@@ -28,6 +28,22 @@ const mixed = (m: string) => DIGIT.test(m) && UPPER.test(m) && LOWER.test(m);
 const notDocsExample = (m: string) => !m.includes('EXAMPLE');
 const notAllOneClass = (m: string) => DIGIT.test(m) && LETTER.test(m);
 
+/** Token prefixes whose base64 (at the start of an encoded value) marks an encoded token: decoded, the value must be that token. */
+const B64_TOKENS: [string, RegExp][] = [
+  ['ghp_', /^gh[pousr]_[A-Za-z0-9]{30,255}$/], ['gho_', /^gh[pousr]_[A-Za-z0-9]{30,255}$/], ['ghs_', /^gh[pousr]_[A-Za-z0-9]{30,255}$/],
+  ['github_pat_', /^github_pat_[A-Za-z0-9_]{22,255}$/], ['glpat-', /^glpat-[A-Za-z0-9_-]{20,64}$/], ['dckr_pat_', /^dckr_pat_[A-Za-z0-9_-]{20,64}$/],
+  ['pypi-AgE', /^pypi-AgE[A-Za-z0-9_-]{50,1024}$/], ['rubygems_', /^rubygems_[a-f0-9]{48}$/], ['npm_', /^npm_[A-Za-z0-9]{36}$/],
+  ['cio', /^cio[A-Za-z0-9]{32}$/], ['sk_live_', /^[sr]k_live_[A-Za-z0-9]{16,255}$/], ['xoxb-', /^xox[abpe]-[A-Za-z0-9-]{10,250}$/], ['xoxp-', /^xox[abpe]-[A-Za-z0-9-]{10,250}$/],
+  ['sk-ant-', /^sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{20,255}$/], ['sk-proj-', /^sk-proj-[A-Za-z0-9_-]{20,255}$/], ['hf_', /^hf_[A-Za-z0-9]{30,40}$/],
+  ['AKIA', /^AKIA[A-Z0-9]{16}$/], ['glrt-', /^glrt-[A-Za-z0-9_-]{20,64}$/], ['hvs.', /^hv[sb]\.[A-Za-z0-9_-]{20,400}$/],
+];
+const B64_PREFIX_HINTS = [...new Set(B64_TOKENS.map(([p]) => Buffer.from(p).toString('base64').slice(0, Math.floor(p.length / 3) * 4)))];
+const B64_TOKEN = new RegExp(`\\b(?:${B64_PREFIX_HINTS.map((h) => h.replace(/[+/]/g, '\\$&')).join('|')})[A-Za-z0-9+/]{16,1400}={0,2}(?![A-Za-z0-9+/=])`, 'g');
+function decodesToToken(m: string): boolean {
+  const d = Buffer.from(m, 'base64').toString('latin1').replace(/\r?\n$/, '');
+  return B64_TOKENS.some(([, re]) => re.test(d));
+}
+
 export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'private-key', example: '-----BEGIN … PRIVATE KEY----- … -----END … PRIVATE KEY-----', hints: ['PRIVATE KEY'], re: /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|$)/g },
   { name: 'pgp-private-key', example: '-----BEGIN PGP PRIVATE KEY BLOCK-----', hints: ['PGP PRIVATE'], re: /-----BEGIN PGP PRIVATE KEY BLOCK-----[\s\S]{0,40000}?(?:-----END PGP PRIVATE KEY BLOCK-----|$)/g },
@@ -39,6 +55,7 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'aws-secret-key', example: 'SecretAccessKey: <40 characters>', hints: ['ecret', 'ECRET'], re: /(?:secret[_ -]?access[_ -]?key|SecretAccessKey|SECRET_ACCESS_KEY|aws_secret_key|AWS_SECRET_KEY|aws_secret|AWS_SECRET)["']?[\s,:=|]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1, check: notDocsExample },
   { name: 'gcp-api-key', example: 'AIza…', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { name: 'gcp-oauth-token', example: 'ya29.…', hints: ['ya29.'], re: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
+  { name: 'google-refresh-token', example: '1//0…', hints: ['1//0'], re: /(?<![\w/])1\/\/0[A-Za-z0-9_-]{30,512}(?![A-Za-z0-9_-])/g, check: mixed },
   { name: 'google-oauth-secret', example: 'GOCSPX-…', hints: ['GOCSPX-'], re: /\bGOCSPX-[0-9A-Za-z_-]{20,64}/g },
   { name: 'azure-storage-key', example: 'AccountKey=…', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
   { name: 'azure-sas-signature', example: '?sig=…', hints: ['sig='], re: /[?&]sig=([A-Za-z0-9%+/]{20,256}={0,2})/g, group: 1 },
@@ -117,6 +134,24 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'pinecone-key', example: 'pcsk_…', hints: ['pcsk_'], re: /\bpcsk_[A-Za-z0-9_]{40,80}\b/g },
   { name: 'langsmith-key', example: 'lsv2_pt_ lsv2_sk_', hints: ['sv2_'], re: /\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b/g },
   { name: 'render-key', example: 'rnd_…', hints: ['rnd_'], re: /\brnd_[A-Za-z0-9]{28,40}\b/g, check: mixed },
+  // aws iam create-access-key --output text: key id, creation time, then the secret.
+  { name: 'aws-secret-key', example: 'AKIA…<TAB><date><TAB><40 characters>', hints: ['AKIA', 'ASIA'], re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\t\d{4}-\d\d-\d\dT[0-9:.+Z-]{8,25}\t([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g, group: 1, check: notDocsExample },
+  // STS session tokens: base64 of a protobuf that starts with the same bytes (IQoJb3JpZ2luX2Vj… = "!\n\torigin_ec", FwoGZXIvYXdz… = "\n\x06er/aws").
+  { name: 'aws-session-token', example: 'IQoJb3JpZ2luX2Vj… FwoGZXIvYXdz…', hints: ['IQoJb3JpZ2lu', 'FwoGZXIvYXdz'], re: /\b(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/]{100,4096}={0,2}/g },
+  { name: 'airtable-pat', example: 'pat<14>.<64 hex>', hints: ['pat'], re: /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g },
+  { name: 'asana-pat', example: '2/<16 digits>/<16 digits>:<32 hex>, 1/<digits>:<32 hex>', hints: ['2/', '1/'], re: /\b(?:1\/\d{10,20}|2\/\d{10,20}\/\d{10,20}):[a-f0-9]{32}(?![A-Za-z0-9])/g },
+  { name: 'twitch-oauth-token', example: 'oauth:<30>', hints: ['oauth:'], re: /\boauth:([a-z0-9]{30})(?![A-Za-z0-9])/g, group: 1, check: notAllOneClass },
+  { name: 'crates-io-token', example: 'cio + 32', hints: ['cio'], re: /\bcio[A-Za-z0-9]{32}\b/g, check: mixed },
+  { name: 'launchdarkly-key', example: 'sdk-<uuid> mob-<uuid> api-<uuid>', hints: ['sdk-', 'mob-'], re: /\b(?:sdk|mob)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b/g },
+  { name: 'pagerduty-integration-key', example: 'events.pagerduty.com/integration/<32>/enqueue', hints: ['pagerduty.com/integration/'], re: /pagerduty\.com\/integration\/([A-Za-z0-9]{32})(?![A-Za-z0-9])/g, group: 1 },
+  { name: 'zapier-webhook', example: 'hooks.zapier.com/hooks/catch/<account>/<hook>/', hints: ['hooks.zapier.com/'], re: /hooks\.zapier\.com\/hooks\/(?:catch|standard)\/\d{3,12}\/([A-Za-z0-9]{6,40})/g, group: 1 },
+  { name: 'ifttt-webhook-key', example: 'maker.ifttt.com/trigger/<event>/with/key/<key>', hints: ['ifttt.com/'], re: /maker\.ifttt\.com\/(?:trigger\/[\w.-]{1,80}\/(?:json\/)?with\/key|use)\/([A-Za-z0-9_-]{16,64})/g, group: 1 },
+  // az storage account keys list -o tsv: creation time, key name, permissions, value.
+  { name: 'azure-storage-key', example: 'key1<TAB>FULL<TAB><88 base64>', hints: ['FULL\t', 'READ\t', 'Full\t', 'Read\t'], re: /\b(?:key|kerb)[12]\t(?:FULL|READ|Full|Read)\t([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
+  // az acr credential show -o tsv: each password, then its name.
+  { name: 'acr-password', example: '<password><TAB>password2', hints: ['\tpassword'], re: /(?<![^\n])([A-Za-z0-9+/=]{20,200})\tpassword2?(?=\r?\n|$)/g, group: 1 },
+  // A token shape in base64 (echo "$TOKEN" | base64 in a CI log): the encoding of its prefix, checked by decoding.
+  { name: 'base64-token', example: 'base64 of ghp_… dckr_pat_… pypi-AgE… rubygems_… cio…', hints: B64_PREFIX_HINTS, re: B64_TOKEN, check: decodesToToken },
   { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /(?<![A-Za-z0-9_-])(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => (DIGIT.test(m) || BEARER_PUNCT.test(m)) && !isPlaceholder(m) },
   { name: 'jwt', example: 'eyJ….eyJ….…', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}/g },
 ];
