@@ -7,6 +7,13 @@ import { redactText } from '../src/ledger/redact';
 
 /** [cause, text, secret that must go] */
 export const SECRETS: [string, string, string][] = [
+  ['a call naming a secret header', 'req.headers.Add("X-Api-Key", "7f3c9a1e5b2d4f6a8c0e")\n', '7f3c9a1e5b2d4f6a8c0e'],
+  ['setHeader of Authorization', "res.setHeader('Authorization', 'Bearer q8Zt4Lm2Xv7Pn3Wr9Ks5')\n", 'q8Zt4Lm2Xv7Pn3Wr9Ks5'],
+  ['builder method bearer_auth', 'let r = c.get(url).bearer_auth("Hq4z-Vt7xN2mLp9sKw3rJ6").send()?;\n', 'Hq4z-Vt7xN2mLp9sKw3rJ6'],
+  ['builder method basic_auth with Some', 'c.get(u).basic_auth("svc", Some("mango=Lantern_73")).send()\n', 'mango=Lantern_73'],
+  ['FTP script PASS line', 'ftp -n host <<EOF\nquote USER up\nquote PASS pine-Otter_55\nbin\nEOF\n', 'pine-Otter_55'],
+  ['JWK private member', '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}\n', 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI'],
+  ['bracketed form field naming a secret', "gh api repos/o/r/hooks -f 'config[secret]=9a8b7c6d5e4f3a2b1c0d'\n", '9a8b7c6d5e4f3a2b1c0d'],
   ['glued db password name', 'MYPGPASS=tulip-Quartz771!\n', 'tulip-Quartz771!'],
   ['requirepass name', 'REDIS_REQUIREPASS=Zq8!vLp2Wm\n', 'Zq8!vLp2Wm'],
   ['WordPress salts', "define('LOGGED_IN_SALT', 'h7Gd9kLm2Pq4Rs6Tv8Wx0Yz1Ab3Cd5Ef7Gh9Jk2Lm4Np6Qr8St0Uv2Wx4Yz6Ab8');\n", 'h7Gd9kLm2Pq4Rs6Tv8Wx0Yz1Ab3Cd5Ef7Gh9Jk2Lm4Np6Qr8St0Uv2Wx4Yz6Ab8'],
@@ -162,6 +169,10 @@ export const SECRETS: [string, string, string][] = [
 
 /** [cause, text, look-alike that must stay] */
 export const LOOKALIKES: [string, string, string][] = [
+  ['a call naming an ordinary setting', 'cfg.set("timeout", "30s")\n', '"30s"'],
+  ['a JWK public key keeps x and y', '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}\n', 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0'],
+  ['FTP PASS of a variable', 'quote PASS $FTP_PASSWORD\n', '$FTP_PASSWORD'],
+  ['bracketed field naming no secret', "gh api repos/o/r/hooks -f 'config[url]=https://ci.example.net/hook'\n", 'https://ci.example.net/hook'],
   ['JWK thumbprint', '{"kid":"k1","x5t":"Qm9vZ1l3cU9aM2R0WnB4TjhLa1E","e":"AQAB"}', 'Qm9vZ1l3cU9aM2R0WnB4TjhLa1E'],
   ['existing secret name', 'auth:\n  existingSecret: app-db-creds\n', 'app-db-creds'],
   ['ConfigMap base64 of plain JSON', 'binaryData:\n  flags.json: ' + Buffer.from('{"darkMode": true, "maxItems": 25}').toString('base64') + '\n', Buffer.from('{"darkMode": true, "maxItems": 25}').toString('base64')],

@@ -28,7 +28,17 @@ const ARROW_PAIR = /(?:(["'])([A-Za-z_][\w.-]{0,63})\1|:([A-Za-z_]\w{0,63}))[ \t
 // $cfg['password'] = 'x'; app.config['SECRET_KEY'] = 'x'; settings["token"] := "x".
 const SUBSCRIPT = /\[[ \t]{0,2}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,2}\][ \t]{0,3}(?::=|=(?![=>]))[ \t]{0,3}/g;
 // define('DB_PASSWORD', 'x'); os.environ.get("SECRET_KEY", "default"); ENV.fetch("TOKEN", "x").
-const NAMED_CALL = /\b(?:define|getenv|get|fetch|setdefault|env|Setting|config)\([ \t]{0,3}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,3},[ \t]{0,20}/g;
+// Any call whose first argument names a secret and whose second is its value: define('AUTH_KEY', 'x'),
+// headers.Add("X-Api-Key", "x"), setHeader('Authorization', 'Bearer x'), put("password", "x").
+const NAMED_CALL = /\b(?:[A-Za-z_$][\w$]{0,40})\([ \t]{0,3}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,3},[ \t]{0,20}/g;
+// A builder method named for a credential with a literal argument: .bearer_auth("x"), .basicAuth("u", "x"), .setApiKey("x").
+const CREDENTIAL_METHOD = /\.((?:bearer_?auth|basic_?auth|set_?api_?key|with_?token|set_?token|set_?password|api_?key|auth_?token|with_?api_?key|with_?credentials|password|token))\([ \t]{0,3}(?:(["'])[^"'\n]{0,128}\2[ \t]{0,3},[ \t]{0,3}(?:Some\()?)?(["'])((?:[^"'\\\n]|\\.){6,512})\3/gi;
+// An FTP script's password line: `quote PASS x`, `PASS x`, `pass x` after `user`.
+const FTP_PASS = /^[ \t]{0,8}(?:quote[ \t]{1,4}|literal[ \t]{1,4})?PASS[ \t]{1,4}(\S{1,256})[ \t]*$/gm;
+// A JWK's private members (RSA d p q dp dq qi, EC/OKP d, oct k) when the object is a key (kty).
+const JWK_PRIVATE = /"(?:d|p|q|dp|dq|qi|k)"[ \t]{0,2}:[ \t]{0,2}"([A-Za-z0-9_-]{16,4096}={0,2})"/g;
+// name[key]=value where the key names a secret (gh api -f 'config[secret]=x', form fields).
+const BRACKET_NAME = /\b[A-Za-z_][\w-]{0,40}\[([A-Za-z_][\w-]{0,40})\]=([^\s'"&]{6,512})/g;
 // libpq inside a quoted DSN: password=''x''.
 const DOUBLED_QUOTES = /=[ \t]{0,3}''((?:[^'\n]|'(?!')){1,256})''/g;
 // Oracle user/password@host: jdbc:oracle:thin:scott/x@//h, sqlplus scott/x@db, CONNECT scott/x@db.
@@ -184,6 +194,22 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     NAMED_CALL.lastIndex = 0;
     // PHP constants: WordPress's AUTH_KEY, NONCE_KEY, LOGGED_IN_SALT are keys whatever their first word.
     while ((m = scan(NAMED_CALL, text))) valueAfter(text, m.index + m[0].length, m[0].startsWith('define') && /^[A-Z_]{2,40}_(?:KEY|SALT)$/.test(m[2]) ? 'SECRET_KEY' : m[2], spans, 'named-call', true);
+  }
+  if (text.includes('.') && text.includes('(')) {
+    CREDENTIAL_METHOD.lastIndex = 0;
+    while ((m = scan(CREDENTIAL_METHOD, text))) push(spans, m.index + m[0].length - 1 - m[4].length, m[4], 'credential-call');
+  }
+  if (text.includes('PASS')) {
+    FTP_PASS.lastIndex = 0;
+    while ((m = scan(FTP_PASS, text))) if (!/^[*x•]+$|^\$|^</.test(m[1])) push(spans, m.index + m[0].indexOf(m[1], m[0].indexOf('PASS') + 4), m[1], 'ftp-pass');
+  }
+  if (text.includes('"kty"')) {
+    JWK_PRIVATE.lastIndex = 0;
+    while ((m = scan(JWK_PRIVATE, text))) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'jwk-private');
+  }
+  if (text.includes(']=')) {
+    BRACKET_NAME.lastIndex = 0;
+    while ((m = scan(BRACKET_NAME, text))) if (isSensitiveName(m[1]) && isSensitiveAssignment(m[1], m[2])) push(spans, m.index + m[0].length - m[2].length, m[2], 'assignment');
   }
   if (has.has("=''")) {
     DOUBLED_QUOTES.lastIndex = 0;
