@@ -169,6 +169,8 @@ export const SECRETS: [string, string, string][] = [
 
 /** [cause, text, look-alike that must stay] */
 export const LOOKALIKES: [string, string, string][] = [
+  ['a value shown masked in the middle', 'INFO api_key=pk_test_...9d2e loaded (masked)\n', 'pk_test_...9d2e'],
+  ['a secret given as the file that holds it', 'kubectl create secret generic api --from-file=token=./secrets/api-token.txt\n', './secrets/api-token.txt'],
   ['a call naming an ordinary setting', 'cfg.set("timeout", "30s")\n', '"30s"'],
   ['a JWK public key keeps x and y', '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}\n', 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0'],
   ['FTP PASS of a variable', 'quote PASS $FTP_PASSWORD\n', '$FTP_PASSWORD'],

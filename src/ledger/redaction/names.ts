@@ -327,7 +327,11 @@ export function isPlaceholder(v: string): boolean {
   return r;
 }
 
+/** A value shown with its middle masked: a prefix, `...` or `…`, and at most four characters (sk_live_...4242). */
+const MASKED_MIDDLE = /^[\w-]{0,16}(?:\.{3}|\u2026)[\w]{0,4}$/;
+
 function placeholder(v: string): boolean {
+  if (MASKED_MIDDLE.test(v)) return true;
   const s = v.trim();
   if (s.length < 3) return true;
   if (s.includes('[REDACTED')) return true;

@@ -2,7 +2,7 @@
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
 import { SECRET_COOKIE } from './headers';
-import { isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeSensitiveName } from './names';
+import { isFilePath, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeSensitiveName } from './names';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
 
@@ -139,6 +139,8 @@ export function findLineSecrets(text: string, spans: Span[]): void {
       // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
       if (!DIGIT.test(v) && !NOT_LETTER.test(v) && !(LOWER.test(v) && UPPER.test(v.slice(1)))) continue;
       if (isPlaceholder(v)) continue;
+      // A file that holds the secret (--from-file=password=./db-password.txt), not the secret.
+      if (isFilePath(v)) continue;
       // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.
       if (!q && OPENS_PLACEHOLDER[v.charCodeAt(0)] === 1 && text.charCodeAt(start + v.length) === 32 && isPlaceholder(text.slice(start, lineEnd(text, start, 256)))) continue;
       spans.push({ start, end: start + v.length, rule: 'prose' });
