@@ -77,3 +77,17 @@ export function bundledFixture(tsFile: string): string {
   }
   return out;
 }
+
+/** The URL a `loom serve` child prints once it listens; rejects with its stderr when it exits first. */
+export function listeningUrl(child: import('node:child_process').ChildProcess): Promise<string> {
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+}
+

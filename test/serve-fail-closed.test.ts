@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, tempDir } from './helpers';
+import { CLI, listeningUrl, tempDir } from './helpers';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -17,15 +17,7 @@ function start(args: string[]): Promise<{ url: string; project: string }> {
   const project = tempDir();
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project, ...args], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1], project });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  return listeningUrl(child).then((url) => ({ url, project }));
 }
 
 function post(url: string, path: string, body: string | Buffer): Promise<{ status: number; json: Record<string, unknown> }> {

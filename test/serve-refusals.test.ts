@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, run, tempDir } from './helpers';
+import { CLI, listeningUrl, run, tempDir } from './helpers';
 
 const TOKEN = 'refusal-token-0123456789abcdef';
 const children: ChildProcess[] = [];
@@ -27,15 +27,7 @@ async function start(args: string[] = [], token = true): Promise<{ url: string; 
   }
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', root, ...args], { cwd: root, env: { ...process.env, LOOM_SERVE_TOKEN: token ? TOKEN : '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1], root });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  return listeningUrl(child).then((url) => ({ url, root }));
 }
 
 interface Res {

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, tempDir } from '../helpers';
+import { CLI, listeningUrl, tempDir } from '../helpers';
 import { startPgServer, type PgServer } from '../pg-server';
 import { loom, query } from '../team-helpers';
 
@@ -38,15 +38,7 @@ function serve(): Promise<{ url: string; child: ChildProcess }> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  return listeningUrl(child).then((url) => ({ url, child }));
 }
 
 /** The decision answered, or undefined when the instance died before answering. */

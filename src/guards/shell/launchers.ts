@@ -11,7 +11,7 @@ import {
   CONTAINER_RUNNERS, DEBUGGERS, ELISP_CALLS, EX_EDITORS, EX_LANG, GIT_HOOKS, GIT_RUN_ENV, GIT_RUN_KEYS, GIT_RUN_OPERANDS, GIT_RUN_OPTIONS,
   LOCAL_HOSTS, PAGER_COMMANDS, RECIPE_RUNNERS, REMOTE_EXEC, SCRIPT_SETTERS, SSH_GRAMMAR, TCL_RUNS, type GitValueRuns,
 } from './tables/launchers';
-import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ESCAPES, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS } from './tables/git';
+import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ESCAPES, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, keyMatches } from './tables/git';
 import { work } from './work';
 
 /** What a command launches. */
@@ -68,14 +68,6 @@ export function launchesOf(ctx: LaunchCtx): Launch[] {
 }
 
 // ---------------------------------------------------------------- git
-
-function keyMatches(pattern: string, key: string): boolean {
-  const p = pattern.split('.');
-  const k = key.split('.');
-  if (p.length === 2 && p[1] === '*') return k.length >= 2 && k[0] === p[0];
-  if (p.length === 3 && p[1] === '*') return k.length >= 3 && k[0] === p[0] && k[k.length - 1] === p[2];
-  return pattern === key;
-}
 
 /** How git runs the value of config key `key` (undefined: it does not run it). */
 export function gitKeyRuns(key: string): GitValueRuns | undefined {

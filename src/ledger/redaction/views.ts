@@ -196,20 +196,20 @@ function changedParts(text: string): number[] | undefined {
   }
   escapes.sort((a, b) => a - b);
   let e = 0;
+  // An escape on the line being read makes it hot; one on an earlier line adds that whole line.
+  const escapeAt = (at: number): void => {
+    if (at >= lineStart) {
+      hot = true;
+      return;
+    }
+    const le = text.indexOf('\n', at);
+    add(text.lastIndexOf('\n', at) + 1, le === -1 ? n : le);
+  };
   // test, not exec: the candidate is one character, at lastIndex - 1, and no match array is built per line end.
   while (total < MAX_VIEW && CANDIDATE.test(text)) {
     const i = CANDIDATE.lastIndex - 1;
     // Escapes on lines before this candidate make their lines hot.
-    while (e < escapes.length && escapes[e] < i) {
-      const at = escapes[e++];
-      if (at >= lineStart) hot = true;
-      else {
-        const ls = text.lastIndexOf('\n', at) + 1;
-        let le = text.indexOf('\n', at);
-        if (le === -1) le = n;
-        add(ls, le);
-      }
-    }
+    while (e < escapes.length && escapes[e] < i) escapeAt(escapes[e++]);
     const c = text.charCodeAt(i);
     if (c === 10) {
       let join = false;
@@ -235,16 +235,7 @@ function changedParts(text: string): number[] | undefined {
       if ((q === 34 || q === 39) && concatEnd(text, b, n) !== -1) hot = true;
     }
   }
-  while (e < escapes.length && total < MAX_VIEW) {
-    const at = escapes[e++];
-    if (at >= lineStart) hot = true;
-    else {
-      const ls = text.lastIndexOf('\n', at) + 1;
-      let le = text.indexOf('\n', at);
-      if (le === -1) le = n;
-      add(ls, le);
-    }
-  }
+  while (e < escapes.length && total < MAX_VIEW) escapeAt(escapes[e++]);
   if (hot) add(lineStart, n);
   return parts;
 }

@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS } from '../tables/git';
+import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS, keyMatches } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
 
 export function isProtectedBranch(r: Pick<RuleContext, 'opts'>, branch: string): boolean {
@@ -379,14 +379,6 @@ forge.names = ['gh', 'glab'];
 export const GIT_RULES: Rule[] = [git, forge];
 
 // ---------------------------------------------------------------- config written on the line
-
-function keyMatches(pattern: string, key: string): boolean {
-  const p = pattern.split('.');
-  const k = key.split('.');
-  if (p.length === 2 && p[1] === '*') return k.length >= 2 && k[0] === p[0];
-  if (p.length === 3 && p[1] === '*') return k.length >= 3 && k[0] === p[0] && k[k.length - 1] === p[2];
-  return pattern === key;
-}
 
 /** A config key as git compares it: section and variable name lowercased, the subsection kept. */
 export function gitConfigKey(key: string): string {

@@ -211,3 +211,12 @@ export const FORGE_COMMANDS: { cli: string; sub: string[]; /** Tested on the res
 export const FORGE_API_WITH_ARG = ['-X', '--method', '-H', '--header', '-f', '--raw-field', '-F', '--field', '--input', '-q', '--jq', '-t', '--template', '--hostname', '--cache', '-p', '--preview'];
 /** Options that give body fields (their presence makes the default method POST). */
 export const FORGE_API_FIELDS = ['-f', '--raw-field', '-F', '--field'];
+
+/** A config key against a table pattern: `pager.*` (any variable of the section), `filter.*.clean` (any subsection). */
+export function keyMatches(pattern: string, key: string): boolean {
+  const p = pattern.split('.');
+  const k = key.split('.');
+  if (p.length === 2 && p[1] === '*') return k.length >= 2 && k[0] === p[0];
+  if (p.length === 3 && p[1] === '*') return k.length >= 3 && k[0] === p[0] && k[k.length - 1] === p[2];
+  return pattern === key;
+}
