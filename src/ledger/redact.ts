@@ -425,8 +425,9 @@ function escapeAt(text: string, i: number): boolean {
  * before it and the line after it (a `name:` line above a `value:` line, a table header right
  * above its rows, a quoted value that ends on the next line). An escaped line that may be a table
  * header naming a secret column (a cell separator and a sensitive-name needle or a \u escape)
- * extends its part to the end of the text: its rows may be plain lines anywhere below.
- * Escapes never pair across a real line end, so each part decodes as it would in the whole text.
+ * extends its part over the table's rows: the lines below it that hold a cell separator too.
+ * (To the end of the text, as before, made source code with one such line anywhere a second full
+ * pass.) Escapes never pair across a real line end, so each part decodes as it would in the whole text.
  */
 function escapedParts(text: string): number[] {
   const n = text.length;
@@ -444,7 +445,7 @@ function escapedParts(text: string): number[] {
     let end = le < n ? text.indexOf('\n', le + 1) : n;
     if (end === -1) end = n;
     work.reads += end - start;
-    if (mayBeHeader(text, ls, le)) end = n;
+    if (mayBeHeader(text, ls, le)) end = tableEnd(text, end);
     if (parts.length > 0 && start <= parts[parts.length - 1]) parts[parts.length - 1] = Math.max(parts[parts.length - 1], end);
     else parts.push(start, end);
     if (end >= n) break;
@@ -454,6 +455,21 @@ function escapedParts(text: string): number[] {
 }
 
 const CELL_SEPARATOR = /[,|;\t]|\\t/;
+
+/** The end of the run of lines from `from` that hold a cell separator (a table's rows), and one line more. */
+function tableEnd(text: string, from: number): number {
+  const n = text.length;
+  let at = from;
+  while (at < n) {
+    let le = text.indexOf('\n', at + 1);
+    if (le === -1) le = n;
+    work.reads += le - at;
+    const row = CELL_SEPARATOR.test(text.slice(at, le));
+    at = le;
+    if (!row) break;
+  }
+  return at;
+}
 
 function mayBeHeader(text: string, ls: number, le: number): boolean {
   const line = text.slice(ls, le);
