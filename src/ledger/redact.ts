@@ -11,7 +11,8 @@ import { findHeaders } from './redaction/headers';
 import { isBasicCredential, isNotSecretName, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
-import { TOKEN_SHAPES } from './redaction/token-shapes';
+import { scanLines } from './redaction/anchored';
+import { TOKEN_SHAPES, type TokenShape } from './redaction/token-shapes';
 import { normalizedView } from './redaction/views';
 import { scan, work } from './redaction/work';
 
@@ -320,6 +321,10 @@ export function findTokens(text: string, spans: Span[], present = presentHints(t
   if (present.size === 0) return;
   for (const shape of TOKEN_SHAPES) {
     if (!shape.hints.some((h) => present.has(h))) continue;
+    if (shape.anchor) {
+      scanLines(shape.re, shape.anchor, text, (m) => tokenMatch(shape, m, text, spans));
+      continue;
+    }
     shape.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = scan(shape.re, text))) {
@@ -327,26 +332,30 @@ export function findTokens(text: string, spans: Span[], present = presentHints(t
         shape.re.lastIndex++;
         continue;
       }
-      let start = m.index;
-      let secret = m[0];
-      if (shape.group) {
-        const g = m[shape.group];
-        if (!g) continue;
-        start = m.index + m[0].lastIndexOf(g);
-        secret = g;
-      }
-      if (secret.startsWith('[REDACTED') || (shape.check && !shape.check(secret))) continue;
-      // ghp_xxxxxxxx…, sk_live_00000000…: a documented shape filled with a placeholder.
-      if (PLACEHOLDER_RUN.test(secret) && !shape.name.includes('private-key')) continue;
-      let end = start + secret.length;
-      // PuTTY: the base64 lines end before "Private-MAC:" (the class also takes the next line's first letters).
-      if (shape.name === 'putty-private-key') {
-        const nl = Math.max(secret.lastIndexOf('\n'), secret.lastIndexOf('\\n'));
-        if (nl > 0 && /^[A-Za-z-]*$/.test(secret.slice(nl + 1).replace(/^n/, '')) && text[end] === '-') end = start + nl;
-      }
-      spans.push({ start, end, rule: shape.name });
+      tokenMatch(shape, m, text, spans);
     }
   }
+}
+
+function tokenMatch(shape: TokenShape, m: RegExpExecArray, text: string, spans: Span[]): void {
+  let start = m.index;
+  let secret = m[0];
+  if (shape.group) {
+    const g = m[shape.group];
+    if (!g) return;
+    start = m.index + m[0].lastIndexOf(g);
+    secret = g;
+  }
+  if (secret.startsWith('[REDACTED') || (shape.check && !shape.check(secret))) return;
+  // ghp_xxxxxxxx…, sk_live_00000000…: a documented shape filled with a placeholder.
+  if (PLACEHOLDER_RUN.test(secret) && !shape.name.includes('private-key')) return;
+  let end = start + secret.length;
+  // PuTTY: the base64 lines end before "Private-MAC:" (the class also takes the next line's first letters).
+  if (shape.name === 'putty-private-key') {
+    const nl = Math.max(secret.lastIndexOf('\n'), secret.lastIndexOf('\\n'));
+    if (nl > 0 && /^[A-Za-z-]*$/.test(secret.slice(nl + 1).replace(/^n/, '')) && text[end] === '-') end = start + nl;
+  }
+  spans.push({ start, end, rule: shape.name });
 }
 
 // Cheap pre-checks: most strings in a record are short and plain.

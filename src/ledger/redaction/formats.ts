@@ -9,6 +9,7 @@
 import { NO_VALUE_FLAG } from './cli-flags';
 import { SECRET_COOKIE } from './headers';
 import { isFilePath, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
+import { scanLines } from './anchored';
 import { readValue, type Span } from './text';
 import { scan, work } from './work';
 
@@ -31,18 +32,22 @@ const SUBSCRIPT = /\[[ \t]{0,2}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,2}\][ \t]{
 // Any call whose first argument names a secret and whose second is its value: define('AUTH_KEY', 'x'),
 // headers.Add("X-Api-Key", "x"), setHeader('Authorization', 'Bearer x'), put("password", "x").
 const NAMED_CALL = /\b(?:[A-Za-z_$][\w$]{0,40})\([ \t]{0,3}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,3},[ \t]{0,20}/g;
+const NAMED_CALL_ANCHOR = /\([ \t]{0,3}["']/g;
 // A builder method named for a credential with a literal argument: .bearer_auth("x"), .basicAuth("u", "x"), .setApiKey("x").
 const CREDENTIAL_METHOD = /\.((?:bearer_?auth|basic_?auth|set_?api_?key|with_?token|set_?token|set_?password|api_?key|auth_?token|with_?api_?key|with_?credentials|password|token))\([ \t]{0,3}(?:(["'])[^"'\n]{0,128}\2[ \t]{0,3},[ \t]{0,3}(?:Some\()?)?(["'])((?:[^"'\\\n]|\\.){6,512})\3/gi;
 // An FTP script's password line: `quote PASS x`, `PASS x`, `pass x` after `user`.
 const FTP_PASS = /^[ \t]{0,8}(?:quote[ \t]{1,4}|literal[ \t]{1,4})?PASS[ \t]{1,4}(\S{1,256})[ \t]*$/gm;
+const FTP_PASS_ANCHOR = /PASS[ \t]/g;
 // A JWK's private members (RSA d p q dp dq qi, EC/OKP d, oct k) when the object is a key (kty).
 const JWK_PRIVATE = /"(?:d|p|q|dp|dq|qi|k)"[ \t]{0,2}:[ \t]{0,2}"([A-Za-z0-9_-]{16,4096}={0,2})"/g;
 // name[key]=value where the key names a secret (gh api -f 'config[secret]=x', form fields).
 const BRACKET_NAME = /\b[A-Za-z_][\w-]{0,40}\[([A-Za-z_][\w-]{0,40})\]=([^\s'"&]{6,512})/g;
+const BRACKET_NAME_ANCHOR = /\]=/g;
 // libpq inside a quoted DSN: password=''x''.
 const DOUBLED_QUOTES = /=[ \t]{0,3}''((?:[^'\n]|'(?!')){1,256})''/g;
 // Oracle user/password@host: jdbc:oracle:thin:scott/x@//h, sqlplus scott/x@db, CONNECT scott/x@db.
 const ORACLE = /(?:jdbc:oracle:(?:thin|oci8?|kprb):|\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl|sql)(?:[ \t]{1,4}-[A-Za-z]{1,2}){0,2}[ \t]{1,8}|\bconn(?:ect)?[ \t]{1,4})["']?([A-Za-z0-9_$#.]{1,64})\/("[^"\n]{1,256}"|[^\s@"'/][^\s@"']{0,255})@/gi;
+const AT_SIGN = /@/g;
 // Subversion's auth files: K <n> / password / V <n> / value.
 const SVN_AUTH = /(?:^|\n)K \d{1,3}\r?\n([\w.:-]{1,64})\r?\nV \d{1,5}\r?\n([^\r\n]{1,4096})/g;
 // Netscape cookies.txt: domain, flag, path, secure, expiry, name, value (tab-separated).
@@ -62,6 +67,7 @@ const MAP_VALUE = /[:=][ \t]{0,3}"((?:[^"\\\n]|\\.){1,1024})"/g;
 const HMAC_KEY = /\b(?:hmac\.new\([ \t]{0,3}b?|createHmac\([ \t]{0,3}["'][\w-]{1,20}["'][ \t]{0,3},[ \t]{0,3}|HMAC\([ \t]{0,3}(?:key[ \t]{0,2}=[ \t]{0,2})?b?)(["'])([^"'\n]{8,512})\1/g;
 // A cookie as a jar or a browser shows it: name=value; Path=/ (no Cookie: header before it).
 const COOKIE_JAR = /(?<![\w.-])([A-Za-z_][\w.-]{0,63})=([^;\s"']{6,4096});[ \t]{0,4}(?=(?:path|domain|expires|max-age|secure|httponly|samesite)\b)/gi;
+const COOKIE_ATTRIBUTE = /;[ \t]{0,4}(?:path|domain|expires|max-age|secure|httponly|samesite)\b/gi;
 // pgbouncer userlist.txt: "user" "password".
 const USERLIST = /^"([^"\n]{1,64})"[ \t]{1,8}"([^"\n]{1,512})"[ \t]*$/gm;
 // 'Bearer ' + 'token' in code; password = "a" + \n "b".
@@ -191,36 +197,36 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     while ((m = scan(SUBSCRIPT, text))) valueAfter(text, m.index + m[0].length, m[2], spans, 'subscript', false);
   }
   if (text.includes('(')) {
-    NAMED_CALL.lastIndex = 0;
     // PHP constants: WordPress's AUTH_KEY, NONCE_KEY, LOGGED_IN_SALT are keys whatever their first word.
-    while ((m = scan(NAMED_CALL, text))) valueAfter(text, m.index + m[0].length, m[0].startsWith('define') && /^[A-Z_]{2,40}_(?:KEY|SALT)$/.test(m[2]) ? 'SECRET_KEY' : m[2], spans, 'named-call', true);
+    scanLines(NAMED_CALL, NAMED_CALL_ANCHOR, text, (c) => valueAfter(text, c.index + c[0].length, c[0].startsWith('define') && /^[A-Z_]{2,40}_(?:KEY|SALT)$/.test(c[2]) ? 'SECRET_KEY' : c[2], spans, 'named-call', true));
   }
   if (text.includes('.') && text.includes('(')) {
     CREDENTIAL_METHOD.lastIndex = 0;
     while ((m = scan(CREDENTIAL_METHOD, text))) push(spans, m.index + m[0].length - 1 - m[4].length, m[4], 'credential-call');
   }
   if (text.includes('PASS')) {
-    FTP_PASS.lastIndex = 0;
-    while ((m = scan(FTP_PASS, text))) if (!/^[*x•]+$|^\$|^</.test(m[1])) push(spans, m.index + m[0].indexOf(m[1], m[0].indexOf('PASS') + 4), m[1], 'ftp-pass');
+    scanLines(FTP_PASS, FTP_PASS_ANCHOR, text, (c) => {
+      if (!/^[*x•]+$|^\$|^</.test(c[1])) push(spans, c.index + c[0].indexOf(c[1], c[0].indexOf('PASS') + 4), c[1], 'ftp-pass');
+    });
   }
   if (text.includes('"kty"')) {
     JWK_PRIVATE.lastIndex = 0;
     while ((m = scan(JWK_PRIVATE, text))) push(spans, m.index + m[0].length - 1 - m[1].length, m[1], 'jwk-private');
   }
   if (text.includes(']=')) {
-    BRACKET_NAME.lastIndex = 0;
-    while ((m = scan(BRACKET_NAME, text))) if (isSensitiveName(m[1]) && isSensitiveAssignment(m[1], m[2])) push(spans, m.index + m[0].length - m[2].length, m[2], 'assignment');
+    scanLines(BRACKET_NAME, BRACKET_NAME_ANCHOR, text, (c) => {
+      if (isSensitiveName(c[1]) && isSensitiveAssignment(c[1], c[2])) push(spans, c.index + c[0].length - c[2].length, c[2], 'assignment');
+    });
   }
   if (has.has("=''")) {
     DOUBLED_QUOTES.lastIndex = 0;
     while ((m = scan(DOUBLED_QUOTES, text))) if (isSensitiveName(nameBefore(text, m.index))) push(spans, m.index + m[0].length - 2 - m[1].length, m[1], 'assignment');
   }
   if (text.includes('@') && text.includes('/')) {
-    ORACLE.lastIndex = 0;
-    while ((m = scan(ORACLE, text))) {
-      const q = m[2].startsWith('"') ? 1 : 0;
-      push(spans, m.index + m[0].length - 1 - m[2].length + q, q ? m[2].slice(1, -1) : m[2], 'connect-string');
-    }
+    scanLines(ORACLE, AT_SIGN, text, (c) => {
+      const q = c[2].startsWith('"') ? 1 : 0;
+      push(spans, c.index + c[0].length - 1 - c[2].length + q, q ? c[2].slice(1, -1) : c[2], 'connect-string');
+    });
   }
   if (has.has('\nV ')) {
     SVN_AUTH.lastIndex = 0;
@@ -297,9 +303,10 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     }
   }
   if (has.has(':\n----\n')) describedData(text, spans);
-  if (text.includes('=') && /;[ \t]{0,4}(?:path|domain|expires|max-age|secure|httponly|samesite)\b/i.test(text)) {
-    COOKIE_JAR.lastIndex = 0;
-    while ((m = scan(COOKIE_JAR, text))) if (SECRET_COOKIE.test(m[1])) push(spans, m.index + m[0].indexOf('=') + 1, m[2], 'cookie');
+  if (text.includes('=')) {
+    scanLines(COOKIE_JAR, COOKIE_ATTRIBUTE, text, (c) => {
+      if (SECRET_COOKIE.test(c[1])) push(spans, c.index + c[0].indexOf('=') + 1, c[2], 'cookie');
+    });
   }
   if (has.has('chap-secrets') || has.has('pap-secrets')) chapSecrets(text, spans);
   if (has.has('data:') || has.has('Data:')) kubernetesSecretData(text, spans);

@@ -3,10 +3,39 @@
 // (credentials.csv, Vault's table output), and prose ("the password is X").
 import { SECRET_COOKIE } from './headers';
 import { isFilePath, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeSensitiveName } from './names';
+import { scanLines } from './anchored';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
 
-const SCHEME = /\b[a-zA-Z][a-zA-Z0-9+._-]{1,20}:\/\//g;
+/** 1: may stand in a scheme ([a-zA-Z0-9+._-]); 2: may start one (a letter). 3: a word character that may not ([0-9_]). */
+const SCHEME_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[a-zA-Z]/.test(ch)) SCHEME_CHAR[c] = 2;
+  else if (/[0-9]/.test(ch)) SCHEME_CHAR[c] = 1;
+  else if (/[+.-]/.test(ch)) SCHEME_CHAR[c] = 1;
+}
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/**
+ * Where the scheme before the `://` at `sep` starts, or -1: what /\b[a-zA-Z][a-zA-Z0-9+._-]{1,20}:\/\//
+ * would match there (its leftmost start: a letter at a word boundary, 2 to 21 characters before),
+ * found from the literal, which is far faster than trying the pattern at every position.
+ */
+function schemeStart(text: string, sep: number, from: number): number {
+  let runStart = sep;
+  while (runStart > from && sep - runStart < 21) {
+    const c = text.charCodeAt(runStart - 1);
+    if (c >= 128 || (SCHEME_CHAR[c] === 0 && c !== 95)) break;
+    runStart--;
+  }
+  for (let p = runStart; p <= sep - 2; p++) {
+    if (SCHEME_CHAR[text.charCodeAt(p)] !== 2) continue;
+    if (p > 0 && isWordChar(text.charCodeAt(p - 1))) continue;
+    return p;
+  }
+  return -1;
+}
 const HOST = /^(?:[A-Za-z0-9._~-]{1,253}|\[[0-9A-Fa-f:.]{2,60}\])(?::\d{0,5})?$/;
 // Per-match and per-line patterns are module constants throughout: a regex literal in a function is a
 // new RegExp object each time it runs, and these run per URL, per prose match and per line.
@@ -25,10 +54,11 @@ for (const c of ' \t\n\r"\'`<>\\') URL_END[c.charCodeAt(0)] = 1;
  * port or localhost wins; else the first one followed by any host.
  */
 export function findUrlCredentials(text: string, spans: Span[]): void {
-  SCHEME.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = scan(SCHEME, text))) {
-    const a = m.index + m[0].length;
+  let next = 0;
+  for (let sep = text.indexOf('://'); sep !== -1; sep = text.indexOf('://', Math.max(sep + 1, next))) {
+    work.reads += sep - next + 1;
+    if (sep < next || schemeStart(text, sep, next) === -1) continue;
+    const a = sep + 3;
     const stop = Math.min(text.length, a + 1024);
     let e = a;
     const ats: number[] = [];
@@ -39,7 +69,7 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     }
     work.reads += 2 * (e - a) + 1; // forward here, backward for the hosts below
     // The URL is read once: whatever it holds, the scan goes on after it.
-    SCHEME.lastIndex = Math.max(SCHEME.lastIndex, e);
+    next = Math.max(a, e);
     if (ats.length === 0) continue;
     let firstValid = -1;
     let lastPreferred = -1;
@@ -174,6 +204,7 @@ const JSONPATH_DATA = /\bget[ \t]{1,4}secrets?\b[^\n|]{0,200}jsonpath=["']?\{\.d
 const NAMES_SECRET = /secret|passw|token|\.data\.|credential|api[_-]?key/i;
 // ftp and lftp scripts: `user NAME PASSWORD`.
 const FTP_USER = /^[ \t]{0,8}user[ \t]{1,8}\S{1,64}[ \t]{1,8}(\S{1,256})[ \t]{0,8}$/gm;
+const FTP_USER_ANCHOR = /user[ \t]/g;
 // Terraform state of a random_password: its `result` is the password.
 const TF_RESULT = /"result"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){1,512})"|\bresult[ \t]{1,8}=[ \t]{1,4}"((?:[^"\\\n]|\\.){1,512})"/g;
 
@@ -229,12 +260,11 @@ function findContextSecrets(text: string, spans: Span[]): void {
     i = Math.max(i, s - 6);
   }
   if (text.includes('ftp')) {
-    FTP_USER.lastIndex = 0;
-    while ((m = scan(FTP_USER, text))) {
-      if (isPlaceholder(m[1])) continue;
-      const start = m.index + m[0].lastIndexOf(m[1]);
-      spans.push({ start, end: start + m[1].length, rule: 'ftp-user' });
-    }
+    scanLines(FTP_USER, FTP_USER_ANCHOR, text, (c) => {
+      if (isPlaceholder(c[1])) return;
+      const start = c.index + c[0].lastIndexOf(c[1]);
+      spans.push({ start, end: start + c[1].length, rule: 'ftp-user' });
+    });
   }
   if (text.includes('random_password')) {
     TF_RESULT.lastIndex = 0;

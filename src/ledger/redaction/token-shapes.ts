@@ -15,6 +15,11 @@ export interface TokenShape {
   group?: number;
   /** Extra shape check on the secret, to spare look-alikes. */
   check?: (m: string) => boolean;
+  /**
+   * For a pattern that starts with a class (a key before its literal part): the literal part, and
+   * the pattern runs only on the lines that hold it (see anchored.ts). Such a pattern never spans a line end.
+   */
+  anchor?: RegExp;
 }
 
 // Class tests as constants: a regex literal in a check is a new RegExp per candidate token.
@@ -83,8 +88,8 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'twilio-key', example: 'SK + 32 hex, AC + 32 hex', hints: ['SK', 'AC'], re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
   // The auth token right after its account SID: Client('AC…', '<32 hex>'), AC…:<32 hex>.
   { name: 'twilio-auth-token', example: 'AC + 32 hex, then 32 hex', hints: ['AC'], re: /\bAC[0-9a-f]{32}["']?[ \t,:;=|]{1,6}["']?([0-9a-f]{32})(?![0-9A-Za-z])/g, group: 1 },
-  { name: 'mailchimp-key', example: '<32 hex>-us6', hints: ['-us'], re: /\b[0-9a-f]{32}-us\d{1,2}\b/g },
-  { name: 'fcm-server-key', example: 'AAAA…:APA91b…', hints: [':APA91b'], re: /\b[A-Za-z0-9_-]{7,12}:APA91b[A-Za-z0-9_-]{100,300}/g },
+  { name: 'mailchimp-key', example: '<32 hex>-us6', hints: ['-us'], re: /\b[0-9a-f]{32}-us\d{1,2}\b/g, anchor: /-us\d/g },
+  { name: 'fcm-server-key', example: 'AAAA…:APA91b…', hints: [':APA91b'], re: /\b[A-Za-z0-9_-]{7,12}:APA91b[A-Za-z0-9_-]{100,300}/g, anchor: /:APA91b/g },
   { name: 'digitalocean-token', example: 'dop_v1_ doo_v1_ dor_v1_', hints: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
   { name: 'shopify-token', example: 'shpat_ shpca_ shppa_ shpss_', hints: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
   { name: 'mailgun-key', example: 'key-…', hints: ['key-'], re: /\bkey-[0-9a-z]{32}\b/g, check: notAllOneClass },
@@ -116,7 +121,7 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'sentry-token', example: 'sntrys_ sntryu_', hints: ['sntrys_', 'sntryu_'], re: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,400}/g },
   { name: 'circleci-token', example: 'CCIPAT_…_<40 hex>', hints: ['CCIPAT_'], re: /\bCCIPAT_[A-Za-z0-9]{20,24}_[a-f0-9]{40}\b/g },
   { name: 'netlify-token', example: 'nfp_ nfc_', hints: ['nfp_', 'nfc_'], re: /\bnf[pc]_[A-Za-z0-9]{36,40}\b/g, check: mixed },
-  { name: 'terraform-cloud-token', example: '<14>.atlasv1.<60+>', hints: ['sv1.'], re: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g },
+  { name: 'terraform-cloud-token', example: '<14>.atlasv1.<60+>', hints: ['sv1.'], re: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g, anchor: /\.atlasv1\./g },
   { name: 'buildkite-token', example: 'bkua_ + 40 hex', hints: ['bkua_'], re: /\bbkua_[a-f0-9]{40}\b/g },
   { name: 'dynatrace-token', example: 'dt0c01.<24>.<64>', hints: ['dt0c01.'], re: /\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b/g },
   { name: 'supabase-token', example: 'sbp_ + 40 hex, sb_secret_', hints: ['sbp_', 'sb_secret_'], re: /\b(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,60})\b/g },
@@ -149,7 +154,7 @@ export const TOKEN_SHAPES: TokenShape[] = [
   // az storage account keys list -o tsv: creation time, key name, permissions, value.
   { name: 'azure-storage-key', example: 'key1<TAB>FULL<TAB><88 base64>', hints: ['FULL\t', 'READ\t', 'Full\t', 'Read\t'], re: /\b(?:key|kerb)[12]\t(?:FULL|READ|Full|Read)\t([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
   // az acr credential show -o tsv: each password, then its name.
-  { name: 'acr-password', example: '<password><TAB>password2', hints: ['\tpassword'], re: /(?<![^\n])([A-Za-z0-9+/=]{20,200})\tpassword2?(?=\r?\n|$)/g, group: 1 },
+  { name: 'acr-password', example: '<password><TAB>password2', hints: ['\tpassword'], re: /(?<![^\n])([A-Za-z0-9+/=]{20,200})\tpassword2?(?=\r?\n|$)/g, group: 1, anchor: /\tpassword/g },
   // A token shape in base64 (echo "$TOKEN" | base64 in a CI log): the encoding of its prefix, checked by decoding.
   { name: 'base64-token', example: 'base64 of ghp_… dckr_pat_… pypi-AgE… rubygems_… cio…', hints: B64_PREFIX_HINTS, re: B64_TOKEN, check: decodesToToken },
   { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /(?<![A-Za-z0-9_-])(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => (DIGIT.test(m) || BEARER_PUNCT.test(m)) && !isPlaceholder(m) },
