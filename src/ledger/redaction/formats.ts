@@ -68,6 +68,14 @@ const HMAC_KEY = /\b(?:hmac\.new\([ \t]{0,3}b?|createHmac\([ \t]{0,3}["'][\w-]{1
 // A cookie as a jar or a browser shows it: name=value; Path=/ (no Cookie: header before it).
 const COOKIE_JAR = /(?<![\w.-])([A-Za-z_][\w.-]{0,63})=([^;\s"']{6,4096});[ \t]{0,4}(?=(?:path|domain|expires|max-age|secure|httponly|samesite)\b)/gi;
 const COOKIE_ATTRIBUTE = /;[ \t]{0,4}(?:path|domain|expires|max-age|secure|httponly|samesite)\b/gi;
+/** The single-line patterns run through scanLines, with their anchors (read by the differential test). */
+export const LINE_PATTERNS: [RegExp, RegExp][] = [
+  [NAMED_CALL, NAMED_CALL_ANCHOR],
+  [FTP_PASS, FTP_PASS_ANCHOR],
+  [BRACKET_NAME, BRACKET_NAME_ANCHOR],
+  [ORACLE, AT_SIGN],
+  [COOKIE_JAR, COOKIE_ATTRIBUTE],
+];
 // pgbouncer userlist.txt: "user" "password".
 const USERLIST = /^"([^"\n]{1,64})"[ \t]{1,8}"([^"\n]{1,512})"[ \t]*$/gm;
 // 'Bearer ' + 'token' in code; password = "a" + \n "b".

@@ -22,7 +22,7 @@ const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) |
  * would match there (its leftmost start: a letter at a word boundary, 2 to 21 characters before),
  * found from the literal, which is far faster than trying the pattern at every position.
  */
-function schemeStart(text: string, sep: number, from: number): number {
+export function schemeStart(text: string, sep: number, from: number): number {
   let runStart = sep;
   while (runStart > from && sep - runStart < 21) {
     const c = text.charCodeAt(runStart - 1);
@@ -205,6 +205,8 @@ const NAMES_SECRET = /secret|passw|token|\.data\.|credential|api[_-]?key/i;
 // ftp and lftp scripts: `user NAME PASSWORD`.
 const FTP_USER = /^[ \t]{0,8}user[ \t]{1,8}\S{1,64}[ \t]{1,8}(\S{1,256})[ \t]{0,8}$/gm;
 const FTP_USER_ANCHOR = /user[ \t]/g;
+/** For the differential test of scanLines. */
+export const FTP_USER_PATTERN: [RegExp, RegExp] = [FTP_USER, FTP_USER_ANCHOR];
 // Terraform state of a random_password: its `result` is the password.
 const TF_RESULT = /"result"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){1,512})"|\bresult[ \t]{1,8}=[ \t]{1,4}"((?:[^"\\\n]|\\.){1,512})"/g;
 
