@@ -113,31 +113,28 @@ for (const p of BY_PROGRAM.keys()) {
 /** The next program name from `from` on: its delimiter's index (or 0 at the start), the name, and where it ends. */
 export function nextProgram(text: string, from: number): { index: number; name: string; end: number } | undefined {
   const n = text.length;
-  let i = from;
-  for (;;) {
-    // The next space or tab after i (a name holds at least one character before its blank). By hand: indexOf
-    // of a tab that the text does not hold reads to its end, for every name.
-    let b = i + 1;
-    for (let c = text.charCodeAt(b); b < n && c !== 32 && c !== 9; c = text.charCodeAt(++b));
-    if (b >= n) {
-      work.reads += n - from;
-      return undefined;
-    }
-    let ds = b;
-    while (ds > 0 && b - ds <= LONGEST_PROGRAM && !isProgramDelimiter(text.charCodeAt(ds - 1))) ds--;
-    i = b;
-    const len = b - ds;
-    // The name must start right after a delimiter (or the text), and the match (its delimiter) at or after `from`.
-    if (len === 0 || len > LONGEST_PROGRAM || (ds > 0 && !isProgramDelimiter(text.charCodeAt(ds - 1)))) continue;
-    const index = ds > 0 ? ds - 1 : 0;
-    if (index < from) continue;
-    const c = text.charCodeAt(ds);
-    if (c >= 128 || Math.floor(PROGRAM_LENGTHS[c] / 2 ** len) % 2 === 0) continue;
-    const name = text.slice(ds, b);
-    if (!BY_PROGRAM.has(name)) continue;
-    work.reads += b - from;
-    return { index, name, end: b };
+  // One pass: ws is where the word being read started (after its delimiter), or -1 inside a word too long to
+  // be a name or one that starts with no program's first character.
+  let ws = from === 0 ? 0 : isProgramDelimiter(text.charCodeAt(from)) ? from + 1 : -1;
+  for (let i = ws === -1 ? from + 1 : ws; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      const len = i - ws;
+      if (ws !== -1 && len > 0 && len <= LONGEST_PROGRAM) {
+        const f = text.charCodeAt(ws);
+        if (f < 128 && Math.floor(PROGRAM_LENGTHS[f] / 2 ** len) % 2 === 1) {
+          const name = text.slice(ws, i);
+          if (BY_PROGRAM.has(name)) {
+            work.reads += i - from;
+            return { index: ws > 0 ? ws - 1 : 0, name, end: i };
+          }
+        }
+      }
+      ws = i + 1;
+    } else if (c < 128 ? PROGRAM_DELIMITER[c] === 1 : UNICODE_BLANK.test(String.fromCharCode(c))) ws = i + 1;
   }
+  work.reads += n - from;
+  return undefined;
 }
 
 // Any option whose name says secret, for every program: --password x, --api-key=x, -storepass x, --token "a b".

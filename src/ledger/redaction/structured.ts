@@ -214,10 +214,23 @@ function firstDecode(text: string): number {
   return nextDecode(text, 0);
 }
 
-/** The next `base64` or `jsonpath=` at or after i. */
+// The next of each word found so far, for the text last searched: a word the text holds no more of
+// would otherwise be searched for to the end of the text again after every `base64`.
+let decodeText = '';
+let nextBase64 = -1;
+let nextJsonpath = -1;
+
+/** The next `base64` or `jsonpath=` at or after i (i never decreases between calls on one text, but for i = 0). */
 function nextDecode(text: string, i: number): number {
-  const a = text.indexOf('base64', i);
-  const b = text.indexOf('jsonpath=', i);
+  if (text !== decodeText || i === 0) {
+    decodeText = text;
+    nextBase64 = text.indexOf('base64', i);
+    nextJsonpath = text.indexOf('jsonpath=', i);
+  }
+  if (nextBase64 !== -1 && nextBase64 < i) nextBase64 = text.indexOf('base64', i);
+  if (nextJsonpath !== -1 && nextJsonpath < i) nextJsonpath = text.indexOf('jsonpath=', i);
+  const a = nextBase64;
+  const b = nextJsonpath;
   return a === -1 ? b : b === -1 ? a : Math.min(a, b);
 }
 
@@ -337,6 +350,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     }
   }
   const l = text.slice(start, end);
+  // The name-keyed rules below (rows, directives, headers) need a sensitive word in the line: one scan of it.
+  const named = maybeSensitiveName(text, start, end);
   // Each line rule needs a literal its pattern holds: most lines are tested by indexOf only.
   const colon = l.indexOf(':') !== -1;
   let m = colon ? PGPASS.exec(l) : null;
@@ -360,7 +375,7 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
   }
   // | name | value | rows (doppler, confluent, box tables read as |), and a row below that only continues the value.
-  if (l.includes('|') && (pipeSecretRow || maybeSensitiveName(text, start, end))) {
+  if (l.includes('|') && (pipeSecretRow || named)) {
     const p = PIPE_ROW.exec(l);
     const c = !p && pipeSecretRow ? PIPE_CONT.exec(l) : null;
     const v = p && isSensitiveName(p[1]) ? p[2] : c ? c[1] : undefined;
@@ -373,12 +388,12 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     }
   } else pipeSecretRow = false;
   // A config directive: `requirepass x`, `Splunk_Token x` (one name, blanks, one value, nothing else).
-  m = firstWordMaybeSensitive(text, start, end) ? DIRECTIVE.exec(l) : null;
+  m = named && firstWordMaybeSensitive(text, start, end) ? DIRECTIVE.exec(l) : null;
   if (m && isSensitiveName(m[1]) && (DIGIT.test(m[3]) || NOT_LETTER.test(m[3])) && !SQL_TYPE.test(m[3]) && isSensitiveAssignment(m[1], m[3])) {
     const at = l.lastIndexOf(m[3]);
     spans.push({ start: start + at, end: start + at + m[3].length, rule: 'directive' });
   }
-  m = l.includes('  ') || l.includes('\t') ? ROW.exec(l) : null;
+  m = named && (l.includes('  ') || l.includes('\t')) ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(TRAILING_BLANKS, '');
     // More columns after the value (kubectl get, PAM's `password requisite pam_x.so`), or a cell separator: another table's row.
@@ -411,8 +426,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     }
     if (!l.trim() || RULE_LINE.test(l)) return table;
   }
-  // A header row is names and separators only.
-  if (!HEADER_CHARS.test(l)) return undefined;
+  // A header row is names and separators only, and one of them names a secret (KeyName/Value columns hold `key` too).
+  if (!named || !HEADER_CHARS.test(l)) return undefined;
   for (const sep of SEPS) {
     if (!l.includes(sep)) continue;
     const cells = splitCells(l, sep);
