@@ -28,13 +28,22 @@ const PIECES = [
   '; path=/', '; Secure', '; HttpOnly', 'sessionid=', 'PHPSESSID=', 'https', 'git+ssh', 'x.y-z+w', '1http', '_s',
   '0123456789abcdef0123456789abcdef', '-us6', '-us12', 'AAAAbbbbCCC', ':APA91b', 'ABCDEFGHIJKLMN', '.atlasv1.', '\tpassword', '\tpassword2', 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldY',
   '("', '", ', "('", "', ", 'getenv("DB_PASSWORD", ', 'AbC0_-'.repeat(12), 'AAAAbbbb:APA91b', 'ABCDEFGHIJKLMN.atlasv1.', '\nQUJDREVGR0hJSktMTU5PUFFSU1RVVldY\tpassword\n',
+  'new mysqli(', 'PDO(', '.login(', '"h", ', "'u', ", '"p4ss")', "{'$write_key', <<\"", '{api_key, "', 'MTIzNDU2Nzg5MDEyMzQ1Njc4OTAx', '.GhJkLm.', 'Zq'.repeat(16), 'MTIzNDU2Nzg5MDEyMzQ1Njc4OTAx.GhJkLm.' + 'aB3x'.repeat(8), 'f[secret]=abc123def', '\nuser bob s3cretpw\n', '\nPASS x9y8z7\n',
+];
+
+// One match of each pattern, mixed in often enough that every pattern is reached whatever the draw.
+const EXAMPLES = [
+  'getenv("DB_PASSWORD", ', 'f[secret]=abc123def', '\nuser bob s3cretpw\n', '\nPASS x9y8z7\n', 'sqlplus scott/tiger@db', 'sessionid=abcdef123; Path=/',
+  'SecretStr("Qw3rTy9uIo")', 'new mysqli("h", "u", "p4ss", "db")', "{'$write_key', <<\"", '0123456789abcdef0123456789abcdef-us6',
+  'AAAAbbbb:APA91b' + 'AbC0_-'.repeat(20), 'ABCDEFGHIJKLMN.atlasv1.' + 'AbC0_-'.repeat(11), '\nQUJDREVGR0hJSktMTU5PUFFSU1RVVldY\tpassword\n',
+  'MTIzNDU2Nzg5MDEyMzQ1Njc4OTAx.GhJkLm.' + 'aB3x'.repeat(8),
 ];
 
 function text(r: () => number, pieces = PIECES, n = 40): string {
   let out = '';
   const len = 1 + Math.floor(r() * n);
   for (let i = 0; i < len; i++) {
-    const p = pieces[Math.floor(r() * pieces.length)];
+    const p = r() < 0.06 ? EXAMPLES[Math.floor(r() * EXAMPLES.length)] : pieces[Math.floor(r() * pieces.length)];
     out += r() < 0.15 ? p.repeat(1 + Math.floor(r() * 30)) : p;
   }
   return out;

@@ -48,6 +48,8 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const URL_OR_PATH = /^(?:data:|https?:|file:|\.{0,2}\/)/;
 const DIGEST_PREFIX = /^(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]/i;
 const STRIPE_PUBLISHABLE = /^pk_(?:live|test)_/;
+const TYPED_ID = /^[a-z]{2,12}_[A-Za-z0-9]{8,64}$/;
+const SECRET_ID_PREFIX = /^(?:sk|rk|whsec|sec|secret|key|token|tok|pat|api|auth|pass|pwd|priv|private)_/;
 const LOWER = /[a-z]/;
 const UPPER = /[A-Z]/;
 const DIGIT = /[0-9]/;
@@ -64,6 +66,8 @@ export function looksRandomSecret(v: string): boolean {
   if (URL_OR_PATH.test(v)) return false;
   if (DIGEST_PREFIX.test(v)) return false; // integrity and image digests
   if (STRIPE_PUBLISHABLE.test(v)) return false; // Stripe publishable keys: public by design
+  // An object's id typed by its prefix (Stripe's price_…, cus_…, pi_…): an id, unless the prefix says secret (sk_, whsec_).
+  if (TYPED_ID.test(v) && !SECRET_ID_PREFIX.test(v)) return false;
   if (!LOWER.test(v) || !UPPER.test(v) || !DIGIT.test(v)) return false;
   return entropy(v) >= 4.0;
 }
@@ -159,6 +163,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     work.reads += s - from + 1;
     if (s >= n) break;
     const sep = s++;
+    // An escaped separator (Java properties: keystore.password\:prod=x) is part of a name, not its end.
+    if (sep > 0 && text.charCodeAt(sep - 1) === 92) continue;
     // Backwards: at most 3 blanks, an optional closing quote, the name (a maximal run of at most 64).
     let j = sep - 1;
     while (j >= 0 && sep - j <= 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
@@ -169,7 +175,16 @@ export function findAssignments(text: string, spans: Span[]): void {
     let r = nameEnd - 1;
     const lowest = Math.max(0, nameEnd - MAX_NAME); // one bound instead of two tests per character
     while (r >= lowest && NAME_CHAR[text.charCodeAt(r)] !== 0) r--;
-    const nameStart = r + 1;
+    let nameStart = r + 1;
+    // keystore.password\:prod: the name goes on before an escaped separator.
+    while (nameStart >= 3 && !quotedName && text.charCodeAt(nameStart - 2) === 92 && (text.charCodeAt(nameStart - 1) === 58 || text.charCodeAt(nameStart - 1) === 61)) {
+      let k = nameStart - 3;
+      const low = Math.max(0, nameEnd - MAX_NAME);
+      while (k >= low && NAME_CHAR[text.charCodeAt(k)] !== 0) k--;
+      if (k + 1 === nameStart - 2) break;
+      r = k;
+      nameStart = k + 1;
+    }
     if (nameStart === nameEnd || nameEnd - nameStart > MAX_NAME || (r >= 0 && NAME_CHAR[text.charCodeAt(r)] !== 0)) continue;
     if (NAME_CHAR[text.charCodeAt(nameStart)] !== 2) continue;
     let mStart = nameStart;
@@ -248,9 +263,17 @@ export function findAssignments(text: string, spans: Span[]): void {
     const entropyCandidate =
       !sensitive && !nested && nameEnd - nameStart >= 3 && ve - vs >= 24 && ve - vs <= 512 && !(maybeNotSecretName(text, wordStart, nameEnd) && isNotSecretName(text.slice(wordStart, nameEnd)));
     if (!sensitive && !entropyCandidate && !authCandidate) continue;
+    // A structure as the value: a flow mapping or inline table (`otp_token: { type: string }`, `PASSWORD = { value = "x" }`)
+    // or a list (`SECRET_KEY_FALLBACKS=['x']`): its members are judged, not the text of the structure.
+    if (!quoted && (text.charCodeAt(vs) === 123 || text.charCodeAt(vs) === 91)) {
+      if (sensitive) structuredValue(text, vs, name, spans);
+      continue;
+    }
     const value = text.slice(vs, ve);
     work.reads += value.length;
     if (value.includes('[REDACTED')) continue;
+    // An expression cut at a quote (token = request.headers["X-Api-Token"], key = os.environ.get('K')): code that reads the secret.
+    if (!quoted && ve > vs && (text.charCodeAt(ve - 1) === 91 || text.charCodeAt(ve - 1) === 40) && (text.charCodeAt(ve) === 34 || text.charCodeAt(ve) === 39)) continue;
     // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
     if (yamlLine && value.includes(' ') && (SENTENCE_END.test(value) || value.split(' ').length > 6 || isProgramMessage(value))) continue;
     let rule: string | undefined;
@@ -356,6 +379,30 @@ function tokenMatch(shape: TokenShape, m: RegExpExecArray, text: string, spans: 
     if (nl > 0 && /^[A-Za-z-]*$/.test(secret.slice(nl + 1).replace(/^n/, '')) && text[end] === '-') end = start + nl;
   }
   spans.push({ start, end, rule: shape.name });
+}
+
+const QUOTED_ELEMENT = /(["'])((?:\\.|(?!\1)[^\\\n]){1,1024})\1/g;
+const VALUE_MEMBER = /(?:^|[{,\s])["']?(?:value|val|plain|plaintext|default|data)["']?[ \t]{0,3}[:=][ \t]{0,3}(["'])((?:\\.|(?!\1)[^\\\n]){1,1024})\1/g;
+
+/** The members of a structure that a secret name holds: each quoted element of a list, a mapping's value member. */
+function structuredValue(text: string, vs: number, name: string, spans: Span[]): void {
+  const open = text[vs];
+  const close = open === '[' ? ']' : '}';
+  let end = text.indexOf('\n', vs);
+  if (end === -1) end = text.length;
+  const c = text.indexOf(close, vs);
+  if (c !== -1 && c < end) end = c + 1;
+  work.reads += end - vs;
+  const body = text.slice(vs, end);
+  const re = open === '[' ? QUOTED_ELEMENT : VALUE_MEMBER;
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(re, body))) {
+    const v = m[2];
+    if (!isSensitiveAssignment(name, v)) continue;
+    const start = vs + m.index + m[0].length - 1 - v.length;
+    spans.push({ start, end: start + v.length, rule: 'assignment' });
+  }
 }
 
 // Cheap pre-checks: most strings in a record are short and plain.

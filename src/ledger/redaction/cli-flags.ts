@@ -176,8 +176,16 @@ function markValue(text: string, w: Word, offset: number, form: FlagRule['form']
     }
   }
   if (!value || start >= end || isPlaceholder(value)) return;
+  // A mapping given as the value (--set-secrets=DB_PASSWORD=projects/…/secrets/db/versions/latest): its value part decides.
+  const pair = NAME_THEN_VALUE.exec(value);
+  if (pair) {
+    if (isPlaceholder(pair[1])) return;
+    const cut = value.length - pair[1].length;
+    start += cut;
+  }
   spans.push({ start, end, rule });
 }
+const NAME_THEN_VALUE = /^[A-Z][A-Z0-9_]{1,63}=([^=\s].*)$/s;
 
 function valueAfter(words: Word[], i: number, flag: string, rule: FlagRule): { word: Word; offset: number } | undefined {
   const w = words[i];
@@ -196,6 +204,23 @@ function valueAfter(words: Word[], i: number, flag: string, rule: FlagRule): { w
 /** Offset into the word's source for a value after a prefix of its text (-p'x': the prefix is unquoted). */
 function quoteOffset(_w: Word, n: number): number {
   return n;
+}
+
+// An option at the start of a help line: indentation, an optional short form (`-t, `), the option, then a metavar
+// (TEXT, <token>, string) and two blanks, or two blanks at once, before its description.
+const HELP_LEAD = /^[ \t]{1,16}(?:-[A-Za-z0-9],?[ \t]{1,3})?$/;
+const HELP_REST = /^(?:(?:[A-Z][A-Z0-9_-]{0,23}|<[\w-]{1,24}>|\[[\w-]{1,24}\]|[a-z]{3,8})(?:  |\t| ?$)|[ \t]{1,60}[A-Z][a-z])/;
+
+function isHelpLine(text: string, flagStart: number, valueStart: number): boolean {
+  const ls = text.lastIndexOf('\n', flagStart - 1) + 1;
+  if (flagStart - ls > 24 || !HELP_LEAD.test(text.slice(ls, flagStart))) return false;
+  // The blanks between the option and what follows count: a value follows one, a description two or more.
+  let gap = valueStart;
+  while (gap > flagStart && (text[gap - 1] === ' ' || text[gap - 1] === '\t')) gap--;
+  const blanks = valueStart - gap;
+  const rest = text.slice(valueStart, Math.min(text.length, valueStart + 80)).split('\n')[0];
+  if (blanks >= 2) return /^[A-Z][a-z]+(?: [\w(),.'\/-]+){2}/.test(rest) || /^[a-z]{3,}(?: [a-z]{2,}){2}/.test(rest);
+  return HELP_REST.test(rest);
 }
 
 /** Marks secret option values of known programs and of any option named like a secret. */
@@ -281,6 +306,8 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     const at = m.index + m[0].length;
     // --token -x: the next option, not a value (unless given with =).
     if (m[3] !== '=' && text[at] === '-') continue;
+    // A help screen's option list (`  --api-key TEXT   API key`, `      --with-token   Read token from stdin`): its metavar or description.
+    if (m[3] !== '=' && isHelpLine(text, m.index + (m[0].length - m[0].trimStart().length), at)) continue;
     const words = shellWords(text, at, 4200, 1);
     const w = words[0];
     if (!w || w.start !== at) continue;

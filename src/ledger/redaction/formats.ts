@@ -8,7 +8,7 @@
 // holds, uses bounded repetition only, and every scan moves forward.
 import { NO_VALUE_FLAG } from './cli-flags';
 import { SECRET_COOKIE } from './headers';
-import { isFilePath, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
+import { isFilePath, isMessageAbout, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
 import { scanLines } from './anchored';
 import { readValue, type Span } from './text';
 import { scan, work } from './work';
@@ -27,7 +27,7 @@ const XML_ELEMENT = /<([A-Za-z][\w.:-]{0,63})((?:[ \t][^<>\n]{0,200})?)>(?:<!\[C
 const EDN_PAIR = /:([A-Za-z][\w.*+!?-]{0,63})[ \t]{1,8}"((?:[^"\\\n]|\\.){1,1024})"/g;
 const ARROW_PAIR = /(?:(["'])([A-Za-z_][\w.-]{0,63})\1|:([A-Za-z_]\w{0,63}))[ \t]{0,3}=>[ \t]{0,3}/g;
 // $cfg['password'] = 'x'; app.config['SECRET_KEY'] = 'x'; settings["token"] := "x".
-const SUBSCRIPT = /\[[ \t]{0,2}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,2}\][ \t]{0,3}(?::=|=(?![=>]))[ \t]{0,3}/g;
+const SUBSCRIPT = /\[[ \t]{0,2}(["'])([A-Za-z_][\w.:-]{0,63})\1[ \t]{0,2}\][ \t]{0,3}(?::=|=(?![=>]))[ \t]{0,3}/g;
 // define('DB_PASSWORD', 'x'); os.environ.get("SECRET_KEY", "default"); ENV.fetch("TOKEN", "x").
 // Any call whose first argument names a secret and whose second is its value: define('AUTH_KEY', 'x'),
 // headers.Add("X-Api-Key", "x"), setHeader('Authorization', 'Bearer x'), put("password", "x").
@@ -68,6 +68,75 @@ const HMAC_KEY = /\b(?:hmac\.new\([ \t]{0,3}b?|createHmac\([ \t]{0,3}["'][\w-]{1
 // A cookie as a jar or a browser shows it: name=value; Path=/ (no Cookie: header before it).
 const COOKIE_JAR = /(?<![\w.-])([A-Za-z_][\w.-]{0,63})=([^;\s"']{6,4096});[ \t]{0,4}(?=(?:path|domain|expires|max-age|secure|httponly|samesite)\b)/gi;
 const COOKIE_ATTRIBUTE = /;[ \t]{0,4}(?:path|domain|expires|max-age|secure|httponly|samesite)\b/gi;
+// f("x") where f names a secret or a client; not a reader (getToken("name"), loadSecret('id')).
+const SECRET_CALL = /\b([A-Za-z_$][\w$]{0,40})\([ \t]{0,3}(["'])([^"'\n\\]{6,512})\2[ \t]{0,3}[),]/g;
+const READER_VERB = /^(?:get|read|load|fetch|find|has|is|check|validate|verify|remove|delete|revoke|describe|list|lookup|resolve|use|require|print|log|show|hide|set_?env|env)/i;
+const CLIENT_CALLEE = /(?:^|[a-z])Client$|^client$|^(?:OpenAI|Anthropic|Cohere|Groq|Mistral|Replicate|Stripe|Twilio|Octokit|Github|Gitlab|Slack|WebClient|App|Bot)$/;
+const KEY_LIKE = /^[A-Za-z0-9_\-+/=.]{20,512}$/;
+/** A literal that looks like a key: long, of a key's alphabet, letters and digits mixed, not a dotted or hyphenated name. */
+function looksLikeKey(v: string): boolean {
+  return KEY_LIKE.test(v) && !/^pk_(?:live|test)_/.test(v) && /[0-9]/.test(v) && /[A-Z]/.test(v) && /[a-z]/.test(v) && !/^[a-z]+(?:[.-][a-z0-9]+)+$/i.test(v);
+}
+// Calls that take the password as one of their arguments, and its position (0-based).
+const POSITIONAL: [RegExp, number][] = [
+  [/^(?:mysqli|mysqli_connect|mysql_connect|mysql_pconnect|mysqli_real_connect)$/i, 2],
+  [/^(?:PDO|getConnection|ftp_login|ldap_bind|ssh2_auth_password|sqlsrv_connect)$/, 2],
+  [/^(?:login|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|DigestAuth|PasswordAuthentication|NetworkCredential|UsernamePasswordCredentials|ConnectionFactory)$/, 1],
+];
+const POSITIONAL_CALL = new RegExp(`\\b(${POSITIONAL.map(([re]) => re.source.slice(4, -2)).join('|')})\\([ \\t]{0,3}(?=["'$A-Za-z_])`, 'g');
+// A literal part of every name above, to find the lines worth the pattern.
+const POSITIONAL_ANCHOR = /mysql|PDO|onnect|ftp_login|ldap_bind|ssh2_auth|login|[Aa]uth|Credential/g;
+const ARGUMENT = /[ \t]{0,3}(?:(["'])((?:\\.|(?!\1)[^\\\n]){0,512})\1|[^,()"'\n]{1,200})[ \t]{0,3}(?:,|\))/y;
+
+/** The argument at the call's password position, when it is a literal. */
+function positionalSecret(text: string, c: RegExpExecArray, spans: Span[]): void {
+  const entry = POSITIONAL.find(([re]) => re.test(c[1]));
+  if (!entry) return;
+  let at = c.index + c[0].length;
+  for (let k = 0; k <= entry[1]; k++) {
+    ARGUMENT.lastIndex = at;
+    const a = ARGUMENT.exec(text);
+    if (!a) return;
+    work.reads += a[0].length;
+    if (k === entry[1]) {
+      const v = a[2];
+      if (a[1] && v && v.length >= 4 && !isPlaceholder(v)) push(spans, at + a[0].indexOf(a[1]) + 1, v, 'positional-password');
+      return;
+    }
+    if (a[0].endsWith(')')) return;
+    at += a[0].length;
+  }
+}
+
+// macOS and iOS property lists: <key>Name</key> then <string>value</string>.
+const PLIST_PAIR = /<key>([^<\n]{1,64})<\/key>[ \t\r\n]{0,40}<string>([^<\n]{1,1024})<\/string>/g;
+const XML_VALUE_ATTR = /<([A-Za-z][\w.:-]{0,63})((?:[ \t][^<>\n]{0,200}?)?)[ \t]value=(["'])([^"'\n]{1,1024})\3/g;
+const ERLANG_PAIR = /\{[ \t]{0,3}'?\$?([A-Za-z_]\w{0,63})'?[ \t]{0,3},[ \t]{0,3}(?:<<)?(["'])([^"'\n]{1,1024})\2/g;
+const ERLANG_ANCHOR = /,[ \t]{0,3}(?:<<)?["']/g;
+
+// INSERT INTO t (name, client_secret, …) VALUES ('x', 'y', …): the values of the columns that name a secret.
+const INSERT = /\bINSERT[ \t]+INTO[ \t]+[\w."`\[\]]{1,128}[ \t\r\n]{0,8}\(([^()]{1,2000})\)[ \t\r\n]{0,8}VALUES[ \t\r\n]{0,8}\(/gi;
+const SQL_VALUE = /[ \t\r\n]{0,8}(?:'((?:[^'\\]|''|\\.){0,1024})'|[^,()'\n]{1,200}(?:\([^()\n]{0,100}\))?)[ \t\r\n]{0,8}(?:,|\))/y;
+
+function insertedSecrets(text: string, spans: Span[]): void {
+  INSERT.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(INSERT, text))) {
+    const cols = m[1].split(',').map((c) => c.trim().replace(/^["`[]|["`\]]$/g, ''));
+    if (!cols.some((c) => isSensitiveName(c))) continue;
+    let at = m.index + m[0].length;
+    for (const col of cols) {
+      SQL_VALUE.lastIndex = at;
+      const v = SQL_VALUE.exec(text);
+      if (!v) break;
+      work.reads += v[0].length;
+      if (v[1] !== undefined && isSensitiveAssignment(col, v[1])) push(spans, at + v[0].indexOf("'") + 1, v[1], 'sql-insert');
+      at += v[0].length;
+      if (v[0].endsWith(')')) break;
+    }
+  }
+}
+
 /** The single-line patterns run through scanLines, with their anchors (read by the differential test). */
 export const LINE_PATTERNS: [RegExp, RegExp][] = [
   [NAMED_CALL, NAMED_CALL_ANCHOR],
@@ -75,6 +144,9 @@ export const LINE_PATTERNS: [RegExp, RegExp][] = [
   [BRACKET_NAME, BRACKET_NAME_ANCHOR],
   [ORACLE, AT_SIGN],
   [COOKIE_JAR, COOKIE_ATTRIBUTE],
+  [SECRET_CALL, NAMED_CALL_ANCHOR],
+  [POSITIONAL_CALL, POSITIONAL_ANCHOR],
+  [ERLANG_PAIR, ERLANG_ANCHOR],
 ];
 // pgbouncer userlist.txt: "user" "password".
 const USERLIST = /^"([^"\n]{1,64})"[ \t]{1,8}"([^"\n]{1,512})"[ \t]*$/gm;
@@ -185,6 +257,8 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
       const attr = m[2] ? /\b(?:key|name|id)=["']([^"'\n]{1,64})["']/.exec(m[2]) : null;
       if (!isSensitiveName(local(m[1])) && !(attr && isSensitiveName(attr[1]))) continue;
       const v = m[3].trim();
+      // An app's strings (<string name="password_too_short">Password must be at least 8 characters</string>): a message.
+      if (isMessageAbout(v)) continue;
       push(spans, m.index + m[0].indexOf(m[3], m[0].indexOf('>')) + m[3].indexOf(v), v, 'xml');
     }
   }
@@ -212,6 +286,37 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     CREDENTIAL_METHOD.lastIndex = 0;
     while ((m = scan(CREDENTIAL_METHOD, text))) push(spans, m.index + m[0].length - 1 - m[4].length, m[4], 'credential-call');
   }
+  if (text.includes('(')) {
+    // A literal given to a call named for a secret (SecretStr("x"), Password('x')) or to a client (cohere.Client("key")).
+    scanLines(SECRET_CALL, NAMED_CALL_ANCHOR, text, (c) => {
+      const callee = c[1];
+      const v = c[3];
+      if (READER_VERB.test(callee)) return;
+      if (isSensitiveName(callee) ? isSensitiveAssignment(callee, v) : CLIENT_CALLEE.test(callee) && looksLikeKey(v)) push(spans, c.index + c[1].length + c[0].slice(c[1].length).indexOf(c[2]) + 1, v, 'named-call');
+    });
+    // A password by position: new mysqli(host, user, PASS, db), DriverManager.getConnection(url, user, PASS), smtp.login(user, PASS).
+    scanLines(POSITIONAL_CALL, POSITIONAL_ANCHOR, text, (c) => positionalSecret(text, c, spans));
+  }
+  if (text.includes('<key>')) {
+    PLIST_PAIR.lastIndex = 0;
+    while ((m = scan(PLIST_PAIR, text))) if (isSensitiveName(m[1].trim()) && isSensitiveAssignment(m[1].trim(), m[2].trim())) push(spans, m.index + m[0].lastIndexOf(m[2]), m[2], 'plist');
+  }
+  if (text.includes('value=')) {
+    // <customerToken value="x" />, <add key="ApiToken" value="x" /> (the element or its key names the value).
+    XML_VALUE_ATTR.lastIndex = 0;
+    while ((m = scan(XML_VALUE_ATTR, text))) {
+      const named = /\b(?:key|name)=["']([^"'\n]{1,64})["']/.exec(m[2]);
+      const name = isSensitiveName(local(m[1])) ? local(m[1]) : named && isSensitiveName(named[1]) ? named[1] : undefined;
+      if (name && isSensitiveAssignment(name, m[4])) push(spans, m.index + m[0].length - 1 - m[4].length, m[4], 'xml');
+    }
+  }
+  if (text.includes('{') && text.includes(',')) {
+    // Erlang and Elixir terms: {'$write_key', <<"x">>}, {api_key, "x"}.
+    scanLines(ERLANG_PAIR, ERLANG_ANCHOR, text, (c) => {
+      if (isSensitiveName(c[1]) && isSensitiveAssignment(c[1], c[3])) push(spans, c.index + c[0].length - 1 - c[3].length, c[3], 'assignment');
+    });
+  }
+  if (text.includes('INSERT') || text.includes('insert')) insertedSecrets(text, spans);
   if (text.includes('PASS')) {
     scanLines(FTP_PASS, FTP_PASS_ANCHOR, text, (c) => {
       if (!/^[*x•]+$|^\$|^</.test(c[1])) push(spans, c.index + c[0].indexOf(c[1], c[0].indexOf('PASS') + 4), c[1], 'ftp-pass');

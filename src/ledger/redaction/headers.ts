@@ -138,6 +138,9 @@ export function findHeaders(text: string, spans: Span[]): void {
     }
     const value = text.slice(start, end);
     if (start >= end || isPlaceholder(value) || VARIABLE.test(value)) continue;
+    // A placeholder word and a remark after it (sk_live_xxxx… (placeholder, set X)): read to the line end, the first word decides.
+    const blank = value.search(BLANK);
+    if (blank > 0 && !rule.scheme && isPlaceholder(value.slice(0, blank))) continue;
     // kubectl describe's env column: <set to the key 'x' in secret 'y'>  Optional: false (a template, then more columns).
     if (value.startsWith('<') && KUBECTL_REF.test(value)) continue;
     spans.push({ start, end, rule: 'header' });

@@ -5,6 +5,8 @@
 /** A name holds a secret when one of these words is in it and no word after it changes the meaning (DB_PASSWORD_PROD, TOKEN_GITHUB_CI). */
 export const SENSITIVE_WORDS = [
   'password', 'passwd', 'passphrase', 'pwd', 'secret', 'secrets', 'token', 'apikey', 'credential', 'credentials', 'sessionid', 'storepass', 'keypass', 'sshpass',
+  // sssd/PAM's authtok, OpenWeather's appid, a password pepper, a wallet's mnemonic, SimpleSAMLphp's secretsalt.
+  'authtok', 'appid', 'pepper', 'mnemonic', 'secretsalt',
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
@@ -21,7 +23,7 @@ export const NOT_SECRET_AFTER = [
   'change', 'changed', 'updated', 'created', 'at', 'date', 'time', 'timestamp', 'stats', 'metrics', 'status', 'state', 'valid', 'invalid', 'check', 'checker', 'test',
   'spec', 'specs', 'example', 'sample', 'docs', 'doc', 'help', 'len', 'encoding', 'algorithm', 'algo', 'hint', 'rules', 'rule', 'location', 'region', 'stdin', 'fd',
   'issuer', 'audience', 'endpoint', 'sent', 'received', 'budget', 'usage', 'price', 'rate', 'window', 'bucket', 'index', 'position', 'pos', 'offset', 'start', 'end',
-  'digest', 'hash', 'hashed', 'checksum', 'accessor',
+  'digest', 'hash', 'hashed', 'checksum', 'accessor', 'within', 'hasher', 'hashers', 'hashing', 'validators', 'encoder', 'encoders',
 ];
 
 /** Whole names that hold secrets although no word above ends them. */
@@ -57,6 +59,8 @@ export const NOT_SECRET_WORDS = [
   'id', 'ids', 'nonce', 'integrity', 'hash', 'digest', 'checksum', 'sha', 'sha1', 'sha256', 'sha512', 'md5', 'challenge', 'etag', 'request', 'trace', 'span',
   'commit', 'rev', 'revision', 'version', 'build', 'fingerprint', 'uuid', 'guid', 'kid', 'thumbprint', 'state', 'tag', 'ref', 'oid', 'sri', 'h1', 'cid',
   'x5t', 'public', 'pubkey', 'peer', 'bin', 'b64', 'base64', 'image', 'png', 'jpeg', 'gzip', 'release', 'ack', 'cursor', 'etag', 'continuation', 'page',
+  // The WebSocket handshake's Sec-WebSocket-Key and -Accept: a nonce and its digest.
+  'websocket', 'socket', 'accept',
 ];
 
 /** Exact values that stand for a secret without being one (.env.example, docs). */
@@ -231,7 +235,24 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
   if (URL_VALUE.test(value)) return false;
   if (PWD_NAME.test(name) && PATH_VALUE.test(value)) return false;
   if (NOT_A_VALUE.test(value) || isFilePath(value)) return false;
+  // Facebook's numeric appid is public; OpenWeather's hex one is a key.
+  if (DIGITS_ONLY.test(value) && APPID.test(name)) return false;
+  // A message about the secret (Android's "Password must be at least 8 characters"): words, one of them the secret's own word.
+  if (isMessageAbout(value)) return false;
   return !isPlaceholder(value);
+}
+
+const DIGITS_ONLY = /^\d+$/;
+const APPID = /^app_?id$/i;
+const SECRET_WORD_IN_PROSE = /\b(?:password|passphrase|passcode|token|secret|api key|key|credentials?|pin)\b/i;
+// Words of prose: letters (or a number alone) and punctuation; a word that mixes letters and digits (nzsd0) is a passphrase's.
+const PROSE_WORDS = /^[A-Za-z][A-Za-z'’,.!?-]*(?: (?:[A-Za-z][A-Za-z'’,.!?-]*|\d{1,4}[,.!?]?))+$/;
+/** Three or more words. */
+const THREE_WORDS = /^\S+ \S+ \S/;
+
+/** Three or more words of prose that name a secret: a UI string or a message, not a passphrase (passphrases name no secret). */
+export function isMessageAbout(v: string): boolean {
+  return v.length <= 200 && THREE_WORDS.test(v) && PROSE_WORDS.test(v) && SECRET_WORD_IN_PROSE.test(v) && !/\b[A-Z]{3,}\b/.test(v.slice(1));
 }
 
 /** Image tags and versions (sealed-secrets-controller:0.27.0-debian-12-r2), the rest of a URL (credential.https://…). */
@@ -292,6 +313,8 @@ const CODE_READ = /^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|sec
 const MEMBER_CALL = /^(?:[A-Za-z_]\w{0,40}\.){1,6}[A-Za-z_]\w{0,40}\(/;
 const CALL = /^[A-Za-z_][\w.]{0,80}\((?:[^()]{0,80})\)$/;
 const DOTTED_MEMBER = /^(?:[a-z_][a-z0-9_]*\.)+[a-z_][a-z0-9_]*$/i;
+/** A member read by key: request.headers["X-Api-Token"], os.environ['TOKEN'], config[:secret_key]. */
+const MEMBER_SUBSCRIPT = /^(?:[A-Za-z_]\w{0,40}\.){0,6}[A-Za-z_]\w{0,40}(?:\[(?:"[^"\n]{1,80}"|'[^'\n]{1,80}'|:\w{1,40})\]){1,4}$/;
 const DIGIT = /\d/;
 const ONE_CHARACTER_RUN_FIRST = charTable('*x.0#-•', true);
 const ONE_CHARACTER_RUN = /^(?:\*+|x+|\.+|0+|#+|-+|•+)$/i;
@@ -375,6 +398,7 @@ function placeholder(v: string): boolean {
   if (s.includes('(') && MEMBER_CALL.test(s)) return true; // a member call: ENV.fetch("X"), credentials.dig(:smtp
   if (last === 41 && CALL.test(s)) return true; // a call: getpass(), read_secret("x")
   if (s.length < 60 && s.includes('.') && DOTTED_MEMBER.test(s) && !DIGIT.test(s)) return true; // a dotted member: cfg.db.password
+  if (last === 93 && MEMBER_SUBSCRIPT.test(s)) return true; // request.headers["X-Api-Token"]
   // The value without its edge characters (<token>, __secret__, -password-, (hidden)), in lower case: a placeholder value?
   // Only one as short as the longest placeholder, or with an edge to strip, can be.
   if (s.length <= MAX_PLACEHOLDER || LEADING_EDGE[c0] === 1 || TRAILING_EDGE[last] === 1) {

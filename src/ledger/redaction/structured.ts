@@ -165,7 +165,11 @@ export function findLineSecrets(text: string, spans: Span[]): void {
         const close = text.indexOf(q, start);
         const end = close === -1 || close - start > MAX_VALUE ? start + v.length : close;
         v = text.slice(start, end);
-      } else v = (v.includes('(') ? v.replace(TRAILING_PUNCTUATION, '') : v.replace(TRAILING_PUNCTUATION_OR_PAREN, '')).replace(TRAILING_QUOTES, '');
+      } else {
+        // Quotes and the sentence's punctuation in either order: `was regenerated."`, `is "x".`
+        const trimmed = v.replace(TRAILING_QUOTES, '');
+        v = (trimmed.includes('(') ? trimmed.replace(TRAILING_PUNCTUATION, '') : trimmed.replace(TRAILING_PUNCTUATION_OR_PAREN, '')).replace(TRAILING_QUOTES, '');
+      }
       // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
       if (!DIGIT.test(v) && !NOT_LETTER.test(v) && !(LOWER.test(v) && UPPER.test(v.slice(1)))) continue;
       if (isPlaceholder(v)) continue;
@@ -317,6 +321,7 @@ function firstWordMaybeSensitive(text: string, start: number, end: number): bool
 }
 // A column type in DDL (`api_token varchar(64),`), not a value.
 const SQL_TYPE = /^[A-Za-z_]{2,20}(?:\(\d{1,5}(?:,\d{1,3})?\))?(?:\[\])?,?$/;
+const QUOTED_DIRECTIVE = /^[ \t]{0,16}([A-Za-z_][\w.-]{1,63})[ \t]{1,16}(["'])([^"'\n]{3,512})\2[ \t]{0,8}$/;
 const DIRECTIVE = /^[ \t]{0,16}([A-Za-z_][\w.-]{1,63})[ \t]{1,16}("?)([^\s"]{6,512})\2[ \t]{0,8}$/;
 const MULTI_COLUMN = /[^ \t][ \t]*(?:  |\t)[ \t]*[^ \t]|^[|│]|^(?:requisite|required|sufficient|optional|include|substack|\[[^\]]{1,80}\])[ \t]|\.so\b/;
 const HEADER_CHARS = /^[A-Za-z0-9 _."'\t,|;-]{3,4096}$/;
@@ -329,6 +334,20 @@ const HEADER_FIRST = new Uint8Array(65536);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 _."\'\t,|;-') HEADER_FIRST[c.charCodeAt(0)] = 1;
 const TRAILING_BLANKS = /[ \t]+$/;
 const EMPTY_CELL = /^(?:n\/a|-+|<none>|\d+ bytes)$/i;
+
+/** Column and field types: a schema (`api_token   TEXT,`, Go's `Token  string \`json:"token"\``) names the field, it holds no value. */
+const TYPE_WORDS = new Set([
+  'text', 'varchar', 'nvarchar', 'char', 'nchar', 'character', 'citext', 'clob', 'blob', 'bytea', 'binary', 'varbinary', 'int', 'integer', 'bigint', 'smallint', 'tinyint',
+  'serial', 'bigserial', 'uuid', 'bool', 'boolean', 'json', 'jsonb', 'xml', 'date', 'datetime', 'timestamp', 'timestamptz', 'time', 'interval', 'numeric', 'decimal',
+  'float', 'double', 'real', 'money', 'inet', 'string', 'str', 'int32', 'int64', 'uint', 'uint32', 'uint64', 'float32', 'float64', 'byte', 'bytes', 'rune', 'number',
+  'any', 'object', 'secretstr', 'securestring', 'optional', 'option', 'vec',
+]);
+const TYPE_HEAD = /^[*[\]]{0,3}([A-Za-z][A-Za-z0-9]{0,15})(?:\(\d{1,5}(?:,\d{1,3})?\)|<[\w, ]{1,40}>|\[\])?(?=$|[,;`{ \t])/;
+
+function declaresType(v: string): boolean {
+  const m = TYPE_HEAD.exec(v);
+  return m !== null && TYPE_WORDS.has(m[1].toLowerCase());
+}
 const RULE_LINE = /^[-=+| \t]+$/;
 const EDGE_QUOTES = /^["']|["']$/g; // with replace only, which resets lastIndex
 const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9 _.-]{0,40}$/;
@@ -393,11 +412,17 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     const at = l.lastIndexOf(m[3]);
     spans.push({ start: start + at, end: start + at + m[3].length, rule: 'directive' });
   }
+  // Gradle's and Groovy's `storePassword "two words!"`: a name, blanks, one quoted value that may hold spaces.
+  m = named && (l.includes('"') || l.includes("'")) && firstWordMaybeSensitive(text, start, end) ? QUOTED_DIRECTIVE.exec(l) : null;
+  if (m && m[3].includes(' ') && isSensitiveName(m[1]) && isSensitiveAssignment(m[1], m[3])) {
+    const at = l.lastIndexOf(m[3]);
+    spans.push({ start: start + at, end: start + at + m[3].length, rule: 'directive' });
+  }
   m = named && (l.includes('  ') || l.includes('\t')) ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
     const v = m[2].replace(TRAILING_BLANKS, '');
     // More columns after the value (kubectl get, PAM's `password requisite pam_x.so`), or a cell separator: another table's row.
-    if (!isPlaceholder(v) && !EMPTY_CELL.test(v) && !LISTED_AT.test(v) && !MULTI_COLUMN.test(v)) {
+    if (!isPlaceholder(v) && !EMPTY_CELL.test(v) && !LISTED_AT.test(v) && !MULTI_COLUMN.test(v) && !declaresType(v)) {
       const at = l.length - m[2].length;
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
     }

@@ -155,7 +155,16 @@ export function shellWords(text: string, from: number, bound = 2000, maxWords = 
       if (i > run) val += text.slice(run, i);
       if (i >= stop) break;
       const ch = text[i];
-      if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === ';' || ch === '|' || ch === '&' || ch === ')' || ch === '<' || ch === '>') break;
+      if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === ')' || ch === '<' || ch === '>') break;
+      // & ; | inside a word, between two of its characters (-px&9#Kq;2): part of a pasted secret, not an operator.
+      // (The shell would split there, but the output shows what was typed, and a cut secret leaks its tail.)
+      if (ch === ';' || ch === '|' || ch === '&') {
+        const next = i + 1 < stop ? text.charCodeAt(i + 1) : 32;
+        if (PLAIN[next] !== 1 || i === start) break;
+        val += ch;
+        i++;
+        continue;
+      }
       if (ch === "'" || ch === '"') {
         const close = closingQuote(text, i, stop - i);
         const end = close === -1 ? lineEnd(text, i + 1, stop - i) : close - 1;

@@ -158,5 +158,15 @@ export const TOKEN_SHAPES: TokenShape[] = [
   // A token shape in base64 (echo "$TOKEN" | base64 in a CI log): the encoding of its prefix, checked by decoding.
   { name: 'base64-token', example: 'base64 of ghp_… dckr_pat_… pypi-AgE… rubygems_… cio…', hints: B64_PREFIX_HINTS, re: B64_TOKEN, check: decodesToToken },
   { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /(?<![A-Za-z0-9_-])(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => (DIGIT.test(m) || BEARER_PUNCT.test(m)) && !isPlaceholder(m) },
+  // aws configure's prompt: the current value in brackets, then what was typed.
+  { name: 'aws-secret-key', example: 'AWS Secret Access Key [None]: <40 characters>', hints: ['Access Key ['], re: /Secret Access Key \[[^\]\n]{0,24}\]:[ \t]{0,4}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1, check: notDocsExample },
+  // ASP.NET Core data protection payloads (auth cookies, antiforgery tokens): CfDJ8 and the protected bytes.
+  { name: 'aspnet-protected', example: 'CfDJ8…', hints: ['CfDJ8'], re: /\bCfDJ8[A-Za-z0-9_-]{50,8192}/g },
+  // Google OAuth refresh tokens (firebase login:ci, gcloud): 1//0 then the token.
+  { name: 'google-refresh-token', example: '1//0…', hints: ['1/'], re: /(?<![\w/])1\/\/0[A-Za-z0-9_-]{40,512}/g, check: mixed },
+  // Discord bot tokens: the bot's id in base64, a timestamp, an HMAC.
+  { name: 'discord-bot-token', example: '<base64 id>.<6>.<27+>', hints: ['MT', 'Mj', 'Mz', 'ND', 'NT', 'Nj', 'Nz', 'OD', 'OT'], re: /(?<![\w.-])[MNO][A-Za-z0-9_-]{22,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w.-])/g, check: mixed, anchor: /\.[A-Za-z0-9_-]{6}\./g },
+  // Ethereum RPC endpoints carry the project key in their path.
+  { name: 'rpc-endpoint-key', example: 'mainnet.infura.io/v3/<key>, eth-mainnet.g.alchemy.com/v2/<key>', hints: ['infura.io/', 'alchemy.com/', 'alchemyapi.io/', 'quiknode.pro/'], re: /(?:infura\.io\/v3|alchemy\.com\/v2|alchemyapi\.io\/v2|quiknode\.pro)\/([A-Za-z0-9_-]{20,64})/g, group: 1 },
   { name: 'jwt', example: 'eyJ….eyJ….…', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}/g },
 ];
