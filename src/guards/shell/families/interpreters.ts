@@ -24,6 +24,8 @@ import { sqlOnlyReads } from './tamper';
 import { CODE_SHELL_ON_SOCKET, CODE_SOCKET } from '../tables/remote-shell';
 import { ENDLESS_ITERABLES, ENDLESS_UNTIL, ENDLESS_WHILE, FORK_CALLS, REPEATERS } from '../tables/fork';
 import { HOME_SPELLINGS } from '../tables/home-spellings';
+import { IPYTHON_PROGRAMS } from '../tables/ipython';
+import { ipythonParts } from './ipython';
 
 
 export interface CodeContext {
@@ -1919,6 +1921,25 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   if (CODE_SOCKET.test(code) && CODE_SHELL_ON_SOCKET.test(code)) ctx.analyzer.hit('reverse-shell', 'deny', ctx.segment, `${lang} code connects a socket and gives it to a shell: whoever is on the other end controls the machine`);
 }
 
+/** IPython code (ipython -c, a notebook cell): its Python, and each shell or other code its escapes run, analysed as that language. */
+export function analyzeIpythonCode(code: string, ctx: CodeContext): void {
+  for (const part of ipythonParts(code).slice(0, 64)) {
+    if (part.lang === 'sh') ctx.analyzer.analyzeSource(part.code, ctx.depth + 1, `${ctx.via} > ipython ${part.how}`, ctx.cwd, new Map());
+    else if (part.lang === 'powershell') ctx.analyzer.analyzeSource(`pwsh -Command ${quoteWord(part.code)}`, ctx.depth + 1, `${ctx.via} > ipython ${part.how}`, ctx.cwd, new Map());
+    else analyzeInterpreterCode(part.lang, part.code, part.how === 'ipython' ? ctx : { ...ctx, via: `${ctx.via} > ipython ${part.how}` });
+  }
+}
+
+/** `python -m IPython ARGS`: IPython's own argv (the module's options follow it). */
+function ipythonModuleArgv(argv: string[]): string[] | undefined {
+  for (let k = 1; k < argv.length - 1; k++) {
+    if (argv[k] === '-m' && argv[k + 1] === 'IPython') return ['ipython', ...argv.slice(k + 2)];
+    if (argv[k] === '-mIPython') return ['ipython', ...argv.slice(k + 1)];
+    if (!argv[k].startsWith('-')) return undefined;
+  }
+  return undefined;
+}
+
 // ---------------------------------------------------------------- the rule
 
 /** Code given on an interpreter's command line: every spelling of the code flag (`-c"..."`, `-Ic`, `--eval=`, `-le`, `-pe`, `deno eval`). */
@@ -2006,8 +2027,12 @@ function pipedText(r: RuleContext): string | undefined {
 const interpreters: Rule = (r: RuleContext) => {
   const spec = interpreterOf(r.name);
   if (!spec) return;
-  let codes = interpreterCode(spec, r.argv);
-  if (!codes && spec.lang !== 'applescript' && programOnStdin(spec, r.argv)) {
+  // IPython reads its own syntax around Python (`!cmd`, `%system`, `%%bash`); `python -m IPython` is IPython too.
+  const moduleArgv = spec.lang === 'python' ? ipythonModuleArgv(r.argv) : undefined;
+  const ipython = IPYTHON_PROGRAMS.test(r.name) || moduleArgv !== undefined;
+  const argv = moduleArgv ?? r.argv;
+  let codes = interpreterCode(spec, argv);
+  if (!codes && spec.lang !== 'applescript' && programOnStdin(spec, argv)) {
     // A script fed on stdin: a heredoc, a here-string, or static text piped in.
     const here = r.cmd.heredoc && !r.cmd.heredoc.dynamic ? r.cmd.heredoc.text : undefined;
     const str = r.cmd.redirects.find((x) => x.op === '<<<' && !x.target.dynamic)?.target.text;
@@ -2025,7 +2050,8 @@ const interpreters: Rule = (r: RuleContext) => {
       return;
     }
   }
-  analyzeInterpreterCode(spec.lang, code, ctx);
+  if (ipython) analyzeIpythonCode(code, ctx);
+  else analyzeInterpreterCode(spec.lang, code, ctx);
   // perl/ruby -n/-p loop over the lines of the files named after the code: they are read.
   if ((spec.lang === 'perl' || spec.lang === 'ruby') && r.argv.some((a) => /^-[a-zA-Z0-9]*[np][a-zA-Z]*$/.test(a) && !a.startsWith('--'))) {
     const at = r.argv.findIndex((a, i) => i > 0 && codes!.some((c) => a === c || a.endsWith(c)));

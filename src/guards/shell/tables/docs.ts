@@ -13,6 +13,8 @@ import { FORGE_API_RULES, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_COMMAND_KEYS,
 import { CONTENT_DESTROYERS, GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
 import { FOREIGN_RUNNERS } from './foreign';
+import { AUTOMAGIC_PROGRAMS, CELL_MAGIC_LANGUAGES, DATA_CELL_MAGICS, NOTEBOOK_RUNNERS, PROGRAM_LINE_MAGICS, PYTHON_LINE_MAGICS, SHELL_LINE_MAGICS } from './ipython';
+import { HOME_SPELLINGS } from './home-spellings';
 import { SHELL_CODE_GENERATORS } from './generators';
 import { NET_CLIENTS, SOCAT_EXEC, SOCAT_NET } from './remote-shell';
 import { CREDENTIAL_FOLDERS, HISTORY_PRINTERS, ORDINARY_SAMPLE_NAMES, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, HOME_SECRET_FILES, SECRET_NAME_PATTERNS, SYSTEM_SECRET_FILES, UPLOAD_OPTIONS } from './secrets';
@@ -68,6 +70,16 @@ export function guardTablesMarkdown(): string {
     for (const [name, sink] of Object.entries(t)) by.set(sink, [...(by.get(sink) ?? []), name]);
     return [lang, [...by.entries()].map(([sink, names]) => `**${sink}**: ${code(names)}`).join('<br>')];
   }));
+  section('IPython syntax (`families/ipython.ts`, `tables/ipython.ts`): `ipython`, `python -m IPython` and executed notebooks; each escape is analysed as its language', [
+    ['shell escapes', '`!cmd`, `!!cmd`, `x = !cmd`, `{expr}` a run-time word; `get_ipython()` (or a name bound to it) `.system` / `.getoutput` / `run_line_magic` / `run_cell_magic`'],
+    ['line magics running a shell command', code(SHELL_LINE_MAGICS)],
+    ['line magics running their program', code(PROGRAM_LINE_MAGICS) + '; without `%` (automagic): ' + code(AUTOMAGIC_PROGRAMS)],
+    ['line magics whose rest is Python', code(PYTHON_LINE_MAGICS)],
+    ['cell magics and their language (`%%script PROGRAM` by the program)', Object.entries(CELL_MAGIC_LANGUAGES).map(([k, v]) => `\`%%${k}\` ${v}`).join(', ')],
+    ['cell magics whose body is data', code(DATA_CELL_MAGICS)],
+    ['notebook runners (a notebook written on the line: its code cells in its kernel\'s language)', Object.entries(NOTEBOOK_RUNNERS).map(([k, v]) => `\`${k}\`${v.sub ? ' ' + Object.keys(v.sub).map((x) => '`' + x + '`').join('/') : ''}${v.needs ? ' with `' + v.needs.source.replace(/\|/g, '\\|') + '`' : ''}`).join(', ')],
+    ['the home folder read from the account database (`tables/home-spellings.ts`)', Object.entries(HOME_SPELLINGS).map(([lang, h]) => `${lang}: ${h!.spellings.length} spellings, read as \`${h!.home}\``).join(', ')],
+  ]);
   section('Fork loops in interpreter code (`tables/fork.ts`): a call that starts a process without waiting, inside an endless loop or a function that calls itself, is `fork-bomb` (deny)', [
     ...Object.entries(FORK_CALLS).map(([lang, calls]): [string, string] => [lang, code(calls)]),
     ['endless `while` conditions', code(ENDLESS_WHILE)],
