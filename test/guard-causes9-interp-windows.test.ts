@@ -153,6 +153,7 @@ const CAUSES: Record<string, Cause> = {
       [`pwsh -c 'Set-Item alias:x Remove-Item; x -r -fo ~'`, 'deny', HOME],
       [`pwsh -c 'New-Item -Path alias:x -Value Remove-Item; x -r -fo $HOME'`, 'deny', HOME],
       [`pwsh -c 'sal a Remove-Item; sal b a; b -r -fo $HOME'`, 'deny', HOME],
+      [`pwsh -c 'sal a Remove-Item; sal b a; sal c b; sal d c; sal e d; sal f e; sal g f; g -r -fo ~'`, 'deny', HOME],
       [`pwsh -c 'sal x Remove-Item; & x -r -fo $HOME'`, 'deny', HOME],
       [`pwsh -c 'sal x Remove-Item; Get-ChildItem ~ | x -Recurse -Force'`, 'deny', HOME],
       [`pwsh -c 'sal x Invoke-Expression; x "Remove-Item -Recurse -Force ~"'`, 'deny', HOME],

@@ -78,7 +78,10 @@ export function psDefinition(stmt: string, words: string[], name: string): { nam
 
 /** Records a definition in the line's table (bounded). */
 export function define(table: Map<string, PsDefinition>, d: { name: string; def: PsDefinition }): void {
-  if (table.size < MAX_DEFINITIONS || table.has(d.name)) table.set(d.name, d.def);
+  if (table.size >= MAX_DEFINITIONS && !table.has(d.name)) return;
+  // An alias of a name already defined stands for what that name stands for (a chain of any length is one hop).
+  const to = 'alias' in d.def ? table.get(d.def.alias.toLowerCase()) : undefined;
+  table.set(d.name, to && to !== d.def ? to : d.def);
 }
 
 /** The text a call of an alias runs: its command with the call's arguments (`x -r -fo $HOME` -> `Remove-Item -r -fo $HOME`). */

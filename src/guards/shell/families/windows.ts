@@ -131,7 +131,7 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
     // A name the line defined: an alias is its command with the same arguments (alias of an alias too),
     // a function runs its body with the arguments bound.
     let defined = st.commands.get(name);
-    for (let hop = 0; defined && 'alias' in defined && hop < 4; hop++) {
+    for (let hop = 0; defined && 'alias' in defined && hop < 8; hop++) {
       stmt = aliasCall(callOp ? stmt.replace(/^\s*[&.]\s*/, '') : stmt, defined.alias);
       words = splitSwitches(winWords(stmt));
       name = programName(words[0] ?? '');
