@@ -29,7 +29,7 @@ import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, t
 import { programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
 import { fishToPosix } from './fish';
-import { analyzeInterpreterCode } from './families/interpreters';
+import { analyzeInterpreterCode, analyzeIpythonCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
 import { gitConfigKey, gitConfigWrites, gitKeyIn, pushWithConfig, storedPushConfig } from './families/git';
@@ -1363,8 +1363,10 @@ export class Analyzer {
       assignments: r.cmd.assignments.map((a) => ({ name: a.name, value: a.value.text })),
     });
     for (const e of found.slice(0, 20)) {
+      const ctx = { analyzer: this, cwd: r.cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment };
       if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, r.cwd, new Map());
-      else analyzeInterpreterCode(e.lang, e.code, { analyzer: this, cwd: r.cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment });
+      else if (e.lang === 'ipython') analyzeIpythonCode(e.code, ctx);
+      else analyzeInterpreterCode(e.lang, e.code, ctx);
     }
   }
 

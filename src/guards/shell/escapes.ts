@@ -8,10 +8,13 @@
 // its commands are judged like any other.
 import { posix } from 'node:path';
 import { gitConfigRunsCommand } from './tables/git';
+import { NOTEBOOK_RUNNERS } from './tables/ipython';
+import type { Language } from './tables/programs';
+import { notebookCells } from './families/ipython';
 
 export interface Escape {
-  /** 'sh': a shell script; 'python': Python code (gdb's `python` command). */
-  lang: 'sh' | 'python';
+  /** 'sh': a shell script; 'python': Python code (gdb's `python` command); 'ipython': a notebook cell; other languages by their kernel. */
+  lang: 'sh' | 'ipython' | Language;
   code: string;
   how: string;
 }
@@ -535,11 +538,38 @@ function fileRecipes(name: string, argv: string[], ctx: EscapeContext): Escape[]
   return out;
 }
 
+/**
+ * A notebook written on the line and executed (`jupyter nbconvert --execute`, `jupyter execute`,
+ * `papermill`): its code cells run in the notebook's kernel (tables/ipython.ts NOTEBOOK_RUNNERS).
+ */
+function notebookEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  const spec = Object.prototype.hasOwnProperty.call(NOTEBOOK_RUNNERS, name) ? NOTEBOOK_RUNNERS[name] : undefined;
+  if (!spec) return [];
+  let needs = spec.needs;
+  let from = 1;
+  if (spec.sub) {
+    const sub = argv[1] ?? '';
+    if (!Object.prototype.hasOwnProperty.call(spec.sub, sub)) return [];
+    needs = spec.sub[sub] ?? undefined;
+    from = 2;
+  }
+  if (needs && !argv.slice(from).some((a) => needs!.test(a))) return [];
+  const out: Escape[] = [];
+  for (const f of argv.slice(from)) {
+    if (f.startsWith('-') || !/\.ipynb$/i.test(f)) continue;
+    const text = ctx.fileText(posix.resolve(ctx.cwd, f));
+    if (text === undefined) continue;
+    for (const cell of notebookCells(text)) if (out.length < 32) out.push({ lang: cell.lang, code: cell.code, how: `${name} cell of ${posix.basename(f)}` });
+  }
+  return out;
+}
+
 /** Every escape of one simple command (argv[0] is the program's base name). */
 export function programEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
   const out = envEscapes(ctx);
   out.push(...optionCommands(name, argv));
   out.push(...fileRecipes(name, argv, ctx));
+  out.push(...notebookEscapes(name, argv, ctx));
   if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv));
   if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv));
   else if (PAGERS.includes(name)) out.push(...pagerEscapes(name, argv));

@@ -23,6 +23,9 @@ import { own } from './args';
 import { sqlOnlyReads } from './tamper';
 import { CODE_SHELL_ON_SOCKET, CODE_SOCKET } from '../tables/remote-shell';
 import { ENDLESS_ITERABLES, ENDLESS_UNTIL, ENDLESS_WHILE, FORK_CALLS, REPEATERS } from '../tables/fork';
+import { HOME_SPELLINGS } from '../tables/home-spellings';
+import { IPYTHON_PROGRAMS } from '../tables/ipython';
+import { ipythonParts } from './ipython';
 
 
 export interface CodeContext {
@@ -425,6 +428,9 @@ interface Scope {
   stdinProcesses?: number;
 }
 
+/** Perl's globs: `glob "~"` is the home folder, `glob "~/*"` every entry of it (the pattern stands for what it matches). */
+const PERL_GLOBS = new Set(['glob', 'bsd_glob', 'File::Glob::bsd_glob', 'CORE::glob']);
+
 /** Calls that return the current folder (tracked through chdir calls). */
 const CWD_CALLS = new Set(['os.getcwd', 'os.getcwdb', 'process.cwd', 'Deno.cwd', 'Dir.pwd', 'Dir.getwd', 'getcwd', 'Cwd::getcwd', 'Cwd::cwd', 'cwd', 'getwd', 'pwd', 'lfs.currentdir', 'pathlib.Path.cwd', 'Path.cwd']);
 
@@ -601,6 +607,11 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       const base = evalExpr(s, a, end, depth + 1);
       return { text: '\u0000', net: base.net, decoded: base.decoded || base.net !== true };
     }
+    // Perl's glob without parentheses (unlink glob "~/*", system qw(rm -rf), glob "~"): the paths its pattern names.
+    if (s.lang === 'perl' && PERL_GLOBS.has(cname) && t[end] && (t[end].k === 'str' || t[end].k === 'id')) {
+      const pat = evalExpr(s, end, b, depth + 1);
+      return pat.text !== undefined && !pat.text.startsWith('\u0000') ? { text: expandTilde(pat.text, s.home) } : UNKNOWN;
+    }
     if (t[end] && t[end].v === '(') {
       const close = closeOf(t, end);
       const args = splitArgs(t, end + 1, close - 1).map(([x, y]) => evalExpr(s, x, y, depth + 1));
@@ -627,6 +638,7 @@ function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
       else if (sink === 'join') v = { text: args.map((x) => x.text ?? '\u0000').join('/') };
       else if (cname === 'os.path.expanduser' || cname === 'File.expand_path') v = args[0] ?? UNKNOWN;
       else if (cname === '__import__' || cname === 'importlib.import_module' || cname === 'require') v = { text: '\u0000', unknown: true };
+      else if (s.lang === 'perl' && PERL_GLOBS.has(cname) && args[0]?.text !== undefined && !args[0].text.startsWith('\u0000')) v = { text: expandTilde(args[0].text, s.home) };
       else v = { text: '\u0000', net: args.some((x) => x.net), decoded: args.some((x) => x.decoded) };
       if (close < b) {
         // A method on the result: urlopen(u).read(), fetch(u).then(...), Path(p).expanduser()
@@ -1110,6 +1122,8 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
       const optArgv = args.find((x) => x.fields?.get('cmd')?.list)?.fields?.get('cmd')?.list;
       const optArgs = args[1]?.fields?.get('args')?.list;
       if (s.lang === 'perl' && /(?:^|::)open[23]$/.test(c)) list = args.slice(c.endsWith('3') ? 3 : 2);
+      // Perl flattens every list in a LIST (system qw(rm -rf), glob "~" / system @cmd, $dir): one argv.
+      else if (s.lang === 'perl' && args.some((x) => x.list) && (args.length > 1 || args[0].list!.length > 1)) list = args.flatMap((x) => x.list ?? [x]);
       else if (optArgv) list = optArgv;
       else if (optArgs && args[0]?.text !== undefined) list = [args[0], ...optArgs];
       else if (/^os\.(?:exec|spawn|posix_spawn)/.test(c)) {
@@ -1207,7 +1221,10 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
           mode = args[1]?.text ?? '';
           path = args[2]?.text;
           if (/\|/.test(mode)) {
-            argvOf(s, args.slice(2), via);
+            // open(F, '-|', LIST): one element is a shell command line, more are an argv.
+            const rest = args.slice(2).flatMap((x) => x.list ?? [x]);
+            if (rest.length === 1 && rest[0].text !== undefined) shellOf(s, rest[0].text, via);
+            else argvOf(s, rest, via);
             return;
           }
         } else {
@@ -1413,7 +1430,7 @@ function walk(s: Scope): void {
     } else if ((name === '$' || name.endsWith('.$')) && t[end]?.k === 'str') {
       // Bun/zx tagged template: $`rm -rf ${dir}`
       argRanges = [[end, end + 1]];
-    } else if (t[end] && (t[end].k === 'str' || t[end].k === 'id' || (t[end].k === 'op' && (t[end].v === '[' || t[end].v === '(')) || t[end].k === 'num') && ['perl', 'ruby', 'lua', 'php', 'r', 'tcl'].includes(s.lang)) {
+    } else if (t[end] && (t[end].k === 'str' || t[end].k === 'id' || (t[end].k === 'op' && (t[end].v === '[' || t[end].v === '(' || (t[end].v === '{' && s.lang === 'perl' && sink === 'argv'))) || t[end].k === 'num') && ['perl', 'ruby', 'lua', 'php', 'r', 'tcl'].includes(s.lang)) {
       // Paren-less call: system "rm -rf /"; unlink $f; FileUtils.rm_rf "/"; os.execute "..."
       if (t[end].k === 'id' && ['if', 'unless', 'or', 'and', 'do', 'then', 'for', 'foreach'].includes(t[end].v)) {
         // Perl's `unlink if -f`: the bare form deletes $_.
@@ -1874,6 +1891,9 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     else if (/do\s+shell\s+script\s+[^"]/i.test(code)) ctx.analyzer.hit('dynamic-command', 'ask', ctx.segment, 'osascript runs a shell command only known at run time');
     return;
   }
+  // The home folder read from the account database ((getpwuid($<))[7], pwd.getpwuid(...).pw_dir): the home expression.
+  const home = HOME_SPELLINGS[lang];
+  if (home) for (const re of home.spellings) code = code.replace(re, home.home);
   const s: Scope = { lang, toks: tokenize(lang, code), aliases: new Map(), vars: new Map(), ctx, home: ctx.analyzer.opts.home, evalDepth: ctx.depth, walkRoots: [] };
   // `\n` typed outside any string (python3 -c "import os\nwhile True: os.fork()"): the author meant a line break; the
   // program is judged as meant as well (a syntax error today is one quoting fix away from running).
@@ -1899,6 +1919,25 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   if ((NET_TEXT.test(code) || netModule) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
   // A socket handed to a shell (dup2 onto stdio, a pty, pipes to a spawned sh): a reverse shell.
   if (CODE_SOCKET.test(code) && CODE_SHELL_ON_SOCKET.test(code)) ctx.analyzer.hit('reverse-shell', 'deny', ctx.segment, `${lang} code connects a socket and gives it to a shell: whoever is on the other end controls the machine`);
+}
+
+/** IPython code (ipython -c, a notebook cell): its Python, and each shell or other code its escapes run, analysed as that language. */
+export function analyzeIpythonCode(code: string, ctx: CodeContext): void {
+  for (const part of ipythonParts(code).slice(0, 64)) {
+    if (part.lang === 'sh') ctx.analyzer.analyzeSource(part.code, ctx.depth + 1, `${ctx.via} > ipython ${part.how}`, ctx.cwd, new Map());
+    else if (part.lang === 'powershell') ctx.analyzer.analyzeSource(`pwsh -Command ${quoteWord(part.code)}`, ctx.depth + 1, `${ctx.via} > ipython ${part.how}`, ctx.cwd, new Map());
+    else analyzeInterpreterCode(part.lang, part.code, part.how === 'ipython' ? ctx : { ...ctx, via: `${ctx.via} > ipython ${part.how}` });
+  }
+}
+
+/** `python -m IPython ARGS`: IPython's own argv (the module's options follow it). */
+function ipythonModuleArgv(argv: string[]): string[] | undefined {
+  for (let k = 1; k < argv.length - 1; k++) {
+    if (argv[k] === '-m' && argv[k + 1] === 'IPython') return ['ipython', ...argv.slice(k + 2)];
+    if (argv[k] === '-mIPython') return ['ipython', ...argv.slice(k + 1)];
+    if (!argv[k].startsWith('-')) return undefined;
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------- the rule
@@ -1988,8 +2027,12 @@ function pipedText(r: RuleContext): string | undefined {
 const interpreters: Rule = (r: RuleContext) => {
   const spec = interpreterOf(r.name);
   if (!spec) return;
-  let codes = interpreterCode(spec, r.argv);
-  if (!codes && spec.lang !== 'applescript' && programOnStdin(spec, r.argv)) {
+  // IPython reads its own syntax around Python (`!cmd`, `%system`, `%%bash`); `python -m IPython` is IPython too.
+  const moduleArgv = spec.lang === 'python' ? ipythonModuleArgv(r.argv) : undefined;
+  const ipython = IPYTHON_PROGRAMS.test(r.name) || moduleArgv !== undefined;
+  const argv = moduleArgv ?? r.argv;
+  let codes = interpreterCode(spec, argv);
+  if (!codes && spec.lang !== 'applescript' && programOnStdin(spec, argv)) {
     // A script fed on stdin: a heredoc, a here-string, or static text piped in.
     const here = r.cmd.heredoc && !r.cmd.heredoc.dynamic ? r.cmd.heredoc.text : undefined;
     const str = r.cmd.redirects.find((x) => x.op === '<<<' && !x.target.dynamic)?.target.text;
@@ -2007,7 +2050,8 @@ const interpreters: Rule = (r: RuleContext) => {
       return;
     }
   }
-  analyzeInterpreterCode(spec.lang, code, ctx);
+  if (ipython) analyzeIpythonCode(code, ctx);
+  else analyzeInterpreterCode(spec.lang, code, ctx);
   // perl/ruby -n/-p loop over the lines of the files named after the code: they are read.
   if ((spec.lang === 'perl' || spec.lang === 'ruby') && r.argv.some((a) => /^-[a-zA-Z0-9]*[np][a-zA-Z]*$/.test(a) && !a.startsWith('--'))) {
     const at = r.argv.findIndex((a, i) => i > 0 && codes!.some((c) => a === c || a.endsWith(c)));

@@ -5,7 +5,7 @@
 // ForEach-Object block), Start-Process and Invoke-Expression of literals.
 // These are text transforms; windows.ts judges the result.
 import type { Analyzer } from '../analyze';
-import { POWERSHELL_PARAMS, POWERSHELL_WITH_VALUE, WIN_DANGEROUS_CMDLETS, WIN_PATH_IDENTITY } from '../tables/windows';
+import { POWERSHELL_PARAMS, POWERSHELL_WITH_VALUE, WIN_CWD_COMMANDS, WIN_CWD_VARS, WIN_DANGEROUS_CMDLETS, WIN_PATH_IDENTITY } from '../tables/windows';
 import { envFolder, specialFolder } from './windows-paths';
 import { asWord, decodeEncodedCommand, expandParam, staticConcat, unquote, winWords } from './windows-text';
 
@@ -49,7 +49,7 @@ export function psCode(input: PsInput, stdin?: string): { code?: string; bad?: b
   return decoded === undefined ? { bad: true } : { code: decoded };
 }
 
-const RESERVED = new Set(['true', 'false', 'null', '_', 'psitem', 'args', 'input', 'this', 'matches', 'error', 'lastexitcode', 'host', 'pwd', 'pshome', 'profile']);
+const RESERVED = new Set(['true', 'false', 'null', '_', 'psitem', 'args', 'input', 'this', 'matches', 'error', 'lastexitcode', 'host', 'pshome', 'profile']);
 
 /**
  * Variables replaced by what they hold: $env:X (set on the line, else the standard folder),
@@ -85,6 +85,12 @@ export function expandPsVars(a: Analyzer, text: string, vars: Map<string, string
       const name = (m[2] ?? m[4]).toLowerCase();
       if (env) value = vars.get('env:' + name) ?? envFolder(a, name);
       else if (name === 'home') value = envFolder(a, 'userprofile');
+      else if (WIN_CWD_VARS.includes(name) && !vars.has('ps:' + name)) {
+        // $PWD / $PWD.Path / $PSScriptRoot: the current folder (a relative path judged against a Set-Location).
+        value = '.';
+        const prop = /^\.(?:path|providerpath|fullname)\b/i.exec(text.slice(i + m[0].length, i + m[0].length + 16));
+        if (prop) i += prop[0].length;
+      }
       else if (!RESERVED.has(name)) value = vars.get('ps:' + name);
     }
     if (value === undefined) {
@@ -106,8 +112,8 @@ function resolveCommand(pattern: string): string | undefined {
   return WIN_DANGEROUS_CMDLETS.find((n) => re.test(n));
 }
 
-/** The static value of a group's inside, or undefined. */
-function groupValue(inner: string): string | undefined {
+/** The static value of a group's inside (or of a pipeline stage that only yields a path), or undefined. */
+export function groupValue(inner: string): string | undefined {
   const t = inner.trim();
   // A bare word in parentheses is only a value when it reads as a path: (OI) in icacls is not one.
   const concat = staticConcat(t);
@@ -117,6 +123,8 @@ function groupValue(inner: string): string | undefined {
   const operands = words.slice(1).filter((w) => !w.startsWith('-'));
   if ((name === 'gcm' || name === 'get-command') && operands.length >= 1) return resolveCommand(operands[0]);
   if (WIN_PATH_IDENTITY.includes(name) && operands.length === 1) return operands[0];
+  // (Get-Location), (gl), (pwd): the current folder.
+  if (WIN_CWD_COMMANDS.includes(name) && operands.length === 0) return '.';
   if (name === 'join-path' && operands.length >= 2) return operands.join('\\');
   const combine = /^\[(?:system\.)?io\.path\]::(?:combine|join)\(([\s\S]*)\)$/i.exec(t);
   if (combine) {

@@ -14,12 +14,13 @@ import { carriesFolder, deletesPath, readsPath, writesPath } from '../path-rules
 import type { Rule } from '../rules';
 import {
   DISKPART_ERASERS, REMOVE_ITEM_PARAMS, REMOVE_ITEM_WITH_VALUE, WIN_CODE_RUNNERS, WIN_COPIERS, WIN_DELETE, WIN_DISK_ERASERS, WIN_DOWNLOAD, WIN_ENV_DUMP, WIN_FOREACH, WIN_LISTERS,
-  WIN_READERS, WIN_REMOTE_RUNNERS, WIN_RUN, WIN_SPAWNERS, WIN_TOOL_RULES, WIN_UPLOADERS, WIN_WRITERS,
+  WIN_CWD_COMMANDS, WIN_PATH_IDENTITY, WIN_READERS, WIN_REMOTE_RUNNERS, WIN_RUN, WIN_SPAWNERS, WIN_TOOL_RULES, WIN_UPLOADERS, WIN_WRITERS,
 } from '../tables/windows';
 import { cmdFor, cmdInnerFromArgv, cmdInnerFromText, cmdSet, cmdStart, expandCmdVars, forfiles, type LoopRun } from './windows-cmd';
 import { judgeDelete, mapped, registryKey, registryWipe, underCwd, wideFolder } from './windows-paths';
-import { endlessLoopBody, expandPsVars, foldPs, psAssignment, psCode, psInnerFromArgv, psValue, startProcess, substituteItem } from './windows-ps';
+import { endlessLoopBody, expandPsVars, foldPs, groupValue, psAssignment, psCode, psInnerFromArgv, psValue, startProcess, substituteItem } from './windows-ps';
 import { expandParam, groups, splitStatements, splitSwitches, unquote, winWords } from './windows-text';
+import { aliasCall, define, functionCall, psDefinition, type PsDefinition } from './windows-defs';
 import { own } from './args';
 
 export { decodeEncodedCommand, splitStatements, winWords } from './windows-text';
@@ -45,10 +46,12 @@ export interface WinState {
   filtered?: boolean;
   /** A Windows tool found by the POSIX analyzer: judged here, never handed back to it. */
   native?: boolean;
+  /** Aliases and functions the line defined (windows-defs.ts): a call of one runs what it stands for. */
+  commands: Map<string, PsDefinition>;
   budget: { loops: number };
 }
 
-const newState = (): WinState => ({ vars: new Map(), budget: { loops: MAX_LOOP_RUNS } });
+const newState = (): WinState => ({ vars: new Map(), commands: new Map(), budget: { loops: MAX_LOOP_RUNS } });
 
 function programName(word: string): string {
   return word.replace(/^[&.@]\s*/, '').replace(/^.*[\\/]/, '').replace(/\.(?:exe|com)$/i, '').toLowerCase();
@@ -116,15 +119,29 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
   let listed: Listing | undefined;
   let envDumped = false;
   for (let i = 0; i < stages.length; i++) {
-    const stmt = expand(a, stages[i], st);
+    let stmt = expand(a, stages[i], st);
     if (stmt === '') continue;
     const segment = stmt.slice(0, 200);
     if (WIN_REMOTE_RUNNERS.test(stmt)) a.hit('pipe-download-to-interpreter', 'deny', segment, 'runs code straight from a URL');
-    const words = splitSwitches(winWords(stmt));
+    let words = splitSwitches(winWords(stmt));
     const callOp = words[0] === '&' || words[0] === '.';
     if (callOp) words.shift();
     if (words.length === 0) continue;
-    const name = programName(words[0]);
+    let name = programName(words[0]);
+    // A name the line defined: an alias is its command with the same arguments (alias of an alias too),
+    // a function runs its body with the arguments bound.
+    let defined = st.commands.get(name);
+    for (let hop = 0; defined && 'alias' in defined && hop < 8; hop++) {
+      stmt = aliasCall(callOp ? stmt.replace(/^\s*[&.]\s*/, '') : stmt, defined.alias);
+      words = splitSwitches(winWords(stmt));
+      name = programName(words[0] ?? '');
+      defined = st.commands.get(name);
+    }
+    if (defined && 'body' in defined) {
+      runBody(a, { body: functionCall(defined, words), recursive: false, filtered: false }, depth, st);
+      listed = undefined;
+      continue;
+    }
     const foreach = WIN_FOREACH.includes(name) && listed;
     // A group's inside is a statement of its own; a ForEach-Object block runs once per listed item.
     for (const g of groups(stmt)) {
@@ -140,6 +157,12 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
     // A stage that is only a value ("C:\x", a variable already expanded) pipes that path on.
     if (i < stages.length - 1 && words.length === 1 && PIPED_VALUE.test(stages[i].trim())) {
       listed = { dirs: [words[0]], recursive: false, filtered: false, values: true };
+      continue;
+    }
+    // Get-Location | ..., Resolve-Path ~ | ...: the stage yields one path.
+    const yielded = i < stages.length - 1 && (WIN_CWD_COMMANDS.includes(name) || WIN_PATH_IDENTITY.includes(name)) ? groupValue(stmt) : undefined;
+    if (yielded !== undefined) {
+      listed = { dirs: [yielded], recursive: false, filtered: false, values: true };
       continue;
     }
     if (!foreach && checkStatement(a, stmt, words, name, { stmt, depth, st, segment, listed, envDumped, stdin: i > 0 ? echoed(stages[i - 1]) : fed })) listed = undefined;
@@ -174,6 +197,11 @@ interface StmtCtx {
 function checkStatement(a: Analyzer, stmt: string, words: string[], name: string, c: StmtCtx): boolean {
   const { depth, st, segment } = c;
   const cwd = a.opts.cwd;
+  const defined = psDefinition(stmt, words, name);
+  if (defined) {
+    define(st.commands, defined);
+    return false;
+  }
   const assign = psAssignment(stmt);
   if (assign) {
     const v = psValue(assign.rhs);

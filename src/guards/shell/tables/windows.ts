@@ -130,3 +130,18 @@ export const WIN_TOOL_RULES: readonly WinToolRule[] = [
   { names: ['reg'], when: /^add\s+\S*\\currentversion\\(?:run|runonce|policies\\explorer\\run)\b|^add\s+\S*\\winlogon\b/, rule: 'persistence', decision: 'ask', why: 'adds a program that runs at every logon' },
   { names: ['reg'], when: /^add\s+\S*\\windows defender\b|^add\s+\S*disableantispyware\b/, rule: 'security-service-off', decision: 'deny', why: 'switches Microsoft Defender off through the registry' },
 ];
+
+/** Commands that, with no operand, give the current folder (`(Get-Location)`, `(gl)`, `(pwd)`, `Get-Location | Remove-Item`). */
+export const WIN_CWD_COMMANDS = ['get-location', 'gl', 'pwd'];
+/**
+ * Automatic variables that name the current folder: $PWD, and $PSScriptRoot, the folder of the
+ * script running (empty under -Command; a script run here is taken to live in the current folder).
+ */
+export const WIN_CWD_VARS = ['pwd', 'psscriptroot'];
+
+/** Cmdlets that define an alias: `Set-Alias [-Name] X [-Value] Y`. */
+export const WIN_ALIAS_SETTERS = ['set-alias', 'sal', 'new-alias', 'nal'];
+/** Cmdlets that set an item of the alias: or function: drive (`Set-Item alias:x Remove-Item`, `New-Item function:x -Value {...}`). */
+export const WIN_ITEM_SETTERS = ['set-item', 'si', 'new-item', 'ni'];
+/** Keywords that define a function: `function x { ... }`, `function x($p) { ... }`, `filter x { ... }`. */
+export const WIN_FUNCTION_KEYWORDS = ['function', 'filter', 'workflow'];
