@@ -15,6 +15,7 @@ import { scanLines } from './redaction/anchored';
 import { TOKEN_SHAPES, type TokenShape } from './redaction/token-shapes';
 import { normalizedView } from './redaction/views';
 import { scan, work } from './redaction/work';
+import { findSeedPhrases } from './redaction/seed-phrases';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -556,6 +557,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
     findAssignments(text, spans);
     if (text.includes('alue') || text.includes('Data')) findNameValuePairs(text, spans);
   }
+  findSeedPhrases(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
