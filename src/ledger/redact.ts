@@ -16,6 +16,9 @@ import { TOKEN_SHAPES, type TokenShape } from './redaction/token-shapes';
 import { normalizedView } from './redaction/views';
 import { scan, work } from './redaction/work';
 import { findSeedPhrases } from './redaction/seed-phrases';
+import { findWifKeys } from './redaction/wif-keys';
+import { findKeypairArrays } from './redaction/keypair-arrays';
+import { findWalletHexKeys } from './redaction/wallet-hex-keys';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -558,6 +561,9 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
     if (text.includes('alue') || text.includes('Data')) findNameValuePairs(text, spans);
   }
   findSeedPhrases(text, spans);
+  findWifKeys(text, spans);
+  findKeypairArrays(text, spans);
+  findWalletHexKeys(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
