@@ -19,6 +19,10 @@ import { findSeedPhrases } from './redaction/seed-phrases';
 import { findWifKeys } from './redaction/wif-keys';
 import { findKeypairArrays } from './redaction/keypair-arrays';
 import { findWalletHexKeys } from './redaction/wallet-hex-keys';
+import { findLicenseBlocks } from './redaction/license-blocks';
+import { findProductKeys } from './redaction/product-keys';
+import { findLicenseKeys } from './redaction/license-keys';
+import { findGemCredentials } from './redaction/gem-credentials';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -564,6 +568,10 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findWifKeys(text, spans);
   findKeypairArrays(text, spans);
   findWalletHexKeys(text, spans);
+  findLicenseBlocks(text, spans);
+  findProductKeys(text, spans);
+  findLicenseKeys(text, spans);
+  findGemCredentials(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
