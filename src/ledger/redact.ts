@@ -23,6 +23,9 @@ import { findLicenseBlocks } from './redaction/license-blocks';
 import { findProductKeys } from './redaction/product-keys';
 import { findLicenseKeys } from './redaction/license-keys';
 import { findGemCredentials } from './redaction/gem-credentials';
+import { findPromptedSecrets } from './redaction/prompted-secrets';
+import { findAskpassSecrets } from './redaction/askpass-scripts';
+import { findOnePasswordFields } from './redaction/onepassword-fields';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -572,6 +575,9 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findProductKeys(text, spans);
   findLicenseKeys(text, spans);
   findGemCredentials(text, spans);
+  findPromptedSecrets(text, spans);
+  findAskpassSecrets(text, spans);
+  findOnePasswordFields(text, spans);
   findRepeatedSecrets(text, spans);
 }
 

@@ -482,6 +482,11 @@ const PRINTS_SECRET = new RegExp(
       'npm[ \\t]+config[ \\t]+get[ \\t]+\\S*:_(?:authToken|auth|password)\\b',
       'kubectl[ \\t]+get[ \\t]+secrets?\\b.*go-template=.*\\bbase64decode\\b',
       'kubectl[ \\t]+config[ \\t]+view\\b.*jsonpath=.*\\b(?:token|password|client-key-data)\\b',
+      'keepassxc-cli[ \\t]+show\\b.*(?:-a|--attributes?)[ \\t=]+["\']?[Pp]assword\\b',
+      '[\\w-]{0,20}-cli\\b.*[ \\t]dumpprivkey\\b',
+      'cat[ \\t]+\\S*(?:privatekey|private[_.-]key|priv\\.key|wg\\d{0,2}\\.key)[ \\t]*$',
+      'op[ \\t]+item[ \\t]+get\\b.*--reveal\\b',
+      'aws[ \\t]+configure[ \\t]+get[ \\t]+(?:--profile[ \\t=]+\\S+[ \\t]+)?[\\w.-]*(?:secret|token|password)\\w*(?:[ \\t]+--profile[ \\t=]+\\S+)?[ \\t]*$',
       'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
     ].join('|') +
     ')',
