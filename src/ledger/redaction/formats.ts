@@ -460,7 +460,7 @@ const PRINTS_SECRET = new RegExp(
       'bw[ \\t]+get[ \\t]+(?:password|totp|notes)\\b',
       'vault[ \\t]+(?:kv[ \\t]+get|read)\\b.*-field[ =]',
       '(?:consul|nomad[ \\t]+operator(?:[ \\t]+gossip)?)[ \\t]+keygen\\b',
-      'wg[ \\t]+genkey\\b',
+      'wg[ \\t]+genkey\\b(?!.*\\bwg[ \\t]+pubkey\\b)',
       'openssl[ \\t]+rand\\b',
       'gh[ \\t]+auth[ \\t]+token\\b',
       '(?:fly|flyctl)[ \\t]+auth[ \\t]+token\\b',
