@@ -65,6 +65,7 @@ const SECRETS: [string, string, string][] = [
   ['seed phrase: numbered list', '1. ' + phrase(16).split(' ').map((w, k) => (k ? `${k + 1}. ` : '') + w).join('\n') + '\n', phrase(16).split(' ')[5]],
   ['seed phrase: upper case, 21 words', `SEED: ${phrase(17, 21).toUpperCase()}\n`, phrase(17, 21).toUpperCase()],
   ['seed phrase: hardhat config string', `accounts: { mnemonic: '${phrase(18)}' },\n`, phrase(18)],
+  ['seed phrase: capitalized first word', `Seed: ${phrase(20).replace(/^./, (c) => c.toUpperCase())}\n`, phrase(20).slice(1)],
   ['seed phrase: JSON-escaped tool output', JSON.stringify({ stdout: `Save this seed phrase:\n${phrase(19)}\n` }), phrase(19)],
   // WIF keys
   ['WIF: the line after bitcoin-cli dumpprivkey', `$ bitcoin-cli dumpprivkey bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq\n${W1}\n`, W1],
@@ -134,6 +135,7 @@ const SECRETS: [string, string, string][] = [
 const LOOKALIKES: [string, string, string][] = [
   ['an ordinary 12-word English sentence', 'Please review the draft and send your notes to the team before Friday morning, thanks.\n', 'send your notes to the team'],
   ['a BIP39-like sentence with a word not in the list', 'tornado squirrel pudding velvet ankle harbor mimic crystal enroll duty basket olivez\n', 'tornado squirrel pudding'],
+  ['the JSON member after a phrase', `{"mnemonic":"${phrase(21)}","path":"m/44'/60'/0'/0"}\n`, '"path":"m/44\'/60\'/0\'/0"'],
   ['eleven list words', phrase(30, 11) + '\n', phrase(30, 11)],
   ['the BIP39 list itself (sorted)', BIP39_WORDS.slice(0, 48).join(' ') + '\n', 'abandon ability able about'],
   ['words glued by dashes (a slug)', 'branch: ' + phrase(31).split(' ').join('-') + '\n', phrase(31).split(' ').join('-')],

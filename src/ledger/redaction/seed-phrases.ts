@@ -16,9 +16,9 @@ const MAX_GAP = 12;
 const LETTER = new Uint8Array(65536);
 for (let c = 65; c <= 90; c++) LETTER[c] = LETTER[c + 32] = 1;
 
-/** What may stand between two words: blanks, commas, quotes, and numbers with . or ) (1. abandon 2. ability). */
+/** What may stand between two words: blanks, commas, and numbers with . or ) (1. abandon 2. ability); not quotes ("olive","path" are two JSON strings). */
 const GAP = new Uint8Array(65536);
-for (const c of ' \t\r\n,"\'0123456789.)') GAP[c.charCodeAt(0)] = 1;
+for (const c of ' \t\r\n,0123456789.)') GAP[c.charCodeAt(0)] = 1;
 
 /** Is text[from, to) a gap between two words of one phrase? A line end only in a numbered list. */
 function isGap(text: string, from: number, to: number): boolean {
@@ -34,13 +34,13 @@ function isGap(text: string, from: number, to: number): boolean {
   return !newline || digit;
 }
 
-/** The word text[from, to) in the list (lower case or upper case), or undefined. */
+/** The word text[from, to) in the list (lower case, upper case, or capitalized: the first word of a line), or undefined. */
 function listWord(text: string, from: number, to: number): string | undefined {
   const n = to - from;
   if (n < 3 || n > 8) return undefined;
   const w = text.slice(from, to);
   const lower = w.toLowerCase();
-  if (w !== lower && w !== w.toUpperCase()) return undefined;
+  if (w !== lower && w !== w.toUpperCase() && w.slice(1) !== lower.slice(1)) return undefined;
   return BIP39_SET.has(lower) ? lower : undefined;
 }
 
