@@ -15,6 +15,17 @@ import { scanLines } from './redaction/anchored';
 import { TOKEN_SHAPES, type TokenShape } from './redaction/token-shapes';
 import { normalizedView } from './redaction/views';
 import { scan, work } from './redaction/work';
+import { findSeedPhrases } from './redaction/seed-phrases';
+import { findWifKeys } from './redaction/wif-keys';
+import { findKeypairArrays } from './redaction/keypair-arrays';
+import { findWalletHexKeys } from './redaction/wallet-hex-keys';
+import { findLicenseBlocks } from './redaction/license-blocks';
+import { findProductKeys } from './redaction/product-keys';
+import { findLicenseKeys } from './redaction/license-keys';
+import { findGemCredentials } from './redaction/gem-credentials';
+import { findPromptedSecrets } from './redaction/prompted-secrets';
+import { findAskpassSecrets } from './redaction/askpass-scripts';
+import { findOnePasswordFields } from './redaction/onepassword-fields';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -603,6 +614,17 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
     findAssignments(text, spans);
     if (text.includes('alue') || text.includes('Data')) findNameValuePairs(text, spans);
   }
+  findSeedPhrases(text, spans);
+  findWifKeys(text, spans);
+  findKeypairArrays(text, spans);
+  findWalletHexKeys(text, spans);
+  findLicenseBlocks(text, spans);
+  findProductKeys(text, spans);
+  findLicenseKeys(text, spans);
+  findGemCredentials(text, spans);
+  findPromptedSecrets(text, spans);
+  findAskpassSecrets(text, spans);
+  findOnePasswordFields(text, spans);
   findRepeatedSecrets(text, spans);
 }
 

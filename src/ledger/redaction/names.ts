@@ -59,8 +59,8 @@ export const NOT_SECRET_WORDS = [
   'id', 'ids', 'nonce', 'integrity', 'hash', 'digest', 'checksum', 'sha', 'sha1', 'sha256', 'sha512', 'md5', 'challenge', 'etag', 'request', 'trace', 'span',
   'commit', 'rev', 'revision', 'version', 'build', 'fingerprint', 'uuid', 'guid', 'kid', 'thumbprint', 'state', 'tag', 'ref', 'oid', 'sri', 'h1', 'cid',
   'x5t', 'public', 'pubkey', 'peer', 'bin', 'b64', 'base64', 'image', 'png', 'jpeg', 'gzip', 'release', 'ack', 'cursor', 'etag', 'continuation', 'page',
-  // The WebSocket handshake's Sec-WebSocket-Key and -Accept: a nonce and its digest.
-  'websocket', 'socket', 'accept',
+  // The WebSocket handshake's Sec-WebSocket-Key and -Accept: a nonce and its digest; wallet addresses are public.
+  'websocket', 'socket', 'accept', 'address', 'addr',
 ];
 
 /** Exact values that stand for a secret without being one (.env.example, docs). */

@@ -1,0 +1,40 @@
+// Secrets a program prints after a line of its own: keepassxc-cli asks "Enter password to unlock
+// <db>:" (the master password is not echoed) and then prints the entry's attribute on the next
+// line, or right after the prompt when the prompt ended without a line end; `firebase login:ci`
+// prints "Use this token to login on a CI server:", a blank line, then the token. The first
+// non-blank line after the banner (within two lines) goes when it is one word.
+import { isPlaceholder } from './names';
+import type { Span } from './text';
+import { scan, work } from './work';
+
+const BANNER = /(?:Enter password to unlock [^\n]{1,300}?:|Use this token to login on a CI server:|Insert password to unlock [^\n]{1,300}?:)[ \t]*/g;
+const WORD = /^[ \t]{0,8}(\S{4,4096})[ \t]*\r?$/;
+const PROMPT_START = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]/;
+
+export function findPromptedSecrets(text: string, spans: Span[]): void {
+  if (!text.includes('nlock ') && !text.includes('CI server:')) return;
+  BANNER.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(BANNER, text))) {
+    let ls = m.index + m[0].length;
+    // The same line, after the prompt; else the next two lines.
+    for (let k = 0; k < 3 && ls <= text.length; k++) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      if (le - ls > 4096) break;
+      work.reads += le - ls;
+      const line = text.slice(ls, le);
+      if (line.trim()) {
+        const w = WORD.exec(line);
+        if (w && !PROMPT_START.test(line) && !isPlaceholder(w[1]) && !/^(?:error|warning|usage|example)\b/i.test(w[1])) {
+          const start = ls + line.indexOf(w[1]);
+          spans.push({ start, end: start + w[1].length, rule: 'printed-secret' });
+        }
+        break;
+      }
+      if (le >= text.length) break;
+      ls = le + 1;
+    }
+    BANNER.lastIndex = Math.max(BANNER.lastIndex, ls);
+  }
+}
