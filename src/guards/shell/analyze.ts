@@ -16,6 +16,7 @@ import { globMatch } from './glob';
 import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
+import { forkingCycle } from './families/fork-graph';
 import { listsEveryProcess } from './families/disk';
 import { deletesPath, destroysFile, isBlockDevice, readsPath, within, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
@@ -146,6 +147,8 @@ interface PipeCtx {
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 /** Functions the shell calls by itself: command_not_found_handle (bash), command_not_found_handler (zsh), precmd/preexec (zsh). */
 const SELF_CALLED_FUNCTIONS = ['command_not_found_handle', 'command_not_found_handler', 'precmd', 'preexec', 'chpwd', 'TRAPEXIT', 'TRAPERR', 'TRAPDEBUG', 'TRAPZERR'];
+/** A function name as bash reads it: `$'\x3a'` and quotes removed (`$'\x3a'(){ :|:& };:` defines `:`). */
+const functionName = (w: string): string => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => decodeAnsiC(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh']);
 const INTERPRETERS: Record<string, string[]> = {
   python: ['-c'], python3: ['-c'], python2: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e'], perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'],
@@ -408,6 +411,11 @@ export class Analyzer {
         // Functions bash calls on its own (command_not_found_handle on any unknown command): judged as run.
         if (SELF_CALLED_FUNCTIONS.includes(node.name)) this.walk(node.body, this.fork(env), depth, `${via} > ${node.name}`, NONE, pc);
         if (this.callsItselfInParallel(node.body, node.name)) this.hit('fork-bomb', 'deny', `${node.name}()`, `function ${node.name} calls itself in a pipe or in the background: a fork bomb`);
+        else {
+          // Mutual recursion (a calls b, b calls a) with a call in a pipe or the background on the way (families/fork-graph.ts).
+          const cycle = forkingCycle(env.funcs, node.name, functionName);
+          if (cycle) this.hit('fork-bomb', 'deny', `${node.name}()`, `functions ${cycle.join(' -> ')} call each other in a pipe or in the background: a fork bomb`);
+        }
         return { kind: 'static', text: '' };
       case 'coproc':
         return this.walk(node.body, this.fork(env), depth, via, stdin, { ...pc, bg: true });
@@ -447,7 +455,7 @@ export class Analyzer {
   /** Structural fork-bomb test: the function calls itself inside a pipe or a background job. */
   private callsItselfInParallel(body: Node, name: string): boolean {
     // Names compared as bash reads them: `$'\x3a'(){ :|:& };:` defines and calls `:`.
-    const unquote = (w: string) => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => decodeAnsiC(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
+    const unquote = functionName;
     const me = unquote(name);
     const self = (raw: string | undefined) => raw !== undefined && (raw === name || unquote(raw) === me || /^"?\$\{?FUNCNAME(?:\[0\])?\}?"?$/.test(raw));
     const visit = (n: Node, parallel: boolean): boolean => {
