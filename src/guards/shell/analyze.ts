@@ -25,7 +25,7 @@ import { DISK_ERASERS } from './tables/devices';
 import { interpreterOf, PYTHON_MODULE_COMMANDS } from './tables/programs';
 import { own } from './families/args';
 import { isDownloadSource } from './families/download';
-import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
+import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd } from './wrappers';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
@@ -44,24 +44,6 @@ const MAX_VISITS = 4000;
 const MAX_LOOP_VALUES = 16;
 /** Loop-body walks one analysis may make in all. */
 const MAX_LOOP_WALKS = 96;
-/** The folder a wrapper runs its command in: `env -C DIR`, `env --chdir=DIR`, `sudo -D DIR`, `sudo --chdir=DIR`. */
-const CHDIR_OPTIONS: Record<string, [short: string | undefined, long: string]> = {
-  env: ['-C', '--chdir'], sudo: ['-D', '--chdir'], bwrap: [undefined, '--chdir'], 'systemd-run': [undefined, '--working-directory'], unshare: [undefined, '--wd'], schroot: ['-d', '--directory'], proot: ['-w', '--cwd'],
-};
-function wrapperChdir(name: string, opts: string[], cwd: string, home: string): string {
-  if (!Object.hasOwn(CHDIR_OPTIONS, name)) return cwd;
-  const [short, long] = CHDIR_OPTIONS[name];
-  let dir: string | undefined;
-  for (let k = 0; k < opts.length; k++) {
-    const a = opts[k];
-    if (a === short || a === long) dir = opts[++k];
-    else if (a.startsWith(long + '=')) dir = a.slice(long.length + 1);
-    else if (short && a.startsWith(short) && a.length > 2) dir = a.slice(2);
-  }
-  if (dir === undefined || dir.includes('\u0000')) return cwd;
-  return posix.resolve(cwd, dir === '~' || dir.startsWith('~/') ? home + dir.slice(1) : dir);
-}
-
 /** A command whose redirected output is nothing: `> f`, `: > f`, `true > f`, `cat /dev/null > f`. */
 function emptiesFile(c: SimpleCommand): boolean {
   const argv = c.words.map((w) => w.text);
@@ -1240,13 +1222,15 @@ export class Analyzer {
       return undefined;
     }
     const u = unwrapArgv(name, argv);
+    // The folder the wrapped command runs in (`env -C /`, `sudo -D DIR`, `npm --prefix DIR exec`): the row's chdir options.
+    const dir = u.kind === 'none' ? cwd : wrappedCwd(u.spec, argv.slice(1, u.kind === 'code' ? u.rest : u.kind === 'stdin' ? argv.length : u.start), cwd, this.opts.home, posix.resolve);
     switch (u.kind) {
       case 'argv': {
         let rest = words.slice(u.start);
         if (u.spec.packageSpec && rest[0]) rest = [{ ...rest[0], text: packageCommand(rest[0].text) }, ...rest.slice(1)];
         if (u.spec.prefix) rest = [...u.spec.prefix.map(lit), ...rest];
         if (name === 'xargs') return this.xargs(r, io, rest);
-        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec }, wrapperChdir(name, argv.slice(1, u.start), cwd, this.opts.home));
+        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec }, dir);
       }
       case 'joined': {
         let rest = words.slice(u.start).map((w) => w.text);
@@ -1255,32 +1239,32 @@ export class Analyzer {
           const sep = rest.findIndex((x) => /^:::[:+]*$/.test(x));
           if (sep === 0) {
             // No command: every input is a command of its own.
-            for (const input of rest.slice(1).filter((x) => !/^:::/.test(x)).slice(0, MAX_LOOP_VALUES)) this.analyzeSource(input, depth + 1, `${via} > parallel`, cwd, new Map());
+            for (const input of rest.slice(1).filter((x) => !/^:::/.test(x)).slice(0, MAX_LOOP_VALUES)) this.analyzeSource(input, depth + 1, `${via} > parallel`, dir, new Map());
             return undefined;
           }
           const inputs = sep >= 0 ? rest.slice(sep + 1).filter((x) => x !== ':::') : [];
           rest = sep >= 0 ? rest.slice(0, sep) : rest;
           const script = rest.join(' ');
           for (const input of inputs.length ? inputs.slice(0, MAX_LOOP_VALUES) : ['{}']) {
-            this.analyzeSource(script.includes('{}') ? script.split('{}').join(input) : `${script} ${input}`, depth + 1, `${via} > parallel`, cwd, new Map());
+            this.analyzeSource(script.includes('{}') ? script.split('{}').join(input) : `${script} ${input}`, depth + 1, `${via} > parallel`, dir, new Map());
           }
           return undefined;
         }
-        this.analyzeSource(rest.join(' '), depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        this.analyzeSource(rest.join(' '), depth + 1, `${via} > ${u.how}`, dir, new Map());
         return undefined;
       }
       case 'each':
-        for (const w of words.slice(u.start)) if (!w.text.startsWith('-')) this.analyzeSource(w.text, depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        for (const w of words.slice(u.start)) if (!w.text.startsWith('-')) this.analyzeSource(w.text, depth + 1, `${via} > ${u.how}`, dir, new Map());
         return undefined;
       case 'keys':
-        this.analyzeSource(keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        this.analyzeSource(keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, dir, new Map());
         return undefined;
       case 'code':
         // The variables set so far are known to the script (trap 'rm -rf "$tmp"' EXIT after tmp=$(mktemp -d)); its own effects stay inside.
-        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, cwd, new Map(), { positional: argv.slice(u.rest), env: env ? this.fork(env) : undefined, stdin: io.stdin });
+        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, dir, new Map(), { positional: argv.slice(u.rest), env: env ? { ...this.fork(env), cwd: dir } : undefined, stdin: io.stdin });
         return undefined;
       case 'stdin':
-        this.runsScript(u.file ? this.scriptFeed(lit(u.file), io, cwd) : io.stdin, 'sh', r.segment, depth, `${via} > ${u.how}`, cwd);
+        this.runsScript(u.file ? this.scriptFeed(lit(u.file), io, dir) : io.stdin, 'sh', r.segment, depth, `${via} > ${u.how}`, dir);
         return undefined;
       case 'none':
         // parallel with neither command nor `:::`: every line of its input is a command.
@@ -1333,14 +1317,14 @@ export class Analyzer {
         const src = l.source;
         const feed = src === 'stdin' ? io.stdin : 'word' in src ? (r.words[src.word] ? this.scriptFeed(r.words[src.word], io, cwd) : NONE) : this.scriptFeed(lit(src.path), io, cwd);
         if (l.format === 'sh' || feed.kind !== 'static') {
-          this.runsScript(feed, 'sh', segment, depth, `${via} > ${l.how}`, cwd);
+          this.runsScript(feed, 'sh', segment, depth, `${via} > ${l.how}`, l.cwd ?? cwd);
           return;
         }
         const inner: Launch[] = [];
         if (l.format === 'ex') exCommandLaunches(feed.text, l.how, inner);
         else if (l.format === 'gdb') debuggerCommandLaunches(r.name, feed.text, l.how, inner);
         else if (l.format === 'tcl') tclLaunches(feed.text, l.how, inner);
-        else inner.push({ kind: 'script', text: recipeScript(l.format, feed.text), how: l.how });
+        else inner.push({ kind: 'script', text: recipeScript(l.format, feed.text), how: l.how, cwd: l.cwd });
         if (nested < 2) for (const x of inner) this.runLaunch(x, r, io, nested + 1);
         return;
       }
@@ -1371,8 +1355,8 @@ export class Analyzer {
       assignments: r.cmd.assignments.map((a) => ({ name: a.name, value: a.value.text })),
     });
     for (const e of found.slice(0, 20)) {
-      if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, r.cwd, new Map());
-      else analyzeInterpreterCode(e.lang, e.code, { analyzer: this, cwd: r.cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment });
+      if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, e.cwd ?? r.cwd, new Map());
+      else analyzeInterpreterCode(e.lang, e.code, { analyzer: this, cwd: e.cwd ?? r.cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment });
     }
   }
 

@@ -19,7 +19,7 @@ export type Launch =
   /** A shell script (static text); `stdin`: it reads the launcher's stdin; `cwd`: where it runs. */
   | { kind: 'script'; text: string; how: string; cwd?: string; stdin?: boolean; positional?: string[] }
   /** The launcher's stdin, or a file it names (`-f -`, a file written on the line), is a script in `format`. */
-  | { kind: 'feed'; source: 'stdin' | { word: number } | { path: string }; format: 'sh' | 'ex' | 'gdb' | 'make' | 'just' | 'task' | 'tcl'; how: string }
+  | { kind: 'feed'; source: 'stdin' | { word: number } | { path: string }; format: 'sh' | 'ex' | 'gdb' | 'make' | 'just' | 'task' | 'tcl'; how: string; cwd?: string }
   /** Files written earlier on the line with one of these base names run (git hooks). */
   | { kind: 'hooks'; names: string[]; how: string }
   /** A command only known at run time. */
@@ -687,17 +687,28 @@ export function recipeScript(format: 'make' | 'just' | 'task', text: string): st
 function recipeLaunches(ctx: LaunchCtx, out: Launch[]): void {
   const spec = RECIPE_RUNNERS[ctx.name];
   const { argv } = ctx;
+  // `make -C DIR` changes folder before anything else: the recipe file is read there and its recipes run there.
+  let cwd: string | undefined;
+  for (let k = 1; k < argv.length && argv[k] !== '--'; k++) {
+    const a = argv[k];
+    for (const o of spec.chdir) {
+      const v = a === o ? argv[++k] : o.startsWith('--') && a.startsWith(o + '=') ? a.slice(o.length + 1) : !o.startsWith('--') && a.length > 2 && a.startsWith(o) ? a.slice(2) : undefined;
+      if (v !== undefined && v !== '' && !v.includes('\u0000')) cwd = posix.resolve(cwd ?? ctx.cwd, v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v);
+      if (v !== undefined) break;
+    }
+  }
+  const at = (p: string): { path: string } => ({ path: cwd ? posix.resolve(cwd, p) : p });
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     if (a === '--') break;
     for (const o of spec.file) {
-      if (a === o && argv[k + 1] !== undefined) out.push({ kind: 'feed', source: { word: k + 1 }, format: spec.format, how: `${ctx.name} ${o}` });
-      else if (o.startsWith('--') && a.startsWith(o + '=')) out.push({ kind: 'feed', source: { path: a.slice(o.length + 1) }, format: spec.format, how: `${ctx.name} ${o}` });
-      else if (!o.startsWith('--') && a.startsWith(o) && a.length > o.length && /^-[a-zA-Z]$/.test(o)) out.push({ kind: 'feed', source: { path: a.slice(o.length) }, format: spec.format, how: `${ctx.name} ${o}` });
+      if (a === o && argv[k + 1] !== undefined) out.push({ kind: 'feed', source: cwd ? at(argv[k + 1]) : { word: k + 1 }, format: spec.format, how: `${ctx.name} ${o}`, cwd });
+      else if (o.startsWith('--') && a.startsWith(o + '=')) out.push({ kind: 'feed', source: at(a.slice(o.length + 1)), format: spec.format, how: `${ctx.name} ${o}`, cwd });
+      else if (!o.startsWith('--') && a.startsWith(o) && a.length > o.length && /^-[a-zA-Z]$/.test(o)) out.push({ kind: 'feed', source: at(a.slice(o.length)), format: spec.format, how: `${ctx.name} ${o}`, cwd });
     }
     for (const o of spec.eval) {
       const v = a === o ? argv[k + 1] : o.startsWith('--') && a.startsWith(o + '=') ? a.slice(o.length + 1) : undefined;
-      if (v !== undefined) out.push({ kind: 'script', text: makeRecipes(v.replace(/\\n/g, '\n')), how: `${ctx.name} ${o}` });
+      if (v !== undefined) out.push({ kind: 'script', text: makeRecipes(v.replace(/\\n/g, '\n')), how: `${ctx.name} ${o}`, cwd });
     }
   }
 }
