@@ -33,6 +33,7 @@ import { fishToPosix } from './fish';
 import { analyzeInterpreterCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
+import { ENV_CODE, envAssignment, exportedFunctionName } from './tables/env-code';
 import { gitConfigKey, gitConfigWrites, gitKeyIn, pushWithConfig, storedPushConfig } from './families/git';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_FETCHING_SUBS, GIT_GLOBAL_WITH_ARG, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS } from './tables/git';
 
@@ -704,6 +705,7 @@ export class Analyzer {
       const value: Word = ws.length === 1 ? ws[0] : { ...lit(ws.map((w) => w.text).join(' ')), dynamic: ws.some((w) => w.dynamic) };
       assignments.push({ name, value });
     }
+    for (const a of assignments) this.envCode(a.name, a.value, env.cwd, depth, via, node.assigns.join(' ').slice(0, 80));
     const procsubs = new Map<Word, Feed>();
     const words: Word[] = [];
     // `export $(cat .env | xargs)` loads an env file into the environment, as `set -a; . .env` does: not a read of it
@@ -936,6 +938,17 @@ export class Analyzer {
     customRuleHits(this, argv, segment);
     const env = io.env;
     if (env) this.builtinEffects(name, words, env, c.assignments, io.stdin);
+    if (ENV_LOADERS.has(name)) {
+      // `export PS4='$(...)'`, `declare -x PROMPT_COMMAND=...`: code the shell runs later (tables/env-code.ts).
+      for (const w of words.slice(1)) {
+        const m = envAssignment(w.text);
+        if (m) this.envCode(m.name, { ...w, text: m.value }, cwd, depth, via, segment);
+      }
+      // `export -f NAME` (`declare -fx NAME`): every child shell gets the function and runs it by that name.
+      const opts = argv.slice(1).filter((a) => a.startsWith('-'));
+      const exportsFns = opts.some((a) => /^-[a-zA-Z]*f/.test(a)) && (name === 'export' || opts.some((a) => /^-[a-zA-Z]*x/.test(a)));
+      if (exportsFns && env) for (const fn of argv.slice(1).filter((a) => !a.startsWith('-') && env.funcs.has(a)).slice(0, 8)) this.analyzeSource(quoteArgv([fn]), depth + 1, `${via} > export -f ${fn}`, cwd, undefined, { env: this.fork(env) });
+    }
     // `command -v NAME` prints where NAME is; it runs nothing (the wrapper table would read it as `command NAME`).
     const leading = argv.slice(1, Math.max(1, argv.findIndex((x, i) => i > 0 && !x.startsWith('-')))).filter((x) => x.startsWith('-'));
     if ((name === 'command' && leading.some((x) => /^-[a-zA-Z]*[vV]/.test(x))) || (name === 'type' && leading.some((x) => /^-[a-zA-Z]*[pP]/.test(x)))) {
@@ -1006,6 +1019,36 @@ export class Analyzer {
    * analyzed as a script; a text known only at run time asks; a download is
    * denied.
    */
+  /**
+   * A variable set to code a shell runs later (tables/env-code.ts): a prompt
+   * string's substitutions, PROMPT_COMMAND, an exported function's body. A
+   * known value is judged where it is set; one only known at run time asks.
+   */
+  private envCode(name: string, value: Word, cwd: string, depth: number, via: string, segment: string): void {
+    const fn = exportedFunctionName(name);
+    const spec = fn === undefined && Object.hasOwn(ENV_CODE, name) ? ENV_CODE[name] : undefined;
+    if (fn === undefined && !spec) return;
+    const how = `${via} > ${name}=`;
+    if (value.dynamic && !value.array) {
+      // A downloaded value is the download run; another run-time value asks.
+      if (fn !== undefined || spec?.runs === 'script') this.runsScript(this.dynamicFeed(value, NONE, `${name}, code the shell runs (${fn !== undefined ? `the exported function ${fn}` : spec!.when}), set to a value only known at run time`), 'sh', segment, depth, how, cwd);
+      return;
+    }
+    if (fn !== undefined) {
+      // The value is `() { BODY; }`: bash defines the function in every child shell, which runs it by that name.
+      if (/^\(\)\s*[{(]/.test(value.text)) this.analyzeSource(`__loom_exported_fn${value.text}\n__loom_exported_fn`, depth + 1, `${how} (exported function ${fn})`, cwd, new Map());
+      return;
+    }
+    if (spec!.runs === 'script') {
+      for (const text of value.array ?? [value.text]) this.analyzeSource(text, depth + 1, how, cwd, new Map());
+      return;
+    }
+    // A prompt is expanded as an unquoted here-document body is: its $(...) and backticks run, quotes stay literal.
+    let end = 'LOOM_PROMPT';
+    while (value.text.includes(end)) end += '_';
+    if (/[$`]/.test(value.text)) this.analyzeSource(`: <<${end}\n${value.text}\n${end}\n`, depth + 1, how, cwd, new Map());
+  }
+
   runsScript(feed: Feed, lang: string, segment: string, depth: number, via: string, cwd: string, positional?: string[]): void {
     switch (feed.kind) {
       case 'static':
@@ -1137,9 +1180,9 @@ export class Analyzer {
   private unwrap(r: RuleContext, io: RunIO): Feed | undefined {
     const { argv, name, depth, via, cwd, words } = r;
     const env = io.env;
-    const next = (rest: Word[], how: string, extra?: Partial<RunIO>, dir = cwd): Feed | undefined => {
+    const next = (rest: Word[], how: string, extra?: Partial<RunIO>, dir = cwd, assignments: SimpleCommand['assignments'] = []): Feed | undefined => {
       if (rest.length === 0) return undefined;
-      const c2: SimpleCommand = { ...r.cmd, words: rest, assignments: [], redirects: [] };
+      const c2: SimpleCommand = { ...r.cmd, words: rest, assignments, redirects: [] };
       return this.analyzeCommand(c2, depth + 1, `${via} > ${how}`, dir, r.pipe, r.vars, { ...io, ...extra });
     };
     // Programs that run a command given in an option, a config value, the environment or a recipe (launchers.ts).
@@ -1148,7 +1191,17 @@ export class Analyzer {
     if (SHELLS.has(name) || (name === 'busybox' && (argv[1] === 'sh' || argv[1] === 'ash'))) {
       // BASH_ENV (bash) / ENV (sh in POSIX mode) names a file every non-interactive shell runs first (`direnv exec`: DIR/.envrc).
       for (const v of ['BASH_ENV', 'ENV']) {
-        const file = r.cmd.assignments.find((a) => a.name === v)?.value.text ?? r.vars.get(v);
+        const set = r.cmd.assignments.find((a) => a.name === v)?.value;
+        // BASH_ENV=<(echo ...): the file is the process substitution's output, the text it prints is the script.
+        if (set?.text.startsWith('\u0000procsub:<(')) {
+          this.runsScript((set.subOut?.[0] as Feed | undefined) ?? { kind: 'runtime', why: 'a process substitution' }, 'sh', r.segment, depth, `${via} > ${v}=<(...)`, cwd);
+          continue;
+        }
+        if (set?.dynamic) {
+          this.runsScript(this.dynamicFeed(set, io.stdin, `${v} names a file only known at run time`), 'sh', r.segment, depth, `${via} > ${v}=`, cwd);
+          continue;
+        }
+        const file = set?.text ?? r.vars.get(v);
         if (file) this.runsScript(this.scriptFeed(lit(file), io, cwd), 'sh', r.segment, depth, `${via} > ${v}=${file}`, cwd);
       }
       const from = name === 'busybox' ? 2 : 1;
@@ -1230,7 +1283,18 @@ export class Analyzer {
         if (u.spec.packageSpec && rest[0]) rest = [{ ...rest[0], text: packageCommand(rest[0].text) }, ...rest.slice(1)];
         if (u.spec.prefix) rest = [...u.spec.prefix.map(lit), ...rest];
         if (name === 'xargs') return this.xargs(r, io, rest);
-        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec }, dir);
+        // `env NAME=VALUE CMD`: the settings reach CMD as a prefix assignment would (BASH_ENV, PS4, BASH_FUNC_x%%).
+        const settings: SimpleCommand['assignments'] = [];
+        if (u.spec.assignments) {
+          for (const w of words.slice(1, u.start)) {
+            const m = envAssignment(w.text);
+            if (!m) continue;
+            const value = { ...w, text: m.value };
+            settings.push({ name: m.name, value });
+            this.envCode(m.name, value, dir, depth, via, r.segment);
+          }
+        }
+        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec }, dir, settings);
       }
       case 'joined': {
         let rest = words.slice(u.start).map((w) => w.text);

@@ -61,6 +61,7 @@ export function launchesOf(ctx: LaunchCtx): Launch[] {
   if (name === 'emacs' || name === 'emacsclient') emacsLaunches(ctx, out);
   if (Object.hasOwn(RECIPE_RUNNERS, name)) recipeLaunches(ctx, out);
   if (SSH_GRAMMAR.names.includes(name)) sshLaunches(ctx, out);
+  if (name === 'bind') bindLaunches(ctx, out);
   if (CONTAINER_RUNNERS.names.includes(name)) containerLaunches(ctx, out);
   remoteExecLaunches(ctx, out);
   if (Object.hasOwn(SCRIPT_SETTERS, name)) npmLaunches(ctx, out);
@@ -710,6 +711,29 @@ function recipeLaunches(ctx: LaunchCtx, out: Launch[]): void {
       const v = a === o ? argv[k + 1] : o.startsWith('--') && a.startsWith(o + '=') ? a.slice(o.length + 1) : undefined;
       if (v !== undefined) out.push({ kind: 'script', text: makeRecipes(v.replace(/\\n/g, '\n')), how: `${ctx.name} ${o}`, cwd });
     }
+  }
+}
+
+// ---------------------------------------------------------------- bind -x
+
+/** `bind -x '"KEYSEQ": COMMAND'`: readline runs COMMAND in the shell when the keys are pressed. */
+function bindLaunches(ctx: LaunchCtx, out: Launch[]): void {
+  const { argv } = ctx;
+  for (let k = 1; k < argv.length - 1; k++) {
+    if (argv[k] !== '-x') continue;
+    const spec = argv[++k];
+    // The key sequence: a double-quoted string (backslash escapes inside) or a bare word, then `:`.
+    let i = 0;
+    if (spec[0] === '"') {
+      i = 1;
+      while (i < spec.length && spec[i] !== '"') i += spec[i] === '\\' ? 2 : 1;
+      i++;
+    }
+    const colon = spec.indexOf(':', i);
+    if (colon < 0) continue;
+    let cmd = spec.slice(colon + 1).trim();
+    if (cmd.length >= 2 && (cmd[0] === '"' || cmd[0] === "'") && cmd.endsWith(cmd[0])) cmd = cmd.slice(1, -1);
+    if (cmd) out.push({ kind: 'script', text: cmd, how: 'bind -x' });
   }
 }
 

@@ -158,6 +158,8 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['script'], runs: 'stdin', shortArg: 'EIOBTmFt', longArg: ['--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format', '--output-limit'], codeShort: 'c', codeLong: ['--command'], operands: 1, argvAfterOperands: true, doc: '`script -qc SCRIPT FILE`; BSD `script -q FILE CMD`; with neither, its shell reads stdin' },
   { names: ['at', 'batch'], runs: 'stdin', shortArg: 'qtf', doc: 'the script comes on stdin (or `-f FILE`)' },
   { names: ['trap'], runs: 'code-operand', noRun: ['-l', '-p'], doc: '`trap SCRIPT SIGNAL...`: the script runs on the signal' },
+  { names: ['mapfile', 'readarray'], runs: 'none', shortArg: 'dnOsuc', codeShort: 'C', doc: '`mapfile -C CALLBACK -c N ARRAY`: the callback runs every N lines read' },
+  { names: ['complete', 'compgen'], runs: 'none', shortArg: 'oAGWFPSX', codeShort: 'C', doc: '`complete -C COMMAND NAME`: the command runs to list completions (`compgen -C` at once)' },
   { names: ['ssh-agent'], runs: 'argv', shortArg: 'aEPt', doc: '`ssh-agent CMD`' },
 ];
 
@@ -268,7 +270,8 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
       k += consumedNext ? 2 : 1;
       continue;
     }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+    // env takes any word with `=` before the command as a setting (`env 'BASH_FUNC_ls%%=() { ...; }' bash`).
+    if (spec.assignments && a.indexOf('=') > 0) {
       k++;
       continue;
     }
