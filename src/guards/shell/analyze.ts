@@ -33,6 +33,7 @@ import { fishToPosix } from './fish';
 import { analyzeInterpreterCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
+import { DEFAULT_PATH_DIRS } from './tables/paths';
 import { ENV_CODE, envAssignment, exportedFunctionName } from './tables/env-code';
 import { gitConfigKey, gitConfigWrites, gitKeyIn, pushWithConfig, storedPushConfig } from './families/git';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_FETCHING_SUBS, GIT_GLOBAL_WITH_ARG, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS } from './tables/git';
@@ -1121,6 +1122,23 @@ export class Analyzer {
   }
 
   /** The program that filled the folder holding `abs` from the network on this line, if one did. */
+  /** The file a bare command name runs, among those written on the line, looked up along PATH (as set on the line, or the usual folders). */
+  private onPath(name: string, env: Env, cwd: string): [string, Feed] | undefined {
+    const set = env.vars.get('PATH');
+    const dirs = set !== undefined ? set.split(':').slice(0, 32) : DEFAULT_PATH_DIRS;
+    for (const d of dirs) {
+      if (d === '' || d.includes('\u0000')) continue;
+      const dir = d === '~' || d.startsWith('~/') ? this.opts.home + d.slice(1) : d;
+      const path = posix.resolve(cwd, dir, name);
+      const feed = env.files.get(path);
+      if (feed && feed.kind !== 'none') return [path, feed];
+    }
+    // PATH set on the line to a value only known at run time (`export PATH=/tmp/t:$PATH`): a download of that name anywhere is what runs.
+    // (A folder an archive was extracted into is not searched: which names it holds is not known.)
+    if (set === undefined) for (const [path, feed] of env.files) if (feed.kind === 'download' && posix.basename(path) === name) return [path, feed];
+    return undefined;
+  }
+
   private downloadedBy(abs: string): string | undefined {
     for (const [dir, by] of this.downloadedDirs) if (within(abs, dir)) return by;
     return undefined;
@@ -1356,6 +1374,16 @@ export class Analyzer {
         const op = words.slice(1).find((w) => !w.text.startsWith('-') || w.text === '-');
         const feed = op ? this.scriptFeed(op, io, cwd) : io.stdin;
         if (!(op && !op.dynamic && !STDIN_PATHS.has(op.text) && feed.kind === 'file')) this.runsScript(feed, name, r.segment, depth, `${via} > ${name}`, cwd);
+      }
+    }
+    // A file written or downloaded earlier on the line and run by a bare name found in a PATH folder
+    // (`curl -o ~/.local/bin/tool URL && chmod +x ~/.local/bin/tool && tool`).
+    if (env && !argv[0].includes('/') && env.files.size > 0) {
+      const found = this.onPath(argv[0], env, cwd);
+      if (found) {
+        const [path, feed] = found;
+        if (feed.kind === 'download') this.hit('pipe-download-to-interpreter', 'deny', r.segment, `runs ${argv[0]} (${path}), which ${feed.by} fetched earlier on the line`);
+        else this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]} (${path})`, cwd, argv.slice(1));
       }
     }
     // A script written earlier on the line and run by path (./x.sh).
