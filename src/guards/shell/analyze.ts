@@ -217,6 +217,16 @@ export class Analyzer {
   readonly programAliases = new Map<string, string>();
   /** Folders this line filled from the network (git clone, scp from a host, a download extracted): running from them runs the download. */
   readonly downloadedDirs = new Map<string, string>();
+  /** Fifos made on the line (mkfifo, mknod NAME p): a reader of one blocks until a later command writes it. */
+  private readonly fifos = new Set<string>();
+  /** Nesting of commands run in the background (`cmd &`): they run alongside what follows them on the line. */
+  private inBackground = 0;
+  /**
+   * Scripts read from a file nothing on the line has written yet, by a reader that waits for it or runs
+   * alongside the rest of the line (`bash < fifo &`, `sh < f & echo CMD > f`): what a later command writes
+   * there is the script (judged when it is written).
+   */
+  private readonly waitingReaders: { path: string; lang: string; segment: string; depth: number; via: string; cwd: string; done?: boolean }[] = [];
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
   private seenHit = new Set<string>();
@@ -756,7 +766,13 @@ export class Analyzer {
       return this.writeRedirects(node.redirs, env, out, '', io.targets);
     }
     this.nestedStack.push(words.flatMap((w) => (w.subs ?? []).map((s) => s.src)));
-    const out = this.analyzeCommand(c, depth, via, env.cwd, pc.pipe, env.vars, { stdin: io.stdin, env, procsubs, fds: io.fds });
+    if (pc.bg) this.inBackground++;
+    let out: Feed;
+    try {
+      out = this.analyzeCommand(c, depth, via, env.cwd, pc.pipe, env.vars, { stdin: io.stdin, env, procsubs, fds: io.fds });
+    } finally {
+      if (pc.bg) this.inBackground--;
+    }
     this.nestedStack.pop();
     // Process substitutions written to (tee >(sh), > >(sh)) read what the command writes.
     for (const w of words) {
@@ -766,7 +782,20 @@ export class Analyzer {
       const t = io.targets[i];
       if (t?.text.startsWith('\u0000procsub:>(') && t.subs) this.runSubs(t.subs.filter((s) => s.kind === '>('), env, depth, via, stdin, out);
     });
-    return this.writeRedirects(node.redirs, env, out, '', io.targets);
+    const result = this.writeRedirects(node.redirs, env, out, '', io.targets);
+    if (this.waitingReaders.length) this.wakeReaders(env);
+    return result;
+  }
+
+  /** A reader waiting on a file (waitingReaders) runs what the command just judged wrote there. */
+  private wakeReaders(env: Env): void {
+    for (const w of this.waitingReaders) {
+      if (w.done) continue;
+      const feed = env.files.get(w.path);
+      if (!feed || feed.kind === 'none' || feed.kind === 'file') continue;
+      w.done = true;
+      this.runsScript(feed, w.lang, w.segment, w.depth, `${w.via} (written later to ${w.path})`, w.cwd);
+    }
   }
 
   /** A shell builtin that changes the walk's state (cd, set --, export, alias, ...). */
@@ -961,6 +990,7 @@ export class Analyzer {
     if (env && name !== 'cd') {
       // Files downloaded on the line: running them later is running the download.
       if (name === 'curl' || name === 'wget') for (const f of downloadedFiles(name, argv)) env.files.set(posix.resolve(cwd, f), { kind: 'download', by: name });
+      if ((name === 'mkfifo' || (name === 'mknod' && argv.includes('p'))) && this.fifos.size < 16) for (const a of argv.slice(1, name === 'mknod' ? 2 : undefined)) if (!a.startsWith('-') && !a.includes('\u0000')) this.fifos.add(posix.resolve(cwd, a));
       this.noteDownloadedDirs(name, argv, cwd, io, env);
       if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
       if (name === 'dd') for (const a of argv.slice(1)) if (a.startsWith('of=') && !a.includes('\u0000')) env.files.set(posix.resolve(cwd, a.slice(3)), argv.some((x) => x.startsWith('if=')) ? { kind: 'runtime', why: 'dd of a file' } : io.stdin);
@@ -1068,6 +1098,11 @@ export class Analyzer {
       case 'download':
         this.hit('pipe-download-to-interpreter', 'deny', segment, `${lang === 'sh' ? 'a shell' : lang} runs what ${feed.by} downloads`);
         return;
+      case 'file': {
+        const path = posix.resolve(cwd, feed.path);
+        if ((this.inBackground > 0 || this.fifos.has(path)) && this.waitingReaders.length < 16) this.waitingReaders.push({ path, lang, segment, depth, via, cwd });
+        return;
+      }
       case 'program':
         // Only a known generator of shell code (tables/generators.ts) prints code meant to be run.
         if (!isShellCodeGenerator(feed.argv ?? [feed.name])) this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs the output of ${feed.name}, code only known at run time (not a known generator of shell code)`);
@@ -1373,7 +1408,8 @@ export class Analyzer {
         // No code flag: the program is the first operand, or stdin.
         const op = words.slice(1).find((w) => !w.text.startsWith('-') || w.text === '-');
         const feed = op ? this.scriptFeed(op, io, cwd) : io.stdin;
-        if (!(op && !op.dynamic && !STDIN_PATHS.has(op.text) && feed.kind === 'file')) this.runsScript(feed, name, r.segment, depth, `${via} > ${name}`, cwd);
+        // A file not written on the line is judged only if a later command writes it while this one waits (runsScript).
+        this.runsScript(feed, name, r.segment, depth, `${via} > ${name}`, cwd);
       }
     }
     // A file written or downloaded earlier on the line and run by a bare name found in a PATH folder
