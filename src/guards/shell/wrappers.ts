@@ -375,7 +375,7 @@ export function wrapperTableMarkdown(): string {
   for (const s of WRAPPERS) {
     const opts = [...(s.shortArg ?? '')].map((c) => `-${c}`).concat(s.longArg ?? []);
     const code = [...(s.codeShort ?? '')].map((c) => `-${c}`).concat(s.codeLong ?? []).concat((s.argvAfter ?? []).map((o) => `${o} (then argv)`));
-    rows.push(`| ${s.names.map((n) => `\`${n}\``).join(', ')} | ${RUNS[s.runs]}${s.assignments ? ' (after NAME=VALUE)' : ''}${s.packageSpec ? ' (package spec)' : ''} | ${opts.map((o) => `\`${o}\``).join(' ') || '—'} | ${code.map((o) => `\`${o}\``).join(' ') || '—'} | ${s.operands ?? 0}${s.permute ? ' (options may follow)' : ''} |`);
+    rows.push(`| ${s.names.map((n) => `\`${n}\``).join(', ')} | ${RUNS[s.runs]}${s.assignments ? ' (after NAME=VALUE)' : ''}${s.packageSpec ? ' (package spec)' : ''}${s.chdir ? `, in the folder given to ${s.chdir.map((o) => `\`${o}\``).join(' ')}` : ''} | ${opts.map((o) => `\`${o}\``).join(' ') || '—'} | ${code.map((o) => `\`${o}\``).join(' ') || '—'} | ${s.operands ?? 0}${s.permute ? ' (options may follow)' : ''} |`);
   }
   return rows.join('\n');
 }
