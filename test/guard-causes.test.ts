@@ -4,7 +4,8 @@ import { CAUSES as SYSTEM } from './fixtures/guard-causes-system';
 import { CAUSES3 } from './fixtures/guard-causes3';
 import { CAUSES4 } from './fixtures/guard-causes4';
 import { CAUSES5 } from './fixtures/guard-causes5';
+import { CAUSES9 } from './fixtures/guard-causes9';
 import { describeCauses } from './guard-cause-suite';
 
 // Each red-team round adds its own file of causes.
-describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...CAUSES4, ...CAUSES5, ...SYSTEM, ...FOREIGN });
+describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...CAUSES4, ...CAUSES5, ...CAUSES9, ...SYSTEM, ...FOREIGN });

@@ -16,6 +16,7 @@ import { globMatch } from './glob';
 import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
+import { forkingCycle } from './families/fork-graph';
 import { listsEveryProcess } from './families/disk';
 import { deletesPath, destroysFile, isBlockDevice, readsPath, within, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
@@ -24,7 +25,7 @@ import { DISK_ERASERS } from './tables/devices';
 import { interpreterOf, PYTHON_MODULE_COMMANDS } from './tables/programs';
 import { own } from './families/args';
 import { isDownloadSource } from './families/download';
-import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv } from './wrappers';
+import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd } from './wrappers';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
@@ -32,6 +33,8 @@ import { fishToPosix } from './fish';
 import { analyzeInterpreterCode, analyzeIpythonCode } from './families/interpreters';
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
+import { DEFAULT_PATH_DIRS } from './tables/paths';
+import { ENV_CODE, envAssignment, exportedFunctionName } from './tables/env-code';
 import { gitConfigKey, gitConfigWrites, gitKeyIn, pushWithConfig, storedPushConfig } from './families/git';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_FETCHING_SUBS, GIT_GLOBAL_WITH_ARG, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS } from './tables/git';
 
@@ -43,24 +46,6 @@ const MAX_VISITS = 4000;
 const MAX_LOOP_VALUES = 16;
 /** Loop-body walks one analysis may make in all. */
 const MAX_LOOP_WALKS = 96;
-/** The folder a wrapper runs its command in: `env -C DIR`, `env --chdir=DIR`, `sudo -D DIR`, `sudo --chdir=DIR`. */
-const CHDIR_OPTIONS: Record<string, [short: string | undefined, long: string]> = {
-  env: ['-C', '--chdir'], sudo: ['-D', '--chdir'], bwrap: [undefined, '--chdir'], 'systemd-run': [undefined, '--working-directory'], unshare: [undefined, '--wd'], schroot: ['-d', '--directory'], proot: ['-w', '--cwd'],
-};
-function wrapperChdir(name: string, opts: string[], cwd: string, home: string): string {
-  if (!Object.hasOwn(CHDIR_OPTIONS, name)) return cwd;
-  const [short, long] = CHDIR_OPTIONS[name];
-  let dir: string | undefined;
-  for (let k = 0; k < opts.length; k++) {
-    const a = opts[k];
-    if (a === short || a === long) dir = opts[++k];
-    else if (a.startsWith(long + '=')) dir = a.slice(long.length + 1);
-    else if (short && a.startsWith(short) && a.length > 2) dir = a.slice(2);
-  }
-  if (dir === undefined || dir.includes('\u0000')) return cwd;
-  return posix.resolve(cwd, dir === '~' || dir.startsWith('~/') ? home + dir.slice(1) : dir);
-}
-
 /** A command whose redirected output is nothing: `> f`, `: > f`, `true > f`, `cat /dev/null > f`. */
 function emptiesFile(c: SimpleCommand): boolean {
   const argv = c.words.map((w) => w.text);
@@ -146,6 +131,8 @@ interface PipeCtx {
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 /** Functions the shell calls by itself: command_not_found_handle (bash), command_not_found_handler (zsh), precmd/preexec (zsh). */
 const SELF_CALLED_FUNCTIONS = ['command_not_found_handle', 'command_not_found_handler', 'precmd', 'preexec', 'chpwd', 'TRAPEXIT', 'TRAPERR', 'TRAPDEBUG', 'TRAPZERR'];
+/** A function name as bash reads it: `$'\x3a'` and quotes removed (`$'\x3a'(){ :|:& };:` defines `:`). */
+const functionName = (w: string): string => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => decodeAnsiC(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh']);
 const INTERPRETERS: Record<string, string[]> = {
   python: ['-c'], python3: ['-c'], python2: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e'], perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'],
@@ -230,6 +217,16 @@ export class Analyzer {
   readonly programAliases = new Map<string, string>();
   /** Folders this line filled from the network (git clone, scp from a host, a download extracted): running from them runs the download. */
   readonly downloadedDirs = new Map<string, string>();
+  /** Fifos made on the line (mkfifo, mknod NAME p): a reader of one blocks until a later command writes it. */
+  private readonly fifos = new Set<string>();
+  /** Nesting of commands run in the background (`cmd &`): they run alongside what follows them on the line. */
+  private inBackground = 0;
+  /**
+   * Scripts read from a file nothing on the line has written yet, by a reader that waits for it or runs
+   * alongside the rest of the line (`bash < fifo &`, `sh < f & echo CMD > f`): what a later command writes
+   * there is the script (judged when it is written).
+   */
+  private readonly waitingReaders: { path: string; lang: string; segment: string; depth: number; via: string; cwd: string; done?: boolean }[] = [];
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
   private seenHit = new Set<string>();
@@ -408,6 +405,11 @@ export class Analyzer {
         // Functions bash calls on its own (command_not_found_handle on any unknown command): judged as run.
         if (SELF_CALLED_FUNCTIONS.includes(node.name)) this.walk(node.body, this.fork(env), depth, `${via} > ${node.name}`, NONE, pc);
         if (this.callsItselfInParallel(node.body, node.name)) this.hit('fork-bomb', 'deny', `${node.name}()`, `function ${node.name} calls itself in a pipe or in the background: a fork bomb`);
+        else {
+          // Mutual recursion (a calls b, b calls a) with a call in a pipe or the background on the way (families/fork-graph.ts).
+          const cycle = forkingCycle(env.funcs, node.name, functionName);
+          if (cycle) this.hit('fork-bomb', 'deny', `${node.name}()`, `functions ${cycle.join(' -> ')} call each other in a pipe or in the background: a fork bomb`);
+        }
         return { kind: 'static', text: '' };
       case 'coproc':
         return this.walk(node.body, this.fork(env), depth, via, stdin, { ...pc, bg: true });
@@ -447,7 +449,7 @@ export class Analyzer {
   /** Structural fork-bomb test: the function calls itself inside a pipe or a background job. */
   private callsItselfInParallel(body: Node, name: string): boolean {
     // Names compared as bash reads them: `$'\x3a'(){ :|:& };:` defines and calls `:`.
-    const unquote = (w: string) => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => decodeAnsiC(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
+    const unquote = functionName;
     const me = unquote(name);
     const self = (raw: string | undefined) => raw !== undefined && (raw === name || unquote(raw) === me || /^"?\$\{?FUNCNAME(?:\[0\])?\}?"?$/.test(raw));
     const visit = (n: Node, parallel: boolean): boolean => {
@@ -714,6 +716,7 @@ export class Analyzer {
       const value: Word = ws.length === 1 ? ws[0] : { ...lit(ws.map((w) => w.text).join(' ')), dynamic: ws.some((w) => w.dynamic) };
       assignments.push({ name, value });
     }
+    for (const a of assignments) this.envCode(a.name, a.value, env.cwd, depth, via, node.assigns.join(' ').slice(0, 80));
     const procsubs = new Map<Word, Feed>();
     const words: Word[] = [];
     // `export $(cat .env | xargs)` loads an env file into the environment, as `set -a; . .env` does: not a read of it
@@ -763,7 +766,13 @@ export class Analyzer {
       return this.writeRedirects(node.redirs, env, out, '', io.targets);
     }
     this.nestedStack.push(words.flatMap((w) => (w.subs ?? []).map((s) => s.src)));
-    const out = this.analyzeCommand(c, depth, via, env.cwd, pc.pipe, env.vars, { stdin: io.stdin, env, procsubs, fds: io.fds });
+    if (pc.bg) this.inBackground++;
+    let out: Feed;
+    try {
+      out = this.analyzeCommand(c, depth, via, env.cwd, pc.pipe, env.vars, { stdin: io.stdin, env, procsubs, fds: io.fds });
+    } finally {
+      if (pc.bg) this.inBackground--;
+    }
     this.nestedStack.pop();
     // Process substitutions written to (tee >(sh), > >(sh)) read what the command writes.
     for (const w of words) {
@@ -773,7 +782,20 @@ export class Analyzer {
       const t = io.targets[i];
       if (t?.text.startsWith('\u0000procsub:>(') && t.subs) this.runSubs(t.subs.filter((s) => s.kind === '>('), env, depth, via, stdin, out);
     });
-    return this.writeRedirects(node.redirs, env, out, '', io.targets);
+    const result = this.writeRedirects(node.redirs, env, out, '', io.targets);
+    if (this.waitingReaders.length) this.wakeReaders(env);
+    return result;
+  }
+
+  /** A reader waiting on a file (waitingReaders) runs what the command just judged wrote there. */
+  private wakeReaders(env: Env): void {
+    for (const w of this.waitingReaders) {
+      if (w.done) continue;
+      const feed = env.files.get(w.path);
+      if (!feed || feed.kind === 'none' || feed.kind === 'file') continue;
+      w.done = true;
+      this.runsScript(feed, w.lang, w.segment, w.depth, `${w.via} (written later to ${w.path})`, w.cwd);
+    }
   }
 
   /** A shell builtin that changes the walk's state (cd, set --, export, alias, ...). */
@@ -946,6 +968,17 @@ export class Analyzer {
     customRuleHits(this, argv, segment);
     const env = io.env;
     if (env) this.builtinEffects(name, words, env, c.assignments, io.stdin);
+    if (ENV_LOADERS.has(name)) {
+      // `export PS4='$(...)'`, `declare -x PROMPT_COMMAND=...`: code the shell runs later (tables/env-code.ts).
+      for (const w of words.slice(1)) {
+        const m = envAssignment(w.text);
+        if (m) this.envCode(m.name, { ...w, text: m.value }, cwd, depth, via, segment);
+      }
+      // `export -f NAME` (`declare -fx NAME`): every child shell gets the function and runs it by that name.
+      const opts = argv.slice(1).filter((a) => a.startsWith('-'));
+      const exportsFns = opts.some((a) => /^-[a-zA-Z]*f/.test(a)) && (name === 'export' || opts.some((a) => /^-[a-zA-Z]*x/.test(a)));
+      if (exportsFns && env) for (const fn of argv.slice(1).filter((a) => !a.startsWith('-') && env.funcs.has(a)).slice(0, 8)) this.analyzeSource(quoteArgv([fn]), depth + 1, `${via} > export -f ${fn}`, cwd, undefined, { env: this.fork(env) });
+    }
     // `command -v NAME` prints where NAME is; it runs nothing (the wrapper table would read it as `command NAME`).
     const leading = argv.slice(1, Math.max(1, argv.findIndex((x, i) => i > 0 && !x.startsWith('-')))).filter((x) => x.startsWith('-'));
     if ((name === 'command' && leading.some((x) => /^-[a-zA-Z]*[vV]/.test(x))) || (name === 'type' && leading.some((x) => /^-[a-zA-Z]*[pP]/.test(x)))) {
@@ -957,6 +990,7 @@ export class Analyzer {
     if (env && name !== 'cd') {
       // Files downloaded on the line: running them later is running the download.
       if (name === 'curl' || name === 'wget') for (const f of downloadedFiles(name, argv)) env.files.set(posix.resolve(cwd, f), { kind: 'download', by: name });
+      if ((name === 'mkfifo' || (name === 'mknod' && argv.includes('p'))) && this.fifos.size < 16) for (const a of argv.slice(1, name === 'mknod' ? 2 : undefined)) if (!a.startsWith('-') && !a.includes('\u0000')) this.fifos.add(posix.resolve(cwd, a));
       this.noteDownloadedDirs(name, argv, cwd, io, env);
       if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
       if (name === 'dd') for (const a of argv.slice(1)) if (a.startsWith('of=') && !a.includes('\u0000')) env.files.set(posix.resolve(cwd, a.slice(3)), argv.some((x) => x.startsWith('if=')) ? { kind: 'runtime', why: 'dd of a file' } : io.stdin);
@@ -1016,6 +1050,36 @@ export class Analyzer {
    * analyzed as a script; a text known only at run time asks; a download is
    * denied.
    */
+  /**
+   * A variable set to code a shell runs later (tables/env-code.ts): a prompt
+   * string's substitutions, PROMPT_COMMAND, an exported function's body. A
+   * known value is judged where it is set; one only known at run time asks.
+   */
+  private envCode(name: string, value: Word, cwd: string, depth: number, via: string, segment: string): void {
+    const fn = exportedFunctionName(name);
+    const spec = fn === undefined && Object.hasOwn(ENV_CODE, name) ? ENV_CODE[name] : undefined;
+    if (fn === undefined && !spec) return;
+    const how = `${via} > ${name}=`;
+    if (value.dynamic && !value.array) {
+      // A downloaded value is the download run; another run-time value asks.
+      if (fn !== undefined || spec?.runs === 'script') this.runsScript(this.dynamicFeed(value, NONE, `${name}, code the shell runs (${fn !== undefined ? `the exported function ${fn}` : spec!.when}), set to a value only known at run time`), 'sh', segment, depth, how, cwd);
+      return;
+    }
+    if (fn !== undefined) {
+      // The value is `() { BODY; }`: bash defines the function in every child shell, which runs it by that name.
+      if (/^\(\)\s*[{(]/.test(value.text)) this.analyzeSource(`__loom_exported_fn${value.text}\n__loom_exported_fn`, depth + 1, `${how} (exported function ${fn})`, cwd, new Map());
+      return;
+    }
+    if (spec!.runs === 'script') {
+      for (const text of value.array ?? [value.text]) this.analyzeSource(text, depth + 1, how, cwd, new Map());
+      return;
+    }
+    // A prompt is expanded as an unquoted here-document body is: its $(...) and backticks run, quotes stay literal.
+    let end = 'LOOM_PROMPT';
+    while (value.text.includes(end)) end += '_';
+    if (/[$`]/.test(value.text)) this.analyzeSource(`: <<${end}\n${value.text}\n${end}\n`, depth + 1, how, cwd, new Map());
+  }
+
   runsScript(feed: Feed, lang: string, segment: string, depth: number, via: string, cwd: string, positional?: string[]): void {
     switch (feed.kind) {
       case 'static':
@@ -1034,6 +1098,11 @@ export class Analyzer {
       case 'download':
         this.hit('pipe-download-to-interpreter', 'deny', segment, `${lang === 'sh' ? 'a shell' : lang} runs what ${feed.by} downloads`);
         return;
+      case 'file': {
+        const path = posix.resolve(cwd, feed.path);
+        if ((this.inBackground > 0 || this.fifos.has(path)) && this.waitingReaders.length < 16) this.waitingReaders.push({ path, lang, segment, depth, via, cwd });
+        return;
+      }
       case 'program':
         // Only a known generator of shell code (tables/generators.ts) prints code meant to be run.
         if (!isShellCodeGenerator(feed.argv ?? [feed.name])) this.hit('dynamic-command', 'ask', segment, `${lang === 'sh' ? 'a shell' : lang} runs the output of ${feed.name}, code only known at run time (not a known generator of shell code)`);
@@ -1088,6 +1157,23 @@ export class Analyzer {
   }
 
   /** The program that filled the folder holding `abs` from the network on this line, if one did. */
+  /** The file a bare command name runs, among those written on the line, looked up along PATH (as set on the line, or the usual folders). */
+  private onPath(name: string, env: Env, cwd: string): [string, Feed] | undefined {
+    const set = env.vars.get('PATH');
+    const dirs = set !== undefined ? set.split(':').slice(0, 32) : DEFAULT_PATH_DIRS;
+    for (const d of dirs) {
+      if (d === '' || d.includes('\u0000')) continue;
+      const dir = d === '~' || d.startsWith('~/') ? this.opts.home + d.slice(1) : d;
+      const path = posix.resolve(cwd, dir, name);
+      const feed = env.files.get(path);
+      if (feed && feed.kind !== 'none') return [path, feed];
+    }
+    // PATH set on the line to a value only known at run time (`export PATH=/tmp/t:$PATH`): a download of that name anywhere is what runs.
+    // (A folder an archive was extracted into is not searched: which names it holds is not known.)
+    if (set === undefined) for (const [path, feed] of env.files) if (feed.kind === 'download' && posix.basename(path) === name) return [path, feed];
+    return undefined;
+  }
+
   private downloadedBy(abs: string): string | undefined {
     for (const [dir, by] of this.downloadedDirs) if (within(abs, dir)) return by;
     return undefined;
@@ -1147,9 +1233,9 @@ export class Analyzer {
   private unwrap(r: RuleContext, io: RunIO): Feed | undefined {
     const { argv, name, depth, via, cwd, words } = r;
     const env = io.env;
-    const next = (rest: Word[], how: string, extra?: Partial<RunIO>, dir = cwd): Feed | undefined => {
+    const next = (rest: Word[], how: string, extra?: Partial<RunIO>, dir = cwd, assignments: SimpleCommand['assignments'] = []): Feed | undefined => {
       if (rest.length === 0) return undefined;
-      const c2: SimpleCommand = { ...r.cmd, words: rest, assignments: [], redirects: [] };
+      const c2: SimpleCommand = { ...r.cmd, words: rest, assignments, redirects: [] };
       return this.analyzeCommand(c2, depth + 1, `${via} > ${how}`, dir, r.pipe, r.vars, { ...io, ...extra });
     };
     // Programs that run a command given in an option, a config value, the environment or a recipe (launchers.ts).
@@ -1158,7 +1244,17 @@ export class Analyzer {
     if (SHELLS.has(name) || (name === 'busybox' && (argv[1] === 'sh' || argv[1] === 'ash'))) {
       // BASH_ENV (bash) / ENV (sh in POSIX mode) names a file every non-interactive shell runs first (`direnv exec`: DIR/.envrc).
       for (const v of ['BASH_ENV', 'ENV']) {
-        const file = r.cmd.assignments.find((a) => a.name === v)?.value.text ?? r.vars.get(v);
+        const set = r.cmd.assignments.find((a) => a.name === v)?.value;
+        // BASH_ENV=<(echo ...): the file is the process substitution's output, the text it prints is the script.
+        if (set?.text.startsWith('\u0000procsub:<(')) {
+          this.runsScript((set.subOut?.[0] as Feed | undefined) ?? { kind: 'runtime', why: 'a process substitution' }, 'sh', r.segment, depth, `${via} > ${v}=<(...)`, cwd);
+          continue;
+        }
+        if (set?.dynamic) {
+          this.runsScript(this.dynamicFeed(set, io.stdin, `${v} names a file only known at run time`), 'sh', r.segment, depth, `${via} > ${v}=`, cwd);
+          continue;
+        }
+        const file = set?.text ?? r.vars.get(v);
         if (file) this.runsScript(this.scriptFeed(lit(file), io, cwd), 'sh', r.segment, depth, `${via} > ${v}=${file}`, cwd);
       }
       const from = name === 'busybox' ? 2 : 1;
@@ -1232,13 +1328,26 @@ export class Analyzer {
       return undefined;
     }
     const u = unwrapArgv(name, argv);
+    // The folder the wrapped command runs in (`env -C /`, `sudo -D DIR`, `npm --prefix DIR exec`): the row's chdir options.
+    const dir = u.kind === 'none' ? cwd : wrappedCwd(u.spec, argv.slice(1, u.kind === 'code' ? u.rest : u.kind === 'stdin' ? argv.length : u.start), cwd, this.opts.home, posix.resolve);
     switch (u.kind) {
       case 'argv': {
         let rest = words.slice(u.start);
         if (u.spec.packageSpec && rest[0]) rest = [{ ...rest[0], text: packageCommand(rest[0].text) }, ...rest.slice(1)];
         if (u.spec.prefix) rest = [...u.spec.prefix.map(lit), ...rest];
         if (name === 'xargs') return this.xargs(r, io, rest);
-        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec }, wrapperChdir(name, argv.slice(1, u.start), cwd, this.opts.home));
+        // `env NAME=VALUE CMD`: the settings reach CMD as a prefix assignment would (BASH_ENV, PS4, BASH_FUNC_x%%).
+        const settings: SimpleCommand['assignments'] = [];
+        if (u.spec.assignments) {
+          for (const w of words.slice(1, u.start)) {
+            const m = envAssignment(w.text);
+            if (!m) continue;
+            const value = { ...w, text: m.value };
+            settings.push({ name: m.name, value });
+            this.envCode(m.name, value, dir, depth, via, r.segment);
+          }
+        }
+        return next(rest, u.how, { viaPackageRunner: !!u.spec.packageSpec }, dir, settings);
       }
       case 'joined': {
         let rest = words.slice(u.start).map((w) => w.text);
@@ -1247,32 +1356,32 @@ export class Analyzer {
           const sep = rest.findIndex((x) => /^:::[:+]*$/.test(x));
           if (sep === 0) {
             // No command: every input is a command of its own.
-            for (const input of rest.slice(1).filter((x) => !/^:::/.test(x)).slice(0, MAX_LOOP_VALUES)) this.analyzeSource(input, depth + 1, `${via} > parallel`, cwd, new Map());
+            for (const input of rest.slice(1).filter((x) => !/^:::/.test(x)).slice(0, MAX_LOOP_VALUES)) this.analyzeSource(input, depth + 1, `${via} > parallel`, dir, new Map());
             return undefined;
           }
           const inputs = sep >= 0 ? rest.slice(sep + 1).filter((x) => x !== ':::') : [];
           rest = sep >= 0 ? rest.slice(0, sep) : rest;
           const script = rest.join(' ');
           for (const input of inputs.length ? inputs.slice(0, MAX_LOOP_VALUES) : ['{}']) {
-            this.analyzeSource(script.includes('{}') ? script.split('{}').join(input) : `${script} ${input}`, depth + 1, `${via} > parallel`, cwd, new Map());
+            this.analyzeSource(script.includes('{}') ? script.split('{}').join(input) : `${script} ${input}`, depth + 1, `${via} > parallel`, dir, new Map());
           }
           return undefined;
         }
-        this.analyzeSource(rest.join(' '), depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        this.analyzeSource(rest.join(' '), depth + 1, `${via} > ${u.how}`, dir, new Map());
         return undefined;
       }
       case 'each':
-        for (const w of words.slice(u.start)) if (!w.text.startsWith('-')) this.analyzeSource(w.text, depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        for (const w of words.slice(u.start)) if (!w.text.startsWith('-')) this.analyzeSource(w.text, depth + 1, `${via} > ${u.how}`, dir, new Map());
         return undefined;
       case 'keys':
-        this.analyzeSource(keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, cwd, new Map());
+        this.analyzeSource(keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, dir, new Map());
         return undefined;
       case 'code':
         // The variables set so far are known to the script (trap 'rm -rf "$tmp"' EXIT after tmp=$(mktemp -d)); its own effects stay inside.
-        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, cwd, new Map(), { positional: argv.slice(u.rest), env: env ? this.fork(env) : undefined, stdin: io.stdin });
+        this.analyzeSource(u.code, depth + 1, `${via} > ${u.how}`, dir, new Map(), { positional: argv.slice(u.rest), env: env ? { ...this.fork(env), cwd: dir } : undefined, stdin: io.stdin });
         return undefined;
       case 'stdin':
-        this.runsScript(u.file ? this.scriptFeed(lit(u.file), io, cwd) : io.stdin, 'sh', r.segment, depth, `${via} > ${u.how}`, cwd);
+        this.runsScript(u.file ? this.scriptFeed(lit(u.file), io, dir) : io.stdin, 'sh', r.segment, depth, `${via} > ${u.how}`, dir);
         return undefined;
       case 'none':
         // parallel with neither command nor `:::`: every line of its input is a command.
@@ -1299,7 +1408,18 @@ export class Analyzer {
         // No code flag: the program is the first operand, or stdin.
         const op = words.slice(1).find((w) => !w.text.startsWith('-') || w.text === '-');
         const feed = op ? this.scriptFeed(op, io, cwd) : io.stdin;
-        if (!(op && !op.dynamic && !STDIN_PATHS.has(op.text) && feed.kind === 'file')) this.runsScript(feed, name, r.segment, depth, `${via} > ${name}`, cwd);
+        // A file not written on the line is judged only if a later command writes it while this one waits (runsScript).
+        this.runsScript(feed, name, r.segment, depth, `${via} > ${name}`, cwd);
+      }
+    }
+    // A file written or downloaded earlier on the line and run by a bare name found in a PATH folder
+    // (`curl -o ~/.local/bin/tool URL && chmod +x ~/.local/bin/tool && tool`).
+    if (env && !argv[0].includes('/') && env.files.size > 0) {
+      const found = this.onPath(argv[0], env, cwd);
+      if (found) {
+        const [path, feed] = found;
+        if (feed.kind === 'download') this.hit('pipe-download-to-interpreter', 'deny', r.segment, `runs ${argv[0]} (${path}), which ${feed.by} fetched earlier on the line`);
+        else this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]} (${path})`, cwd, argv.slice(1));
       }
     }
     // A script written earlier on the line and run by path (./x.sh).
@@ -1325,14 +1445,14 @@ export class Analyzer {
         const src = l.source;
         const feed = src === 'stdin' ? io.stdin : 'word' in src ? (r.words[src.word] ? this.scriptFeed(r.words[src.word], io, cwd) : NONE) : this.scriptFeed(lit(src.path), io, cwd);
         if (l.format === 'sh' || feed.kind !== 'static') {
-          this.runsScript(feed, 'sh', segment, depth, `${via} > ${l.how}`, cwd);
+          this.runsScript(feed, 'sh', segment, depth, `${via} > ${l.how}`, l.cwd ?? cwd);
           return;
         }
         const inner: Launch[] = [];
         if (l.format === 'ex') exCommandLaunches(feed.text, l.how, inner);
         else if (l.format === 'gdb') debuggerCommandLaunches(r.name, feed.text, l.how, inner);
         else if (l.format === 'tcl') tclLaunches(feed.text, l.how, inner);
-        else inner.push({ kind: 'script', text: recipeScript(l.format, feed.text), how: l.how });
+        else inner.push({ kind: 'script', text: recipeScript(l.format, feed.text), how: l.how, cwd: l.cwd });
         if (nested < 2) for (const x of inner) this.runLaunch(x, r, io, nested + 1);
         return;
       }
@@ -1363,8 +1483,9 @@ export class Analyzer {
       assignments: r.cmd.assignments.map((a) => ({ name: a.name, value: a.value.text })),
     });
     for (const e of found.slice(0, 20)) {
-      const ctx = { analyzer: this, cwd: r.cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment };
-      if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, r.cwd, new Map());
+      const cwd = e.cwd ?? r.cwd;
+      const ctx = { analyzer: this, cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment };
+      if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, cwd, new Map());
       else if (e.lang === 'ipython') analyzeIpythonCode(e.code, ctx);
       else analyzeInterpreterCode(e.lang, e.code, ctx);
     }

@@ -17,6 +17,8 @@ export interface Escape {
   lang: 'sh' | 'ipython' | Language;
   code: string;
   how: string;
+  /** The folder the code runs in, when the program changes to one first (`make -C DIR`). */
+  cwd?: string;
 }
 
 export interface EscapeContext {
@@ -370,7 +372,7 @@ function makeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[]
   for (const f of candidates) {
     const text = f === '-' || f === '/dev/stdin' ? ctx.stdin : ctx.fileText(posix.resolve(dir, f));
     if (text === undefined) continue;
-    for (const code of recipeLines(text, kind)) out.push({ lang: 'sh', code, how: `${name} recipe from ${f}` });
+    for (const code of recipeLines(text, kind)) out.push({ lang: 'sh', code, how: `${name} recipe from ${f}`, cwd: dir });
     if (!files.length) break;
   }
   return out;

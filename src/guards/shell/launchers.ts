@@ -19,7 +19,7 @@ export type Launch =
   /** A shell script (static text); `stdin`: it reads the launcher's stdin; `cwd`: where it runs. */
   | { kind: 'script'; text: string; how: string; cwd?: string; stdin?: boolean; positional?: string[] }
   /** The launcher's stdin, or a file it names (`-f -`, a file written on the line), is a script in `format`. */
-  | { kind: 'feed'; source: 'stdin' | { word: number } | { path: string }; format: 'sh' | 'ex' | 'gdb' | 'make' | 'just' | 'task' | 'tcl'; how: string }
+  | { kind: 'feed'; source: 'stdin' | { word: number } | { path: string }; format: 'sh' | 'ex' | 'gdb' | 'make' | 'just' | 'task' | 'tcl'; how: string; cwd?: string }
   /** Files written earlier on the line with one of these base names run (git hooks). */
   | { kind: 'hooks'; names: string[]; how: string }
   /** A command only known at run time. */
@@ -61,6 +61,7 @@ export function launchesOf(ctx: LaunchCtx): Launch[] {
   if (name === 'emacs' || name === 'emacsclient') emacsLaunches(ctx, out);
   if (Object.hasOwn(RECIPE_RUNNERS, name)) recipeLaunches(ctx, out);
   if (SSH_GRAMMAR.names.includes(name)) sshLaunches(ctx, out);
+  if (name === 'bind') bindLaunches(ctx, out);
   if (CONTAINER_RUNNERS.names.includes(name)) containerLaunches(ctx, out);
   remoteExecLaunches(ctx, out);
   if (Object.hasOwn(SCRIPT_SETTERS, name)) npmLaunches(ctx, out);
@@ -687,18 +688,52 @@ export function recipeScript(format: 'make' | 'just' | 'task', text: string): st
 function recipeLaunches(ctx: LaunchCtx, out: Launch[]): void {
   const spec = RECIPE_RUNNERS[ctx.name];
   const { argv } = ctx;
+  // `make -C DIR` changes folder before anything else: the recipe file is read there and its recipes run there.
+  let cwd: string | undefined;
+  for (let k = 1; k < argv.length && argv[k] !== '--'; k++) {
+    const a = argv[k];
+    for (const o of spec.chdir) {
+      const v = a === o ? argv[++k] : o.startsWith('--') && a.startsWith(o + '=') ? a.slice(o.length + 1) : !o.startsWith('--') && a.length > 2 && a.startsWith(o) ? a.slice(2) : undefined;
+      if (v !== undefined && v !== '' && !v.includes('\u0000')) cwd = posix.resolve(cwd ?? ctx.cwd, v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v);
+      if (v !== undefined) break;
+    }
+  }
+  const at = (p: string): { path: string } => ({ path: cwd ? posix.resolve(cwd, p) : p });
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     if (a === '--') break;
     for (const o of spec.file) {
-      if (a === o && argv[k + 1] !== undefined) out.push({ kind: 'feed', source: { word: k + 1 }, format: spec.format, how: `${ctx.name} ${o}` });
-      else if (o.startsWith('--') && a.startsWith(o + '=')) out.push({ kind: 'feed', source: { path: a.slice(o.length + 1) }, format: spec.format, how: `${ctx.name} ${o}` });
-      else if (!o.startsWith('--') && a.startsWith(o) && a.length > o.length && /^-[a-zA-Z]$/.test(o)) out.push({ kind: 'feed', source: { path: a.slice(o.length) }, format: spec.format, how: `${ctx.name} ${o}` });
+      if (a === o && argv[k + 1] !== undefined) out.push({ kind: 'feed', source: cwd ? at(argv[k + 1]) : { word: k + 1 }, format: spec.format, how: `${ctx.name} ${o}`, cwd });
+      else if (o.startsWith('--') && a.startsWith(o + '=')) out.push({ kind: 'feed', source: at(a.slice(o.length + 1)), format: spec.format, how: `${ctx.name} ${o}`, cwd });
+      else if (!o.startsWith('--') && a.startsWith(o) && a.length > o.length && /^-[a-zA-Z]$/.test(o)) out.push({ kind: 'feed', source: at(a.slice(o.length)), format: spec.format, how: `${ctx.name} ${o}`, cwd });
     }
     for (const o of spec.eval) {
       const v = a === o ? argv[k + 1] : o.startsWith('--') && a.startsWith(o + '=') ? a.slice(o.length + 1) : undefined;
-      if (v !== undefined) out.push({ kind: 'script', text: makeRecipes(v.replace(/\\n/g, '\n')), how: `${ctx.name} ${o}` });
+      if (v !== undefined) out.push({ kind: 'script', text: makeRecipes(v.replace(/\\n/g, '\n')), how: `${ctx.name} ${o}`, cwd });
     }
+  }
+}
+
+// ---------------------------------------------------------------- bind -x
+
+/** `bind -x '"KEYSEQ": COMMAND'`: readline runs COMMAND in the shell when the keys are pressed. */
+function bindLaunches(ctx: LaunchCtx, out: Launch[]): void {
+  const { argv } = ctx;
+  for (let k = 1; k < argv.length - 1; k++) {
+    if (argv[k] !== '-x') continue;
+    const spec = argv[++k];
+    // The key sequence: a double-quoted string (backslash escapes inside) or a bare word, then `:`.
+    let i = 0;
+    if (spec[0] === '"') {
+      i = 1;
+      while (i < spec.length && spec[i] !== '"') i += spec[i] === '\\' ? 2 : 1;
+      i++;
+    }
+    const colon = spec.indexOf(':', i);
+    if (colon < 0) continue;
+    let cmd = spec.slice(colon + 1).trim();
+    if (cmd.length >= 2 && (cmd[0] === '"' || cmd[0] === "'") && cmd.endsWith(cmd[0])) cmd = cmd.slice(1, -1);
+    if (cmd) out.push({ kind: 'script', text: cmd, how: 'bind -x' });
   }
 }
 

@@ -638,6 +638,18 @@ export class Lexer {
     const name = m?.[1];
     const rest = m?.[2] ?? body;
     const known = name !== undefined ? this.expandVar(name) : undefined;
+    // ${X@P} expands X's value as a prompt: its $(...) and backticks run. A value only known at run time
+    // is code only known at run time: the substitution `eval "$X"` stands for it (the analyzer asks).
+    if (m && rest === '@P' && this.level < 16) {
+      if (known !== undefined) {
+        const sub = new Lexer(known, this.ctx, this.evalStatic, this.level + 1);
+        sub.expandInDouble();
+        this.subs.push(...sub.subs);
+      } else this.subs.push({ src: `eval "$${name}"`, kind: '$(' });
+      w.text += '\u0000';
+      w.dynamic = true;
+      return;
+    }
     let wordPart: Word | undefined;
     const op = /^(:?[-=+?])/.exec(rest)?.[1];
     if (rest !== '' && this.level < 16) {
@@ -720,7 +732,8 @@ export class Lexer {
       work.units++;
       const c = s[this.i];
       // zsh's `=(cmd)` is `<(cmd)` kept in a file (bash refuses the word, so reading it so loses nothing).
-      if ((c === '<' || c === '>' || c === '=') && s[this.i + 1] === '(' && this.i === start) {
+      // bash reads `<(cmd)` / `>(cmd)` inside a word too (`BASH_ENV=<(cmd)`, `x<(cmd)` is `x/dev/fd/63`): not a redirection.
+      if ((c === '<' || c === '>' || (c === '=' && this.i === start)) && s[this.i + 1] === '(') {
         const j = matchParen(s, this.i + 2);
         const inner = s.slice(this.i + 2, j < 0 ? s.length : j - 1);
         if (j < 0) this.errors.push(`unterminated ${c}(`);

@@ -57,17 +57,19 @@ export interface WrapperSpec {
   argvAfterOperands?: boolean;
   /** Words before a later `--` are the wrapper's own (tool specs: `mise exec node@20 python@3 -- CMD`). */
   untilDashDash?: boolean;
+  /** Options whose argument is the folder the wrapped command runs in (`env -C DIR`, `--chdir=DIR`): its relative paths are resolved there. */
+  chdir?: string[];
   doc: string;
 }
 
 export const WRAPPERS: WrapperSpec[] = [
-  { names: ['sudo'], runs: 'argv', shortArg: 'ugCpDrtTURh', longArg: ['--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--other-user', '--command-timeout', '--chroot'], noRun: ['-l', '--list', '-v', '--validate', '-k', '-K', '--remove-timestamp', '--reset-timestamp', '-e', '--edit', '-V', '--version'], doc: 'runs as another user' },
+  { names: ['sudo'], runs: 'argv', shortArg: 'ugCpDrtTURh', longArg: ['--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--other-user', '--command-timeout', '--chroot'], noRun: ['-l', '--list', '-v', '--validate', '-k', '-K', '--remove-timestamp', '--reset-timestamp', '-e', '--edit', '-V', '--version'], chdir: ['-D', '--chdir'], doc: 'runs as another user' },
   { names: ['doas'], runs: 'argv', shortArg: 'uC', doc: 'runs as another user' },
   { names: ['pkexec'], runs: 'argv', longArg: ['--user'], doc: 'runs as another user' },
   { names: ['su'], runs: 'none', shortArg: 'sgGw', longArg: ['--shell', '--group', '--supp-group', '--whitelist-environment'], codeShort: 'c', codeLong: ['--command', '--session-command'], operands: 1, permute: true, dashOption: true, doc: '`su [-|-l] USER -c SCRIPT`' },
   { names: ['runuser'], runs: 'argv', shortArg: 'ugGsw', longArg: ['--user', '--group', '--supp-group', '--shell', '--whitelist-environment'], codeShort: 'c', codeLong: ['--command', '--session-command'], doc: '`runuser -u USER CMD` or `runuser -l USER -c SCRIPT`' },
   { names: ['sg'], runs: 'code-operand', operands: 1, permute: true, codeShort: 'c', doc: '`sg GROUP SCRIPT`' },
-  { names: ['env'], runs: 'argv', shortArg: 'uCP', longArg: ['--unset', '--chdir', '--default-signal', '--ignore-signal', '--block-signal'], codeShort: 'S', codeLong: ['--split-string'], assignments: true, doc: 'NAME=VALUE settings, `-S`/`--split-string` STRING is split into a command' },
+  { names: ['env'], runs: 'argv', shortArg: 'uCP', longArg: ['--unset', '--chdir', '--default-signal', '--ignore-signal', '--block-signal'], codeShort: 'S', codeLong: ['--split-string'], assignments: true, chdir: ['-C', '--chdir'], doc: 'NAME=VALUE settings, `-S`/`--split-string` STRING is split into a command' },
   { names: ['cross-env', 'cross-env-shell'], runs: 'argv', assignments: true, doc: 'NAME=VALUE settings then the command' },
   { names: ['nice'], runs: 'argv', shortArg: 'n', longArg: ['--adjustment'], doc: '`nice -n N`, `nice -10`' },
   // unbuffer's -p is a flag (read from a pipeline); listed before the group below, whose -p takes a value.
@@ -84,9 +86,9 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['linux32', 'linux64', 'i386', 'x86_64'], runs: 'argv', doc: 'personality flags, then CMD' },
   { names: ['dtach'], runs: 'argv', shortArg: 'aAcnNer', doc: '`dtach -n SOCKET CMD` (the mode option takes the socket)' },
   { names: ['abduco'], runs: 'argv', shortArg: 'nNcAe', doc: '`abduco -n SESSION CMD`' },
-  { names: ['zellij run', 'zellij r'], runs: 'argv', shortArg: 'dn', longArg: ['--cwd', '--direction', '--name', '--width', '--height', '--x', '--y'], doc: '`zellij run [-f] [--cwd D] -- CMD`' },
+  { names: ['zellij run', 'zellij r'], runs: 'argv', shortArg: 'dn', longArg: ['--cwd', '--direction', '--name', '--width', '--height', '--x', '--y'], chdir: ['--cwd'], doc: '`zellij run [-f] [--cwd D] -- CMD`' },
   { names: ['capsh'], runs: 'argv', prefix: ['bash'], doc: '`capsh --caps=... -- ARGS` runs `bash ARGS`' },
-  { names: ['mise exec', 'mise x', 'rtx exec', 'rtx x', 'asdf exec', 'pkgx', 'volta run', 'fnm exec', 'nvm exec', 'proto run', 'pixi exec', 'flox activate'], runs: 'argv', shortArg: 'CcE', longArg: ['--cd', '--env', '--jobs', '--node', '--npm', '--using', '--with'], untilDashDash: true, doc: 'tool versions, then `--` and the command (`mise exec node@20 -- CMD`)' },
+  { names: ['mise exec', 'mise x', 'rtx exec', 'rtx x', 'asdf exec', 'pkgx', 'volta run', 'fnm exec', 'nvm exec', 'proto run', 'pixi exec', 'flox activate'], runs: 'argv', shortArg: 'CcE', longArg: ['--cd', '--env', '--jobs', '--node', '--npm', '--using', '--with'], untilDashDash: true, chdir: ['-C', '--cd'], doc: 'tool versions, then `--` and the command (`mise exec node@20 -- CMD`)' },
   { names: ['arch'], runs: 'argv', doc: 'macOS: `arch -x86_64 CMD` (its options are flags)' },
   { names: ['sandbox-exec'], runs: 'argv', shortArg: 'fpnD', doc: 'macOS: `sandbox-exec -n PROFILE CMD`' },
   { names: ['launchctl asuser', 'launchctl bsexec'], runs: 'argv', operands: 1, doc: 'macOS: `launchctl asuser UID CMD`' },
@@ -94,13 +96,13 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['gdb', 'gdb-multiarch', 'cgdb', 'lldb'], runs: 'none', argvAfter: ['--args', '--'], doc: '`gdb -batch -ex run --args CMD`: the program to debug (and run)' },
   { names: ['xterm', 'uxterm', 'konsole', 'alacritty', 'kitty', 'foot', 'wezterm start', 'terminator', 'xfce4-terminal', 'urxvt', 'st'], runs: 'none', argvAfter: ['-e', '-x', '--'], doc: 'terminal emulators: `xterm -e CMD`' },
   { names: ['gnome-terminal', 'mate-terminal', 'tilix'], runs: 'none', argvAfter: ['--', '-x', '--execute'], codeShort: 'e', codeLong: ['--command'], doc: '`gnome-terminal -- CMD` or `-e SCRIPT`' },
-  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], doc: 'run the command as given' },
+  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], chdir: ['--chdir'], doc: 'run the command as given' },
   { names: ['numactl'], runs: 'argv', shortArg: 'iNmpCPw', longArg: ['--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred', '--preferred-many', '--weighted-interleave'], doc: '`numactl -C 0-3 CMD`' },
   { names: ['cgexec'], runs: 'argv', shortArg: 'g', doc: '`cgexec -g CONTROLLERS:PATH CMD`' },
   { names: ['prlimit'], runs: 'argv', shortArg: 'po', longArg: ['--pid', '--output'], doc: '`prlimit --nofile=N CMD` (resource limits are glued or after `=`)' },
   { names: ['xvfb-run'], runs: 'argv', shortArg: 'efnpsw', longArg: ['--error-file', '--auth-file', '--server-num', '--xauth-protocol', '--server-args', '--wait'], doc: '`xvfb-run -a -s ARGS CMD`' },
-  { names: ['proot', 'udocker run'], runs: 'argv', shortArg: 'rbmwkqRSiv', longArg: ['--rootfs', '--bind', '--mount', '--cwd', '--kernel-release', '--qemu', '--change-id', '--verbose'], doc: '`proot -r ROOT -b PATH CMD`' },
-  { names: ['bwrap'], runs: 'argv', longArg: ['--chdir', '--unsetenv', '--uid', '--gid', '--hostname', '--dev', '--proc', '--tmpfs', '--dir', '--remount-ro', '--lock-file', '--sync-fd', '--info-fd', '--json-status-fd', '--block-fd', '--userns-block-fd', '--seccomp', '--add-seccomp-fd', '--userns', '--userns2', '--pidns', '--exec-label', '--file-label', '--args', '--cap-add', '--cap-drop', '--perms', '--size', '--argv0', '--mqueue', '--overlay-src', '--tmp-overlay', '--ro-overlay', '--level-prefix'], longArg2: ['--bind', '--bind-try', '--dev-bind', '--dev-bind-try', '--ro-bind', '--ro-bind-try', '--symlink', '--setenv', '--chmod', '--file', '--bind-data', '--ro-bind-data', '--overlay', '--bind-fd', '--ro-bind-fd'], doc: '`bwrap --bind SRC DEST ... CMD` (some options take two arguments)' },
+  { names: ['proot', 'udocker run'], runs: 'argv', shortArg: 'rbmwkqRSiv', longArg: ['--rootfs', '--bind', '--mount', '--cwd', '--kernel-release', '--qemu', '--change-id', '--verbose'], chdir: ['-w', '--cwd'], doc: '`proot -r ROOT -b PATH CMD`' },
+  { names: ['bwrap'], runs: 'argv', longArg: ['--chdir', '--unsetenv', '--uid', '--gid', '--hostname', '--dev', '--proc', '--tmpfs', '--dir', '--remount-ro', '--lock-file', '--sync-fd', '--info-fd', '--json-status-fd', '--block-fd', '--userns-block-fd', '--seccomp', '--add-seccomp-fd', '--userns', '--userns2', '--pidns', '--exec-label', '--file-label', '--args', '--cap-add', '--cap-drop', '--perms', '--size', '--argv0', '--mqueue', '--overlay-src', '--tmp-overlay', '--ro-overlay', '--level-prefix'], longArg2: ['--bind', '--bind-try', '--dev-bind', '--dev-bind-try', '--ro-bind', '--ro-bind-try', '--symlink', '--setenv', '--chmod', '--file', '--bind-data', '--ro-bind-data', '--overlay', '--bind-fd', '--ro-bind-fd'], chdir: ['--chdir'], doc: '`bwrap --bind SRC DEST ... CMD` (some options take two arguments)' },
   { names: ['cpulimit'], runs: 'argv', shortArg: 'lpePs', longArg: ['--limit', '--pid', '--exe', '--path', '--signal'], noRun: ['-p', '--pid', '-e', '--exe', '-P', '--path'], doc: '`cpulimit -l N -- CMD`' },
   { names: ['systemd-inhibit'], runs: 'argv', longArg: ['--what', '--who', '--why', '--mode'], doc: '`systemd-inhibit --why=X CMD`' },
   { names: ['gtimeout'], runs: 'argv', shortArg: 'sk', longArg: ['--signal', '--kill-after'], operands: 1, doc: 'GNU timeout on macOS: `gtimeout DURATION CMD`' },
@@ -108,10 +110,10 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['tsp', 'task-spooler'], runs: 'argv', shortArg: 'LDNWEgS', doc: 'task spooler queues CMD' },
   { names: ['retry'], runs: 'argv', shortArg: 'tdmxw', longArg: ['--times', '--delay', '--until', '--while', '--backoff', '--max-time', '--tries', '--sleep'], doc: '`retry -t N -- CMD`' },
   { names: ['with-lock-ex', 'lckdo', 'with-lock', 'setlock', 'chpst', 'setuidgid', 'envuidgid', 'softlimit', 'envdir', 'gosu', 'su-exec', 's6-setuidgid', 'ip netns exec', 'ip vrf exec', 'machinectl shell', 'direnv exec'], runs: 'argv', shortArg: 'uUbempodfacrtw', operands: 1, doc: 'one operand (a lock file, a user, a folder, a namespace), then CMD' },
-  { names: ['daemonize'], runs: 'argv', shortArg: 'ceoplumE', doc: '`daemonize -c DIR PATH ARGS`' },
+  { names: ['daemonize'], runs: 'argv', shortArg: 'ceoplumE', chdir: ['-c'], doc: '`daemonize -c DIR PATH ARGS`' },
   { names: ['runcon'], runs: 'argv', shortArg: 'urtl', optionalOperand: ':', doc: '`runcon CONTEXT CMD` or `runcon -t TYPE CMD`' },
   { names: ['sandbox'], runs: 'argv', shortArg: 'lHTIWwtRs', doc: 'SELinux sandbox, then CMD' },
-  { names: ['schroot', 'dchroot'], runs: 'argv', shortArg: 'cudn', longArg: ['--chroot', '--user', '--directory', '--session-name', '--option'], doc: '`schroot -c CHROOT -- CMD`' },
+  { names: ['schroot', 'dchroot'], runs: 'argv', shortArg: 'cudn', longArg: ['--chroot', '--user', '--directory', '--session-name', '--option'], chdir: ['-d', '--directory'], doc: '`schroot -c CHROOT -- CMD`' },
   { names: ['systemd-nspawn'], runs: 'argv', shortArg: 'DMuiEpSZL', longArg: ['--directory', '--machine', '--user', '--image', '--setenv', '--bind', '--bind-ro', '--port', '--chdir', '--slice', '--property', '--template', '--uuid', '--network-veth-extra', '--overlay', '--tmpfs'], doc: 'runs CMD in a container of a folder (the folder\'s real files)' },
   { names: ['lxc-attach'], runs: 'argv', shortArg: 'nsavugfolP', longArg: ['--name', '--namespaces', '--arch', '--set-var', '--uid', '--gid', '--rcfile', '--logfile', '--logpriority', '--lxcpath', '--context'], doc: '`lxc-attach -n NAME -- CMD`' },
   { names: ['sshpass'], runs: 'argv', shortArg: 'pfdP', doc: '`sshpass -p PW CMD`' },
@@ -127,7 +129,7 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['taskset'], runs: 'argv', operands: 1, noRun: ['-p', '--pid'], doc: '`taskset [-c] MASK CMD`' },
   { names: ['setsid'], runs: 'argv', doc: '`setsid -f CMD`' },
   { names: ['chroot'], runs: 'argv', longArg: ['--userspec', '--groups'], operands: 1, doc: '`chroot DIR CMD`' },
-  { names: ['unshare'], runs: 'argv', shortArg: 'SGRw', longArg: ['--map-user', '--map-group', '--map-users', '--map-groups', '--setgroups', '--propagation', '--root', '--wd', '--setuid', '--setgid', '--kill-child'], doc: 'new namespaces, then the command' },
+  { names: ['unshare'], runs: 'argv', shortArg: 'SGRw', longArg: ['--map-user', '--map-group', '--map-users', '--map-groups', '--setgroups', '--propagation', '--root', '--wd', '--setuid', '--setgid', '--kill-child'], chdir: ['--wd'], doc: 'new namespaces, then the command' },
   { names: ['nsenter'], runs: 'argv', shortArg: 'tSG', longArg: ['--target', '--setuid', '--setgid'], doc: 'enters namespaces, then the command' },
   { names: ['flock'], runs: 'argv', shortArg: 'wE', longArg: ['--timeout', '--wait', '--conflict-exit-code'], codeShort: 'c', codeLong: ['--command'], operands: 1, permute: true, doc: '`flock [-w T] FILE CMD` or `flock FILE -c SCRIPT`' },
   { names: ['caffeinate'], runs: 'argv', shortArg: 'tw', doc: 'macOS: keeps awake while CMD runs' },
@@ -136,26 +138,28 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['ltrace'], runs: 'argv', shortArg: 'eoupnsaADFlx', longArg: ['--output', '--library'], doc: 'traces CMD' },
   { names: ['faketime'], runs: 'argv', shortArg: 'm', operands: 1, doc: '`faketime SPEC CMD`' },
   { names: ['xargs'], runs: 'argv', shortArg: 'ILnPsadE', longArg: ['--max-args', '--max-lines', '--max-procs', '--max-chars', '--arg-file', '--delimiter', '--process-slot-var'], doc: 'the command gets stdin items as arguments' },
-  { names: ['concurrently'], runs: 'each-code', shortArg: 'nscpkl', longArg: ['--names', '--name-separator', '--prefix', '--prefix-colors', '--prefix-length', '--timestamp-format', '--success', '--kill-signal', '--max-processes', '--restart-tries', '--restart-after', '--handle-input', '--default-input-target', '--passthrough-arguments', '--cwd'], doc: 'every operand is a shell command of its own (`concurrently "a" "b"`)' },
-  { names: ['watchexec'], runs: 'joined', shortArg: 'ewifds', longArg: ['--exts', '--watch', '--ignore', '--filter', '--debounce', '--signal', '--shell', '--workdir', '--on-busy-update', '--stop-signal', '--stop-timeout', '--delay-run', '--poll', '--project-origin', '--env', '--emit-events-to', '--ignore-file', '--filter-file', '--fs-events', '--completions'], doc: 'the words after the options are joined and run by a shell' },
+  { names: ['concurrently'], runs: 'each-code', shortArg: 'nscpkl', longArg: ['--names', '--name-separator', '--prefix', '--prefix-colors', '--prefix-length', '--timestamp-format', '--success', '--kill-signal', '--max-processes', '--restart-tries', '--restart-after', '--handle-input', '--default-input-target', '--passthrough-arguments', '--cwd'], chdir: ['--cwd'], doc: 'every operand is a shell command of its own (`concurrently "a" "b"`)' },
+  { names: ['watchexec'], runs: 'joined', shortArg: 'ewifds', longArg: ['--exts', '--watch', '--ignore', '--filter', '--debounce', '--signal', '--shell', '--workdir', '--on-busy-update', '--stop-signal', '--stop-timeout', '--delay-run', '--poll', '--project-origin', '--env', '--emit-events-to', '--ignore-file', '--filter-file', '--fs-events', '--completions'], chdir: ['--workdir'], doc: 'the words after the options are joined and run by a shell' },
   { names: ['entr'], runs: 'argv', codeShort: 's', doc: '`entr CMD` (argv) or `entr -s SCRIPT`' },
   { names: ['nodemon'], runs: 'none', shortArg: 'wediV', longArg: ['--watch', '--ext', '--ignore', '--delay', '--signal', '--config', '--exitcrash'], codeShort: 'x', codeLong: ['--exec'], doc: '`nodemon --exec SCRIPT` (without it, a Node script file)' },
-  { names: ['parallel'], runs: 'joined', shortArg: 'jPSaIdEnNCLl', longArg: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--colsep', '--max-args', '--joblog', '--results', '--tmpdir', '--workdir', '--halt', '--halt-on-error', '--timeout', '--delay', '--memfree', '--load', '--nice', '--retries', '--tag-string', '--tagstring', '--env', '--basefile', '--bf', '--return', '--transferfile', '--tf', '--sshloginfile', '--slf', '--max-replace-args', '--block', '--block-size', '--recstart', '--recend', '--header', '--termseq', '--sqlmaster', '--sqlworker', '--limit', '--rpl', '--semaphorename', '--id', '--ssh', '--sshdelay', '--arg-sep', '--arg-file-sep', '--res', '--compress-program', '--decompress-program', '--max-procs', '--eof', '--replace', '--extensionreplace', '--basenamereplace', '--dirnamereplace', '--basenameextensionreplace', '--seqreplace', '--wd', '--ctag', '--ctagstring'], doc: 'GNU parallel: the words (up to `:::`) are joined and run by a shell per input' },
+  { names: ['parallel'], runs: 'joined', shortArg: 'jPSaIdEnNCLl', longArg: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--colsep', '--max-args', '--joblog', '--results', '--tmpdir', '--workdir', '--halt', '--halt-on-error', '--timeout', '--delay', '--memfree', '--load', '--nice', '--retries', '--tag-string', '--tagstring', '--env', '--basefile', '--bf', '--return', '--transferfile', '--tf', '--sshloginfile', '--slf', '--max-replace-args', '--block', '--block-size', '--recstart', '--recend', '--header', '--termseq', '--sqlmaster', '--sqlworker', '--limit', '--rpl', '--semaphorename', '--id', '--ssh', '--sshdelay', '--arg-sep', '--arg-file-sep', '--res', '--compress-program', '--decompress-program', '--max-procs', '--eof', '--replace', '--extensionreplace', '--basenamereplace', '--dirnamereplace', '--basenameextensionreplace', '--seqreplace', '--wd', '--ctag', '--ctagstring'], chdir: ['--workdir', '--wd'], doc: 'GNU parallel: the words (up to `:::`) are joined and run by a shell per input' },
   { names: ['busybox', 'toybox', 'shx'], runs: 'argv', doc: 'the first word is the applet (`busybox rm -rf`, `npx shx rm -rf`)' },
-  { names: ['npx', 'pnpx', 'npm exec', 'npm x', 'bunx', 'bun x', 'pnpm dlx', 'pnpm exec', 'yarn dlx', 'yarn exec', 'pnpm x'], runs: 'argv', shortArg: 'p', longArg: ['--package', '--workspace', '--registry', '--cache'], codeShort: 'c', codeLong: ['--call'], packageSpec: true, doc: 'package runners: the first word is a package (version dropped): `npx rimraf ~` is `rimraf ~`' },
-  { names: ['uv run', 'uvx', 'uv tool run', 'rye run'], runs: 'argv', shortArg: 'pw', longArg: ['--with', '--with-editable', '--with-requirements', '--python', '--project', '--directory', '--env-file', '--extra', '--group', '--only-group', '--package', '--index', '--default-index', '--index-url', '--extra-index-url', '--find-links', '--config-file', '--cache-dir', '--from'], doc: 'runs CMD in the project environment' },
-  { names: ['poetry run', 'pipenv run', 'pdm run', 'hatch run', 'pixi run', 'devbox run', 'mise exec', 'mise x', 'asdf exec', 'rtx exec', 'dotenvx run', 'doppler run', 'op run', 'infisical run', 'bundle exec', 'pipx run', 'conda run', 'mamba run', 'micromamba run', 'nix develop', 'nix shell', 'nix run'], runs: 'argv', shortArg: 'npfeC', longArg: ['--name', '--prefix', '--cwd', '--spec', '--env-file', '--project', '--config', '--environment', '--directory', '--env', '--tool'], codeLong: ['--command'], argvAfter: ['-c', '--command'], doc: 'project environments: the rest is the command (`nix develop -c CMD`, `doppler run --command SCRIPT`)' },
+  { names: ['npx', 'pnpx', 'npm exec', 'npm x', 'bunx', 'bun x', 'pnpm dlx', 'pnpm exec', 'yarn dlx', 'yarn exec', 'pnpm x'], runs: 'argv', shortArg: 'Cp', longArg: ['--prefix', '--dir', '--cwd', '--package', '--workspace', '--registry', '--cache'], codeShort: 'c', codeLong: ['--call'], packageSpec: true, chdir: ['--prefix', '-C', '--dir', '--cwd'], doc: 'package runners: the first word is a package (version dropped): `npx rimraf ~` is `rimraf ~`' },
+  { names: ['uv run', 'uvx', 'uv tool run', 'rye run'], runs: 'argv', shortArg: 'pw', longArg: ['--with', '--with-editable', '--with-requirements', '--python', '--project', '--directory', '--env-file', '--extra', '--group', '--only-group', '--package', '--index', '--default-index', '--index-url', '--extra-index-url', '--find-links', '--config-file', '--cache-dir', '--from'], chdir: ['--directory'], doc: 'runs CMD in the project environment' },
+  { names: ['poetry run', 'pipenv run', 'pdm run', 'hatch run', 'pixi run', 'devbox run', 'mise exec', 'mise x', 'asdf exec', 'rtx exec', 'dotenvx run', 'doppler run', 'op run', 'infisical run', 'bundle exec', 'pipx run', 'conda run', 'mamba run', 'micromamba run', 'nix develop', 'nix shell', 'nix run'], runs: 'argv', shortArg: 'npfeC', longArg: ['--name', '--prefix', '--cwd', '--spec', '--env-file', '--project', '--config', '--environment', '--directory', '--env', '--tool'], codeLong: ['--command'], argvAfter: ['-c', '--command'], chdir: ['-C', '--cwd', '--directory'], doc: 'project environments: the rest is the command (`nix develop -c CMD`, `doppler run --command SCRIPT`)' },
   { names: ['nix-shell'], runs: 'none', shortArg: 'pIAE', longArg: ['--packages', '--attr', '--arg', '--argstr', '--expr', '--include'], codeLong: ['--run', '--command'], doc: '`nix-shell --run SCRIPT`' },
   { names: ['aws-vault exec'], runs: 'argv', shortArg: 'd', longArg: ['--duration', '--region'], operands: 1, doc: '`aws-vault exec PROFILE -- CMD`' },
   { names: ['sops exec-env', 'sops exec-file'], runs: 'code-operand', operands: 1, doc: '`sops exec-env FILE SCRIPT`' },
   { names: ['dotenv', 'env-cmd'], runs: 'argv', shortArg: 'ecvf', longArg: ['--file', '--environments'], doc: 'loads an env file, then CMD' },
-  { names: ['systemd-run'], runs: 'argv', shortArg: 'upEMH', longArg: ['--unit', '--property', '--setenv', '--machine', '--host', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--service-type', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], doc: 'runs CMD as a transient unit' },
-  { names: ['tmux new-session', 'tmux new', 'tmux new-window', 'tmux neww', 'tmux split-window', 'tmux splitw', 'tmux respawn-pane', 'tmux respawnp', 'tmux respawn-window', 'tmux respawnw', 'tmux run-shell', 'tmux run'], runs: 'joined', shortArg: 'ceFfnstxylpT', doc: 'the words are joined into a shell command for the new pane' },
+  { names: ['systemd-run'], runs: 'argv', shortArg: 'upEMH', longArg: ['--unit', '--property', '--setenv', '--machine', '--host', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--service-type', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], chdir: ['--working-directory'], doc: 'runs CMD as a transient unit' },
+  { names: ['tmux new-session', 'tmux new', 'tmux new-window', 'tmux neww', 'tmux split-window', 'tmux splitw', 'tmux respawn-pane', 'tmux respawnp', 'tmux respawn-window', 'tmux respawnw', 'tmux run-shell', 'tmux run'], runs: 'joined', shortArg: 'ceFfnstxylpT', chdir: ['-c'], doc: 'the words are joined into a shell command for the new pane' },
   { names: ['tmux send-keys', 'tmux send'], runs: 'keys', shortArg: 'tN', doc: 'keys typed into the pane\'s shell (`Enter`/`C-m` end a line)' },
   { names: ['screen'], runs: 'argv', shortArg: 'SceEhpstT', doc: '`screen -dmS NAME CMD`' },
   { names: ['script'], runs: 'stdin', shortArg: 'EIOBTmFt', longArg: ['--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format', '--output-limit'], codeShort: 'c', codeLong: ['--command'], operands: 1, argvAfterOperands: true, doc: '`script -qc SCRIPT FILE`; BSD `script -q FILE CMD`; with neither, its shell reads stdin' },
   { names: ['at', 'batch'], runs: 'stdin', shortArg: 'qtf', doc: 'the script comes on stdin (or `-f FILE`)' },
   { names: ['trap'], runs: 'code-operand', noRun: ['-l', '-p'], doc: '`trap SCRIPT SIGNAL...`: the script runs on the signal' },
+  { names: ['mapfile', 'readarray'], runs: 'none', shortArg: 'dnOsuc', codeShort: 'C', doc: '`mapfile -C CALLBACK -c N ARRAY`: the callback runs every N lines read' },
+  { names: ['complete', 'compgen'], runs: 'none', shortArg: 'oAGWFPSX', codeShort: 'C', doc: '`complete -C COMMAND NAME`: the command runs to list completions (`compgen -C` at once)' },
   { names: ['ssh-agent'], runs: 'argv', shortArg: 'aEPt', doc: '`ssh-agent CMD`' },
 ];
 
@@ -198,7 +202,8 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
     }
     // The subcommand may come after global options (tmux -S sock new-session, pnpm --filter x exec).
     let j = 1;
-    while (j < argv.length && argv[j].startsWith('-') && j < 6) j += argv[j].includes('=') || /^-[A-Za-z]$/.test(argv[j]) === false ? 1 : 2;
+    // A lone short letter takes a value (pnpm -C DIR exec), and so does a long option the row lists (npm --prefix DIR exec).
+    while (j < argv.length && argv[j].startsWith('-') && j < 6) j += !argv[j].includes('=') && (/^-[A-Za-z]$/.test(argv[j]) || e.spec.longArg?.includes(argv[j])) ? 2 : 1;
     for (const from of [1, j]) {
       if (e.sub.every((s, i) => argv[from + i] === s)) {
         entry = e;
@@ -265,7 +270,8 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
       k += consumedNext ? 2 : 1;
       continue;
     }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+    // env takes any word with `=` before the command as a setting (`env 'BASH_FUNC_ls%%=() { ...; }' bash`).
+    if (spec.assignments && a.indexOf('=') > 0) {
       k++;
       continue;
     }
@@ -305,6 +311,28 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
     case 'none':
       return { kind: 'none' };
   }
+}
+
+/**
+ * The folder the wrapped command runs in: the last of the row's `chdir`
+ * options among the wrapper's own words (`env -C /`, `--chdir=/`, `-C/`),
+ * resolved from `cwd`; `cwd` when there is none or it is only known at run time.
+ */
+export function wrappedCwd(spec: WrapperSpec, own: string[], cwd: string, home: string, resolve: (from: string, to: string) => string): string {
+  if (!spec.chdir) return cwd;
+  let dir: string | undefined;
+  for (let k = 0; k < own.length; k++) {
+    const a = own[k];
+    for (const o of spec.chdir) {
+      if (a === o) dir = own[++k];
+      else if (o.startsWith('--') && a.startsWith(o + '=')) dir = a.slice(o.length + 1);
+      else if (!o.startsWith('--') && a.length > 2 && a.startsWith(o)) dir = a.slice(2);
+      else continue;
+      break;
+    }
+  }
+  if (dir === undefined || dir === '' || dir.includes('\u0000')) return cwd;
+  return resolve(cwd, dir === '~' || dir.startsWith('~/') ? home + dir.slice(1) : dir);
 }
 
 /** Keys typed by tmux send-keys: key names that end a line become newlines. */
@@ -347,7 +375,7 @@ export function wrapperTableMarkdown(): string {
   for (const s of WRAPPERS) {
     const opts = [...(s.shortArg ?? '')].map((c) => `-${c}`).concat(s.longArg ?? []);
     const code = [...(s.codeShort ?? '')].map((c) => `-${c}`).concat(s.codeLong ?? []).concat((s.argvAfter ?? []).map((o) => `${o} (then argv)`));
-    rows.push(`| ${s.names.map((n) => `\`${n}\``).join(', ')} | ${RUNS[s.runs]}${s.assignments ? ' (after NAME=VALUE)' : ''}${s.packageSpec ? ' (package spec)' : ''} | ${opts.map((o) => `\`${o}\``).join(' ') || '—'} | ${code.map((o) => `\`${o}\``).join(' ') || '—'} | ${s.operands ?? 0}${s.permute ? ' (options may follow)' : ''} |`);
+    rows.push(`| ${s.names.map((n) => `\`${n}\``).join(', ')} | ${RUNS[s.runs]}${s.assignments ? ' (after NAME=VALUE)' : ''}${s.packageSpec ? ' (package spec)' : ''}${s.chdir ? `, in the folder given to ${s.chdir.map((o) => `\`${o}\``).join(' ')}` : ''} | ${opts.map((o) => `\`${o}\``).join(' ') || '—'} | ${code.map((o) => `\`${o}\``).join(' ') || '—'} | ${s.operands ?? 0}${s.permute ? ' (options may follow)' : ''} |`);
   }
   return rows.join('\n');
 }

@@ -350,8 +350,8 @@ const mv: Rule = (r) => {
   const dest = target ?? p.operands[p.operands.length - 1];
   const destAbs = dest === undefined ? undefined : resolveTarget(dest.startsWith('~') ? r.opts.home + dest.slice(1) : dest, r.cwd).abs;
   for (const s of sources) {
-    // `mv .git .git_old` keeps the history in the project (a rename, not a loss); moving it away is still asked.
-    if (/(?:^|\/)\.git\/?$/.test(s) && destAbs !== undefined && within(destAbs, r.opts.projectDir) && destAbs !== r.opts.projectDir) continue;
+    // A source is judged as a deleted path: `mv .git .git.bak` leaves no repository where git looks (then `git init`
+    // starts a history with none of the old commits), so a rename of .git in place is a delete of it too.
     const text = s.startsWith('~') ? r.opts.home + s.slice(1) : s;
     const { abs } = resolveTarget(text, r.cwd);
     const isHarness = [r.opts.projectDir, r.opts.home].some((b) => HARNESS_FOLDERS.some((h) => posix.join(b, h) === abs));

@@ -153,14 +153,14 @@ export const ELISP_CALLS: Record<string, 'shell' | 'argv' | 'argv-after-3' | 'ar
 /** Tcl commands (expect scripts) that run a program: `spawn`/`exec` take argv, `system` a shell text. */
 export const TCL_RUNS: Record<string, 'argv' | 'joined'> = { spawn: 'argv', exec: 'argv', system: 'joined', open: 'argv' };
 
-/** Recipe runners: the options that name the recipe file or give recipe text. */
-export const RECIPE_RUNNERS: Record<string, { file: string[]; eval: string[]; format: 'make' | 'just' | 'task' }> = {
-  make: { file: ['-f', '--file', '--makefile'], eval: ['--eval', '-E'], format: 'make' },
-  gmake: { file: ['-f', '--file', '--makefile'], eval: ['--eval', '-E'], format: 'make' },
-  bmake: { file: ['-f'], eval: [], format: 'make' },
-  just: { file: ['-f', '--justfile'], eval: [], format: 'just' },
-  task: { file: ['-t', '--taskfile'], eval: [], format: 'task' },
-  'go-task': { file: ['-t', '--taskfile'], eval: [], format: 'task' },
+/** Recipe runners: the options that name the recipe file or give recipe text, and those that set the folder recipes run in (`make -C DIR`: the file is read there too). */
+export const RECIPE_RUNNERS: Record<string, { file: string[]; eval: string[]; chdir: string[]; format: 'make' | 'just' | 'task' }> = {
+  make: { file: ['-f', '--file', '--makefile'], eval: ['--eval', '-E'], chdir: ['-C', '--directory'], format: 'make' },
+  gmake: { file: ['-f', '--file', '--makefile'], eval: ['--eval', '-E'], chdir: ['-C', '--directory'], format: 'make' },
+  bmake: { file: ['-f'], eval: [], chdir: ['-C'], format: 'make' },
+  just: { file: ['-f', '--justfile'], eval: [], chdir: ['-d', '--working-directory'], format: 'just' },
+  task: { file: ['-t', '--taskfile'], eval: [], chdir: ['-d', '--dir'], format: 'task' },
+  'go-task': { file: ['-t', '--taskfile'], eval: [], chdir: ['-d', '--dir'], format: 'task' },
 };
 
 /** ssh: short options that take a value, and those after which no command runs. */

@@ -71,3 +71,10 @@ export const SYSTEM_FILE_EXCEPTIONS = ['/usr/local', '/var/tmp', '/var/folders',
 
 /** Programs that overwrite a file's content in place before (optionally) removing it: shredding a file outside the project is a deny. */
 export const CONTENT_DESTROYERS = ['shred', 'srm', 'wipe', 'scrub'];
+
+/**
+ * Folders a bare command name is looked up in when the line has not set PATH
+ * (`~/` is the home folder, a relative folder is under the working folder):
+ * a file written or downloaded there earlier on the line runs by its name.
+ */
+export const DEFAULT_PATH_DIRS = ['~/.local/bin', '~/bin', '~/.cargo/bin', '~/go/bin', '/usr/local/bin', '/usr/local/sbin', '/usr/bin', '/bin', '/usr/sbin', '/sbin', '/opt/homebrew/bin', 'node_modules/.bin'];
