@@ -11,6 +11,8 @@ import { findHeaders } from './redaction/headers';
 import { isBasicCredential, isNotSecretName, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
+import { findKeyBodies } from './redaction/key-bodies';
+import { findReplEchoes } from './redaction/repl-output';
 import { scanLines } from './redaction/anchored';
 import { TOKEN_SHAPES, type TokenShape } from './redaction/token-shapes';
 import { normalizedView } from './redaction/views';
@@ -164,6 +166,8 @@ export function findAssignments(text: string, spans: Span[]): void {
   // where it ended, so each character is read once per stop set, not once per name before it.
   let memoStops = -1;
   let memoEnd = -1;
+  // The end of the last structure (list, mapping) read as a value.
+  let structureEnd = -1;
   // No match may start before pos (the end of the last match, or of the last value marked).
   let pos = 0;
   let s = 0;
@@ -235,7 +239,16 @@ export function findAssignments(text: string, spans: Span[]): void {
     // string is built. It indexes READ_OPTS.
     const key = stopKind * 6 + (before === 34 && !quotedName ? 2 : before === 39 && !quotedName ? 4 : 0) + (yamlLine ? 1 : 0);
     const nested = !quoted && at < memoEnd && key === memoStops;
-    const sensitive = maybeSensitive && isSensitiveName(name);
+    let sensitive = maybeSensitive && isSensitiveName(name);
+    // "Jwt": { "Key": "x" }, signing:\n  key: x: a generic member is what its object names (jwt key, signing key).
+    let judged = name;
+    if (!sensitive && maybeSensitive && nameEnd - nameStart === 3 && (name === 'key' || name === 'Key' || name === 'KEY')) {
+      const parent = parentName(text, mStart);
+      if (parent && isSensitiveName(`${parent}_key`)) {
+        sensitive = true;
+        judged = `${parent}_key`;
+      }
+    }
     // `auth`, `_auth`, `basicAuth`: base64 of user:secret is a credential although `auth` alone is too common a name.
     const authCandidate = !sensitive && nameEnd - nameStart >= 4 && (text.charCodeAt(nameEnd - 1) | 32) === 104 && (text.charCodeAt(nameEnd - 2) | 32) === 116 && (text.charCodeAt(nameEnd - 3) | 32) === 117 && (text.charCodeAt(nameEnd - 4) | 32) === 97;
     // Inside a value already read only a secret name can mark anything (a=b=c=…: no slice per name).
@@ -277,7 +290,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     // A structure as the value: a flow mapping or inline table (`otp_token: { type: string }`, `PASSWORD = { value = "x" }`)
     // or a list (`SECRET_KEY_FALLBACKS=['x']`): its members are judged, not the text of the structure.
     if (!quoted && (text.charCodeAt(vs) === 123 || text.charCodeAt(vs) === 91)) {
-      if (sensitive) structuredValue(text, vs, name, spans);
+      // One inside a structure already read was judged with it.
+      if (sensitive && vs >= structureEnd) structureEnd = structuredValue(text, vs, name, spans);
       continue;
     }
     const value = text.slice(vs, ve);
@@ -288,7 +302,7 @@ export function findAssignments(text: string, spans: Span[]): void {
     // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
     if (yamlLine && value.includes(' ') && (SENTENCE_END.test(value) || value.split(' ').length > 6 || isProgramMessage(value))) continue;
     let rule: string | undefined;
-    if (sensitive && isSensitiveAssignment(name, value)) rule = 'assignment';
+    if (sensitive && isSensitiveAssignment(judged, value)) rule = 'assignment';
     else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value) && !encodesPlainData(value)) rule = 'high-entropy';
     else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
@@ -392,19 +406,86 @@ function tokenMatch(shape: TokenShape, m: RegExpExecArray, text: string, spans: 
   spans.push({ start, end, rule: shape.name });
 }
 
+const PARENT_JSON = /["']?([A-Za-z_][\w.-]{0,63})["']?[ \t]{0,3}[:=][ \t]{0,3}$/;
+const PARENT_YAML = /^([ \t]*)["']?([A-Za-z_][\w.-]{0,63})["']?:[ \t]*\r?$/;
+
+// The last JSON object found open, for the members after it: a thousand members of one object look back
+// once, then only over what lies between one member and the next.
+let parentText = '';
+let parentAt = -1;
+let parentOpen = -1;
+
+/** The name of the object a member at `at` stands in: the JSON object it is in, or the YAML mapping above it. */
+function parentName(text: string, at: number): string | undefined {
+  if (text.charCodeAt(at) === 34 || text.charCodeAt(at) === 39) {
+    let open = -1;
+    let depth = 0;
+    let i = at - 1;
+    // From the last member's object when nothing between opened or closed one.
+    const low = text === parentText && parentAt < at && parentAt >= 0 ? parentAt : Math.max(0, at - 4096);
+    for (; i >= low; i--) {
+      const c = text.charCodeAt(i);
+      if (c === 125) depth++;
+      else if (c === 123) {
+        if (depth === 0) {
+          open = i;
+          break;
+        }
+        depth--;
+      }
+    }
+    work.reads += at - i;
+    if (open === -1 && i < low && low === parentAt && depth === 0) open = parentOpen;
+    parentText = text;
+    parentAt = at;
+    parentOpen = open;
+    if (open === -1) return undefined;
+    return PARENT_JSON.exec(text.slice(Math.max(0, open - 80), open))?.[1];
+  }
+  // YAML: the nearest line above indented less, if it is a bare `name:`.
+  const ls = text.lastIndexOf('\n', at - 1) + 1;
+  let indent = 0;
+  while (text.charCodeAt(ls + indent) === 32) indent++;
+  if (indent === 0) return undefined;
+  let e = ls - 1;
+  for (let n = 0; n < 40 && e > 0; n++) {
+    const s0 = text.lastIndexOf('\n', e - 1) + 1;
+    const line = text.slice(s0, e);
+    work.reads += line.length + 1;
+    const m = PARENT_YAML.exec(line);
+    if (m && m[1].length < indent) return m[2];
+    if (line.trim() && line.length - line.trimStart().length < indent) return undefined;
+    e = s0 - 1;
+  }
+  return undefined;
+}
+
 const QUOTED_ELEMENT = /(["'])((?:\\.|(?!\1)[^\\\n]){1,1024})\1/g;
 const VALUE_MEMBER = /(?:^|[{,\s])["']?(?:value|val|plain|plaintext|default|data)["']?[ \t]{0,3}[:=][ \t]{0,3}(["'])((?:\\.|(?!\1)[^\\\n]){1,1024})\1/g;
 
+const MAX_STRUCTURE = 2048;
+
 /** The members of a structure that a secret name holds: each quoted element of a list, a mapping's value member. */
-function structuredValue(text: string, vs: number, name: string, spans: Span[]): void {
+function structuredValue(text: string, vs: number, name: string, spans: Span[]): number {
   const open = text[vs];
   const close = open === '[' ? ']' : '}';
-  let end = text.indexOf('\n', vs);
-  if (end === -1) end = text.length;
-  const c = text.indexOf(close, vs);
-  if (c !== -1 && c < end) end = c + 1;
-  work.reads += end - vs;
+  // Bounded: a structure is read at most MAX_STRUCTURE characters far (one per name, so a line of them stays linear).
+  let end = Math.min(text.length, vs + MAX_STRUCTURE);
+  const ahead = text.slice(vs, end);
+  const nl = ahead.indexOf('\n');
+  if (nl !== -1) end = vs + nl;
+  const c = ahead.indexOf(close);
+  if (c !== -1 && vs + c < end) end = vs + c + 1;
+  work.reads += 2 * (end - vs);
   const body = text.slice(vs, end);
+  // ODBC quotes a value in braces (Pwd={x;y}): a braced scalar, no members in it.
+  // ({{ token }}, {api_key}, ${…}: templates, not values.)
+  if (open === '{' && (text.charCodeAt(vs + 1) === 123 || isPlaceholder(body))) return end;
+  if (open === '{' && body.endsWith('}') && !/[\s"']/.test(body)) {
+    const v = body.slice(1, -1);
+    if (isSensitiveAssignment(name, v)) spans.push({ start: vs + 1, end: vs + 1 + v.length, rule: 'assignment' });
+    return end;
+  }
   const re = open === '[' ? QUOTED_ELEMENT : VALUE_MEMBER;
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -414,6 +495,7 @@ function structuredValue(text: string, vs: number, name: string, spans: Span[]):
     const start = vs + m.index + m[0].length - 1 - v.length;
     spans.push({ start, end: start + v.length, rule: 'assignment' });
   }
+  return end;
 }
 
 // Cheap pre-checks: most strings in a record are short and plain.
@@ -625,6 +707,8 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findPromptedSecrets(text, spans);
   findAskpassSecrets(text, spans);
   findOnePasswordFields(text, spans);
+  findKeyBodies(text, spans);
+  findReplEchoes(text, spans);
   findRepeatedSecrets(text, spans);
 }
 

@@ -47,6 +47,16 @@ export function hostileInputs(bytes: number, seed = 1): [string, string][] {
     ['long words', fill('A'.repeat(100) + ' ')],
     ['json members', fill('{"password": "abc\\"def", "token_count": 12, "x": "y"}\n')],
     ['separator noise', noise(' \t\n"\'`=:@/#%$&;\\-_.,|<>(){}[]aA1')],
+    // Round 9's detectors: each keys on a fragment that could make it look back or ahead at every repeat.
+    ['key bodies', fill('b3BlbnNzaC1rZXktdjE\n2025-01-01T00:00:00Z  AAAAAAAAAAAAAAAAAAAA\n')],
+    ['repl echoes', fill('irb(main):001> credentials.token\n=> "x"\n>>> password\n')],
+    ['json keys', '{"Hmac": ' + fill('{"Key": "v", "a": {"Key": "w"}, ')],
+    ['yaml keys', 'signing:\n' + fill('  key: abc\n  x:\n    key: y\n')],
+    ['davfs secrets', fill('cat /etc/davfs2/secrets\n/m u p\n')],
+    ['bare pipe rows', fill('a|token|bbbbbbbbbbbbbbbbbbbb|token|')],
+    ['sql inserts', fill("INSERT INTO t (a, password) VALUES ('x', ")],
+    ['positional calls', fill('mysqli_connect("h", "u", ')],
+    ['lists and maps', fill('PASSWORD=[\'a\', {value = "b", ')],
     ['base64 noise', noise('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n')],
   ];
 }

@@ -223,6 +223,9 @@ function isHelpLine(text: string, flagStart: number, valueStart: number): boolea
   return HELP_REST.test(rest);
 }
 
+const AUTH_PAIR_FLAG = /^(?:auth|basic-?auth|http-?auth|auth-?user|credentials?|creds)$/i;
+const USER_SECRET_PAIR = /^[^:\s]{1,128}:[^\s]{3,512}$/;
+
 /** Marks secret option values of known programs and of any option named like a secret. */
 export function findCliSecrets(text: string, spans: Span[]): void {
   let searchFrom = 0;
@@ -302,7 +305,8 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     const dashes = m[1];
     const name = m[2];
     if (dashes === '-' && name.length < 4) continue;
-    if (NO_VALUE_FLAG.test(name) || !isSensitiveName(name)) continue;
+    // -auth user:token (jenkins-cli), --basic-auth u:p: `auth` alone names no secret, a user:secret pair after it is one.
+    if (NO_VALUE_FLAG.test(name) || (!isSensitiveName(name) && !AUTH_PAIR_FLAG.test(name))) continue;
     const at = m.index + m[0].length;
     // --token -x: the next option, not a value (unless given with =).
     if (m[3] !== '=' && text[at] === '-') continue;
@@ -311,6 +315,11 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     const words = shellWords(text, at, 4200, 1);
     const w = words[0];
     if (!w || w.start !== at) continue;
+    if (!isSensitiveName(name)) {
+      if (USER_SECRET_PAIR.test(w.text)) markValue(text, w, 0, 'after-colon', spans, 'cli-flag');
+      LONG_FLAG.lastIndex = w.end;
+      continue;
+    }
     markValue(text, w, 0, PASS_SUFFIX.test(name) && dashes === '-' ? 'pass-prefix' : 'whole', spans, 'cli-flag');
     LONG_FLAG.lastIndex = w.end;
   }

@@ -422,6 +422,7 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     });
   }
   if (has.has('chap-secrets') || has.has('pap-secrets')) chapSecrets(text, spans);
+  if (text.includes('davfs2/secrets')) davfsSecrets(text, spans);
   if (has.has('data:') || has.has('Data:')) kubernetesSecretData(text, spans);
   if (has.has('ecrets:') || has.has('okens:') || has.has('asswords:') || has.has('eys:')) yamlSecretMaps(text, spans);
   if (has.has('SecureString')) {
@@ -465,6 +466,29 @@ function valueAfter(text: string, at: number, name: string, spans: Span[], rule:
   const value = text.slice(v[0], v[1]);
   if (!isSensitiveAssignment(name, value)) return;
   spans.push({ start: v[0], end: v[1], rule });
+}
+
+/** davfs2's secrets file (printed after its path): `URL-or-mountpoint user password` lines, up to a prompt or a blank line. */
+function davfsSecrets(text: string, spans: Span[]): void {
+  let read = 0;
+  for (let at = text.indexOf('davfs2/secrets'); at !== -1; at = text.indexOf('davfs2/secrets', Math.max(at + 14, read))) {
+    let ls = text.indexOf('\n', at);
+    for (let n = 0; ls !== -1 && n < 64; n++) {
+      let le = text.indexOf('\n', ls + 1);
+      if (le === -1) le = text.length;
+      const line = text.slice(ls + 1, le);
+      work.reads += line.length + 1;
+      if (!line.trim() || /^[ \t]{0,4}[$#>%][ \t]/.test(line)) break;
+      const f = /^[ \t]*(\S{1,1024})[ \t]+("[^"\n]{1,256}"|\S{1,256})[ \t]+("[^"\n]{1,256}"|\S{1,256})[ \t]*\r?$/.exec(line);
+      if (f && !f[1].startsWith('#')) {
+        const raw = f[3];
+        const v = raw.startsWith('"') ? raw.slice(1, -1) : raw;
+        push(spans, ls + 1 + line.lastIndexOf(raw) + (raw.startsWith('"') ? 1 : 0), v, 'davfs-secret');
+      }
+      ls = le < text.length ? le : -1;
+      read = le;
+    }
+  }
 }
 
 /** /etc/ppp/chap-secrets: client server secret [addresses]: the third field. */
@@ -589,7 +613,8 @@ const PRINTS_SECRET = new RegExp(
       'kubectl[ \\t]+config[ \\t]+view\\b.*jsonpath=.*\\b(?:token|password|client-key-data)\\b',
       'keepassxc-cli[ \\t]+show\\b.*(?:-a|--attributes?)[ \\t=]+["\']?[Pp]assword\\b',
       '[\\w-]{0,20}-cli\\b.*[ \\t]dumpprivkey\\b',
-      'cat[ \\t]+\\S*(?:privatekey|private[_.-]key|priv\\.key|wg\\d{0,2}\\.key)[ \\t]*$',
+      // The private key first (cat privatekey publickey: the first line printed is the private one).
+      'cat[ \\t]+\\S*(?:privatekey|private[_.-]key|priv\\.key|wg\\d{0,2}\\.key)(?:[ \\t]+\\S*(?:publickey|public[_.-]key|pub\\.key|\\.pub))?[ \\t]*$',
       'op[ \\t]+item[ \\t]+get\\b.*--reveal\\b',
       'aws[ \\t]+configure[ \\t]+get[ \\t]+(?:--profile[ \\t=]+\\S+[ \\t]+)?[\\w.-]*(?:secret|token|password)\\w*(?:[ \\t]+--profile[ \\t=]+\\S+)?[ \\t]*$',
       'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',

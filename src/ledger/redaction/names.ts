@@ -243,7 +243,7 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
 }
 
 const DIGITS_ONLY = /^\d+$/;
-const APPID = /^app_?id$/i;
+const APPID = /app_?id$/i;
 const SECRET_WORD_IN_PROSE = /\b(?:password|passphrase|passcode|token|secret|api key|key|credentials?|pin)\b/i;
 // Words of prose: letters (or a number alone) and punctuation; a word that mixes letters and digits (nzsd0) is a passphrase's.
 const PROSE_WORDS = /^[A-Za-z][A-Za-z'’,.!?-]*(?: (?:[A-Za-z][A-Za-z'’,.!?-]*|\d{1,4}[,.!?]?))+$/;

@@ -406,6 +406,20 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
       pipeSecretRow = true;
     }
   } else pipeSecretRow = false;
+  // sqlite3's list mode and other bare | rows (host|name|value): a cell that names a secret, then its value.
+  if (named && !l.includes(' | ') && l.indexOf('|') !== l.lastIndexOf('|')) {
+    const cells = l.split('|');
+    let at = 0;
+    for (let k = 0; k + 1 < cells.length && k < 64; k++) {
+      const c = cells[k].trim();
+      const v = cells[k + 1].trim();
+      if (c.length > 2 && isSensitiveName(c) && v.length >= 8 && (DIGIT.test(v) || v.length >= 16) && !isPlaceholder(v) && !isSensitiveName(v)) {
+        const vs = at + cells[k].length + 1 + cells[k + 1].indexOf(v);
+        spans.push({ start: start + vs, end: start + vs + v.length, rule: 'table' });
+      }
+      at += cells[k].length + 1;
+    }
+  }
   // A config directive: `requirepass x`, `Splunk_Token x` (one name, blanks, one value, nothing else).
   m = named && firstWordMaybeSensitive(text, start, end) ? DIRECTIVE.exec(l) : null;
   if (m && isSensitiveName(m[1]) && (DIGIT.test(m[3]) || NOT_LETTER.test(m[3])) && !SQL_TYPE.test(m[3]) && isSensitiveAssignment(m[1], m[3])) {

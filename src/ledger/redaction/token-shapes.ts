@@ -159,7 +159,9 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'base64-token', example: 'base64 of ghp_… dckr_pat_… pypi-AgE… rubygems_… cio…', hints: B64_PREFIX_HINTS, re: B64_TOKEN, check: decodesToToken },
   { name: 'bearer-token', example: 'Bearer|Token|Basic <16+ characters> outside a header', hints: ['Bearer', 'bearer', 'Token', 'token', 'Basic', 'BEARER'], re: /(?<![A-Za-z0-9_-])(?:Bearer|bearer|BEARER|Token|token|Basic)[ \t]{1,4}([A-Za-z0-9._~+/-]{16,4096}={0,2})/g, group: 1, check: (m) => (DIGIT.test(m) || BEARER_PUNCT.test(m)) && !isPlaceholder(m) },
   // aws configure's prompt: the current value in brackets, then what was typed.
-  { name: 'aws-secret-key', example: 'AWS Secret Access Key [None]: <40 characters>', hints: ['Access Key ['], re: /Secret Access Key \[[^\]\n]{0,24}\]:[ \t]{0,4}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1, check: notDocsExample },
+  { name: 'aws-secret-key', example: 'AWS Secret Access Key [None]: <40 characters>', hints: ['Access Key ['], re: /Secret Access Key \[[^\]\n]{0,24}\]:[ \t]{0,4}([A-Za-z0-9/+=]{16,128})(?![A-Za-z0-9/+=])/gi, group: 1, check: notDocsExample },
+  // Go's MySQL DSN has no scheme: user:password@tcp(host:3306)/db (the password may hold escaped quotes in a config string).
+  { name: 'mysql-dsn', example: 'user:password@tcp(host)/db', hints: ['@tcp(', '@unix(', '@tcp6('], re: /(?<![\w.-])[A-Za-z0-9_.-]{1,64}:((?:[^@\s"'\\]|\\.){1,256})@(?:tcp6?|unix)\(/g, group: 1 },
   // ASP.NET Core data protection payloads (auth cookies, antiforgery tokens): CfDJ8 and the protected bytes.
   { name: 'aspnet-protected', example: 'CfDJ8…', hints: ['CfDJ8'], re: /\bCfDJ8[A-Za-z0-9_-]{50,8192}/g },
   // Google OAuth refresh tokens (firebase login:ci, gcloud): 1//0 then the token.
