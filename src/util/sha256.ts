@@ -100,6 +100,11 @@ function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
 
+/** The digest's 32 bytes. */
+export function sha256Bytes(msg: Uint8Array): Uint8Array {
+  return digest([msg]);
+}
+
 export function sha256Hex(msg: string | Uint8Array): string {
   return hex(digest([toBytes(msg)]));
 }

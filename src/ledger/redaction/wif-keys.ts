@@ -4,7 +4,8 @@
 // base58check checksum holds is one wherever it stands; one whose checksum fails (a key typed by
 // hand, cut, or invented) only where its line or the line before names a key or a wallet.
 // One forward pass over the runs of letters and digits.
-import { createHash } from 'node:crypto';
+// The JavaScript SHA-256 (cross-checked against node:crypto by its tests): loading node:crypto costs the hook path milliseconds.
+import { sha256Bytes } from '../../util/sha256';
 import type { Span } from './text';
 import { work } from './work';
 
@@ -36,7 +37,7 @@ function base58Decode(s: string): Uint8Array {
   return Uint8Array.from(out.reverse());
 }
 
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
+const sha256 = sha256Bytes;
 
 /** A WIF key: version byte 0x80 or 0xef, 32 key bytes, 0x01 when compressed, and the double-SHA-256 checksum. */
 export function isWifChecksum(s: string): boolean {
