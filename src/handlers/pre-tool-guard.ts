@@ -8,7 +8,7 @@ import { handlerEnv, isVerdict } from '../guards/context';
 import { checkFileWrites, strongest } from '../guards/file-write';
 import { Analyzer, analyzeCommand, type Hit } from '../guards/shell/analyze';
 import { readsPath } from '../guards/shell/path-rules';
-import { clipRedacted } from '../ledger/redact';
+import { clipRedacted } from '../ledger/redact-gate';
 
 const CRITICAL = new Set(['rm-recursive-root', 'rm-recursive-home', 'disk-destroy', 'fork-bomb', 'modify-loom', 'modify-hook-settings']);
 const MAX_SUMMARY = 4000;

@@ -3,7 +3,7 @@
 // carries a live secret (or rewrite it where the harness allows).
 import { join } from 'node:path';
 import type { HandlerContext, Risk, Verdict } from '../contract/types';
-import { clipRedacted, redact } from '../ledger/redact';
+import { clipRedacted, redact } from '../ledger/redact-gate';
 import { loadPolicy, PolicyError } from '../policy/policy';
 
 const DESTRUCTIVE = /\b(?:delete|drop (?:the )?(?:database|table)|wipe|rm -rf|force[- ]push|truncate|destroy|purge)\b|删除|清空/i;

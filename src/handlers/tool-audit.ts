@@ -2,7 +2,7 @@
 // is never stored whole: a bounded excerpt and its size.
 import { patchPaths, patchTextOf, targetPaths } from '../contract/tools';
 import type { HandlerContext, Risk, Verdict } from '../contract/types';
-import { clipRedacted } from '../ledger/redact';
+import { clipRedacted } from '../ledger/redact-gate';
 
 const MAX_SUMMARY = 2000;
 const MAX_EXCERPT = 1024;

@@ -13,7 +13,7 @@ import { parsePayload, PayloadError, readStdinSync } from './stdin';
 import { recordInvocation } from './record';
 import { actorOf } from './actor';
 import { applyLedgerProblem, runHooks, selectHooks } from './run-hooks';
-import { redactText } from '../ledger/redact';
+import { redactText } from '../ledger/redact-gate';
 import { spawnShipper, wantsShipper } from '../team/spawn-shipper';
 
 export interface RunnerPaths {

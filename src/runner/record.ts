@@ -10,7 +10,7 @@ import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint, writeHead
 import { LedgerError } from '../ledger/errors';
 import { appendJournal, foldEvery } from '../ledger/journal';
 import { compliancePaths } from '../ledger/paths';
-import { redact } from '../ledger/redact';
+import { redact } from '../ledger/redact-gate';
 import { ledgerIdentityOf } from '../ledger/ledger-identity';
 import { projectFolderProblem } from './project-dir';
 import { oneLineError } from '../util/one-line-error';

@@ -9,7 +9,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookDef } from '../contract/types';
-import { redactText } from '../ledger/redact';
+import { redactText } from '../ledger/redact-gate';
 import { HARNESS_NAMES, selectAdapter } from '../protocols';
 import { actorOf } from '../runner/actor';
 import { usableCwd } from '../runner/project-dir';

@@ -185,6 +185,8 @@ const SENSITIVE_NEEDLES = new NeedleSet(
     ...SENSITIVE_NAMES.map((n) => n.split('_').sort((a, b) => b.length - a.length)[0]),
   ]),
 );
+/** The needles, for the screen's build-time data (screen-data.ts). */
+export const SENSITIVE_NEEDLE_LIST: readonly string[] = SENSITIVE_NEEDLES.needles;
 const NOT_SECRET_NEEDLES = new NeedleSet(needlesOf(NOT_SECRET_WORDS));
 
 /** False when the ASCII name text[start, end) cannot be sensitive (no needle in it); true means: ask isSensitiveName. */

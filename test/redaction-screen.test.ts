@@ -1,0 +1,112 @@
+// The redaction screen against the detectors: a string the screen lets pass
+// must hold no secret span. Checked on every string the redaction tests hold
+// (the generated corpus, each cause's secrets and look-alikes, the hostile
+// inputs), on each of their lines and short windows (the hook path screens
+// short strings), and on random mixtures of their words. Then the gate: a
+// plain record does not load the detectors, a record with a secret does and
+// comes out as the detectors make it.
+import { describe, expect, it } from 'vitest';
+import { redact as fullRedact, secretSpans } from '../src/ledger/redact';
+import { mayHoldSecret, SCREEN_MAX } from '../src/ledger/redaction/screen';
+import { LOOKALIKES, SECRETS } from './fixtures/redaction-causes';
+import { LOOKALIKES9, SECRETS9 } from './fixtures/redaction-causes9';
+import { corpus } from './redaction/corpus';
+import { hostileInputs } from './redaction/hostile';
+
+const texts: string[] = [];
+const { secrets, lookalikes } = corpus();
+for (const c of secrets) texts.push(c.text);
+for (const c of lookalikes) texts.push(c.text);
+for (const [, t] of SECRETS) texts.push(t);
+for (const [, t] of LOOKALIKES) texts.push(t);
+for (const [, t] of SECRETS9) texts.push(t);
+for (const [, t] of LOOKALIKES9) texts.push(t);
+for (const [, t] of hostileInputs(2048, 3)) texts.push(t);
+
+/** The text, each of its lines, each window of two and three lines, and each line's halves around a blank. */
+function pieces(t: string): string[] {
+  const out = new Set<string>([t]);
+  const lines = t.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    out.add(lines[i]);
+    if (i + 1 < lines.length) out.add(`${lines[i]}\n${lines[i + 1]}`);
+    if (i + 2 < lines.length) out.add(`${lines[i]}\n${lines[i + 1]}\n${lines[i + 2]}`);
+    const sp = lines[i].indexOf(' ', lines[i].length >> 1);
+    if (sp > 0) {
+      out.add(lines[i].slice(0, sp));
+      out.add(lines[i].slice(sp + 1));
+    }
+  }
+  return [...out].filter((p) => p.length >= 6 && p.length <= SCREEN_MAX);
+}
+
+function rng(seed: number) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 0x100000000;
+  };
+}
+
+describe('redaction screen', () => {
+  it('lets no string through that holds a secret span (every piece of every test string)', () => {
+    let checked = 0;
+    let passed = 0;
+    const leaks: string[] = [];
+    for (const t of texts) {
+      for (const p of pieces(t)) {
+        checked++;
+        if (mayHoldSecret(p)) continue;
+        passed++;
+        const spans = secretSpans(p);
+        if (spans.length > 0) leaks.push(`${JSON.stringify(p.slice(0, 160))} -> ${spans.map((s) => `${s.rule}:${JSON.stringify(p.slice(s.start, s.end))}`).join(', ')}`);
+      }
+    }
+    expect(leaks, leaks.slice(0, 20).join('\n')).toEqual([]);
+    // The screen must also let plain strings through, or it saves nothing.
+    expect(checked).toBeGreaterThan(3000);
+    expect(passed).toBeGreaterThan(checked / 10);
+  });
+
+  it('lets no random mixture of test words through that holds a secret span', () => {
+    const words = [...new Set(texts.join(' ').split(/[\s]+/).filter((w) => w.length > 0 && w.length < 80))];
+    const r = rng(12);
+    const seps = [' ', ' ', ' ', '=', ': ', '="', "'", ' -', ' --', '/', ':', '@', ',', ' | '];
+    const leaks: string[] = [];
+    for (let i = 0; i < 20000; i++) {
+      let s = '';
+      const n = 1 + Math.floor(r() * 8);
+      for (let k = 0; k < n; k++) s += (k ? seps[Math.floor(r() * seps.length)] : '') + words[Math.floor(r() * words.length)];
+      if (mayHoldSecret(s)) continue;
+      const spans = secretSpans(s);
+      if (spans.length > 0) leaks.push(`${JSON.stringify(s)} -> ${spans.map((x) => `${x.rule}:${JSON.stringify(s.slice(x.start, x.end))}`).join(', ')}`);
+    }
+    expect(leaks, leaks.slice(0, 20).join('\n')).toEqual([]);
+  });
+
+  it('passes what a plain PreToolUse record holds', () => {
+    for (const s of ['npm test && git status --short', '/home/dev/project', 'Bash', '3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c', 'PreToolUse', 'rule shell-rm-home: rm -rf targets the home folder', 'git diff --stat HEAD~1', 'ls -la src/components']) {
+      expect(mayHoldSecret(s), s).toBe(false);
+    }
+  });
+});
+
+describe('redaction gate', () => {
+  it('records a plain record without loading the detectors, and one with a secret as the detectors do', async () => {
+    const { vi } = await import('vitest');
+    vi.resetModules();
+    const gate = await import('../src/ledger/redact-gate');
+    const plain = { data: { tool: 'Bash', input_summary: 'npm test && git status --short', cwd: '/home/dev/project' }, session: '3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c' };
+    expect(gate.redact(plain)).toEqual({ value: plain, count: 0 });
+    expect(gate.redactText('git log --oneline -5')).toBe('git log --oneline -5');
+    expect(gate.detectorsLoaded()).toBe(false);
+    const withSecret = { data: { input_summary: 'curl -H "Authorization: Bearer q8Zt4Lm2Xv7Pn3Wr9Ks5" https://api.example.net' }, session: 's' };
+    expect(gate.redact(withSecret)).toEqual(fullRedact(withSecret));
+    expect(gate.detectorsLoaded()).toBe(true);
+    expect(gate.clipRedacted(`${'x'.repeat(120)} export DB_PASSWORD=tulip-Quartz771! ${'y'.repeat(200)}`, 160)).not.toContain('tulip-Quartz771!');
+  });
+});
