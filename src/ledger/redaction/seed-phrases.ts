@@ -48,6 +48,47 @@ export function findSeedPhrases(text: string, spans: Span[]): void {
   const n = text.length;
   if (n < MIN_WORDS * 4 - 1) return;
   work.reads += n;
+  // First the shape alone: twelve words of three to eight letters in a row, with gaps a phrase may have. Only such
+  // runs are looked up in the list (a lookup slices the word: a megabyte of output has a hundred thousand words).
+  let start = -1;
+  let end = -1;
+  let count = 0;
+  let i = 0;
+  while (i <= n) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    if (i < n && LETTER[c] !== 1) {
+      i++;
+      continue;
+    }
+    const ws = i;
+    while (i < n && LETTER[text.charCodeAt(i)] === 1) i++;
+    const len = i - ws;
+    const before = ws > 0 ? text.charCodeAt(ws - 1) : 32;
+    const after = i < n ? text.charCodeAt(i) : 32;
+    const glued = before === 95 || before === 45 || after === 95 || after === 45 || (after >= 48 && after <= 57);
+    if (len < 3 || len > 8 || glued) {
+      if (count >= MIN_WORDS) phrasesIn(text, start, end, spans);
+      count = 0;
+      if (i >= n) break;
+      continue;
+    }
+    if (count > 0 && isGap(text, end, ws)) count++;
+    else {
+      if (count >= MIN_WORDS) phrasesIn(text, start, end, spans);
+      start = ws;
+      count = 1;
+    }
+    end = i;
+    if (i >= n) {
+      if (count >= MIN_WORDS) phrasesIn(text, start, end, spans);
+      break;
+    }
+  }
+}
+
+/** The phrases in text[from, to), a run of words of a phrase's shape: each word looked up in the list. */
+function phrasesIn(text: string, from: number, to: number, spans: Span[]): void {
+  const n = to;
   // The run of list words so far: where it starts, where its last word ends, how many, the last word, and whether each word followed the one before in the list's order.
   let runStart = -1;
   let runEnd = -1;
@@ -59,7 +100,7 @@ export function findSeedPhrases(text: string, spans: Span[]): void {
     runStart = -1;
     count = 0;
   };
-  let i = 0;
+  let i = from;
   while (i < n) {
     if (LETTER[text.charCodeAt(i)] !== 1) {
       i++;
