@@ -73,12 +73,22 @@ export interface TableOptions {
   toned?: number[];
   /** Colour on or off (default: stdout's). */
   color?: boolean;
+  /** A column's own readable minimum (default: its header, and at least MIN_CELL). */
+  minWidths?: Record<number, number>;
+  /** Columns left out, in this order, while the others cannot fit at their minimums. */
+  drop?: number[];
 }
 
+/** No cell is cut below this many characters (its ellipsis included), nor below its header. */
+export const MIN_CELL = 6;
+
 /**
- * Aligned columns; each cell at most maxCell characters, and the last
- * column cut so every line fits `width` (the terminal's, by default).
- * Colour goes on after padding, so escape codes never shift a column.
+ * Aligned columns; each cell at most maxCell characters, and every line at
+ * most `width` (the terminal's, by default; no limit when piped): while the
+ * table is too wide the widest column gives up a character, each ending in
+ * an ellipsis, and no column goes below its readable minimum; when even the
+ * minimums do not fit, the `drop` columns go first. Colour goes on after
+ * padding, so escape codes never shift a column.
  */
 export function table(headers: string[], rows: string[][], maxCell = 60, width = terminalWidth(), opts: TableOptions = {}): string {
   const on = opts.color ?? useColor();
@@ -86,10 +96,26 @@ export function table(headers: string[], rows: string[][], maxCell = 60, width =
   const clip = (s: string, n: number) => (s.length > n ? s.slice(0, Math.max(0, n - 1)) + '…' : s);
   const cells = rows.map((r) => r.map((c) => clip(c.replace(/\s+/g, ' '), maxCell)));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]?.length ?? 0)));
-  const lead = widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
-  const lastMax = Number.isFinite(width) ? Math.max(8, width - lead) : Infinity;
-  const fit = (c: string, i: number, n: number) => (i === n - 1 ? clip(c, lastMax) : c.padEnd(widths[i]));
-  const fmt = (r: string[], style?: (c: string, i: number) => string) => r.map((c, i) => (style ? style(fit(c, i, r.length), i) : fit(c, i, r.length))).join('  ');
+  const minOf = (i: number) => Math.min(widths[i], opts.minWidths?.[i] ?? Math.max(MIN_CELL, headers[i].length));
+  const total = (cols: number[], w: (i: number) => number) => cols.reduce((a, i) => a + w(i), 0) + 2 * Math.max(0, cols.length - 1);
+  let cols = headers.map((_, i) => i);
+  if (Number.isFinite(width)) {
+    const drops = (opts.drop ?? []).filter((i) => i < headers.length);
+    while (total(cols, minOf) > width && drops.length && cols.length > 1) {
+      const gone = drops.shift()!;
+      cols = cols.filter((i) => i !== gone);
+    }
+    // The widest column first, one character at a time, down to its minimum.
+    for (let over = total(cols, (i) => widths[i]) - width; over > 0; over--) {
+      let widest = -1;
+      for (const i of cols) if (widths[i] > minOf(i) && (widest < 0 || widths[i] > widths[widest])) widest = i;
+      if (widest < 0) break;
+      widths[widest]--;
+    }
+  }
+  const last = cols[cols.length - 1];
+  const fit = (c: string, i: number) => (i === last ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i]));
+  const fmt = (r: string[], style?: (c: string, i: number) => string) => cols.map((i) => (style ? style(fit(r[i] ?? '', i), i) : fit(r[i] ?? '', i))).join('  ');
   const head = fmt(headers, (c) => outside(c, 'bold', on));
   const body = cells.map((r) => fmt(r, (c, i) => (toned.has(i) ? tone(c, on) : c)));
   return [head, fmt(widths.map((w) => '-'.repeat(w))), ...body].join('\n') + '\n';

@@ -13,6 +13,12 @@ export interface ReportFilter {
   sessions?: Set<string>;
   /** Sessions left out (evidence for a branch: sessions that ran on another branch). */
   excludeSessions?: Set<string>;
+  /**
+   * Only records made on this git branch (evidence for a pull request). A
+   * record names its branch (actor.branch); for older records, which do not,
+   * `excludeSessions` (sessions whose SessionStart named another branch) decides.
+   */
+  branch?: string;
 }
 
 /** What became of an action the guard asked about, from the records that followed it. */
@@ -34,6 +40,8 @@ export interface RecordRow {
   user: string;
   host: string;
   harness: string;
+  /** The git branch the record was made on ('' when not recorded). */
+  branch: string;
   /** For an ask: what became of it (empty for every other record). */
   approval: string;
 }
@@ -66,6 +74,8 @@ export interface Collected {
   asks: RecordRow[];
   firstTs: string;
   lastTs: string;
+  /** With a branch filter: the sessions whose records on another branch were left out. */
+  otherBranchSessions: Set<string>;
 }
 
 /**
@@ -79,6 +89,8 @@ export interface SessionStats {
   count: number;
   denied: number;
   harness: string;
+  /** Who acted in the session (at most a few). */
+  users: string[];
   buckets: number[];
   widthMs: number;
 }
@@ -141,7 +153,7 @@ function rowOf(r: Record<string, unknown>): RecordRow {
   const reason = String(hook.reason ?? d.reason ?? d.error ?? '').slice(0, 300);
   const a = (d.actor ?? {}) as Record<string, unknown>;
   const user = String(a.client_user ?? a.email ?? a.user ?? '');
-  return { seq: r.seq as number, ts: String(r.ts), event: String(r.event), hook_id: String(r.hook_id), session_id: String(r.session_id), decision: String(r.decision), risk: String(r.risk), kind: String(r.kind), summary, reason, redactions: Number(r.redactions ?? 0), user, host: String(a.host ?? ''), harness: String(r.harness ?? ''), approval: '' };
+  return { seq: r.seq as number, ts: String(r.ts), event: String(r.event), hook_id: String(r.hook_id), session_id: String(r.session_id), decision: String(r.decision), risk: String(r.risk), kind: String(r.kind), summary, reason, redactions: Number(r.redactions ?? 0), user, host: String(a.host ?? ''), harness: String(r.harness ?? ''), branch: typeof a.branch === 'string' ? a.branch : '', approval: '' };
 }
 
 /** Asks waiting for the record that tells what became of them: by tool use id, else by the command's summary, per session. */
@@ -180,7 +192,7 @@ const bumpMap = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) 
 export function collect(projectDir: string, f: ReportFilter, opts: CollectOptions | ((done: number, total: number) => void) = {}): Collected {
   const o: CollectOptions = typeof opts === 'function' ? { onProgress: opts } : opts;
   const c: Omit<Collected, 'verify'> = {
-    total: 0, matched: 0, byEvent: {}, byDecision: {}, byRisk: {}, redactions: 0, sessions: new Map(), deniedCommands: new Map(), deniedRules: new Map(), highRisk: [], recent: [], handoffs: [], denials: [], asks: [], firstTs: '', lastTs: '',
+    total: 0, matched: 0, byEvent: {}, byDecision: {}, byRisk: {}, redactions: 0, sessions: new Map(), deniedCommands: new Map(), deniedRules: new Map(), highRisk: [], recent: [], handoffs: [], denials: [], asks: [], firstTs: '', lastTs: '', otherBranchSessions: new Set(),
   };
   const denials = new Ring<RecordRow>(MAX_TABLE);
   const highRisk = new Ring<RecordRow>(MAX_HIGH_RISK);
@@ -194,7 +206,16 @@ export function collect(projectDir: string, f: ReportFilter, opts: CollectOption
       if (o.raw && body !== undefined) o.raw.push([r.seq as number, hash, body]);
       const ts = String(r.ts);
       const sidOf = String(r.session_id);
-      if ((f.since && ts < f.since) || (f.until && ts > f.until) || (f.session && r.session_id !== f.session) || (f.sessions && !f.sessions.has(sidOf)) || f.excludeSessions?.has(sidOf)) return;
+      if ((f.since && ts < f.since) || (f.until && ts > f.until) || (f.session && r.session_id !== f.session) || (f.sessions && !f.sessions.has(sidOf))) return;
+      const d = (r[r.kind as string] ?? {}) as Record<string, unknown>;
+      const row = rowOf(r);
+      if (f.branch !== undefined) {
+        // The record's own branch decides; a record from before branches were recorded goes by its session's start.
+        if (row.branch ? row.branch !== f.branch : f.excludeSessions?.has(sidOf)) {
+          if (c.otherBranchSessions.size < MAX_SESSIONS) c.otherBranchSessions.add(sidOf);
+          return;
+        }
+      } else if (f.excludeSessions?.has(sidOf)) return;
       c.matched++;
       if (!c.firstTs) c.firstTs = ts;
       c.lastTs = ts;
@@ -205,7 +226,7 @@ export function collect(projectDir: string, f: ReportFilter, opts: CollectOption
       const sid = String(r.session_id || '(none)');
       let s = c.sessions.get(sid);
       if (!s && c.sessions.size < MAX_SESSIONS) {
-        s = { first: ts, last: ts, count: 0, denied: 0, harness: String(r.harness), buckets: new Array(BUCKETS).fill(0), widthMs: 1000 };
+        s = { first: ts, last: ts, count: 0, denied: 0, harness: String(r.harness), users: [], buckets: new Array(BUCKETS).fill(0), widthMs: 1000 };
         // Start at the width the others reached, so a late session does not re-bin from 1 s.
         for (const other of c.sessions.values()) while (s.widthMs < other.widthMs) s.widthMs *= 2;
         c.sessions.set(sid, s);
@@ -214,10 +235,9 @@ export function collect(projectDir: string, f: ReportFilter, opts: CollectOption
         s.last = ts;
         s.count++;
         if (r.decision === 'deny') s.denied++;
+        if (row.user && s.users.length < 3 && !s.users.includes(row.user)) s.users.push(row.user);
         addToTimeline(s, ts, c.firstTs);
       }
-      const d = (r[r.kind as string] ?? {}) as Record<string, unknown>;
-      const row = rowOf(r);
       if (r.decision === 'ask' && r.event === 'PreToolUse') {
         pending.add(r, d, row);
         asks.push(row);

@@ -1,7 +1,17 @@
 // Markdown evidence for a pull request: sessions, decisions, denied actions
 // with reasons, high-risk events, handoffs, and the verify result with the
 // ledger head hash so a reviewer can re-verify later.
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Collected, RecordRow } from './collect';
+
+/** The project as a reviewer names it from the repository's top folder: `.`, or the path below it. */
+export function projectFromRepo(project: string): string {
+  for (let d = project; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return relative(d, project).split(sep).join('/') || '.';
+    if (dirname(d) === d) return '.';
+  }
+}
 
 /** At most `max` characters, cut at a word boundary (never mid-word) with an ellipsis. */
 export function clip(text: string, max: number): string {
@@ -44,13 +54,17 @@ export function renderEvidence(c: Collected, project: string, scope: EvidenceSco
   if (v.status === 'intact') out.push(`**Ledger: intact.** ${v.records} records verified from seq 1 (chain \`${v.chain}\`); head seq ${v.head?.seq ?? 0}, hash \`${v.head?.hash ?? ''}\`; ${v.checkpoints.count} checkpoint(s).`);
   else if (v.status === 'tampered') out.push(`**Ledger: TAMPERED** at seq ${v.problem!.seq} (${v.problem!.kind}): ${md(v.problem!.detail)}`);
   else out.push(`**Ledger: could not be verified**: ${md(v.error)}`);
-  out.push('', `Re-verify: \`loom verify --project-dir ${project}\` must report head seq ${v.head?.seq ?? 0} with hash \`${v.head?.hash ?? ''}\` (or a later head whose chain includes it).`, '');
+  const where = projectFromRepo(project);
+  out.push('', `Re-verify: from the repository's top folder, \`loom verify${where === '.' ? '' : ` --project-dir ${where}`}\` must report head seq ${v.head?.seq ?? 0} with hash \`${v.head?.hash ?? ''}\` (or a later head whose chain includes it).`, '');
   if (spec) out.push(`Scope: sessions that wrote handoffs for \`${spec}\`.`, '');
-  if (sc.base) out.push(`Scope: branch \`${md(sc.base.branch)}\` since it left \`${md(sc.base.base)}\` (${sc.base.since})${sc.base.otherBranches ? `; ${sc.base.otherBranches} session(s) on other branches left out` : ''}.`, '');
+  if (sc.base) {
+    if (sc.base.branch === 'HEAD') out.push(`Scope: every record since the commit where HEAD (detached, no branch) left \`${md(sc.base.base)}\` (${sc.base.since}).`, '');
+    else out.push(`Scope: branch \`${md(sc.base.branch)}\` since it left \`${md(sc.base.base)}\` (${sc.base.since})${sc.base.otherBranches ? `; the records of ${sc.base.otherBranches} session(s) made on other branches left out` : ''}.`, '');
+  }
   out.push('### Summary', '', '| records | allowed | asked | denied | high or critical | secrets redacted | sessions |', '| --- | --- | --- | --- | --- | --- | --- |');
   out.push(`| ${c.matched} | ${c.byDecision.allow ?? 0} | ${c.byDecision.ask ?? 0} | ${c.byDecision.deny ?? 0} | ${(c.byRisk.high ?? 0) + (c.byRisk.critical ?? 0)} | ${c.redactions} | ${c.sessions.size} |`, '');
-  out.push('### Sessions', '', '| session | harness | first | last | records | denied |', '| --- | --- | --- | --- | --- | --- |');
-  for (const [sid, s] of [...c.sessions.entries()].slice(0, 50)) out.push(`| \`${md(sid)}\` | ${md(s.harness)} | ${s.first} | ${s.last} | ${s.count} | ${s.denied} |`);
+  out.push('### Sessions', '', '| session | user | harness | first | last | records | denied |', '| --- | --- | --- | --- | --- | --- | --- |');
+  for (const [sid, s] of [...c.sessions.entries()].slice(0, 50)) out.push(`| \`${md(sid)}\` | ${md(s.users.join(', '))} | ${md(s.harness)} | ${s.first} | ${s.last} | ${s.count} | ${s.denied} |`);
   out.push('', '### Denied actions', '');
   if (!c.denials.length) out.push('None.');
   else {
@@ -69,8 +83,8 @@ export function renderEvidence(c: Collected, project: string, scope: EvidenceSco
   out.push('', '### High-risk events', '');
   if (!c.highRisk.length) out.push('None.');
   else {
-    out.push('| seq | time | event | risk | decision | what |', '| --- | --- | --- | --- | --- | --- |');
-    for (const h of c.highRisk.slice(-50)) out.push(`| ${h.seq} | ${h.ts} | ${h.event} | ${h.risk} | ${h.decision} | \`${md(h.summary)}\` |`);
+    out.push('| seq | time | user | event | risk | decision | what |', '| --- | --- | --- | --- | --- | --- | --- |');
+    for (const h of c.highRisk.slice(-50)) out.push(`| ${h.seq} | ${h.ts} | ${md(h.user)} | ${h.event} | ${h.risk} | ${h.decision} | \`${md(h.summary)}\` |`);
   }
   out.push('', '### Compaction handoffs', '');
   if (!c.handoffs.length) out.push('None.');

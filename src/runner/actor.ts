@@ -1,16 +1,25 @@
-// Who acted: the OS user, the host, the git identity and the harness's
-// version, attached to every record as `actor` (inside the kind object, so
-// the record's shape and hash rules stay as they are). Nothing is spawned:
-// git's user.email is read from the config files git itself reads (the
-// repository's, then the user's), a few small reads once per process.
-import { readFileSync, statSync } from 'node:fs';
-import { homedir, hostname, userInfo } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+// Who acted: the OS user, the host, the git identity, the branch and the
+// harness's version, attached to every record as `actor` (inside the kind
+// object, so the record's shape and hash rules stay as they are). Nothing is
+// spawned: the git email is read from the config files git itself reads
+// (git-config.ts) once per session and kept in a small cache beside the
+// ledger (.loom/compliance/actor-cache.json), which the session's next hook
+// calls read instead of the configs; a new session reads the configs again.
+// The branch is read from HEAD on every call (one small read), so a
+// checkout in the middle of a session is seen at once.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { remoteProjects } from '../util/remote-projects';
+import { findGitDirs, gitAuthorEmail, headBranch, parseGitConfig } from './git-config';
+import { sessionIdOf } from './record';
 
 export interface Actor {
   user?: string;
   host?: string;
   email?: string;
+  /** The git branch checked out when the call was made (absent when detached or outside a repository). */
+  branch?: string;
   harness_version?: string;
   /** From `loom serve`: the user id the calling harness sent (seed 004's Third-Party-User-Id). */
   client_user?: string;
@@ -19,70 +28,89 @@ export interface Actor {
 const MAX = 256;
 const clean = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v.slice(0, MAX).replace(/[\u0000-\u001f\u007f]/g, '') : undefined);
 
-function readSmall(file: string): string | undefined {
-  try {
-    if (statSync(file).size > 256 * 1024) return undefined;
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** `email` of the `[user]` section of a git config text (the last one wins, as in git). */
+/** `email` of the `[user]` section of one git config text (the last one wins, as in git). */
 export function gitConfigEmail(text: string): string | undefined {
-  let section = '';
   let email: string | undefined;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('[')) {
-      section = line.slice(1, line.indexOf(']') > 0 ? line.indexOf(']') : undefined).trim().toLowerCase();
-      continue;
-    }
-    if (section !== 'user') continue;
-    const m = /^email\s*=\s*(.*)$/i.exec(line);
-    if (m) email = m[1].replace(/\s[#;].*$/, '').replace(/^"(.*)"$/, '$1').trim() || undefined;
-  }
-  return email;
+  parseGitConfig(text, (section, sub, name, value) => {
+    if (section === 'user' && sub === undefined && name === 'email') email = value ?? undefined;
+  });
+  return email || undefined;
 }
 
-/** The repository's config file: .git/config, or for a worktree (.git is a file) the common folder's. */
-function repoConfig(projectDir: string): string | undefined {
-  for (let d = projectDir, i = 0; i < 64; i++, d = dirname(d)) {
-    const dotGit = join(d, '.git');
-    let st;
-    try {
-      st = statSync(dotGit);
-    } catch {
-      if (dirname(d) === d) return undefined;
-      continue;
-    }
-    if (st.isDirectory()) return join(dotGit, 'config');
-    const m = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit) ?? '');
-    if (!m) return undefined;
-    const gitdir = isAbsolute(m[1].trim()) ? m[1].trim() : join(d, m[1].trim());
-    const common = readSmall(join(gitdir, 'commondir'))?.trim();
-    return join(common ? (isAbsolute(common) ? common : join(gitdir, common)) : gitdir, 'config');
-  }
-  return undefined;
-}
-
+/** The email git would put on a commit made in projectDir: the same answer as git's own, without running git. */
 export function gitEmail(projectDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const home = env.HOME || homedir();
-  const files = [repoConfig(projectDir), join(home, '.gitconfig'), join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config')];
-  for (const f of files) {
-    const text = f && readSmall(f);
-    const e = text ? gitConfigEmail(text) : undefined;
-    if (e) return clean(e);
-  }
-  return undefined;
+  return clean(gitAuthorEmail(projectDir, env));
 }
 
-const HARNESS_VERSION_KEYS = ['harness_version', 'client_version', 'app_version', 'version'];
+/**
+ * The harness's version: payload keys the harnesses send (Cursor's
+ * `cursor_version`; an enterprise harness's `app_version`). No harness in
+ * the protocol notes documents an environment variable with its version.
+ */
+const HARNESS_VERSION_KEYS = ['harness_version', 'client_version', 'app_version', 'cursor_version', 'version'];
+
+interface SessionGit {
+  email?: string;
+  gitdir?: string;
+}
+
+const CACHE_FILE = 'actor-cache.json';
+const CACHE_SESSIONS = 8;
+
+function cachePath(projectDir: string): string {
+  return join(projectDir, '.loom', 'compliance', CACHE_FILE);
+}
+
+function readCache(projectDir: string): Record<string, SessionGit & { at?: number }> {
+  try {
+    const v = JSON.parse(readFileSync(cachePath(projectDir), 'utf8')) as { sessions?: unknown };
+    return v.sessions && typeof v.sessions === 'object' ? (v.sessions as Record<string, SessionGit & { at?: number }>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps the session's git identity for its next calls; only beside an existing ledger (never creates .loom/). */
+function writeCache(projectDir: string, sessions: Record<string, SessionGit & { at?: number }>, session: string, git: SessionGit): void {
+  try {
+    const dir = join(projectDir, '.loom', 'compliance');
+    if (!existsSync(dir)) return;
+    const kept = Object.entries(sessions)
+      .filter(([k]) => k !== session)
+      .sort((a, b) => (b[1].at ?? 0) - (a[1].at ?? 0))
+      .slice(0, CACHE_SESSIONS - 1);
+    const out = Object.fromEntries([[session, { ...git, at: Date.now() }], ...kept]);
+    const tmp = `${cachePath(projectDir)}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ v: 1, sessions: out }) + '\n');
+    renameSync(tmp, cachePath(projectDir));
+  } catch {
+    // a cache that cannot be written only costs the next call a re-read
+  }
+}
 
 let machine: { user?: string; host?: string } | undefined;
-const emails = new Map<string, string | undefined>();
+const memo = new Map<string, SessionGit>();
 
-/** The actor of one invocation; the machine and git parts are read once per process and project. */
+/** The session's git email and repository folder: from memory, the session cache, or (first call of a session) the configs. */
+function sessionGit(projectDir: string, session: string, env: NodeJS.ProcessEnv): SessionGit {
+  const key = `${projectDir}\0${session}`;
+  const known = memo.get(key);
+  if (known) return known;
+  let git: SessionGit | undefined;
+  const cached = session ? readCache(projectDir) : {};
+  const hit = session ? cached[session] : undefined;
+  if (hit && typeof hit === 'object') git = { email: clean(hit.email), gitdir: typeof hit.gitdir === 'string' ? hit.gitdir : undefined };
+  if (!git) {
+    const dirs = findGitDirs(projectDir, env);
+    git = { email: clean(gitAuthorEmail(projectDir, env, dirs)), gitdir: dirs?.gitdir };
+    if (session) writeCache(projectDir, cached, session, git);
+  }
+  if (memo.size > 64) memo.clear();
+  memo.set(key, git);
+  return git;
+}
+
+/** The actor of one invocation: the machine once per process, git once per session, the branch on every call. */
 export function actorOf(projectDir: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Actor {
   if (!machine) {
     let user: string | undefined;
@@ -93,10 +121,14 @@ export function actorOf(projectDir: string, payload: Record<string, unknown>, en
     }
     machine = { user: clean(user), host: clean(hostname()) };
   }
-  if (!emails.has(projectDir)) emails.set(projectDir, gitEmail(projectDir, env));
   const a: Actor = { ...machine };
-  const email = emails.get(projectDir);
-  if (email) a.email = email;
+  // A team server's projects are on the developers' machines: their git config and HEAD are not here.
+  if (!remoteProjects()) {
+    const git = sessionGit(projectDir, sessionIdOf(payload), env);
+    if (git.email) a.email = git.email;
+    const branch = git.gitdir ? clean(headBranch(git.gitdir)) : undefined;
+    if (branch) a.branch = branch;
+  }
   for (const k of HARNESS_VERSION_KEYS) {
     const v = clean(payload[k]);
     if (v) {

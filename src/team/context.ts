@@ -87,14 +87,16 @@ export interface RecordWho {
  * then the shipper's context.
  */
 export function whoOf(rec: Record<string, unknown>, ctx: ShipContext): RecordWho {
-  const actor = (rec.actor && typeof rec.actor === 'object' ? rec.actor : {}) as Record<string, unknown>;
+  // loom's own records keep the actor in their kind object ($.<kind>.actor); other writers at the top.
+  const inKind = typeof rec.kind === 'string' ? (rec[rec.kind] as Record<string, unknown> | undefined)?.actor : undefined;
+  const actor = (rec.actor && typeof rec.actor === 'object' ? rec.actor : inKind && typeof inKind === 'object' ? inKind : {}) as Record<string, unknown>;
   const repoObj = (rec.repo && typeof rec.repo === 'object' ? rec.repo : {}) as Record<string, unknown>;
   const fromRec = {
     user: str(actor.user) ?? str(rec.user),
     host: str(actor.host) ?? str(rec.host),
     email: str(actor.git_email) ?? str(actor.email) ?? str(rec.git_email),
     repo: str(repoObj.url) ?? str(repoObj.remote) ?? str(rec.repo) ?? str(rec.repository),
-    branch: str(repoObj.branch) ?? str(rec.branch),
+    branch: str(repoObj.branch) ?? str(rec.branch) ?? str(actor.branch),
   };
   // Once per shipped record: no closure per call, and the remote normalized once per distinct string.
   let fromRecord = 0;

@@ -64,7 +64,8 @@ export function historyCommand(argv: string[]): number | Promise<number> {
     else if (flags.booleans.has('jsonl')) process.stdout.write(records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
     else {
       const rows = records.map((r) => [String(r.seq), String(r.ts), String(r.event), String(r.hook_id), String(r.decision), String(r.risk), actorLabel(r), String(r.session_id).slice(0, 12), summary(r)]);
-      process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'user', 'session', 'summary'], rows, undefined, undefined, { toned: [4, 5] }));
+      // On a narrow terminal the hook, then the session, then the risk column give way (--json has every field).
+      process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'user', 'session', 'summary'], rows, undefined, undefined, { toned: [4, 5], minWidths: { 1: 20, 5: 8 }, drop: [3, 7, 5] }));
     }
     return 0;
   }

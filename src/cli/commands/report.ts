@@ -80,16 +80,21 @@ export function evidenceCommand(argv: string[]): number | Promise<number> {
   let spec = f.values.spec?.replace(/^specs[\\/]+/, '').replace(/[\\/]+$/, '');
   if (spec !== undefined && !existsSync(join(project, 'specs', spec))) throw new FlagError(`--spec ${f.values.spec}: no such folder under ${join(project, 'specs')}`);
   if (f.values.base !== undefined) {
-    // The pull request's sessions: records since the branch left its base, less the sessions that started on another branch.
+    // The pull request's sessions: records made on this branch since it left its base.
     const b = branchSince(project, f.values.base);
+    if (b.shallow) process.stderr.write(b.shallow + '\n');
     if (!filter.since || b.since > filter.since) filter.since = b.since;
-    const other = new Set<string>();
-    for (const r of readRecords(project, { event: 'SessionStart' })) {
-      const branch = detail(r).git_branch;
-      if (typeof branch === 'string' && branch && branch !== b.branch && String(r.ts) >= b.since) other.add(String(r.session_id));
+    if (b.branch !== 'HEAD') {
+      filter.branch = b.branch;
+      // Records from before loom recorded each record's branch: their session's start says.
+      const other = new Set<string>();
+      for (const r of readRecords(project, { event: 'SessionStart' })) {
+        const branch = detail(r).git_branch;
+        if (typeof branch === 'string' && branch && branch !== b.branch && String(r.ts) >= b.since) other.add(String(r.session_id));
+      }
+      filter.excludeSessions = other;
     }
-    filter.excludeSessions = other;
-    scope.base = { branch: b.branch, base: f.values.base, since: b.since, otherBranches: other.size };
+    scope.base = { branch: b.branch, base: b.baseRef, since: b.since, otherBranches: 0 };
   }
   const raw: RawRow[] | undefined = f.values.bundle !== undefined ? [] : undefined;
   let c = collect(project, filter, { onProgress: progressBar('reading the ledger'), raw });
@@ -103,6 +108,7 @@ export function evidenceCommand(argv: string[]): number | Promise<number> {
     } else spec = `${spec} (no handoffs on record; showing every session)`;
   }
   scope.spec = spec;
+  if (scope.base) scope.base.otherBranches = c.otherBranchSessions.size;
   const text = renderEvidence(c, project, scope);
   if (f.values.out) {
     mkdirBounded(dirname(resolve(f.values.out)));

@@ -58,7 +58,7 @@ export async function historyTeamCommand(argv: string[]): Promise<number> {
       const recs = rows.map((r) => ({ ledger_id: r.ledger_id, actor_user: r.actor_user, repo: r.repo, branch: r.branch, ...JSON.parse(r.body), hash: r.hash }));
       process.stdout.write(f.booleans.has('json') ? JSON.stringify(recs, null, 2) + '\n' : recs.map((r) => JSON.stringify(r) + '\n').join(''));
     } else {
-      process.stdout.write(table(['ts', 'user', 'repo', 'branch', 'event', 'hook', 'decision', 'risk', 'ledger:seq'], rows.map((r) => [r.ts, r.actor_user ?? '', r.repo ?? '', r.branch ?? '', r.event, r.hook_id, r.decision, r.risk, `${r.ledger_id.slice(0, 8)}:${r.seq}`]), undefined, undefined, { toned: [6, 7] }));
+      process.stdout.write(table(['ts', 'user', 'repo', 'branch', 'event', 'hook', 'decision', 'risk', 'ledger:seq'], rows.map((r) => [r.ts, r.actor_user ?? '', r.repo ?? '', r.branch ?? '', r.event, r.hook_id, r.decision, r.risk, `${r.ledger_id.slice(0, 8)}:${r.seq}`]), undefined, undefined, { toned: [6, 7], minWidths: { 0: 20 }, drop: [5, 8, 2] }));
     }
     return 0;
   } finally {
