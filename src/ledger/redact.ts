@@ -8,7 +8,7 @@ import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
-import { isBasicCredential, isNotSecretName, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
 import { findKeyBodies } from './redaction/key-bodies';
@@ -530,6 +530,10 @@ export function secretSpans(text: string): Span[] {
     detect(shown.text, inView);
     for (const sp of inView) spans.push({ start: shown.map[sp.start], end: shown.map[sp.end - 1] + 1, rule: sp.rule });
   }
+  // Published examples and values marked as examples stay, whichever detector found them.
+  let kept = 0;
+  for (const sp of spans) if (!isPublishedExample(text.slice(sp.start, Math.min(sp.end, sp.start + 4096)))) spans[kept++] = sp;
+  spans.length = kept;
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   // Merged in place: the spans are this call's own objects, so no copy per span (hostile inputs hold 100k+ of them).

@@ -4,7 +4,7 @@
 // (Bearer, token, Basic, Bot, SSWS, Splunk, Digest, ...) and the rest of the
 // value goes, whatever the scheme.
 import { groupedAlternation } from './alternation';
-import { isPlaceholder } from './names';
+import { isFilePath, isPlaceholder, SIGNATURE_DIGEST, SIGNATURE_NAME } from './names';
 import { readValue, type Span } from './text';
 import { scan, work } from './work';
 
@@ -137,10 +137,12 @@ export function findHeaders(text: string, spans: Span[]): void {
       }
     }
     const value = text.slice(start, end);
-    if (start >= end || isPlaceholder(value) || VARIABLE.test(value)) continue;
+    if (start >= end || isPlaceholder(value) || VARIABLE.test(value) || isFilePath(value)) continue;
     // A placeholder word and a remark after it (sk_live_xxxx… (placeholder, set X)): read to the line end, the first word decides.
     const blank = value.search(BLANK);
     if (blank > 0 && !rule.scheme && isPlaceholder(value.slice(0, blank))) continue;
+    // X-Hub-Signature-256: sha256=…: a digest of one payload, not a key.
+    if (SIGNATURE_NAME.test(name) && SIGNATURE_DIGEST.test(value)) continue;
     // kubectl describe's env column: <set to the key 'x' in secret 'y'>  Optional: false (a template, then more columns).
     if (value.startsWith('<') && KUBECTL_REF.test(value)) continue;
     spans.push({ start, end, rule: 'header' });

@@ -61,7 +61,35 @@ export const NOT_SECRET_WORDS = [
   'x5t', 'public', 'pubkey', 'peer', 'bin', 'b64', 'base64', 'image', 'png', 'jpeg', 'gzip', 'release', 'ack', 'cursor', 'etag', 'continuation', 'page',
   // The WebSocket handshake's Sec-WebSocket-Key and -Accept: a nonce and its digest; wallet addresses are public.
   'websocket', 'socket', 'accept', 'address', 'addr',
+  // Digest auth's opaque and cnonce; values shown as examples (`example output: "…"`).
+  'opaque', 'cnonce', 'example', 'sample', 'demo', 'dummy', 'fake',
 ];
+
+/**
+ * Published example credentials: the test vectors of the RFCs and the well-known values vendors document as
+ * examples. They are public by design (every reader of the spec has them), so they stay; each is named by its source.
+ */
+export const PUBLISHED_EXAMPLES: [string, string][] = [
+  ['QWxhZGRpbjpvcGVuIHNlc2FtZQ==', 'RFC 7617 2 (Aladdin:open sesame)'],
+  ['mF_9.B5f-4.1JqM', 'RFC 6750 2.1'],
+  ['2YotnFZFEjr1zCsicMWpAA', 'RFC 6749 4.1.4 access token'], ['tGzv3JOkF0XG5Qx2TlKWIA', 'RFC 6749 4.1.4 refresh token'], ['SplxlOBeZQQYbYS6WxSbIA', 'RFC 6749 4.1.2 code'],
+  ['dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', 'RFC 7636 B code_verifier'], ['E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', 'RFC 7636 B code_challenge'],
+  ['9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 'RFC 8032 7.1 TEST 1 secret key'],
+  ['AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow', 'RFC 7515 A.1 HMAC key'],
+  ['dGhlIHNhbXBsZSBub25jZQ==', 'RFC 6455 1.3 Sec-WebSocket-Key'], ['s3pPLMBiTxaQ9kYGzzhZRbK+xOo=', 'RFC 6455 1.3 Sec-WebSocket-Accept'],
+  ['GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 'RFC 6238 test secret (base32)'],
+  ['Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==', 'Azure Storage emulator (Azurite) well-known account key'],
+  ['sk_test_4eC39HqLyjWDarjtT1zdp7dc', 'Stripe API docs test key'],
+  ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c', 'jwt.io example token'],
+];
+const PUBLISHED = PUBLISHED_EXAMPLES.map(([v]) => v);
+
+/** A found secret that is a published example or marks itself as one (…EXAMPLEKEY, xoxb-not-a-real-token). */
+export function isPublishedExample(found: string): boolean {
+  if (isExampleMarked(found)) return true;
+  for (const v of PUBLISHED) if (found.includes(v)) return true;
+  return false;
+}
 
 /** Exact values that stand for a secret without being one (.env.example, docs). */
 export const PLACEHOLDER_VALUES = [
@@ -237,6 +265,10 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
   if (URL_VALUE.test(value)) return false;
   if (PWD_NAME.test(name) && PATH_VALUE.test(value)) return false;
   if (NOT_A_VALUE.test(value) || isFilePath(value)) return false;
+  // The name spelled as its value (RefreshToken = 'refresh_token', ACCESS_TOKEN = "access_token"): an identifier.
+  if (value.length <= 64 && /^[A-Za-z][\w.-]*$/.test(value) && nameWords(value).join('_') === nameWords(name).join('_')) return false;
+  // A webhook's signature is a digest of one payload (sha256=…, t=…,v1=…): it proves, it does not open anything.
+  if (SIGNATURE_NAME.test(name) && SIGNATURE_DIGEST.test(value)) return false;
   // Facebook's numeric appid is public; OpenWeather's hex one is a key.
   if (DIGITS_ONLY.test(value) && APPID.test(name)) return false;
   // A message about the secret (Android's "Password must be at least 8 characters"): words, one of them the secret's own word.
@@ -245,16 +277,18 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
 }
 
 const DIGITS_ONLY = /^\d+$/;
+export const SIGNATURE_NAME = /sig(?:nature)?(?:[-_]?(?:256|sha256|v\d))?$/i;
+export const SIGNATURE_DIGEST = /^(?:t=\d{1,12},)?(?:v\d|sha(?:1|256|512))=[0-9a-f]{32,128}(?:,(?:v\d|sha(?:1|256|512))=[0-9a-f]{32,128}){0,4}$/i;
 const APPID = /app_?id$/i;
 const SECRET_WORD_IN_PROSE = /\b(?:password|passphrase|passcode|token|secret|api key|key|credentials?|pin)\b/i;
 // Words of prose: letters (or a number alone) and punctuation; a word that mixes letters and digits (nzsd0) is a passphrase's.
-const PROSE_WORDS = /^[A-Za-z][A-Za-z'’,.!?-]*(?: (?:[A-Za-z][A-Za-z'’,.!?-]*|\d{1,4}[,.!?]?))+$/;
-/** Three or more words. */
-const THREE_WORDS = /^\S+ \S+ \S/;
+const PROSE_WORDS = /^[A-Za-z][A-Za-z'’,.!?-]*(?: (?:[A-Za-z][A-Za-z'’,.!?-]*|\d{1,4}[,.!?]?|\{\{ ?\w{1,30} ?\}\}[,.!?]?|\{\w{1,30}\}[,.!?]?|%[sd][,.!?]?))+$/;
+/** Two or more words. */
+const TWO_WORDS = /^\S+ \S/;
 
-/** Three or more words of prose that name a secret: a UI string or a message, not a passphrase (passphrases name no secret). */
+/** Two or more words of prose that name a secret ("Confirm password"): a UI string or a message, not a passphrase (passphrases name no secret). */
 export function isMessageAbout(v: string): boolean {
-  return v.length <= 200 && THREE_WORDS.test(v) && PROSE_WORDS.test(v) && SECRET_WORD_IN_PROSE.test(v) && !/\b[A-Z]{3,}\b/.test(v.slice(1));
+  return v.length <= 200 && TWO_WORDS.test(v) && PROSE_WORDS.test(v) && SECRET_WORD_IN_PROSE.test(v) && !/\b[A-Z]{3,}\b/.test(v.slice(1));
 }
 
 /** Image tags and versions (sealed-secrets-controller:0.27.0-debian-12-r2), the rest of a URL (credential.https://…). */
@@ -270,7 +304,7 @@ export function isFilePath(v: string): boolean {
   return RELATIVE_PATH.test(v) || SYSTEM_PATH.test(v) || FILE_EXTENSION.test(v);
 }
 
-const PROGRAM_MESSAGE = /\b(?:successfully|updated|changed|unchanged|failed|failure|expired|denied|incorrect|invalid|required|missing|not set|not found|mismatch|accepted|rejected|saved|removed|deleted)\b/i;
+const PROGRAM_MESSAGE = /\b(?:successfully|updated|changed|unchanged|failed|failure|expired|denied|incorrect|invalid|required|missing|not set|not found|mismatch|accepted|rejected|saved|removed|deleted|complete|completed|creating|destroying|destroyed|refreshing|reading)\b/i;
 
 /** A program's message after a name (passwd: password updated successfully), not a passphrase. */
 export function isProgramMessage(v: string): boolean {
@@ -306,12 +340,22 @@ const THREE_DIGITS = /\d{3}/;
 const BRACKET_TEMPLATE = /^\[[^\[\]]{1,80}\]$/;
 const PAREN_WORDS = /^\([A-Za-z][A-Za-z _-]{0,40}\)$/;
 const POWERSHELL_READ = /^\((?:Get-[A-Z][A-Za-z]{1,40}|Read-Host)\b[^'"()]{0,200}\)$/;
-const AWS_DOCS_KEY = /[A-Z0-9]EXAMPLE(?:KEY)?$/;
+const AWS_DOCS_KEY = /EXAMPLE(?:KEY)?$/;
+/**
+ * A value marked as an example in itself: EXAMPLE in capitals anywhere (AWS's docs put it inside keys and session
+ * tokens), or words that say so between separators (xoxb-not-a-real-token, AIza…-DO-NOT-USE, glrt-EXAMPLE-…, fake_key).
+ */
+const EXAMPLE_CAPS = /EXAMPLE/;
+const EXAMPLE_WORDS = /(?:^|[-_.:/ ])(?:not[-_ ]?a[-_ ]?real|not[-_ ]?real|do[-_ ]?not[-_ ]?use|fake|dummy|sample|example)(?:$|[-_.:/ ])/i;
+export const isExampleMarked = (s: string) => EXAMPLE_CAPS.test(s) || EXAMPLE_WORDS.test(s);
 const PREFIXED_TEMPLATE = /^[\w.-]{0,20}<[A-Za-z][\w -]{0,40}>$/;
 const FIXTURE_WORDS_FIRST = charTable('tmsfdwbie', true);
 const FIXTURE_WORDS = /^(?:test|mock|stub|fake|dummy|wrong|bad|invalid|incorrect|sample|example)[_-][a-z]{2,20}(?:[_-][a-z]{2,20}){0,4}$/i;
 const CODE_READ_FIRST = charTable('poisevcESgtR@');
-const CODE_READ = /^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|ENV\.fetch|System\.getenv|getenv\(|self\.|this\.|Rails\.application\.|@Microsoft\.KeyVault\(|ENC\[)/;
+const STATEMENT_END = /(?<=\))[;,]$/;
+const AT_FILE = /^@(?:~|\.{1,2})?\/?[\w.-]{1,64}(?:\/[\w.-]{1,64}){0,20}$/;
+const NAME_THEN_PATH = /^[\w.-]{1,64}:(?:~|\.{1,2})?\/[\w.@/-]{1,400}$/;
+const CODE_READ = /^(?:std::env::var\(|env::var\(|System\.(?:fetch_env!?|get_env)\(|Deno\.env\.get\(|Bun\.env\.|process\.env|os\.environ|os\.getenv|import\.meta\.env|secrets\.|env\.|vars\.|config\.|settings\.|ENV\[|ENV\.fetch|System\.getenv|getenv\(|self\.|this\.|Rails\.application\.|@Microsoft\.KeyVault\(|ENC\[)/;
 const MEMBER_CALL = /^(?:[A-Za-z_]\w{0,40}\.){1,6}[A-Za-z_]\w{0,40}\(/;
 const CALL = /^[A-Za-z_][\w.]{0,80}\((?:[^()]{0,80})\)$/;
 const DOTTED_MEMBER = /^(?:[a-z_][a-z0-9_]*\.)+[a-z_][a-z0-9_]*$/i;
@@ -357,7 +401,8 @@ const MASKED_MIDDLE = /^[\w-]{0,16}(?:\.{3}|\u2026)[\w]{0,4}$/;
 
 function placeholder(v: string): boolean {
   if (MASKED_MIDDLE.test(v)) return true;
-  const s = v.trim();
+  // A statement's end is not part of the value (verifier = generateCodeVerifier();).
+  const s = v.trim().replace(STATEMENT_END, '');
   if (s.length < 3) return true;
   if (s.includes('[REDACTED')) return true;
   // The reference and template forms each start with their own character: test only that one's patterns.
@@ -391,6 +436,10 @@ function placeholder(v: string): boolean {
   if ((first === '#' || first === '@' || first === '_') && DEPLOY_TOKEN.test(s)) return true;
   if (MASKED.test(s)) return true;
   if ((last === 69 || last === 89) && AWS_DOCS_KEY.test(s)) return true; // AWS documentation keys (…EXAMPLE, …EXAMPLEKEY)
+  if (isExampleMarked(s)) return true;
+  if (first !== '$' && s.includes('${')) return true; // a template literal, built at run time (`session:${id}`), or cut inside one
+  if (first === '@' && AT_FILE.test(s)) return true; // @file: the value is read from a file (vault kv put k=@f, curl -d @f)
+  if (NAME_THEN_PATH.test(s)) return true; // name:path (systemd LoadCredential=db:/etc/credstore/db)
   if (last === 62 && PREFIXED_TEMPLATE.test(s)) return true; // pypi-<your-token>, sk-<key>
   if (alphabetRun(s)) return true; // docs examples: 123456:ABCdefGhIJKlmNoPQRsTUVwxyZ
   if (FIXTURE_WORDS_FIRST[c0] === 1 && FIXTURE_WORDS.test(s)) return true;

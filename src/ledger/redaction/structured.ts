@@ -112,6 +112,7 @@ const NETRC_INLINE = /\b(?:(machine|default|login)\b|(?:password|passwd)[ \t]{1,
 const TRAILING_PUNCTUATION = /[.,;:]+$/;
 const TRAILING_PUNCTUATION_OR_PAREN = /[.,;:)]+$/;
 const TRAILING_QUOTES = /["'`]+$/;
+const NEXT_PAIR = /;[ ]?[A-Za-z][\w ]{0,40}=.*$/;
 const LEADING_QUOTE = /^["'`]/;
 const CLOSING_TYPOGRAPHIC_QUOTE = /[\u00bb\u201c\u201d]$/;
 const NOT_LETTER = /[^A-Za-z]/;
@@ -167,7 +168,8 @@ export function findLineSecrets(text: string, spans: Span[]): void {
         v = text.slice(start, end);
       } else {
         // Quotes and the sentence's punctuation in either order: `was regenerated."`, `is "x".`
-        const trimmed = v.replace(TRAILING_QUOTES, '');
+        // A connection string goes on after the value (Password={x};Encrypt=True;): the value ends at its `;`.
+        const trimmed = v.replace(NEXT_PAIR, '').replace(TRAILING_QUOTES, '');
         v = (trimmed.includes('(') ? trimmed.replace(TRAILING_PUNCTUATION, '') : trimmed.replace(TRAILING_PUNCTUATION_OR_PAREN, '')).replace(TRAILING_QUOTES, '');
       }
       // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
@@ -470,7 +472,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   for (const sep of SEPS) {
     if (!l.includes(sep)) continue;
     const cells = splitCells(l, sep);
-    if (cells.length < 2) continue;
+    // Cells with text: `| NAME |` (a box table of one column, doppler --only-names) names no value.
+    if (cells.filter(([s, e]) => l.slice(s, e).trim() !== '').length < 2) continue;
     const names = cells.map(([s, e]) => l.slice(s, e).trim().replace(EDGE_QUOTES, ''));
     if (!names.every((n) => COLUMN_NAME.test(n) || n === '')) continue;
     // A Value column beside a KeyName (SecretName, TokenName) column holds those keys.
