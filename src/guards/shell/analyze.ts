@@ -724,6 +724,13 @@ export class Analyzer {
     const exporting = ENV_LOADERS.has(node.words[0] ?? '');
     for (const raw of node.words) {
       const own: string[] = [];
+      // `declare -a a=(x y)`: an array assignment of a declaration builtin (its elements, as in `a=(x y)`).
+      const arr = exporting && raw !== node.words[0] ? /^([A-Za-z_][A-Za-z0-9_]*)\+?=\(([\s\S]*)\)$/.exec(raw) : null;
+      if (arr) {
+        const elems = this.arrayElements(arr[2], env, depth, via, stdin);
+        words.push(elems ? { ...lit(`${arr[1]}=${elems[0] ?? ''}`), array: elems } : { ...lit(`${arr[1]}=`), dynamic: true });
+        continue;
+      }
       if (exporting && raw !== node.words[0]) this.loadingEnv++;
       try {
         for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, own)) words.push(w);
@@ -866,6 +873,7 @@ export class Analyzer {
           const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w.text);
           if (!m) continue;
           if (w.dynamic) env.vars.delete(m[1]);
+          else if (w.array) setVar(env, m[1], w);
           else if (nameref) {
             const target = /^[A-Za-z_]\w*$/.test(m[2]) ? (env.vars.get(m[2]) ?? ({ HOME: this.opts.home, PWD: env.cwd, TMPDIR: this.opts.tmp } as Record<string, string | undefined>)[m[2]]) : undefined;
             if (target === undefined) env.vars.delete(m[1]);
