@@ -27,7 +27,7 @@ import { own } from './families/args';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd } from './wrappers';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
-import { programEscapes } from './escapes';
+import { expandRecipeDirs, programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
 import { fishToPosix } from './fish';
 import { analyzeInterpreterCode, analyzeIpythonCode } from './families/interpreters';
@@ -1460,7 +1460,12 @@ export class Analyzer {
         if (l.format === 'ex') exCommandLaunches(feed.text, l.how, inner);
         else if (l.format === 'gdb') debuggerCommandLaunches(r.name, feed.text, l.how, inner);
         else if (l.format === 'tcl') tclLaunches(feed.text, l.how, inner);
-        else inner.push({ kind: 'script', text: recipeScript(l.format, feed.text), how: l.how, cwd: l.cwd });
+        else {
+          // Template variables naming the recipe file's folder, where the runner started, home: their values.
+          const file = src === 'stdin' ? undefined : 'word' in src ? r.words[src.word]?.text : src.path;
+          const text = expandRecipeDirs(feed.text, l.format, { file: file ? posix.dirname(posix.resolve(l.cwd ?? cwd, file)) : (l.cwd ?? cwd), invocation: cwd, home: this.opts.home });
+          inner.push({ kind: 'script', text: recipeScript(l.format, text), how: l.how, cwd: l.cwd });
+        }
         if (nested < 2) for (const x of inner) this.runLaunch(x, r, io, nested + 1);
         return;
       }

@@ -246,6 +246,10 @@ function sshEscapes(name: string, argv: string[]): Escape[] {
 
 /** `docker run -v SRC:DST IMAGE CMD`: the command's paths under DST are SRC on this machine. */
 function containerEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  if (argv[1] === 'compose' || name === 'docker-compose' || name === 'podman-compose') {
+    const found = composeEscapes(name, argv, ctx);
+    if (found) return found;
+  }
   // docker [global opts] run|exec|create ... / docker container run / docker compose run|exec SERVICE / kubectl exec POD -- CMD
   let k = 1;
   while (k < argv.length && argv[k].startsWith('-')) k += /^--?(?:H|host|context|config|log-level|namespace|n|kubeconfig|cluster|user|server|s)$/.test(argv[k]) ? 2 : 1;
@@ -299,10 +303,15 @@ function containerEscapes(name: string, argv: string[], ctx: EscapeContext): Esc
   let cmd = argv.slice(k + 1);
   if (entrypoint) cmd = [entrypoint, ...cmd];
   if (cmd.length === 0) return [];
-  const resolved = mounts.map(([src, dst]) => [posix.resolve(ctx.cwd, src.replace(/^~(?=\/|$)/, ctx.home)), posix.normalize(dst)] as [string, string]);
+  return [{ lang: 'sh', code: containerCode(cmd, mounts, ctx.cwd, ctx.home, workdir, fresh && !privileged), how: `${name} ${sub} (container paths mapped to this machine)` }];
+}
+
+/** A container's command with its paths mapped to this machine's: under a bind mount's target, the mount's source. */
+function containerCode(cmd: string[], mounts: [string, string][], base: string, home: string, workdir: string | undefined, fresh: boolean): string {
+  const resolved = mounts.map(([src, dst]) => [posix.resolve(base, src.replace(/^~(?=\/|$)/, home)), posix.normalize(dst)] as [string, string]);
   // Only a fresh container's own files are out of reach; `exec` and a privileged container share more than the mounts.
   const map = (p: string): string => {
-    if (!fresh || privileged) return p;
+    if (!fresh) return p;
     const abs = posix.normalize(p.startsWith('/') ? p : posix.join(workdir ?? '/', p));
     for (const [src, dst] of resolved) {
       if (abs === dst || abs.startsWith(dst === '/' ? '/' : dst + '/')) return posix.join(src, abs.slice(dst.length));
@@ -313,12 +322,158 @@ function containerEscapes(name: string, argv: string[], ctx: EscapeContext): Esc
     return posix.join('/tmp/.container', abs);
   };
   const mapWord = (w: string): string => w.replace(/(^|[\s'"=:;&|(])(\/[^\s'";&|)]*|\.{1,2}(?=\/|$|[\s'";&|)])[^\s'";&|)]*)/g, (_m, pre: string, path: string) => pre + map(path));
-  const code = quote(cmd.map((w, i) => (i === 0 ? w : mapWord(w))));
-  return [{ lang: 'sh', code, how: `${name} ${sub} (container paths mapped to this machine)` }];
+  return quote(cmd.map((w, i) => (i === 0 ? w : mapWord(w))));
+}
+
+interface ComposeService {
+  volumes: [string, string][];
+  command?: string[];
+  workdir?: string;
+  privileged: boolean;
+}
+
+/** The services of a compose file (YAML, the usual block layout): bind mounts (short syntax), command, working_dir, privileged. */
+export function composeServices(text: string): Map<string, ComposeService> {
+  const out = new Map<string, ComposeService>();
+  const lines = text.split('\n').slice(0, 2000);
+  let inServices = false;
+  let svcIndent = -1;
+  let cur: ComposeService | undefined;
+  let key = '';
+  let keyIndent = -1;
+  const words = (v: string): string[] => {
+    const t = v.trim();
+    const flow = /^\[(.*)\]$/s.exec(t);
+    if (flow) return flow[1].split(',').map((x) => x.trim().replace(/^(['"])(.*)\1$/s, '$2')).filter(Boolean);
+    return (t.replace(/^(['"])(.*)\1$/s, '$2').match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((x) => x.replace(/^(['"])(.*)\1$/s, '$2'));
+  };
+  for (const line of lines) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    const indent = line.length - line.trimStart().length;
+    const t = line.trim();
+    if (indent === 0) {
+      inServices = /^services:\s*$/.test(t);
+      svcIndent = -1;
+      cur = undefined;
+      continue;
+    }
+    if (!inServices) continue;
+    if (svcIndent < 0 || indent <= svcIndent) {
+      const m = /^([\w.-]+):\s*$/.exec(t);
+      if (m) {
+        svcIndent = indent;
+        cur = { volumes: [], privileged: false };
+        out.set(m[1], cur);
+        key = '';
+      }
+      continue;
+    }
+    if (!cur) continue;
+    const kv = /^([\w-]+):\s*(.*)$/.exec(t);
+    if (kv && !t.startsWith('-')) {
+      key = kv[1];
+      keyIndent = indent;
+      if (key === 'command' && kv[2]) cur.command = words(kv[2]);
+      else if (key === 'working_dir' && kv[2]) cur.workdir = words(kv[2])[0];
+      else if (key === 'privileged') cur.privileged = /^true$/i.test(kv[2].trim());
+      continue;
+    }
+    if (t.startsWith('-') && indent >= keyIndent) {
+      const item = t.slice(1).trim().replace(/^(['"])(.*)\1$/s, '$2');
+      if (key === 'volumes') {
+        const parts = item.split(':');
+        // A bind mount's source is a path (`.`, `./x`, `/x`, `~/x`); a bare name is a named volume.
+        if (parts.length >= 2 && /^[./~$]/.test(parts[0])) cur.volumes.push([parts[0], parts[1]]);
+      } else if (key === 'command') (cur.command ??= []).push(item);
+    }
+  }
+  return out;
+}
+
+/** `docker compose [-f FILE] run SERVICE CMD` / `up`: with a compose file written on the line, its bind mounts map the container's paths. */
+function composeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] | undefined {
+  let k = 1;
+  const files: string[] = [];
+  let dir = ctx.cwd;
+  if (argv[k] === 'compose') k++;
+  for (; k < argv.length && argv[k].startsWith('-'); k++) {
+    const a = argv[k];
+    if ((a === '-f' || a === '--file') && argv[k + 1] !== undefined) files.push(argv[++k]);
+    else if (a.startsWith('--file=')) files.push(a.slice(7));
+    else if (a === '--project-directory' && argv[k + 1] !== undefined) dir = posix.resolve(ctx.cwd, argv[++k]);
+    else if (/^(?:-p|--project-name|--profile|--env-file|--ansi|--progress|--parallel)$/.test(a)) k++;
+  }
+  const sub = argv[k];
+  if (sub !== 'run' && sub !== 'up' && sub !== 'create') return undefined;
+  const candidates = files.length ? files : ['compose.yaml', 'compose.yml', 'docker-compose.yml', 'docker-compose.yaml'];
+  let text: string | undefined;
+  let base = dir;
+  for (const f of candidates) {
+    const abs = posix.resolve(dir, f);
+    text = ctx.fileText(abs);
+    if (text !== undefined) {
+      base = posix.dirname(abs);
+      break;
+    }
+  }
+  if (text === undefined) return undefined;
+  const services = composeServices(text);
+  const out: Escape[] = [];
+  if (sub === 'run') {
+    for (k++; k < argv.length && argv[k].startsWith('-'); k++) if (/^(?:-e|--env|-v|--volume|-w|--workdir|-u|--user|--name|-p|--publish|-l|--label|--entrypoint)$/.test(argv[k])) k++;
+    const svc = services.get(argv[k] ?? '');
+    if (!svc) return undefined;
+    const cmd = argv.length > k + 1 ? argv.slice(k + 1) : svc.command;
+    if (cmd?.length) out.push({ lang: 'sh', code: containerCode(cmd, svc.volumes, base, ctx.home, svc.workdir, !svc.privileged), how: `${name} compose run ${argv[k]} (container paths mapped to this machine)` });
+    return out;
+  }
+  for (const [svcName, svc] of services) {
+    if (svc.command?.length && out.length < 16) out.push({ lang: 'sh', code: containerCode(svc.command, svc.volumes, base, ctx.home, svc.workdir, !svc.privileged), how: `${name} compose ${sub}: ${svcName} (container paths mapped to this machine)` });
+  }
+  return out;
 }
 
 function quote(argv: string[]): string {
   return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./~-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/**
+ * A recipe runner's variables that name a folder, by their value (data): just's `{{justfile_directory()}}`
+ * (optionally `/ "sub"`), `{{invocation_directory()}}`, `{{home_directory()}}`; Taskfile's `{{.ROOT_DIR}}`,
+ * `{{.TASKFILE_DIR}}`, `{{.USER_WORKING_DIR}}`; make's `$(CURDIR)`, `$(HOME)`, `$(abspath .)`, `$(shell pwd)`;
+ * npm's `$INIT_CWD` and `$npm_config_local_prefix` (the scripts' shell sees them as variables).
+ * `file` is the recipe file's folder, `invocation` where the runner was started.
+ */
+export const RECIPE_DIR_VARIABLES: Record<'make' | 'just' | 'task', [RegExp, 'file' | 'invocation' | 'home'][]> = {
+  just: [
+    [/\{\{\s*(?:justfile_dir(?:ectory)?|source_dir(?:ectory)?)\(\)\s*(?:\/\s*(["'])([^"'{}]*)\1\s*)?\}\}/g, 'file'],
+    [/\{\{\s*invocation_dir(?:ectory)?(?:_native)?\(\)\s*(?:\/\s*(["'])([^"'{}]*)\1\s*)?\}\}/g, 'invocation'],
+    [/\{\{\s*(?:home_dir(?:ectory)?\(\)|env(?:_var)?\(\s*(["'])HOME\1\s*\))\s*\}\}/g, 'home'],
+  ],
+  task: [
+    [/\{\{\s*\.(?:ROOT_DIR|TASKFILE_DIR|TASK_DIR)\s*\}\}/g, 'file'],
+    [/\{\{\s*\.USER_WORKING_DIR\s*\}\}/g, 'invocation'],
+    [/\{\{\s*\.HOME\s*\}\}/g, 'home'],
+  ],
+  make: [
+    [/\$[({]CURDIR[)}]|\$\((?:abspath|realpath) \.\)|\$\(shell pwd\)|\$\(dir \$\((?:abspath|realpath) \$\((?:lastword|firstword) \$\(MAKEFILE_LIST\)\)\)\)/g, 'file'],
+    [/\$[({]HOME[)}]/g, 'home'],
+  ],
+};
+
+export function expandRecipeDirs(text: string, kind: 'make' | 'just' | 'task', dirs: { file: string; invocation: string; home: string }): string {
+  if (!/\{\{|\$[({]/.test(text)) return text;
+  let out = text;
+  for (const [re, which] of RECIPE_DIR_VARIABLES[kind]) {
+    out = out.replace(re, (_m: string, ...g: unknown[]) => {
+      const base = which === 'file' ? dirs.file : which === 'invocation' ? dirs.invocation : dirs.home;
+      // The capture groups come before the match's offset (a number): the second is the joined sub-path.
+      const groups = g.slice(0, g.findIndex((x) => typeof x === 'number'));
+      const sub = which !== 'home' && typeof groups[1] === 'string' ? groups[1] : undefined;
+      return sub ? posix.join(base, sub) : base;
+    });
+  }
+  return out;
 }
 
 /** Recipe lines of a Makefile / justfile text (lines indented under a `target:` line). */
@@ -370,8 +525,9 @@ function makeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[]
   const defaults = kind === 'just' ? ['justfile', 'Justfile', '.justfile', 'JUSTFILE'] : ['GNUmakefile', 'makefile', 'Makefile'];
   const candidates = files.length ? files : defaults;
   for (const f of candidates) {
-    const text = f === '-' || f === '/dev/stdin' ? ctx.stdin : ctx.fileText(posix.resolve(dir, f));
-    if (text === undefined) continue;
+    const raw = f === '-' || f === '/dev/stdin' ? ctx.stdin : ctx.fileText(posix.resolve(dir, f));
+    if (raw === undefined) continue;
+    const text = expandRecipeDirs(raw, kind, { file: kind === 'make' ? dir : posix.dirname(posix.resolve(dir, f)), invocation: ctx.cwd, home: ctx.home });
     for (const code of recipeLines(text, kind)) out.push({ lang: 'sh', code, how: `${name} recipe from ${f}`, cwd: dir });
     if (!files.length) break;
   }
@@ -393,9 +549,12 @@ function packageScriptEscapes(name: string, argv: string[], ctx: EscapeContext):
   }
   if (!scripts || typeof scripts !== 'object') return [];
   const out: Escape[] = [];
+  // The package manager's variables that name the project in the script's shell.
+  const q = (p: string) => `'${p.replace(/'/g, `'\\''`)}'`;
+  const prelude = `INIT_CWD=${q(ctx.cwd)} npm_config_local_prefix=${q(ctx.cwd)} npm_package_json=${q(posix.join(ctx.cwd, 'package.json'))}\n`;
   for (const key of [`pre${script}`, script, `post${script}`]) {
     const v = (scripts as Record<string, unknown>)[key];
-    if (typeof v === 'string') out.push({ lang: 'sh', code: v, how: `${name} run ${key} from package.json` });
+    if (typeof v === 'string') out.push({ lang: 'sh', code: /\$\{?(?:INIT_CWD|npm_config_local_prefix|npm_package_json)\b/.test(v) ? prelude + v : v, how: `${name} run ${key} from package.json` });
   }
   return out;
 }
@@ -533,8 +692,9 @@ function fileRecipes(name: string, argv: string[], ctx: EscapeContext): Escape[]
   const target = name === 'go' ? ops.slice(1).find((o) => o.endsWith('.go') || o.startsWith('.') || o.startsWith('/')) : undefined;
   if (target) dir = posix.resolve(ctx.cwd, target.endsWith('.go') ? posix.dirname(target) : target.replace(/\/\.\.\.$/, ''));
   const out: Escape[] = [];
-  for (const [abs, text] of ctx.filesIn(dir)) {
+  for (const [abs, raw] of ctx.filesIn(dir)) {
     if (!spec.files.test(abs)) continue;
+    const text = name === 'task' ? expandRecipeDirs(raw, 'task', { file: posix.dirname(abs), invocation: ctx.cwd, home: ctx.home }) : raw;
     for (const m of text.matchAll(spec.commands)) if (out.length < 20) out.push({ lang: 'sh', code: m[1].replace(/\\"/g, '"'), how: `${name} ${posix.basename(abs)}` });
   }
   return out;
