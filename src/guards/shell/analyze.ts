@@ -16,7 +16,8 @@ import { globMatch } from './glob';
 import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
-import { forkingCycle } from './families/fork-graph';
+import { arithLoopPasses, forkingCycle, loopPasses, waitsIn } from './families/fork-graph';
+import { HUGE_LOOP_COUNT } from './tables/fork';
 import { listsEveryProcess } from './families/disk';
 import { deletesPath, destroysFile, isBlockDevice, readsPath, within, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
@@ -370,9 +371,12 @@ export class Analyzer {
         const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, undefined, true);
         for (const p of node.parts) this.walk(p, env, depth, via, io.stdin, pc);
         if (node.infinite && this.spawns(node.parts[node.parts.length - 1], false)) this.hit('fork-bomb', 'deny', `${node.kind} loop`, 'an endless loop starts processes in the background: a fork bomb');
+        else if (node.kind === 'for((' && node.parts[0].t === 'arith' && arithLoopPasses(node.parts[0].src) >= HUGE_LOOP_COUNT && this.spawns(node.parts[1], false) && !waitsIn(node.parts[1])) this.hit('fork-bomb', 'deny', 'for (( )) loop', `a loop of ${arithLoopPasses(node.parts[0].src)} passes starts a background job on each without waiting: process exhaustion, a fork bomb`);
         return { kind: 'runtime', why: `the output of a ${node.kind} block` };
       }
       case 'for': {
+        const passes = node.words ? loopPasses(node.words) : 0;
+        if (passes >= HUGE_LOOP_COUNT && this.spawns(node.body, false) && !waitsIn(node.body)) this.hit('fork-bomb', 'deny', `for ${node.name} loop`, `a loop of ${passes === Infinity ? 'endless' : passes} passes starts a background job on each without waiting: process exhaustion, a fork bomb`);
         let values: string[] | undefined;
         let known = true;
         if (node.words === null) values = env.positional ?? undefined;
@@ -1000,6 +1004,25 @@ export class Analyzer {
       if (name === 'curl' || name === 'wget') for (const f of downloadedFiles(name, argv)) env.files.set(posix.resolve(cwd, f), { kind: 'download', by: name });
       if ((name === 'mkfifo' || (name === 'mknod' && argv.includes('p'))) && this.fifos.size < 16) for (const a of argv.slice(1, name === 'mknod' ? 2 : undefined)) if (!a.startsWith('-') && !a.includes('\u0000')) this.fifos.add(posix.resolve(cwd, a));
       this.noteDownloadedDirs(name, argv, cwd, io, env);
+      // `npm pkg set scripts.NAME=TEXT`: package.json gets that script (what a later `npm run NAME` runs).
+      if (name === 'npm' && argv[1] === 'pkg' && argv[2] === 'set') {
+        const path = posix.resolve(cwd, 'package.json');
+        const before = env.files.get(path);
+        let pkg: { scripts?: Record<string, string> } = {};
+        try {
+          if (before?.kind === 'static') pkg = JSON.parse(before.text) as typeof pkg;
+        } catch {
+          pkg = {};
+        }
+        let set = false;
+        for (const w of words.slice(3)) {
+          const m = /^scripts\.([^=]+)=([\s\S]*)$/.exec(w.text);
+          if (!m || w.dynamic || typeof pkg !== 'object' || pkg === null) continue;
+          pkg.scripts = { ...(typeof pkg.scripts === 'object' && pkg.scripts ? pkg.scripts : {}), [m[1]]: m[2] };
+          set = true;
+        }
+        if (set) env.files.set(path, { kind: 'static', text: JSON.stringify(pkg) });
+      }
       if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
       if (name === 'dd') for (const a of argv.slice(1)) if (a.startsWith('of=') && !a.includes('\u0000')) env.files.set(posix.resolve(cwd, a.slice(3)), argv.some((x) => x.startsWith('if=')) ? { kind: 'runtime', why: 'dd of a file' } : io.stdin);
       if ((name === 'cp' || name === 'mv' || name === 'install') && words.length >= 3) {
@@ -1496,6 +1519,10 @@ export class Analyzer {
       assignments: r.cmd.assignments.map((a) => ({ name: a.name, value: a.value.text })),
     });
     for (const e of found.slice(0, 20)) {
+      if (e.bomb) {
+        this.hit('fork-bomb', 'deny', r.segment, e.bomb);
+        continue;
+      }
       const cwd = e.cwd ?? r.cwd;
       const ctx = { analyzer: this, cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment };
       if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, cwd, new Map());

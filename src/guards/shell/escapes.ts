@@ -19,6 +19,100 @@ export interface Escape {
   how: string;
   /** The folder the code runs in, when the program changes to one first (`make -C DIR`). */
   cwd?: string;
+  /** Set when the run never ends by itself: a script or recipe that runs itself again (a fork bomb); the reason. */
+  bomb?: string;
+}
+
+/** Package managers' subcommands that are not a script name (`yarn install`, `pnpm add`). */
+const PM_BUILTINS = new Set(['install', 'i', 'ci', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'exec', 'x', 'dlx', 'create', 'init', 'why', 'list', 'ls', 'outdated', 'publish', 'pack', 'link', 'unlink', 'config', 'pkg', 'version', 'info', 'view', 'audit', 'cache', 'login', 'logout', 'whoami', 'workspace', 'workspaces', 'set', 'dedupe', 'prune', 'rebuild', 'import', 'patch', 'store', 'env', 'help', 'node', 'npx']);
+const NPM_SCRIPT_ALIASES: Record<string, string> = { test: 'test', t: 'test', tst: 'test', start: 'start', stop: 'stop', restart: 'restart' };
+
+/** The package scripts one script text runs (`npm test`, `npm run x`, `yarn x`, `pnpm run x`, `bun run x`), in this folder. */
+export function scriptCalls(text: string): string[] {
+  const out: string[] = [];
+  for (const seg of text.split(/&&|\|\||[;|&\n]/).slice(0, 64)) {
+    const words = seg.trim().split(/\s+/).filter((w) => w && !/^[A-Za-z_]\w*=/.test(w));
+    const pm = words[0]?.replace(/^.*\//, '');
+    if (!pm || !['npm', 'pnpm', 'yarn', 'bun'].includes(pm)) continue;
+    const args = words.slice(1);
+    // --prefix / -C / --cwd / --dir / --filter: another package's scripts.
+    if (args.some((a) => /^(?:--prefix|-C|--cwd|--dir|--filter|-F|--workspace|-w|--workspaces|-ws)(?:=|$)/.test(a))) continue;
+    const ops = args.filter((a) => !a.startsWith('-'));
+    if (ops[0] === 'run' || ops[0] === 'run-script' || ops[0] === 'rum' || ops[0] === 'urn') {
+      if (ops[1]) out.push(ops[1]);
+    } else if (ops[0] && Object.prototype.hasOwnProperty.call(NPM_SCRIPT_ALIASES, ops[0])) out.push(NPM_SCRIPT_ALIASES[ops[0]]);
+    else if (ops[0] && pm !== 'npm' && pm !== 'bun' && !PM_BUILTINS.has(ops[0])) out.push(ops[0]);
+  }
+  return out;
+}
+
+/** A cycle of calls reachable from `start` in a graph given by `next` (the names on it), bounded. */
+function callCycle(start: string, next: (n: string) => string[]): string[] | undefined {
+  const path: string[] = [];
+  const done = new Set<string>();
+  let steps = 0;
+  const visit = (n: string): string[] | undefined => {
+    if (++steps > 512) return undefined;
+    const at = path.indexOf(n);
+    if (at >= 0) return [...path.slice(at), n];
+    if (done.has(n)) return undefined;
+    path.push(n);
+    for (const m of next(n)) {
+      const c = visit(m);
+      if (c) return c;
+    }
+    path.pop();
+    done.add(n);
+    return undefined;
+  };
+  return visit(start);
+}
+
+/** A package script that runs itself again, directly or through others (with its pre/post scripts): the cycle. */
+export function scriptCycle(scripts: Record<string, unknown>, script: string): string[] | undefined {
+  const text = (k: string) => (typeof scripts[k] === 'string' ? (scripts[k] as string) : '');
+  return callCycle(script, (s) => [`pre${s}`, s, `post${s}`].flatMap((k) => scriptCalls(text(k))).filter((x) => [x, `pre${x}`, `post${x}`].some((k) => Object.prototype.hasOwnProperty.call(scripts, k))));
+}
+
+/** The targets a make / just recipe line runs again in the same folder with the same file (`make all`, `$(MAKE) x`, `just x`); undefined when it is no such call. */
+function recipeCalls(line: string, kind: 'make' | 'just', defaultTarget: string | undefined): string[] {
+  const out: string[] = [];
+  for (const seg of line.split(/&&|\|\||[;|]/)) {
+    const words = seg.trim().split(/\s+/).filter(Boolean);
+    const prog = words[0]?.replace(/^.*\//, '');
+    if (!prog || !(kind === 'make' ? /^(?:g?make|\$[({]MAKE[)}])$/.test(prog) : prog === 'just')) continue;
+    const args = words.slice(1);
+    if (args.some((a) => /^(?:-C|--directory|-f|--file|--makefile|-d|--working-directory|--justfile|-n|--dry-run|-q|--question)(?:=|$)|^-[Cf]./.test(a))) continue;
+    const ops = args.filter((a) => !a.startsWith('-') && !a.includes('='));
+    if (ops.length) out.push(...ops);
+    else if (defaultTarget) out.push(defaultTarget);
+  }
+  return out;
+}
+
+/** A make / just target whose recipe runs the same target again (directly or through others): the cycle. */
+export function recipeCycle(text: string, kind: 'make' | 'just', targets: string[]): string[] | undefined {
+  const rules = new Map<string, string[]>();
+  let cur: string[] = [];
+  let first: string | undefined;
+  for (const raw of text.split('\n').slice(0, 2000)) {
+    if (kind === 'make' ? raw.startsWith('\t') : /^[ \t]+\S/.test(raw)) {
+      for (const t of cur) rules.get(t)!.push(raw.trim().replace(/^[@+-]+/, ''));
+      continue;
+    }
+    const rule = /^([^:=#\s][^:=#]*):(?!=)/.exec(raw);
+    cur = rule ? rule[1].trim().split(/\s+/).filter((t) => !t.startsWith('.')).map((t) => t.replace(/^@/, '')) : [];
+    if (kind === 'just') cur = cur.slice(0, 1);
+    for (const t of cur) {
+      if (!rules.has(t)) rules.set(t, []);
+      first ??= t;
+    }
+  }
+  for (const t of targets.length ? targets : first ? [first] : []) {
+    const c = callCycle(t, (n) => (rules.get(n) ?? []).flatMap((l) => recipeCalls(l, kind, first)).filter((x) => rules.has(x)));
+    if (c) return c;
+  }
+  return undefined;
 }
 
 export interface EscapeContext {
@@ -485,7 +579,7 @@ export function recipeLines(text: string, kind: 'make' | 'just'): string[] {
     if (kind === 'make' ? raw.startsWith('\t') : /^[ \t]+\S/.test(raw)) {
       if (!inRule) continue;
       let line = raw.trim().replace(/^[@+-]+/, '');
-      if (kind === 'make') line = line.replace(/\$\$/g, '\u0001').replace(/\$[@<^*?]|\$\([^)]*\)|\$\{[^}]*\}/g, '"$__make_var"').replace(/\u0001/g, '$');
+      if (kind === 'make') line = line.replace(/\$[({]MAKE[)}]/g, 'make').replace(/\$\$/g, '\u0001').replace(/\$[@<^*?]|\$\([^)]*\)|\$\{[^}]*\}/g, '"$__make_var"').replace(/\u0001/g, '$');
       out.push(line);
       continue;
     }
@@ -528,6 +622,9 @@ function makeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[]
     const raw = f === '-' || f === '/dev/stdin' ? ctx.stdin : ctx.fileText(posix.resolve(dir, f));
     if (raw === undefined) continue;
     const text = expandRecipeDirs(raw, kind, { file: kind === 'make' ? dir : posix.dirname(posix.resolve(dir, f)), invocation: ctx.cwd, home: ctx.home });
+    const targets = argv.slice(1).filter((a, i) => !a.startsWith('-') && !a.includes('=') && !/^-[Cfd]$|^--(?:directory|file|makefile|justfile|working-directory)$/.test(argv[i] ?? ''));
+    const cycle = recipeCycle(text, kind, targets);
+    if (cycle) out.push({ lang: 'sh', code: '', how: `${name} recipe from ${f}`, bomb: `the ${name} target ${cycle.join(' -> ')} runs ${name} on itself again, without end: runaway recursion, a fork bomb` });
     for (const code of recipeLines(text, kind)) out.push({ lang: 'sh', code, how: `${name} recipe from ${f}`, cwd: dir });
     if (!files.length) break;
   }
@@ -551,6 +648,8 @@ function packageScriptEscapes(name: string, argv: string[], ctx: EscapeContext):
   const out: Escape[] = [];
   // The package manager's variables that name the project in the script's shell.
   const q = (p: string) => `'${p.replace(/'/g, `'\\''`)}'`;
+  const cycle = scriptCycle(scripts as Record<string, unknown>, script === 'run' ? '' : NPM_SCRIPT_ALIASES[script] ?? script);
+  if (cycle) out.push({ lang: 'sh', code: '', how: `${name} run ${script}`, bomb: `the package script ${cycle.join(' -> ')} runs itself again, without end: runaway recursion, a fork bomb` });
   const prelude = `INIT_CWD=${q(ctx.cwd)} npm_config_local_prefix=${q(ctx.cwd)} npm_package_json=${q(posix.join(ctx.cwd, 'package.json'))}\n`;
   for (const key of [`pre${script}`, script, `post${script}`]) {
     const v = (scripts as Record<string, unknown>)[key];
