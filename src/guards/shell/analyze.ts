@@ -220,6 +220,8 @@ export class Analyzer {
   readonly downloadedDirs = new Map<string, string>();
   /** Fifos made on the line (mkfifo, mknod NAME p): a reader of one blocks until a later command writes it. */
   private readonly fifos = new Set<string>();
+  /** Git config files an earlier `git config include.path FILE` on the line made git read (escapes.ts). */
+  private readonly gitIncludes = new Set<string>();
   /** Nesting of commands run in the background (`cmd &`): they run alongside what follows them on the line. */
   private inBackground = 0;
   /**
@@ -1517,6 +1519,7 @@ export class Analyzer {
       filesIn: (dir) => [...(files ?? [])].filter(([p, f]) => f.kind === 'static' && within(p, dir)).slice(0, 32).map(([p, f]) => [p, (f as { text: string }).text]),
       stdin: io.stdin.kind === 'static' ? io.stdin.text : undefined,
       assignments: r.cmd.assignments.map((a) => ({ name: a.name, value: a.value.text })),
+      gitIncludes: this.gitIncludes,
     });
     for (const e of found.slice(0, 20)) {
       if (e.bomb) {

@@ -126,6 +126,8 @@ export interface EscapeContext {
   stdin?: string;
   /** NAME=VALUE prefixes of the command. */
   assignments: { name: string; value: string }[];
+  /** Git config files included (include.path) by a git command earlier on the line, as written; git commands add to it. */
+  gitIncludes?: Set<string>;
 }
 
 /** Option grammar of a program that takes command text in options (data). */
@@ -227,6 +229,97 @@ function manEscapes(argv: string[]): Escape[] {
 }
 
 /** git -c KEY=VALUE where KEY names a command git runs (core.pager, core.editor, diff.external ...). */
+/** The KEY = VALUE entries of a git config file's text (`[section]`, `[section "sub"]`, `[section.sub]`), keys in lower case but the subsection. */
+export function gitConfigEntries(text: string): { key: string; value: string }[] {
+  const out: { key: string; value: string }[] = [];
+  let section = '';
+  for (const raw of text.split('\n').slice(0, 4000)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#') || line.startsWith(';')) continue;
+    const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
+    if (head) {
+      section = head[1].toLowerCase() + (head[2] !== undefined ? `.${head[2]}` : '');
+      const rest = head[3].trim();
+      if (!rest) continue;
+      const kv0 = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(rest);
+      if (kv0) out.push({ key: `${section}.${kv0[1].toLowerCase()}`, value: gitConfigValue(kv0[2] ?? 'true') });
+      continue;
+    }
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (kv && section) out.push({ key: `${section}.${kv[1].toLowerCase()}`, value: gitConfigValue(kv[2] ?? 'true') });
+  }
+  return out;
+}
+
+/** A git config value as git reads it: double quotes removed, `\"` `\\` `\n` `\t` unescaped, a `;` / `#` outside quotes starts a comment. */
+function gitConfigValue(v: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === '\\' && i + 1 < v.length) {
+      const n = v[++i];
+      out += n === 'n' ? '\n' : n === 't' ? '\t' : n;
+    } else if (!quoted && (c === ';' || c === '#')) break;
+    else out += c;
+  }
+  return out.trim();
+}
+
+/** `include.path` / `includeIf.<cond>.path` keys. */
+const GIT_INCLUDE_KEY = /^include\.path$|^includeif\..+\.path$/i;
+
+/**
+ * Config files included from a file written on the line: the escapes of their command keys (core.pager,
+ * core.sshCommand, core.fsmonitor, filters, `!` aliases ...), judged as `git -c` judges them. `paths`
+ * holds the included files, as written (resolved against the folder, the .git folder and home).
+ */
+function gitIncludedEscapes(argv: string[], ctx: EscapeContext, paths: Iterable<string>): Escape[] {
+  const out: Escape[] = [];
+  const seen = new Set<string>();
+  const sub = argv.slice(1).find((a, i, all) => !a.startsWith('-') && !['-c', '-C', '--git-dir', '--work-tree'].includes(all[i - 1] ?? ''));
+  const visit = (p: string, depth: number): void => {
+    if (depth > 4 || seen.size > 16) return;
+    const rel = p.replace(/^~(?=\/|$)/, ctx.home);
+    for (const abs of new Set([posix.resolve(ctx.cwd, rel), posix.resolve(ctx.cwd, '.git', rel), posix.resolve(ctx.home, rel)])) {
+      if (seen.has(abs)) continue;
+      const text = ctx.fileText(abs);
+      if (text === undefined) continue;
+      seen.add(abs);
+      for (const { key, value } of gitConfigEntries(text)) {
+        if (GIT_INCLUDE_KEY.test(key)) visit(value, depth + 1);
+        else if (/^alias\./i.test(key)) {
+          if (value.startsWith('!') && key.slice(6).toLowerCase() === sub?.toLowerCase()) out.push({ lang: 'sh', code: value.slice(1), how: `git alias ${key.slice(6)} from ${p}` });
+        } else if (gitConfigRunsCommand(key, value) && !/^core\.hookspath$/i.test(key)) out.push({ lang: 'sh', code: value.replace(/^!/, ''), how: `git ${key} from ${p}` });
+      }
+    }
+  };
+  for (const p of paths) visit(p, 0);
+  return out;
+}
+
+/** The files a `git config [scope] include.path FILE` / `git -c include.path=FILE` names. */
+function gitIncludesSet(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '-c' && argv[k + 1] !== undefined) {
+      const m = /^([^=]+)=(.*)$/s.exec(argv[++k]);
+      if (m && GIT_INCLUDE_KEY.test(m[1])) out.push(m[2]);
+      continue;
+    }
+    if (a === 'config') {
+      const rest = argv.slice(k + 1).filter((x) => !x.startsWith('-'));
+      if (rest.length >= 2 && GIT_INCLUDE_KEY.test(rest[0])) out.push(rest[1]);
+      else if (rest[0] === 'set' && rest.length >= 3 && GIT_INCLUDE_KEY.test(rest[1])) out.push(rest[2]);
+      break;
+    }
+    if (!a.startsWith('-')) break;
+  }
+  return out;
+}
+
 function gitConfigEscapes(argv: string[]): Escape[] {
   const out: Escape[] = [];
   for (let k = 1; k < argv.length && argv[k].startsWith('-'); k++) {
@@ -835,7 +928,14 @@ export function programEscapes(name: string, argv: string[], ctx: EscapeContext)
   if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv));
   else if (PAGERS.includes(name)) out.push(...pagerEscapes(name, argv));
   else if (name === 'man') out.push(...manEscapes(argv));
-  else if (name === 'git') out.push(...gitConfigEscapes(argv));
+  else if (name === 'git') {
+    out.push(...gitConfigEscapes(argv));
+    if (ctx.gitIncludes) {
+      for (const p of gitIncludesSet(argv)) if (ctx.gitIncludes.size < 16 && !p.includes('\u0000')) ctx.gitIncludes.add(p);
+      // Every later git command reads the included files (`git config` itself runs none of their commands).
+      if (ctx.gitIncludes.size && !argv.includes('config')) out.push(...gitIncludedEscapes(argv, ctx, ctx.gitIncludes));
+    }
+  }
   else if (name === 'gdb' || name === 'gdb-multiarch' || name === 'cgdb') out.push(...gdbEscapes(argv));
   else if (name === 'hyperfine') out.push(...hyperfineEscapes(argv));
   else if (name === 'ssh' || name === 'mosh' || name === 'autossh') out.push(...sshEscapes(name, argv));
