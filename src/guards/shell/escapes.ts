@@ -11,6 +11,7 @@ import { gitConfigRunsCommand } from './tables/git';
 import { NOTEBOOK_RUNNERS } from './tables/ipython';
 import type { Language } from './tables/programs';
 import { notebookCells } from './families/ipython';
+import { elispLaunches, type Launch } from './launchers';
 
 export interface Escape {
   /** 'sh': a shell script; 'python': Python code (gdb's `python` command); 'ipython': a notebook cell; other languages by their kernel. */
@@ -172,12 +173,22 @@ function exShell(cmd: string): string[] {
       out.push(bang[1]);
       break;
     }
-    const bar = c.search(/(?<!\\)\|/);
-    const one = bar < 0 ? c : c.slice(0, bar);
+    // A `:lua` line takes the rest of the line, bars included.
+    const bar = /^lua\s/.test(c) ? -1 : c.search(/(?<!\\)\|/);
+    // Neovim's Lua reaches the same functions: vim.fn.X(...) / vim.call("X", ...) is X(...), and home is expand("~").
+    const one = (bar < 0 ? c : c.slice(0, bar))
+      .replace(/\bvim\.call\(\s*(['"])(\w+)\1\s*,\s*/g, '$2(')
+      .replace(/\bvim\.fn\./g, '')
+      .replace(/\bvim\.(?:env\.HOME|loop\.os_homedir\(\)|uv\.os_homedir\(\))|\bos\.getenv\(\s*(['"])HOME\1\s*\)/g, 'expand("~")');
     rest = bar < 0 ? '' : c.slice(bar + 1);
     const call = /\b(?:system|systemlist|jobstart|termopen)\s*\(\s*(['"])((?:(?!\1).){0,4000})\1\s*\)/s.exec(one);
+    // system(["rm", "-rf", expand("~")]) / Lua's system({...}): an argv list.
+    const list = /\b(?:system|systemlist|jobstart|termopen)\s*\(\s*[[{]([^\]}]{0,4000})[\]}]/s.exec(one);
     if (call) out.push(call[2]);
-    else if (/\b(?:system|systemlist|jobstart|termopen)\s*\(/.test(one)) out.push('"$__loom_runtime"');
+    else if (list) {
+      const items = list[1].split(',').map((x) => x.trim()).filter(Boolean);
+      out.push(items.map((x) => (/^expand\(\s*(['"])~\1\s*\)$/.test(x) ? '~' : /^(['"])(.*)\1$/s.test(x) ? quote([x.slice(1, -1)]) : '"$__loom_runtime"')).join(' '));
+    } else if (/\b(?:system|systemlist|jobstart|termopen)\s*\(/.test(one)) out.push('"$__loom_runtime"');
     // delete(path, "rf") deletes a tree; expand("~") / $HOME is the home folder.
     const del = /\bdelete\s*\(\s*(?:expand\(\s*(['"])([^'"]{1,500})\1\s*\)|(['"])([^'"]{1,500})\3|\$HOME)\s*(?:,\s*(['"])([a-z]*)\5)?\s*\)/.exec(one);
     if (del) {
@@ -192,16 +203,41 @@ function exShell(cmd: string): string[] {
   return out;
 }
 
-function editorEscapes(name: string, argv: string[]): Escape[] {
+function editorEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
   const out: Escape[] = [];
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     let cmd: string | undefined;
-    if ((a === '-c' || a === '--cmd') && k + 1 < argv.length) cmd = argv[++k];
+    // -S FILE (a script sourced after start-up), -u FILE (the vimrc): their ex commands, line by line; nvim -l FILE runs a Lua script.
+    if ((a === '-S' || a === '-u' || (a === '-l' && name === 'nvim')) && k + 1 < argv.length) {
+      const f = argv[++k];
+      const text = /^NONE$|^NORC$/.test(f) ? undefined : ctx.fileText(posix.resolve(ctx.cwd, f.replace(/^~(?=\/|$)/, ctx.home)));
+      if (text !== undefined && a === '-l') out.push({ lang: 'lua', code: text, how: `${name} -l ${f}` });
+      else if (text !== undefined) for (const line of text.split('\n').slice(0, 2000)) for (const code of exShell(line)) if (out.length < 32) out.push({ lang: 'sh', code, how: `${name} ${a} ${f}` });
+      continue;
+    }
+    if (/^-[a-zA-Z]*c$/.test(a) && a.length > 2 && !a.startsWith('--') && k + 1 < argv.length) cmd = argv[++k];
+    else if ((a === '-c' || a === '--cmd') && k + 1 < argv.length) cmd = argv[++k];
     else if (a.startsWith('+') && a.length > 1) cmd = a.slice(1);
     else if (a.startsWith('--cmd=')) cmd = a.slice(6);
     else if (EDITOR_ARG.has(a)) k++;
     if (cmd !== undefined) for (const code of exShell(cmd)) out.push({ lang: 'sh', code, how: `${name} ex command` });
+  }
+  return out;
+}
+
+/** emacs -l FILE / --load FILE / --script FILE / -x FILE with a file written on the line: its Lisp, read as `--eval` is (launchers.ts). */
+function emacsFileEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  const out: Escape[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    const f = ['-l', '--load', '-load', '--script', '-script', '-x'].includes(a) ? argv[++k] : /^--(?:load|script)=/.test(a) ? a.slice(a.indexOf('=') + 1) : undefined;
+    if (f === undefined) continue;
+    const text = ctx.fileText(posix.resolve(ctx.cwd, f.replace(/^~(?=\/|$)/, ctx.home)));
+    if (text === undefined) continue;
+    const found: Launch[] = [];
+    elispLaunches(text.slice(0, 64 * 1024), ctx.home, `${name} ${a} ${f}`, found);
+    for (const l of found) if (l.kind === 'script' && out.length < 32) out.push({ lang: 'sh', code: l.text, how: l.how });
   }
   return out;
 }
@@ -925,7 +961,8 @@ export function programEscapes(name: string, argv: string[], ctx: EscapeContext)
   out.push(...fileRecipes(name, argv, ctx));
   out.push(...notebookEscapes(name, argv, ctx));
   if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv));
-  if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv));
+  if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv, ctx));
+  else if (name === 'emacs' || name === 'emacsclient' || name === 'emacs-nox') out.push(...emacsFileEscapes(name, argv, ctx));
   else if (PAGERS.includes(name)) out.push(...pagerEscapes(name, argv));
   else if (name === 'man') out.push(...manEscapes(argv));
   else if (name === 'git') {
