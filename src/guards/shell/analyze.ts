@@ -17,6 +17,7 @@ import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanSt
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
 import { arithLoopPasses, forkingCycle, loopPasses, waitsIn } from './families/fork-graph';
+import { scanForeignCode } from './families/foreign-code';
 import { HUGE_LOOP_COUNT } from './tables/fork';
 import { listsEveryProcess } from './families/disk';
 import { deletesPath, destroysFile, isBlockDevice, readsPath, within, writesPath } from './path-rules';
@@ -1530,6 +1531,7 @@ export class Analyzer {
       const ctx = { analyzer: this, cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment };
       if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, cwd, new Map());
       else if (e.lang === 'ipython') analyzeIpythonCode(e.code, ctx);
+      else if (e.lang === 'foreign') scanForeignCode({ ...r, cwd, via: `${r.via} > ${e.how}` }, e.code, e.how);
       else analyzeInterpreterCode(e.lang, e.code, ctx);
     }
   }

@@ -12,10 +12,11 @@ import { NOTEBOOK_RUNNERS } from './tables/ipython';
 import type { Language } from './tables/programs';
 import { notebookCells } from './families/ipython';
 import { elispLaunches, type Launch } from './launchers';
+import { buildFileEscapes } from './build-files';
 
 export interface Escape {
   /** 'sh': a shell script; 'python': Python code (gdb's `python` command); 'ipython': a notebook cell; other languages by their kernel. */
-  lang: 'sh' | 'ipython' | Language;
+  lang: 'sh' | 'ipython' | 'foreign' | Language;
   code: string;
   how: string;
   /** The folder the code runs in, when the program changes to one first (`make -C DIR`). */
@@ -960,6 +961,7 @@ export function programEscapes(name: string, argv: string[], ctx: EscapeContext)
   out.push(...optionCommands(name, argv));
   out.push(...fileRecipes(name, argv, ctx));
   out.push(...notebookEscapes(name, argv, ctx));
+  out.push(...buildFileEscapes(name, argv, ctx));
   if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv));
   if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv, ctx));
   else if (name === 'emacs' || name === 'emacsclient' || name === 'emacs-nox') out.push(...emacsFileEscapes(name, argv, ctx));
