@@ -178,6 +178,9 @@ function exShell(cmd: string): string[] {
     const bar = /^lua\s/.test(c) ? -1 : c.search(/(?<!\\)\|/);
     // Neovim's Lua reaches the same functions: vim.fn.X(...) / vim.call("X", ...) is X(...), and home is expand("~").
     const one = (bar < 0 ? c : c.slice(0, bar))
+      // vim.uv.spawn("rm", {args = {...}}) / vim.system({...}): the argv list that system() takes.
+      .replace(/\bvim\.(?:uv|loop)\.spawn\(\s*(["'])([^"'\n]{1,200})\1\s*,\s*\{\s*args\s*=\s*\{/g, 'system({"$2", ')
+      .replace(/\bvim\.system\(/g, 'system(')
       .replace(/\bvim\.call\(\s*(['"])(\w+)\1\s*,\s*/g, '$2(')
       .replace(/\bvim\.fn\./g, '')
       .replace(/\bvim\.(?:env\.HOME|loop\.os_homedir\(\)|uv\.os_homedir\(\))|\bos\.getenv\(\s*(['"])HOME\1\s*\)/g, 'expand("~")');
@@ -347,7 +350,8 @@ function gitIncludesSet(argv: string[]): string[] {
       continue;
     }
     if (a === 'config') {
-      const rest = argv.slice(k + 1).filter((x) => !x.startsWith('-'));
+      // Options of git config that take a value (`--file F`, `-f F`, `--blob B`, `--type T`): not the key.
+      const rest = argv.slice(k + 1).filter((x, i, all) => !x.startsWith('-') && !/^(?:-f|--file|--blob|--type|--default|--comment|--value)$/.test(all[i - 1] ?? ''));
       if (rest.length >= 2 && GIT_INCLUDE_KEY.test(rest[0])) out.push(rest[1]);
       else if (rest[0] === 'set' && rest.length >= 3 && GIT_INCLUDE_KEY.test(rest[1])) out.push(rest[2]);
       break;
