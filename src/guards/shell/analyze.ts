@@ -16,7 +16,9 @@ import { globMatch } from './glob';
 import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { judgeFindDeletes } from './families/delete';
-import { forkingCycle } from './families/fork-graph';
+import { arithLoopPasses, forkingCycle, loopPasses, waitsIn } from './families/fork-graph';
+import { scanForeignCode } from './families/foreign-code';
+import { HUGE_LOOP_COUNT } from './tables/fork';
 import { listsEveryProcess } from './families/disk';
 import { deletesPath, destroysFile, isBlockDevice, readsPath, within, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
@@ -27,7 +29,7 @@ import { own } from './families/args';
 import { isDownloadSource } from './families/download';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd } from './wrappers';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
-import { programEscapes } from './escapes';
+import { expandRecipeDirs, programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
 import { fishToPosix } from './fish';
 import { analyzeInterpreterCode, analyzeIpythonCode } from './families/interpreters';
@@ -133,7 +135,7 @@ const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 const SELF_CALLED_FUNCTIONS = ['command_not_found_handle', 'command_not_found_handler', 'precmd', 'preexec', 'chpwd', 'TRAPEXIT', 'TRAPERR', 'TRAPDEBUG', 'TRAPZERR'];
 /** A function name as bash reads it: `$'\x3a'` and quotes removed (`$'\x3a'(){ :|:& };:` defines `:`). */
 const functionName = (w: string): string => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => decodeAnsiC(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh', 'osh', 'loksh', 'oksh', 'ksh93', 'pdksh']);
 const INTERPRETERS: Record<string, string[]> = {
   python: ['-c'], python3: ['-c'], python2: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e'], perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'],
 };
@@ -219,6 +221,8 @@ export class Analyzer {
   readonly downloadedDirs = new Map<string, string>();
   /** Fifos made on the line (mkfifo, mknod NAME p): a reader of one blocks until a later command writes it. */
   private readonly fifos = new Set<string>();
+  /** Git config files an earlier `git config include.path FILE` on the line made git read (escapes.ts). */
+  private readonly gitIncludes = new Set<string>();
   /** Nesting of commands run in the background (`cmd &`): they run alongside what follows them on the line. */
   private inBackground = 0;
   /**
@@ -370,9 +374,12 @@ export class Analyzer {
         const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, undefined, true);
         for (const p of node.parts) this.walk(p, env, depth, via, io.stdin, pc);
         if (node.infinite && this.spawns(node.parts[node.parts.length - 1], false)) this.hit('fork-bomb', 'deny', `${node.kind} loop`, 'an endless loop starts processes in the background: a fork bomb');
+        else if (node.kind === 'for((' && node.parts[0].t === 'arith' && arithLoopPasses(node.parts[0].src) >= HUGE_LOOP_COUNT && this.spawns(node.parts[1], false) && !waitsIn(node.parts[1])) this.hit('fork-bomb', 'deny', 'for (( )) loop', `a loop of ${arithLoopPasses(node.parts[0].src)} passes starts a background job on each without waiting: process exhaustion, a fork bomb`);
         return { kind: 'runtime', why: `the output of a ${node.kind} block` };
       }
       case 'for': {
+        const passes = node.words ? loopPasses(node.words) : 0;
+        if (passes >= HUGE_LOOP_COUNT && this.spawns(node.body, false) && !waitsIn(node.body)) this.hit('fork-bomb', 'deny', `for ${node.name} loop`, `a loop of ${passes === Infinity ? 'endless' : passes} passes starts a background job on each without waiting: process exhaustion, a fork bomb`);
         let values: string[] | undefined;
         let known = true;
         if (node.words === null) values = env.positional ?? undefined;
@@ -724,6 +731,13 @@ export class Analyzer {
     const exporting = ENV_LOADERS.has(node.words[0] ?? '');
     for (const raw of node.words) {
       const own: string[] = [];
+      // `declare -a a=(x y)`: an array assignment of a declaration builtin (its elements, as in `a=(x y)`).
+      const arr = exporting && raw !== node.words[0] ? /^([A-Za-z_][A-Za-z0-9_]*)\+?=\(([\s\S]*)\)$/.exec(raw) : null;
+      if (arr) {
+        const elems = this.arrayElements(arr[2], env, depth, via, stdin);
+        words.push(elems ? { ...lit(`${arr[1]}=${elems[0] ?? ''}`), array: elems } : { ...lit(`${arr[1]}=`), dynamic: true });
+        continue;
+      }
       if (exporting && raw !== node.words[0]) this.loadingEnv++;
       try {
         for (const w of this.expandRaw(raw, env, depth, via, stdin, procsubs, own)) words.push(w);
@@ -866,6 +880,7 @@ export class Analyzer {
           const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w.text);
           if (!m) continue;
           if (w.dynamic) env.vars.delete(m[1]);
+          else if (w.array) setVar(env, m[1], w);
           else if (nameref) {
             const target = /^[A-Za-z_]\w*$/.test(m[2]) ? (env.vars.get(m[2]) ?? ({ HOME: this.opts.home, PWD: env.cwd, TMPDIR: this.opts.tmp } as Record<string, string | undefined>)[m[2]]) : undefined;
             if (target === undefined) env.vars.delete(m[1]);
@@ -992,6 +1007,25 @@ export class Analyzer {
       if (name === 'curl' || name === 'wget') for (const f of downloadedFiles(name, argv)) env.files.set(posix.resolve(cwd, f), { kind: 'download', by: name });
       if ((name === 'mkfifo' || (name === 'mknod' && argv.includes('p'))) && this.fifos.size < 16) for (const a of argv.slice(1, name === 'mknod' ? 2 : undefined)) if (!a.startsWith('-') && !a.includes('\u0000')) this.fifos.add(posix.resolve(cwd, a));
       this.noteDownloadedDirs(name, argv, cwd, io, env);
+      // `npm pkg set scripts.NAME=TEXT`: package.json gets that script (what a later `npm run NAME` runs).
+      if (name === 'npm' && argv[1] === 'pkg' && argv[2] === 'set') {
+        const path = posix.resolve(cwd, 'package.json');
+        const before = env.files.get(path);
+        let pkg: { scripts?: Record<string, string> } = {};
+        try {
+          if (before?.kind === 'static') pkg = JSON.parse(before.text) as typeof pkg;
+        } catch {
+          pkg = {};
+        }
+        let set = false;
+        for (const w of words.slice(3)) {
+          const m = /^scripts\.([^=]+)=([\s\S]*)$/.exec(w.text);
+          if (!m || w.dynamic || typeof pkg !== 'object' || pkg === null) continue;
+          pkg.scripts = { ...(typeof pkg.scripts === 'object' && pkg.scripts ? pkg.scripts : {}), [m[1]]: m[2] };
+          set = true;
+        }
+        if (set) env.files.set(path, { kind: 'static', text: JSON.stringify(pkg) });
+      }
       if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
       if (name === 'dd') for (const a of argv.slice(1)) if (a.startsWith('of=') && !a.includes('\u0000')) env.files.set(posix.resolve(cwd, a.slice(3)), argv.some((x) => x.startsWith('if=')) ? { kind: 'runtime', why: 'dd of a file' } : io.stdin);
       if ((name === 'cp' || name === 'mv' || name === 'install') && words.length >= 3) {
@@ -1452,7 +1486,12 @@ export class Analyzer {
         if (l.format === 'ex') exCommandLaunches(feed.text, l.how, inner);
         else if (l.format === 'gdb') debuggerCommandLaunches(r.name, feed.text, l.how, inner);
         else if (l.format === 'tcl') tclLaunches(feed.text, l.how, inner);
-        else inner.push({ kind: 'script', text: recipeScript(l.format, feed.text), how: l.how, cwd: l.cwd });
+        else {
+          // Template variables naming the recipe file's folder, where the runner started, home: their values.
+          const file = src === 'stdin' ? undefined : 'word' in src ? r.words[src.word]?.text : src.path;
+          const text = expandRecipeDirs(feed.text, l.format, { file: file ? posix.dirname(posix.resolve(l.cwd ?? cwd, file)) : (l.cwd ?? cwd), invocation: cwd, home: this.opts.home });
+          inner.push({ kind: 'script', text: recipeScript(l.format, text), how: l.how, cwd: l.cwd });
+        }
         if (nested < 2) for (const x of inner) this.runLaunch(x, r, io, nested + 1);
         return;
       }
@@ -1481,12 +1520,18 @@ export class Analyzer {
       filesIn: (dir) => [...(files ?? [])].filter(([p, f]) => f.kind === 'static' && within(p, dir)).slice(0, 32).map(([p, f]) => [p, (f as { text: string }).text]),
       stdin: io.stdin.kind === 'static' ? io.stdin.text : undefined,
       assignments: r.cmd.assignments.map((a) => ({ name: a.name, value: a.value.text })),
+      gitIncludes: this.gitIncludes,
     });
     for (const e of found.slice(0, 20)) {
+      if (e.bomb) {
+        this.hit('fork-bomb', 'deny', r.segment, e.bomb);
+        continue;
+      }
       const cwd = e.cwd ?? r.cwd;
       const ctx = { analyzer: this, cwd, depth: r.depth + 1, via: `${r.via} > ${e.how}`, segment: r.segment };
       if (e.lang === 'sh') this.analyzeSource(e.code, r.depth + 1, `${r.via} > ${e.how}`, cwd, new Map());
       else if (e.lang === 'ipython') analyzeIpythonCode(e.code, ctx);
+      else if (e.lang === 'foreign') scanForeignCode({ ...r, cwd, via: `${r.via} > ${e.how}` }, e.code, e.how);
       else analyzeInterpreterCode(e.lang, e.code, ctx);
     }
   }

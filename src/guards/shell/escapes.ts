@@ -11,14 +11,110 @@ import { gitConfigRunsCommand } from './tables/git';
 import { NOTEBOOK_RUNNERS } from './tables/ipython';
 import type { Language } from './tables/programs';
 import { notebookCells } from './families/ipython';
+import { elispLaunches, type Launch } from './launchers';
+import { buildFileEscapes } from './build-files';
 
 export interface Escape {
   /** 'sh': a shell script; 'python': Python code (gdb's `python` command); 'ipython': a notebook cell; other languages by their kernel. */
-  lang: 'sh' | 'ipython' | Language;
+  lang: 'sh' | 'ipython' | 'foreign' | Language;
   code: string;
   how: string;
   /** The folder the code runs in, when the program changes to one first (`make -C DIR`). */
   cwd?: string;
+  /** Set when the run never ends by itself: a script or recipe that runs itself again (a fork bomb); the reason. */
+  bomb?: string;
+}
+
+/** Package managers' subcommands that are not a script name (`yarn install`, `pnpm add`). */
+const PM_BUILTINS = new Set(['install', 'i', 'ci', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'exec', 'x', 'dlx', 'create', 'init', 'why', 'list', 'ls', 'outdated', 'publish', 'pack', 'link', 'unlink', 'config', 'pkg', 'version', 'info', 'view', 'audit', 'cache', 'login', 'logout', 'whoami', 'workspace', 'workspaces', 'set', 'dedupe', 'prune', 'rebuild', 'import', 'patch', 'store', 'env', 'help', 'node', 'npx']);
+const NPM_SCRIPT_ALIASES: Record<string, string> = { test: 'test', t: 'test', tst: 'test', start: 'start', stop: 'stop', restart: 'restart' };
+
+/** The package scripts one script text runs (`npm test`, `npm run x`, `yarn x`, `pnpm run x`, `bun run x`), in this folder. */
+export function scriptCalls(text: string): string[] {
+  const out: string[] = [];
+  for (const seg of text.split(/&&|\|\||[;|&\n]/).slice(0, 64)) {
+    const words = seg.trim().split(/\s+/).filter((w) => w && !/^[A-Za-z_]\w*=/.test(w));
+    const pm = words[0]?.replace(/^.*\//, '');
+    if (!pm || !['npm', 'pnpm', 'yarn', 'bun'].includes(pm)) continue;
+    const args = words.slice(1);
+    // --prefix / -C / --cwd / --dir / --filter: another package's scripts.
+    if (args.some((a) => /^(?:--prefix|-C|--cwd|--dir|--filter|-F|--workspace|-w|--workspaces|-ws)(?:=|$)/.test(a))) continue;
+    const ops = args.filter((a) => !a.startsWith('-'));
+    if (ops[0] === 'run' || ops[0] === 'run-script' || ops[0] === 'rum' || ops[0] === 'urn') {
+      if (ops[1]) out.push(ops[1]);
+    } else if (ops[0] && Object.prototype.hasOwnProperty.call(NPM_SCRIPT_ALIASES, ops[0])) out.push(NPM_SCRIPT_ALIASES[ops[0]]);
+    else if (ops[0] && pm !== 'npm' && pm !== 'bun' && !PM_BUILTINS.has(ops[0])) out.push(ops[0]);
+  }
+  return out;
+}
+
+/** A cycle of calls reachable from `start` in a graph given by `next` (the names on it), bounded. */
+function callCycle(start: string, next: (n: string) => string[]): string[] | undefined {
+  const path: string[] = [];
+  const done = new Set<string>();
+  let steps = 0;
+  const visit = (n: string): string[] | undefined => {
+    if (++steps > 512) return undefined;
+    const at = path.indexOf(n);
+    if (at >= 0) return [...path.slice(at), n];
+    if (done.has(n)) return undefined;
+    path.push(n);
+    for (const m of next(n)) {
+      const c = visit(m);
+      if (c) return c;
+    }
+    path.pop();
+    done.add(n);
+    return undefined;
+  };
+  return visit(start);
+}
+
+/** A package script that runs itself again, directly or through others (with its pre/post scripts): the cycle. */
+export function scriptCycle(scripts: Record<string, unknown>, script: string): string[] | undefined {
+  const text = (k: string) => (typeof scripts[k] === 'string' ? (scripts[k] as string) : '');
+  return callCycle(script, (s) => [`pre${s}`, s, `post${s}`].flatMap((k) => scriptCalls(text(k))).filter((x) => [x, `pre${x}`, `post${x}`].some((k) => Object.prototype.hasOwnProperty.call(scripts, k))));
+}
+
+/** The targets a make / just recipe line runs again in the same folder with the same file (`make all`, `$(MAKE) x`, `just x`); undefined when it is no such call. */
+function recipeCalls(line: string, kind: 'make' | 'just', defaultTarget: string | undefined): string[] {
+  const out: string[] = [];
+  for (const seg of line.split(/&&|\|\||[;|]/)) {
+    const words = seg.trim().split(/\s+/).filter(Boolean);
+    const prog = words[0]?.replace(/^.*\//, '');
+    if (!prog || !(kind === 'make' ? /^(?:g?make|\$[({]MAKE[)}])$/.test(prog) : prog === 'just')) continue;
+    const args = words.slice(1);
+    if (args.some((a) => /^(?:-C|--directory|-f|--file|--makefile|-d|--working-directory|--justfile|-n|--dry-run|-q|--question)(?:=|$)|^-[Cf]./.test(a))) continue;
+    const ops = args.filter((a) => !a.startsWith('-') && !a.includes('='));
+    if (ops.length) out.push(...ops);
+    else if (defaultTarget) out.push(defaultTarget);
+  }
+  return out;
+}
+
+/** A make / just target whose recipe runs the same target again (directly or through others): the cycle. */
+export function recipeCycle(text: string, kind: 'make' | 'just', targets: string[]): string[] | undefined {
+  const rules = new Map<string, string[]>();
+  let cur: string[] = [];
+  let first: string | undefined;
+  for (const raw of text.split('\n').slice(0, 2000)) {
+    if (kind === 'make' ? raw.startsWith('\t') : /^[ \t]+\S/.test(raw)) {
+      for (const t of cur) rules.get(t)!.push(raw.trim().replace(/^[@+-]+/, ''));
+      continue;
+    }
+    const rule = /^([^:=#\s][^:=#]*):(?!=)/.exec(raw);
+    cur = rule ? rule[1].trim().split(/\s+/).filter((t) => !t.startsWith('.')).map((t) => t.replace(/^@/, '')) : [];
+    if (kind === 'just') cur = cur.slice(0, 1);
+    for (const t of cur) {
+      if (!rules.has(t)) rules.set(t, []);
+      first ??= t;
+    }
+  }
+  for (const t of targets.length ? targets : first ? [first] : []) {
+    const c = callCycle(t, (n) => (rules.get(n) ?? []).flatMap((l) => recipeCalls(l, kind, first)).filter((x) => rules.has(x)));
+    if (c) return c;
+  }
+  return undefined;
 }
 
 export interface EscapeContext {
@@ -32,6 +128,8 @@ export interface EscapeContext {
   stdin?: string;
   /** NAME=VALUE prefixes of the command. */
   assignments: { name: string; value: string }[];
+  /** Git config files included (include.path) by a git command earlier on the line, as written; git commands add to it. */
+  gitIncludes?: Set<string>;
 }
 
 /** Option grammar of a program that takes command text in options (data). */
@@ -76,12 +174,25 @@ function exShell(cmd: string): string[] {
       out.push(bang[1]);
       break;
     }
-    const bar = c.search(/(?<!\\)\|/);
-    const one = bar < 0 ? c : c.slice(0, bar);
+    // A `:lua` line takes the rest of the line, bars included.
+    const bar = /^lua\s/.test(c) ? -1 : c.search(/(?<!\\)\|/);
+    // Neovim's Lua reaches the same functions: vim.fn.X(...) / vim.call("X", ...) is X(...), and home is expand("~").
+    const one = (bar < 0 ? c : c.slice(0, bar))
+      // vim.uv.spawn("rm", {args = {...}}) / vim.system({...}): the argv list that system() takes.
+      .replace(/\bvim\.(?:uv|loop)\.spawn\(\s*(["'])([^"'\n]{1,200})\1\s*,\s*\{\s*args\s*=\s*\{/g, 'system({"$2", ')
+      .replace(/\bvim\.system\(/g, 'system(')
+      .replace(/\bvim\.call\(\s*(['"])(\w+)\1\s*,\s*/g, '$2(')
+      .replace(/\bvim\.fn\./g, '')
+      .replace(/\bvim\.(?:env\.HOME|loop\.os_homedir\(\)|uv\.os_homedir\(\))|\bos\.getenv\(\s*(['"])HOME\1\s*\)/g, 'expand("~")');
     rest = bar < 0 ? '' : c.slice(bar + 1);
     const call = /\b(?:system|systemlist|jobstart|termopen)\s*\(\s*(['"])((?:(?!\1).){0,4000})\1\s*\)/s.exec(one);
+    // system(["rm", "-rf", expand("~")]) / Lua's system({...}): an argv list.
+    const list = /\b(?:system|systemlist|jobstart|termopen)\s*\(\s*[[{]([^\]}]{0,4000})[\]}]/s.exec(one);
     if (call) out.push(call[2]);
-    else if (/\b(?:system|systemlist|jobstart|termopen)\s*\(/.test(one)) out.push('"$__loom_runtime"');
+    else if (list) {
+      const items = list[1].split(',').map((x) => x.trim()).filter(Boolean);
+      out.push(items.map((x) => (/^expand\(\s*(['"])~\1\s*\)$/.test(x) ? '~' : /^(['"])(.*)\1$/s.test(x) ? quote([x.slice(1, -1)]) : '"$__loom_runtime"')).join(' '));
+    } else if (/\b(?:system|systemlist|jobstart|termopen)\s*\(/.test(one)) out.push('"$__loom_runtime"');
     // delete(path, "rf") deletes a tree; expand("~") / $HOME is the home folder.
     const del = /\bdelete\s*\(\s*(?:expand\(\s*(['"])([^'"]{1,500})\1\s*\)|(['"])([^'"]{1,500})\3|\$HOME)\s*(?:,\s*(['"])([a-z]*)\5)?\s*\)/.exec(one);
     if (del) {
@@ -96,16 +207,41 @@ function exShell(cmd: string): string[] {
   return out;
 }
 
-function editorEscapes(name: string, argv: string[]): Escape[] {
+function editorEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
   const out: Escape[] = [];
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     let cmd: string | undefined;
-    if ((a === '-c' || a === '--cmd') && k + 1 < argv.length) cmd = argv[++k];
+    // -S FILE (a script sourced after start-up), -u FILE (the vimrc): their ex commands, line by line; nvim -l FILE runs a Lua script.
+    if ((a === '-S' || a === '-u' || (a === '-l' && name === 'nvim')) && k + 1 < argv.length) {
+      const f = argv[++k];
+      const text = /^NONE$|^NORC$/.test(f) ? undefined : ctx.fileText(posix.resolve(ctx.cwd, f.replace(/^~(?=\/|$)/, ctx.home)));
+      if (text !== undefined && a === '-l') out.push({ lang: 'lua', code: text, how: `${name} -l ${f}` });
+      else if (text !== undefined) for (const line of text.split('\n').slice(0, 2000)) for (const code of exShell(line)) if (out.length < 32) out.push({ lang: 'sh', code, how: `${name} ${a} ${f}` });
+      continue;
+    }
+    if (/^-[a-zA-Z]*c$/.test(a) && a.length > 2 && !a.startsWith('--') && k + 1 < argv.length) cmd = argv[++k];
+    else if ((a === '-c' || a === '--cmd') && k + 1 < argv.length) cmd = argv[++k];
     else if (a.startsWith('+') && a.length > 1) cmd = a.slice(1);
     else if (a.startsWith('--cmd=')) cmd = a.slice(6);
     else if (EDITOR_ARG.has(a)) k++;
     if (cmd !== undefined) for (const code of exShell(cmd)) out.push({ lang: 'sh', code, how: `${name} ex command` });
+  }
+  return out;
+}
+
+/** emacs -l FILE / --load FILE / --script FILE / -x FILE with a file written on the line: its Lisp, read as `--eval` is (launchers.ts). */
+function emacsFileEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  const out: Escape[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    const f = ['-l', '--load', '-load', '--script', '-script', '-x'].includes(a) ? argv[++k] : /^--(?:load|script)=/.test(a) ? a.slice(a.indexOf('=') + 1) : undefined;
+    if (f === undefined) continue;
+    const text = ctx.fileText(posix.resolve(ctx.cwd, f.replace(/^~(?=\/|$)/, ctx.home)));
+    if (text === undefined) continue;
+    const found: Launch[] = [];
+    elispLaunches(text.slice(0, 64 * 1024), ctx.home, `${name} ${a} ${f}`, found);
+    for (const l of found) if (l.kind === 'script' && out.length < 32) out.push({ lang: 'sh', code: l.text, how: l.how });
   }
   return out;
 }
@@ -133,6 +269,98 @@ function manEscapes(argv: string[]): Escape[] {
 }
 
 /** git -c KEY=VALUE where KEY names a command git runs (core.pager, core.editor, diff.external ...). */
+/** The KEY = VALUE entries of a git config file's text (`[section]`, `[section "sub"]`, `[section.sub]`), keys in lower case but the subsection. */
+export function gitConfigEntries(text: string): { key: string; value: string }[] {
+  const out: { key: string; value: string }[] = [];
+  let section = '';
+  for (const raw of text.split('\n').slice(0, 4000)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#') || line.startsWith(';')) continue;
+    const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
+    if (head) {
+      section = head[1].toLowerCase() + (head[2] !== undefined ? `.${head[2]}` : '');
+      const rest = head[3].trim();
+      if (!rest) continue;
+      const kv0 = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(rest);
+      if (kv0) out.push({ key: `${section}.${kv0[1].toLowerCase()}`, value: gitConfigValue(kv0[2] ?? 'true') });
+      continue;
+    }
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (kv && section) out.push({ key: `${section}.${kv[1].toLowerCase()}`, value: gitConfigValue(kv[2] ?? 'true') });
+  }
+  return out;
+}
+
+/** A git config value as git reads it: double quotes removed, `\"` `\\` `\n` `\t` unescaped, a `;` / `#` outside quotes starts a comment. */
+function gitConfigValue(v: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === '\\' && i + 1 < v.length) {
+      const n = v[++i];
+      out += n === 'n' ? '\n' : n === 't' ? '\t' : n;
+    } else if (!quoted && (c === ';' || c === '#')) break;
+    else out += c;
+  }
+  return out.trim();
+}
+
+/** `include.path` / `includeIf.<cond>.path` keys. */
+const GIT_INCLUDE_KEY = /^include\.path$|^includeif\..+\.path$/i;
+
+/**
+ * Config files included from a file written on the line: the escapes of their command keys (core.pager,
+ * core.sshCommand, core.fsmonitor, filters, `!` aliases ...), judged as `git -c` judges them. `paths`
+ * holds the included files, as written (resolved against the folder, the .git folder and home).
+ */
+function gitIncludedEscapes(argv: string[], ctx: EscapeContext, paths: Iterable<string>): Escape[] {
+  const out: Escape[] = [];
+  const seen = new Set<string>();
+  const sub = argv.slice(1).find((a, i, all) => !a.startsWith('-') && !['-c', '-C', '--git-dir', '--work-tree'].includes(all[i - 1] ?? ''));
+  const visit = (p: string, depth: number): void => {
+    if (depth > 4 || seen.size > 16) return;
+    const rel = p.replace(/^~(?=\/|$)/, ctx.home);
+    for (const abs of new Set([posix.resolve(ctx.cwd, rel), posix.resolve(ctx.cwd, '.git', rel), posix.resolve(ctx.home, rel)])) {
+      if (seen.has(abs)) continue;
+      const text = ctx.fileText(abs);
+      if (text === undefined) continue;
+      seen.add(abs);
+      for (const { key, value } of gitConfigEntries(text)) {
+        if (GIT_INCLUDE_KEY.test(key)) visit(value, depth + 1);
+        else if (/^alias\./i.test(key)) {
+          if (value.startsWith('!') && key.slice(6).toLowerCase() === sub?.toLowerCase()) out.push({ lang: 'sh', code: value.slice(1), how: `git alias ${key.slice(6)} from ${p}` });
+        } else if (gitConfigRunsCommand(key, value) && !/^core\.hookspath$/i.test(key)) out.push({ lang: 'sh', code: value.replace(/^!/, ''), how: `git ${key} from ${p}` });
+      }
+    }
+  };
+  for (const p of paths) visit(p, 0);
+  return out;
+}
+
+/** The files a `git config [scope] include.path FILE` / `git -c include.path=FILE` names. */
+function gitIncludesSet(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '-c' && argv[k + 1] !== undefined) {
+      const m = /^([^=]+)=(.*)$/s.exec(argv[++k]);
+      if (m && GIT_INCLUDE_KEY.test(m[1])) out.push(m[2]);
+      continue;
+    }
+    if (a === 'config') {
+      // Options of git config that take a value (`--file F`, `-f F`, `--blob B`, `--type T`): not the key.
+      const rest = argv.slice(k + 1).filter((x, i, all) => !x.startsWith('-') && !/^(?:-f|--file|--blob|--type|--default|--comment|--value)$/.test(all[i - 1] ?? ''));
+      if (rest.length >= 2 && GIT_INCLUDE_KEY.test(rest[0])) out.push(rest[1]);
+      else if (rest[0] === 'set' && rest.length >= 3 && GIT_INCLUDE_KEY.test(rest[1])) out.push(rest[2]);
+      break;
+    }
+    if (!a.startsWith('-')) break;
+  }
+  return out;
+}
+
 function gitConfigEscapes(argv: string[]): Escape[] {
   const out: Escape[] = [];
   for (let k = 1; k < argv.length && argv[k].startsWith('-'); k++) {
@@ -246,6 +474,10 @@ function sshEscapes(name: string, argv: string[]): Escape[] {
 
 /** `docker run -v SRC:DST IMAGE CMD`: the command's paths under DST are SRC on this machine. */
 function containerEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+  if (argv[1] === 'compose' || name === 'docker-compose' || name === 'podman-compose') {
+    const found = composeEscapes(name, argv, ctx);
+    if (found) return found;
+  }
   // docker [global opts] run|exec|create ... / docker container run / docker compose run|exec SERVICE / kubectl exec POD -- CMD
   let k = 1;
   while (k < argv.length && argv[k].startsWith('-')) k += /^--?(?:H|host|context|config|log-level|namespace|n|kubeconfig|cluster|user|server|s)$/.test(argv[k]) ? 2 : 1;
@@ -299,10 +531,15 @@ function containerEscapes(name: string, argv: string[], ctx: EscapeContext): Esc
   let cmd = argv.slice(k + 1);
   if (entrypoint) cmd = [entrypoint, ...cmd];
   if (cmd.length === 0) return [];
-  const resolved = mounts.map(([src, dst]) => [posix.resolve(ctx.cwd, src.replace(/^~(?=\/|$)/, ctx.home)), posix.normalize(dst)] as [string, string]);
+  return [{ lang: 'sh', code: containerCode(cmd, mounts, ctx.cwd, ctx.home, workdir, fresh && !privileged), how: `${name} ${sub} (container paths mapped to this machine)` }];
+}
+
+/** A container's command with its paths mapped to this machine's: under a bind mount's target, the mount's source. */
+function containerCode(cmd: string[], mounts: [string, string][], base: string, home: string, workdir: string | undefined, fresh: boolean): string {
+  const resolved = mounts.map(([src, dst]) => [posix.resolve(base, src.replace(/^~(?=\/|$)/, home)), posix.normalize(dst)] as [string, string]);
   // Only a fresh container's own files are out of reach; `exec` and a privileged container share more than the mounts.
   const map = (p: string): string => {
-    if (!fresh || privileged) return p;
+    if (!fresh) return p;
     const abs = posix.normalize(p.startsWith('/') ? p : posix.join(workdir ?? '/', p));
     for (const [src, dst] of resolved) {
       if (abs === dst || abs.startsWith(dst === '/' ? '/' : dst + '/')) return posix.join(src, abs.slice(dst.length));
@@ -313,12 +550,158 @@ function containerEscapes(name: string, argv: string[], ctx: EscapeContext): Esc
     return posix.join('/tmp/.container', abs);
   };
   const mapWord = (w: string): string => w.replace(/(^|[\s'"=:;&|(])(\/[^\s'";&|)]*|\.{1,2}(?=\/|$|[\s'";&|)])[^\s'";&|)]*)/g, (_m, pre: string, path: string) => pre + map(path));
-  const code = quote(cmd.map((w, i) => (i === 0 ? w : mapWord(w))));
-  return [{ lang: 'sh', code, how: `${name} ${sub} (container paths mapped to this machine)` }];
+  return quote(cmd.map((w, i) => (i === 0 ? w : mapWord(w))));
+}
+
+interface ComposeService {
+  volumes: [string, string][];
+  command?: string[];
+  workdir?: string;
+  privileged: boolean;
+}
+
+/** The services of a compose file (YAML, the usual block layout): bind mounts (short syntax), command, working_dir, privileged. */
+export function composeServices(text: string): Map<string, ComposeService> {
+  const out = new Map<string, ComposeService>();
+  const lines = text.split('\n').slice(0, 2000);
+  let inServices = false;
+  let svcIndent = -1;
+  let cur: ComposeService | undefined;
+  let key = '';
+  let keyIndent = -1;
+  const words = (v: string): string[] => {
+    const t = v.trim();
+    const flow = /^\[(.*)\]$/s.exec(t);
+    if (flow) return flow[1].split(',').map((x) => x.trim().replace(/^(['"])(.*)\1$/s, '$2')).filter(Boolean);
+    return (t.replace(/^(['"])(.*)\1$/s, '$2').match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((x) => x.replace(/^(['"])(.*)\1$/s, '$2'));
+  };
+  for (const line of lines) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    const indent = line.length - line.trimStart().length;
+    const t = line.trim();
+    if (indent === 0) {
+      inServices = /^services:\s*$/.test(t);
+      svcIndent = -1;
+      cur = undefined;
+      continue;
+    }
+    if (!inServices) continue;
+    if (svcIndent < 0 || indent <= svcIndent) {
+      const m = /^([\w.-]+):\s*$/.exec(t);
+      if (m) {
+        svcIndent = indent;
+        cur = { volumes: [], privileged: false };
+        out.set(m[1], cur);
+        key = '';
+      }
+      continue;
+    }
+    if (!cur) continue;
+    const kv = /^([\w-]+):\s*(.*)$/.exec(t);
+    if (kv && !t.startsWith('-')) {
+      key = kv[1];
+      keyIndent = indent;
+      if (key === 'command' && kv[2]) cur.command = words(kv[2]);
+      else if (key === 'working_dir' && kv[2]) cur.workdir = words(kv[2])[0];
+      else if (key === 'privileged') cur.privileged = /^true$/i.test(kv[2].trim());
+      continue;
+    }
+    if (t.startsWith('-') && indent >= keyIndent) {
+      const item = t.slice(1).trim().replace(/^(['"])(.*)\1$/s, '$2');
+      if (key === 'volumes') {
+        const parts = item.split(':');
+        // A bind mount's source is a path (`.`, `./x`, `/x`, `~/x`); a bare name is a named volume.
+        if (parts.length >= 2 && /^[./~$]/.test(parts[0])) cur.volumes.push([parts[0], parts[1]]);
+      } else if (key === 'command') (cur.command ??= []).push(item);
+    }
+  }
+  return out;
+}
+
+/** `docker compose [-f FILE] run SERVICE CMD` / `up`: with a compose file written on the line, its bind mounts map the container's paths. */
+function composeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] | undefined {
+  let k = 1;
+  const files: string[] = [];
+  let dir = ctx.cwd;
+  if (argv[k] === 'compose') k++;
+  for (; k < argv.length && argv[k].startsWith('-'); k++) {
+    const a = argv[k];
+    if ((a === '-f' || a === '--file') && argv[k + 1] !== undefined) files.push(argv[++k]);
+    else if (a.startsWith('--file=')) files.push(a.slice(7));
+    else if (a === '--project-directory' && argv[k + 1] !== undefined) dir = posix.resolve(ctx.cwd, argv[++k]);
+    else if (/^(?:-p|--project-name|--profile|--env-file|--ansi|--progress|--parallel)$/.test(a)) k++;
+  }
+  const sub = argv[k];
+  if (sub !== 'run' && sub !== 'up' && sub !== 'create') return undefined;
+  const candidates = files.length ? files : ['compose.yaml', 'compose.yml', 'docker-compose.yml', 'docker-compose.yaml'];
+  let text: string | undefined;
+  let base = dir;
+  for (const f of candidates) {
+    const abs = posix.resolve(dir, f);
+    text = ctx.fileText(abs);
+    if (text !== undefined) {
+      base = posix.dirname(abs);
+      break;
+    }
+  }
+  if (text === undefined) return undefined;
+  const services = composeServices(text);
+  const out: Escape[] = [];
+  if (sub === 'run') {
+    for (k++; k < argv.length && argv[k].startsWith('-'); k++) if (/^(?:-e|--env|-v|--volume|-w|--workdir|-u|--user|--name|-p|--publish|-l|--label|--entrypoint)$/.test(argv[k])) k++;
+    const svc = services.get(argv[k] ?? '');
+    if (!svc) return undefined;
+    const cmd = argv.length > k + 1 ? argv.slice(k + 1) : svc.command;
+    if (cmd?.length) out.push({ lang: 'sh', code: containerCode(cmd, svc.volumes, base, ctx.home, svc.workdir, !svc.privileged), how: `${name} compose run ${argv[k]} (container paths mapped to this machine)` });
+    return out;
+  }
+  for (const [svcName, svc] of services) {
+    if (svc.command?.length && out.length < 16) out.push({ lang: 'sh', code: containerCode(svc.command, svc.volumes, base, ctx.home, svc.workdir, !svc.privileged), how: `${name} compose ${sub}: ${svcName} (container paths mapped to this machine)` });
+  }
+  return out;
 }
 
 function quote(argv: string[]): string {
   return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./~-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/**
+ * A recipe runner's variables that name a folder, by their value (data): just's `{{justfile_directory()}}`
+ * (optionally `/ "sub"`), `{{invocation_directory()}}`, `{{home_directory()}}`; Taskfile's `{{.ROOT_DIR}}`,
+ * `{{.TASKFILE_DIR}}`, `{{.USER_WORKING_DIR}}`; make's `$(CURDIR)`, `$(HOME)`, `$(abspath .)`, `$(shell pwd)`;
+ * npm's `$INIT_CWD` and `$npm_config_local_prefix` (the scripts' shell sees them as variables).
+ * `file` is the recipe file's folder, `invocation` where the runner was started.
+ */
+export const RECIPE_DIR_VARIABLES: Record<'make' | 'just' | 'task', [RegExp, 'file' | 'invocation' | 'home'][]> = {
+  just: [
+    [/\{\{\s*(?:justfile_dir(?:ectory)?|source_dir(?:ectory)?)\(\)\s*(?:\/\s*(["'])([^"'{}]*)\1\s*)?\}\}/g, 'file'],
+    [/\{\{\s*invocation_dir(?:ectory)?(?:_native)?\(\)\s*(?:\/\s*(["'])([^"'{}]*)\1\s*)?\}\}/g, 'invocation'],
+    [/\{\{\s*(?:home_dir(?:ectory)?\(\)|env(?:_var)?\(\s*(["'])HOME\1\s*\))\s*\}\}/g, 'home'],
+  ],
+  task: [
+    [/\{\{\s*\.(?:ROOT_DIR|TASKFILE_DIR|TASK_DIR)\s*\}\}/g, 'file'],
+    [/\{\{\s*\.USER_WORKING_DIR\s*\}\}/g, 'invocation'],
+    [/\{\{\s*\.HOME\s*\}\}/g, 'home'],
+  ],
+  make: [
+    [/\$[({]CURDIR[)}]|\$\((?:abspath|realpath) \.\)|\$\(shell pwd\)|\$\(dir \$\((?:abspath|realpath) \$\((?:lastword|firstword) \$\(MAKEFILE_LIST\)\)\)\)/g, 'file'],
+    [/\$[({]HOME[)}]/g, 'home'],
+  ],
+};
+
+export function expandRecipeDirs(text: string, kind: 'make' | 'just' | 'task', dirs: { file: string; invocation: string; home: string }): string {
+  if (!/\{\{|\$[({]/.test(text)) return text;
+  let out = text;
+  for (const [re, which] of RECIPE_DIR_VARIABLES[kind]) {
+    out = out.replace(re, (_m: string, ...g: unknown[]) => {
+      const base = which === 'file' ? dirs.file : which === 'invocation' ? dirs.invocation : dirs.home;
+      // The capture groups come before the match's offset (a number): the second is the joined sub-path.
+      const groups = g.slice(0, g.findIndex((x) => typeof x === 'number'));
+      const sub = which !== 'home' && typeof groups[1] === 'string' ? groups[1] : undefined;
+      return sub ? posix.join(base, sub) : base;
+    });
+  }
+  return out;
 }
 
 /** Recipe lines of a Makefile / justfile text (lines indented under a `target:` line). */
@@ -330,7 +713,7 @@ export function recipeLines(text: string, kind: 'make' | 'just'): string[] {
     if (kind === 'make' ? raw.startsWith('\t') : /^[ \t]+\S/.test(raw)) {
       if (!inRule) continue;
       let line = raw.trim().replace(/^[@+-]+/, '');
-      if (kind === 'make') line = line.replace(/\$\$/g, '\u0001').replace(/\$[@<^*?]|\$\([^)]*\)|\$\{[^}]*\}/g, '"$__make_var"').replace(/\u0001/g, '$');
+      if (kind === 'make') line = line.replace(/\$[({]MAKE[)}]/g, 'make').replace(/\$\$/g, '\u0001').replace(/\$[@<^*?]|\$\([^)]*\)|\$\{[^}]*\}/g, '"$__make_var"').replace(/\u0001/g, '$');
       out.push(line);
       continue;
     }
@@ -370,8 +753,12 @@ function makeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[]
   const defaults = kind === 'just' ? ['justfile', 'Justfile', '.justfile', 'JUSTFILE'] : ['GNUmakefile', 'makefile', 'Makefile'];
   const candidates = files.length ? files : defaults;
   for (const f of candidates) {
-    const text = f === '-' || f === '/dev/stdin' ? ctx.stdin : ctx.fileText(posix.resolve(dir, f));
-    if (text === undefined) continue;
+    const raw = f === '-' || f === '/dev/stdin' ? ctx.stdin : ctx.fileText(posix.resolve(dir, f));
+    if (raw === undefined) continue;
+    const text = expandRecipeDirs(raw, kind, { file: kind === 'make' ? dir : posix.dirname(posix.resolve(dir, f)), invocation: ctx.cwd, home: ctx.home });
+    const targets = argv.slice(1).filter((a, i) => !a.startsWith('-') && !a.includes('=') && !/^-[Cfd]$|^--(?:directory|file|makefile|justfile|working-directory)$/.test(argv[i] ?? ''));
+    const cycle = recipeCycle(text, kind, targets);
+    if (cycle) out.push({ lang: 'sh', code: '', how: `${name} recipe from ${f}`, bomb: `the ${name} target ${cycle.join(' -> ')} runs ${name} on itself again, without end: runaway recursion, a fork bomb` });
     for (const code of recipeLines(text, kind)) out.push({ lang: 'sh', code, how: `${name} recipe from ${f}`, cwd: dir });
     if (!files.length) break;
   }
@@ -393,9 +780,14 @@ function packageScriptEscapes(name: string, argv: string[], ctx: EscapeContext):
   }
   if (!scripts || typeof scripts !== 'object') return [];
   const out: Escape[] = [];
+  // The package manager's variables that name the project in the script's shell.
+  const q = (p: string) => `'${p.replace(/'/g, `'\\''`)}'`;
+  const cycle = scriptCycle(scripts as Record<string, unknown>, script === 'run' ? '' : NPM_SCRIPT_ALIASES[script] ?? script);
+  if (cycle) out.push({ lang: 'sh', code: '', how: `${name} run ${script}`, bomb: `the package script ${cycle.join(' -> ')} runs itself again, without end: runaway recursion, a fork bomb` });
+  const prelude = `INIT_CWD=${q(ctx.cwd)} npm_config_local_prefix=${q(ctx.cwd)} npm_package_json=${q(posix.join(ctx.cwd, 'package.json'))}\n`;
   for (const key of [`pre${script}`, script, `post${script}`]) {
     const v = (scripts as Record<string, unknown>)[key];
-    if (typeof v === 'string') out.push({ lang: 'sh', code: v, how: `${name} run ${key} from package.json` });
+    if (typeof v === 'string') out.push({ lang: 'sh', code: /\$\{?(?:INIT_CWD|npm_config_local_prefix|npm_package_json)\b/.test(v) ? prelude + v : v, how: `${name} run ${key} from package.json` });
   }
   return out;
 }
@@ -533,8 +925,9 @@ function fileRecipes(name: string, argv: string[], ctx: EscapeContext): Escape[]
   const target = name === 'go' ? ops.slice(1).find((o) => o.endsWith('.go') || o.startsWith('.') || o.startsWith('/')) : undefined;
   if (target) dir = posix.resolve(ctx.cwd, target.endsWith('.go') ? posix.dirname(target) : target.replace(/\/\.\.\.$/, ''));
   const out: Escape[] = [];
-  for (const [abs, text] of ctx.filesIn(dir)) {
+  for (const [abs, raw] of ctx.filesIn(dir)) {
     if (!spec.files.test(abs)) continue;
+    const text = name === 'task' ? expandRecipeDirs(raw, 'task', { file: posix.dirname(abs), invocation: ctx.cwd, home: ctx.home }) : raw;
     for (const m of text.matchAll(spec.commands)) if (out.length < 20) out.push({ lang: 'sh', code: m[1].replace(/\\"/g, '"'), how: `${name} ${posix.basename(abs)}` });
   }
   return out;
@@ -572,11 +965,20 @@ export function programEscapes(name: string, argv: string[], ctx: EscapeContext)
   out.push(...optionCommands(name, argv));
   out.push(...fileRecipes(name, argv, ctx));
   out.push(...notebookEscapes(name, argv, ctx));
+  out.push(...buildFileEscapes(name, argv, ctx));
   if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv));
-  if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv));
+  if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv, ctx));
+  else if (name === 'emacs' || name === 'emacsclient' || name === 'emacs-nox') out.push(...emacsFileEscapes(name, argv, ctx));
   else if (PAGERS.includes(name)) out.push(...pagerEscapes(name, argv));
   else if (name === 'man') out.push(...manEscapes(argv));
-  else if (name === 'git') out.push(...gitConfigEscapes(argv));
+  else if (name === 'git') {
+    out.push(...gitConfigEscapes(argv));
+    if (ctx.gitIncludes) {
+      for (const p of gitIncludesSet(argv)) if (ctx.gitIncludes.size < 16 && !p.includes('\u0000')) ctx.gitIncludes.add(p);
+      // Every later git command reads the included files (`git config` itself runs none of their commands).
+      if (ctx.gitIncludes.size && !argv.includes('config')) out.push(...gitIncludedEscapes(argv, ctx, ctx.gitIncludes));
+    }
+  }
   else if (name === 'gdb' || name === 'gdb-multiarch' || name === 'cgdb') out.push(...gdbEscapes(argv));
   else if (name === 'hyperfine') out.push(...hyperfineEscapes(argv));
   else if (name === 'ssh' || name === 'mosh' || name === 'autossh') out.push(...sshEscapes(name, argv));

@@ -743,6 +743,18 @@ export class Lexer {
         this.i = j < 0 ? s.length : j;
         continue;
       }
+      // extglob patterns ?(p) *(p) +(p) @(p) !(p): the parenthesis is part of the word (a glob), not a subshell.
+      if (c === '(' && this.i > start && '?*+@!'.includes(s[this.i - 1]) && s[this.i - 2] !== '\\') {
+        const j = matchParen(s, this.i + 1);
+        if (j > 0) {
+          work.units += j - this.i;
+          // Judged as `*`, which matches at least what the pattern matches (`!(keep)` is nearly everything).
+          w.text = w.text.slice(0, -1) + '*';
+          w.glob = true;
+          this.i = j;
+          continue;
+        }
+      }
       if (META.has(c) && !this.wholeWord) break;
       if (c === '\\') {
         if (s[this.i + 1] === '\n') {

@@ -239,6 +239,33 @@ export class Parser {
         this.redirects(redirs);
         continue;
       }
+      if (this.isOp(t, '(') && words.length > 0) {
+        // `declare -a x=(a b)`: a declaration builtin's array assignment spans the parenthesis.
+        const last = words[words.length - 1];
+        if (ASSIGN.test(last) && last.endsWith('=')) {
+          let body = '';
+          this.k++;
+          while (this.k < this.toks.length && !this.isOp(this.peek(), ')')) {
+            work.units++;
+            body += ` ${this.toks[this.k++].raw ?? ''}`;
+          }
+          this.k++;
+          words[words.length - 1] = `${last}(${body.trim()})`;
+          continue;
+        }
+        // `echo \$(cmd)`, `echo x (cmd)`: a `(` after a command's words is bash's syntax error, and the
+        // line runs nothing; what is inside the parentheses is not a subshell.
+        this.errors.push('syntax error near `(`');
+        let depth = 0;
+        while (this.k < this.toks.length) {
+          work.units++;
+          const u = this.toks[this.k++];
+          if (this.isOp(u, '(')) depth++;
+          else if (this.isOp(u, '((')) depth += 2;
+          else if (this.isOp(u, ')') && --depth <= 0) break;
+        }
+        continue;
+      }
       if (t.kind !== 'word') break;
       const raw = t.raw ?? '';
       this.k++;

@@ -9,7 +9,7 @@
 import type { Feed } from '../feed';
 import { deletesPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { FOREIGN_RUNNERS, HOME_EXPRESSIONS, SQL_SHELLS, TREE_DELETE_CALLS, type ForeignRunner } from '../tables/foreign';
+import { FOREIGN_RUNNERS, HOME_EXPRESSIONS, SHELL_DIALECTS, SQL_SHELLS, TREE_DELETE_CALLS, type ForeignRunner } from '../tables/foreign';
 import { own } from './args';
 
 const MAX_CODE = 64 * 1024;
@@ -120,7 +120,11 @@ const foreign: Rule = (r) => {
   if (spec.sub && !spec.code && !spec.sub.includes(r.argv[1] ?? '')) return;
   for (const code of codesOf(r, spec)) {
     scanForeignCode(r, code, r.name);
-    if (spec.shellText) judgeShellText(r, code.slice(0, MAX_CODE), `${r.name} code`);
+    if (spec.shellText) {
+      let text = code.slice(0, MAX_CODE);
+      for (const [re, to] of own(SHELL_DIALECTS, r.name) ?? []) text = text.replace(re, to);
+      judgeShellText(r, text, `${r.name} code`);
+    }
     if (spec.shellCall) {
       let n = 0;
       for (const m of code.slice(0, MAX_CODE).matchAll(spec.shellCall)) {

@@ -5,6 +5,60 @@
 // self-recursion (`:(){ :|:& };:`) is the cycle of length one.
 import type { Node } from '../parse';
 
+/** The numbers `seq` prints for these arguments (options dropped): FIRST [STEP] LAST. */
+function seqCount(args: string[]): number {
+  const nums = args.filter((a) => !a.startsWith('-') || /^-\d/.test(a)).map(Number);
+  if (nums.length === 0 || nums.some((n) => !Number.isFinite(n))) return /\binf/i.test(args.join(' ')) ? Infinity : 0;
+  const [first, step, last] = nums.length === 1 ? [1, 1, nums[0]] : nums.length === 2 ? [nums[0], 1, nums[1]] : [nums[0], nums[1], nums[2]];
+  return step === 0 ? Infinity : Math.max(0, Math.floor((last - first) / step) + 1);
+}
+
+/**
+ * How many passes a `for NAME in WORDS` loop makes, from its words as written: a brace range counts its
+ * members (`{1..100000}`), `$(seq ...)` / `` `seq ...` `` the numbers it prints, other words one each.
+ */
+export function loopPasses(words: string[]): number {
+  let total = 0;
+  for (const raw of words.slice(0, 256)) {
+    const seq = /^["']?(?:\$\(|`)\s*seq\s+([^)`]*)(?:\)|`)["']?$/.exec(raw);
+    if (seq) {
+      total += seqCount(seq[1].trim().split(/\s+/));
+      continue;
+    }
+    let n = 1;
+    for (const m of raw.matchAll(/\{(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?\}/g)) n *= Math.floor(Math.abs(Number(m[2]) - Number(m[1])) / Math.max(1, Math.abs(Number(m[3] ?? 1)))) + 1;
+    total += n;
+  }
+  return total;
+}
+
+/** How many passes `for ((init; cond; step))` makes when its condition is `i < N` / `i <= N` from a small start. */
+export function arithLoopPasses(src: string): number {
+  const m = /;\s*[A-Za-z_]\w*\s*(<=?)\s*(\d[\d_]*(?:e\d+)?)\s*;/.exec(src);
+  return m ? Number(m[2].replace(/_/g, '')) : 0;
+}
+
+/** Does a body wait for its jobs (`wait` anywhere in it)? Then its jobs are batched, not piled up. */
+export function waitsIn(body: Node): boolean {
+  switch (body.t) {
+    case 'cmd':
+      return body.words[0] === 'wait';
+    case 'pipe':
+      return body.cmds.some(waitsIn);
+    case 'list':
+      return body.items.some((i) => waitsIn(i.node));
+    case 'sub':
+    case 'group':
+      return waitsIn(body.body);
+    case 'block':
+      return body.parts.some(waitsIn);
+    case 'for':
+      return waitsIn(body.body);
+    default:
+      return false;
+  }
+}
+
 /** Functions whose call graph is searched (more are judged by their direct self-calls only). */
 const MAX_FUNCS = 64;
 

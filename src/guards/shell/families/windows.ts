@@ -544,7 +544,10 @@ export const windowsLaunch: Rule = (r) => {
     return;
   }
   if (name === 'powershell' || name === 'pwsh') {
-    const code = psCode(psInnerFromArgv(args), stdin);
+    // `powershell -c "... $env:TEMP ..."` in bash's double quotes: bash expands `$env` (unset, so empty),
+    // a value only known at run time here; what is meant, and what is judged, is PowerShell's `$env:NAME`.
+    const psArgs = r.vars.has('env') ? args : args.map((x) => x.replace(/\u0000:(?=[A-Za-z_])/g, '$env:'));
+    const code = psCode(psInnerFromArgv(psArgs), stdin);
     if (code.bad) r.analyzer.hit('dynamic-command', 'ask', r.segment, 'powershell -EncodedCommand with text that is not base64');
     if (code.code !== undefined) checkWindowsLine(r.analyzer, code.code, 1);
     return;

@@ -81,7 +81,6 @@ export const FOREIGN_RUNNERS: Record<string, ForeignRunner> = {
   'dotnet-script': { code: ['eval'], source: /\.csx$/, stdin: 'dash' },
   csharp: { source: /\.cs$/, stdin: 'always' },
   ocaml: { source: /\.ml$/, stdin: 'dash' },
-  nu: { code: ['-c', '--commands'], source: /\.nu$/, shellText: true },
   v: { sub: ['run'], source: /\.v$/ },
   vlang: { sub: ['run'], source: /\.v$/ },
   'd8': { code: ['-e'] },
@@ -98,9 +97,30 @@ export const FOREIGN_RUNNERS: Record<string, ForeignRunner> = {
   wolframscript: { lang: 'Wolfram', code: ['-code', '-c'], source: /\.(?:wl|wls|m)$/, shellCall: /\b(?:Run|RunProcess)\s*\[\s*"([^"\n]*)"|\b(?:ReadString|Import|ReadList|OpenRead)\s*\[\s*"!([^"\n]*)"/g },
   make: { lang: 'make', code: ['--eval', '-E'], shellCall: /\$[({]shell\s+([^)}\n]*)[)}]/g },
   gmake: { lang: 'make', code: ['--eval', '-E'], shellCall: /\$[({]shell\s+([^)}\n]*)[)}]/g },
-  // Shells with their own syntax, whose commands read like sh's.
-  xonsh: { lang: 'xonsh', code: ['-c'], source: /\.xsh$/, shellText: true },
-  elvish: { lang: 'elvish', code: ['-c'], source: /\.elv$/, shellText: true },
+  // Shells with their own syntax, whose commands read like sh's (their own spellings rewritten by SHELL_DIALECTS).
+  xonsh: { lang: 'xonsh', code: ['-c'], source: /\.xsh$/, stdin: 'always', shellText: true },
+  elvish: { lang: 'elvish', code: ['-c'], source: /\.elv$/, stdin: 'always', shellText: true },
+  nu: { lang: 'nushell', code: ['-c', '--commands'], source: /\.nu$/, stdin: 'always', shellText: true },
+  murex: { lang: 'murex', code: ['-c'], source: /\.mx$/, stdin: 'always', shellText: true },
+  ysh: { lang: 'ysh', code: ['-c'], source: /\.ysh$/, stdin: 'always', shellText: true },
+  oil: { lang: 'ysh', code: ['-c'], source: /\.oil$/, stdin: 'always', shellText: true },
+  ion: { lang: 'ion', code: ['-c'], source: /\.ion$/, stdin: 'always', shellText: true },
+  rc: { lang: 'rc', code: ['-c'], stdin: 'always', shellText: true },
+  es: { lang: 'es', code: ['-c'], stdin: 'always', shellText: true },
+};
+
+/**
+ * How these shells' own spellings read in sh (rewrites applied in order before the text is judged as a
+ * shell script): xonsh's subprocess forms `![cmd]` `$[cmd]` `!(cmd)` `$(cmd)`; nushell's `^cmd` (the external
+ * program), `$env.HOME` / `$nu.home-path`, and `rm --recursive --permanent`; elvish's `e:cmd`, `os:remove-all`,
+ * `$E:HOME`; ysh/oil's `$[ENV.HOME]`.
+ */
+export const SHELL_DIALECTS: Record<string, [RegExp, string][]> = {
+  xonsh: [[/[!$]\[([^\]\n]*)\]/g, '\n$1\n'], [/[!$]\(([^()\n]*)\)/g, '\n$1\n'], [/\$HOME\b|\$\{\s*['"]HOME['"]\s*\}/g, '~']],
+  nu: [[/(^|[\s;|(])\^(?=[\w./-])/g, '$1'], [/\$env\.HOME\b|\$nu\.home-path\b|\$env\.USERPROFILE\b/g, '~'], [/--recursive\b/g, '-r'], [/\s(?:--permanent|--trash|-p|-t)\b/g, '']],
+  elvish: [[/(^|[\s;|(])e:(?=[\w./-])/g, '$1'], [/\bos:remove-all\b/g, 'rm -rf'], [/\bos:remove\b/g, 'rm'], [/\$E:HOME\b|\(get-env HOME\)/g, '~']],
+  ysh: [[/\$\[ENV\.HOME\]|\$\{ENV\.HOME\}/g, '~']],
+  oil: [[/\$\[ENV\.HOME\]|\$\{ENV\.HOME\}/g, '~']],
 };
 
 /** Calls that delete a whole tree in these languages (the target is the path or home expression beside them). */

@@ -19,5 +19,11 @@ export const ENDLESS_WHILE = ['True', 'true', '1', 'not False', 'not 0', '!false
 export const ENDLESS_UNTIL = ['False', 'false', '0', 'nil', 'null', 'undefined', '1==0', '!1', '!true'];
 /** Iterables that never end (`for _ in iter(int, 1)`, `itertools.count()`). */
 export const ENDLESS_ITERABLES = /^(?:iter\(\s*(?:int|str|list|lambda)|(?:itertools\.)?count\(|(?:itertools\.)?repeat\([^,()]*\)$|(?:itertools\.)?cycle\(|\(?1\.\.\)|1\.\.Float::INFINITY|Float::INFINITY|loop\b)/;
+/**
+ * A shell loop that starts a background job on each of at least this many passes, with no `wait` inside
+ * it, is process exhaustion (`for i in $(seq 1 1000000); do sleep 9 & done`); fewer are a batch of jobs.
+ */
+export const HUGE_LOOP_COUNT = 5000;
+
 /** Calls that run their function again and again without end. */
 export const REPEATERS = ['setInterval', 'setImmediate', 'process.nextTick', 'loop', 'Thread.new', 'every'];

@@ -6,7 +6,7 @@ export const DOWNLOADERS = ['curl', 'wget', 'wget2', 'fetch', 'ftp', 'aria2c', '
 /** Downloaders whose output is only a download when they read from the network (openssl s_client, ssh host cat, aws s3 cp - ...): judged by the rules, listed for the piping check. */
 
 /** POSIX shells: `-c` takes a script, otherwise the first operand is a script file, or stdin. */
-export const SHELLS = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'tcsh', 'csh', 'rbash', 'posh', 'busybox'];
+export const SHELLS = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'tcsh', 'csh', 'rbash', 'posh', 'busybox', 'osh', 'loksh', 'oksh', 'ksh93', 'pdksh'];
 
 /** Shell options that take the next word as their argument (`bash -o pipefail`, `--rcfile f`). */
 export const SHELL_OPTIONS_WITH_ARG = ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'];

@@ -30,4 +30,4 @@ export const CODE_SOCKET = /\bsocket\s*\.\s*socket\b|\bsocket\s*\(|\bsocket\s*\.
 export const CODE_SHELL_ON_SOCKET = /\bdup2\s*\(|\bpty\s*\.\s*spawn\b|open\s*\(\s*STD(?:IN|OUT|ERR)\s*,\s*["']?[<>+]*&|\bproc_open\s*\(|\.pipe\s*\(\s*\w+\s*\.\s*stdin\b|\bstdin\s*\.\s*pipe\b|(?:exec|system|spawn|popen|execve?|shell_exec|passthru)\s*\(?\s*(?:sprintf\s*\(\s*)?["'`](?:\/bin\/|\/usr\/bin\/)?(?:ba|z|da|k|c|tc)?sh\b[^"'`]*(?:-i|<&|>&)|["'](?:\/bin\/|\/usr\/bin\/)?(?:ba|z|da|k)?sh["']\s*,\s*\[?\s*["']-i["']|\bspawn\s*\(\s*["'](?:\/bin\/|\/usr\/bin\/)?(?:ba|z|da|k)?sh["']/;
 
 /** Shells whose stdio, redirected to a connection, make a remote shell. */
-export const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh', 'busybox']);
+export const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh', 'busybox', 'osh', 'loksh', 'oksh', 'ksh93', 'pdksh']);

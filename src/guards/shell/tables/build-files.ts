@@ -1,0 +1,62 @@
+// Build files a toolchain runs as code when it builds (Rust build scripts and
+// proc-macro crates, setup.py, Gradle scripts, sbt and mill builds, CMake
+// scripts, Maven's exec and antrun plugins): which programs read which files,
+// and how each language's obvious delete / run calls read as the calls loom's
+// foreign-code scan knows. Tables only: build-files.ts reads them.
+
+export type BuildLang = 'rust' | 'python' | 'gradle' | 'scala' | 'cmake' | 'maven';
+
+export interface BuildTool {
+  /** Subcommands (first operand) that build; absent: every run but `--version` / `--help`. */
+  sub?: readonly string[];
+  /** Files under the build folder that are build code. */
+  files: RegExp;
+  lang: BuildLang;
+  /** Options naming the build folder (`-p DIR`), or a file in it (`--manifest-path F`, `-f pom.xml`): its folder. */
+  dirOptions?: readonly string[];
+  fileOptions?: readonly string[];
+}
+
+const CARGO = { sub: ['build', 'b', 'run', 'r', 'test', 't', 'check', 'c', 'bench', 'install', 'clippy', 'doc', 'd', 'fix', 'rustc', 'package', 'publish'], files: /\.rs$/, lang: 'rust', fileOptions: ['--manifest-path'] } as const;
+const GRADLE = { files: /(?:^|\/)[^/]*\.gradle(?:\.kts)?$|\/buildSrc\/.*\.(?:kts|groovy|java|kt)$/, lang: 'gradle', dirOptions: ['-p', '--project-dir'], fileOptions: ['-b', '--build-file', '-c', '--settings-file', '-I', '--init-script'] } as const;
+const MAVEN = { files: /(?:^|\/)pom\.xml$/, lang: 'maven', fileOptions: ['-f', '--file'] } as const;
+
+export const BUILD_TOOLS: Record<string, BuildTool> = {
+  cargo: CARGO,
+  'cargo-nextest': CARGO,
+  cross: CARGO,
+  gradle: GRADLE,
+  gradlew: GRADLE,
+  'gradlew.bat': GRADLE,
+  mvn: MAVEN,
+  mvnw: MAVEN,
+  'mvnw.cmd': MAVEN,
+  sbt: { files: /(?:^|\/)(?:[^/]+\.sbt|project\/[^/]+\.(?:scala|sbt))$/, lang: 'scala' },
+  mill: { files: /(?:^|\/)(?:build\.sc|build\.mill|[^/]+\.mill|package\.mill)$/, lang: 'scala' },
+  // cmake -P FILE and configuring a source folder (CMakeLists.txt and the *.cmake it includes).
+  cmake: { files: /(?:^|\/)(?:CMakeLists\.txt|[^/]+\.cmake)$/, lang: 'cmake' },
+};
+
+/** Installers and builders of a Python package folder: they run its setup.py. */
+export const PY_BUILDERS: { match: RegExp; dirFrom: 'operand' | 'cwd' }[] = [
+  // pip install . / pip install -e ./pkg / pip wheel . / pip download .
+  { match: /^(?:pip\d*(?:\.\d+)?|uv pip|pipx|python\d*(?:\.\d+)? -m pip) (?:install|wheel|download|i)\b/, dirFrom: 'operand' },
+  // python -m build [DIR], pyproject-build, uv build, hatch/flit/pdm build fall back to setup.py too
+  { match: /^(?:python\d*(?:\.\d+)? -m build|pyproject-build|uv build|pdm build)\b/, dirFrom: 'cwd' },
+];
+
+/** Rewrites (in order) that make a build language's calls read as the foreign-code scan's tree deletes, argv lists and home expressions. */
+export const BUILD_REWRITES: Record<Exclude<BuildLang, 'python' | 'cmake' | 'maven'>, [RegExp, string][]> = {
+  // Command::new("rm").args(["-rf", X]) / .arg("-rf").arg(X): one argv list.
+  rust: [[/\)\s*\.args?\s*\(\s*&?(?:vec!)?\[?/g, ', ']],
+  // delete(X) / delete X / project.delete(file(X)) / fileTree deletes (Gradle's delete is recursive); the project folder as ".".
+  gradle: [
+    [/\b(?:project\.)?delete\s*(?:\(\s*)?(?:(?:file|files|fileTree|project\.file)\s*\(\s*)?(?=["'\w$])/g, 'remove_dir_all('],
+    [/\bdeleteDir\s*\(\s*\)/g, 'deleteRecursively()'],
+    [/\b(?:rootProject\.)?(?:rootDir|projectDir)\b|\blayout\.projectDirectory\b/g, '"."'],
+    [/'([^'\n]*)'/g, '"$1"'],
+    [/\)\s*\.(?:args?|commandLine)\s*\(\s*\[?/g, ', '],
+  ],
+  // IO.delete(X), os.remove.all(X), os.home, os.pwd, Seq(...).! / Process(...).!
+  scala: [[/\b(?:IO\.delete|os\.remove\.all|sbt\.IO\.delete)\b/g, 'remove_dir_all'], [/\bos\.home\b/g, 'homedir'], [/\bos\.pwd\b/g, '"."'], [/\bos\.proc\s*\(/g, 'proc(']],
+};
