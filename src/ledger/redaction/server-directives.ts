@@ -8,7 +8,7 @@ import { scanLines } from './anchored';
 import { isSensitiveAssignment, isSensitiveName } from './names';
 import type { Span } from './text';
 
-const INSECURE_PASSWORD = /^[ \t]*user[ \t]{1,8}\S{1,64}[ \t]{1,8}insecure-password[ \t]{1,8}(\S{1,512})/gm;
+const INSECURE_PASSWORD = /^[ \t]*user[ \t]{1,8}\S{1,64}[ \t]{1,8}insecure-password[ \t]{1,8}(?:"([^"\n]{1,512})"|(\S{1,512}))/gm;
 const INSECURE_ANCHOR = /insecure-password/g;
 const VALUE = `(?:"((?:\\\\.|[^"\\\\\\n]){1,1024})"|'([^'\\n]{1,1024})'|([^\\s;"']{1,1024}))`;
 const NGINX_SET = new RegExp(`^[ \\t]*set[ \\t]{1,8}\\$([A-Za-z_]\\w{0,63})[ \\t]{1,8}${VALUE}`, 'gm');
@@ -30,8 +30,9 @@ function mark(m: RegExpExecArray, name: string, spans: Span[]): void {
 export function findServerDirectives(text: string, spans: Span[]): void {
   if (text.includes('insecure-password')) {
     scanLines(INSECURE_PASSWORD, INSECURE_ANCHOR, text, (m) => {
-      const start = m.index + m[0].length - m[1].length;
-      spans.push({ start, end: start + m[1].length, rule: 'haproxy-userlist' });
+      const v = m[1] ?? m[2];
+      const start = m.index + m[0].length - v.length - (m[1] !== undefined ? 1 : 0);
+      spans.push({ start, end: start + v.length, rule: 'haproxy-userlist' });
     });
   }
   if (text.includes('set $') || text.includes('set\t$')) scanLines(NGINX_SET, NGINX_SET_ANCHOR, text, (m) => mark(m, m[1], spans));
