@@ -42,6 +42,7 @@ const FRAGMENTS: [string, string][] = [
   ['rootpw', 'rootpw --plaintext '],
   ['chpasswd', 'chpasswd: { list: "'],
   ['[]byte(', 'secret = []byte("'],
+  [': &str =', 'let token: &str = "'],
   ['#define', '#define API_KEY "'],
   ['char array', 'char pass[] = "'],
   ['set $', 'set $api_key '],
