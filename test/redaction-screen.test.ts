@@ -11,6 +11,7 @@ import { mayHoldSecret, SCREEN_MAX } from '../src/ledger/redaction/screen';
 import { LOOKALIKES, SECRETS } from './fixtures/redaction-causes';
 import { LOOKALIKES10 } from './fixtures/redaction-causes10';
 import { LOOKALIKES9, SECRETS9 } from './fixtures/redaction-causes9';
+import { LOOKALIKES10A, SECRETS10A } from './fixtures/redaction-causes10a';
 import { corpus } from './redaction/corpus';
 import { hostileInputs } from './redaction/hostile';
 
@@ -23,6 +24,8 @@ for (const [, t] of LOOKALIKES) texts.push(t);
 for (const [, t] of SECRETS9) texts.push(t);
 for (const [, t] of LOOKALIKES9) texts.push(t);
 for (const [, t] of LOOKALIKES10) texts.push(t);
+for (const [, t] of SECRETS10A) texts.push(t);
+for (const [, t] of LOOKALIKES10A) texts.push(t);
 for (const [, t] of hostileInputs(2048, 3)) texts.push(t);
 
 /** The text, each of its lines, each window of two and three lines, and each line's halves around a blank. */

@@ -28,6 +28,13 @@ import { findGemCredentials } from './redaction/gem-credentials';
 import { findPromptedSecrets } from './redaction/prompted-secrets';
 import { findAskpassSecrets } from './redaction/askpass-scripts';
 import { findOnePasswordFields } from './redaction/onepassword-fields';
+import { findCurlCookies } from './redaction/curl-cookies';
+import { findArrowPairs } from './redaction/arrow-pairs';
+import { findServerDirectives } from './redaction/server-directives';
+import { findProvisioningSecrets } from './redaction/provisioning';
+import { findLiteralConversions } from './redaction/literal-conversions';
+import { findCLiterals } from './redaction/c-literals';
+import { findBuildConfigFields } from './redaction/build-config-fields';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -711,6 +718,13 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findPromptedSecrets(text, spans);
   findAskpassSecrets(text, spans);
   findOnePasswordFields(text, spans);
+  findCurlCookies(text, spans);
+  findArrowPairs(text, spans);
+  findServerDirectives(text, spans);
+  findProvisioningSecrets(text, spans);
+  findLiteralConversions(text, spans);
+  findCLiterals(text, spans);
+  findBuildConfigFields(text, spans);
   findKeyBodies(text, spans);
   findReplEchoes(text, spans);
   findRepeatedSecrets(text, spans);

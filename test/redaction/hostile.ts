@@ -58,5 +58,21 @@ export function hostileInputs(bytes: number, seed = 1): [string, string][] {
     ['positional calls', fill('mysqli_connect("h", "u", ')],
     ['lists and maps', fill('PASSWORD=[\'a\', {value = "b", ')],
     ['base64 noise', noise('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n')],
+    // Round 10a's detectors: each one's fragment, repeated on one line and on many.
+    ['rar -hp', fill('rar a -hpx -p ')],
+    ['curl cookies', fill("curl -b 'sid=abcdefgh; lang=en' --cookie a=b ")],
+    ['tencent ids', fill('AKID' + 'a1B2'.repeat(9) + ' ')],
+    ['credential calls across lines', fill('NewCredential(\n  "AKIDx",\n  ')],
+    ['openvpn static keys', fill('-----BEGIN OpenVPN Static key V1-----\n0123456789abcdef\n')],
+    ['ssh2 keys', fill('---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nAAAA-\n')],
+    ['haproxy userlists', fill('user a insecure-password b ')],
+    ['bare arrows', fill('password => password => "x" ')],
+    ['rootpw lines', fill('rootpw --plaintext ')],
+    ['chpasswd lists', fill('chpasswd:\n  list: |\n    root:pw1x\n')],
+    ['chpasswd without lists', fill('chpasswd ')],
+    ['literal conversions', fill('password = []byte("x") token := Buffer.from(\'')],
+    ['c defines', fill('#define API_KEY "x" char pass[] = "')],
+    ['nginx directives', fill('set $api_key "x"; proxy_set_header X-Api-Key ')],
+    ['build config fields', fill('buildConfigField("String", "API_KEY", "\\"x')],
   ];
 }

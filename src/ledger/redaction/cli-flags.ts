@@ -43,6 +43,10 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['wget', 'wget2', 'lftp', 'aria2c'], flags: [{ flag: '-u', takes: 'separate', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }] },
   { programs: ['htpasswd'], flags: [], lastArgWith: /^-[a-zA-Z]*b/ },
   { programs: ['7z', '7za', '7zz', '7zr', 'rar', 'unrar'], flags: [{ flag: '-p', takes: 'attached' }] },
+  { programs: ['7z.exe', '7za.exe', '7zr.exe', '7zG.exe', 'p7zip'], flags: [{ flag: '-p', takes: 'attached' }] },
+  // RAR's -hp encrypts the headers too: -hpSECRET, like -pSECRET (a bare -hp prompts).
+  { programs: ['rar', 'unrar', 'winrar', 'WinRAR', 'WinRAR.exe', 'Rar.exe', 'rar.exe', 'UnRAR.exe', 'unrar.exe'], flags: [{ flag: '-hp', takes: 'attached' }] },
+  { programs: ['WinRAR', 'WinRAR.exe', 'winrar', 'Rar.exe', 'rar.exe', 'UnRAR.exe', 'unrar.exe'], flags: [{ flag: '-p', takes: 'attached' }] },
   { programs: ['zip', 'unzip', 'zipcloak', 'funzip'], flags: [{ flag: '-P', takes: 'separate' }, { flag: '--password', takes: 'separate' }] },
   { programs: ['keytool', 'jarsigner', 'apksigner'], flags: ['-storepass', '-keypass', '-srcstorepass', '-deststorepass', '-srckeypass', '-destkeypass', '-new', '--ks-pass', '--key-pass'].map((flag) => ({ flag, takes: 'separate' as const, form: 'pass-prefix' as const })) },
   { programs: ['gpg', 'gpg2'], flags: [{ flag: '--passphrase', takes: 'separate' }] },

@@ -82,11 +82,16 @@ const POSITIONAL: [RegExp, number][] = [
   [/^(?:mysqli|mysqli_connect|mysql_connect|mysql_pconnect|mysqli_real_connect)$/i, 2],
   [/^(?:PDO|getConnection|ftp_login|ldap_bind|ssh2_auth_password|sqlsrv_connect)$/, 2],
   [/^(?:login|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|DigestAuth|PasswordAuthentication|NetworkCredential|UsernamePasswordCredentials|ConnectionFactory)$/, 1],
+  // Credential constructors taking (id, secret[, token]): Tencent Cloud, the AWS SDKs, Aliyun; Algolia's (appId, apiKey).
+  [/^(?:NewCredential|NewStaticCredentials|NewStaticCredentialsProvider|NewTokenCredential|Credential|BasicAWSCredentials|BasicSessionCredentials|AwsBasicCredentials\.create|AwsSessionCredentials\.create|StaticCredentialsProvider|AccessKeyCredential|StsTokenCredential|algoliasearch|algoliasearch\.Client|SearchClient\.Create|SearchClient\.create)$/, 1],
+  // Perl DBI->connect($dsn, $user, $password, \%attr).
+  [/^(?:DBI->connect|DBI->connect_cached)$/, 2],
 ];
-const POSITIONAL_CALL = new RegExp(`\\b(${POSITIONAL.map(([re]) => re.source.slice(4, -2)).join('|')})\\([ \\t]{0,3}(?=["'$A-Za-z_])`, 'g');
+const POSITIONAL_CALL = new RegExp(`\\b(${POSITIONAL.map(([re]) => re.source.slice(4, -2)).join('|')})\\([ \\t]{0,3}(?=["'$A-Za-z_]|\\r?(?:\\n|$))`, 'g');
 // A literal part of every name above, to find the lines worth the pattern.
-const POSITIONAL_ANCHOR = /mysql|PDO|onnect|ftp_login|ldap_bind|ssh2_auth|login|[Aa]uth|Credential/g;
-const ARGUMENT = /[ \t]{0,3}(?:(["'])((?:\\.|(?!\1)[^\\\n]){0,512})\1|[^,()"'\n]{1,200})[ \t]{0,3}(?:,|\))/y;
+const POSITIONAL_ANCHOR = /mysql|PDO|onnect|ftp_login|ldap_bind|ssh2_auth|login|[Aa]uth|Credential|algolia|SearchClient/g;
+// Line ends and indentation may stand between arguments (getConnection(\n    "jdbc:…",\n    "sa",\n    "pw")).
+const ARGUMENT = /[ \t\r\n]{0,80}(?:(["'])((?:\\.|(?!\1)[^\\\n]){0,512})\1|[^,()"'\n]{1,200})[ \t\r\n]{0,80}(?:,|\))/y;
 
 /** The argument at the call's password position, when it is a literal. */
 function positionalSecret(text: string, c: RegExpExecArray, spans: Span[]): void {

@@ -33,6 +33,8 @@ export const SENSITIVE_NAMES = [
   'private_key_id', 'api_hash', 'secret_id', 'encrypt', 'requirepass', 'masterauth', 'pgpass', 'wpa_psk', 'wep_key0', 'wep_key1', 'wep_key2', 'wep_key3',
   'unseal_key', 'recovery_key', 'root_token', 'otp_secret', 'totp_secret', 'mfa_secret', 'master_key',
   'access_key_id', 'aws_access_key_id', 'vault_secret_id', 'approle_secret_id',
+  // kickstart's and slapd.conf's root password.
+  'rootpw',
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
@@ -52,7 +54,11 @@ export const TRAILING_QUALIFIERS = [
   'previous', 'current', 'next', 'primary', 'secondary', 'backup', 'main', 'default', 'value', 'val', 'plain', 'plaintext', 'raw', 'b64', 'base64', 'hex', 'enc',
   'encoded', 'str', 'string', 'override', 'admin', 'root', 'master', 'user', 'ro', 'rw', 'readonly', 'write', 'read', 'eu', 'us', 'internal', 'external',
   'global', 'env', 'var', 'alt', 'temp', 'tmp',
+  'replica', 'replicas', 'release', 'svc', 'escaped', 'quoted', 'urlencoded', 'utf8', 'ascii', 'bytes',
 ];
+
+/** Words after `url` or `uri` that make it an encoding, not an address: DB_PASSWORD_URL_ENCODED holds the password, URL-encoded. */
+export const ENCODING_AFTER_URL = ['encoded', 'escaped', 'safe', 'quoted'];
 
 /** Names whose values are identifiers or digests, never secrets, even when they look random (x-amz-id-2, nonce, integrity). */
 export const NOT_SECRET_WORDS = [
@@ -108,6 +114,7 @@ const KEY_QUALIFIER_SET = new Set(KEY_QUALIFIERS);
 const TRAILING_SET = new Set(TRAILING_QUALIFIERS);
 const NOT_BEFORE_SET = new Set(NOT_SECRET_BEFORE);
 const NOT_SECRET_SET = new Set(NOT_SECRET_WORDS);
+const ENCODING_AFTER_URL_SET = new Set(ENCODING_AFTER_URL);
 const PLACEHOLDER_SET = new Set(PLACEHOLDER_VALUES);
 /** Longest placeholder value. */
 const MAX_PLACEHOLDER = Math.max(...PLACEHOLDER_VALUES.map((v) => v.length));
@@ -131,11 +138,14 @@ export function nameWords(name: string): string[] {
     .filter(Boolean);
 }
 
+// Not auth0 (a vendor's name: AUTH0_DOMAIN, withAuth0).
+const GLUED_NUMBER = /(?<=[a-z]{2})(?<!auth)\d{1,3}$/;
 const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|writekey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
 
 /** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
 function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {
-  const w = words[i];
+  // smtpPassword2, password2, token3: a number glued to the word counts it, as a _2 after it would.
+  const w = GLUED_NUMBER.test(words[i]) ? words[i].replace(GLUED_NUMBER, '') : words[i];
   if (SENSITIVE_WORD_SET.has(w)) return w === 'pwd' && words.length === 1 ? 'last' : 'strong';
   if (SENSITIVE_LAST_SET.has(w)) {
     // "pass" and "auth" alone are too common as words (pass=1, auth=oauth2); they count after another word (DB_PW, db_pass).
@@ -160,7 +170,9 @@ function sensitiveName(name: string): boolean {
     const kind = sensitiveAt(words, i);
     if (kind === 'strong' || (kind === 'last' && onlyQualifiers)) return true;
     const w = words[i];
-    if (NOT_AFTER_SET.has(w) || (w === 'key' && i + 1 < words.length && words[i + 1] === 'id')) return false;
+    const encoding = (w === 'url' || w === 'uri') && i + 1 < words.length && ENCODING_AFTER_URL_SET.has(words[i + 1]);
+    if ((NOT_AFTER_SET.has(w) && !encoding) || (w === 'key' && i + 1 < words.length && words[i + 1] === 'id')) return false;
+    if (encoding) continue;
     if (!(TRAILING_SET.has(w) || /^v?\d{1,3}$/.test(w))) onlyQualifiers = false;
   }
   return false;
@@ -292,7 +304,8 @@ export function isMessageAbout(v: string): boolean {
 }
 
 /** Image tags and versions (sealed-secrets-controller:0.27.0-debian-12-r2), the rest of a URL (credential.https://…). */
-const NOT_A_VALUE = /^(?:v?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\/\/\S{0,400})$/;
+// Also a bare long option (kickstart's `rootpw --lock`, `--iscrypted`): the next option, not a value.
+const NOT_A_VALUE = /^(?:v?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\/\/\S{0,400}|--[a-z][a-z-]{1,40})$/;
 const FILE_PATH = /^(?:~|\.{1,2})?\/(?:[\w.@-]{1,64}\/){0,20}[\w.@-]{1,64}\/?$/;
 const RELATIVE_PATH = /^(?:~|\.{1,2})\//;
 const SYSTEM_PATH = /^\/(?:var|etc|run|home|tmp|opt|usr|srv|mnt|root|Users|data|app|config|secrets|vault|certs?|keys)\//;

@@ -38,6 +38,8 @@ const DETECTOR_WORDS: [string, string][] = [
   ['<key>', 'plists'], ['value=', 'XML value attributes'], ['private-lines', 'PuTTY keys'], ['private-mac', 'PuTTY keys'],
   ['stdin', 'secrets echoed into --password-stdin and other stdin readers'], ['<<<', 'secrets given on stdin by a here-string'], ['sudo', 'sudo -S reads the password from stdin'],
   ['chpasswd', 'stdin readers'], ['cryptsetup', 'stdin readers'], ['kinit', 'stdin readers'], ['unlock', 'stdin readers'], ['ssh-add', 'stdin readers'],
+  ['-b ', 'curl -b cookies'], ['-b\t', 'curl -b cookies'], ['algolia', 'positional Algolia keys'], ['searchclient', 'positional Algolia keys'],
+  ['openvpn static key', 'OpenVPN static keys'], ['ssh2 encrypted', 'SSH2 private keys'],
 ];
 // Not words, shapes (screen.ts): a key-like run (random keys, WIF, product keys, hex keys), `://`, a line end or an escape
 // (transcripts, printed and decoded secrets, REPL echoes), `;` with `=` (cookie jars), four colons (pgpass), 31 commas

@@ -171,4 +171,10 @@ export const TOKEN_SHAPES: TokenShape[] = [
   // Ethereum RPC endpoints carry the project key in their path.
   { name: 'rpc-endpoint-key', example: 'mainnet.infura.io/v3/<key>, eth-mainnet.g.alchemy.com/v2/<key>', hints: ['infura.io/', 'alchemy.com/', 'alchemyapi.io/', 'quiknode.pro/'], re: /(?:infura\.io\/v3|alchemy\.com\/v2|alchemyapi\.io\/v2|quiknode\.pro)\/([A-Za-z0-9_-]{20,64})/g, group: 1 },
   { name: 'jwt', example: 'eyJ….eyJ….…', hints: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}/g },
+  { name: 'tencent-secret-id', example: 'AKID + 32-36 characters', hints: ['AKID'], re: /\bAKID[A-Za-z0-9]{32,36}\b/g, check: mixed },
+  { name: 'shippo-token', example: 'shippo_live_… shippo_test_…', hints: ['shippo_'], re: /\bshippo_(?:live|test)_[A-Za-z0-9]{32,64}\b/g },
+  // OpenVPN's tls-auth/tls-crypt static key: hex lines between its armor (a class that stops at the END line's dashes, bounded).
+  { name: 'openvpn-static-key', example: '-----BEGIN OpenVPN Static key V1----- … hex lines', hints: ['OpenVPN Static key'], re: /-----BEGIN OpenVPN Static key V\d-----[0-9A-Fa-f\s]{1,4096}(?:-----END OpenVPN Static key V\d-----)?/g },
+  // SSH.com / RFC 4716 private keys: ---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ---- (four dashes and blanks, not PEM's five).
+  { name: 'private-key', example: '---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----', hints: ['SSH2 ENCRYPTED PRIVATE KEY'], re: /---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----(?:[^-]|-(?!--- END)){1,20000}(?:---- END SSH2 ENCRYPTED PRIVATE KEY ----)?/g },
 ];
