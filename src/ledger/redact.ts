@@ -28,6 +28,7 @@ import { findGemCredentials } from './redaction/gem-credentials';
 import { findPromptedSecrets } from './redaction/prompted-secrets';
 import { findAskpassSecrets } from './redaction/askpass-scripts';
 import { findOnePasswordFields } from './redaction/onepassword-fields';
+import { findDebuggerEchoes } from './redaction/debugger-output';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -709,6 +710,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findOnePasswordFields(text, spans);
   findKeyBodies(text, spans);
   findReplEchoes(text, spans);
+  findDebuggerEchoes(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
