@@ -29,6 +29,8 @@ import { findPromptedSecrets } from './redaction/prompted-secrets';
 import { findAskpassSecrets } from './redaction/askpass-scripts';
 import { findOnePasswordFields } from './redaction/onepassword-fields';
 import { findDebuggerEchoes } from './redaction/debugger-output';
+import { findProtocolLogSecrets } from './redaction/protocol-logs';
+import { findNameValueReports } from './redaction/name-value-reports';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -711,6 +713,8 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findKeyBodies(text, spans);
   findReplEchoes(text, spans);
   findDebuggerEchoes(text, spans);
+  findProtocolLogSecrets(text, spans);
+  findNameValueReports(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
