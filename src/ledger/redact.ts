@@ -31,6 +31,7 @@ import { findOnePasswordFields } from './redaction/onepassword-fields';
 import { findDebuggerEchoes } from './redaction/debugger-output';
 import { findProtocolLogSecrets } from './redaction/protocol-logs';
 import { findNameValueReports } from './redaction/name-value-reports';
+import { findHtmlSecrets } from './redaction/html-secrets';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -715,6 +716,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findDebuggerEchoes(text, spans);
   findProtocolLogSecrets(text, spans);
   findNameValueReports(text, spans);
+  findHtmlSecrets(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
