@@ -10,6 +10,7 @@ import { redact as fullRedact, secretSpans } from '../src/ledger/redact';
 import { mayHoldSecret, SCREEN_MAX } from '../src/ledger/redaction/screen';
 import { LOOKALIKES, SECRETS } from './fixtures/redaction-causes';
 import { LOOKALIKES9, SECRETS9 } from './fixtures/redaction-causes9';
+import { LOOKALIKES10B, SECRETS10B } from './fixtures/redaction-causes10b';
 import { corpus } from './redaction/corpus';
 import { hostileInputs } from './redaction/hostile';
 
@@ -21,6 +22,8 @@ for (const [, t] of SECRETS) texts.push(t);
 for (const [, t] of LOOKALIKES) texts.push(t);
 for (const [, t] of SECRETS9) texts.push(t);
 for (const [, t] of LOOKALIKES9) texts.push(t);
+for (const [, t] of SECRETS10B) texts.push(t);
+for (const [, t] of LOOKALIKES10B) texts.push(t);
 for (const [, t] of hostileInputs(2048, 3)) texts.push(t);
 
 /** The text, each of its lines, each window of two and three lines, and each line's halves around a blank. */

@@ -32,6 +32,7 @@ import { findDebuggerEchoes } from './redaction/debugger-output';
 import { findProtocolLogSecrets } from './redaction/protocol-logs';
 import { findNameValueReports } from './redaction/name-value-reports';
 import { findHtmlSecrets } from './redaction/html-secrets';
+import { findTemplateDefaults } from './redaction/template-defaults';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -717,6 +718,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findProtocolLogSecrets(text, spans);
   findNameValueReports(text, spans);
   findHtmlSecrets(text, spans);
+  findTemplateDefaults(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
