@@ -37,7 +37,7 @@ const DETECTOR_WORDS: [string, string][] = [
   ['\ttrue\t', 'Netscape cookies.txt'], ['\tfalse\t', 'Netscape cookies.txt'], ['davfs', 'davfs2 secrets'], ['chap', 'chap-secrets'], ['pap-', 'pap-secrets'],
   ['<key>', 'plists'], ['value=', 'XML value attributes'], ['private-lines', 'PuTTY keys'], ['private-mac', 'PuTTY keys'],
   ['stdin', 'secrets echoed into --password-stdin and other stdin readers'], ['<<<', 'secrets given on stdin by a here-string'], ['sudo', 'sudo -S reads the password from stdin'],
-  ['setuser', 'redis MONITOR ACL SETUSER'], ['<master>', 'Maven settings-security.xml'],
+  ['setuser', 'redis MONITOR ACL SETUSER'], ['<master>', 'Maven settings-security.xml'], ['<!--', 'HTML comments with a login and password'],
   ['chpasswd', 'stdin readers'], ['cryptsetup', 'stdin readers'], ['kinit', 'stdin readers'], ['unlock', 'stdin readers'], ['ssh-add', 'stdin readers'],
 ];
 // Not words, shapes (screen.ts): a key-like run (random keys, WIF, product keys, hex keys), `://`, a line end or an escape
