@@ -38,7 +38,7 @@ const FRAGMENTS: [string, string][] = [
   ['html cells', '<td class="e">PASSWORD </td><td>'],
   ['html meta', '<meta name="api-key" content="'],
   ['html comments', '<!-- password: '],
-  ['url with spaces', 'x://u:a b c d e f '],
+  ['url with spaces', 'db://u:a b c d@h.x e f '], ['url with spaces, no host', 'db://u:a b c d e f g h i j k l m n '],
   ['backup codes', 'backup codes: 1a2b-3c4d '],
   ['recovery lines', 'Recovery codes:\n'],
   ['creds options', '--dest-creds a:'],

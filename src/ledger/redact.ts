@@ -33,6 +33,8 @@ import { findProtocolLogSecrets } from './redaction/protocol-logs';
 import { findNameValueReports } from './redaction/name-value-reports';
 import { findHtmlSecrets } from './redaction/html-secrets';
 import { findTemplateDefaults } from './redaction/template-defaults';
+import { findKvTables } from './redaction/kv-tables';
+import { findSpacedUrlPasswords } from './redaction/url-spaced-passwords';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -693,6 +695,7 @@ export function jsonUnescaped(text: string): { text: string; map: Int32Array; un
 function detect(text: string, spans: Span[], hints: Set<string> = presentHints(text)): void {
   findTokens(text, spans, hints);
   if (text.includes('://')) findUrlCredentials(text, spans);
+  if (text.includes('://')) findSpacedUrlPasswords(text, spans);
   findHeaders(text, spans);
   findCliSecrets(text, spans);
   findLineSecrets(text, spans);
@@ -719,6 +722,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findNameValueReports(text, spans);
   findHtmlSecrets(text, spans);
   findTemplateDefaults(text, spans);
+  findKvTables(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
