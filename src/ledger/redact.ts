@@ -35,6 +35,7 @@ import { findHtmlSecrets } from './redaction/html-secrets';
 import { findTemplateDefaults } from './redaction/template-defaults';
 import { findKvTables } from './redaction/kv-tables';
 import { findSpacedUrlPasswords } from './redaction/url-spaced-passwords';
+import { findBackupCodes } from './redaction/backup-codes';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -723,6 +724,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findHtmlSecrets(text, spans);
   findTemplateDefaults(text, spans);
   findKvTables(text, spans);
+  findBackupCodes(text, spans);
   findRepeatedSecrets(text, spans);
 }
 
