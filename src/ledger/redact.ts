@@ -36,6 +36,7 @@ import { findTemplateDefaults } from './redaction/template-defaults';
 import { findKvTables } from './redaction/kv-tables';
 import { findSpacedUrlPasswords } from './redaction/url-spaced-passwords';
 import { findBackupCodes } from './redaction/backup-codes';
+import { findDecoderLiterals } from './redaction/decoder-literals';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -725,6 +726,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findTemplateDefaults(text, spans);
   findKvTables(text, spans);
   findBackupCodes(text, spans);
+  findDecoderLiterals(text, spans, (decoded) => { const inside: Span[] = []; detect(decoded, inside); return inside.length > 0; });
   findRepeatedSecrets(text, spans);
 }
 

@@ -39,6 +39,7 @@ const DETECTOR_WORDS: [string, string][] = [
   ['stdin', 'secrets echoed into --password-stdin and other stdin readers'], ['<<<', 'secrets given on stdin by a here-string'], ['sudo', 'sudo -S reads the password from stdin'],
   ['setuser', 'redis MONITOR ACL SETUSER'], ['<master>', 'Maven settings-security.xml'], ['<!--', 'HTML comments with a login and password'],
   ['backup', '2FA backup codes'], ['recovery', '2FA recovery codes'], ['scratch', '2FA scratch codes'], ['emergency', '2FA emergency codes'],
+  ['base64', 'literals given to a decoder'], ['xxd', 'literals given to a decoder'],
   ['chpasswd', 'stdin readers'], ['cryptsetup', 'stdin readers'], ['kinit', 'stdin readers'], ['unlock', 'stdin readers'], ['ssh-add', 'stdin readers'],
 ];
 // Not words, shapes (screen.ts): a key-like run (random keys, WIF, product keys, hex keys), `://`, a line end or an escape
