@@ -37,6 +37,7 @@ import { findKvTables } from './redaction/kv-tables';
 import { findSpacedUrlPasswords } from './redaction/url-spaced-passwords';
 import { findBackupCodes } from './redaction/backup-codes';
 import { findDecoderLiterals } from './redaction/decoder-literals';
+import { findSplitLiterals } from './redaction/split-literals';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -726,6 +727,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findTemplateDefaults(text, spans);
   findKvTables(text, spans);
   findBackupCodes(text, spans);
+  findSplitLiterals(text, spans);
   findDecoderLiterals(text, spans, (decoded) => { const inside: Span[] = []; detect(decoded, inside); return inside.length > 0; });
   findRepeatedSecrets(text, spans);
 }
