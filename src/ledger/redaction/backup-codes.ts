@@ -35,7 +35,10 @@ function codesIn(text: string, s: number, e: number, out: [number, number][]): b
   return found.length > 0;
 }
 
+const HINT = /backup|recovery|scratch|emergency/i;
+
 export function findBackupCodes(text: string, spans: Span[]): void {
+  if (!HINT.test(text)) return;
   HEADING.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = scan(HEADING, text))) {

@@ -17,6 +17,7 @@ const REDIS_ACL = /"(?:ACL|acl)"[ \t]"(?:SETUSER|setuser)"((?:[ \t]"(?:[^"\\\n]|
 const REDIS_ACL_ANCHOR = /"setuser"/gi;
 const ACL_PASSWORD = /">((?:[^"\\\n]|\\.){1,512})"/g;
 const SET_PASSWORD_FOR = /\bSET[ \t]{1,4}PASSWORD[ \t]{1,4}FOR[ \t]{1,4}[^=\n]{1,200}=[ \t]{0,4}(?:PASSWORD[ \t]{0,2}\([ \t]{0,2})?'((?:[^'\\\n]|\\.|''){1,256})'/gi;
+const SET_PASSWORD_HINT = /password[ \t]{1,4}for\b/i;
 const SET_PASSWORD_ANCHOR = /password[ \t]{1,4}for\b/gi;
 
 function push(spans: Span[], start: number, v: string): void {
@@ -25,12 +26,12 @@ function push(spans: Span[], start: number, v: string): void {
 
 export function findProtocolLogSecrets(text: string, spans: Span[]): void {
   if (text.includes('"')) {
-    scanLines(REDIS_AUTH, REDIS_AUTH_ANCHOR, text, (m) => {
+    if (text.includes('"AUTH"') || text.includes('"auth"') || text.includes('"Auth"')) scanLines(REDIS_AUTH, REDIS_AUTH_ANCHOR, text, (m) => {
       const v = m[2] ?? m[1];
       push(spans, m.index + m[0].length - 1 - v.length, v);
     });
-    scanLines(REDIS_CONFIG, REDIS_CONFIG_ANCHOR, text, (m) => push(spans, m.index + m[0].length - 1 - m[1].length, m[1]));
-    scanLines(REDIS_ACL, REDIS_ACL_ANCHOR, text, (m) => {
+    if (text.includes('"CONFIG"') || text.includes('"config"')) scanLines(REDIS_CONFIG, REDIS_CONFIG_ANCHOR, text, (m) => push(spans, m.index + m[0].length - 1 - m[1].length, m[1]));
+    if (text.includes('SETUSER') || text.includes('setuser')) scanLines(REDIS_ACL, REDIS_ACL_ANCHOR, text, (m) => {
       const rules = m[1];
       const at = m.index + m[0].length - rules.length;
       ACL_PASSWORD.lastIndex = 0;
@@ -38,5 +39,5 @@ export function findProtocolLogSecrets(text: string, spans: Span[]): void {
       while ((p = ACL_PASSWORD.exec(rules))) push(spans, at + p.index + 2, p[1]);
     });
   }
-  if (text.includes("'")) scanLines(SET_PASSWORD_FOR, SET_PASSWORD_ANCHOR, text, (m) => push(spans, m.index + m[0].length - 1 - m[1].length, m[1]));
+  if (text.includes("'") && SET_PASSWORD_HINT.test(text)) scanLines(SET_PASSWORD_FOR, SET_PASSWORD_ANCHOR, text, (m) => push(spans, m.index + m[0].length - 1 - m[1].length, m[1]));
 }

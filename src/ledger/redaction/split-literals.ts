@@ -13,8 +13,12 @@ const CONCAT_ANCHOR = /[\w$][ \t]{0,4}\+[ \t]{0,4}[A-Za-z_$]/g;
 const TOKEN_PREFIX = /^(?:gh[pousr]_|github_pat_|glpat-|glptt-|xox[abposr]-|xapp-|sk-(?:proj-|ant-(?:api\d\d-)?)?|sk_(?:live|test)_|rk_(?:live|test)_|whsec_|AKIA|ASIA|hf_|npm_|pypi-|dop_v1_|shpat_|shpss_|SG\.|AIza|ya29\.|EAA|sq0atp-|sq0csp-)$/;
 const PART = /^[A-Za-z0-9_.+/=-]{4,200}$/;
 
+/** A literal that is a token prefix, alone in its quotes. */
+const PREFIX_LITERAL = /["'`](?:gh[pousr]_|github_pat_|glpat-|glptt-|xox[abposr]-|xapp-|sk-|sk_|rk_|whsec_|AKIA|ASIA|hf_|npm_|pypi-|dop_v1_|shpat_|shpss_|SG\.|AIza|ya29\.|EAA|sq0)/;
+
 export function findSplitLiterals(text: string, spans: Span[]): void {
-  if (!text.includes('=')) return;
+  // Nothing to join without a + (a concatenation) or a prefix literal.
+  if (!text.includes('=') || (!text.includes('+') && !PREFIX_LITERAL.test(text))) return;
   // Each literal assigned to a name, in order: the last one per name, and the token-prefix parts.
   const last = new Map<string, [number, number]>();
   let prefixAt = -1;

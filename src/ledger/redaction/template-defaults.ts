@@ -15,6 +15,7 @@ const NAME_BEFORE = /([A-Za-z_][\w.-]{0,63})["']?[ \t]{0,3}(?::|=|:=)[ \t]{0,3}[
 
 const MAVEN_MASTER = /<(master|password|passphrase|privateKey|keyPassword)>[ \t]{0,4}\{([A-Za-z0-9+/]{8,512}={0,2})\}[ \t]{0,4}<\/\1>/g;
 const MAVEN_ANCHOR = /<(?:master|password|passphrase|privateKey|keyPassword)>/g;
+const MAVEN_HINT = /<(?:master|password|passphrase|privateKey|keyPassword)>[ \t]{0,4}\{/;
 const MVN_ENCRYPT = /\bmvn\b[^\n]{0,200}(?:--encrypt-password|--encrypt-master-password|\s-ep\b|\s-emp\b)/g;
 const BRACED_LINE = /^[ \t]{0,4}\{([A-Za-z0-9+/]{8,512}={0,2})\}[ \t]*\r?$/;
 
@@ -30,7 +31,7 @@ function named(expr: string, text: string, at: number): boolean {
 }
 
 export function findTemplateDefaults(text: string, spans: Span[]): void {
-  if (text.includes('{{')) {
+  if (text.includes('{{') && (text.includes('default') || text.includes('|d') || text.includes('| d'))) {
     scanLines(DEFAULT, DEFAULT_ANCHOR, text, (m) => {
       const v = m[3];
       if (isPlaceholder(v) || !named(m[1], text, m.index)) return;
@@ -38,7 +39,7 @@ export function findTemplateDefaults(text: string, spans: Span[]): void {
       spans.push({ start, end: start + v.length, rule: 'template-default' });
     });
   }
-  if (text.includes('{')) {
+  if (MAVEN_HINT.test(text)) {
     scanLines(MAVEN_MASTER, MAVEN_ANCHOR, text, (m) => {
       const start = m.index + m[0].indexOf('{') + 1;
       spans.push({ start, end: start + m[2].length, rule: 'maven-encrypted' });
@@ -46,9 +47,8 @@ export function findTemplateDefaults(text: string, spans: Span[]): void {
   }
   if (text.includes('mvn')) {
     MVN_ENCRYPT.lastIndex = 0;
-    let m: RegExpExecArray | null;
     let from = 0;
-    while ((m = MVN_ENCRYPT.exec(text))) {
+    while (MVN_ENCRYPT.exec(text)) {
       work.reads += MVN_ENCRYPT.lastIndex - from;
       // The braced line among the next four (after the prompt).
       let ls = text.indexOf('\n', MVN_ENCRYPT.lastIndex) + 1;
