@@ -35,6 +35,16 @@ import { findProvisioningSecrets } from './redaction/provisioning';
 import { findLiteralConversions } from './redaction/literal-conversions';
 import { findCLiterals } from './redaction/c-literals';
 import { findBuildConfigFields } from './redaction/build-config-fields';
+import { findDebuggerEchoes } from './redaction/debugger-output';
+import { findProtocolLogSecrets } from './redaction/protocol-logs';
+import { findNameValueReports } from './redaction/name-value-reports';
+import { findHtmlSecrets } from './redaction/html-secrets';
+import { findTemplateDefaults } from './redaction/template-defaults';
+import { findKvTables } from './redaction/kv-tables';
+import { findSpacedUrlPasswords } from './redaction/url-spaced-passwords';
+import { findBackupCodes } from './redaction/backup-codes';
+import { findDecoderLiterals } from './redaction/decoder-literals';
+import { findSplitLiterals } from './redaction/split-literals';
 
 export { isSensitiveName, isPlaceholder };
 
@@ -699,6 +709,7 @@ export function jsonUnescaped(text: string): { text: string; map: Int32Array; un
 function detect(text: string, spans: Span[], hints: Set<string> = presentHints(text)): void {
   findTokens(text, spans, hints);
   if (text.includes('://')) findUrlCredentials(text, spans);
+  if (text.includes('://')) findSpacedUrlPasswords(text, spans);
   findHeaders(text, spans);
   findCliSecrets(text, spans);
   findLineSecrets(text, spans);
@@ -727,6 +738,15 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findBuildConfigFields(text, spans);
   findKeyBodies(text, spans);
   findReplEchoes(text, spans);
+  findDebuggerEchoes(text, spans);
+  findProtocolLogSecrets(text, spans);
+  findNameValueReports(text, spans);
+  findHtmlSecrets(text, spans);
+  findTemplateDefaults(text, spans);
+  findKvTables(text, spans);
+  findBackupCodes(text, spans);
+  findSplitLiterals(text, spans);
+  findDecoderLiterals(text, spans, (decoded) => { const inside: Span[] = []; detect(decoded, inside); return inside.length > 0; });
   findRepeatedSecrets(text, spans);
 }
 

@@ -227,7 +227,7 @@ function isHelpLine(text: string, flagStart: number, valueStart: number): boolea
   return HELP_REST.test(rest);
 }
 
-const AUTH_PAIR_FLAG = /^(?:auth|basic-?auth|http-?auth|auth-?user|credentials?|creds)$/i;
+const AUTH_PAIR_FLAG = /^(?:auth|basic-?auth|http-?auth|auth-?user|credentials?|creds|[a-z]{1,24}[-_](?:creds|credentials?))$/i;
 const USER_SECRET_PAIR = /^[^:\s]{1,128}:[^\s]{3,512}$/;
 
 /** Marks secret option values of known programs and of any option named like a secret. */

@@ -33,8 +33,8 @@ export const SENSITIVE_NAMES = [
   'private_key_id', 'api_hash', 'secret_id', 'encrypt', 'requirepass', 'masterauth', 'pgpass', 'wpa_psk', 'wep_key0', 'wep_key1', 'wep_key2', 'wep_key3',
   'unseal_key', 'recovery_key', 'root_token', 'otp_secret', 'totp_secret', 'mfa_secret', 'master_key',
   'access_key_id', 'aws_access_key_id', 'vault_secret_id', 'approle_secret_id',
-  // kickstart's and slapd.conf's root password.
-  'rootpw',
+  // slapd.conf's and ldap.conf's password directives.
+  'rootpw', 'olc_root_pw', 'olcrootpw', 'bindpw',
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */

@@ -5,7 +5,7 @@ import { isPlaceholder, isSensitiveName } from './names';
 import type { Span } from './text';
 import { scan, work } from './work';
 
-const PROMPT_LINE = /^(?:irb\([\w.-]{1,40}\):\d{1,5}[:>*]?[>*]?|\[\d{1,5}\] pry\([\w.-]{1,40}\)>|pry\([\w.-]{1,40}\)>|>>>|In \[\d{1,5}\]:|>)[ \t]{1,4}([^\n]{1,400})$/gm;
+const PROMPT_LINE = /^(?:irb\([\w.-]{1,40}\):\d{1,5}(?::\d{1,3})?[:>*]?[>*]?|iex\([\w.@-]{1,60}\)\d{1,5}>|[a-z][\w-]{0,40}\([\w-]{1,40}\)[>*]|\[\d{1,5}\] pry\([\w.-]{1,40}\)>|pry\([\w.-]{1,40}\)>|>>>|In \[\d{1,5}\]:|>)[ \t]{1,4}([^\n]{1,400})$/gm;
 const NAME = /[A-Za-z_][\w]{0,63}/g;
 // What the REPL prints: irb's => , IPython's Out[n]:, or the value alone; quoted or not.
 const ECHO = /^[ \t]{0,4}(?:=>[ \t]{0,2}|Out\[\d{1,5}\]:[ \t]{0,2})?(?:"((?:[^"\\\n]|\\.){1,4096})"|'((?:[^'\\\n]|\\.){1,4096})'|([^\s"'][^\s]{5,4095}))[ \t]*\r?$/;

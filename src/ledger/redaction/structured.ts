@@ -360,6 +360,7 @@ const VALUE_COLUMN = /^value$/i;
 const TRAILING_CR = /\r$/;
 
 function line(text: string, start: number, end: number, spans: Span[], table: { sep: string; cols: boolean[]; n: number } | undefined): typeof table {
+  start += diffPrefix(text, start, end);
   // Outside a table, a line that no pattern can start on ({"a": 1}, # a comment, <tag>) is neither sliced nor matched.
   if (!table) {
     let f = start;
@@ -482,6 +483,21 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     if (cols.some(Boolean)) return { sep, cols, n: cells.length };
   }
   return undefined;
+}
+
+/**
+ * The length of a diff line's prefix, which the line rules read past: `+` or `-` of a unified diff (hg, git, svn; not
+ * `+++`/`---` headers nor `--option`), `> ` or `< ` of a normal diff. A context line's blank is indentation already.
+ */
+function diffPrefix(text: string, start: number, end: number): number {
+  if (end - start < 3) return 0;
+  const c = text.charCodeAt(start);
+  const d = text.charCodeAt(start + 1);
+  if ((c === 43 || c === 45) && d !== c && d !== 32 && d !== 9) return 1;
+  if ((c === 43 || c === 45) && (d === 32 || d === 9) && text.charCodeAt(start + 2) !== 32 && text.charCodeAt(start + 2) !== 9) return 0; // `- name value`: a bullet, ROW reads it
+  if (c === 43 || c === 45) return d === c ? 0 : 1;
+  if ((c === 62 || c === 60) && d === 32) return 2;
+  return 0;
 }
 
 /** splitCells into CELLS (start, end per cell): the number of cells. */
