@@ -13,6 +13,9 @@ const PIPE_ANCHOR = /\|[ \t]{0,4}(?:openssl[ \t]{1,4})?(?:base64|xxd)\b/g;
 const SETTING = /([A-Za-z_][\w.-]{0,63})["']?[ \t]{0,3}(?:[:=][ \t]{0,3}|[ \t]{1,3})["']?\$\([ \t]{0,2}$/;
 const HEX = /^(?:[0-9a-fA-F]{2}){2,2048}$/;
 
+/** JSON (a token's header, a config blob): its colons are members, not user:secret. */
+const JSON_TEXT = /^\s*[{[]/;
+
 export function findDecoderLiterals(text: string, spans: Span[], holdsSecret: (decoded: string) => boolean): void {
   if (!text.includes('echo')) return;
   scanLines(PIPE, PIPE_ANCHOR, text, (m) => {
@@ -34,7 +37,7 @@ export function findDecoderLiterals(text: string, spans: Span[], holdsSecret: (d
       if (!HEX.test(lit)) return;
       decoded = Buffer.from(lit, 'hex').toString('latin1');
     } else decoded = Buffer.from(lit, 'base64').toString('latin1');
-    if (forSecret || isBasicCredential(lit) || (decoded.length >= 6 && holdsSecret(decoded)) || (decoded.includes(':') && isBasicCredential(Buffer.from(decoded, 'latin1').toString('base64')))) {
+    if (forSecret || isBasicCredential(lit) || (decoded.length >= 6 && holdsSecret(decoded)) || (decoded.includes(':') && !JSON_TEXT.test(decoded) && isBasicCredential(Buffer.from(decoded, 'latin1').toString('base64')))) {
       spans.push({ start, end: start + lit.length, rule: 'decoded-literal' });
     }
   });

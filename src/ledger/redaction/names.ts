@@ -536,7 +536,8 @@ function placeholderWords(s: string): boolean {
  * whatever the name around it, when it decodes to printable text with a colon and a non-empty secret.
  */
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-const PRINTABLE_USER_SECRET = /^[\x21-\x39\x3b-\x7e]{1,128}:[\x20-\x7e]{1,512}$/;
+// The user part holds no quote or bracket: base64 of JSON ({"region":"eu"}) is data, not user:secret.
+const PRINTABLE_USER_SECRET = /^[\x21\x23-\x39\x3b-\x5a\x5c\x5e-\x7a\x7c\x7e]{1,128}:[\x20-\x7e]{1,512}$/;
 
 export function isBasicCredential(v: string): boolean {
   if (v.length < 8 || v.length > 1024 || v.length % 4 !== 0 || !BASE64.test(v)) return false;
