@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // fails the run when a test left files in the repository's specs/
+    globalSetup: ['test/global-setup.ts'],
   },
 });
