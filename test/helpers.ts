@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 
@@ -19,6 +19,18 @@ export interface RunResult {
 
 export function tempDir(prefix = 'loom-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * A global npm prefix (pass it as npm_config_prefix) whose lib/node_modules
+ * holds loom, linked to this checkout as `npm link` leaves it: what
+ * `loom install --scope managed` needs to find. Without one it refuses.
+ */
+export function globalPrefixWithLoom(): string {
+  const prefix = tempDir('loom-global-');
+  mkdirSync(join(prefix, 'lib', 'node_modules'), { recursive: true });
+  symlinkSync(ROOT, join(prefix, 'lib', 'node_modules', 'loom-governance'));
+  return prefix;
 }
 
 /** Spawns a real child process with stdin piped; never asserts on time. */

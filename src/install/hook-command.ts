@@ -9,6 +9,8 @@
 // harness treats as a block. NODE_EXTRA_CA_CERTS is cleared for the hook
 // process: it makes no TLS call and the variable costs every Node start.
 
+import { MANAGED_MARK } from './managed-path';
+
 /** The package name in node_modules; the runner is at `<pkg>/hooks/run-hook.js`. */
 export const PACKAGE_NAME = 'loom-governance';
 export const RUNNER_IN_PACKAGE = 'hooks/run-hook.js';
@@ -36,8 +38,14 @@ export const INSTALL_HINT = `not installed in this project; run \`npm install\` 
 export type RunnerLocation =
   /** Committed project settings: found under node_modules from the project folder up. */
   | { kind: 'project' }
-  /** User or managed settings on one machine: this absolute path (a global install). */
-  | { kind: 'absolute'; runner: string };
+  /** User settings on one machine: this absolute path. */
+  | { kind: 'absolute'; runner: string }
+  /**
+   * Managed settings: the global install's runner, which every project on the
+   * machine shares. The command carries MANAGED_MARK, so a project or user
+   * copy of loom's hooks yields to it at run time (one record per event).
+   */
+  | { kind: 'managed'; runner: string };
 
 // Single quotes hold anything but a single quote.
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -50,6 +58,11 @@ export function hookCommand(harness: string, event: string, where: RunnerLocatio
   if (where.kind === 'absolute') {
     const r = shQuote(where.runner);
     return `[ -f ${r} ] || ${missing(`${where.runner} is missing; reinstall loom (npm install -g ${PACKAGE_NAME}). Blocked until then.`)}; ${node}; NODE_EXTRA_CA_CERTS= exec node ${r} ${args}`;
+  }
+  if (where.kind === 'managed') {
+    // The organisation's settings run the machine's global loom: when it is gone, an administrator reinstalls it.
+    const r = shQuote(where.runner);
+    return `[ -f ${r} ] || ${missing(`managed settings on this machine run loom from ${where.runner}, which is missing; an administrator reinstalls it with: sudo npm install -g ${PACKAGE_NAME}. Blocked until then.`)}; ${node}; ${MANAGED_MARK} NODE_EXTRA_CA_CERTS= exec node ${r} ${args}`;
   }
   const v = PROJECT_DIR_VARIABLE[harness];
   const start = v ? `\${${v}:-$PWD}` : '$PWD';

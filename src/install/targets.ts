@@ -9,6 +9,7 @@ import { EVENT_CONTRACTS } from '../contract/events';
 import type { HarnessName } from '../contract/types';
 import { codexRequirementsFile } from './codex-requirements';
 import { hookCommand, type RunnerLocation } from './hook-command';
+import { claudeManagedSettingsFile, managedDir } from './managed-path';
 
 export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'qwen' | 'droid' | 'crush';
 export type Scope = 'project' | 'user' | 'managed';
@@ -65,10 +66,10 @@ export function runnerLocation(scope: Scope, packRunner: string): RunnerLocation
  * or a staging image).
  */
 export function managedSettingsFile(harness: InstallHarness, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
-  const dir = (linux: string, mac: string, win: string) => env.LOOM_MANAGED_SETTINGS_DIR || (platform === 'darwin' ? mac : platform === 'win32' ? win : linux);
+  const dir = (linux: string, mac: string, win: string) => managedDir(linux, mac, win, env, platform);
   switch (harness) {
     case 'claude':
-      return join(dir('/etc/claude-code', '/Library/Application Support/ClaudeCode', 'C:\\Program Files\\ClaudeCode'), 'managed-settings.json');
+      return claudeManagedSettingsFile(env, platform);
     case 'codex':
       // requirements.toml (TOML, written by ./codex-requirements.ts, not the JSON merger).
       return codexRequirementsFile(env, platform);
