@@ -39,7 +39,18 @@ export function changes(before: Map<string, string>, after: Map<string, string>)
   return out.sort();
 }
 
+/**
+ * Variables a harness sets for the commands it runs: a test run started by an
+ * agent working on loom (this repository's own .claude/settings.json governs
+ * it) must not hand them to the hooks and CLIs the tests start, or their
+ * records and handoffs would land in this repository instead of the tests'
+ * temp projects. Cleared here, in the main process, before the test workers
+ * are forked (they inherit the environment).
+ */
+export const HARNESS_VARIABLES = ['CLAUDE_PROJECT_DIR', 'GEMINI_PROJECT_DIR', 'CURSOR_PROJECT_DIR', 'QWEN_PROJECT_DIR', 'FACTORY_PROJECT_DIR', 'CRUSH_PROJECT_DIR', 'LOOM_PROJECT_DIR', 'LOOM_CONFIG', 'LOOM_HARNESS', 'LOOM_HOOK_SCOPE', 'LOOM_MANAGED_SETTINGS_DIR'];
+
 export default function setup(): () => void {
+  for (const v of HARNESS_VARIABLES) delete process.env[v];
   const before = snapshot();
   return () => {
     const diff = changes(before, snapshot());

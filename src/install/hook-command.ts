@@ -45,7 +45,13 @@ export type RunnerLocation =
    * machine shares. The command carries MANAGED_MARK, so a project or user
    * copy of loom's hooks yields to it at run time (one record per event).
    */
-  | { kind: 'managed'; runner: string };
+  | { kind: 'managed'; runner: string }
+  /**
+   * loom's own repository (its package.json is loom's): the checkout's own
+   * runner, found from the project folder up, built by npm ci. It governs
+   * the agents that work on loom.
+   */
+  | { kind: 'self' };
 
 // Single quotes hold anything but a single quote.
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -66,6 +72,9 @@ export function hookCommand(harness: string, event: string, where: RunnerLocatio
   }
   const v = PROJECT_DIR_VARIABLE[harness];
   const start = v ? `\${${v}:-$PWD}` : '$PWD';
+  if (where.kind === 'self') {
+    return `d="${start}"; while [ -n "$d" ] && { [ ! -f "$d/${RUNNER_IN_PACKAGE}" ] || [ ! -f "$d/dist/runner.js" ]; }; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing('this checkout of loom is not built; run npm ci (it builds dist/). Blocked until then.')}; ${node}; NODE_EXTRA_CA_CERTS= exec node "$d/${RUNNER_IN_PACKAGE}" ${args}`;
+  }
   return `d="${start}"; while [ -n "$d" ] && [ ! -f "$d/${RUNNER_FROM_PROJECT}" ]; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing(INSTALL_HINT)}; ${node}; NODE_EXTRA_CA_CERTS= exec node "$d/${RUNNER_FROM_PROJECT}" ${args}`;
 }
 

@@ -103,7 +103,7 @@ export function installHarness(o: InstallOptions): InstallResult {
   const dry = Boolean(o.dryRun);
   const verb = remove ? 'uninstall' : 'install';
   const suffix = dry ? ' (dry run)' : '';
-  let where = runnerLocation(scope, packRunner());
+  let where = runnerLocation(scope, packRunner(), projectDir);
   const notes: string[] = [];
 
   if (harness === 'opencode' || harness === 'kilo') {
