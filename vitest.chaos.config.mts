@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // fails the run when a test left files in the repository's specs/
+    globalSetup: ['test/global-setup.ts'],
     fileParallelism: false,
     passWithNoTests: true,
   },

@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     setupFiles: ['test/setup-require-ts.ts'],
+    // fails the run when a test left files in the repository's specs/
+    globalSetup: ['test/global-setup.ts'],
   },
 });

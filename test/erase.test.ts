@@ -4,7 +4,7 @@
 // erased record as erased while any other change, to an erased record or
 // not, is still tampering. Real hook runner, real CLI, real SQLite files.
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -119,7 +119,7 @@ describe('loom erase', () => {
     // and the stored hash, to which the next record links, is the target hash.
     if (existsSync('/usr/bin/sqlite3') && existsSync('/usr/bin/sha256sum')) {
       const db = dbFile(project);
-      const sh = (cmd: string) => spawnSync('/bin/sh', ['-c', cmd], { encoding: 'utf8' }).stdout.trim();
+      const sh = (cmd: string) => execaSync('/bin/sh', ['-c', cmd], { reject: false, stripFinalNewline: false }).stdout.trim();
       const bodyHash = sh(`printf '%s' "$(sqlite3 '${db}' 'SELECT body FROM records WHERE seq=${row.seq}')" | sha256sum | cut -d' ' -f1`);
       const named = sh(`sqlite3 '${db}' "SELECT json_extract(body, '\$.erasure.erased_body_hash') || ' ' || json_extract(body, '\$.erasure.target_hash') FROM records WHERE json_extract(body, '\$.erasure.target_seq') = ${row.seq}"`);
       const stored = sh(`sqlite3 '${db}' 'SELECT hash FROM records WHERE seq=${row.seq}'`);

@@ -2,7 +2,7 @@
 // `loom ship --watch --otlp`, against a real HTTP collector on 127.0.0.1 that
 // checks the OTLP/HTTP JSON shape. Bodies must come back byte for byte with
 // their seq and hash, so a SIEM copy can be re-verified.
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -161,7 +161,7 @@ describe('OTLP export to a collector', { timeout: 120_000 }, () => {
     const p = tempDir('loom-otlp-watch-');
     appendRecords(p, 2500);
     const e = { ...process.env, ...env(), LOOM_TEAM_URL: '', PGPASSWORD: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' };
-    const start = () => spawn(process.execPath, [CLI, 'ship', '--watch', '--otlp', col.url, '--interval', '0.05', '--project-dir', p], { env: e, stdio: ['ignore', 'ignore', 'pipe'] });
+    const start = () => execa(process.execPath, [CLI, 'ship', '--watch', '--otlp', col.url, '--interval', '0.05', '--project-dir', p], { env: e, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false, extendEnv: false });
     const until = async (cond: () => boolean) => {
       for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 100));
     };

@@ -1,7 +1,7 @@
 // Nothing abnormal ends in "allow": the runner's catch-all, payload limits,
 // prototype names where tables are indexed, hostile project folders. Real
 // runner processes; a quick in-process fuzz (the chaos suite runs 10,000).
-import { spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { processStart } from '../src/ledger/journal-lock';
@@ -16,8 +16,8 @@ const dangerousDeep = (shape: Record<string, unknown>, depth = 5000) => JSON.str
 
 function records(project: string): Record<string, unknown>[] {
   // Records reach the database when the journal is folded: fold first, as a reader would.
-  const f = spawnSync(process.execPath, [CLI, 'fold', '--project-dir', project], { encoding: 'utf8' });
-  if (f.status !== 0) throw new Error(`loom fold: ${f.stderr}`);
+  const f = execaSync(process.execPath, [CLI, 'fold', '--project-dir', project], { reject: false, stripFinalNewline: false });
+  if (f.exitCode !== 0) throw new Error(`loom fold: ${f.stderr}`);
   const db = new Database(join(project, '.loom', 'compliance', 'ledger.db'), { readonly: true });
   try {
     return (db.prepare('SELECT body FROM records ORDER BY seq').all() as { body: string }[]).map((r) => JSON.parse(r.body));
@@ -149,13 +149,10 @@ function gitProject(): string {
 }
 
 function hook(wrapper: string, body: string, env: NodeJS.ProcessEnv, args: string[] = []) {
-  const r = spawnSync(wrapper, args, {
-    input: body,
-    encoding: 'utf8',
+  const r = execaSync(wrapper, args, { input: body,
     timeout: 15_000,
-    env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, timedOut: r.error !== undefined };
+    env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env }, reject: false, stripFinalNewline: false });
+  return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut };
 }
 
 const dangerous = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd });
@@ -187,14 +184,14 @@ describe('a checkpoint folder that cannot be made (finding 2)', () => {
     expect(s.timedOut).toBe(false);
     expect(s.code).toBe(0);
     expect(s.stderr).toMatch(/checkpoint .*under \/proc/);
-    const cp = spawnSync(process.execPath, [CLI, 'checkpoint', '--project-dir', project], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, ...env } });
-    expect(cp.error).toBeUndefined();
-    expect(cp.status).toBe(1);
+    const cp = execaSync(process.execPath, [CLI, 'checkpoint', '--project-dir', project], { timeout: 15_000, env: { ...process.env, ...env }, reject: false, stripFinalNewline: false });
+    expect(cp.timedOut).toBe(false);
+    expect(cp.exitCode).toBe(1);
     expect(cp.stderr.trim().split('\n')).toHaveLength(1);
     for (const out of ['/proc/nope/x.html', '/etc/passwd/x.html']) {
-      const rep = spawnSync(process.execPath, [CLI, 'report', '--project-dir', project, '--out', out], { encoding: 'utf8', timeout: 15_000 });
-      expect(rep.error).toBeUndefined();
-      expect(rep.status).toBe(1);
+      const rep = execaSync(process.execPath, [CLI, 'report', '--project-dir', project, '--out', out], { timeout: 15_000, reject: false, stripFinalNewline: false });
+      expect(rep.timedOut).toBe(false);
+      expect(rep.exitCode).toBe(1);
       expect(rep.stderr.trim().split('\n')).toHaveLength(1);
       expect(rep.stderr).toMatch(out.startsWith('/proc') ? /under \/proc/ : /is not a folder/);
     }
@@ -240,7 +237,7 @@ describe('configuration errors and empty payloads on a guard (findings 11, 12)',
 describe('a journal.lock that names no live owner (findings 5, 13)', () => {
   const post = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: {}, cwd });
   const harmless = (cwd: string) => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd });
-  const doctor = (project: string) => spawnSync(process.execPath, [CLI, 'doctor', '--project-dir', project], { encoding: 'utf8', timeout: 30_000 });
+  const doctor = (project: string) => execaSync(process.execPath, [CLI, 'doctor', '--project-dir', project], { timeout: 30_000, reject: false, stripFinalNewline: false });
 
   for (const content of ['garbage', '999999', '']) {
     it(`a lock holding ${JSON.stringify(content)} is set aside at once: no wait, nothing lost, doctor names it first`, () => {
@@ -283,7 +280,7 @@ describe('a journal.lock that names no live owner (findings 5, 13)', () => {
     writeFileSync(join(project, '.loom', 'compliance'), 'not a folder');
     const d = doctor(project);
     expect(d.stdout).toMatch(/FAIL ledger writable: .* hooks cannot record/);
-    expect(d.status).not.toBe(0);
+    expect(d.exitCode).not.toBe(0);
   });
 });
 
@@ -295,8 +292,8 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
     symlinkSync('/etc', join(links, 'etclink'));
     const cwds = [join(links, 'etclink'), '/usr/share', '/var', '/bin', home];
     for (const cwd of cwds) {
-      const r = spawnSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), encoding: 'utf8', cwd: project, env: { ...process.env, HOME: home, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
-      expect(r.status, `${cwd}: ${r.stderr}`).toBe(0);
+      const r = execaSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), cwd: project, env: { ...process.env, HOME: home, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' }, reject: false, stripFinalNewline: false });
+      expect(r.exitCode, `${cwd}: ${r.stderr}`).toBe(0);
     }
     for (const d of ['/etc', '/usr/share', '/var', '/bin', home]) expect(existsSync(join(d, '.loom')), d).toBe(false);
     expect(records(project)).toHaveLength(cwds.length);
@@ -308,8 +305,8 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
     const sub = join(project, 'src');
     mkdirSync(sub);
     for (const cwd of [plain, sub]) {
-      const r = spawnSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), encoding: 'utf8', cwd: project, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
-      expect(r.status, r.stderr).toBe(0);
+      const r = execaSync(GUARD, [], { input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd }), cwd: project, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' }, reject: false, stripFinalNewline: false });
+      expect(r.exitCode, r.stderr).toBe(0);
     }
     expect(existsSync(join(plain, '.loom', 'compliance', 'journal.log'))).toBe(true);
     expect(existsSync(join(sub, '.loom', 'compliance', 'journal.log'))).toBe(true);
@@ -317,8 +314,8 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
   });
 
   it('a system folder named as the project (a flag or the process cwd) is refused: a block with one reason, nothing created', () => {
-    const r = spawnSync(GUARD, ['--project-dir', '/usr/share'], { input: dangerous('/usr/share'), encoding: 'utf8', env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '' } });
-    expect(r.status).toBe(2);
+    const r = execaSync(GUARD, ['--project-dir', '/usr/share'], { input: dangerous('/usr/share'), env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '' }, reject: false, stripFinalNewline: false });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/project folder \/usr\/share is a system folder/);
     expect(existsSync('/usr/share/.loom')).toBe(false);
   });
@@ -347,14 +344,14 @@ function ledgerOf(n: number, env: NodeJS.ProcessEnv = {}): string {
     const r = hook(GUARD, JSON.stringify({ session_id: 't', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `echo r${i}` }, cwd: project }), { CLAUDE_PROJECT_DIR: project, LOOM_CHECKPOINT_EVERY: '10', ...env });
     if (r.code !== 0) throw new Error(r.stderr);
   }
-  const f = spawnSync(process.execPath, [CLI, 'fold', '--project-dir', project], { encoding: 'utf8' });
-  if (f.status !== 0) throw new Error(f.stderr);
+  const f = execaSync(process.execPath, [CLI, 'fold', '--project-dir', project], { reject: false, stripFinalNewline: false });
+  if (f.exitCode !== 0) throw new Error(f.stderr);
   return project;
 }
 
 const verifyJson = (project: string) => {
-  const r = spawnSync(process.execPath, [CLI, 'verify', '--project-dir', project, '--json'], { encoding: 'utf8' });
-  return { status: r.status, out: JSON.parse(r.stdout) as { status: string; problem?: { seq: number; kind: string } } };
+  const r = execaSync(process.execPath, [CLI, 'verify', '--project-dir', project, '--json'], { reject: false, stripFinalNewline: false });
+  return { status: r.exitCode, out: JSON.parse(r.stdout) as { status: string; problem?: { seq: number; kind: string } } };
 };
 
 describe('verify names the right kind (finding 8)', () => {

@@ -4,7 +4,8 @@
 // payloads and must print, exit and record the same; the fallback must hold
 // when the daemon is stopped, killed -9 mid-request, a stale socket file, or
 // answers garbage. Every process is real (daemon, curl, sh, node).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execa, execaSync } from 'execa';
+import { type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ chmodSync(runtime, 0o700);
 const noNode = join(root, 'bin-no-node');
 mkdirSync(noNode);
 for (const tool of ['curl', 'head', 'rm']) {
-  const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+  const found = execaSync('sh', ['-c', `command -v ${tool}`], { reject: false, stripFinalNewline: false }).stdout.trim();
   symlinkSync(found, join(noNode, tool));
 }
 
@@ -204,7 +205,7 @@ describe('the fast path through a warm daemon', () => {
 });
 
 /** A stand-in daemon on a socket: behaves as told, for the cases a real one must never produce. */
-function fakeDaemon(sock: string, behaviour: 'garbage' | 'half' | 'json' | 'status-500' | 'die'): Promise<ChildProcess> {
+function fakeDaemon(sock: string, behaviour: 'garbage' | 'half' | 'json' | 'status-500' | 'die'): Promise<{ d: ChildProcess }> {
   const code = `
     const http = require('node:http');
     // A socket file left by a stand-in killed with -9 before.
@@ -221,9 +222,10 @@ function fakeDaemon(sock: string, behaviour: 'garbage' | 'half' | 'json' | 'stat
       });
     });
     s.listen(process.argv[1], () => process.stdout.write('ready\\n'));`;
-  const child = spawn(process.execPath, ['-e', code, sock, behaviour], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = execa(process.execPath, ['-e', code, sock, behaviour], { stdio: ['ignore', 'pipe', 'inherit'], reject: false, stripFinalNewline: false });
   return new Promise((resolve, reject) => {
-    child.stdout!.once('data', () => resolve(child));
+    // an execa subprocess is itself a promise: resolving with it bare would wait for the daemon to exit
+    child.stdout!.once('data', () => resolve({ d: child }));
     child.once('exit', (code) => reject(new Error(`the stand-in daemon exited (${code}) before listening`)));
   });
 }
@@ -244,7 +246,7 @@ describe('the fallback to the Node runner', () => {
   });
 
   it('a stale socket file (daemon killed with -9): Node answers; daemon start removes it', async () => {
-    const d = await fakeDaemon(socket, 'garbage');
+    const { d } = await fakeDaemon(socket, 'garbage');
     d.kill('SIGKILL');
     await new Promise((r) => d.once('exit', r));
     expect(statSync(socket).isSocket()).toBe(true);
@@ -259,7 +261,7 @@ describe('the fallback to the Node runner', () => {
 
   for (const behaviour of ['die', 'garbage', 'half', 'json', 'status-500'] as const) {
     it(`a daemon that ${behaviour === 'die' ? 'is killed -9 mid-request' : `answers ${behaviour}`}: never an allow, Node judges the full payload`, async () => {
-      const d = await fakeDaemon(socket, behaviour);
+      const { d } = await fakeDaemon(socket, behaviour);
       try {
         // A large payload, so a half-read stdin would show.
         const big = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /', description: 'x'.repeat(300_000) }, cwd: project });
@@ -274,7 +276,7 @@ describe('the fallback to the Node runner', () => {
   it('a payload with NUL bytes and invalid UTF-8 reaches Node byte for byte', async () => {
     const bad = Buffer.concat([Buffer.from('{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /'), Buffer.from([0, 0xff, 0xfe]), Buffer.from('"}}')]);
     const direct = await run(process.execPath, [join(ROOT, 'hooks', 'run-hook.js'), 'pre-tool-guard'], bad, { ...baseEnv }, project);
-    const d = await fakeDaemon(socket, 'garbage');
+    const { d } = await fakeDaemon(socket, 'garbage');
     try {
       const viaWrapper = await wrapper('pre-tool-guard', bad);
       expect({ code: viaWrapper.code, stdout: viaWrapper.stdout, stderr: viaWrapper.stderr }).toEqual({ code: direct.code, stdout: direct.stdout, stderr: direct.stderr });
@@ -288,7 +290,7 @@ describe('the fallback to the Node runner', () => {
     const pidFile = socket.replace(/\.sock$/, '.pid');
     for (const stale of [false, true]) {
       if (stale) {
-        const d = await fakeDaemon(socket, 'garbage');
+        const { d } = await fakeDaemon(socket, 'garbage');
         d.kill('SIGKILL');
         await new Promise((r) => d.once('exit', r));
         expect(statSync(socket).isSocket()).toBe(true);
@@ -318,6 +320,6 @@ describe('the fallback to the Node runner', () => {
 
 afterAll(() => {
   // Leave no daemon behind whatever failed above.
-  spawnSync(process.execPath, [CLI, 'daemon', 'stop', '--project-dir', project], { env: { ...process.env, ...baseEnv } });
+  execaSync(process.execPath, [CLI, 'daemon', 'stop', '--project-dir', project], { env: { ...process.env, ...baseEnv }, reject: false, stripFinalNewline: false });
   writeFileSync(join(root, 'done'), '');
 });

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 
@@ -21,24 +21,31 @@ export function tempDir(prefix = 'loom-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Spawns a real child process with stdin piped; never asserts on time. */
-export function run(cmd: string, args: string[], stdin: string | Buffer | null, env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<RunResult> {
-  return new Promise((res, rej) => {
-    const child = spawn(cmd, args, {
-      cwd: cwd ?? ROOT,
-      env: { ...process.env, LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', rej);
-    child.on('close', (code) => res({ code, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    if (stdin !== null) child.stdin.end(stdin);
-    else child.stdin.end();
+/**
+ * A global npm prefix (pass it as npm_config_prefix) whose lib/node_modules
+ * holds loom, linked to this checkout as `npm link` leaves it: what
+ * `loom install --scope managed` needs to find. Without one it refuses.
+ */
+export function globalPrefixWithLoom(): string {
+  const prefix = tempDir('loom-global-');
+  mkdirSync(join(prefix, 'lib', 'node_modules'), { recursive: true });
+  symlinkSync(ROOT, join(prefix, 'lib', 'node_modules', 'loom-governance'));
+  return prefix;
+}
+
+/** Spawns a real child process (execa) with stdin piped; never asserts on time. */
+export async function run(cmd: string, args: string[], stdin: string | Buffer | null, env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<RunResult> {
+  const r = await execa(cmd, args, {
+    cwd: cwd ?? ROOT,
+    env: { LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env },
+    input: stdin ?? '',
+    reject: false,
+    stripFinalNewline: false,
+    maxBuffer: 1024 * 1024 * 1024,
   });
+  // A process that could not start at all (no such program) is the caller's error, as before.
+  if (r.exitCode === undefined && r.signal === undefined) throw r;
+  return { code: r.exitCode ?? null, stdout: r.stdout, stderr: r.stderr };
 }
 
 export function runHook(args: string[], payload: unknown, env: NodeJS.ProcessEnv = {}): Promise<RunResult> {

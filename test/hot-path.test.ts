@@ -4,7 +4,7 @@
 // (folding happens in a detached child every LOOM_FOLD_EVERY records), and the
 // guard, running without a watchdog thread, still ends past its work budget
 // in a block with a one-line reason.
-import { spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,13 +36,13 @@ const payload = (project: string, command: string) => JSON.stringify({ session_i
 /** One hook call under strace (this process only, not children): the files it opened and renamed. */
 function traced(project: string, env: NodeJS.ProcessEnv, command: string): { code: number | null; stderr: string; opened: string[]; renamed: string[]; threads: number } {
   const log = join(tempDir('loom-strace-'), 'trace');
-  const r = spawnSync('strace', ['-qq', '-e', 'trace=openat,open,rename,renameat,renameat2,clone,clone3', '-o', log, WRAPPER], { input: payload(project, command), env, encoding: 'utf8' });
-  if (r.error) throw r.error;
+  const r = execaSync('strace', ['-qq', '-e', 'trace=openat,open,rename,renameat,renameat2,clone,clone3', '-o', log, WRAPPER], { input: payload(project, command), env, reject: false, stripFinalNewline: false, extendEnv: false });
+  if (r.exitCode === undefined && !r.signal) throw new Error(r.message);
   // The wrapper execs node: the traced process is the hook itself; a detached fold child is not followed.
   const lines = readFileSync(log, 'utf8').split('\n');
   const paths = (re: RegExp) => lines.filter((l) => re.test(l)).map((l) => /"([^"]*)"/.exec(l)?.[1] ?? '');
   return {
-    code: r.status,
+    code: r.exitCode ?? null,
     stderr: r.stderr,
     opened: paths(/^open(at)?\(/).filter((p) => !/ENOENT/.test(p)),
     renamed: lines.filter((l) => /^rename/.test(l)),
@@ -51,8 +51,8 @@ function traced(project: string, env: NodeJS.ProcessEnv, command: string): { cod
 }
 
 function verify(project: string, env: NodeJS.ProcessEnv): { status: number | null; stdout: string } {
-  const r = spawnSync(process.execPath, [CLI, 'verify', '--project-dir', project, '--json'], { env, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout };
+  const r = execaSync(process.execPath, [CLI, 'verify', '--project-dir', project, '--json'], { env, reject: false, stripFinalNewline: false, extendEnv: false });
+  return { status: r.exitCode ?? null, stdout: r.stdout };
 }
 
 describe('the command-hook path', () => {
@@ -73,7 +73,7 @@ describe('the command-hook path', () => {
       expect(c.renamed.filter((l) => /history|ledger\.db/.test(l))).toEqual([]);
     }
     // The third record crossed the threshold: the detached fold brings the database and history.json up.
-    for (let i = 0; i < 200 && !existsSync(join(compliance, 'history.json')); i++) spawnSync('sleep', ['0.05']);
+    for (let i = 0; i < 200 && !existsSync(join(compliance, 'history.json')); i++) execaSync('sleep', ['0.05'], { reject: false, stripFinalNewline: false });
     expect(existsSync(join(compliance, 'ledger.db'))).toBe(true);
     expect(existsSync(join(compliance, 'history.json'))).toBe(true);
     const v = verify(project, env);
@@ -89,7 +89,7 @@ describe('the command-hook path', () => {
     expect(quick.code).toBe(0);
     // Node's own threads only (those `node -e 0` starts), for a trivial and a budget-breaking command alike.
     const log = join(tempDir('loom-strace-'), 'trace');
-    spawnSync('strace', ['-qq', '-e', 'trace=clone,clone3', '-o', log, process.execPath, '-e', '0'], { env });
+    execaSync('strace', ['-qq', '-e', 'trace=clone,clone3', '-o', log, process.execPath, '-e', '0'], { env, reject: false, stripFinalNewline: false, extendEnv: false });
     const nodeThreads = readFileSync(log, 'utf8').split('\n').filter((l) => /^clone3?\(/.test(l)).length;
     expect(quick.threads).toBe(nodeThreads);
     expect(huge.threads).toBe(nodeThreads);

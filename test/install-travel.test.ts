@@ -6,9 +6,13 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookCommand, PROJECT_DIR_VARIABLE } from '../src/install/hook-command';
-import { CLI, ROOT, run, tempDir } from './helpers';
+import { CLI, globalPrefixWithLoom, ROOT, run, tempDir } from './helpers';
 
-const loom = (args: string[], env: NodeJS.ProcessEnv = {}) => run(process.execPath, [CLI, ...args], null, { HOME: tempDir('loom-home-'), ...env });
+// Managed settings name the global install: npm's global folder, here a temp prefix where loom is linked (npm link).
+const GLOBAL_PREFIX = globalPrefixWithLoom();
+const GLOBAL_RUNNER = join(GLOBAL_PREFIX, 'lib', 'node_modules', 'loom-governance', 'hooks', 'run-hook.js');
+
+const loom = (args: string[], env: NodeJS.ProcessEnv = {}) => run(process.execPath, [CLI, ...args], null, { HOME: tempDir('loom-home-'), npm_config_prefix: GLOBAL_PREFIX, ...env });
 
 const SETTINGS: Record<string, string> = { claude: '.claude/settings.json', codex: '.codex/hooks.json', gemini: '.gemini/settings.json', cursor: '.cursor/hooks.json' };
 const PRE_TOOL: Record<string, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', cursor: 'preToolUse' };
@@ -103,14 +107,14 @@ describe('committed hook commands travel and fail closed', () => {
 });
 
 describe('loom install --scope managed', () => {
-  it('claude: writes the managed settings file with this machine\'s runner, still failing closed if it goes away', async () => {
+  it('claude: writes the managed settings file with the global install\'s runner, still failing closed (saying how to reinstall it) if it goes away', async () => {
     const managed = tempDir('loom-managed-');
     const r = await loom(['install', '--harness', 'claude', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(join(managed, 'managed-settings.json'));
     const doc = JSON.parse(readFileSync(join(managed, 'managed-settings.json'), 'utf8'));
     const cmd = (doc.hooks.PreToolUse[0].hooks[0] as { command: string }).command;
-    expect(cmd).toContain(join(ROOT, 'hooks', 'run-hook.js'));
+    expect(cmd).toContain(GLOBAL_RUNNER);
     const project = tempDir();
     const denied = await asHarness('claude', cmd, project, bash('rm -rf ~', project));
     expect(denied.code).toBe(2);
@@ -121,9 +125,9 @@ describe('loom install --scope managed', () => {
     const doctor = await loom(['doctor', '--json', '--project-dir', proj], { LOOM_MANAGED_SETTINGS_DIR: managed });
     const scope = JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'scope claude');
     expect(scope.detail).toMatch(/^managed \(.*managed-settings\.json\), project \(.*\.claude\/settings\.json\): managed settings win/);
-    const gone = await asHarness('claude', cmd.split(join(ROOT, 'hooks')).join('/nonexistent/hooks'), project, bash('ls', project));
+    const gone = await asHarness('claude', cmd.split(GLOBAL_RUNNER).join('/nonexistent/hooks/run-hook.js'), project, bash('ls', project));
     expect(gone.code).toBe(2);
-    expect(gone.stderr).toContain('reinstall loom');
+    expect(gone.stderr).toContain('sudo npm install -g loom-governance');
   });
 
   it('gemini: system settings also pin hooksConfig.enabled (system wins over a user\'s false); an admin\'s false is refused in one line', async () => {
@@ -170,7 +174,7 @@ describe('loom install --scope managed', () => {
     expect(text).toContain('command = "acme-audit"');
     const cmds = [...text.matchAll(/^command = (".*")$/gm)].map((m) => JSON.parse(m[1]) as string).filter((c) => c.includes('--event PreToolUse'));
     expect(cmds).toHaveLength(1);
-    expect(cmds[0]).toContain(join(ROOT, 'hooks', 'run-hook.js'));
+    expect(cmds[0]).toContain(GLOBAL_RUNNER);
     const project = tempDir();
     const denied = await asHarness('codex', cmds[0], project, bash('rm -rf ~', project));
     expect(denied.code).toBe(2);

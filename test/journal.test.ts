@@ -1,7 +1,7 @@
 // The journal (the ledger's write path) and its lock, quick versions of the
 // chaos suite: real processes and files, seconds not minutes.
 import Database from 'better-sqlite3';
-import { spawn, spawnSync } from 'node:child_process';
+import { execa, execaSync } from 'execa';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { BEHAVE, bundledFixture, CLI, ROOT, run, tempDir, writeRegistry } from '
 const DRIVER = join(ROOT, 'test', 'fixtures', 'ledger-driver.ts');
 const dirOf = (project: string) => join(project, '.loom', 'compliance');
 const journalOf = (project: string) => join(dirOf(project), 'journal.log');
-const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env } });
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => execaSync(process.execPath, [CLI, ...args], { env: { ...process.env, LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '', ...env }, reject: false, stripFinalNewline: false });
 
 function drive(project: string, count: number, tag: string, env: NodeJS.ProcessEnv = {}) {
   return run(process.execPath, [bundledFixture(DRIVER), project, String(count), tag], null, env);
@@ -27,7 +27,7 @@ describe('the journal', () => {
     const lines = readFileSync(journalOf(project), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(5);
     const f = cli(['fold', '--project-dir', project]);
-    expect(f.status, f.stderr).toBe(0);
+    expect(f.exitCode, f.stderr).toBe(0);
     expect(f.stdout).toContain('folded 5 records');
     const db = new Database(join(dirOf(project), 'ledger.db'), { readonly: true });
     const rows = db.prepare('SELECT seq, hash, body FROM records ORDER BY seq').all() as { seq: number; hash: string; body: string }[];
@@ -47,7 +47,7 @@ describe('the journal', () => {
   it('a ledger written before the journal is continued from the database head', async () => {
     const project = tempDir();
     expect((await drive(project, 3, 'a')).code).toBe(0);
-    expect(cli(['fold', '--project-dir', project]).status).toBe(0);
+    expect(cli(['fold', '--project-dir', project]).exitCode).toBe(0);
     // An older loom: database only, no journal.
     const j = journalOf(project);
     rmSync(j);
@@ -75,7 +75,7 @@ describe('the journal', () => {
   it('a lock left by a writer that died holding it is broken by owner (pid gone), not waited out', async () => {
     const project = tempDir();
     mkdirSync(dirOf(project), { recursive: true });
-    const ghost = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    const ghost = execa(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { reject: false, stripFinalNewline: false });
     const pid = ghost.pid!;
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
@@ -149,7 +149,7 @@ describe('verify covers the journal', () => {
   const verify = (project: string) => {
     // --json with the journal as it is (a fold first would stop at the bad line anyway).
     const r = cli(['verify', '--project-dir', project, '--json']);
-    return { code: r.status, json: JSON.parse(r.stdout) };
+    return { code: r.exitCode, json: JSON.parse(r.stdout) };
   };
 
   it('an edited journal line is edited', async () => {
@@ -178,7 +178,7 @@ describe('verify covers the journal', () => {
 
   it('a folded line that no longer matches its database record is edited', async () => {
     const project = await journalWith(4);
-    expect(cli(['fold', '--project-dir', project]).status).toBe(0);
+    expect(cli(['fold', '--project-dir', project]).exitCode).toBe(0);
     rewrite(project, (ls) => ls.map((l) => l.replace(/^(\d+) [0-9a-f]{4}/, '$1 0000')));
     const r = verify(project);
     expect(r.code).toBe(1);

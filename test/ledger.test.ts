@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { spawn, spawnSync } from 'node:child_process';
+import { execa, execaSync } from 'execa';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ function tamper(project: string, fn: (db: Database.Database) => void): void {
 
 /** Folds the journal into the database (what any reader, the server or a hook's background fold does). */
 function fold(project: string, env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [CLI, 'fold', '--project-dir', project], { encoding: 'utf8', env: { ...process.env, LOOM_CHECKPOINT_DIR: '', LOOM_LEDGER_KEY: '', ...env } });
+  return execaSync(process.execPath, [CLI, 'fold', '--project-dir', project], { env: { ...process.env, LOOM_CHECKPOINT_DIR: '', LOOM_LEDGER_KEY: '', ...env }, reject: false, stripFinalNewline: false });
 }
 
 /** A project with n records, folded into the database. */
@@ -53,7 +53,7 @@ async function ledgerWith(n: number, env: NodeJS.ProcessEnv = {}): Promise<strin
   const r = await drive(project, n, 'm', env);
   expect(r.code, r.stderr).toBe(0);
   const f = fold(project, env);
-  expect(f.status, f.stderr).toBe(0);
+  expect(f.exitCode, f.stderr).toBe(0);
   return project;
 }
 
@@ -89,8 +89,8 @@ describe('canonical encoding and golden vectors', () => {
   it.skipIf(!existsSync('/usr/bin/sqlite3') || !existsSync('/usr/bin/sha256sum'))('an auditor re-derives every hash with the sqlite3 shell and sha256sum', async () => {
     const project = await ledgerWith(5);
     for (let seq = 1; seq <= 5; seq++) {
-      const r = spawnSync('/bin/sh', ['-c', `printf '%s' "$(sqlite3 '${dbPath(project)}' 'SELECT body FROM records WHERE seq=${seq}')" | sha256sum | cut -d' ' -f1`], { encoding: 'utf8' });
-      const stored = spawnSync('sqlite3', [dbPath(project), `SELECT hash FROM records WHERE seq=${seq}`], { encoding: 'utf8' }).stdout.trim();
+      const r = execaSync('/bin/sh', ['-c', `printf '%s' "$(sqlite3 '${dbPath(project)}' 'SELECT body FROM records WHERE seq=${seq}')" | sha256sum | cut -d' ' -f1`], { reject: false, stripFinalNewline: false });
+      const stored = execaSync('sqlite3', [dbPath(project), `SELECT hash FROM records WHERE seq=${seq}`], { reject: false, stripFinalNewline: false }).stdout.trim();
       expect(r.stdout.trim()).toBe(stored);
     }
   });
@@ -127,7 +127,7 @@ describe('store', () => {
     const r = await drive(project, 1, 'x');
     expect(r.code, r.stderr).toBe(0);
     const f = fold(project);
-    expect(f.status).not.toBe(0);
+    expect(f.exitCode).not.toBe(0);
     expect(f.stderr).toContain('newer than this loom');
     expect(readFileSync(join(project, '.loom/compliance/journal.log'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
@@ -138,7 +138,7 @@ describe('concurrency and crashes', () => {
     const project = tempDir();
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => drive(project, 100, `p${i}`)));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
-    expect(fold(project).status).toBe(0);
+    expect(fold(project).exitCode).toBe(0);
     const db = new Database(dbPath(project), { readonly: true });
     const { n, lo, hi } = db.prepare('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM records').get() as { n: number; lo: number; hi: number };
     db.close();
@@ -169,7 +169,7 @@ describe('concurrency and crashes', () => {
     while (appended < 200 && rounds < 400) {
       rounds++;
       driverJs ??= bundledFixture(DRIVER);
-      const child = spawn(process.execPath, [driverJs, project, String(200 - appended), `k${rounds}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = execa(process.execPath, [driverJs, project, String(200 - appended), `k${rounds}`], { stdio: ['ignore', 'pipe', 'pipe'], reject: false, stripFinalNewline: false });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       const wantKill = kills < 25;
@@ -196,7 +196,7 @@ describe('concurrency and crashes', () => {
     const v = verifyLedger(project);
     expect(v.status, JSON.stringify(v.problem)).toBe('intact');
     expect(v.records).toBe(200);
-    expect(fold(project).status).toBe(0);
+    expect(fold(project).exitCode).toBe(0);
     const view = readHistoryView(project);
     expect(view.map((r) => r.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
   });
@@ -367,7 +367,7 @@ describe('history.json and loom history', () => {
     const project = await ledgerWith(3);
     writeFileSync(join(project, '.loom/compliance/history.json'), 'garbage');
     await drive(project, 1, 'z');
-    expect(fold(project).status).toBe(0);
+    expect(fold(project).exitCode).toBe(0);
     expect(readHistoryView(project).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
   });
 
@@ -488,7 +488,7 @@ describe('the runner and a failing ledger', () => {
     expect(readFileSync(dbPath(project)).equals(junk)).toBe(true);
     const f = fold(project);
     expect(readFileSync(dbPath(project)).equals(junk)).toBe(true);
-    expect(f.status).not.toBe(0);
+    expect(f.exitCode).not.toBe(0);
   });
 
   it('a journal lock held past the wait: a blocking event blocks, a non-blocking one warns, nothing recorded is lost', async () => {
@@ -515,7 +515,7 @@ describe('the runner and a failing ledger', () => {
     const cfg = writeRegistry({ PreToolUse: [{ id: 'a', entry: BEHAVE, policy: { mode: 'ok' } }, { id: 'b', entry: BEHAVE, policy: { mode: 'deny', reason: 'nope' } }] });
     const r = await runHook(['--event', 'PreToolUse', '--config', cfg, '--project-dir', project], { ...preToolUse(), session_id: 'sess-xyz' });
     expect(r.code).toBe(2);
-    expect(fold(project).status).toBe(0);
+    expect(fold(project).exitCode).toBe(0);
     const view = readHistoryView(project);
     expect(view.map((x) => [x.hook_id, x.decision, x.session_id, x.event])).toEqual([
       ['a', 'deny', 'sess-xyz', 'PreToolUse'],

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +12,8 @@ const history = async (project: string) => JSON.parse((await run(process.execPat
 function gitRepo(): string {
   const dir = tempDir('loom-git-');
   const g = (...args: string[]) => {
-    const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
-    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    const r = execaSync('git', args, { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' }, reject: false, stripFinalNewline: false });
+    if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
     return r.stdout.trim();
   };
   g('init', '-q', '-b', 'main');
@@ -39,7 +39,7 @@ describe('sessions', () => {
     expect(ctx).toContain('Active spec: specs/login-flow');
     await hook('session-audit', { hook_event_name: 'SessionEnd', session_id: 's1', reason: 'exit', cwd: project });
     const [start, end] = await history(project);
-    const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).stdout.trim();
+    const head = execaSync('git', ['rev-parse', 'HEAD'], { cwd: project, reject: false, stripFinalNewline: false }).stdout.trim();
     expect(start.session).toMatchObject({ harness: 'claude', source: 'startup', model: 'claude-x', cwd: project, git_branch: 'main', git_head: head, active_spec: 'login-flow' });
     expect(end.session).toMatchObject({ reason: 'exit' });
     const checkpoints = readFileSync(join(project, '.loom/compliance/checkpoints.jsonl'), 'utf8').trim().split('\n');
@@ -80,13 +80,13 @@ describe('worktrees (real git)', () => {
   it('records creation, then what a removal leaves behind', async () => {
     const project = gitRepo();
     const wt = join(tempDir('loom-wt-'), 'feature');
-    expect(spawnSync('git', ['worktree', 'add', '-q', '-b', 'feature', wt], { cwd: project }).status).toBe(0);
+    expect(execaSync('git', ['worktree', 'add', '-q', '-b', 'feature', wt], { cwd: project, reject: false, stripFinalNewline: false }).exitCode).toBe(0);
     await hook('worktree-audit', { hook_event_name: 'WorktreeCreate', session_id: 's', worktree_path: wt, cwd: project });
     writeFileSync(join(wt, 'README.md'), 'changed\n');
     writeFileSync(join(wt, 'new.txt'), 'untracked\n');
     const dirty = await hook('worktree-audit', { hook_event_name: 'WorktreeRemove', session_id: 's', worktree_path: wt, cwd: project });
     expect(dirty.stderr).toContain('uncommitted changes');
-    expect(spawnSync('git', ['worktree', 'remove', '--force', wt], { cwd: project }).status).toBe(0);
+    expect(execaSync('git', ['worktree', 'remove', '--force', wt], { cwd: project, reject: false, stripFinalNewline: false }).exitCode).toBe(0);
     await hook('worktree-audit', { hook_event_name: 'WorktreeRemove', session_id: 's', worktree_path: wt, cwd: project });
     const [created, before, after] = await history(project);
     expect(created.worktree).toMatchObject({ worktree_path: wt, branch: 'feature', base_branch: 'main', source_dir: project });

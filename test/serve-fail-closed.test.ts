@@ -2,7 +2,8 @@
 // a huge command is analysed within a budget or refused (a block), stalled
 // bodies cannot hold every slot, a payload it cannot read is a 200 block on
 // events that can block. Real server process on 127.0.0.1.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execa } from 'execa';
+import { type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ afterEach(() => {
 
 function start(args: string[]): Promise<{ url: string; project: string }> {
   const project = tempDir();
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project, ...args], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project, ...args], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
   children.push(child);
   return listeningUrl(child).then((url) => ({ url, project }));
 }

@@ -1,7 +1,7 @@
 // loom serve's start and stop as a real process sees them: a SIGTERM at any
 // moment after the "listening" line is a clean stop (exit 0, the shutdown
 // line), never the process killed by the signal's default action.
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ function termRightAfterListening(delayMs: number): Promise<{ code: number | null
   const project = join(home, 'project');
   mkdirSync(project);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: isolatedEnv(home), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: isolatedEnv(home), stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false, extendEnv: false });
     let stderr = '';
     let sent = false;
     child.stderr!.on('data', (d) => {
@@ -59,7 +59,7 @@ describe('loom serve and a corrupt ledger database', () => {
     const project = join(home, 'project');
     mkdirSync(project);
     const env = { ...isolatedEnv(home), LOOM_INTEGRITY_CHECK_MS: '100' };
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false, extendEnv: false });
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
     try {

@@ -4,7 +4,8 @@
 // the request timeout; one oversized command leaves no state behind for the
 // next calls; a projects root that does not exist fails at start-up. Real
 // server process on 127.0.0.1 (red-team findings 1, 3, 4, 7, 14 of issue 13).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execa } from 'execa';
+import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -25,7 +26,7 @@ async function start(args: string[] = [], token = true): Promise<{ url: string; 
     mkdirSync(join(root, p));
     await run('git', ['init', '-q'], null, {}, join(root, p));
   }
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', root, ...args], { cwd: root, env: { ...process.env, LOOM_SERVE_TOKEN: token ? TOKEN : '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', root, ...args], { cwd: root, env: { ...process.env, LOOM_SERVE_TOKEN: token ? TOKEN : '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
   children.push(child);
   return listeningUrl(child).then((url) => ({ url, root }));
 }

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execa } from 'execa';
+import { type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
@@ -22,7 +23,7 @@ afterEach(() => {
 });
 
 function start(args: string[] = [], env: NodeJS.ProcessEnv = {}, project = tempDir()): Promise<Srv> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project, ...args], { env: { ...process.env, LOOM_SERVE_TOKEN: TOKEN, LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project, ...args], { env: { ...process.env, LOOM_SERVE_TOKEN: TOKEN, LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
   let err = '';
   const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
   return new Promise((resolve, reject) => {
@@ -136,7 +137,7 @@ describe('loom serve', () => {
     expect(badPre.status).toBe(200);
     expect(JSON.stringify(badPre.json)).toMatch(/"deny".*header turn-id/);
     const out = await new Promise<string>((resolve) => {
-      const c = spawn(process.execPath, [CLI, 'history', '--project-dir', s.project, '--json']);
+      const c = execa(process.execPath, [CLI, 'history', '--project-dir', s.project, '--json'], { reject: false, stripFinalNewline: false });
       let o = '';
       c.stdout.on('data', (d) => (o += d));
       c.on('close', () => resolve(o));
@@ -228,7 +229,7 @@ describe('loom serve', () => {
 
   it('without --project-dir, a payload cwd outside the projects root is refused', async () => {
     const root = tempDir('loom-root-');
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', root], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', root], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
     let err = '';
     const url = await new Promise<string>((resolve) => child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) resolve(m[1]); }));
     try {
@@ -271,7 +272,7 @@ describe('loom serve', () => {
   });
 
   it('refuses a non-loopback host without a token', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '0.0.0.0'], { env: { ...process.env, LOOM_SERVE_TOKEN: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--host', '0.0.0.0'], { env: { ...process.env, LOOM_SERVE_TOKEN: '' }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
     const code = await new Promise((r) => child.on('exit', r));
@@ -313,7 +314,7 @@ describe('loom serve', () => {
     }
     await Promise.all(work);
     const v = await new Promise<string>((resolve) => {
-      const c = spawn(process.execPath, [CLI, 'verify', '--project-dir', s.project, '--json']);
+      const c = execa(process.execPath, [CLI, 'verify', '--project-dir', s.project, '--json'], { reject: false, stripFinalNewline: false });
       let o = '';
       c.stdout.on('data', (d) => (o += d));
       c.on('close', () => resolve(o));
@@ -322,7 +323,7 @@ describe('loom serve', () => {
     expect(r.status).toBe('intact');
     const sessions = new Set<string>();
     const h = await new Promise<string>((resolve) => {
-      const c = spawn(process.execPath, [CLI, 'history', '--project-dir', s.project, '--json']);
+      const c = execa(process.execPath, [CLI, 'history', '--project-dir', s.project, '--json'], { reject: false, stripFinalNewline: false });
       let o = '';
       c.stdout.on('data', (d) => (o += d));
       c.on('close', () => resolve(o));
@@ -350,7 +351,7 @@ describe('loom serve', () => {
     const rs = await Promise.all(Array.from({ length: 100 }, (_, i) => call(s.url, '/hooks/PreToolUse', pre(`echo ${i}`), auth)));
     expect(rs.every((r) => r.status === 200)).toBe(true);
     const v = await new Promise<string>((resolve) => {
-      const c = spawn(process.execPath, [CLI, 'verify', '--project-dir', s.project, '--json']);
+      const c = execa(process.execPath, [CLI, 'verify', '--project-dir', s.project, '--json'], { reject: false, stripFinalNewline: false });
       let o = '';
       c.stdout.on('data', (d) => (o += d));
       c.on('close', () => resolve(o));
@@ -469,7 +470,7 @@ describe('loom serve', () => {
 describe('loom install --mode http', () => {
   it('wires Claude Code http hooks to the server with the token from an allowed env var, and removes them', async () => {
     const project = tempDir();
-    const run = (args: string[]) => new Promise<number | null>((r) => spawn(process.execPath, [CLI, ...args], { stdio: 'ignore' }).on('exit', r));
+    const run = (args: string[]) => new Promise<number | null>((r) => execa(process.execPath, [CLI, ...args], { stdio: 'ignore', reject: false, stripFinalNewline: false }).on('exit', r));
     expect(await run(['install', '--harness', 'claude', '--mode', 'http', '--url', 'http://127.0.0.1:7077', '--project-dir', project])).toBe(0);
     const doc = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
     expect(doc.hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'http', url: 'http://127.0.0.1:7077/hooks/PreToolUse', headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30 });

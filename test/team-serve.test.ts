@@ -5,7 +5,8 @@
 // a store that goes away makes PreToolUse a block with the reason and the
 // answers given meanwhile reach the store once it is back; the developer's
 // path is never looked up on the server's disk.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execa } from 'execa';
+import { type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -47,11 +48,9 @@ interface Served {
 function serve(extra: string[] = []): Promise<Served> {
   const home = tempDir('loom-team-serve-home-');
   const spool = join(home, 'spool');
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--team-url', writerUrl, '--token-file', tokenFile, '--spool-dir', spool, ...extra], {
-    cwd: home,
+  const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--team-url', writerUrl, '--token-file', tokenFile, '--spool-dir', spool, ...extra], { cwd: home,
     env: { ...process.env, HOME: home, XDG_STATE_HOME: join(home, 'state'), PGPASSWORD: WRITER_PW, LOOM_TEAM_URL: '', LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', LOOM_LEDGER_KEY: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+    stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
   children.push(child);
   let err = '';
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 // The team store against a real PostgreSQL (initdb'd for this file):
 // init, roles, shipping (idempotent, resumable, in order, exactly once),
 // forks and gaps named by the store, down-then-up, credentials.
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ describe('loom ship', { timeout: 180_000 }, () => {
 
   it('reads actor and repository from the record when it carries them, else from the git checkout at ship time (remote normalized, no credentials)', async () => {
     const p = projectWith(0);
-    const git = (args: string[]) => new Promise<void>((res) => spawn('git', ['-C', p, ...args], { stdio: 'ignore' }).on('close', () => res()));
+    const git = (args: string[]) => new Promise<void>((res) => execa('git', ['-C', p, ...args], { stdio: 'ignore', reject: false, stripFinalNewline: false }).on('close', () => res()));
     await git(['init', '-q', '-b', 'feature/x']);
     await git(['remote', 'add', 'origin', 'https://someone:s3cret@GitHub.com/Org/repo.git']);
     await git(['config', 'user.email', 'dev@example.com']);
@@ -173,7 +173,7 @@ describe('loom ship', { timeout: 180_000 }, () => {
 
   it('PostgreSQL down for a whole session, then up: a watching shipper delivers every record, in order, exactly once', async () => {
     const p = projectWith(100);
-    const child = spawn(process.execPath, [CLI, 'ship', '--watch', '--interval', '0.2', '--project-dir', p], { env: { ...process.env, ...writerEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = execa(process.execPath, [CLI, 'ship', '--watch', '--interval', '0.2', '--project-dir', p], { env: { ...process.env, ...writerEnv }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const waitFor = async (cond: () => Promise<boolean>, what: string) => {
@@ -207,7 +207,7 @@ describe('team views', { timeout: 180_000 }, () => {
     const b = projectWith(6);
     for (const [p, remote] of [[a, 'git@h.example:o/alpha.git'], [b, 'https://h.example/o/beta']]) {
       writeFileSync(join(p, '.loom', 'policy.json'), '{}');
-      await new Promise<void>((res) => spawn('sh', ['-c', `git -C ${p} init -q && git -C ${p} remote add origin ${remote}`], { stdio: 'ignore' }).on('close', () => res()));
+      await new Promise<void>((res) => execa('sh', ['-c', `git -C ${p} init -q && git -C ${p} remote add origin ${remote}`], { stdio: 'ignore', reject: false, stripFinalNewline: false }).on('close', () => res()));
       expect((await loom(['ship', '--project-dir', p], writerEnv)).code).toBe(0);
     }
     const r = await loom(['report', '--team', '--repo', 'h.example/o/alpha', '--json'], writerEnv);
@@ -291,7 +291,7 @@ describe('loom evidence --team', { timeout: 180_000 }, () => {
   it('gives the PR evidence of one repository and branch from the store, and names a forked ledger', async () => {
     const mk = async (branch: string, n: number) => {
       const p = projectWith(0);
-      const git = (args: string[]) => new Promise<void>((res) => spawn('git', ['-C', p, ...args], { stdio: 'ignore' }).on('close', () => res()));
+      const git = (args: string[]) => new Promise<void>((res) => execa('git', ['-C', p, ...args], { stdio: 'ignore', reject: false, stripFinalNewline: false }).on('close', () => res()));
       await git(['init', '-q', '-b', branch]);
       await git(['remote', 'add', 'origin', 'https://github.com/Org/evidence-repo.git']);
       appendRecords(p, n);

@@ -28,7 +28,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: ['loom install --harness NAME [--scope project|user|managed] [--dry-run]', 'loom install --harness claude --mode http [--url URL]'],
     options: [
       ['--harness NAME', HARNESS_LIST],
-      ['--scope SCOPE', 'project (committed, default), user (your home), managed (organisation-wide settings a user cannot switch off: Claude Code, Codex, Gemini CLI)'],
+      ['--scope SCOPE', 'project (committed, default), user (your home), managed (organisation-wide settings a user cannot switch off: Claude Code, Codex, Gemini CLI; they run the global install, so loom must be installed with npm install -g: without one, install exits 1 and writes nothing)'],
       ['--mode MODE', 'command (default) or http (Claude Code http hooks to loom serve)'],
       ['--url URL', 'the loom serve address for --mode http (default http://127.0.0.1:7077)'],
       ['--dry-run', 'print the settings that would be written, write nothing'],

@@ -48,7 +48,7 @@ export function paint(style: Style | undefined, text: string, on = useColor()): 
  */
 const TONES: Record<string, Style> = {
   deny: 'red', block: 'red', tampered: 'red', fail: 'red', problem: 'red', problems: 'red', error: 'red', critical: 'red', high: 'red', 'not wired': 'red',
-  ask: 'yellow', medium: 'yellow', warning: 'yellow', note: 'yellow', 'cannot-verify': 'yellow',
+  ask: 'yellow', medium: 'yellow', warning: 'yellow', warn: 'yellow', note: 'yellow', 'cannot-verify': 'yellow',
   allow: 'green', intact: 'green', ok: 'green', wired: 'green', wrote: 'green', added: 'green', removed: 'green',
   'already wired': 'dim', kept: 'dim', 'nothing to change': 'dim', 'nothing to remove': 'dim', 'already installed': 'dim', none: 'dim',
 };

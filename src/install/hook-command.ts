@@ -9,6 +9,8 @@
 // harness treats as a block. NODE_EXTRA_CA_CERTS is cleared for the hook
 // process: it makes no TLS call and the variable costs every Node start.
 
+import { MANAGED_MARK } from './managed-path';
+
 /** The package name in node_modules; the runner is at `<pkg>/hooks/run-hook.js`. */
 export const PACKAGE_NAME = 'loom-governance';
 export const RUNNER_IN_PACKAGE = 'hooks/run-hook.js';
@@ -36,8 +38,20 @@ export const INSTALL_HINT = `not installed in this project; run \`npm install\` 
 export type RunnerLocation =
   /** Committed project settings: found under node_modules from the project folder up. */
   | { kind: 'project' }
-  /** User or managed settings on one machine: this absolute path (a global install). */
-  | { kind: 'absolute'; runner: string };
+  /** User settings on one machine: this absolute path. */
+  | { kind: 'absolute'; runner: string }
+  /**
+   * Managed settings: the global install's runner, which every project on the
+   * machine shares. The command carries MANAGED_MARK, so a project or user
+   * copy of loom's hooks yields to it at run time (one record per event).
+   */
+  | { kind: 'managed'; runner: string }
+  /**
+   * loom's own repository (its package.json is loom's): the checkout's own
+   * runner, found from the project folder up, built by npm ci. It governs
+   * the agents that work on loom.
+   */
+  | { kind: 'self' };
 
 // Single quotes hold anything but a single quote.
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -51,8 +65,16 @@ export function hookCommand(harness: string, event: string, where: RunnerLocatio
     const r = shQuote(where.runner);
     return `[ -f ${r} ] || ${missing(`${where.runner} is missing; reinstall loom (npm install -g ${PACKAGE_NAME}). Blocked until then.`)}; ${node}; NODE_EXTRA_CA_CERTS= exec node ${r} ${args}`;
   }
+  if (where.kind === 'managed') {
+    // The organisation's settings run the machine's global loom: when it is gone, an administrator reinstalls it.
+    const r = shQuote(where.runner);
+    return `[ -f ${r} ] || ${missing(`managed settings on this machine run loom from ${where.runner}, which is missing; an administrator reinstalls it with: sudo npm install -g ${PACKAGE_NAME}. Blocked until then.`)}; ${node}; ${MANAGED_MARK} NODE_EXTRA_CA_CERTS= exec node ${r} ${args}`;
+  }
   const v = PROJECT_DIR_VARIABLE[harness];
   const start = v ? `\${${v}:-$PWD}` : '$PWD';
+  if (where.kind === 'self') {
+    return `d="${start}"; while [ -n "$d" ] && { [ ! -f "$d/${RUNNER_IN_PACKAGE}" ] || [ ! -f "$d/dist/runner.js" ]; }; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing('this checkout of loom is not built; run npm ci (it builds dist/). Blocked until then.')}; ${node}; NODE_EXTRA_CA_CERTS= exec node "$d/${RUNNER_IN_PACKAGE}" ${args}`;
+  }
   return `d="${start}"; while [ -n "$d" ] && [ ! -f "$d/${RUNNER_FROM_PROJECT}" ]; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing(INSTALL_HINT)}; ${node}; NODE_EXTRA_CA_CERTS= exec node "$d/${RUNNER_FROM_PROJECT}" ${args}`;
 }
 

@@ -2,13 +2,14 @@
 // Every command target installs the same command (./hook-command.ts):
 // relative to the project in committed settings, failing closed when loom
 // is missing.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_CONTRACTS } from '../contract/events';
 import type { HarnessName } from '../contract/types';
 import { codexRequirementsFile } from './codex-requirements';
-import { hookCommand, type RunnerLocation } from './hook-command';
+import { hookCommand, PACKAGE_NAME, type RunnerLocation } from './hook-command';
+import { claudeManagedSettingsFile, managedDir } from './managed-path';
 
 export type InstallHarness = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'qwen' | 'droid' | 'crush';
 export type Scope = 'project' | 'user' | 'managed';
@@ -55,8 +56,18 @@ function eventsFor(h: HarnessName): string[] {
 }
 
 /** Committed (project) settings find the runner under node_modules; user and managed ones name this machine's pack. */
-export function runnerLocation(scope: Scope, packRunner: string): RunnerLocation {
-  return scope === 'project' ? { kind: 'project' } : { kind: 'absolute', runner: packRunner };
+export function runnerLocation(scope: Scope, packRunner: string, projectDir?: string): RunnerLocation {
+  if (scope !== 'project') return { kind: 'absolute', runner: packRunner };
+  return projectDir !== undefined && isLoomCheckout(projectDir) ? { kind: 'self' } : { kind: 'project' };
+}
+
+/** loom's own repository: its package.json names loom, so the hooks run the checkout's runner (there is no node_modules copy of loom). */
+function isLoomCheckout(projectDir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE_NAME;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -65,10 +76,10 @@ export function runnerLocation(scope: Scope, packRunner: string): RunnerLocation
  * or a staging image).
  */
 export function managedSettingsFile(harness: InstallHarness, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
-  const dir = (linux: string, mac: string, win: string) => env.LOOM_MANAGED_SETTINGS_DIR || (platform === 'darwin' ? mac : platform === 'win32' ? win : linux);
+  const dir = (linux: string, mac: string, win: string) => managedDir(linux, mac, win, env, platform);
   switch (harness) {
     case 'claude':
-      return join(dir('/etc/claude-code', '/Library/Application Support/ClaudeCode', 'C:\\Program Files\\ClaudeCode'), 'managed-settings.json');
+      return claudeManagedSettingsFile(env, platform);
     case 'codex':
       // requirements.toml (TOML, written by ./codex-requirements.ts, not the JSON merger).
       return codexRequirementsFile(env, platform);

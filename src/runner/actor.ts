@@ -23,6 +23,8 @@ export interface Actor {
   harness_version?: string;
   /** From `loom serve`: the user id the calling harness sent (seed 004's Third-Party-User-Id). */
   client_user?: string;
+  /** "managed" when the hook ran from the machine's managed settings (the command sets LOOM_HOOK_SCOPE). */
+  scope?: 'managed';
 }
 
 const MAX = 256;
@@ -136,5 +138,6 @@ export function actorOf(projectDir: string, payload: Record<string, unknown>, en
       break;
     }
   }
+  if (env.LOOM_HOOK_SCOPE === 'managed') a.scope = 'managed';
   return a;
 }

@@ -8,6 +8,7 @@ import { HARNESS_NAMES, selectAdapter } from '../protocols';
 import { loadRegistryCached, RegistryError } from '../registry/load';
 import { answerInternalError, answerUnjudgeable, failedAggregate, oneLineError, recordFailure, type InvocationState } from './fail-closed';
 import { parseRunnerArgs, RUNNER_USAGE, UsageError, type RunnerArgs } from './args';
+import { yieldsToManaged } from './managed-yield';
 import { exitNow, writeStderr, writeStdout } from './isolation';
 import { parsePayload, PayloadError, readStdinSync } from './stdin';
 import { recordInvocation } from './record';
@@ -86,6 +87,8 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
   const sel = selectHooks(defs, { hookId: args.hookId, event: args.event }, adapter.eventOf(payload));
   if ('error' in sel) return fail([`loom: ${sel.error}`], 1);
   const { hooks, eventName } = sel;
+  // Claude Code runs this same event through loom's managed settings too: that copy answers and records it.
+  if (yieldsToManaged(args.harness, args.event)) return { stdout: '', stderr: '', exitCode: 0 };
   state.eventName = eventName;
   state.hooks = hooks;
   // A tool call with no payload cannot be judged: on PreToolUse that is a block, recorded like any refused input.

@@ -17,6 +17,8 @@ export function wantsShipper(event: string, projectDir: string, env: NodeJS.Proc
 /** Starts the detached shipper; never throws, never waits. */
 export function spawnShipper(projectDir: string, packRoot: string): void {
   try {
+    // node:child_process, not execa: this runs in the hook process (the runner, after the answer), where
+    // every module loaded costs each tool call; the CLI and tests use execa.
     const cp = require('node:child_process') as typeof import('node:child_process');
     const child = cp.spawn(process.execPath, [join(packRoot, 'bin', 'loom.js'), 'ship', '--background', '--project-dir', projectDir], {
       detached: true,

@@ -1,4 +1,7 @@
 // Small read-only git queries for the lifecycle handlers; never fatal.
+// node:child_process, not execa: the handlers run in the hook process
+// (SessionStart, SessionEnd, worktree events), where every module loaded
+// costs each call; the CLI and tests use execa.
 import { spawnSync } from 'node:child_process';
 import { remoteProjects } from './remote-projects';
 

@@ -6,7 +6,7 @@
 // `loom erase` must finish the job: the value gone from every file under
 // .loom/. Real CLI processes, real SQLite files, real kill -9.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, run, runHook, tempDir } from '../helpers';
@@ -39,7 +39,7 @@ async function post(project: string, env: NodeJS.ProcessEnv, stdout: string): Pr
 /** Runs `loom erase --match -` with the leak on stdin; killed at `point`, or after `killAfterMs`. */
 function eraseRun(project: string, env: NodeJS.ProcessEnv, point?: string, killAfterMs?: number): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'erase', '--match', '-', '--reason', 'chaos'], { env: { ...process.env, ...env, ...(point ? { LOOM_FAULT_KILL_AT: point } : {}) }, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = execa(process.execPath, [CLI, 'erase', '--match', '-', '--reason', 'chaos'], { env: { ...process.env, ...env, ...(point ? { LOOM_FAULT_KILL_AT: point } : {}) }, stdio: ['pipe', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     child.stdin!.end(LEAK);

@@ -3,7 +3,7 @@
 // module. Each gives the documented answer in one line: the blocking event
 // blocks, the other warns and exits 0; nothing is recorded silently wrong,
 // and verify / report / doctor answer with their code and one line.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { cpSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, symlinkSync, writeSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,14 +42,14 @@ describe('faults', () => {
     let undo: () => void;
     if (process.getuid?.() === 0) {
       // root ignores permission bits: a read-only bind mount is what a read-only folder is for root.
-      execFileSync('mount', ['--bind', project, mnt]);
-      execFileSync('mount', ['-o', 'remount,bind,ro', mnt]);
-      undo = () => execFileSync('umount', [mnt]);
+      execaSync('mount', ['--bind', project, mnt]);
+      execaSync('mount', ['-o', 'remount,bind,ro', mnt]);
+      undo = () => execaSync('umount', [mnt]);
     } else {
       rmSync(mnt, { recursive: true });
       symlinkSync(project, mnt);
-      execFileSync('chmod', ['-R', 'a-w', join(project, '.loom')]);
-      undo = () => execFileSync('chmod', ['-R', 'u+w', join(project, '.loom')]);
+      execaSync('chmod', ['-R', 'a-w', join(project, '.loom')]);
+      undo = () => execaSync('chmod', ['-R', 'u+w', join(project, '.loom')]);
     }
     try {
       const r = await both(RUNNER, mnt);
@@ -71,7 +71,7 @@ describe('faults', () => {
     const project = await withLedger(8);
     const db = join(project, '.loom', 'compliance', 'ledger.db');
     // Fold the WAL in, then overwrite the pages with garbage.
-    spawnSync(process.execPath, ['-e', `const D=require(${JSON.stringify(join(ROOT, 'node_modules', 'better-sqlite3'))});const d=new D(${JSON.stringify(db)});d.pragma('wal_checkpoint(TRUNCATE)');d.close()`]);
+    execaSync(process.execPath, ['-e', `const D=require(${JSON.stringify(join(ROOT, 'node_modules', 'better-sqlite3'))});const d=new D(${JSON.stringify(db)});d.pragma('wal_checkpoint(TRUNCATE)');d.close()`], { reject: false, stripFinalNewline: false });
     const fd = openSync(db, 'r+');
     // Every page after the header page: whichever holds the records is malformed.
     const size = statSync(db).size;

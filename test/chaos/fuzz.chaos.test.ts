@@ -3,7 +3,7 @@
 // the issue's 10,000 / 1,000 / 2,000 with LOOM_CHAOS_FULL=1, see scale.ts).
 // 0 crashes, 0 hangs, 0 dangerous calls answered with anything but a block,
 // every answer a documented one. Counts are printed.
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -78,7 +78,7 @@ describe('fuzz', () => {
 
   it(`${SERVE} malformed payloads through loom serve`, async () => {
     const project = fastDir();
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
     let err = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stderr!.on('data', (d) => {

@@ -4,7 +4,8 @@
 // before shipping (gap). Every record that exists locally must arrive exactly
 // once, in seq order, with its hash; forks and gaps must be named in
 // loom.alerts. Bounded: a few thousand records, one watcher at a time.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execa } from 'execa';
+import { type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, tempDir } from '../helpers';
 import { startPgServer, type PgServer } from '../pg-server';
@@ -24,7 +25,7 @@ afterAll(() => pg?.destroy());
 const stored = async (p: string) =>
   (await query<{ seq: string; hash: string }>(pg.url, 'SELECT r.seq, r.hash FROM loom.records r JOIN loom.ledgers l USING (ledger_id) WHERE l.project = $1 ORDER BY r.seq', [p.split('/').pop()])).map((r) => [Number(r.seq), r.hash] as [number, string]);
 
-const watcher = (p: string): ChildProcess => spawn(process.execPath, [CLI, 'ship', '--watch', '--batch', '150', '--interval', '0.05', '--project-dir', p], { env: { ...process.env, LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', PGPASSWORD: '', ...env }, stdio: 'ignore' });
+const watcher = (p: string): ChildProcess => execa(process.execPath, [CLI, 'ship', '--watch', '--batch', '150', '--interval', '0.05', '--project-dir', p], { env: { ...process.env, LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', PGPASSWORD: '', ...env }, stdio: 'ignore', reject: false, stripFinalNewline: false });
 
 async function until(cond: () => Promise<boolean>, what: string, tries = 600): Promise<void> {
   for (let i = 0; i < tries; i++) {

@@ -4,7 +4,8 @@
 // that was answered must be in the store exactly once, each client's chain
 // total and gap-free across the instances, and `loom verify --team` intact.
 // Bounded: 3 rounds of 90 requests.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execa } from 'execa';
+import { type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -32,11 +33,9 @@ afterAll(() => {
 
 function serve(): Promise<{ url: string; child: ChildProcess }> {
   const home = tempDir('loom-team-chaos-');
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--team-url', pg.url, '--token-file', tokenFile, '--spool-dir', join(home, 'spool')], {
-    cwd: home,
+  const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--team-url', pg.url, '--token-file', tokenFile, '--spool-dir', join(home, 'spool')], { cwd: home,
     env: { ...process.env, HOME: home, XDG_STATE_HOME: join(home, 'state'), LOOM_TEAM_URL: '', LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', LOOM_LEDGER_KEY: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+    stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
   children.push(child);
   return listeningUrl(child).then((url) => ({ url, child }));
 }

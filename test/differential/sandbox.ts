@@ -8,7 +8,7 @@
 // lines run as `nobody` with process, CPU and file-size limits in a fresh
 // empty work folder with a fake HOME. Shell stubs (bash, sh, ...) re-run
 // the instrumented bash, so `bash -c '...'` is followed inside.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ const PASS_THROUGH = ['cat', 'base64', 'rev', 'tr', 'head', 'tail', 'tee', 'xxd'
 export function sandboxAvailable(): boolean {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
   try {
-    execFileSync('unshare', ['-m', '-p', '--fork', '--mount-proc', 'true'], { stdio: 'ignore' });
+    execaSync('unshare', ['-m', '-p', '--fork', '--mount-proc', 'true'], { stdio: 'ignore' });
     return existsSync('/usr/bin/setpriv') && existsSync('/bin/bash');
   } catch {
     return false;
@@ -73,8 +73,8 @@ export function makeSandbox(): Sandbox {
   for (const d of PROGRAM_DIRS) if (existsSync(d)) for (const n of readdirSync(d)) names.add(n);
   for (const n of [...SHELLS, 'sudo', 'rm', 'curl', 'wget', 'python3', 'node']) names.add(n);
   for (const n of names) symlinkSync(join(real, 'stub'), join(stubs, n));
-  execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(root, 'home'), join(root, 'work'), join(root, 'logs'), join(root, 'tmp')]);
-  execFileSync('chown', [`${NOBODY}:${NOBODY}`, root]);
+  execaSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(root, 'home'), join(root, 'work'), join(root, 'logs'), join(root, 'tmp')]);
+  execaSync('chown', [`${NOBODY}:${NOBODY}`, root]);
   return { root, home: join(root, 'home'), work: join(root, 'work') };
 }
 
@@ -108,7 +108,7 @@ export function runLines(s: Sandbox, lines: string[], timeoutSec = 2): string[][
   ].join('\n');
   const script = `${mounts} && exec ${real}/setpriv --reuid=${NOBODY} --regid=${NOBODY} --clear-groups --inh-caps=-all ${real}/bash --norc --noprofile -c ${shq(driver)}`;
   // Its own PID namespace: when the driver (the namespace's init) ends, the kernel ends every process left in it.
-  spawnSync('unshare', ['-m', '-p', '--fork', '--mount-proc', '--propagation', 'private', `${real}/bash`, '-c', script], { stdio: 'ignore', timeout: timeoutSec * 1000 * lines.length + 30_000 });
+  execaSync('unshare', ['-m', '-p', '--fork', '--mount-proc', '--propagation', 'private', `${real}/bash`, '-c', script], { stdio: 'ignore', timeout: timeoutSec * 1000 * lines.length + 30_000, reject: false, stripFinalNewline: false });
   const out: string[][][] = [];
   for (let i = 0; i < lines.length; i++) {
     const f = join(s.root, 'logs', `${i}.log`);

@@ -3,7 +3,7 @@
 // dangerous command is denied by loom (the model receives loom's reason)
 // and its victim survives; a harmless command runs; the ledger holds the
 // prompt, pre-tool and post-tool records under the CLI's real session id.
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,19 +16,17 @@ const CLI = join(ROOT, 'bin', 'loom.js');
 const DANGEROUS = 'rm -r .loom';
 const HARMLESS = 'echo loom-e2e-ok > marker.txt';
 
-function sh(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 150_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+async function sh(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = await execa(cmd, args, { cwd: opts.cwd, env: opts.env, extendEnv: false, stdin: 'ignore', reject: false, stripFinalNewline: false, timeout: opts.timeoutMs ?? 150_000, killSignal: 'SIGKILL' });
+  return { code: r.exitCode ?? null, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/** A global npm prefix (npm_config_prefix) with loom linked into it, as `npm link` leaves it: what --scope managed runs. */
+function globalPrefix(): string {
+  const prefix = mkdtempSync(join(tmpdir(), 'loom-e2e-global-'));
+  mkdirSync(join(prefix, 'lib', 'node_modules'), { recursive: true });
+  symlinkSync(ROOT, join(prefix, 'lib', 'node_modules', 'loom-governance'));
+  return prefix;
 }
 
 function baseEnv(home: string): NodeJS.ProcessEnv {
@@ -165,7 +163,7 @@ describe('real agent CLIs driven through loom', () => {
   it.skipIf(!have('claude'))('Claude Code with http hooks to loom serve', async () => {
     const { dir, home } = project();
     const token = 'e2e-serve-token-0123456789';
-    const srv = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', dir], { cwd: dir, env: { PATH: process.env.PATH, HOME: home, LOOM_SERVE_TOKEN: token }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const srv = execa(process.execPath, [CLI, 'serve', '--port', '0', '--projects-root', dir], { cwd: dir, env: { PATH: process.env.PATH, HOME: home, LOOM_SERVE_TOKEN: token }, extendEnv: false, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe', reject: false });
     let err = '';
     const url = await new Promise<string>((resolve, reject) => {
       srv.stderr!.on('data', (d) => {
@@ -211,7 +209,7 @@ describe('real agent CLIs driven through loom', () => {
     const managed = mkdtempSync(join(tmpdir(), 'loom-e2e-managed-'));
     // The organisation's file already has a [features] table and its own hook: loom extends it.
     writeFileSync(join(managed, 'requirements.toml'), '# ACME\n[features]\nweb_search_request = false\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "true"\n');
-    const inst = await sh(process.execPath, [CLI, 'install', '--harness', 'codex', '--scope', 'managed'], { cwd: dir, env: { ...baseEnv(home), LOOM_MANAGED_SETTINGS_DIR: managed } });
+    const inst = await sh(process.execPath, [CLI, 'install', '--harness', 'codex', '--scope', 'managed'], { cwd: dir, env: { ...baseEnv(home), LOOM_MANAGED_SETTINGS_DIR: managed, npm_config_prefix: globalPrefix() } });
     expect(inst.code, inst.stderr).toBe(0);
     const codexHome = join(home, '.codex');
     mkdirSync(codexHome, { recursive: true });
@@ -239,7 +237,7 @@ describe('real agent CLIs driven through loom', () => {
   it.skipIf(!have('gemini'))('Gemini CLI with managed (system) settings: the user\'s hooksConfig.enabled = false does not switch loom off', async () => {
     const { dir, home } = project();
     const managed = mkdtempSync(join(tmpdir(), 'loom-e2e-managed-'));
-    const inst = await sh(process.execPath, [CLI, 'install', '--harness', 'gemini', '--scope', 'managed'], { cwd: dir, env: { ...baseEnv(home), LOOM_MANAGED_SETTINGS_DIR: managed } });
+    const inst = await sh(process.execPath, [CLI, 'install', '--harness', 'gemini', '--scope', 'managed'], { cwd: dir, env: { ...baseEnv(home), LOOM_MANAGED_SETTINGS_DIR: managed, npm_config_prefix: globalPrefix() } });
     expect(inst.code, inst.stderr).toBe(0);
     mkdirSync(join(home, '.gemini'), { recursive: true });
     writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, hooksConfig: { enabled: false } }));
@@ -249,6 +247,39 @@ describe('real agent CLIs driven through loom', () => {
     const bad = await turn('unshare', args, env, dir)(DANGEROUS);
     expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
     expect(bad.toolResults.join('\n')).toContain('modify-loom');
+  });
+
+  it.skipIf(!have('claude'))('Claude Code with managed settings (the global loom) and committed project settings: governed, one record per event', async () => {
+    const { dir, home } = project();
+    await install('claude', dir, home);
+    const managed = mkdtempSync(join(tmpdir(), 'loom-e2e-managed-'));
+    const prefix = globalPrefix();
+    // run from the project's dev dependency, as an administrator might: the file names the global install
+    const inst = await sh(process.execPath, [join(dir, 'node_modules', 'loom-governance', 'bin', 'loom.js'), 'install', '--harness', 'claude', '--scope', 'managed'], { cwd: dir, env: { ...baseEnv(home), LOOM_MANAGED_SETTINGS_DIR: managed, npm_config_prefix: prefix } });
+    expect(inst.code, inst.stderr).toBe(0);
+    const text = readFileSync(join(managed, 'managed-settings.json'), 'utf8');
+    expect(text).toContain(join(prefix, 'lib', 'node_modules', 'loom-governance', 'hooks', 'run-hook.js'));
+    expect(text).not.toContain(dir);
+    // Claude Code 2.1.328 reads managed settings only from /etc/claude-code (no variable moves it): the file goes
+    // there in a private mount namespace, as for Codex and Gemini CLI above. The hooks run inside it too.
+    const args = () => withEtc(managed, 'claude-code', join(BIN, 'claude'), ['-p', 'clean up the workspace', '--allowedTools', 'Bash', '--output-format', 'json']);
+    const env = (url: string) => claudeEnv(home, url);
+    const bad = await turn('unshare', args, env, dir)(DANGEROUS);
+    expect(existsSync(join(dir, '.loom', 'victim.txt')), bad.r.stdout + bad.r.stderr).toBe(true);
+    expect(bad.toolResults.join('\n')).toContain('modify-loom');
+    const good = await turn('unshare', args, env, dir)(HARMLESS);
+    expect(readFileSync(join(dir, 'marker.txt'), 'utf8').trim(), good.r.stdout + good.r.stderr).toBe('loom-e2e-ok');
+    // Both settings levels wire loom and Claude Code runs both commands; the project copy yields to the managed one.
+    const recs = await records(dir);
+    for (const sid of [bad.json.session_id, good.json.session_id]) {
+      const mine = recs.filter((r) => r.session_id === sid);
+      const pre = mine.filter((r) => r.event === 'PreToolUse');
+      expect(pre, `one PreToolUse record in ${sid}`).toHaveLength(1);
+      // written by the managed copy (Claude Code read /etc/claude-code), not by the project copy alone
+      expect(JSON.stringify(pre[0])).toContain('"scope":"managed"');
+      expect(mine.filter((r) => r.event === 'UserPromptSubmit'), `one prompt record in ${sid}`).toHaveLength(1);
+    }
+    expect(recs.filter((r) => r.session_id === good.json.session_id && r.event === 'PostToolUse')).toHaveLength(1);
   });
 
   it.skipIf(!have('gemini'))('Gemini CLI', async () => {

@@ -10,7 +10,7 @@
 // The CLIs are independent: LOOM_E2E_PARALLEL=N (default 1) runs N at once.
 // Crush is not here: its binary is not obtainable from npm (test/harnesses.test.ts
 // covers its documented contract).
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,26 +44,19 @@ interface Result {
   stderr: string;
 }
 
-function sh(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    // The whole process group: some CLIs leave helpers behind.
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, opts.timeoutMs ?? 240_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+async function sh(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Result> {
+  const child = execa(cmd, args, { cwd: opts.cwd, env: opts.env, extendEnv: false, stdin: 'ignore', detached: true, reject: false, stripFinalNewline: false });
+  // The whole process group: some CLIs leave helpers behind.
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }, opts.timeoutMs ?? 240_000);
+  const r = await child;
+  clearTimeout(timer);
+  return { code: r.exitCode ?? null, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 function project(): { dir: string; home: string } {

@@ -8,7 +8,7 @@
 import { execa } from 'execa';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '..', '..');
@@ -17,6 +17,15 @@ async function sh(cmd: string, args: string[], cwd: string, input?: string, env:
   const r = await execa(cmd, args, { cwd, reject: false, input: input ?? '', stripFinalNewline: false, env: { LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_CONFIG: '', npm_config_yes: 'true', ...env } });
   return { code: r.exitCode ?? null, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
+
+/**
+ * better-sqlite3 compiles its addon on install; node-gyp downloads Node's
+ * headers unless told where they are. With no network, the headers the
+ * system Node ships (<prefix>/include/node, same version) do, as a user's
+ * offline machine would use them.
+ */
+const HEADERS_DIR = dirname(dirname(process.execPath));
+const NODE_HEADERS: NodeJS.ProcessEnv = existsSync(join(HEADERS_DIR, 'include', 'node', 'node.h')) && !process.env.npm_config_nodedir ? { npm_config_nodedir: HEADERS_DIR } : {};
 
 const GIT_ENV = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'dev', GIT_AUTHOR_EMAIL: 'dev@example.invalid', GIT_COMMITTER_NAME: 'dev', GIT_COMMITTER_EMAIL: 'dev@example.invalid' };
 
@@ -52,8 +61,8 @@ describe('npm package', () => {
     const info = JSON.parse(pack.stdout)[0] as { filename: string; files: { path: string }[] };
     const shipped = info.files.map((f) => f.path);
     // what a user needs, and nothing of the sources, tests or caches
-    for (const need of ['bin/loom.js', 'dist/cli.js', 'dist/runner.js', 'hooks/run-hook.js', 'hooks/pre-tool-guard', 'handlers/pre-tool-guard.cjs', 'config/hooks.json', 'config/policy.schema.json', 'README.md', 'LICENSE', 'package.json']) expect(shipped).toContain(need);
-    expect(shipped.filter((p) => /^(src|test|scripts|docs|\.loom|\.e2e-clients)\/|^dist\/\.cache\//.test(p))).toEqual([]);
+    for (const need of ['bin/loom.js', 'dist/cli.js', 'dist/runner.js', 'hooks/run-hook.js', 'hooks/pre-tool-guard', 'handlers/pre-tool-guard.cjs', 'config/hooks.json', 'config/policy.schema.json', 'README.md', 'LICENSE', 'package.json', 'docs/guard.md', 'docs/ledger.md']) expect(shipped).toContain(need);
+    expect(shipped.filter((p) => /^(src|test|scripts|specs|\.loom|\.claude|\.e2e-clients)\/|^dist\/\.cache\//.test(p))).toEqual([]);
     mark('pack');
 
     const upstream = await realProjectRepo();
@@ -64,12 +73,17 @@ describe('npm package', () => {
     const clone = await sh('git', ['clone', '-q', upstream, project], empty, undefined, GIT_ENV);
     expect(clone.code, clone.stderr).toBe(0);
     mark('git clone');
-    const inst = await sh('npm', ['install', '-D', join(out, info.filename), '--prefer-offline', '--no-audit', '--no-fund'], project);
+    const inst = await sh('npm', ['install', '-D', join(out, info.filename), '--prefer-offline', '--no-audit', '--no-fund'], project, undefined, NODE_HEADERS);
     expect(inst.code, inst.stderr).toBe(0);
     mark('npm install -D');
     // nothing was built on the user's side: no TypeScript toolchain came along
     expect(existsSync(join(project, 'node_modules', 'tsx'))).toBe(false);
     expect(existsSync(join(project, 'node_modules', 'esbuild'))).toBe(false);
+    // the README's links open inside node_modules (docs/ ships with it)
+    const installed = join(project, 'node_modules', 'loom-governance');
+    const links = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(3);
+    expect(links.filter((l) => !existsSync(join(installed, l)))).toEqual([]);
 
     const init = await sh('npx', ['loom', 'init', '--harness', 'claude', '--yes'], project);
     expect(init.code, init.stderr).toBe(0);

@@ -1,7 +1,7 @@
 // Attacks on the evidence, each with the kind `loom verify` must name. Each
 // takes a project whose ledger holds `n` records (and its checkpoints), and
 // a position; the chaos suite runs them at many positions, `npm test` once.
-import { spawnSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -136,8 +136,8 @@ export const ATTACKS: Attack[] = [
 export function cloneProject(from: string, to: string, extraEnv: NodeJS.ProcessEnv = {}): void {
   const env = { ...process.env, ...extraEnv };
   // The attacks edit the database: fold the journal into it first, as the next reader would.
-  const f = spawnSync(process.execPath, [join(__dirname, '..', '..', 'bin', 'loom.js'), 'fold', '--project-dir', from], { encoding: 'utf8', env });
-  if (f.status !== 0) throw new Error(`loom fold: ${f.stderr}`);
+  const f = execaSync(process.execPath, [join(__dirname, '..', '..', 'bin', 'loom.js'), 'fold', '--project-dir', from], { env, reject: false, stripFinalNewline: false, extendEnv: false });
+  if (f.exitCode !== 0) throw new Error(`loom fold: ${f.stderr}`);
   cpSync(from, to, { recursive: true });
   // The copy outside the project is keyed by the project's real path: it follows the clone.
   const a = externalCheckpointFile(from, env);

@@ -2,6 +2,7 @@
 // detached `loom serve --socket` for one project, which the hook wrappers
 // try before starting Node (docs/serve.md). The server writes its pid file
 // beside the socket once it owns it, and removes it when it stops.
+import { execa } from 'execa';
 import { closeSync, existsSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -47,18 +48,22 @@ async function start(projectDir: string, socket: string, waitMs: number, quiet: 
     if (!quiet) process.stdout.write(`loom daemon: already running on ${socket} (pid ${readPid(pidFileOf(socket)) ?? '?'})\n`);
     return 0;
   }
-  const cp = require('node:child_process') as typeof import('node:child_process');
   const log = openSync(logFileOf(socket), 'a', 0o600);
-  const child = cp.spawn(process.execPath, [join(__dirname, '..', 'bin', 'loom.js'), 'serve', '--socket', socket, '--project-dir', projectDir], {
+  // Detached, its output appended to the log file: the daemon outlives this command.
+  const child = execa(process.execPath, [join(__dirname, '..', 'bin', 'loom.js'), 'serve', '--socket', socket, '--project-dir', projectDir], {
     detached: true,
-    stdio: ['ignore', log, log],
+    // The log file's descriptor goes to the child as is (execa's types only take a descriptor as a number literal).
+    stdin: 'ignore',
+    stdout: log as 1,
+    stderr: log as 1,
     cwd: projectDir,
+    reject: false,
     // The hook path makes no TLS call; the team store (if any) keeps its settings.
-    env: { ...process.env, LOOM_SOCKET: socket },
+    env: { LOOM_SOCKET: socket },
   });
   closeSync(log);
   let exited: number | null | undefined;
-  child.on('exit', (code) => (exited = code));
+  void child.then((r) => (exited = r.exitCode ?? null));
   child.unref();
   const until = Date.now() + waitMs;
   while (Date.now() < until && exited === undefined) {

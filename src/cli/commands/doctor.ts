@@ -12,6 +12,7 @@ import { externalCheckpointDir } from '../../ledger/checkpoints';
 import { probeSqlite } from '../../ledger/store';
 import { target, type InstallHarness, type Scope } from '../../install/targets';
 import { managedStrength } from '../../install/managed-strength';
+import { managedYieldReady } from '../../runner/managed-yield';
 import { parseFlags, projectDirFrom } from '../flags';
 import { teamChecks } from '../../team/doctor';
 import { tone } from '../output';
@@ -46,6 +47,8 @@ export function activeScopes(project: string, env: NodeJS.ProcessEnv = process.e
 interface Check {
   name: string;
   ok: boolean;
+  /** Passes, but says something the user should know (printed as WARN; doctor still exits 0). */
+  warn?: boolean;
   detail: string;
   fix?: string;
 }
@@ -94,6 +97,21 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
     const where = a.scopes.map((s) => `${s.scope} (${s.file})`).join(', ');
     const m = a.scopes[0].scope === 'managed' ? managedStrength(a.harness as InstallHarness, a.scopes[0].file, project, env) : undefined;
     add(`scope ${a.harness}`, m?.ok ?? true, m ? `${where}: ${m.detail}` : where, m?.fix);
+    // Managed and project (or user) settings both wired: the harness runs each event through both.
+    const others = a.scopes.filter((s) => s.scope !== 'managed');
+    if (a.scopes[0].scope === 'managed' && others.length) {
+      const also = others.map((s) => s.file).join(' and ');
+      const handled = a.harness === 'claude' && managedYieldReady(a.scopes[0].file);
+      checks.push({
+        name: `double hooks ${a.harness}`,
+        ok: true,
+        warn: true,
+        detail: handled
+          ? `loom is wired in both ${a.scopes[0].file} and ${also}: ${a.harness} runs every event through both; on this machine the ${others.map((s) => s.scope).join(' and ')} copy yields to the managed one, so each event is recorded once`
+          : `loom is wired in both ${a.scopes[0].file} and ${also}: ${a.harness} runs every event through both, so every event is judged and recorded twice`,
+        fix: handled ? undefined : `reinstall the managed hooks (sudo loom install --harness ${a.harness} --scope managed) so the other copies yield to them, or remove loom from ${also} on this machine`,
+      });
+    }
   }
   const errors = v.diagnostics.filter((d) => d.severity === 'error');
   add('hook configs', errors.length === 0, errors.length ? `${errors.length} error(s), first: ${errors[0].file}: ${errors[0].location.path}: ${errors[0].message}` : 'no errors', 'run loom validate and fix what it names');
@@ -156,6 +174,6 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const checks = [...doctorChecks(project, join(__dirname, '..')), ...(await teamChecks(project))];
   const bad = checks.filter((c) => !c.ok);
   if (f.booleans.has('json')) process.stdout.write(JSON.stringify({ ok: bad.length === 0, checks }, null, 2) + '\n');
-  else for (const c of checks) process.stdout.write(`${tone(c.ok ? 'ok  ' : 'FAIL')} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);
+  else for (const c of checks) process.stdout.write(`${tone(!c.ok ? 'FAIL' : 'warn' in c && c.warn ? 'WARN' : 'ok  ')} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);
   return bad.length ? 1 : 0;
 }

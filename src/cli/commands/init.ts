@@ -79,7 +79,8 @@ function dependencyState(projectDir: string): 'listed' | 'missing' | 'no-package
   if (!existsSync(file)) return 'no-package-json';
   try {
     const pkg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
-    return pkg.devDependencies?.[PACKAGE_NAME] || pkg.dependencies?.[PACKAGE_NAME] ? 'listed' : 'missing';
+    // loom's own repository runs its checkout's runner (see runnerLocation): nothing to add.
+    return (pkg as { name?: unknown }).name === PACKAGE_NAME || pkg.devDependencies?.[PACKAGE_NAME] || pkg.dependencies?.[PACKAGE_NAME] ? 'listed' : 'missing';
   } catch {
     return 'missing';
   }

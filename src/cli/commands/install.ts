@@ -9,7 +9,8 @@ import { addLoomHooks, removeLoomHooks, SettingsError } from '../../install/merg
 import { addLoomRequirements, removeLoomRequirements } from '../../install/codex-requirements';
 import { opencodePluginSource, PLUGIN_MARK, type PluginHarness } from '../../install/opencode-plugin';
 import { claudeHttpEntry, limitToEvents, runnerLocation, ScopeError, target, type InstallHarness, type Scope, type Target } from '../../install/targets';
-import type { RunnerLocation } from '../../install/hook-command';
+import { PACKAGE_NAME, type RunnerLocation } from '../../install/hook-command';
+import { managedRunner } from '../../install/global-install';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
@@ -102,7 +103,7 @@ export function installHarness(o: InstallOptions): InstallResult {
   const dry = Boolean(o.dryRun);
   const verb = remove ? 'uninstall' : 'install';
   const suffix = dry ? ' (dry run)' : '';
-  const where = runnerLocation(scope, packRunner());
+  let where = runnerLocation(scope, packRunner(), projectDir);
   const notes: string[] = [];
 
   if (harness === 'opencode' || harness === 'kilo') {
@@ -127,7 +128,14 @@ export function installHarness(o: InstallOptions): InstallResult {
   limitToEvents(loadRegistry(join(packRoot(), 'config', 'hooks.json')).flatMap((d) => d.events.map((e) => contractFor(e)?.name ?? e)));
   const t = target(harness as InstallHarness, scope, projectDir);
   if (o.mode === 'http') t.entry = claudeHttpEntry(o.url ?? 'http://127.0.0.1:7077');
-  if (harness === 'codex' && scope === 'managed') return codexManaged(t, where, remove, dry, projectDir);
+  // Managed settings run for every project on the machine: they name the global install (checked), never
+  // the node_modules of the project this command happens to run from. Removing needs no runner.
+  if (scope === 'managed' && !remove && o.mode !== 'http') {
+    const m = managedRunner(packRoot());
+    where = { kind: 'managed', runner: m.runner };
+    if (m.note) notes.push(m.note);
+  }
+  if (harness === 'codex' && scope === 'managed') return codexManaged(t, where, remove, dry, projectDir, notes);
   const doc = readSettings(t.file);
   const changed = remove ? removeLoomHooks(doc, t) : addLoomHooks(doc, t, where) + (harness === 'gemini' && scope === 'managed' ? pinGeminiHooksOn(doc, t.file) : 0);
   const text = JSON.stringify(doc, null, 2) + '\n';
@@ -156,7 +164,7 @@ export function installHarness(o: InstallOptions): InstallResult {
   if (o.mode === 'http') notes.push('start the server with `loom serve` and export LOOM_SERVE_TOKEN where Claude Code runs (the same token the server reads).');
   if (t.note) notes.push(t.note);
   if (harness === 'codex') notes.push('Codex runs project hooks only in a trusted project and after /hooks trust (or --dangerously-bypass-hook-trust).');
-  if (scope === 'managed') notes.push(MANAGED_NOTE());
+  if (scope === 'managed') notes.push(MANAGED_NOTE(where, harness));
   return { file: t.file, changed, line: `${head}: added or updated ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}`, notes };
 }
 
@@ -176,10 +184,11 @@ function pinGeminiHooksOn(doc: Record<string, unknown>, file: string): number {
   return 1;
 }
 
-const MANAGED_NOTE = () => `managed settings apply to every user of this machine and cannot be switched off from their own settings; they run ${packRunner()}, so keep loom installed there (npm install -g).`;
+const MANAGED_NOTE = (where: RunnerLocation, harness: string) =>
+  `managed settings apply to every user and project of this machine and cannot be switched off from their own settings; they run ${'runner' in where ? where.runner : packRunner()} (the global install): keep it installed, upgrade it with sudo npm install -g ${PACKAGE_NAME}.${harness === 'claude' ? " A project's own loom hooks yield to them on this machine, so each event is recorded once." : ''}`;
 
 /** Codex's managed hooks live in requirements.toml: a marked block loom adds and takes out, the rest of the file untouched. */
-function codexManaged(t: Target, where: RunnerLocation, remove: boolean, dry: boolean, projectDir: string): InstallResult {
+function codexManaged(t: Target, where: RunnerLocation, remove: boolean, dry: boolean, projectDir: string, pre: string[]): InstallResult {
   const verb = remove ? 'uninstall' : 'install';
   const head = `${verb} codex (managed)`;
   const old = existsSync(t.file) ? readFileSync(t.file, 'utf8') : '';
@@ -193,7 +202,7 @@ function codexManaged(t: Target, where: RunnerLocation, remove: boolean, dry: bo
     text = addLoomRequirements(old, t.events.map((event) => ({ event, command: (t.entry(event, where) as { command: string }).command, timeout: 30 })), t.file);
     changed = text === old ? 0 : t.events.length;
   }
-  if (dry) return { file: t.file, changed, line: `${head}: ${changed} hook entries would change in ${t.file} (dry run)`, notes: [], preview: text };
+  if (dry) return { file: t.file, changed, line: `${head}: ${changed} hook entries would change in ${t.file} (dry run)`, notes: pre, preview: text };
   if (changed === 0) return { file: t.file, changed, line: `${head}: nothing to change in ${t.file}`, notes: [] };
   if (remove) {
     if (text === '') unlinkSync(t.file);
@@ -206,7 +215,7 @@ function codexManaged(t: Target, where: RunnerLocation, remove: boolean, dry: bo
     file: t.file,
     changed,
     line: `${head}: added or updated ${changed} hook entries in ${t.file}${b ? ` (backup: ${b})` : ''}`,
-    notes: [MANAGED_NOTE(), 'Codex runs managed hooks without the hook-trust step; [features] hooks = true makes Codex refuse a user setting that would switch hooks off.'],
+    notes: [...pre, MANAGED_NOTE(where, 'codex'), 'Codex runs managed hooks without the hook-trust step; [features] hooks = true makes Codex refuse a user setting that would switch hooks off.'],
   };
 }
 
