@@ -16,7 +16,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, 
 import { basename, join } from 'node:path';
 import type { RecordDraft } from '../contract/types';
 import { bulkHasher, GENESIS_HASH, loadChainKey, type ChainKey } from './chain';
-import { externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
+import { externalCheckpointFile, readCheckpoints, witnessAppend, type Checkpoint } from './checkpoints';
 import { LedgerError } from './errors';
 import { foldJournal } from './fold';
 import { readCurrentLines } from './history-view';
@@ -380,6 +380,8 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
     } finally {
       closeSync(jfd);
     }
+    const w = witnessAppend(projectDir, rec.seq, rec.hash, env);
+    if (w) warnings.push(w);
     // The swap: the damaged file (with its WAL) and its mark go aside under one name; the new file takes its place.
     const setAside: string[] = [];
     for (const [from, to] of [

@@ -1,7 +1,7 @@
 // loom verify: recompute the chain from seq 1 and compare the head with every
 // checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
 import { bulkHasher, loadChainKey, KeyError, type ChainKey } from './chain';
-import { checkpointMacValid, externalCheckpointFile, readCheckpoints, readHeadWitnesses, type Checkpoint } from './checkpoints';
+import { checkpointMacValid, externalCheckpointFile, readAppendWitness, readCheckpoints, readHeadWitnesses, type Checkpoint } from './checkpoints';
 import { existsSync } from 'node:fs';
 import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
 import { compliancePaths } from './paths';
@@ -386,6 +386,15 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     const witnesses = readHeadWitnesses(projectDir, env);
     const own = witnesses.find((w) => w.ledger !== undefined && w.ledger === ledgerId);
     if (own && own.seq > headSeq) return tampered(headSeq + 1, 'tail-cut', `the head witness ${own.file} (${own.reason} at ${own.ts}) saw seq ${own.seq}; the ledger ends at seq ${headSeq}`);
+    // The append witness (one line per append, outside the project) covers the records after the last fold or SessionEnd.
+    const aw = readAppendWitness(projectDir, env);
+    if (aw && aw.seq > headSeq) {
+      return tampered(headSeq + 1, 'tail-cut', `the append witness ${aw.file} saw seq ${aw.seq} (${aw.hash.slice(0, 12)}…) appended; the ledger ends at seq ${headSeq}: seq ${headSeq + 1}..${aw.seq} were cut (last witnessed seq ${aw.seq})`);
+    }
+    if (aw && aw.seq >= base.seq) {
+      const have = (stored.get(aw.seq) as string | undefined) ?? journal.lines.find((l) => l.seq === aw.seq)?.hash;
+      if (have !== undefined && have !== aw.hash) return tampered(aw.seq, 'rewritten', `the append witness ${aw.file} saw seq ${aw.seq} appended with hash ${aw.hash.slice(0, 12)}…, the chain now has ${have.slice(0, 12)}… there: the chain was rebuilt or restarted after it`);
+    }
     const other = witnesses.find((w) => w.ledger !== undefined && ledgerId !== undefined && w.ledger !== ledgerId && w.seq > 0);
     if (other) return tampered(1, 'restarted', `the head witness ${other.file} saw an earlier ledger of this project (ledger ${other.ledger}, seq ${other.seq} at ${other.ts}); this ledger (${ledgerId}) started again`);
     if (recoveries.length) result.recovered = recoveries;
