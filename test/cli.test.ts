@@ -2,7 +2,7 @@
 // help for every command (three spellings, exit 0), every option a command
 // accepts is in its help, a typo gets the closest command, no colour when
 // piped or with NO_COLOR, tables that fit the terminal.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closestCommand, COMMAND_HELP, commandHelp } from '../src/cli/help';
@@ -114,6 +114,49 @@ describe('loom CLI', () => {
       expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
     }
     expect(existsSync(none)).toBe(false);
+  }, 120_000);
+
+  it('file errors are one line naming the file and what is wrong with it, never Node\'s message (a folder where a file is expected, a missing file, a file where a folder is expected, a read-only folder)', async () => {
+    const project = tempDir();
+    const hook = await run(process.execPath, [RUNNER, '--event', 'PostToolUse', '--project-dir', project], JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }), {});
+    expect(hook.code, hook.stderr).toBe(0);
+    const folder = tempDir();
+    const file = join(tempDir(), 'plain-file');
+    writeFileSync(file, 'x\n');
+    const missing = join(tempDir(), 'missing.txt');
+    const p = ['--project-dir', project];
+    const cases: [string[], NodeJS.ProcessEnv, number, RegExp][] = [
+      [['verify', '--bundle', folder], {}, 2, /^loom verify: cannot verify: \S+: is a folder, not a file \(EISDIR\)$/],
+      [['erase', '--match-file', folder, '--reason', 'r', ...p], {}, 1, /^loom erase: --match-file \S+: is a folder, not a file \(EISDIR\)$/],
+      [['erase', '--match-file', missing, '--reason', 'r', ...p], {}, 1, /^loom erase: --match-file \S+missing\.txt: no such file \(ENOENT\)$/],
+      [['report', '--out', folder, ...p], {}, 1, /^loom report: --out \S+: is a folder, not a file \(EISDIR\)$/],
+      [['evidence', '--out', join(file, 'e.md'), ...p], {}, 1, /^loom evidence: --out \S+plain-file\/e\.md: cannot create \S+plain-file: .*not a folder$/],
+      [['verify', ...p], { LOOM_LEDGER_KEY_FILE: folder }, 2, /^loom verify: cannot verify: LOOM_LEDGER_KEY_FILE \S+: is a folder, not a file \(EISDIR\)$/],
+      [['verify', ...p], { LOOM_LEDGER_KEY_FILE: missing }, 2, /^loom verify: cannot verify: LOOM_LEDGER_KEY_FILE \S+: no such file \(ENOENT\)$/],
+    ];
+    // A read-only folder (root writes anywhere: then the case cannot be made).
+    if (process.getuid?.() !== 0) {
+      const ro = tempDir();
+      chmodSync(ro, 0o555);
+      cases.push([['report', '--out', join(ro, 'r.html'), ...p], {}, 1, /^loom report: --out \S+r\.html: permission denied \(EACCES\)$/]);
+    }
+    for (const [args, env, code, line] of cases) {
+      const r = await run(process.execPath, [CLI, ...args], null, env);
+      expect(r.code, args.join(' ')).toBe(code);
+      expect(r.stderr.trimEnd(), args.join(' ')).toMatch(line);
+      expect(r.stderr, args.join(' ')).not.toMatch(/illegal operation|ENOENT: no such file or directory|(E[A-Z]+): \1:|\n\s+at /);
+    }
+    // The runner: a registry that is a folder, or missing, is said in words too.
+    for (const [config, words] of [[folder, 'is a folder, not a file \\(EISDIR\\)'], [missing, 'no such file \\(ENOENT\\)']]) {
+      const r = await run(process.execPath, [RUNNER, '--event', 'PreToolUse', '--config', config, '--project-dir', project], JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }), {});
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toMatch(new RegExp(`cannot read registry: ${words}$`));
+    }
+    // Disk full is said as such, with the file (an injected ENOSPC / EDQUOT: a real full disk is the chaos suite's).
+    const { oneLineError } = await import('../src/util/one-line-error');
+    expect(oneLineError(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/x/report.html', syscall: 'write' }))).toBe('/x/report.html: disk full (ENOSPC)');
+    expect(oneLineError(Object.assign(new Error('EDQUOT: disk quota exceeded, write'), { code: 'EDQUOT', path: '/x/a' }))).toBe('/x/a: disk full (quota exceeded) (EDQUOT)');
+    expect(oneLineError(Object.assign(new Error("EISDIR: illegal operation on a directory, open '/x'"), { code: 'EISDIR', path: '/x' }))).toBe('/x: is a folder, not a file (EISDIR)');
   }, 120_000);
 
   it('an unknown option is one line naming it; a missing value too', async () => {

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ATTACKS, cloneProject } from './fuzz/tamper';
-import { CLI, ROOT, run, tempDir } from './helpers';
+import { CLI, ROOT, RUNNER, run, tempDir } from './helpers';
 
 const DRIVER = join(ROOT, 'test', 'fixtures', 'ledger-driver.ts');
 
@@ -94,13 +94,55 @@ describe('tamper: each attack is detected with its kind', () => {
     expect((await verify(project)).code).toBe(0);
   });
 
+  it('every append is witnessed outside the project: a cut of the newest records (no fold, no checkpoint yet) is tail-cut naming the last witnessed seq; a young ledger deleted is ledger-missing', async () => {
+    const { readFileSync, writeFileSync, rmSync } = await import('node:fs');
+    const post = (p: string) => JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'ok' }, cwd: p });
+    const env = { LOOM_FOLD_EVERY: '100000', LOOM_CHECKPOINT_EVERY: '100000' };
+    const project = tempDir();
+    for (let i = 0; i < 4; i++) expect((await run(process.execPath, [RUNNER, '--event', 'PostToolUse', '--project-dir', project], post(project), env)).code).toBe(0);
+    // Only the journal holds them: no database, no checkpoint, no head witness.
+    const journal = join(project, '.loom', 'compliance', 'journal.log');
+    const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(4);
+    const copy = tempDir();
+    cloneProject(project, copy);
+    // cloneProject folds first: cut the clone's last two records from the database and the journal (the fold's head witness is the original's, not the clone's).
+    const { tamper } = await import('./fuzz/tamper');
+    tamper(copy, (db) => db.prepare('DELETE FROM records WHERE seq >= 3').run());
+    writeFileSync(join(copy, '.loom', 'compliance', 'journal.log'), lines.slice(1, 2).map((l) => l + '\n').join(''));
+    const cut = await verify(copy);
+    expect(cut.code, cut.stdout).toBe(1);
+    expect(cut.json.problem).toMatchObject({ kind: 'tail-cut', seq: 3 });
+    expect(cut.json.problem.detail).toMatch(/append witness .*\.appends\.log saw seq 4 .*last witnessed seq 4/);
+    const text = await run(process.execPath, [CLI, 'verify', '--project-dir', copy], null);
+    expect(text.stdout).toMatch(/TAMPERED at seq 3: tail-cut: the append witness .* saw seq 4/);
+    // Unfolded and cut in the journal alone.
+    const other = tempDir();
+    for (let i = 0; i < 3; i++) expect((await run(process.execPath, [RUNNER, '--event', 'PostToolUse', '--project-dir', other], post(other), env)).code).toBe(0);
+    const j2 = join(other, '.loom', 'compliance', 'journal.log');
+    writeFileSync(j2, readFileSync(j2, 'utf8').split('\n').slice(0, 2).map((l) => l + '\n').join(''));
+    const cut2 = await verify(other);
+    expect(cut2.json.problem, JSON.stringify(cut2.json)).toMatchObject({ kind: 'tail-cut', seq: 3 });
+    // The whole young ledger deleted.
+    rmSync(join(other, '.loom'), { recursive: true, force: true });
+    const gone = await verify(other);
+    expect(gone.code).toBe(1);
+    expect(gone.json.problem).toMatchObject({ kind: 'ledger-missing' });
+    expect(gone.json.problem.detail).toMatch(/append witness .* up to seq 3/);
+  });
+
   it('checkpoint lines name the chain mode and the ledger, here and in the state folder', async () => {
     const state = tempDir('loom-state-');
     const project = await ledgerWith(5, { XDG_STATE_HOME: state, LOOM_LEDGER_KEY: 'the project key, at least 16 bytes' });
     const { readFileSync, readdirSync } = await import('node:fs');
     const local = readFileSync(join(project, '.loom', 'compliance', 'checkpoints.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const files = readdirSync(join(state, 'loom', 'checkpoints'));
+    const all = readdirSync(join(state, 'loom', 'checkpoints'));
+    const files = all.filter((f) => f.endsWith('.checkpoints.jsonl'));
     expect(files).toHaveLength(1);
+    // Beside it, the append witness: one line per append, the last naming the head.
+    const witness = all.filter((f) => f.endsWith('.appends.log'));
+    expect(witness).toHaveLength(1);
+    expect(readFileSync(join(state, 'loom', 'checkpoints', witness[0]), 'utf8').trim().split('\n')).toHaveLength(5);
     const ext = readFileSync(join(state, 'loom', 'checkpoints', files[0]), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(ext).toEqual(local);
     expect(local[0]).toMatchObject({ seq: 5, chain: 'hmac-sha256', ledger: expect.stringMatching(/^[0-9a-f]{16}$/) });

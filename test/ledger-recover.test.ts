@@ -4,7 +4,7 @@
 // and `loom recover` sets the file aside and continues the chain, with a
 // recovery record that verify names.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, run, RUNNER, tempDir } from './helpers';
@@ -72,7 +72,7 @@ describe('a corrupt ledger database', () => {
     expect(oneLine(v.stderr)).toBe(true);
     expect(existsSync(join(dir(project), 'ledger.db.corrupt.json'))).toBe(true);
     const f = await loom(['fold', '--project-dir', project]);
-    expect(f.code).toBe(1);
+    expect(f.code).toBe(2);
     expect(f.stderr).toMatch(/is corrupt .*nothing is folded into it/);
     expect(oneLine(f.stderr)).toBe(true);
     // Not one byte of the damaged file changed: no fold appended to it.
@@ -231,6 +231,83 @@ describe('a corrupt ledger database', () => {
     const v = await verifyJson(project);
     expect(v.code, JSON.stringify(v.r)).toBe(0);
     expect(v.r).toMatchObject({ status: 'intact', records: 61 });
+  }, 300_000);
+
+  it('writers on a database with zeroed pages (checkpoint, history rebuild, history): one line naming the file, loom doctor and loom recover, exit 2, no stack; a zeroed first page is still recovered', async () => {
+    const project = await ledger(40, 0);
+    const size = statSync(dbOf(project)).size;
+    zeroPages(project, 1, size / 4096 - 1);
+    for (const args of [['checkpoint'], ['checkpoint', '--json'], ['history', 'rebuild'], ['history']]) {
+      const r = await loom([...args, '--project-dir', project]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(oneLine(r.stderr), r.stderr).toBe(true);
+      expect(r.stderr).toContain(dbOf(project));
+      expect(r.stderr).toMatch(/is corrupt \(.*\).*loom doctor.*loom recover/);
+      expect(r.stderr).not.toMatch(/the ledger database: the ledger database/);
+      expect(r.stdout).toBe('');
+    }
+    // No checkpoint names the head of a file that does not read.
+    const cps = readFileSync(join(dir(project), 'checkpoints.jsonl'), 'utf8').trim().split('\n');
+    expect(cps).toHaveLength(1);
+    // The first page gone too ("file is not a database"): recover still sets it aside and salvages from the history view.
+    zeroPages(project, 0, 1);
+    const r = await loom(['recover', '--project-dir', project]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await verifyJson(project)).r).toMatchObject({ status: 'intact', records: 41 });
+  }, 120_000);
+
+  it('loom recover --acknowledge: a chained record names the gaps, the reason and who; verify then exits 0 saying so and still lists the gaps; a forged or edited acknowledgment is tampering', async () => {
+    const project = await ledger(60, 0);
+    rmSync(join(dir(project), 'history.json'), { force: true });
+    rmSync(join(dir(project), 'history'), { recursive: true, force: true });
+    zeroPages(project, 3, 3);
+    expect((await loom(['recover', '--project-dir', project])).code).toBe(0);
+    const before = await verifyJson(project);
+    expect(before.code).toBe(1);
+    const gaps = before.r.gaps.map((g: any) => [g.first, g.last]);
+    expect(gaps.length).toBeGreaterThan(0);
+    // Nothing to acknowledge without a reason.
+    const empty = await loom(['recover', '--project-dir', project, '--acknowledge', ' ']);
+    expect(empty.code).toBe(1);
+    expect(oneLine(empty.stderr)).toBe(true);
+    const ack = await loom(['recover', '--project-dir', project, '--acknowledge', 'disk failure on the build box; the set-aside file is archived']);
+    expect(ack.code, ack.stderr).toBe(0);
+    expect(ack.stdout).toMatch(/^acknowledged: seq \d+\.\.\d+.*acknowledgment record: seq 62$/m);
+    const v = await verifyJson(project);
+    expect(v.code, JSON.stringify(v.r.problem)).toBe(0);
+    expect(v.r).toMatchObject({ status: 'intact', acknowledged: { seq: 62, reason: 'disk failure on the build box; the set-aside file is archived' } });
+    expect(v.r.gaps.map((g: any) => [g.first, g.last])).toEqual(gaps);
+    const text = await loom(['verify', '--project-dir', project]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`^recovered-with-gaps \\(acknowledged seq 62 by \\S+: disk failure on the build box; the set-aside file is archived\\): seq ${gaps[0][0]}\\.\\.${gaps[0][1]} unreadable`, 'm'));
+    expect((await loom(['doctor', '--project-dir', project])).stdout).toMatch(/ok {3}ledger: intact, .*recovered-with-gaps \(acknowledged seq 62/);
+    // Once is enough.
+    const twice = await loom(['recover', '--project-dir', project, '--acknowledge', 'again']);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(/already acknowledged \(seq 62/);
+    // The chain goes on; still acknowledged.
+    await hooks(project, 2);
+    expect((await verifyJson(project)).code).toBe(0);
+    // An acknowledgment naming a range that is not a gap (appended as anyone who can write the ledger could): tampering.
+    const forged = tempDir('loom-recover-forged-');
+    cpSync(project, forged, { recursive: true });
+    const { appendJournal } = await import('../src/ledger/journal');
+    appendJournal(forged, [{ event: 'LedgerAcknowledgment', hook_id: 'loom-recover', harness: 'loom', session_id: '', risk: 'high', decision: 'acknowledged', status: 'ok', kind: 'acknowledgment', data: { gaps: [[1, 30]], set_aside: [], reason: 'nothing to see', actor: { user: 'mallory' } }, redactions: 0 }], undefined);
+    const f = await verifyJson(forged);
+    expect(f.code).toBe(1);
+    expect(f.r.problem).toMatchObject({ kind: 'acknowledgment-mismatch', seq: 65 });
+    expect(f.r.problem.detail).toMatch(/names seq 1\.\.30, which is not a gap/);
+    // The acknowledgment's reason edited in the database: the chain says edited.
+    const edited = tempDir('loom-recover-edited-');
+    cpSync(project, edited, { recursive: true });
+    expect((await loom(['fold', '--project-dir', edited])).code).toBe(0);
+    const d = new Database(dbOf(edited));
+    d.exec('DROP TRIGGER IF EXISTS records_no_update');
+    d.prepare("UPDATE records SET body = replace(body, 'disk failure', 'disk failurE') WHERE seq = 62").run();
+    d.close();
+    const e = await verifyJson(edited);
+    expect(e.code).toBe(1);
+    expect(e.r.problem).toMatchObject({ kind: 'edited', seq: 62 });
   }, 300_000);
 
   it('meta gaps without a recovery record naming them: deleted, not a recovery', async () => {

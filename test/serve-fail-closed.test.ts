@@ -7,7 +7,7 @@ import { type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, listeningUrl, tempDir } from './helpers';
+import { CLI, listeningUrl, run, RUNNER, tempDir } from './helpers';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -122,5 +122,41 @@ describe('loom serve fails closed', () => {
       setTimeout(() => resolve(false), 8000);
     });
     expect(closed).toBe(true);
+  });
+});
+
+describe('loom serve with a ledger key over a plain ledger (as the hooks)', () => {
+  it('a PreToolUse is a 200 block naming the unkeyed ledger and is not appended; a PostToolUse is recorded with the warning in the answer and once on stderr', async () => {
+    const project = tempDir();
+    // A plain ledger first (no key), written by a real hook process.
+    const hook = await run(process.execPath, [RUNNER, '--event', 'PostToolUse', '--project-dir', project], JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'x' } }), {});
+    expect(hook.code, hook.stderr).toBe(0);
+    // The live view (database and journal: the server's upkeep folds the journal as it goes).
+    const events = async () => (await run(process.execPath, [CLI, 'history', '--project-dir', project, '--jsonl'], null, {})).stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { event: string }).event);
+    expect(await events()).toEqual(['PostToolUse']);
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', LOOM_LEDGER_KEY: 'the project key, at least 16 bytes' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const url = await listeningUrl(child);
+    const pre = await post(url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }));
+    expect(pre.status).toBe(200);
+    expect(denied(pre.json), JSON.stringify(pre.json)).toBe(true);
+    expect(JSON.stringify(pre.json)).toMatch(/the ledger is unkeyed \(plain SHA-256\) while LOOM_LEDGER_KEY is set/);
+    for (let i = 0; i < 2; i++) {
+      const after = await post(url, '/hooks/PostToolUse', JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'x' } }));
+      expect(after.status).toBe(200);
+      expect(denied(after.json)).toBe(false);
+      expect(JSON.stringify(after.json)).toMatch(/warning|unkeyed/);
+      expect(JSON.stringify(after.json)).toMatch(/the ledger is unkeyed/);
+    }
+    // Nothing of the refused PreToolUse in the chain; both PostToolUse records are.
+    expect(await events()).toEqual(['PostToolUse', 'PostToolUse', 'PostToolUse']);
+    // Arriving together (one group commit): each request gets its own answer.
+    const mixed = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? post(url, '/hooks/PostToolUse', JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: {} })) : post(url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } })))));
+    expect(mixed.map((m, i) => (i % 2 ? !denied(m.json) : denied(m.json)))).toEqual(Array(8).fill(true));
+    expect(await events()).toEqual(Array(7).fill('PostToolUse'));
+    expect(stderr).toMatch(/loom serve: ledger: PreToolUse: could not record: .*the ledger is unkeyed/);
+    expect(stderr.match(/loom serve: ledger: warning: .*the ledger is unkeyed/g)).toHaveLength(1);
   });
 });

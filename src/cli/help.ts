@@ -94,7 +94,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     examples: ['loom history --decision deny --since 7d', 'loom history --since "2026-11-30 18:35" (local time)', 'loom history --user dev@example.com --json'],
   },
   checkpoint: {
-    summary: 'record the ledger head outside the database',
+    summary: 'record the ledger head outside the database (exit 0 written, 1 a location could not be written, 2 no ledger or a corrupt one: run loom doctor, then loom recover)',
     usage: ['loom checkpoint [--json]'],
     options: [['--json', 'machine-readable result'], PROJECT],
   },
@@ -188,14 +188,15 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     ],
   },
   fold: {
-    summary: 'copy the journal into the database and bring history.json up to date',
+    summary: 'copy the journal into the database and bring history.json up to date (exit 2: the database is corrupt, run loom doctor, then loom recover)',
     usage: ['loom fold [--quiet]'],
     options: [['--quiet', 'print nothing when all is well'], PROJECT],
   },
   recover: {
     summary: 'replace a corrupt ledger database: set it aside (never deleted), start a new one anchored to the old chain, re-fold the journal',
-    usage: ['loom recover [--json]'],
+    usage: ['loom recover [--json]', 'loom recover --acknowledge "<reason>" [--json]'],
     options: [
+      ['--acknowledge R', 'accept the unreadable gaps a recovery left (they stay in the file set aside): appends a chained record naming the gap ranges, R and who; loom verify then says "recovered-with-gaps (acknowledged seq N by X: R)" and exits 0, still listing the gaps. Exit 1 when there is nothing to acknowledge or verify finds anything else'],
       ['--json', 'machine-readable result'],
       PROJECT,
     ],

@@ -1,11 +1,12 @@
 // `loom <command>`: the runner and the reviewer commands. Each command lives
 // in its own module under commands/.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { closestCommand, COMMAND_HELP, commandHelp, overallHelp } from './help';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
 import { classifySqliteError, LedgerError } from '../ledger/store';
+import { DatabaseCorruptError } from '../ledger/integrity';
 import { oneLineError } from '../runner/fail-closed';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
@@ -107,14 +108,15 @@ function main(argv: string[]): void {
   const fail = (e: unknown) => {
     if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError || e instanceof TeamConfigError || e instanceof TeamStoreError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
-      process.exitCode = e instanceof LedgerError && e.code === 'missing' ? 2 : 1;
+      // 2: the ledger cannot be read (no database, or a corrupt one); 1: anything else.
+      process.exitCode = e instanceof LedgerError && (e.code === 'missing' || e instanceof DatabaseCorruptError) ? 2 : 1;
       return;
     }
     // Anything else is still one line naming what went wrong, never a stack trace of the bundle.
     const err = e as { code?: unknown };
-    const line = typeof err?.code === 'string' && err.code.startsWith('SQLITE_') ? classifySqliteError(e, 'the ledger database').message : oneLineError(e);
-    process.stderr.write(`loom ${cmd}: ${line}\n`);
-    process.exitCode = cmd === 'verify' ? 2 : 1;
+    const sqlite = typeof err?.code === 'string' && err.code.startsWith('SQLITE_') ? classifySqliteError(e, ledgerFileOf(rest)) : undefined;
+    process.stderr.write(`loom ${cmd}: ${sqlite ? sqlite.message : oneLineError(e)}\n`);
+    process.exitCode = cmd === 'verify' || sqlite instanceof DatabaseCorruptError ? 2 : 1;
   };
   try {
     const r = fn(rest);
@@ -131,6 +133,13 @@ function main(argv: string[]): void {
   } catch (e) {
     fail(e);
   }
+}
+
+/** The ledger database a command's arguments point at (for an SQLite error that escaped the command: say which file). */
+function ledgerFileOf(args: string[]): string {
+  const i = args.indexOf('--project-dir');
+  const given = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith('--project-dir='))?.slice('--project-dir='.length);
+  return join(resolve(given ?? process.env.LOOM_PROJECT_DIR ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd()), '.loom', 'compliance', 'ledger.db');
 }
 
 function unknownCommand(name: string): void {

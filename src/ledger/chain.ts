@@ -6,6 +6,7 @@
 import { hmacSha256Hex, sha256Hex } from '../util/sha256';
 import { readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { fileReason } from '../util/file-reason';
 
 export const GENESIS_HASH = '0'.repeat(64);
 export type ChainMode = 'sha256' | 'hmac-sha256';
@@ -34,14 +35,14 @@ export function loadChainKey(projectDir: string, env: NodeJS.ProcessEnv = proces
       real = realpathSync(file);
       realProject = realpathSync(projectDir);
     } catch (e) {
-      throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file}: ${fileReason(e)}`);
     }
     const rel = relative(realProject, real);
     if (!rel.startsWith('..') && !isAbsolute(rel)) throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file} is inside the project; keep the key where the agent cannot read it`);
     try {
       key = Buffer.from(readFileSync(real, 'utf8').trim(), 'utf8');
     } catch (e) {
-      throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file}: ${fileReason(e)}`);
     }
   }
   if (!key) return undefined;

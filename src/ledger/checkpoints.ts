@@ -8,7 +8,7 @@
 // ledger (its first record's hash), so a downgraded, deleted or restarted
 // ledger is told apart. With a ledger key each line carries an HMAC so a
 // checkpoint cannot be forged either.
-import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, readdirSync, realpathSync, renameSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hmacSha256Hex, sha256Hex } from '../util/sha256';
 import { canonicalJson } from './canonical';
@@ -212,5 +212,129 @@ export function writeHeadWitness(projectDir: string, head: { seq: number; hash: 
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return `head witness ${f}: ${code === 'ENOSPC' ? 'disk full' : e instanceof MkdirError ? e.message : code ?? (e as Error).message}`;
+  }
+}
+
+/**
+ * The append witness: one line `<seq> <hash>` per append, written by every
+ * writer under the journal lock (so the lines are in chain order) to one file
+ * per project in the state folder, beside the checkpoint copies. It covers the
+ * records after the last fold or SessionEnd, which the head witness does not:
+ * a tail cut there (records and their journal lines) leaves the ledger behind
+ * the witness's last line, and verify says tail-cut naming that seq. One
+ * O_APPEND write, no fsync: the threat is tampering, not power loss (after a
+ * power loss the witness can name one append whose journal line never reached
+ * the disk; that append was never answered). Folds compact it to its last line.
+ */
+export function appendWitnessFile(projectDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const key = `${projectDir}\0${env.LOOM_CHECKPOINT_DIR ?? ''}\0${env.XDG_STATE_HOME ?? ''}\0${env.HOME ?? ''}`;
+  const hit = witnessFiles.get(key);
+  if (hit !== undefined) return hit || undefined;
+  const cp = externalCheckpointFile(projectDir, env);
+  const f = cp ? cp.replace(/\.checkpoints\.jsonl$/, '.appends.log') : '';
+  if (witnessFiles.size > 1000) witnessFiles.clear();
+  witnessFiles.set(key, f);
+  return f || undefined;
+}
+const witnessFiles = new Map<string, string>();
+
+/** Appends `<seq> <hash>` for the new head (caller holds the journal lock). Returns a problem, never throws. */
+export function witnessAppend(projectDir: string, seq: number, hash: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  let f: string | undefined;
+  try {
+    f = appendWitnessFile(projectDir, env);
+    if (!f) return undefined;
+    const line = `${seq} ${hash}\n`;
+    let fd: number;
+    try {
+      fd = openSync(f, 'a', 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirBounded(dirname(f), 0o700);
+      fd = openSync(f, 'a', 0o600);
+    }
+    try {
+      writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return `append witness ${f ?? 'in the state folder'}: ${code === 'ENOSPC' || code === 'EDQUOT' ? 'disk full' : e instanceof MkdirError ? e.message : code ?? (e as Error).message} (the record is durable; a cut of it would not be detectable)`;
+  }
+}
+
+export interface AppendWitness {
+  file: string;
+  seq: number;
+  hash: string;
+}
+
+/** The last line of the append witness, or undefined when there is none (or it holds no complete line). */
+export function readAppendWitness(projectDir: string, env: NodeJS.ProcessEnv = process.env): AppendWitness | undefined {
+  const f = appendWitnessFile(projectDir, env);
+  if (!f) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(f, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - 4096);
+    const buf = Buffer.alloc(size - start);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const lines = buf.toString('latin1', 0, got).split('\n');
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const m = /^([1-9]\d{0,15}) ([0-9a-f]{64})$/.exec(lines[i]);
+      // The last complete line: a line without its LF (a write that never completed) is skipped.
+      if (m && i < lines.length - 1) return { file: f, seq: Number(m[1]), hash: m[2] };
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Keeps the append witness short: past 64 KiB it is replaced by its last line (caller holds the journal lock). */
+export function compactAppendWitness(projectDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const f = appendWitnessFile(projectDir, env);
+  if (!f) return undefined;
+  try {
+    let size: number;
+    try {
+      const fd = openSync(f, 'r');
+      try {
+        size = fstatSync(fd).size;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return undefined;
+    }
+    if (size <= 64 * 1024) return undefined;
+    const last = readAppendWitness(projectDir, env);
+    if (!last) return undefined;
+    const tmp = `${f}.${process.pid}.tmp`;
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, `${last.seq} ${last.hash}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, f);
+    return undefined;
+  } catch (e) {
+    return `append witness ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} while compacting it`;
   }
 }

@@ -16,7 +16,7 @@ import { acquireJournalLock, sweepLockLeftovers } from './journal-lock';
 import { DatabaseCorruptError, isCorruptionCode, markCorrupt, refuseIfCorrupt } from './integrity';
 import { compliancePaths } from './paths';
 import { Ledger } from './store';
-import { writeHeadWitness } from './checkpoints';
+import { compactAppendWitness, writeHeadWitness } from './checkpoints';
 import { ledgerIdentityOf, sourceOf } from './ledger-identity';
 
 
@@ -116,6 +116,9 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
         }
       }
     }
+    // Under the lock: no append lands in the witness while it is replaced by its last line.
+    const cw = compactAppendWitness(projectDir);
+    if (cw) result.warnings.push(cw);
   } catch (e) {
     if (!opts.ledger) ledger?.close();
     // SQLite found damage while folding: marked, so no later fold writes into the damaged file.

@@ -69,7 +69,7 @@ export function markCorrupt(paths: CompliancePaths, reason: string, by: string):
 
 /** One line for the user: what is wrong, since when, what to do. */
 export function corruptMessage(paths: CompliancePaths, mark: CorruptMark): string {
-  return `${paths.db} is corrupt (${mark.reason}; found ${mark.at} by ${mark.by}): nothing is folded into it, the journal keeps every record; run loom recover`;
+  return `${paths.db} is corrupt (${mark.reason}; found ${mark.at} by ${mark.by}): nothing is folded into it, the journal keeps every record; loom doctor says what survives, then run loom recover`;
 }
 
 /** Throws when the database is marked corrupt: callers that would write it stop here. */

@@ -19,6 +19,7 @@ import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS } from './journal-lock';
 import { compliancePaths, type CompliancePaths } from './paths';
 import { buildRecord, type BuiltRecord } from './record-build';
 import { mkdirBounded } from '../util/bounded-mkdir';
+import { witnessAppend } from './checkpoints';
 
 export const JOURNAL_NAME = 'journal.log';
 export const CHAIN_META_NAME = 'chain.json';
@@ -199,7 +200,7 @@ export interface AppendOptions {
    */
   unkeyed?: 'refuse' | 'warn';
   /** Filled in by the append: what the caller should say beside the answer. */
-  notes?: { unkeyed?: string };
+  notes?: { unkeyed?: string; witness?: string };
 }
 
 export function unkeyedMessage(file: string): string {
@@ -295,6 +296,10 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
       }
       throw ioError(file, e, 'appending to the journal');
     }
+    // Still under the lock, so the witness's lines are in chain order: the new head, outside the project.
+    const last = records[records.length - 1];
+    const w = witnessAppend(projectDir, last.seq, last.hash);
+    if (w && opts.notes) opts.notes.witness = w;
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
     lock.release();

@@ -16,16 +16,18 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, 
 import { basename, join } from 'node:path';
 import type { RecordDraft } from '../contract/types';
 import { bulkHasher, GENESIS_HASH, loadChainKey, type ChainKey } from './chain';
-import { externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
+import { externalCheckpointFile, readCheckpoints, witnessAppend, type Checkpoint } from './checkpoints';
 import { LedgerError } from './errors';
 import { foldJournal } from './fold';
 import { readCurrentLines } from './history-view';
 import { corruptMarkFile, DatabaseCorruptError, isCorruptionCode, quickCheck, readCorruptMark } from './integrity';
-import { chainKeyFor, formatLine, ioError, journalFile, lockWaitMs, parseJournal, readChainMeta, type ChainMeta, type JournalLine } from './journal';
+import { appendJournal, chainKeyFor, formatLine, ioError, journalFile, lockWaitMs, parseJournal, readChainMeta, type ChainMeta, type JournalLine } from './journal';
 import { acquireJournalLock } from './journal-lock';
 import { compliancePaths } from './paths';
 import { buildRecord } from './record-build';
 import { Ledger } from './store';
+import { redactText } from './redact-gate';
+import { verifyLedger } from './verify';
 
 export interface RecoverResult {
   /** The files renamed aside (the corrupt database, its WAL, the mark, an old history view). */
@@ -158,7 +160,16 @@ function salvage(projectDir: string, hasherFor: (meta: Record<string, string>) =
     }
     hasher = hasherFor(out.meta);
     if (!hasher) return out;
+    // A file whose schema does not read (its first page gone: "file is not a database") yields nothing; the history view still may.
+    let readable = !!l;
     if (l) {
+      try {
+        l.handle.prepare('SELECT seq, body, hash FROM records WHERE seq = ?');
+      } catch {
+        readable = false;
+      }
+    }
+    if (l && readable) {
       const db = l.handle;
       let bound = Number.isFinite(upTo) ? upTo : hint;
       let open = !Number.isFinite(upTo);
@@ -232,6 +243,49 @@ function fsyncPath(p: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+export interface AcknowledgeResult {
+  seq: number;
+  gaps: [number, number][];
+  setAside: string[];
+  reason: string;
+  actor: Record<string, unknown>;
+}
+
+/**
+ * The owner accepts that the records of a recovery's gaps are only in the file set aside: an
+ * `acknowledgment` record, chained like any other, names exactly those seq ranges, the files
+ * they are in, the reason and who acknowledged. verify then says recovered-with-gaps
+ * (acknowledged ...) and exits 0 while still listing the gaps; an acknowledgment naming ranges
+ * that are not the gaps is tampering. Refused when verify finds anything but unacknowledged gaps.
+ */
+export function acknowledgeGaps(projectDir: string, reason: string, actor: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): AcknowledgeResult {
+  const text = reason.trim();
+  if (!text) throw new LedgerError('--acknowledge needs a reason (what was lost, why it is acceptable)', 'io');
+  const v = verifyLedger(projectDir, { env });
+  if (v.exitCode === 0 && !v.acknowledged) throw new LedgerError(`the ledger has no unreadable gaps to acknowledge (loom verify: ${v.status})`, 'io');
+  if (v.exitCode === 0 && v.acknowledged) throw new LedgerError(`the gaps are already acknowledged (seq ${v.acknowledged.seq} by ${v.acknowledged.by}: ${v.acknowledged.reason})`, 'io');
+  if (v.problem?.kind !== 'recovered-with-gaps' || !v.gaps?.length) {
+    throw new LedgerError(`nothing acknowledged: loom verify says ${v.problem ? `${v.problem.kind} at seq ${v.problem.seq}: ${v.problem.detail}` : v.error ?? v.status}`, 'corrupt');
+  }
+  const gaps = v.gaps.map((g) => [g.first, g.last] as [number, number]);
+  const setAside = [...new Set(v.gaps.map((g) => g.setAside))];
+  const said = redactText(text).slice(0, 1000);
+  const draft: RecordDraft = {
+    event: 'LedgerAcknowledgment',
+    hook_id: 'loom-recover',
+    harness: 'loom',
+    session_id: '',
+    risk: 'high',
+    decision: 'acknowledged',
+    status: 'ok',
+    kind: 'acknowledgment',
+    data: { gaps, set_aside: setAside, reason: said, actor },
+  };
+  const [rec] = appendJournal(projectDir, [draft], loadChainKey(projectDir, env));
+  foldJournal(projectDir);
+  return { seq: rec.seq, gaps, setAside, reason: said, actor };
 }
 
 export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = process.env): RecoverResult {
@@ -380,6 +434,8 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
     } finally {
       closeSync(jfd);
     }
+    const w = witnessAppend(projectDir, rec.seq, rec.hash, env);
+    if (w) warnings.push(w);
     // The swap: the damaged file (with its WAL) and its mark go aside under one name; the new file takes its place.
     const setAside: string[] = [];
     for (const [from, to] of [

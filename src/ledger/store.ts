@@ -61,7 +61,7 @@ export function classifySqliteError(e: unknown, file: string): LedgerError {
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return new LedgerError(`${file}: cannot write the ledger (${code || msg})`, 'readonly');
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return new LedgerError(`${file}: disk full while writing the ledger`, 'full');
-  if (isCorruptionCode(e)) return new DatabaseCorruptError(`${file}: the ledger database is corrupt (${msg}); it is left untouched, run loom recover`, msg);
+  if (isCorruptionCode(e)) return new DatabaseCorruptError(`${file}: the ledger database is corrupt (${msg}); it is left untouched: loom doctor says what survives, then run loom recover`, msg);
   if (e instanceof SchemaError) return new LedgerError(`${file}: ${msg}`, 'corrupt');
   return new LedgerError(`${file}: ${code && !msg.startsWith(code) ? code + ': ' : ''}${msg}`, 'io');
 }

@@ -3,7 +3,7 @@
 // copies outside the project (ledger-missing, restarted). Kept apart from the
 // chain walk in verify.ts so each can change without the other.
 import type { ChainKey } from './chain';
-import { externalCheckpointFile, readCheckpoints, type Checkpoint } from './checkpoints';
+import { externalCheckpointFile, readAppendWitness, readCheckpoints, type Checkpoint } from './checkpoints';
 
 export interface Finding {
   seq: number;
@@ -28,7 +28,11 @@ export function missingLedgerFinding(projectDir: string, env: NodeJS.ProcessEnv)
   const file = externalCheckpointFile(projectDir, env);
   if (!file) return undefined;
   const last = readCheckpoints(file).checkpoints.filter((c) => c.seq > 0).pop();
-  if (!last) return undefined;
+  if (!last) {
+    // A young ledger (no checkpoint yet) deleted: the append witness still saw its records.
+    const w = readAppendWitness(projectDir, env);
+    return w ? { seq: 1, kind: 'ledger-missing', detail: `the ledger database is gone, but the append witness ${w.file} saw its records up to seq ${w.seq} (last witnessed seq ${w.seq})` } : undefined;
+  }
   return { seq: 1, kind: 'ledger-missing', detail: `the ledger database is gone, but ${file} holds its checkpoints (latest seq ${last.seq} at ${last.ts})` };
 }
 

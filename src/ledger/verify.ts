@@ -1,7 +1,7 @@
 // loom verify: recompute the chain from seq 1 and compare the head with every
 // checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
 import { bulkHasher, loadChainKey, KeyError, type ChainKey } from './chain';
-import { checkpointMacValid, externalCheckpointFile, readCheckpoints, readHeadWitnesses, type Checkpoint } from './checkpoints';
+import { checkpointMacValid, externalCheckpointFile, readAppendWitness, readCheckpoints, readHeadWitnesses, type Checkpoint } from './checkpoints';
 import { existsSync } from 'node:fs';
 import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
 import { compliancePaths } from './paths';
@@ -11,7 +11,7 @@ import { ledgerIdentityOf, sourceOf } from './ledger-identity';
 import { HistoryCheck } from './verify-history';
 import { downgradeFinding, missingLedgerFinding, restartedFinding, sameLedger } from './verify-evidence';
 
-export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted' | 'history-edited' | 'history-missing' | 'history-extra' | 'recovered-with-gaps';
+export type TamperKind = 'edited' | 'deleted' | 'inserted' | 'reordered' | 'tail-cut' | 'head-cut' | 'wrong-key' | 'rewritten' | 'checkpoint-forged' | 'downgraded' | 'ledger-missing' | 'restarted' | 'history-edited' | 'history-missing' | 'history-extra' | 'recovered-with-gaps' | 'acknowledgment-mismatch';
 
 export interface VerifyResult {
   status: 'intact' | 'tampered' | 'cannot-verify';
@@ -28,6 +28,8 @@ export interface VerifyResult {
   recovered?: { seq: number; firstSeq: number; anchor: { seq: number; hash: string }; setAside: string; salvaged: number; gaps: [number, number][] }[];
   /** Seq ranges of the chain that are only in a file set aside by loom recover (verify exits 1, kind recovered-with-gaps). */
   gaps?: { first: number; last: number; setAside: string }[];
+  /** The gaps are accepted by an acknowledgment record in the chain (loom recover --acknowledge): exit 0, gaps still listed. */
+  acknowledged?: { seq: number; by: string; reason: string; ts: string; detail: string };
   /** Lines in the journal, and how many of them are not in the database yet. */
   journal?: { lines: number; unfolded: number };
   /** Lines of history.json and its segments compared with their records. */
@@ -254,6 +256,8 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     let expected = base.seq;
     let prevHash = base.prevHash;
     const recoveries: NonNullable<VerifyResult['recovered']> = [];
+    /** Acknowledgment records (loom recover --acknowledge): the owner accepts named gaps. */
+    const acks: { seq: number; gaps: [number, number][]; reason: string; by: string; ts: string }[] = [];
     // Seq ranges a recovery could not read back (meta gaps): the walk steps over one only where the meta names exactly it.
     const gapEnd = new Map(ledger.gaps().map((g) => [g[0], g[1]] as const));
     const crossed: [number, number][] = [];
@@ -307,6 +311,13 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
         // The next record still linking to the checkpointed hash: this one record was changed and re-hashed, not the chain rebuilt.
         if (c.hash !== row.hash && next && parse(next)?.prev_hash === c.hash) return tampered(row.seq, 'edited', `record ${row.seq} was changed and its hash recomputed: its checkpoint and record ${row.seq + 1} still name the original`);
         if (c.hash !== row.hash) return tampered(row.seq, 'rewritten', `checkpoint at seq ${row.seq} recorded hash ${c.hash.slice(0, 12)}…, the chain now has ${row.hash.slice(0, 12)}…: the chain was rebuilt`);
+      }
+      if (b.kind === 'acknowledgment' && b.acknowledgment && typeof b.acknowledgment === 'object') {
+        const a = b.acknowledgment as Record<string, unknown>;
+        const gaps = Array.isArray(a.gaps) ? a.gaps.filter((g): g is [number, number] => Array.isArray(g) && g.length === 2).map((g) => [Number(g[0]), Number(g[1])] as [number, number]) : [];
+        const who = a.actor && typeof a.actor === 'object' ? (a.actor as Record<string, unknown>) : {};
+        const by = typeof who.email === 'string' ? who.email : typeof who.user === 'string' ? `${who.user}${typeof who.host === 'string' ? `@${who.host}` : ''}` : 'unknown';
+        acks.push({ seq: row.seq, gaps, reason: String(a.reason ?? ''), by, ts: String(b.ts) });
       }
       if (b.kind === 'recovery' && b.recovery && typeof b.recovery === 'object') {
         const r = b.recovery as Record<string, unknown>;
@@ -386,6 +397,15 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     const witnesses = readHeadWitnesses(projectDir, env);
     const own = witnesses.find((w) => w.ledger !== undefined && w.ledger === ledgerId);
     if (own && own.seq > headSeq) return tampered(headSeq + 1, 'tail-cut', `the head witness ${own.file} (${own.reason} at ${own.ts}) saw seq ${own.seq}; the ledger ends at seq ${headSeq}`);
+    // The append witness (one line per append, outside the project) covers the records after the last fold or SessionEnd.
+    const aw = readAppendWitness(projectDir, env);
+    if (aw && aw.seq > headSeq) {
+      return tampered(headSeq + 1, 'tail-cut', `the append witness ${aw.file} saw seq ${aw.seq} (${aw.hash.slice(0, 12)}…) appended; the ledger ends at seq ${headSeq}: seq ${headSeq + 1}..${aw.seq} were cut (last witnessed seq ${aw.seq})`);
+    }
+    if (aw && aw.seq >= base.seq) {
+      const have = (stored.get(aw.seq) as string | undefined) ?? journal.lines.find((l) => l.seq === aw.seq)?.hash;
+      if (have !== undefined && have !== aw.hash) return tampered(aw.seq, 'rewritten', `the append witness ${aw.file} saw seq ${aw.seq} appended with hash ${aw.hash.slice(0, 12)}…, the chain now has ${have.slice(0, 12)}… there: the chain was rebuilt or restarted after it`);
+    }
     const other = witnesses.find((w) => w.ledger !== undefined && ledgerId !== undefined && w.ledger !== ledgerId && w.seq > 0);
     if (other) return tampered(1, 'restarted', `the head witness ${other.file} saw an earlier ledger of this project (ledger ${other.ledger}, seq ${other.seq} at ${other.ts}); this ledger (${ledgerId}) started again`);
     if (recoveries.length) result.recovered = recoveries;
@@ -399,7 +419,7 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     result.history = { checked: history.checked };
     if (history.notScrubbed.length) result.warnings.push(`history still shows the erased record(s) ${history.notScrubbed.slice(0, 5).join(', ')} as they were before the erasure (an erase was interrupted): run the same loom erase again to finish`);
     if (seen.length) return tampered(seen[0].seq, seen[0].kind, seen[0].detail + (seen.length > 1 ? ` (and ${seen.length - 1} more)` : ''));
-    if (!latest && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
+    if (!latest && !aw && headSeq > 0) result.warnings.push('no checkpoint found: a cut tail would not be detectable (run loom checkpoint; set LOOM_CHECKPOINT_DIR)');
     opts.onProgress?.(total, total);
     // Records of the chain that only the set-aside file holds (a recovery's gaps, or everything before a recovered base):
     // the chain that is here holds, but it is not the whole history, so this is not "intact" (exit 1).
@@ -407,12 +427,30 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     const base0 = base.seq > 1 ? recoveries.find((r) => r.anchor.seq === base.seq - 1 && r.anchor.hash === base.prevHash) : undefined;
     if (base0) unread.push({ first: 1, last: base.seq - 1, setAside: base0.setAside });
     for (const g of crossed) unread.push({ first: g[0], last: g[1], setAside: namedBy(g)!.setAside });
+    const rangeText = (first: number, last: number) => (first === last ? `seq ${first}` : `seq ${first}..${last}`);
+    // An acknowledgment names gaps this ledger has, exactly: any other range is a claim nothing backs (tampering).
+    for (const a of acks) {
+      if (!a.gaps.length) return tampered(a.seq, 'acknowledgment-mismatch', `the acknowledgment at seq ${a.seq} names no gap`);
+      for (const g of a.gaps) {
+        if (!unread.some((u) => u.first === g[0] && u.last === g[1])) return tampered(a.seq, 'acknowledgment-mismatch', `the acknowledgment at seq ${a.seq} (by ${a.by}) names ${rangeText(g[0], g[1])}, which is not a gap of this ledger (gaps: ${unread.map((u) => rangeText(u.first, u.last)).join(', ') || 'none'})`);
+      }
+    }
     if (unread.length) {
       result.gaps = unread;
       const files = [...new Set(unread.map((u) => u.setAside))].join(', ');
-      const ranges = unread.map((u) => (u.first === u.last ? `seq ${u.first}` : `seq ${u.first}..${u.last}`)).join(', ');
+      const ranges = unread.map((u) => rangeText(u.first, u.last)).join(', ');
       const missing = unread.reduce((n, u) => n + u.last - u.first + 1, 0);
-      return tampered(unread[0].first, 'recovered-with-gaps', `${ranges} unreadable, kept in ${files} (${missing} record${missing === 1 ? '' : 's'} of the chain not in the database; ${result.records} records verified)`);
+      const detail = `${ranges} unreadable, kept in ${files} (${missing} record${missing === 1 ? '' : 's'} of the chain not in the database; ${result.records} records verified)`;
+      // Every gap named by an acknowledgment in the chain after the recovery that left it: accepted by the owner, still listed.
+      const recoveryOf = (u: { first: number; last: number }) => (u.first === 1 && base0 && u.last === base.seq - 1 ? base0.seq : namedBy([u.first, u.last])?.seq ?? Infinity);
+      const ackOf = (u: { first: number; last: number }) => acks.filter((a) => a.seq > recoveryOf(u) && a.gaps.some((g) => g[0] === u.first && g[1] === u.last)).pop();
+      const covering = unread.map(ackOf);
+      if (covering.every((a) => a)) {
+        const last = covering.reduce((m, a) => (a!.seq > m!.seq ? a : m))!;
+        result.acknowledged = { seq: last.seq, by: last.by, reason: last.reason, ts: last.ts, detail };
+        return result;
+      }
+      return tampered(unread[0].first, 'recovered-with-gaps', detail);
     }
     return result;
   } catch (e) {

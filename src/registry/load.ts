@@ -7,6 +7,7 @@ import { validateArrayRegistry, validateObjectRegistry, type AjvError } from '..
 import { jsonPointerToPath } from '../util/json-path';
 import { sha256Hex } from '../util/sha256';
 import { mkdirBounded } from '../util/bounded-mkdir';
+import { fileReason } from '../util/file-reason';
 
 export class RegistryError extends Error {
   constructor(
@@ -163,7 +164,7 @@ function readRegistryText(file: string): string {
     return buf.toString('utf8');
   } catch (e) {
     if (e instanceof RegistryError) throw e;
-    throw new RegistryError(file, [`cannot read registry: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`]);
+    throw new RegistryError(file, [`cannot read registry: ${fileReason(e)}`]);
   }
 }
 

@@ -68,8 +68,15 @@ function parseBundle(file: string): Bundle {
   }
   if (size > MAX_BUNDLE_BYTES) throw new BundleError(`${file}: ${size} bytes, more than a bundle may be (${MAX_BUNDLE_BYTES})`);
   let b: Partial<Bundle>;
+  let text: string;
   try {
-    b = JSON.parse(readFileSync(file, 'utf8')) as Partial<Bundle>;
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    // A folder, a permission: said as such, not as "not JSON (EISDIR: illegal operation on a directory, read)".
+    throw new BundleError(`${file}: ${fileReason(e)}`);
+  }
+  try {
+    b = JSON.parse(text) as Partial<Bundle>;
   } catch (e) {
     throw new BundleError(`${file}: not JSON (${(e as Error).message.split('\n')[0]})`);
   }

@@ -129,7 +129,7 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
   if (folderProblem) return { problem: folderProblem };
   let key;
   let stored;
-  const notes: { unkeyed?: string } = {};
+  const notes: { unkeyed?: string; witness?: string } = {};
   try {
     key = loadChainKey(input.projectDir);
     // With a key configured, a plain ledger is a downgrade: refused where the event can block (an unknown one included), a warning elsewhere.
@@ -142,6 +142,7 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
   // Durable from here on: nothing below can turn the decision into a failure.
   const problems: string[] = [];
   if (notes.unkeyed) problems.push(notes.unkeyed);
+  if (notes.witness) problems.push(notes.witness);
   try {
     const first = stored[0];
     const last = stored[stored.length - 1];

@@ -81,7 +81,7 @@ export async function commandAnswer(ctx: CommandRouteContext, body: Buffer, path
     eventName,
     hooks: hooks.map((h) => ({ id: h.id, policy: h.policy })),
     extra: { actor: actorOf(r.projectDir, r.payload) },
-  });
+  }, (w) => r.agg.warnings.push(`loom: ledger: ${w}`));
   if (problem) {
     ctx.metrics.ledgerFailures++;
     process.stderr.write(`loom serve: ledger: ${eventName}: could not record: ${problem}\n`);

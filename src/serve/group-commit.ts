@@ -10,7 +10,8 @@ import type { RecordDraft } from '../contract/types';
 import { KeyError, loadChainKey, type ChainKey } from '../ledger/chain';
 import { crossesCheckpoint } from '../ledger/checkpoints';
 import { LedgerError, type Head } from '../ledger/errors';
-import { appendJournal } from '../ledger/journal';
+import { appendJournal, journalFile, unkeyedMessage } from '../ledger/journal';
+import { compliancePaths } from '../ledger/paths';
 import { checkpointEvery } from '../runner/record';
 
 export const COMMIT_WINDOW_MS = 2;
@@ -20,9 +21,17 @@ export const ADVANCE_EVERY_MS = 50;
 /** Told after every commit: the new head, and the checkpoint reason when the batch crossed a checkpoint boundary. */
 export type OnAdvance = (projectDir: string, head: Head, checkpoint: string | undefined) => void;
 
+/** What a commit says about one request: a problem (its records are not stored) or a warning (stored, with something to say). */
+export interface AppendAnswer {
+  problem?: string;
+  warning?: string;
+}
+
 interface Pending {
   drafts: RecordDraft[];
-  done: (problem: string | undefined) => void;
+  /** The request's event can block: with a key configured, its records are refused on a plain ledger (as the hooks do). */
+  canBlock: boolean;
+  done: (a: AppendAnswer) => void;
 }
 
 class ProjectWriter {
@@ -36,9 +45,9 @@ class ProjectWriter {
     private readonly onAdvance: OnAdvance,
   ) {}
 
-  append(drafts: RecordDraft[]): Promise<string | undefined> {
+  append(drafts: RecordDraft[], canBlock: boolean): Promise<AppendAnswer> {
     return new Promise((resolve) => {
-      this.queue.push({ drafts, done: resolve });
+      this.queue.push({ drafts, canBlock, done: resolve });
       if (!this.scheduled) {
         this.scheduled = true;
         // Under load, wait out a short window after the last commit so the next one carries many
@@ -57,21 +66,34 @@ class ProjectWriter {
     const batch = this.queue.splice(0);
     if (!batch.length) return;
     let stored;
+    let commit = batch;
+    let warning: string | undefined;
     try {
       if (!this.key) {
         const key = loadChainKey(this.projectDir);
         this.key = { key };
       }
-      stored = appendJournal(this.projectDir, batch.flatMap((b) => b.drafts), this.key.key, { bulkHashing: true, newId: nanoid });
+      const notes: { unkeyed?: string; witness?: string } = {};
+      const append = (of: Pending[], unkeyed: 'refuse' | 'warn') => appendJournal(this.projectDir, of.flatMap((b) => b.drafts), this.key!.key, { bulkHashing: true, newId: nanoid, unkeyed, notes });
+      try {
+        // With a key configured, a plain ledger is a downgrade: refused for events that can block (nothing written), as the hooks do.
+        stored = append(batch, batch.some((b) => b.canBlock) ? 'refuse' : 'warn');
+      } catch (e) {
+        if (!(e instanceof LedgerError && e.code === 'key' && e.message === unkeyedMessage(journalFile(compliancePaths(this.projectDir))))) throw e;
+        for (const b of batch) if (b.canBlock) b.done({ problem: e.message });
+        commit = batch.filter((b) => !b.canBlock);
+        stored = commit.length ? append(commit, 'warn') : [];
+      }
+      warning = [notes.unkeyed, notes.witness].filter(Boolean).join('; ') || undefined;
     } catch (e) {
       const problem = e instanceof LedgerError || e instanceof KeyError ? e.message : (e as Error).message;
       this.key = undefined;
-      for (const b of batch) b.done(problem);
+      for (const b of commit) b.done({ problem });
       return;
     }
     this.lastCommit = performance.now();
     // Committed and durable: answer now.
-    for (const b of batch) b.done(undefined);
+    for (const b of commit) b.done(warning ? { warning } : {});
     if (!stored.length) return;
     const last = stored[stored.length - 1];
     this.headSeq = last.seq;
@@ -117,9 +139,9 @@ export class GroupCommitLedger {
     return w;
   }
 
-  append(projectDir: string, drafts: RecordDraft[]): Promise<string | undefined> {
-    if (drafts.length === 0) return Promise.resolve(undefined);
-    return this.writer(projectDir).append(drafts);
+  append(projectDir: string, drafts: RecordDraft[], canBlock: boolean): Promise<AppendAnswer> {
+    if (drafts.length === 0) return Promise.resolve({});
+    return this.writer(projectDir).append(drafts, canBlock);
   }
 
   headSeq(): number {

@@ -17,5 +17,9 @@ export function httpBody(answer: RenderedAnswer, contract: EventContract | undef
   let body: Record<string, unknown> = {};
   if (answer.stdout.trim()) body = JSON.parse(answer.stdout) as Record<string, unknown>;
   if (answer.exitCode !== 0 && reason) body.systemMessage = `loom: ${reason}`;
+  // A record stored with something to say (a plain ledger under a key): the hook would print it on stderr; over HTTP it is the system message.
+  else if (answer.exitCode === 0 && /^loom: ledger: /m.test(answer.stderr) && body.systemMessage === undefined) {
+    body.systemMessage = answer.stderr.split('\n').filter((l) => l.startsWith('loom: ledger: ')).join('; ');
+  }
   return body;
 }

@@ -12,7 +12,7 @@ export interface ShutdownResult {
 export class LedgerClient {
   private worker: Worker;
   private nextId = 1;
-  private waiting = new Map<number, (problem: string | undefined) => void>();
+  private waiting = new Map<number, (problem: string | undefined, warning?: string) => void>();
   private head = 0;
   private stopped?: (r: ShutdownResult) => void;
   /** Projects whose database the upkeep found corrupt, with the one-line finding. */
@@ -23,8 +23,8 @@ export class LedgerClient {
     this.worker.on('message', (m: WorkerReply) => {
       if (m.type === 'appended') {
         this.head = Math.max(this.head, m.headSeq);
-        for (const [id, problem] of m.done) {
-          this.waiting.get(id)?.(problem);
+        for (const [id, problem, warning] of m.done) {
+          this.waiting.get(id)?.(problem, warning);
           this.waiting.delete(id);
         }
       } else if (m.type === 'integrity') {
@@ -38,11 +38,14 @@ export class LedgerClient {
     });
   }
 
-  /** Resolves once the invocation's records are durable (or with the reason they are not). */
-  record(job: RecordJob): Promise<string | undefined> {
+  /** Resolves once the invocation's records are durable (or with the reason they are not); `onWarning` hears what a stored record has to say (a plain ledger under a key). */
+  record(job: RecordJob, onWarning?: (warning: string) => void): Promise<string | undefined> {
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
+      this.waiting.set(id, (problem, warning) => {
+        if (warning) onWarning?.(warning);
+        resolve(problem);
+      });
       this.worker.postMessage({ type: 'append', id, job: JSON.stringify(job) } satisfies WorkerRequest);
     });
   }

@@ -26,7 +26,7 @@ export interface RecordJob {
 /** Jobs travel as one JSON string: cheaper to pass between threads than a deep structured clone. */
 export type WorkerRequest = { type: 'append'; id: number; job: string } | { type: 'catch-up'; projectDir: string } | { type: 'shutdown'; reason: string };
 /** One message answers every job of a commit: fewer wake-ups of the request thread under load. */
-export type WorkerReply = { type: 'appended'; done: [id: number, problem: string | undefined][]; headSeq: number } | UpkeepStopped | UpkeepIntegrity;
+export type WorkerReply = { type: 'appended'; done: [id: number, problem: string | undefined, warning?: string][]; headSeq: number } | UpkeepStopped | UpkeepIntegrity;
 
 // Bundled beside this file (dist/ledger-upkeep.js).
 const upkeep = new Worker(join(__dirname, 'ledger-upkeep.js'));
@@ -37,27 +37,29 @@ upkeep.on('message', (r: UpkeepReply) => {
 const ledger = new GroupCommitLedger((projectDir, head, checkpoint) => upkeep.postMessage({ type: 'advanced', projectDir, head, checkpoint } satisfies UpkeepRequest));
 
 // Jobs settled in the same turn (one commit) go back in one message.
-let settled: [number, string | undefined][] = [];
-function answer(id: number, problem: string | undefined): void {
+let settled: [number, string | undefined, string?][] = [];
+function answer(id: number, problem: string | undefined, warning?: string): void {
   if (settled.length === 0) queueMicrotask(() => {
     const done = settled;
     settled = [];
     parentPort!.postMessage({ type: 'appended', done, headSeq: ledger.headSeq() } satisfies WorkerReply);
   });
-  settled.push([id, problem]);
+  settled.push(warning ? [id, problem, warning] : [id, problem]);
 }
 
 parentPort!.on('message', (m: WorkerRequest) => {
   if (m.type === 'append') {
     const job = JSON.parse(m.job) as RecordJob;
     let drafts;
+    const contract = contractFor(job.eventName);
     try {
-      drafts = buildDrafts({ projectDir: job.projectDir, payload: { session_id: job.sessionId }, agg: job.agg, harness: job.harness, eventName: job.eventName, contract: contractFor(job.eventName), hooks: job.hooks as HookDef[], extra: job.extra });
+      drafts = buildDrafts({ projectDir: job.projectDir, payload: { session_id: job.sessionId }, agg: job.agg, harness: job.harness, eventName: job.eventName, contract, hooks: job.hooks as HookDef[], extra: job.extra });
     } catch (e) {
       answer(m.id, `cannot build the record: ${(e as Error).message}`);
       return;
     }
-    void ledger.append(job.projectDir, drafts).then((problem) => answer(m.id, problem));
+    // An event loom cannot name counts as one that can block (as in the runner).
+    void ledger.append(job.projectDir, drafts, !contract || contract.canBlock).then((a) => answer(m.id, a.problem, a.warning));
   } else if (m.type === 'catch-up') {
     upkeep.postMessage(m satisfies UpkeepRequest);
   } else {

@@ -304,6 +304,8 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   let closing = false;
   /** The last ledger write's failure, until a write succeeds again: /healthz is not ok meanwhile. */
   let ledgerProblem: string | undefined;
+  /** Ledger warnings already logged (project and text): said once on stderr, in every answer. */
+  const warnedProjects = new Set<string>();
 
   const write = (res: ServerResponse, route: string, status: number, type: string, text: string, headers: Record<string, string> = {}) => {
     // While shutting down, every answer closes its connection so the server can stop at once.
@@ -465,12 +467,22 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       extra = Object.keys(client).length ? { client, actor } : { actor };
     }
     const job: RecordJob = { projectDir: r.projectDir, sessionId: sessionIdOf(r.payload), agg: r.agg, harness: adapter.name, eventName, hooks: sel.recorded, extra, clientId: st.clientId };
-    const recorded = ledger.record(job);
+    let warned: string | undefined;
+    const recorded = ledger.record(job, (w) => (warned = w));
     // Rendered while the commit runs, so an answer leaves as soon as its record is durable.
     const answer = () => JSON.stringify(httpBody(adapter.render(r.agg, r.contract, eventName, r.payload), r.contract, eventName));
     let text = answer();
     // The answer waits for the record to be durable: a crash loses no acknowledged record.
     const problem = await recorded;
+    if (warned) {
+      // Stored, with something to say (a plain ledger under a key): a warning in the answer and, once per project, on stderr.
+      r.agg.warnings.push(`loom: ledger: ${warned}`);
+      if (!warnedProjects.has(`${r.projectDir}\0${warned}`)) {
+        warnedProjects.add(`${r.projectDir}\0${warned}`);
+        process.stderr.write(`loom serve: ledger: warning: ${warned}\n`);
+      }
+      text = answer();
+    }
     if (problem) {
       // Said three ways: the answer (a block on events that can block), a stderr line, and /metrics and /healthz.
       metrics.ledgerFailures++;

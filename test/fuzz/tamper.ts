@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { hashBody } from '../../src/ledger/chain';
 import { canonicalJson } from '../../src/ledger/canonical';
-import { externalCheckpointFile } from '../../src/ledger/checkpoints';
+import { appendWitnessFile, externalCheckpointFile } from '../../src/ledger/checkpoints';
+import { appendJournal } from '../../src/ledger/journal';
 
 export const dbPath = (project: string) => join(project, '.loom', 'compliance', 'ledger.db');
 
@@ -107,6 +108,21 @@ export const ATTACKS: Attack[] = [
       }),
   },
   {
+    // Records appended after the last fold and checkpoint live only in the journal: cutting them with their
+    // lines leaves a chain that checks out and a head the checkpoints and the fold's head witness agree with.
+    name: 'tail cut after the last fold (records and their journal lines)',
+    kind: 'tail-cut',
+    seq: (n, at) => n + (at % 5) + 1,
+    apply: (p, n, at) => {
+      const drafts = Array.from({ length: 5 }, (_, i) => ({ event: 'PostToolUse', hook_id: 'tamper', harness: 'claude', session_id: 's', risk: 'none' as const, decision: 'allow', status: 'ok', kind: 'tool_use', data: { command: `late ${i}` }, redactions: 0 }));
+      appendJournal(p, drafts, undefined);
+      const keep = n + (at % 5);
+      const file = join(p, '.loom', 'compliance', 'journal.log');
+      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      writeFileSync(file, lines.filter((l) => Number(l.slice(0, l.indexOf(' '))) <= keep).map((l) => l + '\n').join(''));
+    },
+  },
+  {
     name: 'deleted ledger',
     kind: 'ledger-missing',
     apply: (p) => rmSync(join(p, '.loom'), { recursive: true, force: true }),
@@ -143,5 +159,8 @@ export function cloneProject(from: string, to: string, extraEnv: NodeJS.ProcessE
   const a = externalCheckpointFile(from, env);
   const b = externalCheckpointFile(to, env);
   if (a && b && existsSync(a)) copyFileSync(a, b);
+  const wa = appendWitnessFile(from, env);
+  const wb = appendWitnessFile(to, env);
+  if (wa && wb && existsSync(wa)) copyFileSync(wa, wb);
 }
 

@@ -121,13 +121,14 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
     const corrupt = r.status === 'cannot-verify' && /corrupt/.test(r.error ?? '');
     const fix =
       r.problem?.kind === 'recovered-with-gaps'
-        ? 'those records of the chain are only in the file loom recover set aside: read them with sqlite3 "<set-aside file>" ".recover" and keep that file with the ledger (loom verify exits 1 while the gap stands)'
+        ? 'those records of the chain are only in the file loom recover set aside: read them with sqlite3 "<set-aside file>" ".recover" and keep that file with the ledger (loom verify exits 1 while the gap stands; once you accept the loss, loom recover --acknowledge "<reason>" records that in the chain)'
         : r.status === 'tampered'
         ? 'investigate: compare with your external checkpoints (loom verify)'
         : corrupt
           ? `run loom recover: it renames ledger.db aside (never deletes it), starts a new database anchored to the old chain's last good head (journal, old file, checkpoints), folds the journal (hooks kept recording there) and appends a recovery record that verify names; sqlite3 "<set-aside file>" ".recover" reads what survives of the old file`
           : 'set LOOM_LEDGER_KEY if the ledger is keyed';
-    add('ledger', r.status === 'intact', r.status === 'intact' ? `intact, ${r.records} records, head seq ${r.head?.seq ?? 0}` : r.problem?.kind === 'recovered-with-gaps' ? `recovered with gaps: ${r.problem.detail}` : r.status === 'tampered' ? `TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}` : `cannot verify: ${r.error}`, fix);
+    const acked = r.acknowledged ? `; recovered-with-gaps (acknowledged seq ${r.acknowledged.seq} by ${r.acknowledged.by}: ${r.acknowledged.reason}): ${r.acknowledged.detail}` : '';
+    add('ledger', r.status === 'intact', r.status === 'intact' ? `intact, ${r.records} records, head seq ${r.head?.seq ?? 0}${acked}` : r.problem?.kind === 'recovered-with-gaps' ? `recovered with gaps: ${r.problem.detail}` : r.status === 'tampered' ? `TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}` : `cannot verify: ${r.error}`, fix);
   } else if (existsSync(join(paths.dir, 'journal.log'))) add('ledger', true, 'journal only (not folded into ledger.db yet; loom fold does it)');
   else add('ledger', true, 'no ledger yet (created by the first hook call)');
   // Can the hooks record? A read-only folder or a stuck lock blocks every PreToolUse.

@@ -7,10 +7,16 @@
 // Exit 0 erased, 1 nothing to erase, 2 a bad request.
 import { readFileSync } from 'node:fs';
 import { erase, EraseError, type EraseSelector } from '../../ledger/erase';
-import { parseFlags, projectDirFrom } from '../flags';
+import { FlagError, parseFlags, projectDirFrom } from '../flags';
+import { fileReason } from '../../util/file-reason';
 
 function secretFrom(source: string, file: boolean): string {
-  const text = file ? readFileSync(source, 'utf8') : readFileSync(0, 'utf8');
+  let text: string;
+  try {
+    text = file ? readFileSync(source, 'utf8') : readFileSync(0, 'utf8');
+  } catch (e) {
+    throw new FlagError(file ? `--match-file ${source}: ${fileReason(e)}` : `--match -: stdin: ${fileReason(e)}`);
+  }
   // A trailing newline is the shell's, not the value's.
   return text.replace(/\r?\n$/, '');
 }

@@ -1,12 +1,21 @@
-// loom recover [--project-dir D] [--json]: a corrupt ledger database is set
+// loom recover [--project-dir D] [--json] [--acknowledge REASON]: a corrupt ledger database is set
 // aside (renamed, never deleted) and a new one continues the chain from the
 // old chain's last good head; the journal is folded into it and a recovery
 // record names what happened (src/ledger/recover.ts, docs/ledger.md).
-import { recoverLedger } from '../../ledger/recover';
+import { acknowledgeGaps, recoverLedger } from '../../ledger/recover';
+import { actorOf } from '../../runner/actor';
 import { parseFlags, projectDirFrom } from '../flags';
 
 export function recoverCommand(argv: string[]): number {
-  const flags = parseFlags(argv, { values: ['project-dir'], booleans: ['json'] });
+  const flags = parseFlags(argv, { values: ['project-dir', 'acknowledge'], booleans: ['json'] });
+  if (flags.values.acknowledge !== undefined) {
+    // The owner accepts the unreadable gaps: a record on the chain says so (verify then exits 0, gaps still listed).
+    const projectDir = projectDirFrom(flags);
+    const a = acknowledgeGaps(projectDir, flags.values.acknowledge, { ...actorOf(projectDir, {}), via: 'loom recover --acknowledge' });
+    if (flags.booleans.has('json')) process.stdout.write(JSON.stringify(a, null, 2) + '\n');
+    else process.stdout.write(`acknowledged: ${a.gaps.map((g) => (g[0] === g[1] ? `seq ${g[0]}` : `seq ${g[0]}..${g[1]}`)).join(', ')} (kept in ${a.setAside.join(', ')}); acknowledgment record: seq ${a.seq}\n`);
+    return 0;
+  }
   const r = recoverLedger(projectDirFrom(flags));
   if (flags.booleans.has('json')) {
     process.stdout.write(JSON.stringify(r, null, 2) + '\n');

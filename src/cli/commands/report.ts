@@ -15,7 +15,8 @@ import { renderReport } from '../../report/html';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { progressBar, tone } from '../output';
 import { reportTeamCommand } from './team-views';
-import { mkdirBounded } from '../../util/bounded-mkdir';
+import { MkdirError, mkdirBounded } from '../../util/bounded-mkdir';
+import { fileReason } from '../../util/file-reason';
 
 const FAIL_ON = ['tampered', 'deny', 'high'] as const;
 
@@ -23,6 +24,20 @@ const FAIL_ON = ['tampered', 'deny', 'high'] as const;
  * --fail-on for CI: exit 1 when the ledger is tampered (always), or when a
  * denied action (deny) or a high or critical risk event (high) is in range.
  */
+/** Writes an output file; a folder in the way, a missing permission or a full disk is one line naming the file. */
+function writeOut(file: string, text: string, flag = '--out'): void {
+  try {
+    mkdirBounded(dirname(file));
+  } catch (e) {
+    throw new FlagError(`${flag} ${file}: ${e instanceof MkdirError ? e.message : fileReason(e)}`);
+  }
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new FlagError(`${flag} ${file}: ${fileReason(e)}`);
+  }
+}
+
 function failOnList(v: Record<string, string>): string[] {
   const wanted = (v['fail-on'] ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   for (const w of wanted) if (!(FAIL_ON as readonly string[]).includes(w)) throw new FlagError(`--fail-on "${w}": expected ${FAIL_ON.join(', ')} (comma-separated)`);
@@ -61,9 +76,8 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   requireLedger(project);
   const c = collect(project, filterFrom(f.values), progressBar('reading the ledger'));
   const out = resolve(f.values.out ?? join(project, '.loom', 'reports', 'compliance.html'));
-  mkdirBounded(dirname(out));
   const filter = [f.values.since && `since ${f.values.since}`, f.values.until && `until ${f.values.until}`, f.values.session && `session ${f.values.session}`].filter(Boolean).join(', ') || 'all records';
-  writeFileSync(out, renderReport(c, { project, generatedAt: new Date().toISOString(), filter }));
+  writeOut(out, renderReport(c, { project, generatedAt: new Date().toISOString(), filter }));
   process.stdout.write(`report: ${out} (${c.matched} records; ledger ${tone(c.verify.status)})\n`);
   return c.verify.exitCode === 2 && c.total === 0 ? 2 : failOnExit(c, f.values);
 }
@@ -111,14 +125,12 @@ export function evidenceCommand(argv: string[]): number | Promise<number> {
   if (scope.base) scope.base.otherBranches = c.otherBranchSessions.size;
   const text = renderEvidence(c, project, scope);
   if (f.values.out) {
-    mkdirBounded(dirname(resolve(f.values.out)));
-    writeFileSync(resolve(f.values.out), text);
+    writeOut(resolve(f.values.out), text);
     process.stdout.write(`evidence: ${resolve(f.values.out)}\n`);
   } else process.stdout.write(text);
   if (raw && f.values.bundle !== undefined) {
     const file = resolve(f.values.bundle);
-    mkdirBounded(dirname(file));
-    writeFileSync(file, JSON.stringify(buildBundle(project, c.verify, raw, text)) + '\n');
+    writeOut(file, JSON.stringify(buildBundle(project, c.verify, raw, text)) + '\n', '--bundle');
     process.stderr.write(`evidence bundle: ${file} (${raw.length} records; re-verify anywhere with: loom verify --bundle ${JSON.stringify(file)})\n`);
   }
   return failOnExit(c, f.values);
@@ -140,8 +152,7 @@ async function evidenceTeamCommand(argv: string[]): Promise<number> {
       throw classifyPgError(err, cfg);
     });
     if (f.values.out) {
-      mkdirBounded(dirname(resolve(f.values.out)));
-      writeFileSync(resolve(f.values.out), e.text);
+      writeOut(resolve(f.values.out), e.text);
       process.stdout.write(`evidence: ${resolve(f.values.out)}\n`);
     } else process.stdout.write(e.text);
     return e.intact ? 0 : 1;

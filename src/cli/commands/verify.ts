@@ -36,6 +36,11 @@ export function verifyCommand(argv: string[]): number | Promise<number> {
     // Exit 1: the chain that is here holds, but records of it are only in the file set aside.
     process.stdout.write(`recovered-with-gaps: ${r.problem.detail}\n`);
     for (const x of (r as VerifyResult).recovered ?? []) process.stdout.write(recoveredLines(x));
+  } else if (r.status === 'intact' && 'acknowledged' in r && r.acknowledged) {
+    // Exit 0: the owner accepted the gaps in a record on the chain; they are still listed.
+    const a = r.acknowledged;
+    process.stdout.write(`recovered-with-gaps (acknowledged seq ${a.seq} by ${a.by}: ${a.reason}): ${a.detail}\n`);
+    for (const x of r.recovered ?? []) process.stdout.write(recoveredLines(x));
   } else if (r.status === 'intact') {
     const head = r.head ? `head seq ${r.head.seq} ${r.head.hash}` : 'empty ledger';
     process.stdout.write(`${tone('intact')}: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
