@@ -134,10 +134,10 @@ describe('loom serve with a ledger key over a plain ledger (as the hooks)', () =
     // The live view (database and journal: the server's upkeep folds the journal as it goes).
     const events = async () => (await run(process.execPath, [CLI, 'history', '--project-dir', project, '--jsonl'], null, {})).stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { event: string }).event);
     expect(await events()).toEqual(['PostToolUse']);
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', LOOM_LEDGER_KEY: 'the project key, at least 16 bytes' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', LOOM_LEDGER_KEY: 'the project key, at least 16 bytes' }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
     children.push(child);
     let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d));
     const url = await listeningUrl(child);
     const pre = await post(url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }));
     expect(pre.status).toBe(200);
