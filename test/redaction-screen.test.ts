@@ -108,7 +108,8 @@ describe('redaction gate', () => {
     const { vi } = await import('vitest');
     vi.resetModules();
     const gate = await import('../src/ledger/redact-gate');
-    const plain = { data: { tool: 'Bash', input_summary: 'npm test && git status --short', cwd: '/home/dev/project' }, session: '3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c' };
+    // The shape the runner records for a PreToolUse (record.ts): the tool call, its actor, the guard's answer.
+    const plain = { data: { actor: { email: 'dev@example.org', host: 'laptop', user: 'root' }, guard_decision: 'allow', hook: { attempts: 1, duration_ms: 7, status: 'ok' }, input_summary: 'npm test && git status --short', paths: [], rules: [], tool: 'Bash', tool_kind: 'shell', tool_use_id: null, cwd: '/home/dev/project' }, session: '3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c' };
     expect(gate.redact(plain)).toEqual({ value: plain, count: 0 });
     expect(gate.redactText('git log --oneline -5')).toBe('git log --oneline -5');
     expect(gate.detectorsLoaded()).toBe(false);

@@ -15,6 +15,8 @@ const load = (): typeof Detectors => (detectors ??= require('./redact') as typeo
 
 /** The nesting the detectors' walk keeps (MAX_REDACT_DEPTH in ./redact); deeper values go to it to be truncated. */
 const MAX_DEPTH = 64;
+/** Shorter than any token shape the detectors find (the shortest, Twilio's and Telegram's, are over 30). */
+const MIN_TOKEN_KEY = 16;
 
 /** Does any string in the value (keys included) need the detectors? */
 function needsDetectors(v: unknown, depth: number): boolean {
@@ -22,7 +24,13 @@ function needsDetectors(v: unknown, depth: number): boolean {
   if (v === null || typeof v !== 'object') return false;
   if (depth > MAX_DEPTH) return true;
   if (Array.isArray(v)) return v.some((x) => needsDetectors(x, depth + 1));
-  for (const k of Object.keys(v)) if (mayHoldSecret(k) || needsDetectors((v as Record<string, unknown>)[k], depth + 1)) return true;
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    // A key matters as a name over a string value (password: …), or as text itself only when it is long enough to
+    // be a token: `paths` over a list is neither (its needle `pat` would send every record to the detectors).
+    if ((typeof x === 'string' || k.length >= MIN_TOKEN_KEY) && mayHoldSecret(k)) return true;
+    if (needsDetectors(x, depth + 1)) return true;
+  }
   return false;
 }
 

@@ -34,7 +34,8 @@ export const SENSITIVE_NAMES = [
   'unseal_key', 'recovery_key', 'root_token', 'otp_secret', 'totp_secret', 'mfa_secret', 'master_key',
   'access_key_id', 'aws_access_key_id', 'vault_secret_id', 'approle_secret_id',
   // slapd.conf's and ldap.conf's password directives.
-  'rootpw', 'olc_root_pw', 'olcrootpw', 'bindpw',
+  // (olcRootPW needs no entry: `pw` is a last word; an entry would make `root` a needle of every name.)
+  'rootpw', 'olcrootpw', 'bindpw',
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
