@@ -6,7 +6,8 @@ import { CAUSES4 } from './fixtures/guard-causes4';
 import { CAUSES5 } from './fixtures/guard-causes5';
 import { CAUSES9 } from './fixtures/guard-causes9';
 import { CAUSES10 } from './fixtures/guard-causes10';
+import { CAUSES11 } from './fixtures/guard-causes11';
 import { describeCauses } from './guard-cause-suite';
 
 // Each red-team round adds its own file of causes.
-describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...CAUSES4, ...CAUSES5, ...CAUSES9, ...CAUSES10, ...SYSTEM, ...FOREIGN });
+describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...CAUSES4, ...CAUSES5, ...CAUSES9, ...CAUSES10, ...CAUSES11, ...SYSTEM, ...FOREIGN });

@@ -9,6 +9,9 @@ import { analyzeCommand, type AnalyzeOptions } from '../../src/guards/shell/anal
 
 function elementMatches(l: string, b: string): boolean {
   if (l === b) return true;
+  // `~alice` stays as typed when the sandbox has no such user; loom reads it as that user's home (stricter, never less).
+  const tilde = /^~([A-Za-z_][\w.-]*)(\/.*)?$/.exec(b);
+  if (tilde && l.startsWith('/') && l.endsWith(`/${tilde[1]}${tilde[2] ?? ''}`)) return true;
   if (!l.includes('\u0000')) return false;
   const parts = l.replace(/\u0000procsub:.\(/g, '\u0000').split('\u0000');
   // Placeholders match any text: check the fixed parts appear in order.
@@ -26,10 +29,18 @@ export function argvMatches(l: string[], b: string[]): boolean {
   if (l.length === 0 || b.length === 0) return false;
   // A wholly run-time command name may expand to nothing: the next word is then the command.
   if (l[0] === '\u0000' && l.length > 1 && argvMatches(l.slice(1), b)) return true;
+  // A glob as the command name (`/bin/?m`) expands to every name it matches: the first is the command, the rest its first arguments.
+  if (/[*?[]/.test(l[0])) {
+    // The stubs log the command by its base name, the other matches as bash expanded them.
+    const matches = (x: string, k: number) => (k === 0 ? globMatch(posix.basename(l[0]), posix.basename(x)) : globMatch(l[0], x));
+    for (let k = 1; k <= b.length && matches(b[k - 1], k - 1); k++) if (restMatches(l.slice(1), b.slice(k))) return true;
+  }
   if (!(posix.basename(l[0]) === posix.basename(b[0]) || elementMatches(l[0], b[0]))) return false;
-  // DP over the rest: a wholly run-time element matches any number of words.
-  const L = l.slice(1);
-  const B = b.slice(1);
+  return restMatches(l.slice(1), b.slice(1));
+}
+
+/** DP over the arguments: a wholly run-time element matches any number of words. */
+function restMatches(L: string[], B: string[]): boolean {
   let prev = new Array<boolean>(B.length + 1).fill(false);
   prev[0] = true;
   for (let i = 1; i <= L.length; i++) {

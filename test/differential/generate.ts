@@ -35,7 +35,7 @@ function simple(r: () => number): string {
 
 /** A command line from a small bash grammar: lists, pipes, compounds, substitutions, functions. */
 export function grammarLine(r: () => number, depth = 0): string {
-  const c = depth > 2 ? 0 : Math.floor(r() * 16);
+  const c = depth > 2 ? 0 : Math.floor(r() * 20);
   switch (c) {
     case 1: return `${grammarLine(r, depth + 1)} ${pick(r, [';', '&&', '||', '|', '&', '\n'])} ${grammarLine(r, depth + 1)}`;
     case 2: return `{ ${grammarLine(r, depth + 1)}; }`;
@@ -52,6 +52,12 @@ export function grammarLine(r: () => number, depth = 0): string {
     case 13: return `echo ${pick(r, ['${X:-"}"}', '${X:-`x`}', '$(( 1 + $(echo 2) ))', '$(echo ")")', '"$(echo "(")"'])}; ${simple(r)}`;
     case 14: return `alias a1=${JSON.stringify(simple(r))}\na1 ${pick(r, ARGS)}`;
     case 15: return `echo ${JSON.stringify(simple(r))} | bash`;
+    // A cd that may fail (the sandbox has none of these folders but /tmp and ..): the shell stays where it was.
+    case 16: return `cd ${pick(r, ['/nonexistent-dir', 'missing', '..', '/tmp'])}${pick(r, [';', ' || true;', ' && true;', '\n', ' 2>/dev/null;'])} ${pick(r, NAMES)} ~+ "$PWD"`;
+    case 17: return `f() { f() { ${simple(r)}; }; f; }; f`;
+    // A heredoc inside $( ) ended by the line of the closing paren, with text after the delimiter.
+    case 18: return `echo $(cat <<EOF\n${pick(r, ARGS)}\nEOF${pick(r, ['', '  ', ' x ', 'Y'])}) ; ${simple(r)}`;
+    case 19: return `x=$(${pick(r, NAMES)} <<< ${pick(r, ARGS)})\n${simple(r)}`;
     default: return simple(r);
   }
 }

@@ -8,7 +8,8 @@
 // lines run as `nobody` with process, CPU and file-size limits in a fresh
 // empty work folder with a fake HOME. Shell stubs (bash, sh, ...) re-run
 // the instrumented bash, so `bash -c '...'` is followed inside.
-import { execaSync } from 'execa';
+// node:child_process, not execa: this module also runs from `npx tsx` (the replay script), where an ESM-only package cannot be required.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ const PASS_THROUGH = ['cat', 'base64', 'rev', 'tr', 'head', 'tail', 'tee', 'xxd'
 export function sandboxAvailable(): boolean {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
   try {
-    execaSync('unshare', ['-m', '-p', '--fork', '--mount-proc', 'true'], { stdio: 'ignore' });
+    execFileSync('unshare', ['-m', '-p', '--fork', '--mount-proc', 'true'], { stdio: 'ignore' });
     return existsSync('/usr/bin/setpriv') && existsSync('/bin/bash');
   } catch {
     return false;
@@ -47,8 +48,10 @@ export function makeSandbox(): Sandbox {
     copyFileSync(join('/usr/bin', p), join(real, p));
     chmodSync(join(real, p), 0o755);
   }
-  // One write per record, so commands running at once in a pipe do not interleave.
-  const record = `local __r= __a; for __a in "$@"; do __r+="$__a"$'\x1f'; done; builtin printf '%s\x1e' "$__r" >> "$LOOM_DIFF_LOG"`;
+  // One write per record, so commands running at once in a pipe do not interleave. bash line-buffers
+  // its builtins' stdout, so a newline inside an argument would split the record into two writes:
+  // newlines travel as \x1d and are restored when the log is read.
+  const record = `local __r= __a; for __a in "$@"; do __r+="\${__a//$'\n'/$'\x1d'}"$'\x1f'; done; builtin printf '%s\x1e' "$__r" >> "$LOOM_DIFF_LOG"`;
   // The stub every program path points at (/bin/rm, /usr/bin/env): names on PATH reach command_not_found_handle instead.
   writeFileSync(join(real, 'stub'), `#!${real}/bash\n. ${real}/prelude.sh\n__loom_run "\${0##*/}" "$@"\n`);
   chmodSync(join(real, 'stub'), 0o755);
@@ -73,8 +76,8 @@ export function makeSandbox(): Sandbox {
   for (const d of PROGRAM_DIRS) if (existsSync(d)) for (const n of readdirSync(d)) names.add(n);
   for (const n of [...SHELLS, 'sudo', 'rm', 'curl', 'wget', 'python3', 'node']) names.add(n);
   for (const n of names) symlinkSync(join(real, 'stub'), join(stubs, n));
-  execaSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(root, 'home'), join(root, 'work'), join(root, 'logs'), join(root, 'tmp')]);
-  execaSync('chown', [`${NOBODY}:${NOBODY}`, root]);
+  execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(root, 'home'), join(root, 'work'), join(root, 'logs'), join(root, 'tmp')]);
+  execFileSync('chown', [`${NOBODY}:${NOBODY}`, root]);
   return { root, home: join(root, 'home'), work: join(root, 'work') };
 }
 
@@ -108,12 +111,12 @@ export function runLines(s: Sandbox, lines: string[], timeoutSec = 2): string[][
   ].join('\n');
   const script = `${mounts} && exec ${real}/setpriv --reuid=${NOBODY} --regid=${NOBODY} --clear-groups --inh-caps=-all ${real}/bash --norc --noprofile -c ${shq(driver)}`;
   // Its own PID namespace: when the driver (the namespace's init) ends, the kernel ends every process left in it.
-  execaSync('unshare', ['-m', '-p', '--fork', '--mount-proc', '--propagation', 'private', `${real}/bash`, '-c', script], { stdio: 'ignore', timeout: timeoutSec * 1000 * lines.length + 30_000, reject: false, stripFinalNewline: false });
+  spawnSync('unshare', ['-m', '-p', '--fork', '--mount-proc', '--propagation', 'private', `${real}/bash`, '-c', script], { stdio: 'ignore', timeout: timeoutSec * 1000 * lines.length + 30_000 });
   const out: string[][][] = [];
   for (let i = 0; i < lines.length; i++) {
     const f = join(s.root, 'logs', `${i}.log`);
     const text = existsSync(f) ? readFileSync(f, 'utf8') : '';
-    out.push(text.split('\x1e').filter((r) => r !== '').map((r) => r.split('\x1f').slice(0, -1)));
+    out.push(text.split('\x1e').filter((r) => r !== '').map((r) => r.split('\x1f').slice(0, -1).map((a) => a.replace(/\x1d/g, '\n'))));
     rmSync(f, { force: true });
   }
   return out;

@@ -106,8 +106,12 @@ export interface Env {
   dirStack: string[];
   /** Files written earlier on the line (absolute path), with what was written. */
   files: Map<string, Feed>;
-  /** Functions being called (recursion stops here). */
-  calls: string[];
+  /** Bodies of the functions being called: a body already on the stack is recursion (a name is not: `f(){ f(){ ...; }; f; }` redefines f and runs the new body). */
+  calls: Node[];
+  /** Other folders the walk may be in: a `cd` whose failure does not stop what follows leaves the shell where it was. */
+  cwdAlts?: string[];
+  /** Other values a variable may hold: one set in a branch that may not run keeps its old value there (undefined: only known at run time). */
+  varAlts?: { name: string; value: string | undefined }[];
   /** Input descriptors opened by `exec 3<<<text` / `exec 3< file` earlier on the line. */
   fds?: Map<number, Feed>;
 }
@@ -164,7 +168,33 @@ export function quoteArgv(argv: string[]): string {
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
 
 /** Sets a variable as an assignment does: unknown values unset it (run-time), arrays keep their elements. */
+/** Alternative folders kept per walk: each doubles the work of every later command. */
+const MAX_CWD_ALTS = 4;
+
+/** The walk may be in `dir` as well as where it thinks it is (a cd that may have failed). */
+function mayStayIn(env: Env, dir: string): void {
+  if (dir === env.cwd || env.cwdAlts?.includes(dir)) return;
+  const alts = env.cwdAlts ?? [];
+  if (alts.length < MAX_CWD_ALTS) env.cwdAlts = [...alts, dir];
+}
+
+/** A variable may also hold `value` (a branch that set it may not have run). */
+function mayHold(env: Env, name: string, value: string | undefined): void {
+  const alts = env.varAlts ?? [];
+  if (alts.some((a) => a.name === name && a.value === value) || alts.length >= MAX_CWD_ALTS * 2) return;
+  env.varAlts = [...alts, { name, value }];
+}
+
+/** A `cd` to a folder that always exists (`cd`, `cd ..`, `cd /`, `cd ~`): its failure is not a way to stay put. */
+function cdCannotFail(node: Node, home: string): boolean {
+  if (node.t !== 'cmd' || (node.words[0] !== 'cd' && node.words[0] !== 'pushd') || node.redirs.length) return false;
+  const args = node.words.slice(1).filter((w) => w !== '--' && !/^-[LPe@]+$/.test(w));
+  return args.length === 0 || (args.length === 1 && ['/', '.', '..', '~', '~/', '$HOME', '"$HOME"', '${HOME}', '"${HOME}"', home].includes(args[0]));
+}
+
 function setVar(env: Env, name: string, value: Word): void {
+  // Set for sure: what it may have held before no longer matters.
+  if (env.varAlts?.some((a) => a.name === name)) env.varAlts = env.varAlts.filter((a) => a.name !== name);
   env.vars.delete(`${name}[@]`);
   if (value.dynamic) env.vars.delete(name);
   else {
@@ -230,6 +260,9 @@ export class Analyzer {
    * alongside the rest of the line (`bash < fifo &`, `sh < f & echo CMD > f`): what a later command writes
    * there is the script (judged when it is written).
    */
+  /** Judging a command in a folder an earlier cd may have failed to leave (no alternatives of alternatives). */
+  private inAltWalk = false;
+  private altCwd: string | undefined;
   private readonly waitingReaders: { path: string; lang: string; segment: string; depth: number; via: string; cwd: string; done?: boolean }[] = [];
   readonly hits: Hit[] = [];
   readonly commands: FoundCommand[] = [];
@@ -251,6 +284,7 @@ export class Analyzer {
     const key = `${rule}\u0001${segment}`;
     if (this.seenHit.has(key)) return;
     this.seenHit.add(key);
+    if (this.altCwd !== undefined) detail += ` (if the cd before it fails, it runs in ${this.altCwd})`;
     this.hits.push({ rule, action, segment: segment.length > 200 ? segment.slice(0, 199) + '…' : segment, detail });
   }
 
@@ -269,7 +303,7 @@ export class Analyzer {
   }
 
   /** Analyzes a command line (or script) found at `depth`, running in `cwd`; returns what it writes to stdout. */
-  analyzeSource(src: string, depth: number, via: string, cwd: string, vars = new Map<string, string>(), io?: { stdin?: Feed; env?: Env; positional?: string[] }): Feed {
+  analyzeSource(src: string, depth: number, via: string, cwd: string, vars = new Map<string, string>(), io?: { stdin?: Feed; env?: Env; positional?: string[]; subBody?: boolean }): Feed {
     if (depth > MAX_DEPTH) {
       this.hit('unparseable', 'ask', src.slice(0, 80), `nested more than ${MAX_DEPTH} levels deep`);
       return { kind: 'runtime', why: 'too deep' };
@@ -284,6 +318,7 @@ export class Analyzer {
     this.arithmeticSubscripts(src, depth, via, cwd);
     const env = io?.env ?? this.newEnv(cwd, vars, io?.positional);
     const lexer = new Lexer(src, this.ctxOf(env));
+    lexer.subBody = io?.subBody === true;
     const tokens = lexer.tokens();
     const { node, errors } = parse(tokens);
     // An unterminated quote or substitution hides where commands end: ask. A grammar slip
@@ -360,7 +395,22 @@ export class Analyzer {
       }
       case 'list': {
         const outs: Feed[] = [];
-        for (const item of node.items) outs.push(this.walk(item.node, env, depth, via, stdin, { ...pc, bg: pc.bg || item.bg }));
+        // Folders left by a cd whose failure skips the `&&` commands after it: they matter again after `||` or the list's end.
+        let gated: string[] = [];
+        node.items.forEach((item, i) => {
+          if (item.op === '||') {
+            for (const d of gated) mayStayIn(env, d);
+            gated = [];
+          }
+          const before = env.cwd;
+          const ipc = { ...pc, bg: pc.bg || item.bg };
+          outs.push(item.op ? this.walkMaybe(item.node, env, depth, via, stdin, ipc) : this.walk(item.node, env, depth, via, stdin, ipc));
+          if (env.cwd !== before && !cdCannotFail(item.node, this.opts.home)) {
+            if (node.items[i + 1]?.op === '&&') gated.push(before);
+            else mayStayIn(env, before);
+          }
+        });
+        for (const d of gated) mayStayIn(env, d);
         return outs.length ? concatFeeds(outs) : { kind: 'static', text: '' };
       }
       case 'sub':
@@ -372,12 +422,15 @@ export class Analyzer {
       }
       case 'block': {
         const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, undefined, true);
-        for (const p of node.parts) this.walk(p, env, depth, via, io.stdin, pc);
+        // The first part (a condition, a case subject) always runs; the others may not.
+        node.parts.forEach((p, i) => (i === 0 ? this.walk(p, env, depth, via, io.stdin, pc) : this.walkMaybe(p, env, depth, via, io.stdin, pc)));
         if (node.infinite && this.spawns(node.parts[node.parts.length - 1], false)) this.hit('fork-bomb', 'deny', `${node.kind} loop`, 'an endless loop starts processes in the background: a fork bomb');
         else if (node.kind === 'for((' && node.parts[0].t === 'arith' && arithLoopPasses(node.parts[0].src) >= HUGE_LOOP_COUNT && this.spawns(node.parts[1], false) && !waitsIn(node.parts[1])) this.hit('fork-bomb', 'deny', 'for (( )) loop', `a loop of ${arithLoopPasses(node.parts[0].src)} passes starts a background job on each without waiting: process exhaustion, a fork bomb`);
         return { kind: 'runtime', why: `the output of a ${node.kind} block` };
       }
       case 'for': {
+        // Its words expand before the body runs: `cd /tmp/x; for d in ~+; do rm -rf $d; done` in each folder the walk may be in.
+        if (!this.inAltWalk && (env.cwdAlts?.length || env.varAlts?.length)) this.walkAlternatives(env, (node.words ?? ['$@']).join(' '), false, (alt) => this.walk(node, alt, depth, via, stdin, pc));
         const passes = node.words ? loopPasses(node.words) : 0;
         if (passes >= HUGE_LOOP_COUNT && this.spawns(node.body, false) && !waitsIn(node.body)) this.hit('fork-bomb', 'deny', `for ${node.name} loop`, `a loop of ${passes === Infinity ? 'endless' : passes} passes starts a background job on each without waiting: process exhaustion, a fork bomb`);
         let values: string[] | undefined;
@@ -395,7 +448,7 @@ export class Analyzer {
         }
         if (!values || !known || values.length === 0) {
           env.vars.delete(node.name);
-          this.walk(node.body, env, depth, via, stdin, pc);
+          this.walkMaybe(node.body, env, depth, via, stdin, pc);
         } else {
           // Nested loops multiply: past the budget a loop is walked with its first value only.
           const n = Math.max(1, Math.min(MAX_LOOP_VALUES, MAX_LOOP_WALKS - this.loopWalks));
@@ -429,6 +482,57 @@ export class Analyzer {
       case 'test':
         for (const raw of node.words) if (raw.includes('$') || raw.includes('`') || raw.includes('(')) this.expandRaw(raw, env, depth, via, stdin);
         return { kind: 'static', text: '' };
+    }
+  }
+
+  /**
+   * Judges a command again in each state the walk may be in instead: `cd build; rm -rf *` when build is
+   * missing deletes from where the shell was; `true || X=ls; $X rm -rf ~` runs with X as it was. A variable's
+   * other value matters only where its name appears (or code runs that may read it).
+   */
+  private walkAlternatives(env: Env, text: string, callsCode: boolean, walkIn: (alt: Env) => void): void {
+    this.inAltWalk = true;
+    try {
+      for (const cwd of env.cwdAlts ?? []) {
+        this.altCwd = cwd;
+        walkIn({ ...this.fork(env), cwd, cwdAlts: undefined, varAlts: undefined });
+      }
+      this.altCwd = undefined;
+      for (const alt of env.varAlts ?? []) {
+        if (!callsCode && !text.includes(alt.name)) continue;
+        const forked = { ...this.fork(env), cwdAlts: undefined, varAlts: undefined };
+        if (alt.value === undefined) forked.vars.delete(alt.name);
+        else forked.vars.set(alt.name, alt.value);
+        walkIn(forked);
+      }
+    } finally {
+      this.inAltWalk = false;
+      this.altCwd = undefined;
+    }
+  }
+
+  /**
+   * Walks a part that may not run (after `&&` / `||`, a branch of if or case, a loop body): what it
+   * changes holds afterwards, and what was there before stays possible (a variable's old value, the folder).
+   */
+  private walkMaybe(node: Node, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx): Feed {
+    const parent = env.vars;
+    const layer = new ScopeMap(parent);
+    const cwd = env.cwd;
+    env.vars = layer;
+    try {
+      return this.walk(node, env, depth, via, stdin, pc);
+    } finally {
+      const vars = env.vars === layer ? parent : env.vars;
+      env.vars = vars;
+      const { set, gone } = layer.ownChanges();
+      for (const [k, v] of set) {
+        const old = parent.get(k);
+        vars.set(k, v);
+        if (old !== v && !k.endsWith('[@]')) mayHold(env, k, old);
+      }
+      for (const k of gone) vars.delete(k);
+      if (env.cwd !== cwd) mayStayIn(env, cwd);
     }
   }
 
@@ -528,7 +632,7 @@ export class Analyzer {
     const outs: Feed[] = [];
     for (const s of subs.slice(0, 32)) {
       const feedIn = s.kind === '>(' ? (outStdin ?? { kind: 'runtime', why: 'what the command writes' }) : stdin;
-      outs.push(this.analyzeSource(s.src, depth + 1, `${via} > ${s.kind === '$((' ? '$((...))' : s.kind === '`' ? '`...`' : `${s.kind}...)`}`, env.cwd, undefined, { stdin: feedIn, env: this.fork(env) }));
+      outs.push(this.analyzeSource(s.src, depth + 1, `${via} > ${s.kind === '$((' ? '$((...))' : s.kind === '`' ? '`...`' : `${s.kind}...)`}`, env.cwd, undefined, { stdin: feedIn, env: this.fork(env), subBody: s.kind === '$(' || s.kind === '<(' || s.kind === '>(' }));
     }
     return outs;
   }
@@ -541,6 +645,8 @@ export class Analyzer {
   evalStatic(src: string, env: Env, level: number): string | undefined {
     if (level > 3 || src.length > 4096) return undefined;
     const lexer = new Lexer(src, this.ctxOf(env));
+    // A substitution's text (a backtick's too: reading more commands there is only stricter).
+    lexer.subBody = true;
     const tokens = lexer.tokens();
     if (lexer.errors.length) return undefined;
     const { node, errors } = parse(tokens);
@@ -550,11 +656,13 @@ export class Analyzer {
       if (node.items.length > 8) return undefined;
       let cwd = env.cwd;
       let out = '';
-      for (const item of node.items) {
-        if (item.bg) return undefined;
+      for (const [i, item] of node.items.entries()) {
+        if (item.bg || item.op === '||') return undefined;
         const here = { ...env, cwd };
         const n = item.node;
         if (n.t === 'cmd' && n.words[0] === 'cd' && n.assigns.length === 0) {
+          // `$(cd /tmp/gone; pwd)` prints where the shell was when the cd fails: only known at run time.
+          if (node.items[i + 1] && node.items[i + 1].op !== '&&' && !cdCannotFail(n, this.opts.home)) return undefined;
           const args = n.words.slice(1).flatMap((raw) => expandWord(raw, this.ctxOf(here), (s) => this.evalStatic(s, here, level + 1)));
           const target = args.filter((w) => w.text !== '--' && !/^-[LP]+$/.test(w.text));
           if (target.some((w) => w.dynamic) || target.length > 1 || target[0]?.text === '-') return undefined;
@@ -695,6 +803,11 @@ export class Analyzer {
       this.exhaust(node.words.join(' '), `more than ${MAX_VISITS} simple commands`);
       return { kind: 'runtime', why: 'not analyzed' };
     }
+    if (!this.inAltWalk && (env.cwdAlts?.length || env.varAlts?.length)) {
+      const text = [...node.words, ...node.assigns, ...node.redirs.map((r) => r.raw ?? '')].join(' ');
+      const callsCode = node.words[0] !== undefined && (env.funcs.has(node.words[0]) || env.aliases.has(node.words[0]));
+      this.walkAlternatives(env, text, callsCode, (alt) => this.walkCmd(node, alt, depth, via, stdin, { ...pc, pipe: [...pc.pipe] }));
+    }
     // Alias expansion happens before anything else, on the unquoted first word.
     const first = node.words[0];
     if (first !== undefined && env.aliases.has(first)) {
@@ -702,9 +815,9 @@ export class Analyzer {
       const inner = { ...env, aliases: new ScopeMap(env.aliases) };
       inner.aliases.delete(first);
       const src = [value, ...node.words.slice(1)].join(' ');
-      // bash may also run the name unexpanded (an alias defined in the same compound command).
-      const plain = node.words.flatMap((w) => expandWord(w, this.ctxOf(env), (x) => this.evalStatic(x, env, 0)).filter((x) => !x.vanished));
-      this.commands.push({ argv: plain.map((w) => w.text), depth, via });
+      // bash may also run the name unexpanded (an alias defined in the same compound command is not in
+      // effect there yet): that command is judged in full too, its substitutions with it (`alias a='#'` hides nothing).
+      this.walkCmd(node, inner, depth, via, stdin, pc);
       return this.analyzeSource(src, depth + 1, `${via} > alias ${first}`, env.cwd, undefined, { stdin, env: { ...inner, vars: env.vars, funcs: env.funcs, files: env.files } });
     }
     const errors: string[] = [];
@@ -772,11 +885,13 @@ export class Analyzer {
     const fname = words[0].dynamic ? undefined : words[0].text;
     if (fname !== undefined && env.funcs.has(fname) && !words[0].quoted) {
       this.commands.push({ argv: words.map((w) => w.text), depth, via });
-      if (env.calls.includes(fname) || env.calls.length >= MAX_DEPTH) return { kind: 'runtime', why: 'recursion' };
-      const callEnv: Env = { ...env, positional: words.slice(1).map((w) => w.text), calls: [...env.calls, fname] };
+      const body = env.funcs.get(fname)!;
+      if (env.calls.includes(body) || env.calls.length >= MAX_DEPTH) return { kind: 'runtime', why: 'recursion' };
+      const callEnv: Env = { ...env, positional: words.slice(1).map((w) => w.text), calls: [...env.calls, body] };
       this.checkRedirects(c, env.cwd, quoteArgv(words.map((w) => w.text)));
-      const out = this.walk(env.funcs.get(fname)!, callEnv, depth + 1, `${via} > ${fname}()`, io.stdin, { ...pc, pipe: [] });
+      const out = this.walk(body, callEnv, depth + 1, `${via} > ${fname}()`, io.stdin, { ...pc, pipe: [] });
       env.cwd = callEnv.cwd;
+      env.cwdAlts = callEnv.cwdAlts;
       return this.writeRedirects(node.redirs, env, out, '', io.targets);
     }
     this.nestedStack.push(words.flatMap((w) => (w.subs ?? []).map((s) => s.src)));
@@ -850,6 +965,8 @@ export class Analyzer {
           const relative = !t.text.startsWith('/') && !/^\.\.?(?:\/|$)/.test(t.text);
           const base = cdpath && relative ? cdpath.split(':').find((p) => p !== '') ?? env.cwd : env.cwd;
           env.cwd = posix.resolve(base, t.text);
+          // In a folder the walk may be in instead, the same cd leads elsewhere (or fails and stays: kept).
+          if (env.cwdAlts && !t.text.startsWith('/')) for (const a of env.cwdAlts) mayStayIn(env, posix.resolve(a, t.text));
         }
         if (name === 'pushd') {
           // A stack is copied into every subshell: past MAX_DIR_STACK the oldest entry goes.

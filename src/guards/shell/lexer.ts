@@ -240,10 +240,11 @@ const MAX_SCAN_NEST = 200;
 export const scanState = { nest: 0 };
 
 /** Index just past the `)` that closes a `$(` / `<(` opened before `start`; -1 when it is never closed. */
-/** Whether the `$((` whose inner `(` is at start-1 ends with `))` (else bash reads `$( (...) )`). */
+/** Whether the `$((` whose inner `(` is at start ends with `))` (else bash reads `$( (...) )`). */
 function closesArithmetic(s: string, start: number): boolean {
-  const j = matchParen(s, start);
-  return j < 0 || (s[j - 1] === ')' && s[j - 2] === ')');
+  // As bash decides: the inner `(` must close right before a `)`; `$(( cmd ) ; x)` is a substitution of a subshell.
+  const j = matchParen(s, start + 1);
+  return j < 0 || s[j] === ')';
 }
 
 export function matchParen(s: string, start: number): number {
@@ -277,7 +278,11 @@ export function skipBrace(s: string, start: number): number {
   }
 }
 
-/** Reads a heredoc body inside a substitution: returns the index of the newline ending its delimiter line. */
+/**
+ * Reads a heredoc body inside a substitution: returns the index of the newline ending its delimiter line,
+ * or, for a line that starts with the delimiter and has a `)` after it, the index just past the delimiter:
+ * bash 5.2 ends the body there and reads the rest of that line as commands (`$(cat <<EOF\nx\nEOF) && ...`).
+ */
 function skipHeredoc(s: string, i: number): number {
   const m = /^<<-?[ \t]*(['"]?)([A-Za-z_0-9.-]+)\1/.exec(s.slice(i, i + 140));
   const nl = s.indexOf('\n', i);
@@ -286,8 +291,11 @@ function skipHeredoc(s: string, i: number): number {
   for (;;) {
     const e = s.indexOf('\n', k);
     work.units += (e < 0 ? s.length : e) - k + 1;
-    const line = s.slice(k, e < 0 ? s.length : e).replace(/^\t+/, '');
-    if (line === m[2] || e < 0) return e < 0 ? s.length : e;
+    const raw = s.slice(k, e < 0 ? s.length : e);
+    const line = raw.replace(/^\t+/, '');
+    if (line === m[2]) return e < 0 ? s.length : e;
+    if (line.startsWith(m[2]) && line.includes(')', m[2].length)) return k + (raw.length - line.length) + m[2].length;
+    if (e < 0) return s.length;
     k = e + 1;
   }
 }
@@ -329,7 +337,12 @@ function matchParenAt(s: string, start: number): number {
       i = nl < 0 ? s.length : nl;
       continue;
     }
-    if (c === '<' && s[i + 1] === '<' && s[i + 2] !== '<') {
+    if (c === '<' && s[i + 1] === '<' && s[i + 2] === '<') {
+      // A here-string: its second `<` does not start a heredoc.
+      i += 3;
+      continue;
+    }
+    if (c === '<' && s[i + 1] === '<') {
       const e = skipHeredoc(s, i);
       if (e >= 0) {
         i = e;
@@ -482,6 +495,11 @@ export class Lexer {
   readonly errors: string[] = [];
   private pendingHeredocs: { delim: string; quoted: boolean; strip: boolean; tok: Token }[] = [];
   private subs: Sub[] = [];
+  /**
+   * The text is the body of a `$( )`, `<( )` or `>( )`, cut at its closing `)`: a last line that starts with
+   * a heredoc's delimiter ends that heredoc, and what follows the delimiter is read as commands (bash 5.2).
+   */
+  subBody = false;
 
   constructor(
     private readonly s: string,
@@ -887,12 +905,18 @@ export class Lexer {
       while (this.i < this.s.length) {
         let nl = this.s.indexOf('\n', this.i);
         if (nl < 0) nl = this.s.length;
+        const start = this.i;
         let line = this.s.slice(this.i, nl);
         work.units += nl - this.i + 1;
         this.i = nl + 1;
         if (h.strip) line = line.replace(/^\t+/, '');
         if (line === h.delim) {
           closed = true;
+          break;
+        }
+        if (this.subBody && nl === this.s.length && h.delim !== '' && line.startsWith(h.delim)) {
+          closed = true;
+          this.i = start + (nl - start - line.length) + h.delim.length;
           break;
         }
         lines.push(line);

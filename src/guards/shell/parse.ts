@@ -20,7 +20,8 @@ export type Node =
   | { t: 'test'; words: string[] }
   | { t: 'arith'; src: string }
   | { t: 'pipe'; cmds: Node[] }
-  | { t: 'list'; items: { node: Node; bg: boolean }[] }
+  /** `op` is set on the items of an and-or list after the first: the connector before it. */
+  | { t: 'list'; items: { node: Node; bg: boolean; op?: '&&' | '||' }[] }
   | { t: 'sub'; body: Node; redirs: RedirNode[] }
   | { t: 'group'; body: Node; redirs: RedirNode[] }
   | { t: 'block'; kind: string; parts: Node[]; redirs: RedirNode[]; infinite?: boolean }
@@ -105,11 +106,12 @@ export class Parser {
   }
 
   private andOr(stops: Set<string>): Node {
-    const items: { node: Node; bg: boolean }[] = [{ node: this.pipeline(stops), bg: false }];
+    const items: { node: Node; bg: boolean; op?: '&&' | '||' }[] = [{ node: this.pipeline(stops), bg: false }];
     while (this.isOp(this.peek(), '&&', '||')) {
+      const op = this.peek()!.value as '&&' | '||';
       this.k++;
       this.skipNewlines();
-      items.push({ node: this.pipeline(stops), bg: false });
+      items.push({ node: this.pipeline(stops), bg: false, op });
     }
     return items.length === 1 ? items[0].node : { t: 'list', items };
   }

@@ -42,6 +42,11 @@ export class ScopeMap<V> extends Map<string, V> {
     return super.set(k, v);
   }
 
+  /** What was written in this layer itself: names set here, and names deleted here that a parent holds. */
+  ownChanges(): { set: [string, V][]; gone: string[] } {
+    return { set: [...Map.prototype.entries.call(this)] as [string, V][], gone: [...(this.gone ?? [])] };
+  }
+
   override delete(k: string): boolean {
     const had = this.has(k);
     super.delete(k);
