@@ -1,7 +1,11 @@
 // Fuzzing the redactor: long hostile inputs built from the separators and
 // prefixes its detectors key on, with real-shaped secrets on lines of their
 // own among them. Asserts what does not depend on the machine's speed: it
-// returns, and no secret survives. (Time per MB is measured by npm run bench.)
+// returns, and no secret survives. (Time per MB is measured by npm run bench.) One check
+// is in time, as a ratio within the same run: eight times the input may not cost
+// forty times the time, which a quadratic scan that the read counter of
+// test/redaction-linear.test.ts cannot see (a native lastIndexOf back to the
+// line's start on every match of a one-line megabyte) costs at once (64x).
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/ledger/redact';
 import { corpus } from '../redaction/corpus';
@@ -37,5 +41,26 @@ describe('redactor fuzz', () => {
       expect(typeof out).toBe('string');
       expect(redactText(out)).toBe(out);
     }
+  });
+
+  it('eight times a hostile input costs well under forty times the time (no quadratic native scan)', () => {
+    const best = (text: string) => {
+      let t = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const a = performance.now();
+        redactText(text);
+        t = Math.min(t, performance.now() - a);
+      }
+      return t;
+    };
+    const small = hostileInputs(32 * 1024, 3);
+    const big = hostileInputs(256 * 1024, 3);
+    const slow: string[] = [];
+    small.forEach(([name, text], i) => {
+      // A floor of 2 ms for the small input: below it, timer noise is the ratio.
+      const ratio = best(big[i][1]) / Math.max(2, best(text));
+      if (ratio > 40) slow.push(`${name}: ${ratio.toFixed(0)}x`);
+    });
+    expect(slow).toEqual([]);
   });
 });

@@ -216,8 +216,11 @@ const HELP_LEAD = /^[ \t]{1,16}(?:-[A-Za-z0-9],?[ \t]{1,3})?$/;
 const HELP_REST = /^(?:(?:[A-Z][A-Z0-9_-]{0,23}|<[\w-]{1,24}>|\[[\w-]{1,24}\]|[a-z]{3,8})(?:  |\t| ?$)|[ \t]{1,60}[A-Z][a-z])/;
 
 function isHelpLine(text: string, flagStart: number, valueStart: number): boolean {
-  const ls = text.lastIndexOf('\n', flagStart - 1) + 1;
-  if (flagStart - ls > 24 || !HELP_LEAD.test(text.slice(ls, flagStart))) return false;
+  // The line's start, looked for no further back than a help line's indent (a backward search to the
+  // previous newline made a one-line megabyte of `--password a` quadratic).
+  let ls = flagStart;
+  while (ls > 0 && flagStart - ls <= 24 && text[ls - 1] !== '\n') ls--;
+  if (flagStart - ls > 24 || (ls > 0 && text[ls - 1] !== '\n') || !HELP_LEAD.test(text.slice(ls, flagStart))) return false;
   // The blanks between the option and what follows count: a value follows one, a description two or more.
   let gap = valueStart;
   while (gap > flagStart && (text[gap - 1] === ' ' || text[gap - 1] === '\t')) gap--;
