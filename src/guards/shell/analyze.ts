@@ -192,13 +192,22 @@ function cdCannotFail(node: Node, home: string): boolean {
   return args.length === 0 || (args.length === 1 && ['/', '.', '..', '~', '~/', '$HOME', '"$HOME"', '${HOME}', '"${HOME}"', home].includes(args[0]));
 }
 
+/** Where a variable's case attribute (declare -l / -u) is kept among the variables: no name holds this character. */
+const CASE_ATTR = '\u0002case:';
+
+/** A value as a variable with a case attribute stores it. */
+function casedValue(env: Env, name: string, text: string): string {
+  const attr = env.vars.get(CASE_ATTR + name);
+  return attr === 'l' ? text.toLowerCase() : attr === 'u' ? text.toUpperCase() : text;
+}
+
 function setVar(env: Env, name: string, value: Word): void {
   // Set for sure: what it may have held before no longer matters.
   if (env.varAlts?.some((a) => a.name === name)) env.varAlts = env.varAlts.filter((a) => a.name !== name);
   env.vars.delete(`${name}[@]`);
   if (value.dynamic) env.vars.delete(name);
   else {
-    env.vars.set(name, value.text);
+    env.vars.set(name, casedValue(env, name, value.text));
     if (value.array) env.vars.set(`${name}[@]`, value.array.join(SPLIT));
   }
 }
@@ -993,7 +1002,10 @@ export class Analyzer {
       case 'readonly': {
         // declare -n R=NAME: R is another name for NAME ($R reads NAME's value).
         const nameref = argv.slice(1).some((a) => /^-[a-zA-Z]*n/.test(a));
+        // declare -l / -u: the variable's values are lower- or upper-cased on every assignment (`typeset -l X=RM; $X`); given both, bash keeps the first.
+        const caseFlag = argv.slice(1).filter((a) => /^-[a-zA-Z]*[lu]/.test(a)).map((a) => a[a.slice(1).search(/[lu]/) + 1]).shift();
         for (const w of words.slice(1)) {
+          if (caseFlag && /^[A-Za-z_]\w*(?:=|$)/.test(w.text)) env.vars.set(CASE_ATTR + w.text.split('=')[0], caseFlag);
           const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w.text);
           if (!m) continue;
           if (w.dynamic) env.vars.delete(m[1]);
@@ -1002,7 +1014,7 @@ export class Analyzer {
             const target = /^[A-Za-z_]\w*$/.test(m[2]) ? (env.vars.get(m[2]) ?? ({ HOME: this.opts.home, PWD: env.cwd, TMPDIR: this.opts.tmp } as Record<string, string | undefined>)[m[2]]) : undefined;
             if (target === undefined) env.vars.delete(m[1]);
             else env.vars.set(m[1], target);
-          } else env.vars.set(m[1], m[2]);
+          } else env.vars.set(m[1], casedValue(env, m[1], m[2]));
         }
         return;
       }
