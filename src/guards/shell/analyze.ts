@@ -178,6 +178,9 @@ function mayStayIn(env: Env, dir: string): void {
   if (alts.length < MAX_CWD_ALTS) env.cwdAlts = [...alts, dir];
 }
 
+/** Options of `deno run` that take the next word as their value. */
+const DENO_RUN_ARG_OPTIONS = ['--config', '-c', '--import-map', '--location', '--cert', '--seed'];
+
 /** A variable may also hold `value` (a branch that set it may not have run). */
 function mayHold(env: Env, name: string, value: string | undefined): void {
   const alts = env.varAlts ?? [];
@@ -1097,6 +1100,12 @@ export class Analyzer {
       return this.analyzeCommand({ ...c, words: [{ ...words[0], text: aliased }, ...words.slice(1)] }, depth + 1, `${via} > ${argv[0]} (${aliased})`, cwd, pipe, vars, io);
     }
     this.noteProgramCopies(name, argv, cwd);
+    // `deno run npm:rimraf ~` runs the package's command, as npx does.
+    if (name === 'deno' && argv[1] === 'run' && depth < MAX_WRAP_DEPTH) {
+      let k = 2;
+      while (k < argv.length && argv[k].startsWith('-') && argv[k] !== '-') k += DENO_RUN_ARG_OPTIONS.includes(argv[k]) ? 2 : 1;
+      if (argv[k]?.startsWith('npm:')) return this.analyzeCommand({ ...c, words: [lit(packageCommand(argv[k].slice(4))), ...words.slice(k + 1)] }, depth + 1, `${via} > deno run ${argv[k]}`, cwd, pipe, vars, { ...io, viaPackageRunner: true });
+    }
     // Deleting packages run through a package runner (npx rimraf ~) are rm -rf.
     const pkg = Object.hasOwn(DELETING_PACKAGES, name) ? DELETING_PACKAGES[name] : undefined;
     if (pkg && (io.viaPackageRunner || name === 'rimraf' || name === 'del-cli')) {

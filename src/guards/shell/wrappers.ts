@@ -131,6 +131,7 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['chroot'], runs: 'argv', longArg: ['--userspec', '--groups'], operands: 1, doc: '`chroot DIR CMD`' },
   { names: ['unshare'], runs: 'argv', shortArg: 'SGRw', longArg: ['--map-user', '--map-group', '--map-users', '--map-groups', '--setgroups', '--propagation', '--root', '--wd', '--setuid', '--setgid', '--kill-child'], chdir: ['--wd'], doc: 'new namespaces, then the command' },
   { names: ['nsenter'], runs: 'argv', shortArg: 'tSG', longArg: ['--target', '--setuid', '--setgid'], doc: 'enters namespaces, then the command' },
+  { names: ['lockf'], runs: 'argv', shortArg: 't', operands: 1, doc: '`lockf [-kns] [-t SECONDS] FILE CMD` (BSD)' },
   { names: ['flock'], runs: 'argv', shortArg: 'wE', longArg: ['--timeout', '--wait', '--conflict-exit-code'], codeShort: 'c', codeLong: ['--command'], operands: 1, permute: true, doc: '`flock [-w T] FILE CMD` or `flock FILE -c SCRIPT`' },
   { names: ['caffeinate'], runs: 'argv', shortArg: 'tw', doc: 'macOS: keeps awake while CMD runs' },
   { names: ['watch'], runs: 'joined', shortArg: 'nq', longArg: ['--interval', '--equexit'], argvAfter: ['-x', '--exec'], doc: 'the words are joined and run by `sh -c` (`-x`: as argv)' },
