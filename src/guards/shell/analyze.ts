@@ -181,6 +181,14 @@ function mayStayIn(env: Env, dir: string): void {
 /** Options of `deno run` that take the next word as their value. */
 const DENO_RUN_ARG_OPTIONS = ['--config', '-c', '--import-map', '--location', '--cert', '--seed'];
 
+/** A state the walk may be in instead: another folder, or a variable's other value. */
+type Alt = { cwd: string } | { name: string; value: string | undefined };
+
+function applyAlt(env: Env, a: Alt): void {
+  if ('cwd' in a) mayStayIn(env, a.cwd);
+  else mayHold(env, a.name, a.value);
+}
+
 /** A variable may also hold `value` (a branch that set it may not have run). */
 function mayHold(env: Env, name: string, value: string | undefined): void {
   const alts = env.varAlts ?? [];
@@ -407,22 +415,23 @@ export class Analyzer {
       }
       case 'list': {
         const outs: Feed[] = [];
-        // Folders left by a cd whose failure skips the `&&` commands after it: they matter again after `||` or the list's end.
-        let gated: string[] = [];
+        // What the walk may also be when a command failed or was skipped (a cd that failed, a branch that did not
+        // run): the `&&` commands after it do not run then, so it matters again after `||` or the list's end.
+        let gated: Alt[] = [];
         node.items.forEach((item, i) => {
           if (item.op === '||') {
-            for (const d of gated) mayStayIn(env, d);
+            for (const a of gated) applyAlt(env, a);
             gated = [];
           }
           const before = env.cwd;
           const ipc = { ...pc, bg: pc.bg || item.bg };
-          outs.push(item.op ? this.walkMaybe(item.node, env, depth, via, stdin, ipc) : this.walk(item.node, env, depth, via, stdin, ipc));
+          outs.push(item.op ? this.walkMaybe(item.node, env, depth, via, stdin, ipc, gated) : this.walk(item.node, env, depth, via, stdin, ipc));
           if (env.cwd !== before && !cdCannotFail(item.node, this.opts.home)) {
-            if (node.items[i + 1]?.op === '&&') gated.push(before);
+            if (node.items[i + 1]?.op === '&&') gated.push({ cwd: before });
             else mayStayIn(env, before);
           }
         });
-        for (const d of gated) mayStayIn(env, d);
+        for (const a of gated) applyAlt(env, a);
         return outs.length ? concatFeeds(outs) : { kind: 'static', text: '' };
       }
       case 'sub':
@@ -527,7 +536,7 @@ export class Analyzer {
    * Walks a part that may not run (after `&&` / `||`, a branch of if or case, a loop body): what it
    * changes holds afterwards, and what was there before stays possible (a variable's old value, the folder).
    */
-  private walkMaybe(node: Node, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx): Feed {
+  private walkMaybe(node: Node, env: Env, depth: number, via: string, stdin: Feed, pc: PipeCtx, deferred?: Alt[]): Feed {
     const parent = env.vars;
     const layer = new ScopeMap(parent);
     const cwd = env.cwd;
@@ -541,10 +550,16 @@ export class Analyzer {
       for (const [k, v] of set) {
         const old = parent.get(k);
         vars.set(k, v);
-        if (old !== v && !k.endsWith('[@]')) mayHold(env, k, old);
+        if (old !== v && !k.endsWith('[@]')) {
+          if (deferred) deferred.push({ name: k, value: old });
+          else mayHold(env, k, old);
+        }
       }
       for (const k of gone) vars.delete(k);
-      if (env.cwd !== cwd) mayStayIn(env, cwd);
+      if (env.cwd !== cwd) {
+        if (deferred) deferred.push({ cwd });
+        else mayStayIn(env, cwd);
+      }
     }
   }
 
