@@ -1,5 +1,5 @@
 // Blind red-team corpora kept as regression nets: written by a session that
-// never saw the guard's code or tests (round 11: 624 dangerous commands in
+// never saw the guard's code or tests (round 11: 622 dangerous commands in
 // 14 families, 378 everyday look-alikes). First look: 621/622 stopped (the
 // miss, shred of project files, is allowed as rm of them is), 1/378 everyday
 // stopped (fixed). Held at what they scored after the fixes.
