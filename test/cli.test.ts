@@ -269,3 +269,23 @@ describe('colour across commands', () => {
     expect(init.stdout).toContain(painted.init);
   }, 60_000);
 });
+
+describe('readers in a folder with no ledger', () => {
+  it('erase and export say there is no ledger (exit 2) and create none; a bad --out names the path given, and leaves no partial file', async () => {
+    const dir = tempDir();
+    const erase = await run(process.execPath, [CLI, 'erase', '--seq', '1', '--path', '$.tool_use.command', '--reason', 'r', '--project-dir', dir], null);
+    expect([erase.code, erase.stderr.trim()]).toEqual([2, `loom erase: ${join(dir, '.loom/compliance/ledger.db')}: no ledger database`]);
+    const exp = await run(process.execPath, [CLI, 'export', '--format', 'jsonl', '--out', join(dir, 'out.jsonl'), '--project-dir', dir], null);
+    expect([exp.code, exp.stderr.trim()]).toEqual([2, `loom export: ${join(dir, '.loom/compliance/ledger.db')}: no ledger database`]);
+    expect(readdirSync(dir)).toEqual([]);
+    // With a ledger: an --out whose folder is missing is named as given.
+    await run(process.execPath, [CLI, 'init', '--harness', 'claude', '--yes', '--project-dir', dir], null);
+    const hook = await run(process.execPath, [RUNNER, '--event', 'PostToolUse', '--project-dir', dir], JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }), {});
+    expect(hook.code).toBe(0);
+    const bad = await run(process.execPath, [CLI, 'export', '--format', 'jsonl', '--out', join(dir, 'nope/out.jsonl'), '--project-dir', dir], null);
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, `loom export: --out ${join(dir, 'nope/out.jsonl')}: its folder does not exist`]);
+    const none = await run(process.execPath, [CLI, 'export', '--out', join(dir, 'out.jsonl'), '--project-dir', dir], null);
+    expect([none.code, none.stderr.trim()]).toEqual([1, 'loom export: --format is required: one of jsonl, otlp, cef']);
+    expect(readdirSync(dir).filter((n) => n.includes('partial'))).toEqual([]);
+  }, 60_000);
+});

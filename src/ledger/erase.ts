@@ -16,7 +16,7 @@
 // The erasure record never holds the value: the reason is redacted, the
 // paths name where it was. --match takes the value from stdin or a file,
 // not from the command line (which other users see in ps).
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import type { RecordDraft } from '../contract/types';
 import { writeDurably } from '../util/durable-write';
 import { faultPoint } from '../util/fault-point';
@@ -135,6 +135,8 @@ export function erase(projectDir: string, sel: EraseSelector, reason: string, en
   if (!reason.trim()) throw new EraseError('--reason is required: say why the value is erased (it is recorded)', 'usage');
   const key: ChainKey | undefined = loadChainKey(projectDir, env);
   const paths = compliancePaths(projectDir);
+  // Nothing recorded here: say so, and make no ledger (an erase must not create the database it was to clean).
+  if (!existsSync(paths.db) && !existsSync(journalFile(paths))) throw new LedgerError(`${paths.db}: no ledger database`, 'missing');
   const result: EraseResult = { erased: [], erasureSeqs: [], warnings: [] };
   // 1. Everything into the database first: the value may still be only in the journal.
   const f1 = foldJournal(projectDir, { key });

@@ -4,7 +4,7 @@
 // bodies verbatim with ledger id, seq and hash (docs/team.md, "Export").
 // otlp writes one ExportLogsServiceRequest per line (the OpenTelemetry file
 // exporter's format); --otlp-url posts them to a collector instead.
-import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseTimeBound } from '../../ledger/query';
 import { EXPORT_FORMATS, toCef, toJsonl, toOtlpRequest, type ExportFormat, type ExportRecord } from '../../export/formats';
@@ -13,11 +13,15 @@ import { OtlpError, otlpHeaders, otlpLogsUrl, postOtlp } from '../../export/otlp
 import { classifyPgError, closeQuietly, connect } from '../../team/pg';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { teamConfigFrom } from './team';
+import { fileReason } from '../../util/file-reason';
+import { compliancePaths } from '../../ledger/paths';
+import { LedgerError } from '../../ledger/store';
 
 export async function exportCommand(argv: string[]): Promise<number> {
   const f = parseFlags(argv, { values: ['format', 'since', 'until', 'out', 'project-dir', 'team-url', 'repo', 'user', 'ledger', 'otlp-url'], booleans: ['team'] });
   const format = (f.values.format ?? '') as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format)) throw new FlagError(`--format "${String(f.values.format ?? '').slice(0, 40)}": expected one of ${EXPORT_FORMATS.join(', ')}`);
+  if (f.values.format === undefined) throw new FlagError(`--format is required: one of ${EXPORT_FORMATS.join(', ')}`);
+  if (!EXPORT_FORMATS.includes(format)) throw new FlagError(`--format "${String(f.values.format).slice(0, 40)}": expected one of ${EXPORT_FORMATS.join(', ')}`);
   const filter: ExportFilter = {
     since: f.values.since ? parseTimeBound(f.values.since, '--since') : undefined,
     until: f.values.until ? parseTimeBound(f.values.until, '--until') : undefined,
@@ -31,10 +35,21 @@ export async function exportCommand(argv: string[]): Promise<number> {
   if (postTo && format !== 'otlp') throw new FlagError('--otlp-url needs --format otlp');
   if (postTo && f.values.out) throw new FlagError('--otlp-url and --out: choose one');
 
+  // A folder with no ledger has nothing to export: say so (exit 2, as report and history do), rather than an empty file.
+  if (!team && !existsSync(compliancePaths(resolve(projectDirFrom(f))).dir)) throw new LedgerError(`${compliancePaths(resolve(projectDirFrom(f))).db}: no ledger database`, 'missing');
   // Written to a temp file renamed at the end, so a failed export never leaves half a file under the final name.
   const out = f.values.out ? resolve(f.values.out) : undefined;
   const tmp = out ? `${out}.${process.pid}.partial` : undefined;
-  const fd = tmp ? openSync(tmp, 'wx', 0o600) : -1;
+  let fd = -1;
+  if (tmp) {
+    try {
+      fd = openSync(tmp, 'wx', 0o600);
+    } catch (e) {
+      // Named as the user gave it: the temp name next to it is ours.
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new FlagError(`--out ${out}: ${code === 'ENOENT' ? 'its folder does not exist' : fileReason(e)}`);
+    }
+  }
   const headers = otlpHeaders(process.env);
   let n = 0;
   const emit = async (batch: ExportRecord[]) => {
@@ -62,13 +77,19 @@ export async function exportCommand(argv: string[]): Promise<number> {
       for (const b of localBatches(resolve(projectDirFrom(f)), filter, 0, format === 'otlp' ? 1000 : 2000)) await emit(b);
     }
   } catch (e) {
+    // No half export left behind under the temp name either.
+    if (tmp) {
+      closeSync(fd);
+      fd = -1;
+      rmSync(tmp, { force: true });
+    }
     if (e instanceof OtlpError) {
       process.stderr.write(`loom export: ${e.message} (${n} records handed over before it)\n`);
       return 3;
     }
     throw e;
   } finally {
-    if (tmp) closeSync(fd);
+    if (fd >= 0) closeSync(fd);
   }
   if (tmp && out) renameSync(tmp, out);
   if (out || postTo) process.stderr.write(`loom export: ${n} records${out ? ` to ${out}` : ` to ${postTo}`}\n`);
