@@ -464,18 +464,44 @@ function parentName(text: string, at: number): string | undefined {
   let indent = 0;
   while (text.charCodeAt(ls + indent) === 32) indent++;
   if (indent === 0) return undefined;
+  // The answer found from a line holds for every line the search passed on the way (same indent): the next
+  // member of the same mapping stops there instead of reading its 40 lines again.
+  if (text !== yamlText) {
+    yamlText = text;
+    yamlMemo.clear();
+  }
+  const passed: number[] = [];
+  let answer: string | null | undefined;
   let e = ls - 1;
   for (let n = 0; n < 40 && e > 0; n++) {
     const s0 = text.lastIndexOf('\n', e - 1) + 1;
+    const key = s0 * 256 + Math.min(indent, 255);
+    const known = yamlMemo.get(key);
+    if (known !== undefined) {
+      answer = known;
+      break;
+    }
+    passed.push(key);
     const line = text.slice(s0, e);
     work.reads += line.length + 1;
     const m = PARENT_YAML.exec(line);
-    if (m && m[1].length < indent) return m[2];
-    if (line.trim() && line.length - line.trimStart().length < indent) return undefined;
+    if (m && m[1].length < indent) {
+      answer = m[2];
+      break;
+    }
+    if (line.trim() && line.length - line.trimStart().length < indent) {
+      answer = null;
+      break;
+    }
     e = s0 - 1;
   }
-  return undefined;
+  // Only a definite answer is kept: a search that ran out of lines would reach further from a lower line.
+  if (answer !== undefined && yamlMemo.size < 1 << 20) for (const k of passed) yamlMemo.set(k, answer);
+  return answer ?? undefined;
 }
+
+let yamlText = '';
+const yamlMemo = new Map<number, string | null>();
 
 const QUOTED_ELEMENT = /(["'])((?:\\.|(?!\1)[^\\\n]){1,1024})\1/g;
 const VALUE_MEMBER = /(?:^|[{,\s])["']?(?:value|val|plain|plaintext|default|data)["']?[ \t]{0,3}[:=][ \t]{0,3}(["'])((?:\\.|(?!\1)[^\\\n]){1,1024})\1/g;
