@@ -181,6 +181,41 @@ function mayStayIn(env: Env, dir: string): void {
 /** Options of `deno run` that take the next word as their value. */
 const DENO_RUN_ARG_OPTIONS = ['--config', '-c', '--import-map', '--location', '--cert', '--seed'];
 
+/**
+ * The fields `read` assigns to `n` names, as bash splits a line: IFS white space runs and single other IFS
+ * characters end a field; the last name takes the rest of the line, less trailing IFS white space.
+ */
+export function readFields(text: string, ifs: string, n: number): string[] {
+  const isWs = (c: string) => (c === ' ' || c === '\t' || c === '\n') && ifs.includes(c);
+  const isIfs = (c: string) => ifs.includes(c);
+  const out: string[] = [];
+  let i = 0;
+  while (i < text.length && isWs(text[i])) i++;
+  for (let f = 0; f < n - 1 && i < text.length; f++) {
+    const start = i;
+    while (i < text.length && !isIfs(text[i])) i++;
+    out.push(text.slice(start, i));
+    while (i < text.length && isWs(text[i])) i++;
+    if (i < text.length && isIfs(text[i]) && !isWs(text[i])) i++;
+    while (i < text.length && isWs(text[i])) i++;
+  }
+  let end = text.length;
+  while (end > i && isWs(text[end - 1])) end--;
+  let rest = text.slice(i, end);
+  // One field and one delimiter left (`a,b,` into two names): bash drops that delimiter; more stay (`b,,`).
+  let j = 0;
+  while (j < rest.length && !isIfs(rest[j])) j++;
+  if (j < rest.length) {
+    let k = j;
+    while (k < rest.length && isWs(rest[k])) k++;
+    if (k < rest.length && isIfs(rest[k]) && !isWs(rest[k])) k++;
+    while (k < rest.length && isWs(rest[k])) k++;
+    if (k === rest.length) rest = rest.slice(0, j);
+  }
+  if (i < text.length || out.length < n) out.push(rest);
+  return out;
+}
+
 /** A state the walk may be in instead: another folder, or a variable's other value. */
 type Alt = { cwd: string } | { name: string; value: string | undefined };
 
@@ -841,7 +876,11 @@ export class Analyzer {
       const value = env.aliases.get(first)!;
       const inner = { ...env, aliases: new ScopeMap(env.aliases) };
       inner.aliases.delete(first);
-      const src = [value, ...node.words.slice(1)].join(' ');
+      // An alias whose value ends in a blank has the next word alias-expanded too (`alias nice='nice '; nice cleanup`).
+      let head = value;
+      let k = 1;
+      while (/[ \t]$/.test(head) && k < node.words.length && k < 8 && env.aliases.has(node.words[k]) && node.words[k] !== first) head += env.aliases.get(node.words[k++])!;
+      const src = [head, ...node.words.slice(k)].join(' ');
       // bash may also run the name unexpanded (an alias defined in the same compound command is not in
       // effect there yet): that command is judged in full too, its substitutions with it (`alias a='#'` hides nothing).
       this.walkCmd(node, inner, depth, via, stdin, pc);
@@ -852,15 +891,22 @@ export class Analyzer {
     for (const raw of node.assigns) {
       const eq = raw.indexOf('=');
       const name = raw.slice(0, eq).replace(/\+$/, '').replace(/\[.*$/, '');
+      const appending = raw[eq - 1] === '+';
       const vraw = raw.slice(eq + 1);
       if (vraw.startsWith('(') && vraw.endsWith(')') && !raw.slice(0, eq).includes('[')) {
         // An array: its elements as bash expands them (`a=(rm -rf ~); "${a[@]}"`).
-        const elems = this.arrayElements(vraw.slice(1, -1), env, depth, via, stdin);
+        const added = this.arrayElements(vraw.slice(1, -1), env, depth, via, stdin);
+        // a+=(m) appends to what the array (or the plain variable, its element 0) held.
+        const held = env.vars.get(`${name}[@]`);
+        const before = !appending ? [] : held !== undefined ? (held === '' ? [] : held.split(SPLIT)) : env.vars.has(name) ? [env.vars.get(name)!] : [];
+        const elems = added && [...before, ...added];
         assignments.push({ name, value: elems ? { ...lit(elems[0] ?? ''), array: elems } : { ...lit(vraw), dynamic: true } });
         continue;
       }
       const ws = vraw.startsWith('(') ? [{ ...lit(vraw), dynamic: true }] : this.expandRaw(vraw, env, depth, via, stdin, undefined, errors);
-      const value: Word = ws.length === 1 ? ws[0] : { ...lit(ws.map((w) => w.text).join(' ')), dynamic: ws.some((w) => w.dynamic) };
+      let value: Word = ws.length === 1 ? ws[0] : { ...lit(ws.map((w) => w.text).join(' ')), dynamic: ws.some((w) => w.dynamic) };
+      // X+=m appends to X's value (one only known at run time stays so).
+      if (appending && !raw.slice(0, eq).includes('[')) value = env.vars.has(name) ? { ...value, text: env.vars.get(name)! + value.text } : { ...value, dynamic: true };
       assignments.push({ name, value });
     }
     for (const a of assignments) this.envCode(a.name, a.value, env.cwd, depth, via, node.assigns.join(' ').slice(0, 80));
@@ -1053,9 +1099,10 @@ export class Analyzer {
           return;
         }
         const text = raw ? line : line.replace(/\\(.)/g, '$1');
-        const ifs = env.vars.get('IFS') ?? ' \t\n';
-        const fields = names.length === 1 ? [text.replace(new RegExp(`^[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+|[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+$`, 'g'), '')] : text.trim().split(/\s+/);
-        names.forEach((n, i) => setVar(env, n, lit(i === names.length - 1 ? fields.slice(i).join(' ') : fields[i] ?? '')));
+        // `IFS=: read a b` splits at the IFS given to read itself.
+        const ifs = prefix.find((a) => a.name === 'IFS')?.value.text ?? env.vars.get('IFS') ?? ' \t\n';
+        const fields = readFields(text, ifs, names.length);
+        names.forEach((n, i) => setVar(env, n, lit(fields[i] ?? '')));
         return;
       }
       case 'mapfile':

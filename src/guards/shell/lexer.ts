@@ -189,6 +189,21 @@ export function patternOp(value: string, rest: string): string | undefined {
       return undefined;
     }
   };
+  // Case modification: ${X^^} ${X,,} (every character), ${X^} ${X,} (the first); a pattern limits it to the characters it matches.
+  const cm = /^(\^\^|,,|\^|,)([\s\S]*)$/.exec(rest);
+  if (cm) {
+    const [, op, pat] = cm;
+    const body = pat === '' ? '[\\s\\S]' : patternRegex(pat, false);
+    const one = body === undefined ? undefined : tryRe(`^(?:${body})$`, 's');
+    if (!one) return undefined;
+    const up = op[0] === '^';
+    let out = '';
+    for (let k = 0; k < value.length; k++) {
+      const ch = value[k];
+      out += (op.length === 2 || k === 0) && one.test(ch) ? (up ? ch.toUpperCase() : ch.toLowerCase()) : ch;
+    }
+    return out;
+  }
   const rm = /^(##|#|%%|%)([\s\S]*)$/.exec(rest);
   if (rm) {
     const [, op, pat] = rm;

@@ -101,10 +101,14 @@ export function isBlockDevice(path: string): boolean {
   return !!re && BLOCK_DEVICE_SAMPLES.some((d) => re.test(d));
 }
 
-/** Absolute candidates a glob in `text` could match, among `candidates`. */
+/**
+ * Absolute candidates a glob in `text` could match, among `candidates`. Case does not count: with
+ * `shopt -s nocaseglob`, and on the case-insensitive file systems of macOS and Windows, `.EN[V]` is `.env`.
+ */
 export function globMatches(text: string, cwd: string, candidates: string[]): string[] {
   if (!GLOB_CHARS.test(text)) return [];
-  const re = globToRegExp(posix.resolve(cwd, text.replace(/\u0000/g, '')));
+  const exact = globToRegExp(posix.resolve(cwd, text.replace(/\u0000/g, '')));
+  const re = exact && new RegExp(exact.source, exact.flags.includes('i') ? exact.flags : exact.flags + 'i');
   return re ? candidates.filter((c) => re.test(c)) : [];
 }
 
