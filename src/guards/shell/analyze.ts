@@ -473,11 +473,13 @@ export class Analyzer {
       case 'group': {
         const inner = node.t === 'sub' ? this.fork(env) : env;
         const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, undefined, true);
+        this.checkCompoundRedirects(node.redirs, io.targets, env.cwd, node.t === 'sub' ? '( ... )' : '{ ...; }');
         const out = this.walk(node.body, inner, depth, via, io.stdin, pc);
         return this.writeRedirects(node.redirs, env, out, '');
       }
       case 'block': {
         const io = this.redirectFeeds(node.redirs, env, depth, via, stdin, undefined, true);
+        this.checkCompoundRedirects(node.redirs, io.targets, env.cwd, `${node.kind} ...`);
         // The first part (a condition, a case subject) always runs; the others may not.
         node.parts.forEach((p, i) => (i === 0 ? this.walk(p, env, depth, via, io.stdin, pc) : this.walkMaybe(p, env, depth, via, io.stdin, pc)));
         if (node.infinite && this.spawns(node.parts[node.parts.length - 1], false)) this.hit('fork-bomb', 'deny', `${node.kind} loop`, 'an endless loop starts processes in the background: a fork bomb');
@@ -485,6 +487,7 @@ export class Analyzer {
         return { kind: 'runtime', why: `the output of a ${node.kind} block` };
       }
       case 'for': {
+        if (node.redirs.length) this.checkCompoundRedirects(node.redirs, this.redirectFeeds(node.redirs, env, depth, via, stdin, undefined, true).targets, env.cwd, `for ${node.name} ...`);
         // Its words expand before the body runs: `cd /tmp/x; for d in ~+; do rm -rf $d; done` in each folder the walk may be in.
         if (!this.inAltWalk && (env.cwdAlts?.length || env.varAlts?.length)) this.walkAlternatives(env, (node.words ?? ['$@']).join(' '), false, (alt) => this.walk(node, alt, depth, via, stdin, pc));
         const passes = node.words ? loopPasses(node.words) : 0;
@@ -1227,6 +1230,14 @@ export class Analyzer {
         if (set) env.files.set(path, { kind: 'static', text: JSON.stringify(pkg) });
       }
       if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
+      // find -fprint / -fprintf / -fls FILE write the matches (a script of them with -fprintf 'rm -rf %p'): known only at run time.
+      if (name === 'find' || name === 'gfind') {
+        for (let k = 1; k < argv.length - 1; k++) {
+          if (!/^-f(?:print0?|printf|ls)$/.test(argv[k]) || words[k + 1].dynamic) continue;
+          env.files.set(posix.resolve(cwd, argv[k + 1]), { kind: 'runtime', why: `the output of find ${argv[k]}` });
+          this.writesPath(argv[k + 1], cwd, segment);
+        }
+      }
       if (name === 'dd') for (const a of argv.slice(1)) if (a.startsWith('of=') && !a.includes('\u0000')) env.files.set(posix.resolve(cwd, a.slice(3)), argv.some((x) => x.startsWith('if=')) ? { kind: 'runtime', why: 'dd of a file' } : io.stdin);
       if ((name === 'cp' || name === 'mv' || name === 'install') && words.length >= 3) {
         // The source may be stdin (`cp /dev/stdin f <<< text`) or a process substitution.
@@ -1244,11 +1255,21 @@ export class Analyzer {
     });
   }
 
+  /** The redirections of a compound command (`{ ...; } > f`, `( ... ) 1<> f`, `done > f`): judged as a simple command's are. */
+  private checkCompoundRedirects(redirs: RedirNode[], targets: (Word | undefined)[], cwd: string, label: string): void {
+    const list = redirs.flatMap((r, i) => (r.heredoc || !targets[i] ? [] : [{ op: r.op, target: targets[i]!, fd: r.fd }]));
+    // Its body writes what it writes, so the file is not merely emptied (words stand for that body).
+    if (list.length) this.checkRedirects({ words: [lit(label)], assignments: [], redirects: list, pipeline: 0, stage: 0, background: false } as SimpleCommand, cwd, `${label} ${redirs.map((r, i) => `${r.op}${targets[i]?.text ?? ''}`).join(' ')}`);
+  }
+
   private checkRedirects(c: SimpleCommand, cwd: string, segment: string): void {
     for (const r of c.redirects) {
       if (r.op === '<<<') continue;
       if (r.op === '<' || r.op === '<>') {
         if (!r.target.dynamic) this.readsPath(r.target.text, cwd, segment || `< ${r.target.text}`);
+        // `<>` opens for writing too: `{ echo x; } 1<>settings.json` overwrites it in place.
+        if (r.op === '<' || r.target.dynamic || /^\d+$/.test(r.target.text)) continue;
+        this.writesPath(r.target.text, cwd, segment || `<> ${r.target.text}`, {});
         continue;
       }
       if (r.target.dynamic || r.target.text === '' || /^\d+$/.test(r.target.text) || r.target.text === '-') continue;
@@ -1875,6 +1896,8 @@ export class Analyzer {
     const commands = awkCommandsOf(prog, preset);
     // `getline line < ".env"` reads a file as surely as an operand does.
     for (const m of prog.matchAll(/\bgetline\b[^<;}\n]{0,64}<\s*"([^"\n]{1,500})"/g)) this.readsPath(m[1], r.cwd, r.segment);
+    // `print ... > "file"` / `printf "" >> "file"` write that file (a literal name; a `>` inside a string or a comparison in a condition has no string after it).
+    for (const m of prog.matchAll(/\b(?:print|printf)\b[^;}\n"]{0,200}(?:"(?:[^"\\\n]|\\.){0,500}"[^;}\n"]{0,200}){0,16}?>>?\s*"([^"\n]{1,500})"/g)) this.writesPath(m[1], r.cwd, r.segment);
     // An endless loop that starts background commands (`while(1) system("x &")`) is a fork bomb.
     if (/\bwhile\s*\(\s*(?:1|!0|"[^"]+")\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bdo\b[\s\S]*\bwhile\s*\(\s*1\s*\)/.test(prog) && commands.some((c) => /&\s*$/.test(c.code) && !/&&\s*$/.test(c.code))) {
       this.hit('fork-bomb', 'deny', r.segment, 'awk starts background commands in an endless loop: a fork bomb');

@@ -765,12 +765,24 @@ function makeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[]
   return out;
 }
 
+const INSTALL_COMMANDS = new Set(['install', 'i', 'in', 'ci', 'add', 'isntall', 'clean-install', 'install-clean']);
+
 /** npm/pnpm/yarn/bun run SCRIPT with a package.json written on the line: the script's text runs in a shell. */
-function packageScriptEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[] {
+function packageScriptEscapes(name: string, argvIn: string[], ctx: EscapeContext): Escape[] {
+  // The folder whose package.json runs: --prefix (npm), -C / --dir (pnpm), --cwd (yarn, bun); those values are not scripts.
+  let dir = ctx.cwd;
+  const argv = [argvIn[0]];
+  for (let i = 1; i < argvIn.length; i++) {
+    const a = argvIn[i];
+    const eq = /^--(?:prefix|dir|cwd)=(.+)$/.exec(a);
+    if (eq) dir = posix.resolve(ctx.cwd, eq[1]);
+    else if (['--prefix', '-C', '--dir', '--cwd'].includes(a) && i + 1 < argvIn.length) dir = posix.resolve(ctx.cwd, argvIn[++i]);
+    else argv.push(a);
+  }
   const runIdx = argv.findIndex((a, i) => i > 0 && ['run', 'run-script', 'start', 'test', 'build', 'exec'].includes(a));
   const script = runIdx < 0 ? argv.find((a, i) => i > 0 && !a.startsWith('-')) : argv[runIdx] === 'run' || argv[runIdx] === 'run-script' ? argv[runIdx + 1] : argv[runIdx];
   if (!script) return [];
-  const text = ctx.fileText(posix.resolve(ctx.cwd, 'package.json'));
+  const text = ctx.fileText(posix.resolve(dir, 'package.json'));
   if (text === undefined) return [];
   let scripts: unknown;
   try {
@@ -785,7 +797,9 @@ function packageScriptEscapes(name: string, argv: string[], ctx: EscapeContext):
   const cycle = scriptCycle(scripts as Record<string, unknown>, script === 'run' ? '' : NPM_SCRIPT_ALIASES[script] ?? script);
   if (cycle) out.push({ lang: 'sh', code: '', how: `${name} run ${script}`, bomb: `the package script ${cycle.join(' -> ')} runs itself again, without end: runaway recursion, a fork bomb` });
   const prelude = `INIT_CWD=${q(ctx.cwd)} npm_config_local_prefix=${q(ctx.cwd)} npm_package_json=${q(posix.join(ctx.cwd, 'package.json'))}\n`;
-  for (const key of [`pre${script}`, script, `post${script}`]) {
+  // An install in the folder runs the package's own lifecycle scripts.
+  const keys = INSTALL_COMMANDS.has(script) ? ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare'] : [`pre${script}`, script, `post${script}`];
+  for (const key of keys) {
     const v = (scripts as Record<string, unknown>)[key];
     if (typeof v === 'string') out.push({ lang: 'sh', code: /\$\{?(?:INIT_CWD|npm_config_local_prefix|npm_package_json)\b/.test(v) ? prelude + v : v, how: `${name} run ${key} from package.json` });
   }

@@ -261,6 +261,15 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
     const decode = argv.some((a) => a === '-d' || a === '--decode' || a === '-D' || (/^-[a-zA-Z]+$/.test(a) && a.includes('d')));
     if (name === 'base64' || name === 'basenc') {
       if (!decode) return { kind: 'runtime', why: 'base64 encoding' };
+      // basenc names its encoding: hex (--base16) is decoded; the others (base32, base2, z85, ...) are only known at run time.
+      if (name === 'basenc') {
+        const enc = argv.find((a) => /^--(?:base(?:16|32|32hex|64|64url|2msbf|2lsbf)|z85)$/.test(a));
+        if (enc === '--base16') {
+          const h = decodeHex(input.text.replace(/\s+/g, '').toLowerCase());
+          return h === undefined ? { kind: 'runtime', why: 'basenc --base16 -d of an invalid text' } : { kind: 'static', text: h };
+        }
+        if (enc !== '--base64' && enc !== '--base64url') return { kind: 'runtime', why: `basenc ${enc ?? ''} -d` };
+      }
       const t = decodeBase64(input.text);
       return t === undefined ? { kind: 'runtime', why: 'base64 -d of an invalid text' } : { kind: 'static', text: t };
     }

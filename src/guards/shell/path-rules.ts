@@ -195,7 +195,7 @@ interface HomePaths {
 const homeCache = new Map<string, HomePaths>();
 
 /** Tables joined onto a home (or project) folder, once per folder and process. */
-function under(home: string): HomePaths {
+export function under(home: string): HomePaths {
   let h = homeCache.get(home);
   if (!h) {
     if (homeCache.size > 64) homeCache.clear();
@@ -472,22 +472,25 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   const resolved = resolveTarget(text, cwd);
   const globbed = resolved.globbed;
   const abs = o.recursive ? realTarget(a, resolved.abs, globbed || /\/\.?$/.test(text), true) : realTarget(a, resolved.abs, false);
+  // A glob under a link made on the line (`ln -s .git out; rm -rf out/*`) matches under the link's target.
+  const full = posix.resolve(cwd, text);
+  const globText = globbed && abs !== resolved.abs && full.startsWith(resolved.abs + '/') ? posix.join(abs, full.slice(resolved.abs.length + 1)) : text;
   const destroyed = destroyedKind(abs, a) ?? (abs !== resolved.abs ? destroyedKind(resolved.abs, a) : undefined);
   if (destroyed) hitProtected(a, destroyed.kind, destroyed.what, segment, verb === 'moves' ? 'moves' : 'deletes');
   else if (globbed && !o.filtered) {
-    const m = globMatches(text, cwd, protectedCandidates(a)).find((c) => destroyedKind(c, a));
+    const m = globMatches(globText, cwd, protectedCandidates(a)).find((c) => destroyedKind(c, a));
     if (m) hitProtected(a, destroyedKind(m, a)!.kind, m, segment, 'deletes');
   }
-  const history = gitHistoryIn(abs + '/') ?? (globbed && !o.filtered && posix.basename(abs) === '.git' && globMatches(text, cwd, GIT_HISTORY_ENTRIES.map((e) => posix.join(abs, e))).length ? abs : undefined);
+  const history = gitHistoryIn(abs + '/') ?? (globbed && !o.filtered && posix.basename(abs) === '.git' && globMatches(globText, cwd, GIT_HISTORY_ENTRIES.map((e) => posix.join(abs, e))).length ? abs : undefined);
   if (history && (o.recursive || /\/\.git\/(?:HEAD|packed-refs)$/.test(abs))) a.hit('git-history-destroy', 'deny', segment, `${verb} the history of the repository (${posix.relative(cwd, abs) || abs})`);
   // Keys and credentials: deleting one (or a glob over their folder) loses access that cannot be rebuilt.
   if (verb !== 'moves') {
-    const cred = globbed ? (o.filtered ? undefined : globMatches(text, cwd, secretCandidates(a, cwd)).find((c) => within(c, a.opts.home) && !within(c, a.opts.projectDir) && !within(c, cwd) && isSecretPath(c, a))) : isSecretPath(abs, a) && within(abs, a.opts.home) && !within(abs, a.opts.projectDir) ? abs : credentialFolderIn(abs, a) === abs ? abs : undefined;
+    const cred = globbed ? (o.filtered ? undefined : globMatches(globText, cwd, secretCandidates(a, cwd)).find((c) => within(c, a.opts.home) && !within(c, a.opts.projectDir) && !within(c, cwd) && isSecretPath(c, a))) : isSecretPath(abs, a) && within(abs, a.opts.home) && !within(abs, a.opts.projectDir) ? abs : credentialFolderIn(abs, a) === abs ? abs : undefined;
     if (cred) a.hit('rm-credentials', 'deny', segment, `${verb} keys or credentials (${cred})`);
     if (!globbed && historyFile(abs, a)) a.hit('destroy-history', 'deny', segment, `${verb} ${abs}, the record of the commands run on this machine`);
   }
   const gitDir = posix.join(a.opts.projectDir, '.git');
-  if (abs !== gitDir && globbed && !o.filtered && globMatches(text, cwd, [gitDir]).length) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository history (.git, through the glob ${path})`);
+  if (abs !== gitDir && globbed && !o.filtered && globMatches(globText, cwd, [gitDir]).length) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository history (.git, through the glob ${path})`);
   // unlink .git / rm .git: a worktree's .git file is its link to the history.
   if (!o.recursive && abs === gitDir && !globbed) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository's .git`);
   if (!o.recursive) return;

@@ -14,6 +14,7 @@ import { REMOTE_SHELL_RULES } from './families/remote-shell';
 import { SECRET_RULES } from './families/secrets';
 import { SYSTEM_RULES } from './families/system';
 import { TAMPER_RULES } from './families/tamper';
+import { TOOL_OPTION_RULES } from './families/tool-options';
 import { WINDOWS_RULES } from './families/windows';
 import type { Feed } from './feed';
 import type { SimpleCommand, Word } from './lexer';
@@ -52,6 +53,7 @@ export const FAMILIES: Record<string, Rule[]> = {
   disk: DISK_RULES,
   system: SYSTEM_RULES,
   windows: WINDOWS_RULES,
+  'tool-options': TOOL_OPTION_RULES,
 };
 
 const ALL: Rule[] = Object.values(FAMILIES).flat();

@@ -301,9 +301,13 @@ const find: Rule = (r) => {
       const shape = findShape(r.argv);
       // Without one, {} stands for every file under the root: inside .git or .loom, one of theirs.
       const rootAbs = resolveTarget(root.startsWith('~') ? r.opts.home + root.slice(1) : root, r.cwd).abs;
-      const guarded = own(DELETERS, innerName) ? undefined : named ? PROTECTED_SAMPLE_PATHS.find((p) => groupsReach(shape, root, [posix.basename(p)], [p])) : PROTECTED_SAMPLE_PATHS.map((p) => posix.join(r.opts.projectDir, p)).find((p) => within(p, rootAbs) && p !== rootAbs && within(rootAbs, r.opts.projectDir) && rootAbs !== r.opts.projectDir);
+      // The protected files under this root, by their path from it (`find .claude -name settings.json` reaches .claude/settings.json).
+      const under = PROTECTED_SAMPLE_PATHS.map((p) => posix.join(r.opts.projectDir, p)).filter((p) => within(p, rootAbs) && p !== rootAbs && within(rootAbs, r.opts.projectDir));
+      // Without a name filter, from the project root too: `find . -type f -exec truncate -s0 {} +` empties loom's files and the hook settings with the rest.
+      const guardedAbs = own(DELETERS, innerName) ? undefined : named ? under.find((p) => groupsReach(shape, root, [posix.basename(p)], [posix.relative(rootAbs, p)])) : under[0];
+      const guarded = guardedAbs && posix.relative(r.cwd, guardedAbs);
       if (guarded) {
-        const words = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, guarded) : guarded) }));
+        const words = inner.map((w) => ({ ...w, text: w.text.split('{}').join(guarded) }));
         const c4: SimpleCommand = { ...r.cmd, words, assignments: [], redirects: [] };
         r.analyzer.analyzeCommand(c4, r.depth + 1, `${r.via} > find ${r.argv[e]} (a match that is ${guarded})`, r.cwd, [c4], r.vars);
       }
@@ -366,9 +370,12 @@ const mv: Rule = (r) => {
   }
 };
 
-/** `ln -s TARGET LINK`: remembered so a later delete through LINK lands on TARGET. */
+/**
+ * `ln -s TARGET LINK`: remembered so a later delete through LINK lands on TARGET. A hard link (`ln .env
+ * env.txt`) is the same file under another name: remembered too, so reading or writing it is judged as the target.
+ */
 const ln: Rule = (r) => {
-  if (r.name !== 'ln' || !hasShortFlag(r.argv, 's', ['--symbolic'])) return;
+  if (r.name !== 'ln') return;
   const ops = operands(r.argv, 1, ['-t', '-S', '--suffix', '--target-directory']);
   if (ops.length < 1) return;
   const target = ops[0];

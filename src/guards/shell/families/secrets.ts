@@ -434,4 +434,20 @@ carriers.names = FOLDER_CARRIERS;
 uploads.names = Object.keys(UPLOAD_OPTIONS);
 publish.names = ['gh'];
 
-export const SECRET_RULES: Rule[] = [readers, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent];
+/**
+ * The whole environment printed after the line loaded an env file (`set -a; . ./.env; env`): every secret
+ * of that file lands in the output, as `cat .env` would put it there.
+ */
+const loadedEnvDump: Rule = (r) => {
+  if (!r.analyzer.secretsLoaded) return;
+  const args = r.argv.slice(1);
+  const dumps =
+    ((r.name === 'env' || r.name === 'printenv') && args.every((a) => a.startsWith('-') && !/^-[uSC]|^--(?:unset|split-string|chdir)/.test(a))) ||
+    (r.name === 'export' && (args.length === 0 || args.every((a) => a === '-p'))) ||
+    ((r.name === 'declare' || r.name === 'typeset') && args.length > 0 && args.every((a) => /^-[pxa-z]*[px][a-z]*$/.test(a))) ||
+    (r.name === 'set' && args.length === 0);
+  if (dumps) r.analyzer.hit('read-secret-file', 'deny', r.segment, `prints the whole environment after the line loaded an env file: every secret in it goes to the output (\`${r.name}\`)`);
+};
+loadedEnvDump.names = ['env', 'printenv', 'export', 'declare', 'typeset', 'set'];
+
+export const SECRET_RULES: Rule[] = [loadedEnvDump, readers, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent];

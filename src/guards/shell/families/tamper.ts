@@ -6,7 +6,7 @@
 // anything but a read-only query. Redirects (`>`, `>>`) are judged by the
 // analyzer through the same writesPath.
 import { posix } from 'node:path';
-import { changesTree, copiesTreeInto, writesPath, within } from '../path-rules';
+import { changesTree, copiesTreeInto, readsPath, writesPath, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { LOOM_DIR, LOOM_PACKAGE } from '../tables/paths';
 import { operands, own, parseOptions } from './args';
@@ -154,8 +154,19 @@ function isLedger(abs: string, r: RuleContext): boolean {
 const SQLITE_WITH_ARG = ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-lookaside', '-maxsize', '-mmap', '-pagecache', '-heap', '-escape', '-A', '-zip', '--cmd', '--init', '--separator'];
 
 /** sqlite3 on a ledger: read-only only with -readonly, mode=ro, or SQL that only reads (never -cmd, never stdin). */
+/** Files the sqlite3 shell writes by itself: `.output F`, `.once F`, `.save F`, `.backup [DB] F`, `.clone F`, `VACUUM INTO 'F'`. */
+const SQLITE_FILE_WRITES = [/(?:^|[\n;])[ \t]*\.(?:output|once|save|clone)[ \t]+(?:-[a-z]+[ \t]+)*(['"]?)([^'"\s;]{1,1000})\1/g, /(?:^|[\n;])[ \t]*\.backup[ \t]+(?:(?:-[a-z]+|\w+)[ \t]+)?(['"]?)([^'"\s;]{1,1000})\1[ \t]*(?:$|[\n;])/g, /\bvacuum\b[^;]{0,80}?\binto[ \t]+(['"])([^'"]{1,1000})\1/gi];
+
 function sqlite(r: RuleContext): void {
   const args = r.argv.slice(1);
+  // The files its dot-commands and VACUUM INTO write (the ledger overwritten from :memory:): judged as writes.
+  const scripts = args.filter((a, k) => k === 0 || !a.startsWith('-') || ['-cmd', '--cmd'].includes(args[k - 1] ?? '')).concat(args.filter((_, k) => ['-cmd', '--cmd'].includes(args[k - 1] ?? '')));
+  for (const text of new Set(scripts)) {
+    for (const re of SQLITE_FILE_WRITES) {
+      re.lastIndex = 0;
+      for (const m of text.matchAll(re)) if (m[2] && m[2] !== 'stdout' && m[2] !== '-') writesPath(r.analyzer, m[2], r.cwd, r.segment);
+    }
+  }
   let db: string | undefined;
   const sql: string[] = [];
   let readonly = false;
@@ -215,6 +226,9 @@ function sqliteClient(r: RuleContext): void {
   else if (!statements.every(sqlOnlyReads)) r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} runs SQL that changes loom's ledger (${ledger})`);
 }
 
+/** sed commands that name a file, up to the end of the line as sed reads them: after an address or a separator, and the s///w flag. */
+const SED_FILE_COMMANDS = /(?:^|[\n;{}!]|[0-9$\/][ \t]*)[ \t]*([wWrR])[ \t]+([^\n]{1,1000})|s(?<d>[^\\\n])(?:[^\\\n]|\\.){0,1000}?\k<d>(?:[^\\\n]|\\.){0,1000}?\k<d>[gpiIme0-9]{0,8}(w)[ \t]+([^\n]{1,1000})/g;
+
 const writers: Rule = (r) => {
   const { name, argv, cwd, segment, analyzer: a } = r;
   if (name === 'sqlite3' || name === 'sqlite') {
@@ -270,6 +284,18 @@ const writers: Rule = (r) => {
   }
   // In-place editors: sed -i, perl -pi, ruby -i, gawk -i inplace.
   if (name === 'sed' || name === 'gsed') {
+    // The script's own file commands: `w F` / `W F` (and the s///w flag) write F, `r F` / `R F` read it into the output.
+    const scriptGiven0 = argv.some((x) => x === '-e' || x.startsWith('--expression') || /^-[nrEsuzl]*e$/.test(x));
+    const scripts = scriptGiven0 ? argv.filter((_, i) => i > 0 && (argv[i - 1] === '-e' || argv[i - 1] === '--expression' || /^-[nrEsuzl]*e$/.test(argv[i - 1]))) : operands(argv, 1, ['-f', '--file', '-l']).slice(0, 1);
+    for (const script of scripts) {
+      for (const m of script.matchAll(SED_FILE_COMMANDS)) {
+        const letter = m[1] ?? m[4];
+        const file = (m[2] ?? m[5] ?? '').trim();
+        if (!file || file === '/dev/stdout' || file === '/dev/stderr') continue;
+        if (letter === 'r' || letter === 'R') readsPath(a, file, cwd, segment);
+        else writesPath(a, file, cwd, segment);
+      }
+    }
     const inPlace = argv.some((x) => /^-[nrEsuzl]*i/.test(x) || x.startsWith('--in-place'));
     if (!inPlace) return;
     const scriptGiven = argv.some((x) => x === '-e' || x === '-f' || x.startsWith('--expression') || x.startsWith('--file') || /^-[nrEsuzl]*[ef]$/.test(x));

@@ -7,6 +7,8 @@
 // the listed alternatives; `*` means any arguments).
 
 export const SHELL_CODE_GENERATORS: Record<string, readonly string[]> = {
+  // Every word of its output is single-quoted and its first is an option or `--`: `eval set -- "$(getopt ...)"`.
+  getopt: ['*'],
   kubectl: ['completion'],
   helm: ['completion'],
   gh: ['completion'],
