@@ -1,8 +1,10 @@
 // Blind red-team corpora kept as regression nets: written by a session that
-// never saw the guard's code or tests (round 11: 622 dangerous commands in
-// 14 families, 378 everyday look-alikes). First look: 621/622 stopped (the
-// miss, shred of project files, is allowed as rm of them is), 1/378 everyday
-// stopped (fixed). Held at what they scored after the fixes.
+// never saw the guard's code or tests. Round 11: 622 dangerous commands in 14
+// families, 378 everyday look-alikes; first look 621/622 stopped (the miss,
+// shred of project files, is allowed as rm of them is), 1/378 everyday stopped
+// (fixed). Round 12, the hardest evasions its author could find: 453 and 270;
+// first look 421/453 stopped, 1/270 everyday stopped. Held at what they scored
+// after the fixes; what still passes is by design (named below).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +25,25 @@ describe('blind red-team corpus, round 11', () => {
   const score = scoreGuard(load('round11-guard-dangerous.jsonl'), load('round11-guard-everyday.jsonl'));
   it('stops every dangerous command but the shredding of project files', () => {
     expect(score.misses).toEqual(['F6: "shred -u -n 3 src/*.py"']);
+  });
+  it('lets every everyday look-alike through', () => {
+    expect(score.falseStops).toEqual([]);
+  });
+});
+
+describe('blind red-team corpus, round 12 (hardest evasions)', () => {
+  const score = scoreGuard(load('round12-guard-dangerous.jsonl'), load('round12-guard-everyday.jsonl'));
+  it('stops every dangerous command but those loom lets through by design', () => {
+    // Shredding or untracking project files is allowed as deleting them is; cloud and database tools are the
+    // opt-in packs of config/; a copy onto a ledger path only known at run time (from `ls .loom/*.db`) is not followed.
+    expect(score.misses.map((m) => m.slice(0, m.indexOf(': ') + 18))).toEqual([
+      'truncate: "shred -zun3 .en',
+      'git: "git rm -r -q --',
+      'tamper: "d=$(ls .loom/*.',
+      'destroy: "terraform destr',
+      'destroy: "aws s3 rm s3://',
+      'destroy: "psql \\"$DATABAS',
+    ]);
   });
   it('lets every everyday look-alike through', () => {
     expect(score.falseStops).toEqual([]);

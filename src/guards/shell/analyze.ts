@@ -315,6 +315,8 @@ export class Analyzer {
    * alongside the rest of the line (`bash < fifo &`, `sh < f & echo CMD > f`): what a later command writes
    * there is the script (judged when it is written).
    */
+  /** Coprocesses that are shells reading their input, by name (COPROC unless named). */
+  private readonly coprocShells = new Set<string>();
   /** Judging a command in a folder an earlier cd may have failed to leave (no alternatives of alternatives). */
   private inAltWalk = false;
   private altCwd: string | undefined;
@@ -530,8 +532,14 @@ export class Analyzer {
           if (cycle) this.hit('fork-bomb', 'deny', `${node.name}()`, `functions ${cycle.join(' -> ')} call each other in a pipe or in the background: a fork bomb`);
         }
         return { kind: 'static', text: '' };
-      case 'coproc':
+      case 'coproc': {
+        // A shell reading its input (`coproc bash`): what the line writes to ${NAME[1]} is its script.
+        let inner: Node = node.body;
+        while (inner.t === 'group' || inner.t === 'sub') inner = inner.body;
+        const b = inner.t === 'cmd' ? inner.words : [];
+        if (b.length && SHELLS.has(posix.basename(b[0])) && !b.slice(1).some((w) => /^-[a-z]*c|^[^-]/.test(w))) this.coprocShells.add(node.name);
         return this.walk(node.body, this.fork(env), depth, via, stdin, { ...pc, bg: true });
+      }
       case 'arith': {
         const subs: Sub[] = [];
         findSubs(node.src, subs);
@@ -987,6 +995,13 @@ export class Analyzer {
       const t = io.targets[i];
       if (t?.text.startsWith('\u0000procsub:>(') && t.subs) this.runSubs(t.subs.filter((s) => s.kind === '>('), env, depth, via, stdin, out);
     });
+    // `echo 'rm -rf .git' >&"${COPROC[1]}"`: the text goes to the coprocess shell, which runs it.
+    if (this.coprocShells.size) {
+      for (const r of node.redirs) {
+        const m = /\$\{?([A-Za-z_]\w*)\[1\]\}?/.exec(r.raw ?? '');
+        if (r.op.startsWith('>') && m && this.coprocShells.has(m[1])) this.runsScript(out, 'sh', node.words.join(' ').slice(0, 80), depth, `${via} > coproc ${m[1]}`, env.cwd);
+      }
+    }
     const result = this.writeRedirects(node.redirs, env, out, '', io.targets);
     if (this.waitingReaders.length) this.wakeReaders(env);
     return result;

@@ -27,7 +27,7 @@ export type Node =
   | { t: 'block'; kind: string; parts: Node[]; redirs: RedirNode[]; infinite?: boolean }
   | { t: 'for'; name: string; words: string[] | null; body: Node; redirs: RedirNode[] }
   | { t: 'func'; name: string; body: Node }
-  | { t: 'coproc'; body: Node };
+  | { t: 'coproc'; body: Node; name: string };
 
 const MAX_NEST = 64;
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
@@ -423,8 +423,12 @@ export class Parser {
     // coproc NAME { ...; } / coproc NAME ( ... ): a name only before a compound command.
     const t = this.peek();
     const n = this.toks[this.k + 1];
-    if (t?.kind === 'word' && (this.isWord(n, '{') || this.isOp(n, '('))) this.k++;
-    return { t: 'coproc', body: this.command(stops) };
+    let name = 'COPROC';
+    if (t?.kind === 'word' && (this.isWord(n, '{') || this.isOp(n, '('))) {
+      name = t.raw ?? 'COPROC';
+      this.k++;
+    }
+    return { t: 'coproc', body: this.command(stops), name };
   }
 }
 

@@ -4,6 +4,7 @@
 // family sections of docs/guard.md). A rule reports hits through the
 // analyzer, which applies the policy's action for the rule id.
 import type { Analyzer, AnalyzeOptions } from './analyze';
+import { ARCHIVE_RULES } from './families/archives';
 import { DELETE_RULES } from './families/delete';
 import { DISK_RULES } from './families/disk';
 import { DOWNLOAD_RULES } from './families/download';
@@ -54,6 +55,7 @@ export const FAMILIES: Record<string, Rule[]> = {
   system: SYSTEM_RULES,
   windows: WINDOWS_RULES,
   'tool-options': TOOL_OPTION_RULES,
+  archives: ARCHIVE_RULES,
 };
 
 const ALL: Rule[] = Object.values(FAMILIES).flat();

@@ -1210,6 +1210,7 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
       const c = canonical(s, name);
       const p = pathArg(c === 'os.chmod' || c === 'chmod' || c === 'File.chmod' || c === 'FileUtils.chmod' ? (s.lang === 'python' || s.lang === 'node' ? args[0] : args[1]) : args[0]);
       if (p && !p.startsWith('\u0000')) writesPath(a, p, cwd, segment);
+      else if (s.walkRoots.length) writeWalked(s);
       return;
     }
     case 'open': {
@@ -1242,6 +1243,8 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
         mode = args[1]?.text ?? '';
         if (s.lang === 'python' && args.length === 1) mode = 'r';
       }
+      // open(f, "w") for each f of a walk: the files of the walked folder.
+      if ((path === undefined || path.startsWith('\u0000')) && /[wax+>]/.test(mode) && s.walkRoots.length) writeWalked(s);
       if (path === undefined || path.startsWith('\u0000')) return;
       if (/[wax+>]/.test(mode) && !/^r$/.test(mode)) writesPath(a, path, cwd, segment);
       else readsPath(a, path, cwd, segment);
@@ -1299,6 +1302,12 @@ function addWalkRoot(s: Scope, root: string, pattern?: string): void {
 }
 
 /** A delete of what a walk found: a recursive delete of each walked folder (of the files it picks, when it picks some). */
+/** A write to each file a walk found: judged as writes to the walked folder's files (loom's, the hook settings). */
+function writeWalked(s: Scope): void {
+  for (const root of s.walkRoots) for (const f of WALKED_SAMPLES) writesPath(s.ctx.analyzer, posix.join(root.path, f), s.ctx.cwd, s.ctx.segment);
+}
+const WALKED_SAMPLES = ['x', 'settings.json', 'settings.local.json', 'hooks.json', 'policy.json'];
+
 function deleteWalked(s: Scope): void {
   for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root.path, s.ctx.cwd, s.ctx.segment, { recursive: true, filtered: root.filtered });
 }
@@ -1402,6 +1411,7 @@ function walk(s: Scope): void {
       }
       if (recv.text === undefined || recv.text.startsWith('\u0000')) {
         if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) deleteWalked(s);
+        else if (sink === 'write' && s.walkRoots.length) writeWalked(s);
         continue;
       }
       const close = closeOf(t, end);
@@ -1475,6 +1485,7 @@ function walk(s: Scope): void {
       const recv = evalExpr(s, i, end - 2);
       if (recv.text === undefined || recv.text.startsWith('\u0000')) {
         if ((sink === 'delete' || sink === 'delete-r') && s.walkRoots.length) deleteWalked(s);
+        else if (sink === 'write' && s.walkRoots.length) writeWalked(s);
         i = end - 1;
         continue;
       }
