@@ -27,6 +27,7 @@ import { DISK_ERASERS } from './tables/devices';
 import { interpreterOf, PYTHON_MODULE_COMMANDS } from './tables/programs';
 import { own } from './families/args';
 import { isDownloadSource } from './families/download';
+import { LOOM_PACKAGE } from './tables/paths';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd } from './wrappers';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { expandRecipeDirs, programEscapes } from './escapes';
@@ -296,6 +297,8 @@ export class Analyzer {
   loadingEnv = 0;
   /** A secret file (.env) was loaded into the environment earlier on the line: its variables are secrets where they are sent. */
   secretsLoaded = false;
+  /** The line writes a package.json (sed -i, jq > + mv, an interpreter): with loom's package name on the line, it removes loom. */
+  packageJsonWritten = false;
   /** Files this line filled with the whole environment (`env > e.txt`): sending one sends every token. */
   readonly envFiles = new Set<string>();
   /** The raw words of each stage of the pipeline being walked (what later stages do with a stage's output). */
@@ -1956,6 +1959,7 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): Analysis 
   try {
     if (command.length > MAX_COMMAND_LENGTH) a.hit('too-complex', 'deny', command.slice(0, 80), `the command is longer than ${MAX_COMMAND_LENGTH} characters: too large to analyse`);
     else a.analyzeSource(command, 0, 'command', opts.cwd, new Map());
+    if (a.packageJsonWritten && command.includes(LOOM_PACKAGE)) a.hit('modify-loom', 'deny', command.slice(0, 80), `edits package.json on a line that names ${LOOM_PACKAGE}: taking loom out of the project's dependencies switches off its hooks`);
   } finally {
     work.limit = outer === Number.POSITIVE_INFINITY || outer > work.units ? outer : Number.POSITIVE_INFINITY;
   }

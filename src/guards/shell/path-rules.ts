@@ -399,6 +399,8 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
   if (path.includes('\u0000') && !path.replace(/\u0000/g, '').includes('/')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
   const { abs, globbed } = resolveTarget(text, cwd);
+  // A package.json written: the line may take loom out of the project's dependencies (judged once the line is read).
+  if (posix.basename(abs) === 'package.json') a.packageJsonWritten = true;
   // A write follows links, on the line and on disk (`ln -s .loom/policy.json p.json; echo {} > p.json`).
   const real = realTarget(a, abs, true, true);
   const kind = protectedKind(abs, a) ?? (real !== abs ? protectedKind(real, a) : undefined);

@@ -861,6 +861,8 @@ function foldComputedNames(s: Scope): void {
     folds++;
     s.vars.clear();
     collectVars(s);
+  collectLoopVars(s);
+    collectLoopVars(s);
   };
   for (let i = 0; i < t.length && folds < MAX_FOLDS; i++) {
     const x = t[i];
@@ -1027,6 +1029,45 @@ function collectVars(s: Scope): void {
   }
 }
 
+/**
+ * Loop variables over a literal list hold the list (`for p in ['build', 'dist']:`, `for (const d of [...])`,
+ * `[...].forEach(d => ...)`, `[...].each do |d|`, `for my $d (...)`): a call on the variable is judged for
+ * each element, so cleaning named folders is not a path only known at run time.
+ */
+function collectLoopVars(s: Scope): void {
+  const t = s.toks;
+  for (let i = 0; i < t.length; i++) {
+    const x = t[i];
+    if (x.k !== 'id') continue;
+    // Python: for NAME in [ ... ]   JS: for (const NAME of [ ... ])   Perl: for my $NAME ( ... )
+    if ((x.v === 'for' || x.v === 'foreach') && t[i + 1]) {
+      let k = i + 1;
+      if (t[k].v === '(') k++;
+      if (['const', 'let', 'var', 'my', 'our'].includes(t[k]?.v ?? '')) k++;
+      const name = t[k];
+      if (name?.k !== 'id') continue;
+      const sep = t[k + 1]?.v;
+      const open = sep === 'in' || sep === 'of' ? k + 2 : s.lang === 'perl' && sep === '(' ? k + 1 : -1;
+      if (open < 0 || !t[open] || (t[open].v !== '[' && t[open].v !== '(')) continue;
+      const close = closeOf(t, open);
+      if (close > open) s.vars.set(name.v.replace(/^[$@]/, ''), [open, close]);
+      continue;
+    }
+    // JS [..].forEach((NAME) => / NAME =>   Ruby [..].each do |NAME| / { |NAME| }
+    if ((x.v === 'forEach' || x.v === 'each' || x.v === 'map') && t[i - 1]?.v === '.' && t[i - 2]?.v === ']') {
+      let open = i - 2;
+      for (let depth = 0; open >= 0; open--) {
+        if (t[open].v === ']') depth++;
+        else if (t[open].v === '[' && --depth === 0) break;
+      }
+      if (open < 0) continue;
+      let k = i + 1;
+      while (k < t.length && k < i + 5 && (t[k].v === '(' || t[k].v === 'do' || t[k].v === '{' || t[k].v === '|')) k++;
+      if (t[k]?.k === 'id') s.vars.set(t[k].v, [open, i - 1]);
+    }
+  }
+}
+
 function shellOf(s: Scope, text: string, via: string): void {
   const { analyzer, cwd, depth } = s.ctx;
   if (text.trim() === '' || text === '\u0000') return;
@@ -1177,6 +1218,11 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
       const recursive = sink === 'delete-r' || args.some((x) => x.recursive) || s.toks.slice(argRanges[0]?.[0] ?? 0, argRanges[argRanges.length - 1]?.[1] ?? 0).some((t, i, arr) => t.v === 'recursive' && /^(?:true|TRUE|T)$/.test(arr[i + 2]?.v ?? ''));
       const targets = s.lang === 'perl' && args[0]?.list ? args[0].list : s.lang === 'perl' || s.lang === 'ruby' ? args : args.slice(0, 1);
       for (const t of targets) {
+        // A loop variable over a literal list: each element.
+        if (t.text === undefined && t.list?.length && t.list.length <= 64 && t.list.every((e) => e.text !== undefined)) {
+          for (const e of t.list) deletesPath(a, e.text!, cwd, segment, { recursive });
+          continue;
+        }
         const p = pathArg(t);
         if (p !== undefined && !p.startsWith('\u0000') && !p.startsWith('/') && s.cwdUnknown) {
           if (recursive) a.hit('rm-unknown-target', 'ask', segment, `${via} deletes ${p} in a folder only known at run time`);
@@ -1911,12 +1957,14 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   if (s.toks.some((x, i) => x.k === 'op' && x.v === '\\' && s.toks[i + 1]?.k === 'id' && s.toks[i + 1].v.startsWith('n'))) analyzeInterpreterCode(lang, code.replace(/\\n/g, '\n'), { ...ctx, depth: ctx.depth + 1 });
   // Members and callees named by a string the code computes (cp['exec'+'Sync'], getattr(os, 'sys'+'tem'), send(:system), $f = 'sys'.'tem'; $f(...)): that member.
   collectVars(s);
+  collectLoopVars(s);
   foldComputedNames(s);
   s.vars.clear();
   collectAliases(s);
   // getattr(__import__('shutil'), 'rmtree'): the inner import is rewritten first, then the getattr around it.
   if (lang === 'python' && s.toks.some((x) => x.v === 'getattr')) collectAliases(s);
   collectVars(s);
+  collectLoopVars(s);
   collectWalkRoots(s);
   walk(s);
   judgeLedgerDb(s);

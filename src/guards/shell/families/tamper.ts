@@ -351,6 +351,11 @@ const PACKAGE_MANAGERS = ['npm', 'pnpm', 'yarn', 'bun', 'cnpm', 'ni', 'nun'];
 const uninstallsLoom: Rule = (r) => {
   const args = r.argv.slice(1);
   const sub = args.findIndex((x) => !x.startsWith('-'));
+  // `npm pkg delete devDependencies.loom-governance` / `npm pkg set devDependencies.loom-governance=`: the same, in package.json.
+  if (args[sub] === 'pkg' && ['delete', 'set', 'rm'].includes(args[sub + 1] ?? '') && args.slice(sub + 2).some((x) => x.includes(LOOM_PACKAGE))) {
+    r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} pkg ${args[sub + 1]} takes loom itself out of package.json: the agent may not switch off its guard`);
+    return;
+  }
   if (sub < 0 || !(REMOVE_SUBCOMMANDS.has(args[sub]) || r.name === 'nun')) return;
   const pkgs = args.slice(r.name === 'nun' ? 0 : sub + 1).filter((x) => !x.startsWith('-'));
   if (pkgs.some((p) => p === LOOM_PACKAGE || p.replace(/@[^@/]*$/, '') === LOOM_PACKAGE || p.endsWith('/' + LOOM_PACKAGE))) r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} ${args[sub]} takes loom itself out of the project: the agent may not switch off its guard`);

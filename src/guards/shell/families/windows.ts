@@ -49,9 +49,45 @@ export interface WinState {
   /** Aliases and functions the line defined (windows-defs.ts): a call of one runs what it stands for. */
   commands: Map<string, PsDefinition>;
   budget: { loops: number };
+  /** Files the line downloaded (curl -o, certutil -urlcache, iwr -OutFile, bitsadmin): running one runs what the URL sent. */
+  downloads?: Set<string>;
+  /** Files the line wrote the environment into (`gci env: | Out-File env.json`): uploading one sends the environment. */
+  envFiles?: Set<string>;
 }
 
 const newState = (): WinState => ({ vars: new Map(), commands: new Map(), budget: { loops: MAX_LOOP_RUNS } });
+
+const norm = (p: string) => p.replace(/^['"]|['"]$/g, '').replace(/\//g, '\\').replace(/^\.\\/, '').toLowerCase();
+
+/** The file a download statement writes: curl/wget -o F, certutil -urlcache ... URL F, bitsadmin /transfer J URL F, iwr -OutFile F. */
+function downloadTarget(words: string[], name: string): string | undefined {
+  const after = (flags: RegExp) => {
+    const k = words.findIndex((w, j) => j > 0 && flags.test(w));
+    return k > 0 && words[k + 1] ? norm(words[k + 1]) : undefined;
+  };
+  if (name === 'curl' || name === 'wget') return after(/^(?:-o|--output|-O|--output-document)$/);
+  if (name === 'invoke-webrequest' || name === 'iwr' || name === 'invoke-restmethod' || name === 'irm' || name === 'start-bitstransfer') return after(/^-(?:o|ou|out|outf|outfi|outfil|outfile|d|de|des|dest|desti|destin|destina|destinat|destinati|destinatio|destination)$/i);
+  if (name === 'certutil' && words.some((w) => /^[-/]urlcache$/i.test(w))) return words.length > 2 ? norm(words[words.length - 1]) : undefined;
+  if (name === 'bitsadmin' && words.some((w) => /^\/transfer$/i.test(w))) return words.length > 3 ? norm(words[words.length - 1]) : undefined;
+  return undefined;
+}
+
+/** The file a statement runs: itself as the program, or the operand of call / start / cmd /c / powershell -File / & . */
+function runTarget(words: string[], name: string): string | undefined {
+  if (['call', 'start', 'start-process', 'saps'].includes(name)) {
+    // start "title" /b FILE: the title and the switches come first.
+    let k = 1;
+    if (name === 'start' && words[k]?.startsWith('"')) k++;
+    while (k < words.length && (words[k].startsWith('/') || /^-(?:filepath|file|f)$/i.test(words[k]))) k++;
+    return words[k] ? norm(words[k]) : undefined;
+  }
+  if (name === 'cmd' && /^\/[ck]$/i.test(words[1] ?? '')) return words[2] ? norm(words[2]) : undefined;
+  if (name === 'powershell' || name === 'pwsh') {
+    const k = words.findIndex((w) => /^-f(?:i|il|ile)?$/i.test(w));
+    return k > 0 && words[k + 1] ? norm(words[k + 1]) : undefined;
+  }
+  return words[0] ? norm(words[0]) : undefined;
+}
 
 function programName(word: string): string {
   return word.replace(/^[&.@]\s*/, '').replace(/^.*[\\/]/, '').replace(/\.(?:exe|com)$/i, '').toLowerCase();
@@ -142,6 +178,11 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
       listed = undefined;
       continue;
     }
+    // A file downloaded earlier on the line, run now (as the program, or through call / start / cmd /c / -File).
+    const downloaded = downloadTarget(words, name);
+    if (downloaded) (st.downloads ??= new Set()).add(downloaded);
+    const runs = runTarget(words, name);
+    if (runs && st.downloads?.has(runs)) a.hit('pipe-download-to-interpreter', 'deny', segment, `runs ${runs}, a file the line downloaded: code straight from a URL`);
     const foreach = WIN_FOREACH.includes(name) && listed;
     // A group's inside is a statement of its own; a ForEach-Object block runs once per listed item.
     for (const g of groups(stmt)) {
@@ -150,6 +191,12 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
       else checkWindowsLine(a, g.text, depth + 1, st);
     }
     if (WIN_ENV_DUMP.test(stmt) && !own(WIN_UPLOADERS, name)) envDumped = true;
+    // The dump written to a file (Out-File, Set-Content, Export-*, Tee-Object): the file holds the environment.
+    if (envDumped && /^(?:out-file|set-content|add-content|export-csv|export-clixml|tee-object|sc|ac)$/.test(name)) {
+      const k = words.findIndex((w, j) => j > 0 && /^-(?:f|fi|fil|file|filep|filepa|filepat|filepath|p|pa|pat|path|literalpath|lp)$/i.test(w));
+      const target = k > 0 ? words[k + 1] : words.slice(1).find((w) => !w.startsWith('-'));
+      if (target) (st.envFiles ??= new Set()).add(target.replace(/^['"]|['"]$/g, '').toLowerCase());
+    }
     if (WIN_LISTERS.includes(name) && !callOp) {
       listed = listingOf(words);
       continue;
@@ -446,6 +493,7 @@ function checkUpload(a: Analyzer, stmt: string, words: string[], up: { files: st
     const w = words[k].toLowerCase();
     if (!w.startsWith('-') || w.length < 3) continue;
     if (up.files.some((p) => p.startsWith(w))) {
+      if (c.st.envFiles?.has((words[k + 1] ?? '').replace(/^['"]|['"]$/g, '').toLowerCase())) a.hit('env-exfiltration', 'deny', c.segment, `${words[0]} uploads ${words[k + 1]}, the file the line wrote the environment (its secrets) into`);
       const p = mapped(a, underCwd(words[k + 1] ?? '', c.st.cwd));
       if (p) readsPath(a, p, a.opts.cwd, c.segment);
     }
