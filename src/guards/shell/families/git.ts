@@ -231,6 +231,8 @@ const git: Rule = (r) => {
         return;
       }
       if ((action === undefined || action === 'push' || action === 'save') && has('-a', '--all')) r.analyzer.hit('modify-loom', 'deny', r.segment, "git stash --all stashes and removes ignored and untracked files, loom's own files (.loom) among them");
+      // A pathspec that names loom's files or the hook settings: they leave the work tree into the stash.
+      else if (action === 'push' && ops.slice(1).some((p) => /^(?::\/)?\.?\/?(?:\.loom|\.claude|\.codex|\.gemini|\.cursor|\.qwen|\.factory|\.opencode|opencode\.json|\.github\/hooks)(?:\/|$)/.test(p))) r.analyzer.hit('modify-loom', 'deny', r.segment, "git stash push of loom's files or the hook settings takes them out of the work tree");
       return;
     }
     case 'reflog': {

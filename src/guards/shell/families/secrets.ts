@@ -191,6 +191,8 @@ function varsOf(raw: string | undefined): string[] {
   const re = /(?<!\\)\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(raw)) && out.length < 20) out.push(m[1]);
+  // `$(printenv NAME ...)`: the substitution prints that variable into the word.
+  for (const p of raw.matchAll(/\bprintenv\s+([A-Za-z_][A-Za-z0-9_]*)/g)) if (out.length < 20) out.push(p[1]);
   // Inside single quotes nothing expands.
   return raw.startsWith("'") && raw.endsWith("'") ? [] : out;
 }
@@ -211,6 +213,8 @@ function ownService(name: string, host: string): boolean {
 
 /** Options whose value is sent as a credential or header to the destination (a token used, not leaked). */
 const HEADER_OPTIONS = new Set(['-H', '--header', '-u', '--user', '--oauth2-bearer', '--proxy-user', '-U', '--proxy-header', '--http-user', '--http-password', '--password', '--user-agent', '-A', '-e', '--referer', '-b', '--cookie', '--aws-sigv4']);
+/** Tools whose destination is a name looked up: a secret in that name is what leaves (a DNS query to the attacker's server). */
+const DNS_SENDERS = new Set(['dig', 'nslookup', 'host', 'drill', 'kdig', 'ping', 'ping6']);
 const STDIN_READERS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet', 'openssl', 'mail', 'sendmail', 'mutt']);
 
 /** Secret environment variables sent to another host: in a URL, a body, or piped into a network client. */
@@ -225,7 +229,7 @@ const secretVarsSent: Rule = (r) => {
     const prev = r.argv[k - 1];
     if (HEADER_OPTIONS.has(prev) || /^--(?:header|user|oauth2-bearer|proxy-user|http-user|http-password|password|cookie)=/.test(a) || /^-[HuAb]./.test(a)) continue;
     // The destination itself held in a variable (`curl -d x "$SLACK_WEBHOOK_URL"`): the secret is where it goes, not what goes.
-    if (!a.startsWith('-') && !/^(?:-d|--data\S*|--json|-F|--form|--url-query|-G)$/.test(prev) && /^["']?\$\{?[A-Za-z_]\w*\}?/.test(r.words[k].raw ?? '')) continue;
+    if (!DNS_SENDERS.has(net) && !a.startsWith('-') && !/^(?:-d|--data\S*|--json|-F|--form|--url-query|-G)$/.test(prev) && /^["']?\$\{?[A-Za-z_]\w*\}?/.test(r.words[k].raw ?? '')) continue;
     for (const v of varsOf(r.words[k].raw)) {
       if (isSecretVar(v, loaded) && !ownService(v, host)) {
         leak(v, 'in its URL or body');

