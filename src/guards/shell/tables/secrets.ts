@@ -50,6 +50,13 @@ export const UPLOAD_OPTIONS: Record<string, { file: string[]; at: string[] }> = 
   http: { file: [], at: [] },
   https: { file: [], at: [] },
   xh: { file: [], at: [] },
+  // gh api -F 'files[k][content]=@FILE', --input FILE; gh pr/issue create --body-file FILE: the file goes to GitHub.
+  gh: { file: ['--input', '--body-file'], at: ['-F', '--field', '-f', '--raw-field'] },
+  // Attachments: mutt -a FILE, mail/mailx/s-nail -a / -A FILE.
+  mutt: { file: ['-a', '-i', '-H'], at: [] },
+  mail: { file: ['-a', '-A'], at: [] },
+  mailx: { file: ['-a', '-A'], at: [] },
+  's-nail': { file: ['-a'], at: [] },
 };
 
 /** Programs that send their stdin or arguments to another host. */
