@@ -207,6 +207,13 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
       listed = undefined;
       continue;
     }
+    // .NET reads ([IO.File]::ReadAllText("$HOME\.aws\credentials")): the file's content is in hand.
+    for (const m of stmt.matchAll(/\[(?:system\.)?io\.file\]::(?:readall(?:text|bytes|lines)|readlines|openread|opentext|open)\(\s*["']([^"']{1,500})["']/gi)) {
+      const p = mapped(a, underCwd(m[1], st.cwd));
+      if (p) readsPath(a, p, a.opts.cwd, segment);
+    }
+    // A secret variable in what a web cmdlet sends (its URL or body; not the headers it authenticates with).
+    if (own(WIN_UPLOADERS, name) && /\$env:\w*(?:token|secret|passw|key|cred)\w*/i.test(stmt.replace(/-h(?:e(?:a(?:d(?:e(?:r(?:s)?)?)?)?)?)?\s+@\{[^}]*\}|-h(?:eaders)?\s+\$\w+|-(?:credential|token|authentication)\s+\S+/gi, ''))) a.hit('env-exfiltration', 'deny', segment, `${words[0]} sends a secret environment variable to another host`);
     // `echo {} > .claude\settings.json`, `type nul > ledger.db`, `... *> f`: the redirection writes its file.
     for (const f of redirectTargets(stmt)) {
       const p = mapped(a, underCwd(f, st.cwd));
@@ -602,8 +609,16 @@ function checkFileUse(a: Analyzer, words: string[], name: string, c: StmtCtx): v
   }
   if (c.depth > 0 && !st.native && !/^[$@:]/.test(words[0])) {
     // Inside cmd /c or powershell -Command: every other program is judged by the POSIX rules (git, curl, sqlite3 ...).
-    const argv = words.map((w, i) => (i === 0 ? w.replace(/\.exe$/i, '') : (mapped(a, underCwd(w, st.cwd)) ?? w)));
-    const cmd: SimpleCommand = { words: argv.map((text) => ({ text, dynamic: false, quoted: true, glob: false })), assignments: [], redirects: [], pipeline: 0, stage: 0, background: false };
+    // A path after `@` or `=@` (curl -F f=@C:\...\credentials) is mapped too; %NAME% left unset reads as $NAME to the secret rules.
+    const mapWord = (w: string) => {
+      const whole = mapped(a, underCwd(w, st.cwd));
+      if (whole) return whole;
+      const at = /^([^@]*@)(.+)$/.exec(w);
+      const tail = at && mapped(a, underCwd(at[2], st.cwd));
+      return tail ? at![1] + tail : w;
+    };
+    const argv = words.map((w, i) => (i === 0 ? w.replace(/\.exe$/i, '') : mapWord(w)));
+    const cmd: SimpleCommand = { words: argv.map((text, i) => ({ text, dynamic: false, quoted: true, glob: false, raw: words[i].replace(/%([A-Za-z_]\w*)%/g, '${$1}') })), assignments: [], redirects: [], pipeline: 0, stage: 0, background: false };
     a.analyzeCommand(cmd, c.depth, 'windows', cwd, [cmd], new Map());
   }
 }
