@@ -124,10 +124,10 @@ export const SHELL_DIALECTS: Record<string, [RegExp, string][]> = {
 };
 
 /** Calls that delete a whole tree in these languages (the target is the path or home expression beside them). */
-export const TREE_DELETE_CALLS = /\b(?:RemoveAll|remove_dir_all|deleteRecursively|rm_rf!?|rm_r|delete[-_]directory(?:[-_]tree)?|deleteDirectory|forceDelete|cleanDirectory|rmtree|del_tree|deltree|remove_all|removeRecursive|Directory\.Delete|delete-recursively|rimraf|Remove-Item|rmdir)\b|\bfile\s+delete\s+-force\b/g;
+export const TREE_DELETE_CALLS = /\b(?:RemoveAll|remove_dir_all|deleteRecursively|rm_rf!?|rm_r|delete[-_]directory(?:[-_]tree)?|deleteDirectory|forceDelete|cleanDirectory|rmtree|del_tree|deltree|remove_all|removeRecursive|Directory\.Delete|delete-recursively|rimraf|Remove-Item|rmdir|removeItem|trashItem)\b|\bfile\s+delete\s+-force\b/g;
 
 /** Expressions that name the home folder in these languages. */
-export const HOME_EXPRESSIONS = /(?:[Gg]et[Ee]nv|getenv|env::var|System\.getenv|os:getenv|System\.get_env|env\(|ENV\[|\$env\()\s*\(?\s*["']?HOME["']?|UserHomeDir|user\.home|user_home|Dir\.home|homedir|home_dir|HomeDirectory|getHomeDirectory|user-homedir-pathname|\(user-home\)|FileSystems\.getDefault\(\)\.getPath\(\s*"~/;
+export const HOME_EXPRESSIONS = /(?:[Gg]et[Ee]nv|getenv|env::var|System\.getenv|os:getenv|System\.get_env|env\(|ENV\[|\$env\()\s*\(?\s*["']?HOME["']?|UserHomeDir|user\.home|user_home|Dir\.home|homedir|home_dir|HomeDirectory|getHomeDirectory|NSHomeDirectory|homeDirectoryForCurrentUser|user-homedir-pathname|\(user-home\)|FileSystems\.getDefault\(\)\.getPath\(\s*"~/;
 
 /** Database shells whose text can escape to a shell: where the code comes from and how an escape looks. */
 export interface SqlShell {
