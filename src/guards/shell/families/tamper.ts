@@ -6,7 +6,7 @@
 // anything but a read-only query. Redirects (`>`, `>>`) are judged by the
 // analyzer through the same writesPath.
 import { posix } from 'node:path';
-import { changesTree, copiesTreeInto, readsPath, writesPath, within } from '../path-rules';
+import { changesTree, copiesTreeInto, isSecretPath, readsPath, under, writesPath, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { LOOM_DIR, LOOM_PACKAGE } from '../tables/paths';
 import { operands, own, parseOptions } from './args';
@@ -241,6 +241,18 @@ const writers: Rule = (r) => {
   }
   if (name === 'chmod') {
     const t = chmodTargets(argv);
+    // Read opened to others on keys or a credentials folder (`chmod -R a+rX ~/.ssh`, `chmod 644 ~/.aws/credentials`): exposed to every user.
+    if (/^[ugoa]*[ao][ugoa]*\+[rwxXst]*r|^[ugoa]*g[ugoa]*\+[rwxXst]*r|^\+r|^[0-7]*[4-7]$/.test(t.mode)) {
+      for (const f of t.files) {
+        const abs = posix.resolve(cwd, f.replace(/^~(?=\/|$)/, a.opts.home));
+        // A folder counts with -R (its files get the mode); a file when it is a secret (a .pub key is not).
+        const folder = t.recursive && under(a.opts.home).credentialFolders.some((c) => within(abs, c) || within(c, abs));
+        if (!within(abs, a.opts.projectDir) && within(abs, a.opts.home) && (folder || isSecretPath(abs, a))) {
+          a.hit('read-secret-file', 'deny', segment, `chmod ${t.mode} opens ${f} to other users: the keys in it can be read by anyone on the machine`);
+          break;
+        }
+      }
+    }
     for (const f of t.files) {
       // Making a hook script executable (chmod +x, 755) keeps it working; taking a permission away switches it off.
       if (onlyGrants(t.mode, /(?:^|\/)hooks(?:\/|$)/.test(f))) continue;
@@ -337,6 +349,11 @@ const writers: Rule = (r) => {
     const d = argv.findIndex((x) => x === '-d');
     const o = argv.find((x) => x.startsWith('-o') && name === '7z');
     if (d > 0 && argv[d + 1]) writesPath(a, posix.join(argv[d + 1], 'x'), cwd, segment);
+    // unzip ARCHIVE 'MEMBER' ...: the members named are written under the folder it extracts to (.loom/* over loom's files).
+    if (name === 'unzip') {
+      const ops = operands(argv, 1, ['-d', '-x', '-P', '-I', '-O']);
+      for (const m of ops.slice(1, 17)) writesPath(a, posix.join(d > 0 && argv[d + 1] ? argv[d + 1] : '.', m), cwd, segment);
+    }
     if (o && o.length > 2) writesPath(a, posix.join(o.slice(2), 'x'), cwd, segment);
   }
 };
