@@ -8,6 +8,7 @@
 // ledger (its first record's hash), so a downgraded, deleted or restarted
 // ledger is told apart. With a ledger key each line carries an HMAC so a
 // checkpoint cannot be forged either.
+import { writeDurably } from '../util/durable-write';
 import { appendFileSync, closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { hmacSha256Hex, sha256Hex } from '../util/sha256';
@@ -200,13 +201,7 @@ export function writeHeadWitness(projectDir: string, head: { seq: number; hash: 
   const tmp = `${f}.${process.pid}.tmp`;
   try {
     mkdirBounded(resolve(f, '..'), 0o700);
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, JSON.stringify(w) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeDurably(tmp, JSON.stringify(w) + '\n');
     renameSync(tmp, f);
     return undefined;
   } catch (e) {
@@ -325,13 +320,7 @@ export function compactAppendWitness(projectDir: string, env: NodeJS.ProcessEnv 
     const last = readAppendWitness(projectDir, env);
     if (!last) return undefined;
     const tmp = `${f}.${process.pid}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, `${last.seq} ${last.hash}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeDurably(tmp, `${last.seq} ${last.hash}\n`);
     renameSync(tmp, f);
     return undefined;
   } catch (e) {

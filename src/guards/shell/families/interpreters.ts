@@ -861,7 +861,6 @@ function foldComputedNames(s: Scope): void {
     folds++;
     s.vars.clear();
     collectVars(s);
-  collectLoopVars(s);
     collectLoopVars(s);
   };
   for (let i = 0; i < t.length && folds < MAX_FOLDS; i++) {
