@@ -38,7 +38,7 @@ import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
 import { DEFAULT_PATH_DIRS } from './tables/paths';
 import { ENV_CODE, envAssignment, exportedFunctionName } from './tables/env-code';
-import { gitConfigKey, gitConfigWrites, gitKeyIn, pushWithConfig, storedPushConfig } from './families/git';
+import { gitConfigKey, gitConfigWrites, gitKeyIn, pushToNewPlace, pushWithConfig, storedPushConfig } from './families/git';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_FETCHING_SUBS, GIT_GLOBAL_WITH_ARG, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS } from './tables/git';
 
 export const MAX_DEPTH = 8;
@@ -1891,6 +1891,8 @@ export class Analyzer {
       }
       return undefined;
     }
+    const newPlace = pushToNewPlace(argv, cwd, (key) => this.gitConfig.get(gitConfigKey(key)) ?? []);
+    if (newPlace !== undefined) this.hit('git-push-new-remote', 'ask', r.segment, `git push sends the repository to ${newPlace.slice(0, 80)}, a destination set on this line, not one the repository already had`);
     for (const p of pushWithConfig(argv, cwd, cfg, this.opts.currentBranch)) this.analyzeSource(quoteArgv(p.argv), depth + 1, `${via} > git push with ${p.why}`, cwd, new Map());
     void io;
     return undefined;

@@ -363,7 +363,10 @@ export function readsPath(a: Analyzer, path: string, cwd: string, segment: strin
   // `cat *.json`, `head src/*`: a glob that names ordinary files too is not a reach for secrets, outside a credential folder.
   const lastGlob = posix.basename(text);
   if (ORDINARY_SAMPLE_NAMES.some((n) => globMatch(lastGlob, n)) && !credentialFolderIn(abs, a) && !within(abs, under(a.opts.home).ssh)) return;
-  const m = globMatches(text, cwd, secretCandidates(a, cwd)).find((c) => isSecretPath(c, a) || CREDENTIAL_FOLDERS.some((f) => c === posix.join(a.opts.home, f)));
+  // The glob's own folder when it is literal (`config/.env*`): the secret names there are candidates too.
+  const folder = posix.dirname(posix.resolve(cwd, text));
+  const here = GLOB_CHARS.test(folder) ? [] : SECRET_SAMPLE_NAMES.map((n) => posix.join(folder, n));
+  const m = globMatches(text, cwd, [...secretCandidates(a, cwd), ...here]).find((c) => isSecretPath(c, a) || CREDENTIAL_FOLDERS.some((f) => c === posix.join(a.opts.home, f)));
   if (m) a.hit('read-secret-file', 'deny', segment, `reads the secret file ${m} (through the glob ${path})`);
 }
 

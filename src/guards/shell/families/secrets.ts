@@ -380,7 +380,8 @@ const transfers: Rule = (r) => {
   if (r.name === 'sftp') {
     const b = r.argv.findIndex((x) => x === '-b');
     const batch = b < 0 ? undefined : r.argv[b + 1];
-    const feed = batch === undefined ? undefined : batch === '-' ? r.stdin : r.fileFeed?.(batch);
+    // Without -b sftp reads its commands from a stdin that is not a terminal (a pipe, a here-string) all the same.
+    const feed = batch === undefined || batch === '-' ? r.stdin : r.fileFeed?.(batch);
     if (feed?.kind !== 'static') return;
     for (const line of feed.text.split('\n').slice(0, 200)) {
       const w = line.trim().replace(/^[-@]/, '').split(/\s+/);

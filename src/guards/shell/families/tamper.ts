@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import { changesTree, copiesTreeInto, isSecretPath, readsPath, under, writesPath, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
+import { LOOM_PROCESS } from '../tables/devices';
 import { LOOM_DIR, LOOM_PACKAGE } from '../tables/paths';
 import { operands, own, parseOptions } from './args';
 
@@ -385,7 +386,6 @@ const uninstallsLoom: Rule = (r) => {
 uninstallsLoom.names = PACKAGE_MANAGERS;
 
 /** Stopping loom's own processes (its server or daemon): `pkill -f loom`, `kill $(pgrep -f loom)`. */
-const LOOM_PROCESS = /(?:^|[\/\s'"-])loom(?:-governance)?(?:[\s'"]|$|[ .-](?:serve|daemon))/;
 const stopsLoom: Rule = (r) => {
   if (r.name === 'pkill' || r.name === 'killall') {
     if (operands(r.argv, 1, ['-u', '-U', '-g', '-G', '-s', '-t', '-P', '--signal', '-F']).some((p) => LOOM_PROCESS.test(` ${p} `))) r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} stops loom's own processes: the agent may not switch off its guard`);

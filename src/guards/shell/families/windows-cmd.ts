@@ -58,9 +58,11 @@ export function expandCmdVars(a: Analyzer, text: string, vars: Map<string, strin
     const name = (p ?? d ?? '').toLowerCase();
     const value = vars.get('cmd:' + name) ?? vars.get('env:' + name) ?? envFolder(a, name);
     if (value === undefined) return m;
-    // Outside quotes a value with blanks is kept one word (C:\Program Files): the worst reading.
-    const quoted = (text.slice(0, at).match(/"/g)?.length ?? 0) % 2 === 1;
-    return quoted ? value : asWord(value);
+    // Outside quotes a value with blanks is kept one word (C:\Program Files): the worst reading for a path.
+    // In a command's place cmd reads the text it expanded as the command line (`set p=rd /s /q` then `!p! C:\x`).
+    const before = text.slice(0, at);
+    const quoted = (before.match(/"/g)?.length ?? 0) % 2 === 1;
+    return quoted || /(?:^|[&|(])\s*@?$/.test(before) ? value : asWord(value);
   });
 }
 

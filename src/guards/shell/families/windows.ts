@@ -22,6 +22,7 @@ import { endlessLoopBody, expandPsVars, foldPs, groupValue, psAssignment, psCode
 import { expandParam, groups, splitStatements, splitSwitches, unquote, winWords } from './windows-text';
 import { aliasCall, define, functionCall, psDefinition, type PsDefinition } from './windows-defs';
 import { own } from './args';
+import { LOOM_PROCESS } from '../tables/devices';
 
 export { decodeEncodedCommand, splitStatements, winWords } from './windows-text';
 export { winPath } from './windows-paths';
@@ -255,7 +256,7 @@ function checkPipeline(a: Analyzer, stages: string[], depth: number, st: WinStat
       listed = { dirs: [yielded], recursive: false, filtered: false, values: true };
       continue;
     }
-    if (!foreach && checkStatement(a, stmt, words, name, { stmt, depth, st, segment, listed, envDumped, stdin: i > 0 ? echoed(stages[i - 1]) : fed })) listed = undefined;
+    if (!foreach && checkStatement(a, stmt, words, name, { stmt, depth, st, segment, listed, envDumped, stdin: i > 0 ? echoed(stages[i - 1]) : fed, upstream: i > 0 ? stages.slice(0, i).join('|') : fed })) listed = undefined;
   }
 }
 
@@ -281,6 +282,8 @@ interface StmtCtx {
   envDumped: boolean;
   /** The text of the stages before this one (what it reads on stdin). */
   stdin?: string;
+  /** Every stage before this one, as written (`Get-Process node | Where-Object ... | Stop-Process`). */
+  upstream?: string;
 }
 
 /** Judges one statement; returns true when it consumed the listing before it. */
@@ -448,6 +451,7 @@ function checkTool(a: Analyzer, words: string[], name: string, c: StmtCtx): bool
     case 'kill':
       if (name === 'kill' && !words.some((w) => /^-(?:name|id|inputobject)/i.test(w)) && !c.listed) return matched;
       if (words.some((w) => /^\*\.?\*?$/.test(w)) || (words.length === 1 || words.slice(1).every((w) => w.startsWith('-'))) && processesAll(c.stdin)) a.hit('kill-all', 'deny', segment, `${words[0]} stops every process`);
+      else judgeProcessNames(a, stopNames(words, c.upstream), segment, words[0]);
       return true;
     case 'taskkill':
       checkTaskkill(a, words, segment);
@@ -472,6 +476,8 @@ function checkTool(a: Analyzer, words: string[], name: string, c: StmtCtx): bool
       return true;
   }
   // A Windows tool is judged here only: its name may mean something else to the POSIX rules (shutdown /a).
+  // `sc` with a path operand is PowerShell's Set-Content (the file writers judge it), not sc.exe.
+  if (name === 'sc' && !matched && (/[\\/.]/.test(words[1] ?? '') || /^-(?:path|literalpath|value)$/i.test(words[1] ?? ''))) return false;
   return matched || NATIVE.has(name);
 }
 
@@ -484,18 +490,52 @@ function processesAll(stdin?: string): boolean {
   return w.slice(1).every((x) => x.startsWith('-') && !/^-(?:n|name|id|processname|inc|module)/i.test(x)) && !/where|\?/i.test(stdin);
 }
 
+/**
+ * The processes a Stop-Process stops by name: its -Name / -ProcessName values or operands, else the
+ * names (and the command-line filter) of the Get-Process that feeds it.
+ */
+function stopNames(words: string[], stdin?: string): string[] {
+  const names: string[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k];
+    if (/^-(?:n|na|nam|name|processname)$/i.test(w)) names.push(...(words[++k] ?? '').split(','));
+    else if (/^-(?:id|inputobject)$/i.test(w)) k++;
+    else if (!w.startsWith('-')) names.push(...w.split(','));
+  }
+  if (names.length > 0 || stdin === undefined) return names;
+  const stages = stdin.split('|');
+  const source = winWords(stages[0] ?? '');
+  if (['get-process', 'gps', 'ps'].includes(programName(source[0] ?? ''))) names.push(...stopNames(source, undefined));
+  // `Where-Object CommandLine -match "loom"` narrows the list to loom's own processes.
+  for (const st of stages.slice(1)) if (/^\s*(?:(?:where-object|where)\b|\?(?=[\s{]))/i.test(st) && LOOM_PROCESS.test(` ${st.replace(/["'*{}()]/g, ' ')} `)) names.push('loom');
+  return names;
+}
+
+/**
+ * Stopping processes by name: loom's own is switching off the guard. (`taskkill /im node.exe` is how
+ * Windows developers stop a hung dev server; the next hook starts a new runner, so it stays allowed.)
+ */
+function judgeProcessNames(a: Analyzer, names: string[], segment: string, via: string): void {
+  const bare = names.map((n) => unquote(n).trim().replace(/\.exe$/i, '')).filter((n) => n !== '');
+  if (bare.some((n) => LOOM_PROCESS.test(` ${n} `))) a.hit('modify-loom', 'deny', segment, `${via} stops loom's own processes: the agent may not switch off its guard`);
+}
+
 /** taskkill: /im * or a filter on the user, the session or the status kills every process of a kind. */
 function checkTaskkill(a: Analyzer, words: string[], segment: string): void {
+  const images: string[] = [];
   for (let k = 1; k < words.length; k++) {
     const w = words[k].toLowerCase();
     const v = (words[k + 1] ?? '').toLowerCase();
     if (w === '/im' && /^\*(?:\.\*|\.exe)?$/.test(v)) return a.hit('kill-all', 'deny', segment, 'taskkill /im * kills every process');
+    if (w === '/im') images.push(v);
     if (w !== '/fi') continue;
     const f = /^\s*(\w+)\s+(eq|ne|gt|lt|ge|le)\s+(.*)$/.exec(v);
     if (!f) continue;
+    if (f[1] === 'imagename' && f[2] === 'eq') images.push(f[3]);
     if (f[1] === 'username' || f[1] === 'session') return a.hit('kill-all', 'deny', segment, `taskkill /fi "${words[k + 1]}" kills every process of a user or session`);
     if (f[2] === 'ne' || !['imagename', 'pid', 'windowtitle'].includes(f[1]) || /^\*$/.test(f[3].trim())) return a.hit('kill-broad', 'ask', segment, `taskkill /fi "${words[k + 1]}" kills every process the filter matches`);
   }
+  judgeProcessNames(a, images, segment, 'taskkill /im');
 }
 
 /** takeown /r and icacls /t over a wide folder: ownership taken, or permissions opened to everyone or closed. */
@@ -611,9 +651,11 @@ function checkFileUse(a: Analyzer, words: string[], name: string, c: StmtCtx): v
     // Inside cmd /c or powershell -Command: every other program is judged by the POSIX rules (git, curl, sqlite3 ...).
     // A path after `@` or `=@` (curl -F f=@C:\...\credentials) is mapped too; %NAME% left unset reads as $NAME to the secret rules.
     const mapWord = (w: string) => {
-      const whole = mapped(a, underCwd(w, st.cwd));
-      if (whole) return whole;
+      // `name=@C:\...` is a form field naming an absolute path: the path after `@`, not the word, is mapped.
       const at = /^([^@]*@)(.+)$/.exec(w);
+      const drive = at && /^(?:[a-z]:[\\/]|\\\\)/i.test(at[2]);
+      const whole = drive ? undefined : mapped(a, underCwd(w, st.cwd));
+      if (whole) return whole;
       const tail = at && mapped(a, underCwd(at[2], st.cwd));
       return tail ? at![1] + tail : w;
     };

@@ -125,6 +125,8 @@ export const WIN_TOOL_RULES: readonly WinToolRule[] = [
   { names: ['stop-service', 'spsv', 'set-service'], when: /\b(?:windefend|mpssvc|wscsvc|sense|eventlog|bfe|wdnissvc)\b/, rule: 'security-service-off', decision: 'deny', why: 'stops or disables a Windows security service' },
   { names: ['remove-localuser', 'disable-localuser'], when: /(?:)/, rule: 'user-accounts', decision: 'deny', why: 'deletes or disables a local account' },
   { names: ['add-localgroupmember'], when: /administrators|remote desktop users/, rule: 'privilege-grant', decision: 'deny', why: 'adds an account to an administrators group' },
+  { names: ['setx', 'setx.exe'], when: /^"?node_options"?\s+(?:.*[\s"])?(?:--(?:require|import|loader|experimental-loader)\b|-r\s)/, rule: 'modify-loom', decision: 'deny', why: "sets NODE_OPTIONS for every later process: the code it names loads into every Node program, loom's hooks among them" },
+  { names: ['setx', 'setx.exe'], when: /^"?(?:node_options|ld_preload|pythonstartup|pythonpath|perl5opt|perl5lib|rubyopt|java_tool_options|_java_options|jdk_java_options|bash_env|env|path|pathext|comspec|psmodulepath)"?\s/, rule: 'persistence', decision: 'ask', why: 'changes, for every later process, a variable that decides which code runs' },
   { names: ['schtasks'], when: /\/create\b/, rule: 'persistence', decision: 'ask', why: 'creates a scheduled task' },
   { names: ['register-scheduledtask', 'new-service'], when: /(?:)/, rule: 'persistence', decision: 'ask', why: 'registers a task or a service that runs later' },
   { names: ['reg'], when: /^add\s+\S*\\currentversion\\(?:run|runonce|policies\\explorer\\run)\b|^add\s+\S*\\winlogon\b/, rule: 'persistence', decision: 'ask', why: 'adds a program that runs at every logon' },
