@@ -7,7 +7,7 @@
 // broad kills, and privilege (sudo: ask).
 import { posix } from 'node:path';
 import { unwrapArgv } from '../wrappers';
-import { classify, isBlockDevice, resolveTarget, within } from '../path-rules';
+import { classify, deletesPath, isBlockDevice, resolveTarget, under, within } from '../path-rules';
 import { SYSTEM_DIRS } from '../tables/paths';
 import type { Rule } from '../rules';
 import { DBUS_CLIENTS, DBUS_POWER_METHOD, DD_LIKE, DISK_ERASERS, DISK_ERASER_TRIGGERS, modeEffect, POWER_COMMANDS, POWER_SUBCOMMANDS, RUNTIME_NAMES, SCHEDULERS } from '../tables/devices';
@@ -307,4 +307,23 @@ schedulers.names = Object.keys(SCHEDULERS);
 kills.names = ['kill', 'killall5', 'pkill', 'killall', 'skill'];
 privilege.names = ['sudo', 'doas', 'su', 'pkexec', 'runuser'];
 
-export const DISK_RULES: Rule[] = [blockDevices, permissions, power, schedulers, packageHooks, kills, privilege];
+/**
+ * A file system mounted over a folder hides what the folder holds for as long as it stays (`mount -t
+ * tmpfs none .loom`, `mount --bind /tmp/e .claude`): for the guard, the folder is gone. The mount point
+ * is --target's value or the last of two operands (one operand is a mount from fstab).
+ */
+const MOUNT_WITH_ARG = ['-t', '--types', '-o', '--options', '-O', '--test-opts', '-L', '--label', '-U', '--uuid', '-N', '--namespace', '--source', '--target', '--target-prefix', '-T', '--fstab', '--map-users', '--map-groups'];
+const mounts: Rule = (r) => {
+  const target = r.argv.find((_, k) => k > 0 && r.argv[k - 1] === '--target') ?? r.argv.find((x) => x.startsWith('--target='))?.slice('--target='.length);
+  const ops = operands(r.argv, 1, MOUNT_WITH_ARG);
+  const point = target ?? (ops.length >= 2 ? ops[ops.length - 1] : undefined);
+  if (point === undefined) return;
+  // Only what the guard protects is hidden: the project's folders, the home folder itself and its hook settings, /, the system's folders.
+  const { home, projectDir } = r.opts;
+  const abs = posix.resolve(r.cwd, point.replace(/^~(?=\/|$)/, home));
+  const guarded = within(abs, projectDir) || abs === home || abs === '/' || SYSTEM_DIRS.includes(abs) || under(home).hookSettings.some((f) => within(abs, f) || within(f, abs));
+  if (guarded) deletesPath(r.analyzer, point, r.cwd, r.segment, { recursive: true, verb: 'mounts a file system over (hides)' });
+};
+mounts.names = ['mount', 'bindfs'];
+
+export const DISK_RULES: Rule[] = [blockDevices, permissions, power, schedulers, packageHooks, kills, privilege, mounts];

@@ -148,6 +148,12 @@ function onlyGrants(mode: string, script: boolean): boolean {
   return clauses.length > 0 && clauses.every((c) => /^[ugoa]*(?:\+[rwxXst]+)+$/.test(c));
 }
 
+/** A mode that lets every user write: an octal mode whose last digit has the write bit, or a clause giving others (o, a) w. */
+function writableByOthers(mode: string): boolean {
+  if (/^[0-7]{3,4}$/.test(mode)) return (parseInt(mode.slice(-1), 8) & 2) !== 0;
+  return mode.split(',').some((c) => /^[ugoa]*[oa][ugoa]*[+=][rwxXst]*w/.test(c));
+}
+
 function isLedger(abs: string, r: RuleContext): boolean {
   return within(abs, posix.join(r.opts.projectDir, LOOM_DIR)) || r.opts.protectedPaths.some((p) => within(abs, p)) || /(?:^|\/)ledger\.db(?:-wal|-shm|-journal)?$/.test(abs);
 }
@@ -256,7 +262,8 @@ const writers: Rule = (r) => {
     }
     for (const f of t.files) {
       // Making a hook script executable (chmod +x, 755) keeps it working; taking a permission away switches it off.
-      if (onlyGrants(t.mode, /(?:^|\/)hooks(?:\/|$)/.test(f))) continue;
+      // Write opened to every user (777, o+w, a=rwx) is a grant too, but then anyone on the machine can change the file.
+      if (onlyGrants(t.mode, /(?:^|\/)hooks(?:\/|$)/.test(f)) && !writableByOthers(t.mode)) continue;
       writesPath(a, f, cwd, segment);
       if (t.recursive) changesTree(a, f, cwd, segment);
     }

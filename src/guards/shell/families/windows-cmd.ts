@@ -56,7 +56,8 @@ export function expandCmdVars(a: Analyzer, text: string, vars: Map<string, strin
   if (!text.includes('%') && !text.includes('!')) return text;
   return text.replace(/%([A-Za-z_][\w()#$'{}[\]~.-]*)%|!([A-Za-z_][\w()#$'{}[\]~.-]*)!/g, (m, p: string | undefined, d: string | undefined, at: number) => {
     const name = (p ?? d ?? '').toLowerCase();
-    const value = vars.get('cmd:' + name) ?? vars.get('env:' + name) ?? envFolder(a, name);
+    // %CD% is cmd's current folder (a relative path judged against a cd on the line, as $PWD is).
+    const value = vars.get('cmd:' + name) ?? vars.get('env:' + name) ?? (name === 'cd' ? '.' : envFolder(a, name));
     if (value === undefined) return m;
     // Outside quotes a value with blanks is kept one word (C:\Program Files): the worst reading for a path.
     // In a command's place cmd reads the text it expanded as the command line (`set p=rd /s /q` then `!p! C:\x`).
