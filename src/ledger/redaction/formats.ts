@@ -693,6 +693,9 @@ function openvpnAuth(text: string, cmd: string, ls: number, spans: Span[]): void
   push(spans, ue + 1 + out.indexOf(v), v, 'openvpn-auth');
 }
 
+/** A notice a CLI prints before its answer: a warning, a deprecation, a note. */
+const NOTICE_LINE = /^[ \t]*[^\w\s(]{0,3}[ \t]*(?:(?:warning|warn|notice|note|info|deprecat\w*)\b|\(node:\d+\)|npm[ \t]+(?:WARN|notice)\b)/i;
+
 function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void {
   let m: RegExpExecArray | null;
   if (has.has('$ ') || has.has('# ') || has.has('> ')) {
@@ -707,15 +710,27 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
       const py = !env && (cmd.includes('print(') || cmd.includes('puts') || cmd.includes('console.log(')) ? PY_PRINT.exec(cmd) : null;
       const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd) || (py !== null && isSensitiveName(py[1]));
       if (!prints) continue;
-      // The first line of its output (pass show: the password, then other fields).
-      const ls = m.index + m[0].length + 1;
+      // The first line of its output (pass show: the password, then other fields), past the notices a CLI
+      // prints first on stderr (` ›   Warning: …`, `npm WARN …`, `(node:123) …`).
+      let ls = m.index + m[0].length + 1;
       if (ls >= text.length) continue;
       let le = text.indexOf('\n', ls);
       if (le === -1) le = text.length;
+      for (let skipped = 0; skipped < 3 && le < text.length && NOTICE_LINE.test(text.slice(ls, Math.min(le, ls + 200))); skipped++) {
+        ls = le + 1;
+        le = text.indexOf('\n', ls);
+        if (le === -1) le = text.length;
+      }
       work.reads += le - ls;
       const out = text.slice(ls, le).replace(/\r$/, '');
       const v = out.trim();
       if (!v || PROMPT_START.test(out) || v.length > 4096) continue;
+      // A token printed with its scheme (`FlyV1 fm2_…`, `Bearer …`): the word after it.
+      const schemed = /^(?:FlyV1|Bearer|Token|Basic)[ \t]+(\S{8,})$/.exec(v);
+      if (schemed) {
+        push(spans, ls + out.indexOf(schemed[1], out.indexOf(v) + v.length - schemed[1].length), schemed[1], 'printed-secret');
+        continue;
+      }
       // A passphrase file may hold spaces; other outputs are one word.
       if (/\s/.test(v) && !/^(?:sudo[ \t]+)?cat\b.*pass/.test(cmd) && !SECRET_MANAGER_READ.test(cmd) && !(py && py[2] === ',')) continue;
       if (/^(?:error|warning|usage)\b/i.test(v)) continue;

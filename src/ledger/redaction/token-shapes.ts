@@ -72,6 +72,8 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'slack-webhook', example: 'https://hooks.slack.com/services/…', hints: ['hooks.slack.com'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g },
   { name: 'discord-webhook', example: 'https://discord.com/api/webhooks/…', hints: ['/api/webhooks/'], re: /\/api\/webhooks\/\d{5,30}\/([A-Za-z0-9_-]{30,120})/g, group: 1 },
   { name: 'telegram-bot-token', example: '123456789:AA… (also in api.telegram.org/bot… URLs)', hints: [':AA'], re: /(?<![0-9])\d{6,12}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/g },
+  // In the Bot API's URL the path says what follows /bot is a token, whatever its first letters.
+  { name: 'telegram-bot-token', example: 'api.telegram.org/bot123456789:…/getMe', hints: ['telegram.org/'], re: /(?<=telegram\.org\/(?:file\/)?bot\d{6,12}:)[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/g },
   { name: 'stripe-key', example: 'sk_live_ rk_live_ sk_test_', hints: ['_live_', '_test_'], re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}\b/g },
   { name: 'stripe-webhook-secret', example: 'whsec_…', hints: ['whsec_'], re: /\bwhsec_[A-Za-z0-9+/]{24,128}/g },
   { name: 'anthropic-key', example: 'sk-ant-api03-…', hints: ['sk-ant-'], re: /\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{20,255}/g },

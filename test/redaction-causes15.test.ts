@@ -1,0 +1,41 @@
+// Causes of misses found by probing the redactor with fresh secrets of the families: tokens
+// printed after a CLI's notices, Telegram Bot API URLs, gh secret set values. Each with our own strings:
+// a secret of the family goes, a look-alike of it stays; and the notice skipping stays linear.
+import { describe, expect, it } from 'vitest';
+import { redactText } from '../src/ledger/redact';
+import { work } from '../src/ledger/redaction/work';
+import { LOOKALIKES15, SECRETS15 } from './fixtures/redaction-causes15';
+
+describe('round 15 causes: secrets go', () => {
+  for (const [cause, text, secrets] of SECRETS15) {
+    it(cause, () => {
+      const out = redactText(text);
+      for (const s of secrets) expect(out, out).not.toContain(s);
+    });
+  }
+});
+
+describe('round 15 causes: look-alikes stay', () => {
+  for (const [cause, text, keep] of LOOKALIKES15) {
+    it(cause, () => {
+      expect(redactText(text)).toContain(keep);
+    });
+  }
+});
+
+describe('round 15 detectors read linearly', () => {
+  const FRAGMENTS = ['$ heroku auth:token\nWarning: x\n', 'https://api.telegram.org/bot123456789:', 'gh secret set X --body '];
+  for (const f of FRAGMENTS) {
+    it(JSON.stringify(f), () => {
+      const read = (n: number) => {
+        const text = f.repeat(Math.ceil(n / f.length));
+        work.reads = 0;
+        redactText(text);
+        return work.reads;
+      };
+      const small = read(20_000);
+      const large = read(160_000);
+      expect(large / small).toBeLessThan(8 * 1.5);
+    });
+  }
+});
