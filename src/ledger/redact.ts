@@ -73,6 +73,7 @@ function entropy(s: string): number {
 // object per call, and these run once per candidate value (tens of thousands per MB of output).
 const KEY_ALPHABET = /^[A-Za-z0-9+/=_.~-]+$/;
 const HEX = /^[0-9a-f]+$/i;
+const HEX_KEY = /^[0-9a-f]{32,128}$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const URL_OR_PATH = /^(?:data:|https?:|file:|\.{0,2}\/)/;
@@ -321,6 +322,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     let rule: string | undefined;
     if (sensitive && isSensitiveAssignment(judged, value)) rule = 'assignment';
     else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value) && !encodesPlainData(value)) rule = 'high-entropy';
+    // A bare `key:` holding 32+ hex digits (`openweather:\n  key: ce3e…`): an API key; a digest has a name that says so.
+    else if (entropyCandidate && nameEnd - nameStart === 3 && (name === 'key' || name === 'Key' || name === 'KEY') && HEX_KEY.test(value)) rule = 'high-entropy';
     else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
     // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.

@@ -597,6 +597,8 @@ const PRINTS_SECRET = new RegExp(
       'wg[ \\t]+genkey\\b(?!.*\\bwg[ \\t]+pubkey\\b)',
       'openssl[ \\t]+rand\\b',
       'gh[ \\t]+auth[ \\t]+token\\b',
+      // nmcli -s/--show-secrets -g …psk / …password: the Wi-Fi or VPN secret alone on the line.
+      'nmcli\\b.*(?:[ \\t]-s\\b|--show-secrets\\b).*[ \\t](?:-g|--get-values)[ \\t]+\\S*(?:psk|password|secret)\\S*',
       '(?:fly|flyctl)[ \\t]+auth[ \\t]+token\\b',
       'vault[ \\t]+print[ \\t]+token\\b',
       'aws[ \\t]+codeartifact[ \\t]+get-authorization-token\\b.*--output[ =]text\\b',
