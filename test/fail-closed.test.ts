@@ -217,6 +217,15 @@ describe('configuration errors and empty payloads on a guard (findings 11, 12)',
     });
   }
 
+  it('an unknown hook id given to the runner: PreToolUse is blocked (exit 2, one line), and recorded', () => {
+    const project = gitProject();
+    const r = execaSync('node', [join(ROOT, 'dist', 'runner.js'), 'no-such-hook'], { input: dangerous(project), timeout: 15_000, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: 'claude', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '' }, reject: false });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('unknown hook id "no-such-hook"');
+    expect(records(project)).toHaveLength(1);
+  });
+
   it('a configuration error on an event that cannot block stays the documented exit 1', () => {
     const project = gitProject();
     const r = hook(join(ROOT, 'hooks', 'tool-audit'), JSON.stringify({ hook_event_name: 'PostToolUse', cwd: project }), { LOOM_HARNESS: 'bogus' });

@@ -85,7 +85,8 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
   const adapter = selectAdapter(args.harness, payload, args.event);
   state.adapter = adapter;
   const sel = selectHooks(defs, { hookId: args.hookId, event: args.event }, adapter.eventOf(payload));
-  if ('error' in sel) return fail([`loom: ${sel.error}`], 1);
+  // An unknown hook id is a configuration error like any other: on an event that can block, a block (recorded).
+  if ('error' in sel) return configurationError(sel.error, args, state, undefined, { payload, event: adapter.eventOf(payload) });
   const { hooks, eventName } = sel;
   // Claude Code runs this same event through loom's managed settings too: that copy answers and records it.
   if (yieldsToManaged(args.harness, args.event)) return { stdout: '', stderr: '', exitCode: 0 };
@@ -160,14 +161,17 @@ function lenientArgs(argv: string[]): Partial<RunnerArgs> {
  * ending in -guard) that is the block with one line, recorded when the ledger
  * can take it; elsewhere the documented exit 1.
  */
-function configurationError(reason: string, args: Partial<RunnerArgs>, state: InvocationState, stdin: Buffer | undefined): RenderedAnswer {
-  let payload: Record<string, unknown> = {};
-  try {
-    payload = readPayload(stdin).payload;
-  } catch {
-    // unreadable: the answer does not depend on it
+/** `read`: the payload already read from stdin (and the event its harness names), when it was. */
+function configurationError(reason: string, args: Partial<RunnerArgs>, state: InvocationState, stdin: Buffer | undefined, read?: { payload: Record<string, unknown>; event?: string }): RenderedAnswer {
+  let payload: Record<string, unknown> = read?.payload ?? {};
+  if (!read) {
+    try {
+      payload = readPayload(stdin).payload;
+    } catch {
+      // unreadable: the answer does not depend on it
+    }
   }
-  const named = args.event ?? (typeof payload.hook_event_name === 'string' && payload.hook_event_name ? payload.hook_event_name : undefined);
+  const named = args.event ?? read?.event ?? (typeof payload.hook_event_name === 'string' && payload.hook_event_name ? payload.hook_event_name : undefined);
   const blocking = named ? contractFor(named)?.canBlock ?? true : /-guard$/.test(args.hookId ?? '');
   const line = `loom: configuration error: ${reason}`;
   if (!blocking) return fail([line], 1);
