@@ -24,7 +24,7 @@ describe('round 15 causes: look-alikes stay', () => {
 });
 
 describe('round 15 detectors read linearly', () => {
-  const FRAGMENTS = ['key: 9c2e7a41d0b35f86e1c4a7b2d9f03e58\n', '$ heroku auth:token\nWarning: x\n', 'https://api.telegram.org/bot123456789:', 'gh secret set X --body '];
+  const FRAGMENTS = ['NAME  TOKEN  AGE\nx  ', 'config/a.yml:12:password: x\n', 'process.env.API_KEY ?? "', '${DB_PASSWORD-', 'set -x API_TOKEN ', 'key: 9c2e7a41d0b35f86e1c4a7b2d9f03e58\n', '$ heroku auth:token\nWarning: x\n', 'https://api.telegram.org/bot123456789:', 'gh secret set X --body '];
   for (const f of FRAGMENTS) {
     it(JSON.stringify(f), () => {
       const read = (n: number) => {

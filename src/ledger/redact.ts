@@ -45,6 +45,13 @@ import { findSpacedUrlPasswords } from './redaction/url-spaced-passwords';
 import { findBackupCodes } from './redaction/backup-codes';
 import { findDecoderLiterals } from './redaction/decoder-literals';
 import { findSplitLiterals } from './redaction/split-literals';
+import { findCodeFallbacks } from './redaction/code-fallbacks';
+import { greppedView } from './redaction/grep-view';
+import { findAlignedTables } from './redaction/aligned-tables';
+import { findShellSets } from './redaction/shell-set';
+
+/** Longer texts are not read again without their search prefixes (a megabyte of grep output is one pass). */
+const GREP_VIEW_MAX = 1 << 20;
 
 export { isSensitiveName, isPlaceholder };
 
@@ -576,6 +583,15 @@ export function secretSpans(text: string): Span[] {
     detect(shown.text, inView);
     for (const sp of inView) spans.push({ start: shown.map[sp.start], end: shown.map[sp.end - 1] + 1, rule: sp.rule });
   }
+  // Search output (grep -n, grep -r, rg): each line read without its `path:N:` prefix.
+  if (text.includes(':') && text.length <= GREP_VIEW_MAX) {
+    const grepped = greppedView(text);
+    if (grepped) {
+      const inView: Span[] = [];
+      detect(grepped.text, inView);
+      for (const sp of inView) spans.push({ start: grepped.map[sp.start], end: grepped.map[sp.end - 1] + 1, rule: sp.rule });
+    }
+  }
   // Published examples and values marked as examples stay, whichever detector found them.
   let kept = 0;
   for (const sp of spans) if (!isPublishedExample(text.slice(sp.start, Math.min(sp.end, sp.start + 4096)))) spans[kept++] = sp;
@@ -772,7 +788,10 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findNameValueReports(text, spans);
   findHtmlSecrets(text, spans);
   findTemplateDefaults(text, spans);
+  findCodeFallbacks(text, spans);
+  findShellSets(text, spans);
   findKvTables(text, spans);
+  findAlignedTables(text, spans);
   findBackupCodes(text, spans);
   findSplitLiterals(text, spans);
   findDecoderLiterals(text, spans, (decoded) => { const inside: Span[] = []; detect(decoded, inside); return inside.length > 0; });

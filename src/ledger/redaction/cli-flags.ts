@@ -85,6 +85,10 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['ssh-keygen'], flags: [{ flag: '-N', takes: 'separate' }, { flag: '-P', takes: 'separate' }] },
   { programs: ['mosquitto_pub', 'mosquitto_sub', 'mosquitto_rr'], flags: [{ flag: '-P', takes: 'separate' }, { flag: '--pw', takes: 'separate' }] },
   { programs: ['psql', 'pg_dump', 'pg_restore', 'createdb'], flags: [], namedPairs: true },
+  // Setting a variable by NAME VALUE words: csh `setenv`, Windows `setx`, launchctl, dotnet user-secrets (fish's set: shell-set.ts).
+  { programs: ['setenv', 'setx', 'setx.exe'], flags: [], namedPairs: true },
+  { programs: ['launchctl'], sub: 'setenv', flags: [], namedPairs: true },
+  { programs: ['dotnet'], sub: 'user-secrets', flags: [], namedPairs: true },
   { programs: ['vncpasswd', 'x11vnc'], flags: [{ flag: '-passwd', takes: 'separate' }] },
   { programs: ['ftp', 'lftp', 'ncftp'], flags: [{ flag: '-p', takes: 'separate' }, { flag: '-u', takes: 'separate', form: 'after-colon' }] },
   { programs: ['rabbitmqctl'], sub: 'add_user', flags: [], lastArgWith: /^/ },

@@ -635,8 +635,8 @@ const PY_PRINT = /\b(?:print\(|puts[ \t(]|console\.log\()[ \t]{0,2}(?:[A-Za-z_]\
 const IN_CONTAINER = /^(?:sudo[ \t]+)?(?:docker|podman|nerdctl|kubectl|oc)(?:[ \t]+compose)?[ \t]+exec\b/;
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
-const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}")[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
-const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--password-stdin|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b|\bkinit\b|\bsecret[ \t]{1,4}create\b|\bssh-add\b|-pass(?:in)?[ \t]{1,4}stdin\b))/;
+const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}"|%[sb](?:\\n)?)[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
+const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--password-stdin|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b|\bkinit\b|\bsecrets?[ \t]{1,4}(?:create|set|put|add)\b|\benv[ \t]{1,4}add\b|\bssh-add\b|-pass(?:in)?[ \t]{1,4}stdin\b))/;
 // sudo -S … <<< 'x', chpasswd <<< 'user:x': a here-string into a password reader.
 const HERE_STRING = /<<<[ \t]{0,4}(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s;|&'"]{1,256}))/g;
 // expect scripts: expect "*assword*" then send "x\r".
@@ -695,6 +695,8 @@ function openvpnAuth(text: string, cmd: string, ls: number, spans: Span[]): void
   push(spans, ue + 1 + out.indexOf(v), v, 'openvpn-auth');
 }
 
+const TRAILING_NEWLINE_ECHO = /[ \t]*(?:;|&&)[ \t]*(?:echo|printf[ \t]+(["']?)\\n\1)[ \t]*$/;
+
 /** A notice a CLI prints before its answer: a warning, a deprecation, a note. */
 const NOTICE_LINE = /^[ \t]*[^\w\s(]{0,3}[ \t]*(?:(?:warning|warn|notice|note|info|deprecat\w*)\b|\(node:\d+\)|npm[ \t]+(?:WARN|notice)\b)/i;
 
@@ -710,7 +712,9 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
       if (!env && cmd.startsWith('echo')) echoedSecret(text, cmd, m.index + m[0].length + 1, spans);
       if (cmd.includes('openvpn') || cmd.includes('auth-user-pass')) openvpnAuth(text, cmd, m.index + m[0].length + 1, spans);
       const py = !env && (cmd.includes('print(') || cmd.includes('puts') || cmd.includes('console.log(')) ? PY_PRINT.exec(cmd) : null;
-      const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(cmd) || (py !== null && isSensitiveName(py[1]));
+      // `terraform output -raw x; echo`: the trailing echo only ends the line the value was printed on.
+      const probe = cmd.replace(TRAILING_NEWLINE_ECHO, '');
+      const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(probe) || (py !== null && isSensitiveName(py[1]));
       if (!prints) continue;
       // The first line of its output (pass show: the password, then other fields), past the notices a CLI
       // prints first on stderr (` ›   Warning: …`, `npm WARN …`, `(node:123) …`).

@@ -1,0 +1,70 @@
+// Tables aligned by blanks (`column -t`, `aws iam list-…  --output table` without bars, a CLI's
+// report): a header line of named columns two or more blanks apart, then rows whose cells start
+// where the header's do. A column named for a secret (`Password`, `Secret access key`, `Token`)
+// holds one in every row.
+import { isPlaceholder, isSensitiveName } from './names';
+import type { Span } from './text';
+import { scan, work } from './work';
+
+const ANCHOR = /passw|passphrase|secret|token|api[ _-]?key|private[ _-]?key|credential/gi;
+const CELL_NAME = /^[A-Za-z][A-Za-z0-9 _()./#-]{0,40}$/;
+const RULE_LINE = /^[ \t]*-{2,}(?:[ \t]{2,}-{2,})*[ \t]*\r?$/;
+const NO_VALUE = /^(?:-|n\/a|none|<none>|null|\*+|•+|\(hidden\)|\(sensitive\)|<sensitive>|true|false)$/i;
+const MAX_ROWS = 200;
+const MAX_LINE = 400;
+
+/** Cells of a line split at runs of two or more blanks: [start, end) pairs. */
+function cells(line: string): [number, number][] {
+  const out: [number, number][] = [];
+  let i = 0;
+  const n = line.length;
+  while (i < n && out.length < 32) {
+    while (i < n && (line[i] === ' ' || line[i] === '\t')) i++;
+    if (i >= n) break;
+    const s = i;
+    while (i < n && !(line[i] === '\t' || (line[i] === ' ' && (line[i + 1] === ' ' || line[i + 1] === '\t' || i + 1 >= n)))) i++;
+    out.push([s, i]);
+  }
+  return out;
+}
+
+export function findAlignedTables(text: string, spans: Span[]): void {
+  if (!text.includes('  ')) return;
+  ANCHOR.lastIndex = 0;
+  let a: RegExpExecArray | null;
+  while ((a = scan(ANCHOR, text))) {
+    const ls = text.lastIndexOf('\n', a.index) + 1;
+    let le = text.indexOf('\n', a.index);
+    if (le === -1) le = text.length;
+    ANCHOR.lastIndex = le + 1;
+    if (le - ls > MAX_LINE) continue;
+    const header = text.slice(ls, le).replace(/\r$/, '');
+    work.reads += header.length;
+    const cols = cells(header);
+    if (cols.length < 2 || !cols.every(([s, e]) => CELL_NAME.test(header.slice(s, e)))) continue;
+    const secret = cols.map(([s, e]) => isSensitiveName(header.slice(s, e).replace(/[ ./#()-]+/g, '_')));
+    if (!secret.some(Boolean)) continue;
+    let at = le + 1;
+    for (let row = 0; row < MAX_ROWS && at < text.length; row++) {
+      let re = text.indexOf('\n', at);
+      if (re === -1) re = text.length;
+      const line = text.slice(at, re).replace(/\r$/, '');
+      work.reads += line.length;
+      if (line.trim() === '' || line.length > MAX_LINE * 4) break;
+      if (!RULE_LINE.test(line)) {
+        for (let c = 0; c < cols.length; c++) {
+          if (!secret[c]) continue;
+          const s = cols[c][0];
+          if (s >= line.length || line[s] === ' ' || (s > 0 && line[s - 1] !== ' ' && line[s - 1] !== '\t')) continue;
+          const cell = cells(line.slice(s))[0];
+          if (!cell) continue;
+          const v = line.slice(s + cell[0], s + cell[1]);
+          if (v.length < 4 || NO_VALUE.test(v) || isPlaceholder(v)) continue;
+          spans.push({ start: at + s + cell[0], end: at + s + cell[1], rule: 'table-cell' });
+        }
+      }
+      at = re + 1;
+    }
+    ANCHOR.lastIndex = Math.max(ANCHOR.lastIndex, at);
+  }
+}
