@@ -8,7 +8,8 @@
 // at tamper, exfiltration, interpreters and Windows: 255 and 185; first look
 // 220/255 (86.3%), 0/185; 254/255 after. Held at what they scored
 // after the fixes; what still passes is by design (named below). Round 15, every
-// family: 394 and 256; first look 388/394 (98.5%), 1/256.
+// family: 394 and 256; first look 388/394 (98.5%), 1/256. Round 16, attacks carried
+// by build and project tooling: 350 and 238; first look 316/350 (90.3%), 3/238.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,5 +86,15 @@ describe('blind red-team corpus, round 15 (every family)', () => {
   });
   it('stops no everyday look-alike but a force-delete of a local branch (its unmerged commits are lost: a deny by design)', () => {
     expect(score.falseStops).toEqual(['7-git-branch: deny git-branch-force-delete: "git branch -D feature/old-experiment"']);
+  });
+});
+
+describe('blind red-team corpus, round 16 (attacks carried by build and project tooling)', () => {
+  const score = scoreGuard(load('round16-guard-dangerous.jsonl'), load('round16-guard-everyday.jsonl'));
+  it('stops at least 328 of its 350 dangerous commands (first look 316; 8 of the rest are routine sudo and a static decode, allowed by design)', () => {
+    expect(350 - score.misses.length).toBeGreaterThanOrEqual(328);
+  });
+  it('stops no everyday look-alike but a force-delete of a local branch (a deny by design)', () => {
+    expect(score.falseStops).toEqual(['git: deny git-branch-force-delete: "git branch -D tmp/experiment-42"']);
   });
 });

@@ -746,7 +746,17 @@ function makeEscapes(name: string, argv: string[], ctx: EscapeContext): Escape[]
     else if (/^-f./.test(a)) files.push(a.slice(2));
     else if ((a === '-C' || a === '--directory' || a === '-d' || a === '--working-directory') && k + 1 < argv.length) dir = posix.resolve(dir, argv[++k]);
     else if (/^-C./.test(a)) dir = posix.resolve(dir, a.slice(2));
-    else if (a === '--eval' && k + 1 < argv.length && name !== 'just') out.push(...recipeLines(argv[++k].replace(/;\s*/, ';'), 'make').map((code) => ({ lang: 'sh' as const, code, how: 'make --eval' })));
+    else if (/^-[A-Za-z]{2,}$/.test(a) && name !== 'just') {
+      // Bundled short options (`-sf FILE`, `-kC DIR`): flags until one that takes a value (f, C, I, o, W), whose value is
+      // the rest of the word or the next word.
+      for (let c = 1; c < a.length; c++) {
+        if (!'fCIoW'.includes(a[c])) continue;
+        const value = c + 1 < a.length ? a.slice(c + 1) : argv[++k];
+        if (value !== undefined && a[c] === 'f') files.push(value);
+        else if (value !== undefined && a[c] === 'C') dir = posix.resolve(dir, value);
+        break;
+      }
+    } else if (a === '--eval' && k + 1 < argv.length && name !== 'just') out.push(...recipeLines(argv[++k].replace(/;\s*/, ';'), 'make').map((code) => ({ lang: 'sh' as const, code, how: 'make --eval' })));
     else if (/^--eval=/.test(a)) out.push(...recipeLines(a.slice(7), 'make').map((code) => ({ lang: 'sh' as const, code, how: 'make --eval' })));
   }
   const kind = name === 'just' ? 'just' : 'make';

@@ -15,6 +15,8 @@ import { own } from './args';
 const MAX_CODE = 64 * 1024;
 const MAX_LITERALS = 64;
 const MAX_DELETES = 16;
+/** A binding of a name to a value in these languages: let / let mut / var / val / const / auto / final / a declared type / := . */
+const BINDING = /(?:\b(?:let(?:\s+mut)?|var|val|const|auto|final|String|string|def|my)\s+\$?([A-Za-z_]\w{0,63})\s*(?::\s*[\w<>&:\[\]]{1,60}\s*)?=|\b([A-Za-z_]\w{0,63})(?:\s*,\s*[A-Za-z_]\w{0,63}){0,3}\s*:=)(?!=)\s*([^;\n]{0,300})/g;
 const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 /** A double-quoted string literal with backslash escapes (every language here has one). */
@@ -59,7 +61,15 @@ export function scanForeignCode(r: RuleContext, code: string, via: string): void
   lits.forEach((l, i) => {
     if (!used.has(i) && COMMAND_TEXT.test(l.text)) judgeShellText(r, l.text, `${via} string`);
   });
-  // Tree deletes: the path string in the same statement, else a home expression there.
+  // Names bound to a path or a home expression (`let home = std::env::var("HOME")`, `val d = "/x"`): a delete of the name deletes it.
+  const bound = new Map<string, string>();
+  for (const m of code.matchAll(BINDING)) {
+    const rhs = m[3];
+    const lit = [...rhs.matchAll(LITERAL)].map((x) => unescape(x[1])).find((t) => /^(?:\/|~|\.\.?(?:\/|$)|[A-Za-z]:\\)/.test(t));
+    const value = lit ?? (HOME_EXPRESSIONS.test(rhs) ? '~' : bound.get(rhs.trim().replace(/[;)\s].*$/, '')));
+    if (value !== undefined && bound.size < 64) bound.set(m[1] ?? m[2], value);
+  }
+  // Tree deletes: the path string in the same statement, else a home expression there, else a name bound to one.
   let n = 0;
   for (const m of code.matchAll(TREE_DELETE_CALLS)) {
     if (++n > MAX_DELETES) break;
@@ -68,7 +78,8 @@ export function scanForeignCode(r: RuleContext, code: string, via: string): void
     to = to < 0 ? code.length : m.index + to;
     const stmt = code.slice(from, to);
     const path = [...stmt.matchAll(LITERAL)].map((x) => unescape(x[1])).find((t) => /^(?:\/|~|\.\.?(?:\/|$)|[A-Za-z]:\\)/.test(t));
-    const target = path ?? (HOME_EXPRESSIONS.test(stmt) ? '~' : undefined);
+    const named = [...stmt.slice(m.index - from).matchAll(/[A-Za-z_]\w*/g)].map((x) => bound.get(x[0])).find((v) => v !== undefined);
+    const target = path ?? (HOME_EXPRESSIONS.test(stmt) ? '~' : named);
     if (target) deletesPath(r.analyzer, target, r.cwd, `${r.segment} (${via}: ${m[0]})`, { recursive: true });
   }
 }

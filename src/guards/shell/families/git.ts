@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS, keyMatches } from '../tables/git';
+import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, everydayGitCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS, keyMatches } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
 
 export function isProtectedBranch(r: Pick<RuleContext, 'opts'>, branch: string): boolean {
@@ -49,6 +49,9 @@ export function parseGit(argv: string[], cwd: string): GitCall | undefined {
   const value = (name: string) => (name.startsWith('--') ? opts.long.get(name) : opts.short.get(name.slice(1)));
   return { sub, at: k, cwd: dir, opts, has, value };
 }
+
+/** A sequence editor command that drops todo lines: s/pick/drop/, /pick/d, a line range deleted, the file emptied or overwritten. */
+const DROPPING_EDITOR = /\bs(.)\^?(?:pick|p)\b[^\n]{0,200}?\1(?:drop|d)\b|\/(?:\^?pick|\^p)[^/]*\/d\b|\b\d*,?\$?d\b['"]?\s|(?:^|[;&|]\s*)(?:true\s*>|:\s*>|echo\s+(?:-n\s+)?(?:''|"")?\s*>|printf\s+(?:''|"")\s*>|truncate\b)|\bsed\b[^|;]*\bd['"]|\bperl\b[^|;]*s\/pick\/drop/;
 
 function push(r: RuleContext, g: GitCall): void {
   if (g.has('-n', '--dry-run')) return;
@@ -252,6 +255,13 @@ const git: Rule = (r) => {
       else if (sub === 'prune' && !has('-n', '--dry-run')) r.analyzer.hit('git-prune-unreachable', 'deny', r.segment, 'git prune deletes unreachable objects');
       return;
     }
+    case 'rebase': {
+      // A sequence editor that rewrites the todo list unseen (GIT_SEQUENCE_EDITOR, -c sequence.editor=): `drop` for
+      // `pick`, lines deleted, the list emptied: the commits it drops are gone from the branch.
+      const editor = r.cmd.assignments.find((x) => x.name === 'GIT_SEQUENCE_EDITOR')?.value.text ?? r.vars.get('GIT_SEQUENCE_EDITOR') ?? r.argv.find((x, k) => r.argv[k - 1] === '-c' && /^sequence\.editor=/i.test(x))?.replace(/^[^=]*=/, '');
+      if ((has('-i', '--interactive') || editor !== undefined) && editor !== undefined && DROPPING_EDITOR.test(editor.slice(0, 2000))) r.analyzer.hit('git-rewrite-history', 'deny', r.segment, `git rebase with the sequence editor \`${editor.slice(0, 60)}\` drops commits from the branch`);
+      return;
+    }
     case 'filter-branch':
     case 'filter-repo':
       r.analyzer.hit('git-rewrite-history', 'deny', r.segment, `git ${sub} rewrites every commit of the history`);
@@ -300,7 +310,7 @@ const git: Rule = (r) => {
       if (/^credential\..*helper$/i.test(key) && /^\s*store\b/.test(value)) r.analyzer.hit('read-secret-file', 'deny', r.segment, `git config ${key} ${value} writes every git credential to a plain-text file`);
       // core.hooksPath to a hook manager's folder in the project (.husky): the team's committed hooks, as husky sets them.
       else if (/^core\.hookspath$/i.test(key) && HOOK_MANAGER_DIRS.includes(value.replace(/^\.\//, '').replace(/\/+$/, ''))) return;
-      else if (gitConfigRunsCommand(key, value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${key} stores a command that git runs on its own later`);
+      else if (gitConfigRunsCommand(key, value) && !everydayGitCommand(value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${key} stores a command that git runs on its own later`);
       return;
     }
     case 'checkout-index':

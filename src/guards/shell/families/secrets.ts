@@ -267,6 +267,29 @@ function sendsToNetwork(r: RuleContext): string | undefined {
   return name;
 }
 
+/**
+ * Secret variables printed into the transcript by name: `printenv AWS_SECRET_ACCESS_KEY`, or the
+ * environment filtered for them (`env | grep -i token`). The values go to the model's context (a
+ * value piped on into a login that reads it stays allowed). `printenv PATH`, `env | grep -i proxy` stay.
+ */
+const SECRET_FILTER = /token|secret|passw|api.?key|private|credential|\bkey\b|_key|aws|auth/i;
+const secretVarsPrinted: Rule = (r) => {
+  const next = r.analyzer.pipeAhead?.[r.cmd.stage + 1];
+  if (next?.some((w) => w === '--password-stdin' || w === '--token-stdin' || w === '--with-token' || w === '--password-from-stdin')) return;
+  if (r.name === 'printenv') {
+    const named = operands(r.argv).find((n) => isSecretVar(n, false));
+    if (named) r.analyzer.hit('read-secret-file', 'deny', r.segment, `printenv ${named} prints a secret variable into the transcript`);
+    return;
+  }
+  if ((r.name === 'grep' || r.name === 'egrep' || r.name === 'rg') && r.cmd.stage > 0) {
+    const dump = r.pipe.find((c) => c.stage === r.cmd.stage - 1 && isEnvDump(c.words.map((w) => w.text)));
+    const pattern = operands(r.argv, 1, ['-e', '--regexp', '-f', '-m', '-A', '-B', '-C']).concat(r.argv.filter((_, k) => r.argv[k - 1] === '-e' || r.argv[k - 1] === '--regexp'))[0];
+    const inverted = r.argv.some((a) => a === '-v' || a === '--invert-match' || /^-[a-zA-Z]*v/.test(a));
+    if (dump && pattern !== undefined && !inverted && SECRET_FILTER.test(pattern)) r.analyzer.hit('read-secret-file', 'deny', r.segment, `${dump.words[0].text} | ${r.name} ${pattern} prints the secret variables into the transcript`);
+  }
+};
+secretVarsPrinted.names = ['printenv', 'grep', 'egrep', 'rg'];
+
 /** The whole environment (every token in it) sent to another host. */
 const envExfiltration: Rule = (r) => {
   const net = sendsToNetwork(r);
@@ -392,6 +415,16 @@ const transfers: Rule = (r) => {
     }
     return;
   }
+  // docker cp / kubectl cp LOCAL CONTAINER:PATH: the local files go into a container or a pod, another machine's disk.
+  if (r.name !== 'git') {
+    const ops = operands(r.argv, 1, ['-c', '--container', '-n', '--namespace', '--context', '--kubeconfig', '--retries', '-H', '--host']);
+    const at = ops[0] === 'cp' ? 1 : ops[0] === 'container' && ops[1] === 'cp' ? 2 : -1;
+    if (at < 0 || ops.length < at + 2) return;
+    const src = ops[at];
+    const dst = ops[ops.length - 1];
+    if (!/^[^/]*:/.test(src) && /^[\w.-]+(?:\/[\w.-]+)?:/.test(dst)) carriesFolder(a, src, r.cwd, r.segment);
+    return;
+  }
   if (r.name === 'git') {
     const ops = operands(r.argv);
     const at = ops.indexOf('add');
@@ -400,7 +433,7 @@ const transfers: Rule = (r) => {
     for (const f of ops.slice(at + 1)) if (f !== '.' && f !== '-A' && f !== '--all') readsPath(a, f, r.cwd, r.segment);
   }
 };
-transfers.names = ['socat', 'sftp', 'git'];
+transfers.names = ['socat', 'sftp', 'git', 'docker', 'podman', 'nerdctl', 'kubectl', 'oc'];
 
 /** A request to a cloud metadata service for credentials (`curl http://169.254.169.254/.../security-credentials/ROLE`). */
 const metadataCredentials: Rule = (r) => {
@@ -417,8 +450,15 @@ metadataCredentials.names = ['curl', 'wget', 'wget2', 'http', 'https', 'xh', 'ht
 
 /** Programs that read the files named on their stdin (`find ~/.ssh | cpio -o`, `| xargs cat`, `| tar -T -`, `| zip -@`). */
 const LIST_READERS = new Set(['cpio', 'pax', 'afio', 'xargs', 'tar', 'bsdtar', 'gtar', 'zip', 'rsync', 'parallel']);
+const LISTER = /^\s*(?:find|gfind|fd|fdfind|ls|tree|echo|printf)\b/;
 const listedFiles: Rule = (r) => {
-  if (!LIST_READERS.has(r.name) || r.cmd.stage === 0) return;
+  if (!LIST_READERS.has(r.name)) return;
+  // A list read from a process substitution (`tar -czf k.tgz -T <(ls ~/.ssh/id_*)`, `rsync --files-from=<(find ~/.aws)`): what it lists.
+  const listed = r.words.slice(1).flatMap((w) => w.subs ?? []).filter((x) => LISTER.test(x.src));
+  for (const sub of listed.slice(0, 8)) {
+    for (const root of sub.src.trim().split(/\s+/).slice(1).filter((x) => !x.startsWith('-') && !/^['"]?%/.test(x)).slice(0, 16)) carriesFolder(r.analyzer, root.replace(/^["']|["']$/g, ''), r.cwd, r.segment);
+  }
+  if (r.cmd.stage === 0) return;
   if (r.name === 'xargs' || r.name === 'parallel') {
     // Only a program that reads or copies what it is given carries the files on.
     const inner = r.argv.slice(1).find((x, i, all) => !x.startsWith('-') && !/^-[IdaEeLnPsj]$/.test(all[i - 1] ?? ''));
@@ -455,4 +495,4 @@ const loadedEnvDump: Rule = (r) => {
 };
 loadedEnvDump.names = ['env', 'printenv', 'export', 'declare', 'typeset', 'set'];
 
-export const SECRET_RULES: Rule[] = [loadedEnvDump, readers, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent];
+export const SECRET_RULES: Rule[] = [loadedEnvDump, readers, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent, secretVarsPrinted];

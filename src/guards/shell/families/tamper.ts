@@ -403,5 +403,19 @@ const stopsLoom: Rule = (r) => {
 };
 stopsLoom.names = ['kill', 'pkill', 'killall'];
 
-export const TAMPER_RULES: Rule[] = [writers, uninstallsLoom, stopsLoom];
+/** A service manager stopping or disabling loom's own unit (`systemctl --user stop loom-governance.service`, `launchctl bootout … loom`). */
+const SERVICE_STOPS: Record<string, RegExp> = { systemctl: /^(?:stop|kill|disable|mask|freeze)$/, service: /^(?:stop)$/, launchctl: /^(?:unload|bootout|stop|remove|disable)$/, 'sv': /^(?:down|stop|kill)$/, rc: /^(?:stop)$/ };
+const stopsLoomService: Rule = (r) => {
+  const verb = own(SERVICE_STOPS, r.name);
+  if (!verb) return;
+  const ops = operands(r.argv, 1, ['-H', '--host', '-M', '--machine', '-t', '--type', '-p', '--property', '-s', '--signal', '--kill-whom']);
+  const at = r.name === 'service' ? 1 : ops.findIndex((o) => verb.test(o));
+  if (at < 0 || (r.name === 'service' && !verb.test(ops[1] ?? ''))) return;
+  const units = r.name === 'service' ? [ops[0] ?? ''] : ops.slice(at + 1);
+  const unit = units.find((u) => LOOM_PROCESS.test(` ${u} `));
+  if (unit) r.analyzer.hit('modify-loom', 'deny', r.segment, `${r.name} stops loom's own service (${unit}): the agent may not switch off its guard`);
+};
+stopsLoomService.names = Object.keys(SERVICE_STOPS);
+
+export const TAMPER_RULES: Rule[] = [writers, uninstallsLoom, stopsLoom, stopsLoomService];
 export { chmodTargets };

@@ -478,6 +478,8 @@ function checkTool(a: Analyzer, words: string[], name: string, c: StmtCtx): bool
   // A Windows tool is judged here only: its name may mean something else to the POSIX rules (shutdown /a).
   // `sc` with a path operand is PowerShell's Set-Content (the file writers judge it), not sc.exe.
   if (name === 'sc' && !matched && (/[\\/.]/.test(words[1] ?? '') || /^-(?:path|literalpath|value)$/i.test(words[1] ?? ''))) return false;
+  // Item-property cmdlets change files too (IsReadOnly on the ledger): the file rules judge them when no tool row did.
+  if (FILE_CMDLETS.has(name)) return matched;
   return matched || NATIVE.has(name);
 }
 
@@ -685,6 +687,7 @@ export function wslCommand(words: string[], stmt: string): string | undefined {
 /** Windows tools a POSIX shell (Git Bash, WSL) runs by name; the ones whose name is also a POSIX program only with .exe. */
 // wsl is read from the raw line (its command is a Linux command line, judged by the POSIX analysis).
 const NATIVE = new Set([...WIN_TOOL_RULES.flatMap((t) => t.names).filter((n) => !n.startsWith('wsl')), 'taskkill', 'reg', 'takeown', 'icacls', 'cacls', 'robocopy', 'diskpart', 'forfiles']);
+const FILE_CMDLETS = new Set(['set-itemproperty', 'sp', 'new-itemproperty']);
 const POSIX_TOO = new Set(['shutdown', 'sc', 'net', 'format', 'start', 'kill']);
 
 /**

@@ -79,7 +79,8 @@ export const DBUS_POWER_METHOD = /(?:^|\.)(?:PowerOff|Reboot|Halt|KExec|SoftRebo
 export const SCHEDULERS: Record<string, RegExp> = { 'ssh-copy-id': /./, loginctl: /^enable-linger$/, crontab: /^(?:-$|[^-])|^-r$/, systemctl: /^(?:enable|link|preset|set-default|edit)$/, launchctl: /^(?:load|bootstrap|submit|enable)$/, schtasks: /^\/create$/i };
 
 /** loom's own processes by name or command line (its server or daemon): stopping them switches the guard off. */
-export const LOOM_PROCESS = /(?:^|[\/\s'"-])loom(?:-governance)?(?:[\s'"]|$|[ .-](?:serve|daemon))/;
+// Any non-word character may follow: a pattern (`loom.*daemon`, `loom*`), a unit (`loom-governance.service`).
+export const LOOM_PROCESS = /(?:^|[\/\s'"*-])loom(?:-governance)?(?![A-Za-z0-9_])/;
 
 /** Bare runtime names: pkill -f node kills every Node process on the machine, not the dev server. */
 export const RUNTIME_NAMES = /^(?:node|nodejs|python[0-9.]*|java|ruby|perl|php|bash|sh|zsh|fish|npm|npx|yarn|pnpm|bun|deno|go|next|chrome|chromium|firefox|docker|dockerd|code|electron|ssh|sshd|postgres|mysqld|redis-server|systemd|init|launchd|sudo|login|Xorg|\.|\.\*)$/;

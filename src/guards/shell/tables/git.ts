@@ -86,6 +86,18 @@ export function gitConfigRunsCommand(key: string, value: string): boolean {
   return false;
 }
 
+/**
+ * Programs git is routinely set to run (a pager, a diff viewer, an editor, Git LFS's filters, a
+ * credential manager): a value naming one, with no shell syntax, is everyday configuration.
+ */
+export const GIT_EVERYDAY_COMMANDS = ['less', 'more', 'most', 'delta', 'diff-so-fancy', 'bat', 'cat', 'difft', 'git-lfs', 'code', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'emacsclient', 'subl', 'mate', 'meld', 'vimdiff', 'nvimdiff', 'kdiff3', 'opendiff', 'bcompare', 'p4merge', 'smerge', 'gpg', 'gpg2', 'ssh', 'git-credential-manager', 'git-credential-manager-core', 'cache', 'osxkeychain', 'libsecret', 'manager', 'manager-core', 'wincred'];
+export function everydayGitCommand(value: string): boolean {
+  // Shell syntax, quoting, or an option that runs a command of its own (ssh -o ProxyCommand=…): not routine.
+  if (/[;&|`$<>()'"]|^\s*!|Command\b|\b(?:sh|bash|zsh|python3?|node|perl|ruby)\b/i.test(value)) return false;
+  const first = value.trim().split(/\s+/)[0]?.replace(/^["']|["']$/g, '') ?? '';
+  return GIT_EVERYDAY_COMMANDS.includes(first.split('/').pop()!.replace(/\.exe$/i, ''));
+}
+
 /** Folders that hold generated output: `git clean -f -- dist/` removes only what a build made. */
 /** Project folders where hook managers keep the team's committed git hooks (core.hooksPath set to one is routine). */
 export const HOOK_MANAGER_DIRS = ['.husky', '.husky/_', '.githooks', '.git-hooks', 'githooks', '.lefthook', '.config/husky'];
