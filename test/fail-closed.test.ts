@@ -226,6 +226,16 @@ describe('configuration errors and empty payloads on a guard (findings 11, 12)',
     expect(records(project)).toHaveLength(1);
   });
 
+  it('an --event loom cannot name and no hook answers (a misspelling): PreToolUse is blocked and recorded, not a silent allow', () => {
+    const project = gitProject();
+    for (const e of ['pretooluse', 'Bogus', 'constructor']) {
+      const r = execaSync('node', [join(ROOT, 'dist', 'runner.js'), '--event', e], { input: dangerous(project), timeout: 15_000, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '' }, reject: false });
+      expect(r.exitCode, e).toBe(2);
+      expect(r.stderr, e).toContain(`unknown event "${e}"`);
+    }
+    expect(records(project)).toHaveLength(3);
+  });
+
   it('a configuration error on an event that cannot block stays the documented exit 1', () => {
     const project = gitProject();
     const r = hook(join(ROOT, 'hooks', 'tool-audit'), JSON.stringify({ hook_event_name: 'PostToolUse', cwd: project }), { LOOM_HARNESS: 'bogus' });

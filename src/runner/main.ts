@@ -88,6 +88,11 @@ async function invocation(argv: string[], paths: RunnerPaths, state: InvocationS
   // An unknown hook id is a configuration error like any other: on an event that can block, a block (recorded).
   if ('error' in sel) return configurationError(sel.error, args, state, undefined, { payload, event: adapter.eventOf(payload) });
   const { hooks, eventName } = sel;
+  // `--event X` that loom cannot name and no hook answers: a misspelt event (`pretooluse`), not a quiet one; an
+  // event loom cannot name counts as one that can block.
+  if (args.event && !args.hookId && hooks.length === 0 && !contractFor(args.event)) {
+    return configurationError(`unknown event "${args.event}": no hook in the registry answers it and loom does not know it (events are case-sensitive, e.g. PreToolUse)`, args, state, undefined, { payload, event: args.event });
+  }
   // Claude Code runs this same event through loom's managed settings too: that copy answers and records it.
   if (yieldsToManaged(args.harness, args.event)) return { stdout: '', stderr: '', exitCode: 0 };
   state.eventName = eventName;
