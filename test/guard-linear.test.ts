@@ -154,12 +154,18 @@ describe('past the budget the command is a block with a one-line reason', () => 
   });
 
   it('one simple command of 30,000 paths or redirections stops judging paths at the budget', () => {
-    for (const command of ['rm -rf' + ' a'.repeat(30_000), 'ls' + ' >f'.repeat(30_000), 'cat' + ' <f'.repeat(30_000)]) {
+    // Distinct redirections: the same one repeated is judged once (and is as harmless as once).
+    for (const command of ['rm -rf' + ' a'.repeat(30_000), 'ls' + seq(180_000, (i) => ` >f${i}`), 'cat' + seq(180_000, (i) => ` <f${i}`)]) {
       const r = cost(command);
       expect(r.decision).toBe('deny');
       expect(r.rules).toContain('too-complex');
       expect(r.units).toBeLessThanOrEqual(WORK_BUDGET + 64 * command.length);
     }
+  });
+
+  it('the same redirection repeated 30,000 times is judged once: allowed, and cheap', () => {
+    const r = cost('ls' + ' >f'.repeat(30_000));
+    expect(r.decision).toBe('allow');
   });
 
   it('a dangerous command inside a too-complex line is still denied, not only asked', () => {
