@@ -60,6 +60,30 @@ describe('loom serve fails closed', () => {
     expect((await post(s.url, '/hooks/PostToolUse', '{"a":')).status).toBe(400);
   });
 
+  it('an empty body on a PreToolUse and a harness it does not know (?harness=constructor, bogus) are 200 blocks with the reason', async () => {
+    const s = await start([]);
+    const cmd = (c: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: c }, cwd: s.project });
+    for (const body of ['', '   \n']) {
+      const r = await post(s.url, '/hooks/PreToolUse', body);
+      expect(r.status).toBe(200);
+      expect(denied(r.json)).toBe(true);
+      expect(JSON.stringify(r.json)).toContain('empty payload');
+    }
+    for (const h of ['constructor', 'toString', '__proto__', 'bogus']) {
+      const r = await post(s.url, `/hooks/PreToolUse?harness=${h}`, cmd('ls'));
+      expect(r.status, h).toBe(200);
+      expect(denied(r.json), h).toBe(true);
+      expect(JSON.stringify(r.json), h).toContain('unknown harness');
+    }
+    expect(denied((await post(s.url, '/hooks/PreToolUse?harness=claude', cmd('ls'))).json)).toBe(false);
+  });
+
+  it('loom serve --harness that no harness is refuses to start', async () => {
+    const r = await run(process.execPath, [CLI, 'serve', '--port', '0', '--harness', 'bogus'], null, { LOOM_HARNESS: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--harness "bogus"');
+  });
+
   it('256 half-sent bodies do not fill every slot: a live request is answered and the stalled ones get 408', async () => {
     const s = await start(['--max-in-flight', '16', '--request-timeout-ms', '4000']);
     const { hostname, port } = new URL(s.url);

@@ -81,6 +81,9 @@ function entropy(s: string): number {
 const KEY_ALPHABET = /^[A-Za-z0-9+/=_.~-]+$/;
 const HEX = /^[0-9a-f]+$/i;
 const HEX_KEY = /^[0-9a-f]{32,128}$/i;
+const PAIR_NAME = /["']?(?:name|Name|key|Key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']([\w.-]{1,64})["'][ \t]{0,3},[ \t]{0,3}["']?$/;
+const ID_NAME = /(?:^|[-_.])(?:id|etag|trace|request|cf-id|nonce)$/i;
+const DIGEST_PATH = /(?:checksum|hash|digest|sha\d{0,3}|md5)\/$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const URL_OR_PATH = /^(?:data:|https?:|file:|\.{0,2}\/)/;
@@ -127,7 +130,8 @@ function wordEnd(text: string, from: number): number {
 // Base64 of a known binary format (PNG, gzip, JPEG, GIF, PDF, zip): data, not a key.
 const BINARY_MAGIC = /^(?:iVBORw0KGg|H4sI|\/9j\/|R0lGOD|JVBERi0|UEsDB)/;
 const BASE64_DATA = /^[A-Za-z0-9+/_-]+={0,2}$/;
-const TEXT_STRUCTURE = /[ {":,]/;
+// Settings text (`max_connections=100` and a line end) is words and structure too.
+const TEXT_STRUCTURE = /[ {":,=\n]/;
 
 /**
  * Base64 data rather than a key: a known binary format, or text (JSON, prose) that holds no secret
@@ -153,8 +157,11 @@ function encodesPlainData(v: string): boolean {
 }
 
 /** Three or more word-like runs: an identifier (handleUserCallback2), not a key. */
+/** Words joined by `-`/`_`/`.` ending in a lower-case hex digest: a cache key, an artifact or image tag (Linux-node-<sha256>). */
+const WORDS_THEN_DIGEST = /^(?:[A-Za-z][A-Za-z0-9.]{0,30}[-_.]){1,6}[0-9a-f]{16,128}$/;
+
 function looksLikeIdentifier(v: string): boolean {
-  return (v.match(WORD_RUN) ?? []).length >= 3;
+  return (v.match(WORD_RUN) ?? []).length >= 3 || WORDS_THEN_DIGEST.test(v);
 }
 
 // NAME=value, NAME: value, "name": "value", name='value'. A hand scan finds each separator (`:`, `=`,
@@ -265,6 +272,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     const key = stopKind * 6 + (before === 34 && !quotedName ? 2 : before === 39 && !quotedName ? 4 : 0) + (yamlLine ? 1 : 0);
     const nested = !quoted && at < memoEnd && key === memoStops;
     let sensitive = maybeSensitive && isSensitiveName(name);
+    // `checksum/secret: <sha256>` (a pod's annotation): the name's path says the value is a digest of the secret.
+    if (sensitive && text.charCodeAt(nameStart - 1) === 47 && DIGEST_PATH.test(text.slice(Math.max(0, nameStart - 24), nameStart))) sensitive = false;
     // "Jwt": { "Key": "x" }, signing:\n  key: x: a generic member is what its object names (jwt key, signing key).
     let judged = name;
     if (!sensitive && maybeSensitive && nameEnd - nameStart === 3 && (name === 'key' || name === 'Key' || name === 'KEY')) {
@@ -309,8 +318,13 @@ export function findAssignments(text: string, spans: Span[]): void {
     // Short names (h1: in go.sum, x = ...) are code, not configuration; ids, nonces and digests are not keys.
     // The word before a spaced name counts too: `public key: …` (WireGuard) names a public key.
     const wordStart = text.charCodeAt(mStart - 1) === 32 ? previousWord(text, mStart - 1) : nameStart;
-    const entropyCandidate =
+    let entropyCandidate =
       !sensitive && !nested && nameEnd - nameStart >= 3 && ve - vs >= 24 && ve - vs <= 512 && !(maybeNotSecretName(text, wordStart, nameEnd) && isNotSecretName(text.slice(wordStart, nameEnd)));
+    // {"name": "x-amz-cf-id", "value": "…"} (HAR headers, k8s env, AWS tags): the pair's name says what the value is.
+    if (entropyCandidate && nameEnd - nameStart === 5 && /^[Vv]alue$/.test(text.slice(nameStart, nameEnd))) {
+      const pair = PAIR_NAME.exec(text.slice(Math.max(0, mStart - 200), mStart));
+      if (pair && (isNotSecretName(pair[1]) || ID_NAME.test(pair[1]))) entropyCandidate = false;
+    }
     if (!sensitive && !entropyCandidate && !authCandidate) continue;
     // A structure as the value: a flow mapping or inline table (`otp_token: { type: string }`, `PASSWORD = { value = "x" }`)
     // or a list (`SECRET_KEY_FALLBACKS=['x']`): its members are judged, not the text of the structure.
@@ -330,7 +344,7 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (sensitive && isSensitiveAssignment(judged, value)) rule = 'assignment';
     else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value) && !encodesPlainData(value)) rule = 'high-entropy';
     // A bare `key:` holding 32+ hex digits (`openweather:\n  key: ce3e…`): an API key; a digest has a name that says so.
-    else if (entropyCandidate && nameEnd - nameStart === 3 && (name === 'key' || name === 'Key' || name === 'KEY') && HEX_KEY.test(value)) rule = 'high-entropy';
+    else if (entropyCandidate && nameEnd - nameStart === 3 && /^(?:key|Key|KEY)$/.test(text.slice(nameStart, nameEnd)) && HEX_KEY.test(value)) rule = 'high-entropy';
     else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
     // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.

@@ -82,9 +82,7 @@ export function detectHarness(payload: Record<string, unknown>, eventHint?: stri
 }
 
 export function selectAdapter(requested: string | undefined, payload: Record<string, unknown>, eventHint?: string): ProtocolAdapter {
-  if (requested && requested !== 'auto') {
-    const a = ADAPTERS[requested as HarnessName];
-    if (a) return a;
-  }
+  // Own keys only: a requested `constructor` or `toString` is no harness.
+  if (requested && requested !== 'auto' && Object.prototype.hasOwnProperty.call(ADAPTERS, requested)) return ADAPTERS[requested as HarnessName];
   return ADAPTERS[detectHarness(payload, eventHint)];
 }

@@ -56,6 +56,8 @@ export async function commandAnswer(ctx: CommandRouteContext, body: Buffer, path
   if (place.keyed !== ctx.keyed) return refuse(421, `the hook ${place.keyed ? 'has' : 'has no'} LOOM_LEDGER_KEY and this daemon ${ctx.keyed ? 'has one' : 'has none'}`);
   const harness = query.get('harness') || undefined;
   if (harness && !HARNESS_NAMES.includes(harness)) return refuse(400, `unknown harness "${harness.slice(0, 40)}"`);
+  // An empty payload is the runner's to answer (on PreToolUse a block, `empty payload`): declined, as anything it answers otherwise.
+  if (body.toString('utf8').replace(/^\uFEFF/, '').trim() === '') return refuse(422, 'empty payload');
   let payload: Record<string, unknown>;
   try {
     payload = parsePayload(body);

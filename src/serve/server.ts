@@ -9,7 +9,7 @@ import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:p
 import { contractFor, type EventContract } from '../contract/events';
 import type { FailureKind, HookDef } from '../contract/types';
 import { setPolicyRecheckMs } from '../policy/policy';
-import { selectAdapter } from '../protocols';
+import { HARNESS_NAMES, selectAdapter } from '../protocols';
 import { loadRegistry } from '../registry/load';
 import { failedAggregate, oneLineError } from '../runner/fail-closed';
 import { MAX_PAYLOAD_DEPTH, tooDeepAt } from '../runner/payload-depth';
@@ -421,7 +421,9 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     }
     let payload: unknown;
     try {
-      payload = body.length ? JSON.parse(body.toString('utf8')) : {};
+      // White space only is an empty payload, as in the runner (judged below: a block on PreToolUse).
+      const text = body.toString('utf8').replace(/^\uFEFF/, '');
+      payload = text.trim() ? JSON.parse(text) : {};
     } catch (e) {
       if (st.unauthenticated) throw unauthenticated();
       throw refusal ?? new HttpError(400, `body is not valid JSON: ${(e as Error).message}`, {}, 'payload', 'payload');
@@ -447,6 +449,11 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     if (!EVENT_NAME.test(eventName)) throw new HttpError(400, `event name ${JSON.stringify(eventName.slice(0, 80))} is not valid`, {}, 'payload', 'unknown-event');
     // An event loom cannot name counts as one that can block (as in the runner): nothing here could judge it.
     if (!named(eventName)) throw new HttpError(400, `event ${JSON.stringify(eventName)} is not one loom knows: refused (an event loom cannot name counts as one that can block)`, {}, 'payload', 'unknown-event');
+    // An unknown ?harness= is a bad argument, as --harness is to the runner: refused (a block where the event can block).
+    const askedHarness = query.get('harness');
+    if (askedHarness !== null && askedHarness !== 'auto' && !HARNESS_NAMES.includes(askedHarness)) throw new HttpError(400, `unknown harness ${JSON.stringify(askedHarness.slice(0, 40))} in ?harness= (known: ${HARNESS_NAMES.join(', ')})`, {}, 'payload', 'payload');
+    // A tool call with no payload cannot be judged: on PreToolUse that is a block, as in the runner.
+    if (body.toString('utf8').replace(/^\uFEFF/, '').trim() === '' && contractFor(eventName)?.name === 'PreToolUse') throw new HttpError(400, 'empty payload: the body held no tool call to judge', {}, 'payload', 'payload');
     if (p.hook_event_name === undefined) p.hook_event_name = eventName;
     const adapter = selectAdapter(query.get('harness') ?? o.harness, p, eventName);
     const sel = hooksFor(eventName);

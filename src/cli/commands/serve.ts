@@ -6,6 +6,7 @@ import type { ShutdownResult } from '../../serve/ledger-client';
 import { startServer } from '../../serve/server';
 import { defaultSocketPath } from '../../serve/socket-path';
 import { FlagError, parseFlags } from '../flags';
+import { HARNESS_NAMES } from '../../protocols';
 import { fileReason } from '../../util/file-reason';
 import type { TeamServe } from '../../serve/server';
 
@@ -36,6 +37,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const f = parseFlags(argv, { values: ['port', 'host', 'project-dir', 'projects-root', 'token-file', 'harness', 'max-in-flight', 'max-per-client', 'config', 'request-timeout-ms', 'socket', 'team-url', 'team-budget-ms', 'spool-dir', 'policy-dir'] });
   const port = Number(f.values.port ?? process.env.LOOM_SERVE_PORT ?? 7077);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new FlagError(`--port "${f.values.port}": expected 0-65535`);
+  const harness = f.values.harness ?? process.env.LOOM_HARNESS;
+  if (harness && !HARNESS_NAMES.includes(harness)) throw new FlagError(`${f.values.harness ? '--harness' : 'LOOM_HARNESS'} "${harness.slice(0, 40)}": expected one of ${HARNESS_NAMES.join(', ')}`);
   const maxInFlight = Number(f.values['max-in-flight'] ?? 256);
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1) throw new FlagError('--max-in-flight: expected a positive integer');
   const maxPerClient = f.values['max-per-client'] === undefined ? undefined : Number(f.values['max-per-client']);

@@ -597,6 +597,8 @@ const PRINTS_SECRET = new RegExp(
       'wg[ \\t]+genkey\\b(?!.*\\bwg[ \\t]+pubkey\\b)',
       'openssl[ \\t]+rand\\b',
       'gh[ \\t]+auth[ \\t]+token\\b',
+      // jq -r of a field named for a secret, or of a random_password's result in terraform's state.
+      '(?:[^\\n|]*\\|[ \\t]*){0,3}jq\\b[^\\n|]{0,40}[ \\t]-[a-z]{0,4}r[a-z]{0,4}\\b[^\\n]{0,300}\\.(?:\\w{0,30}(?:password|secret|token|private_key|api_key|apikey)\\w{0,30}|result)\\b[^\\n.]{0,80}$',
       // nmcli -s/--show-secrets -g …psk / …password: the Wi-Fi or VPN secret alone on the line.
       'nmcli\\b.*(?:[ \\t]-s\\b|--show-secrets\\b).*[ \\t](?:-g|--get-values)[ \\t]+\\S*(?:psk|password|secret)\\S*',
       '(?:fly|flyctl)[ \\t]+auth[ \\t]+token\\b',

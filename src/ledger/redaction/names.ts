@@ -39,7 +39,8 @@ export const SENSITIVE_NAMES = [
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
-export const NOT_SECRET_BEFORE = ['existing', 'use', 'has', 'is', 'show', 'hide', 'forgot', 'num', 'prompt', 'ask', 'require', 'requires', 'needs', 'allow', 'enable', 'disable', 'public'];
+// A digest of a secret is not the secret: `checksum/secret` (a pod annotation), detect-secrets' `hashed_secret`.
+export const NOT_SECRET_BEFORE = ['existing', 'use', 'has', 'is', 'show', 'hide', 'forgot', 'num', 'prompt', 'ask', 'require', 'requires', 'needs', 'allow', 'enable', 'disable', 'public', 'checksum', 'hashed', 'digest', 'sha1', 'sha256', 'sha512', 'md5'];
 
 /** "<word> key" names that hold a key: api_key, secret_key, Ocp-Apim-Subscription-Key. */
 export const KEY_QUALIFIERS = [

@@ -437,10 +437,14 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   }
   m = named && (l.includes('  ') || l.includes('\t')) ? ROW.exec(l) : null;
   if (m && isSensitiveName(m[1])) {
-    const v = m[2].replace(TRAILING_BLANKS, '');
+    // An aligned `=` or `:` (`db_password     = "x"`, terraform plan's `password     = (sensitive value)`): the value is after it.
+    const sep = /^[=:][ \t]+/.exec(m[2]);
+    const raw = sep ? m[2].slice(sep[0].length) : m[2];
+    const quoted = sep && /^(["'])(.*)\1[ \t]*$/.exec(raw);
+    const v = quoted ? quoted[2] : raw.replace(TRAILING_BLANKS, '');
     // More columns after the value (kubectl get, PAM's `password requisite pam_x.so`), or a cell separator: another table's row.
-    if (!isPlaceholder(v) && !EMPTY_CELL.test(v) && !LISTED_AT.test(v) && !MULTI_COLUMN.test(v) && !declaresType(v)) {
-      const at = l.length - m[2].length;
+    if (v && !isPlaceholder(v) && !EMPTY_CELL.test(v) && !LISTED_AT.test(v) && !MULTI_COLUMN.test(v) && !declaresType(v)) {
+      const at = l.length - m[2].length + (sep ? sep[0].length : 0) + (quoted ? 1 : 0);
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
     }
   }

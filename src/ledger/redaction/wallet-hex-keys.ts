@@ -17,7 +17,7 @@ WORD[95] = 1;
 const TYPED_PRIVATE = ['privkey:', 'nlpriv:'];
 /** Names of a wallet's key: a word of the name, after splitting camelCase, snake_case and kebab-case. */
 const WALLET_WORDS = /(?:^|_)(?:priv|private|privkey|privatekey|pk|sk|secret|signer|deployer|wallet|mnemonic|seed|owner_key|operator_key|account_key|eth_key|key_hex)(?:_|$)/;
-const PUBLIC_WORDS = /(?:^|_)(?:pub|public|pubkey|hash|tx|txid|block|address|addr|id|root|digest|commit)(?:_|$)/;
+const PUBLIC_WORDS = /(?:^|_)(?:pub|public|pubkey|hash|hashed|tx|txid|block|address|addr|id|root|digest|checksum|sha256|commit)(?:_|$)/;
 
 /** The name before a value at `at`: blanks, quotes, `=`, `:` and `=>` skipped, then a name of word characters, dots and dashes. */
 function nameBefore(text: string, at: number): string {
@@ -25,7 +25,8 @@ function nameBefore(text: string, at: number): string {
   while (e > 0 && at - e < 8 && ' \t"\':=>'.includes(text[e - 1])) e--;
   if (e === at) return '';
   let b = e;
-  while (b > 0 && e - b < 64 && (WORD[text.charCodeAt(b - 1)] === 1 || text[b - 1] === '-' || text[b - 1] === '.')) b--;
+  // A `/` joins a name's path (`checksum/secret`): the path's words count, as a digest's name says it is one.
+  while (b > 0 && e - b < 64 && (WORD[text.charCodeAt(b - 1)] === 1 || text[b - 1] === '-' || text[b - 1] === '.' || text[b - 1] === '/')) b--;
   return text.slice(b, e);
 }
 
