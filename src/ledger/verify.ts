@@ -101,7 +101,10 @@ export interface VerifyOptions {
  * rows from the walk): exit 2, corrupt, in one line.
  */
 export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): VerifyResult {
-  const r = walkLedger(projectDir, opts);
+  let r = walkLedger(projectDir, opts);
+  // A checkpoint written by a fold that ran between this walk's reads can name a record the walk's read preceded:
+  // a cut tail stays cut on a second walk, a race does not.
+  if (r.status === 'tampered' && r.problem?.kind === 'tail-cut') r = walkLedger(projectDir, opts);
   if (r.status === 'tampered') return r;
   const paths = compliancePaths(projectDir);
   const cannot = (mark: CorruptMark): VerifyResult => ({ ...r, status: 'cannot-verify', exitCode: 2, error: corruptMessage(paths, mark) });
@@ -155,6 +158,10 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     if (e instanceof KeyError) return cannot(e.message);
     throw e;
   }
+  // The witnesses outside the project first: writers move them on as they append, so one read after the chain could
+  // see records the chain read before it did not hold yet (a false tail-cut while hooks run). Read first, they can only lag.
+  const witnessesFirst = readHeadWitnesses(projectDir, env);
+  const appendWitnessFirst = readAppendWitness(projectDir, env);
   // The journal is the chain's newest part (records not folded yet): read it first, so a fold racing this read cannot hide a record between the two.
   let journal: JournalRead;
   try {
@@ -394,11 +401,11 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
       return tampered(headSeq + 1, 'tail-cut', `checkpoint ${latest.reason ? `(${latest.reason}) ` : ''}at ${latest.ts} recorded seq ${latest.seq}; the ledger ends at seq ${headSeq}`);
     }
     // The head witness (written at every fold and SessionEnd, outside the project) covers the tail after the last checkpoint and young ledgers.
-    const witnesses = readHeadWitnesses(projectDir, env);
+    const witnesses = witnessesFirst;
     const own = witnesses.find((w) => w.ledger !== undefined && w.ledger === ledgerId);
     if (own && own.seq > headSeq) return tampered(headSeq + 1, 'tail-cut', `the head witness ${own.file} (${own.reason} at ${own.ts}) saw seq ${own.seq}; the ledger ends at seq ${headSeq}`);
     // The append witness (one line per append, outside the project) covers the records after the last fold or SessionEnd.
-    const aw = readAppendWitness(projectDir, env);
+    const aw = appendWitnessFirst;
     if (aw && aw.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `the append witness ${aw.file} saw seq ${aw.seq} (${aw.hash.slice(0, 12)}…) appended; the ledger ends at seq ${headSeq}: seq ${headSeq + 1}..${aw.seq} were cut (last witnessed seq ${aw.seq})`);
     }
