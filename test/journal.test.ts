@@ -5,7 +5,8 @@ import { execa, execaSync } from 'execa';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireJournalLock } from '../src/ledger/journal-lock';
+import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS } from '../src/ledger/journal-lock';
+import { lockWaitMs } from '../src/ledger/journal';
 import { verifyLedger } from '../src/ledger/verify';
 import { BEHAVE, bundledFixture, CLI, ROOT, run, tempDir, writeRegistry } from './helpers';
 
@@ -183,5 +184,16 @@ describe('verify covers the journal', () => {
     const r = verify(project);
     expect(r.code).toBe(1);
     expect(r.json.problem).toMatchObject({ seq: 4, kind: 'edited' });
+  });
+});
+
+describe('the journal lock wait stays below the hook timeout loom installs (30 s)', () => {
+  it('LOOM_LOCK_WAIT_MS is held to at most 25 s, and a value that is not a number of milliseconds is the default', () => {
+    expect(DEFAULT_LOCK_WAIT_MS).toBeLessThan(30_000);
+    expect(lockWaitMs({ LOOM_LOCK_WAIT_MS: '99999999999999999999' })).toBe(MAX_LOCK_WAIT_MS);
+    expect(lockWaitMs({ LOOM_LOCK_WAIT_MS: '120000' })).toBe(MAX_LOCK_WAIT_MS);
+    for (const v of ['abc', '1000abc', 'Infinity', '1e999', '', ' ', '-5']) expect(lockWaitMs({ LOOM_LOCK_WAIT_MS: v }), v).toBe(DEFAULT_LOCK_WAIT_MS);
+    expect(lockWaitMs({ LOOM_LOCK_WAIT_MS: '500' })).toBe(500);
+    expect(lockWaitMs({})).toBe(DEFAULT_LOCK_WAIT_MS);
   });
 });

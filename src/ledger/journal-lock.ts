@@ -21,7 +21,11 @@ import { LedgerError } from './errors';
 export const LOCK_NAME = 'journal.lock';
 const BREAK_NAME = 'journal.lock.break';
 /** How long a writer waits for the lock before it gives up (a hook then blocks with the reason). */
-export const DEFAULT_LOCK_WAIT_MS = 30_000;
+// Below the hook timeout loom installs (30 s): a hook that waited longer would be cancelled by the harness, which
+// then runs the call with no decision and no record. A blocking event gives up with a block before that.
+export const DEFAULT_LOCK_WAIT_MS = 20_000;
+/** LOOM_LOCK_WAIT_MS is held to this (larger values, including ones setTimeout cannot hold, wait this long). */
+export const MAX_LOCK_WAIT_MS = 25_000;
 
 interface Self {
   pid: number;

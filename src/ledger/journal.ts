@@ -15,7 +15,7 @@ import type { RecordDraft } from '../contract/types';
 import { newId } from '../util/ids';
 import { bulkHasher, GENESIS_HASH, type ChainKey, type ChainMode } from './chain';
 import { LedgerError } from './errors';
-import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS } from './journal-lock';
+import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS } from './journal-lock';
 import { compliancePaths, type CompliancePaths } from './paths';
 import { buildRecord, type BuiltRecord } from './record-build';
 import { mkdirBounded } from '../util/bounded-mkdir';
@@ -208,8 +208,10 @@ export function unkeyedMessage(file: string): string {
 }
 
 export function lockWaitMs(env: NodeJS.ProcessEnv = process.env): number {
-  const v = Number(env.LOOM_LOCK_WAIT_MS);
-  return Number.isFinite(v) && v >= 0 ? v : DEFAULT_LOCK_WAIT_MS;
+  const raw = env.LOOM_LOCK_WAIT_MS;
+  // Unset, empty or not a number of milliseconds: the default (an empty value is not 0 ms).
+  if (raw === undefined || !/^\s*\d+(?:\.\d+)?\s*$/.test(raw)) return DEFAULT_LOCK_WAIT_MS;
+  return Math.min(Number(raw), MAX_LOCK_WAIT_MS);
 }
 
 /**
