@@ -424,3 +424,23 @@ describe('the head witness in the state folder (finding 6)', () => {
     expect(re.out.problem?.kind).toBe('restarted');
   });
 });
+
+describe('a policy file that is not a regular file (black-box findings)', () => {
+  it('a FIFO, a link to /dev/zero, a link to nothing or a folder as .loom/policy.json: the guard blocks at once, naming why', () => {
+    const cases: [string, (f: string) => void, RegExp][] = [
+      ['fifo', (f) => execaSync('mkfifo', [f]), /not a regular file/],
+      ['/dev/zero', (f) => symlinkSync('/dev/zero', f), /not a regular file/],
+      ['dangling link', (f) => symlinkSync(join(tempDir(), 'gone.json'), f), /a link to a file that does not exist/],
+      ['folder', (f) => mkdirSync(f), /is a folder/],
+    ];
+    for (const [name, make, why] of cases) {
+      const project = gitProject();
+      mkdirSync(join(project, '.loom'));
+      make(join(project, '.loom', 'policy.json'));
+      const r = hook(GUARD, JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }), {});
+      expect(r.timedOut, name).toBe(false);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toMatch(why);
+    }
+  });
+});

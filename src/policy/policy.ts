@@ -4,6 +4,7 @@
 // errors name the file and the JSON path.
 import { stripJsonComments } from '../util/jsonc';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { NotRegularError, readRegularFile } from '../util/read-regular';
 import { compileCommandRules, type CommandRule, type CompiledCommandRule } from '../guards/shell/custom-rules';
 import { join } from 'node:path';
 import type { Decision } from '../contract/types';
@@ -67,15 +68,11 @@ function check(raw: unknown, where: string): RawPolicy {
   return raw as RawPolicy;
 }
 
+const MAX_POLICY_BYTES = 1024 * 1024;
+
 function readJson(file: string): unknown | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new PolicyError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code})`);
-  }
-  if (text.length > 1024 * 1024) throw new PolicyError(`${file}: larger than 1 MiB`);
+  const text = readText(file);
+  if (text === undefined) return undefined;
   try {
     // Comments are allowed (the starter policy explains itself); only a text with a slash can hold one.
     return JSON.parse(text.includes('/') ? stripJsonComments(text) : text);
@@ -105,12 +102,13 @@ function compileAll(list: string[] | undefined, where: string): PathPattern[] {
   });
 }
 
+/** A policy file's text: a regular file of at most 1 MiB, else a PolicyError naming why (a FIFO, a device, a link to nothing). */
 function readText(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularFile(file, MAX_POLICY_BYTES);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new PolicyError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code})`);
+    if (e instanceof NotRegularError) throw new PolicyError(e.message);
+    throw new PolicyError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
 }
 
