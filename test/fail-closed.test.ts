@@ -444,3 +444,28 @@ describe('a policy file that is not a regular file (black-box findings)', () => 
     }
   });
 });
+
+describe('a ledger folder that a link puts outside the project (black-box findings)', () => {
+  it('.loom/compliance or .loom linked outside: the guard blocks naming the link, and nothing is written there', () => {
+    for (const at of ['.loom/compliance', '.loom']) {
+      const outside = tempDir('loom-outside-');
+      const project = gitProject();
+      if (at === '.loom/compliance') mkdirSync(join(project, '.loom'));
+      symlinkSync(outside, join(project, at));
+      const r = hook(GUARD, JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }), {});
+      expect(r.code, at).toBe(2);
+      expect(r.stderr, at).toContain('outside the project');
+      expect(readdirSync(outside), at).toEqual([]);
+    }
+  });
+
+  it('a link to a folder inside the project is followed', () => {
+    const project = gitProject();
+    mkdirSync(join(project, 'kept'));
+    mkdirSync(join(project, '.loom'));
+    symlinkSync(join(project, 'kept'), join(project, '.loom', 'compliance'));
+    const r = hook(GUARD, JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }), {});
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(project, 'kept'))).toContain('journal.log');
+  });
+});

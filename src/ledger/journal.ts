@@ -16,7 +16,7 @@ import { newId } from '../util/ids';
 import { bulkHasher, GENESIS_HASH, type ChainKey, type ChainMode } from './chain';
 import { LedgerError } from './errors';
 import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS } from './journal-lock';
-import { compliancePaths, type CompliancePaths } from './paths';
+import { compliancePaths, ensureLedgerDir, type CompliancePaths } from './paths';
 import { buildRecord, type BuiltRecord } from './record-build';
 import { mkdirBounded } from '../util/bounded-mkdir';
 import { witnessAppend } from './checkpoints';
@@ -224,7 +224,7 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
   const paths = compliancePaths(projectDir);
   const file = journalFile(paths);
   try {
-    mkdirBounded(paths.dir);
+    ensureLedgerDir(projectDir, paths.dir, (d) => mkdirBounded(d));
   } catch (e) {
     throw ioError(paths.dir, e, 'creating the ledger folder');
   }

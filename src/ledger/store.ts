@@ -9,7 +9,7 @@ import { bulkHasher, GENESIS_HASH, type ChainKey, type ChainMode } from './chain
 import { LedgerError, type Head } from './errors';
 import type { ChainMeta, JournalLine } from './journal';
 import { buildRecord } from './record-build';
-import { compliancePaths, type CompliancePaths } from './paths';
+import { compliancePaths, ensureLedgerDir, type CompliancePaths } from './paths';
 import { DatabaseCorruptError, isCorruptionCode } from './integrity';
 import { migrate, SCHEMA_VERSION, SchemaError } from './schema';
 import { mkdirBounded } from '../util/bounded-mkdir';
@@ -100,7 +100,7 @@ export class Ledger {
     const paths = compliancePaths(projectDir);
     let db: Database.Database;
     try {
-      mkdirBounded(paths.dir);
+      ensureLedgerDir(projectDir, paths.dir, (d) => mkdirBounded(d));
       db = new Database(paths.db, { timeout: BUSY_TIMEOUT_MS, nativeBinding: findNativeBinding() });
     } catch (e) {
       throw classifySqliteError(e, paths.db);

@@ -8,6 +8,7 @@
 // The branch is read from HEAD on every call (one small read), so a
 // checkout in the middle of a session is seen at once.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { ledgerLinkedOutside } from '../ledger/paths';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { remoteProjects } from '../util/remote-projects';
@@ -76,7 +77,7 @@ function readCache(projectDir: string): Record<string, SessionGit & { at?: numbe
 function writeCache(projectDir: string, sessions: Record<string, SessionGit & { at?: number }>, session: string, git: SessionGit): void {
   try {
     const dir = join(projectDir, '.loom', 'compliance');
-    if (!existsSync(dir)) return;
+    if (!existsSync(dir) || ledgerLinkedOutside(projectDir, dir)) return;
     const kept = Object.entries(sessions)
       .filter(([k]) => k !== session)
       .sort((a, b) => (b[1].at ?? 0) - (a[1].at ?? 0))
