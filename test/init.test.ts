@@ -111,3 +111,17 @@ describe('JSON with comments', () => {
     expect(s.split('\n').length).toBe(t.split('\n').length);
   });
 });
+
+describe('init and install refuse a folder that is no project (black-box findings)', () => {
+  it('a missing --project-dir is not created, and /, /etc are refused, each with a one-line error naming the flag', async () => {
+    const missing = join(tempDir(), 'typo', 'a', 'b');
+    for (const args of [['init', '--project-dir', missing, '--harness', 'claude', '--yes'], ['init', '--project-dir', '/', '--harness', 'claude', '--yes'], ['init', '--project-dir', '/etc', '--harness', 'claude', '--yes'], ['install', '--harness', 'claude', '--project-dir', '/']]) {
+      const r = await loom(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr, args.join(' ')).toContain('--project-dir: project folder');
+    }
+    expect(existsSync(join(missing, '..'))).toBe(false);
+    expect(existsSync('/etc/.loom')).toBe(false);
+  });
+});

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { PACKAGE_NAME } from '../../install/hook-command';
+import { projectFolderProblem } from '../../runner/project-dir';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { paint, tone } from '../output';
 import { HARNESSES, installHarness, writeAtomic } from './install';
@@ -92,6 +93,9 @@ export async function initCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, INIT_FLAGS);
   if (flags.positional.length) throw new FlagError(`unexpected argument "${flags.positional[0]}"`);
   const projectDir = resolve(flags.values['project-dir'] ?? projectDirFrom(flags));
+  // An existing project folder only: a mistyped --project-dir is not created, / and /etc are no project.
+  const problem = projectFolderProblem(projectDir);
+  if (problem) throw new FlagError(`${flags.values['project-dir'] !== undefined ? '--project-dir: ' : ''}${problem}`);
   const found = detected(projectDir);
   const fallback = found.length ? found : ['claude'];
   let harnesses: string[];

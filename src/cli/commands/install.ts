@@ -13,6 +13,7 @@ import { PACKAGE_NAME, type RunnerLocation } from '../../install/hook-command';
 import { managedRunner } from '../../install/global-install';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
+import { projectFolderProblem } from '../../runner/project-dir';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { paint, tone } from '../output';
 import { mkdirBounded } from '../../util/bounded-mkdir';
@@ -232,7 +233,11 @@ export function installCommand(argv: string[], remove = false): number {
   if (!SCOPES.includes(scope)) throw new FlagError(`--scope must be one of ${SCOPES.join(', ')}`);
   const url = flags.values.url;
   if (url !== undefined && !/^https?:\/\/[^\s/]+$/.test(url.replace(/\/+$/, ''))) throw new FlagError(`--url "${url}": expected http(s)://host:port`);
-  const r = installHarness({ harness, scope, projectDir: resolve(projectDirFrom(flags)), remove, dryRun: flags.booleans.has('dry-run'), mode, url });
+  const projectDir = resolve(projectDirFrom(flags));
+  // Project settings go into an existing project folder: a mistyped --project-dir is not created, / and /etc are no project.
+  const problem = scope === 'project' ? projectFolderProblem(projectDir) : undefined;
+  if (problem) throw new FlagError(`${flags.values['project-dir'] !== undefined ? '--project-dir: ' : ''}${problem}`);
+  const r = installHarness({ harness, scope, projectDir, remove, dryRun: flags.booleans.has('dry-run'), mode, url });
   // The head (`install claude (project)`) in bold, dim when nothing changed; notes in the note tone.
   const line = r.line.replace(/^[^:]+/, (head) => paint(r.changed ? 'bold' : 'dim', head));
   process.stdout.write(`${line}\n${r.preview ?? ''}${r.notes.map((n) => `${tone('note')}: ${n}\n`).join('')}`);
