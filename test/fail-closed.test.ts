@@ -469,3 +469,13 @@ describe('a ledger folder that a link puts outside the project (black-box findin
     expect(readdirSync(join(project, 'kept'))).toContain('journal.log');
   });
 });
+
+describe("the daemon's socket folder is loom's (black-box findings)", () => {
+  it('removing, moving or binding again a socket under $XDG_RUNTIME_DIR/loom is denied; other sockets are not', () => {
+    const project = gitProject();
+    const xdg = tempDir('loom-xdg-');
+    const call = (c: string) => hook(GUARD, JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: c }, cwd: project }), { XDG_RUNTIME_DIR: xdg });
+    for (const c of [`rm -f ${xdg}/loom/p1.sock`, `mv ${xdg}/loom /tmp/elsewhere`, `socat UNIX-LISTEN:${xdg}/loom/p1.sock,fork EXEC:cat`]) expect(call(c).code, c).toBe(2);
+    expect(call('socat UNIX-LISTEN:/tmp/other.sock,fork STDOUT').code).toBe(0);
+  });
+});

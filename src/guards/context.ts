@@ -1,7 +1,7 @@
 // What every guard needs to know about where it runs: the project, the
 // pack, the policy, the user's home and temp folders, the current branch.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { HandlerContext, Verdict } from '../contract/types';
 import { loadPolicy, PolicyError, type Policy } from '../policy/policy';
 import { remoteProjects } from '../util/remote-projects';
@@ -38,6 +38,11 @@ function protectedPathsOf(packRoot: string): string[] {
   if (!paths) {
     paths = ['config', 'hooks', 'handlers', 'dist'].map((d) => join(packRoot, d));
     if (process.env.LOOM_CHECKPOINT_DIR) paths.push(resolve(process.env.LOOM_CHECKPOINT_DIR));
+    // The daemon's sockets: a socket removed and bound again by another program answers the wrappers in loom's place.
+    if (process.env.LOOM_SOCKET) paths.push(dirname(resolve(process.env.LOOM_SOCKET)));
+    if (process.env.XDG_RUNTIME_DIR) paths.push(join(resolve(process.env.XDG_RUNTIME_DIR), 'loom'));
+    const user = process.env.USER ?? process.env.LOGNAME;
+    if (user && /^[A-Za-z0-9._-]+$/.test(user)) paths.push(`/tmp/loom-${user}`);
     protectedByPack.set(packRoot, paths);
   }
   return paths;

@@ -5,7 +5,7 @@
 // (gh gist create .env), and sending the environment over the network
 // (`env | curl -d @-`, `printenv | nc`, `curl -d "$(env)"`).
 import { posix } from 'node:path';
-import { carriesFolder, readsPath } from '../path-rules';
+import { carriesFolder, readsPath, writesPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { CONFIG_PRINTERS, ENV_DUMPERS, FOLDER_CARRIERS, METADATA_HOSTS, METADATA_SECRET_PATHS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
 import { operands, own } from './args';
@@ -397,6 +397,9 @@ const transfers: Rule = (r) => {
     for (const x of r.argv.slice(1)) {
       const m = /^(?:file|open|gopen|readfile):([^,]+)/i.exec(x);
       if (m) readsPath(a, m[1], r.cwd, r.segment);
+      // UNIX-LISTEN:path binds a socket there (loom's daemon socket taken over answers its hooks).
+      const l = /^(?:unix-listen|unix-l|unix-recvfrom|unix-recv):([^,]+)/i.exec(x);
+      if (l) writesPath(a, l[1], r.cwd, r.segment);
     }
     return;
   }

@@ -417,5 +417,13 @@ const stopsLoomService: Rule = (r) => {
 };
 stopsLoomService.names = Object.keys(SERVICE_STOPS);
 
-export const TAMPER_RULES: Rule[] = [writers, uninstallsLoom, stopsLoom, stopsLoomService];
+/** loom's own commands that switch it off: `loom daemon stop` (then any program may bind its socket), `loom install --remove`. */
+const loomSwitchedOff: Rule = (r) => {
+  const ops = operands(r.argv, 1, ['--harness', '--scope', '--project-dir', '--mode', '--url', '--socket']);
+  if (ops[0] === 'daemon' && ops[1] === 'stop') r.analyzer.hit('modify-loom', 'deny', r.segment, "loom daemon stop switches off loom's daemon: the agent may not switch off its guard");
+  else if ((ops[0] === 'install' && r.argv.includes('--remove')) || ops[0] === 'uninstall') r.analyzer.hit('modify-hook-settings', 'deny', r.segment, "removes loom's hooks from the harness settings: the agent may not switch off its guard");
+};
+loomSwitchedOff.names = ['loom', LOOM_PACKAGE];
+
+export const TAMPER_RULES: Rule[] = [writers, uninstallsLoom, stopsLoom, stopsLoomService, loomSwitchedOff];
 export { chmodTargets };
