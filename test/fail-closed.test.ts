@@ -479,3 +479,25 @@ describe("the daemon's socket folder is loom's (black-box findings)", () => {
     expect(call('socat UNIX-LISTEN:/tmp/other.sock,fork STDOUT').code).toBe(0);
   });
 });
+
+describe('a cut tail whose only trace is the history view (black-box findings)', () => {
+  it('records cut from the database and journal, witnesses removed: the fold sets history.json aside and verify names the cut from it', async () => {
+    const project = gitProject();
+    const state = tempDir('loom-state-');
+    const env = { XDG_STATE_HOME: state };
+    for (let i = 0; i < 10; i++) expect(hook(GUARD, JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `echo ${i}` }, cwd: project }), env).code).toBe(0);
+    expect((await run(process.execPath, [CLI, 'history', '--project-dir', project], null, env)).code).toBe(0);
+    const dir = join(project, '.loom', 'compliance');
+    const db = new Database(join(dir, 'ledger.db'));
+    db.exec('DROP TRIGGER IF EXISTS records_no_delete; DROP TRIGGER IF EXISTS records_no_update; DELETE FROM records WHERE seq > 7');
+    const head = db.prepare('SELECT hash, body FROM records WHERE seq = 7').get() as { hash: string; body: string };
+    db.close();
+    writeFileSync(join(dir, 'journal.log'), `7 ${head.hash} ${head.body}\n`);
+    rmSync(join(state, 'loom'), { recursive: true, force: true });
+    for (let k = 0; k < 2; k++) {
+      const v = await run(process.execPath, [CLI, 'verify', '--project-dir', project], null, env);
+      expect(v.code, v.stdout + v.stderr).toBe(1);
+      expect(v.stdout + v.stderr).toMatch(/tail-cut: .*history\.json\.aside-.*up to seq 10; the ledger ends at seq 7/);
+    }
+  });
+});

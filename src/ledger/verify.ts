@@ -2,7 +2,8 @@
 // checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
 import { bulkHasher, loadChainKey, KeyError, type ChainKey } from './chain';
 import { checkpointMacValid, externalCheckpointFile, readAppendWitness, readCheckpoints, readHeadWitnesses, type Checkpoint } from './checkpoints';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
 import { compliancePaths } from './paths';
 import { classifySqliteError, Ledger, LedgerError } from './store';
@@ -110,6 +111,13 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
   const cannot = (mark: CorruptMark): VerifyResult => ({ ...r, status: 'cannot-verify', exitCode: 2, error: corruptMessage(paths, mark) });
   const mark = readCorruptMark(paths);
   if (mark) return cannot(mark);
+  // A history set aside by a fold (it was ahead of the database, or unreadable) is evidence: a view that held
+  // records the ledger no longer holds is a cut tail, whichever command's fold moved it aside.
+  if (r.status === 'intact') {
+    const aside = asideHistoryFinding(paths.dir, r.head?.seq ?? 0);
+    if (aside?.kind) return { ...r, status: 'tampered', exitCode: 1, problem: { seq: (r.head?.seq ?? 0) + 1, kind: aside.kind, detail: aside.detail } };
+    if (aside) r.warnings.push(aside.detail);
+  }
   if (r.status !== 'intact' || !r.records || !existsSync(paths.db)) return r;
   let l: Ledger | undefined;
   try {
@@ -124,6 +132,39 @@ export function verifyLedger(projectDir: string, opts: VerifyOptions = {}): Veri
     l?.close();
   }
   return r;
+}
+
+/** history.json copies set aside (`history.json.aside-<time>`): one holding seqs past the head is a cut tail; an unreadable one is named. */
+function asideHistoryFinding(dir: string, headSeq: number): { kind?: TamperKind; detail: string } | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((f) => /^history\.json\.aside-[\w-]{1,40}$/.test(f)).sort().slice(-32);
+  } catch {
+    return undefined;
+  }
+  const unreadable: string[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    let last: number | undefined;
+    try {
+      // The last record's line is enough: the view is written in seq order.
+      const fd = openSync(file, 'r');
+      try {
+        const size = fstatSync(fd).size;
+        const buf = Buffer.alloc(Math.min(size, 1 << 20));
+        readSync(fd, buf, 0, buf.length, size - buf.length);
+        const m = [...buf.toString('utf8').matchAll(/"seq":(\d{1,15})[,}]/g)].pop();
+        last = m ? Number(m[1]) : undefined;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      last = undefined;
+    }
+    if (last === undefined) unreadable.push(file);
+    else if (last > headSeq) return { kind: 'tail-cut', detail: `${file}, a history.json set aside by a fold, holds records up to seq ${last}; the ledger ends at seq ${headSeq}: seq ${headSeq + 1}..${last} were cut` };
+  }
+  return unreadable.length ? { detail: `history set aside as evidence (unreadable when it was set aside): ${unreadable.join(', ')}` } : undefined;
 }
 
 /** The prev_hash that record 2 names (the database's row, else the journal's line), or undefined. */
