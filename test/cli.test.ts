@@ -2,7 +2,7 @@
 // help for every command (three spellings, exit 0), every option a command
 // accepts is in its help, a typo gets the closest command, no colour when
 // piped or with NO_COLOR, tables that fit the terminal.
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closestCommand, COMMAND_HELP, commandHelp } from '../src/cli/help';
@@ -288,4 +288,25 @@ describe('readers in a folder with no ledger', () => {
     expect([none.code, none.stderr.trim()]).toEqual([1, 'loom export: --format is required: one of jsonl, otlp, cef']);
     expect(readdirSync(dir).filter((n) => n.includes('partial'))).toEqual([]);
   }, 60_000);
+});
+
+describe('outputs and inputs that are not regular files (black-box findings)', () => {
+  it('export --out of a device is refused (the temp file renamed over it replaced /dev/full), and a full stdout is one line, exit 1', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.loom', 'compliance'), { recursive: true });
+    const r = await run(process.execPath, [CLI, 'export', '--format', 'jsonl', '--out', '/dev/null', '--project-dir', project], null);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--out /dev/null: not a regular file');
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('verify --bundle and erase --match-file of /dev/zero end at once with the reason', async () => {
+    const project = tempDir();
+    const v = await run(process.execPath, [CLI, 'verify', '--bundle', '/dev/zero'], null);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain('not a regular file');
+    const e = await run(process.execPath, [CLI, 'erase', '--match-file', '/dev/zero', '--reason', 'r', '--project-dir', project], null);
+    expect(e.code).not.toBe(0);
+    expect(e.stderr).toContain('--match-file /dev/zero: not a regular file');
+  });
 });

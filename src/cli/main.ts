@@ -60,10 +60,13 @@ const COMMANDS: Record<string, Command> = {
   daemon: daemonCommand,
 };
 
-// `loom history | head` closes the pipe early: that is not an error.
+// `loom history | head` closes the pipe early: that is not an error. Any other failure to write the output (a full disk)
+// is one line and exit 1: an export or evidence that did not reach its file is not a success.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
-  throw e;
+  const what = e.code === 'ENOSPC' || e.code === 'EDQUOT' ? 'disk full' : e.code ?? e.message;
+  process.stderr.write(`loom ${process.argv[2] ?? ''}: cannot write the output: ${what}\n`);
+  process.exit(1);
 });
 
 function version(): string {

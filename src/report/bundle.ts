@@ -5,7 +5,8 @@
 // `loom verify --bundle` lays the rows out as a journal in a temporary
 // project and runs the ordinary verify on it, so a bundle is judged by
 // exactly the same checks (and names the same kinds of tampering) as a ledger.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { NotRegularError, readRegularFile } from '../util/read-regular';
 import { fileReason } from '../util/file-reason';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,10 +71,13 @@ function parseBundle(file: string): Bundle {
   let b: Partial<Bundle>;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // A regular file read to its bound: /dev/zero or a FIFO has no size to check beforehand.
+    const read = readRegularFile(file, MAX_BUNDLE_BYTES);
+    if (read === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    text = read;
   } catch (e) {
     // A folder, a permission: said as such, not as "not JSON (EISDIR: illegal operation on a directory, read)".
-    throw new BundleError(`${file}: ${fileReason(e)}`);
+    throw new BundleError(e instanceof NotRegularError ? e.message : `${file}: ${fileReason(e)}`);
   }
   try {
     b = JSON.parse(text) as Partial<Bundle>;

@@ -34,7 +34,7 @@ export function readRegularFile(file: string, maxBytes: number): string | undefi
   }
   try {
     const st = fstatSync(fd);
-    if (st.isDirectory()) throw new NotRegularError(file, 'is a folder, not a file');
+    if (st.isDirectory()) throw new NotRegularError(file, 'is a folder, not a file (EISDIR)');
     if (!st.isFile()) throw new NotRegularError(file, 'not a regular file (a FIFO, a socket or a device)');
     if (st.size > maxBytes) throw new NotRegularError(file, `larger than ${maxBytes >= 1 << 20 ? `${maxBytes / (1 << 20)} MiB` : `${maxBytes} bytes`}`);
     const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);

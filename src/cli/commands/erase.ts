@@ -9,12 +9,19 @@ import { readFileSync } from 'node:fs';
 import { erase, EraseError, type EraseSelector } from '../../ledger/erase';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { fileReason } from '../../util/file-reason';
+import { NotRegularError, readRegularFile } from '../../util/read-regular';
+
+const MAX_MATCH_BYTES = 1 << 20;
 
 function secretFrom(source: string, file: boolean): string {
   let text: string;
   try {
-    text = file ? readFileSync(source, 'utf8') : readFileSync(0, 'utf8');
+    // A secret is short: a match file is a regular file of at most 1 MiB (/dev/zero would be read forever).
+    const read = file ? readRegularFile(source, MAX_MATCH_BYTES) : readFileSync(0, 'utf8');
+    if (read === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    text = read;
   } catch (e) {
+    if (e instanceof NotRegularError) throw new FlagError(`--match-file ${e.message}`);
     throw new FlagError(file ? `--match-file ${source}: ${fileReason(e)}` : `--match -: stdin: ${fileReason(e)}`);
   }
   // A trailing newline is the shell's, not the value's.

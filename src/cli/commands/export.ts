@@ -4,7 +4,7 @@
 // bodies verbatim with ledger id, seq and hash (docs/team.md, "Export").
 // otlp writes one ExportLogsServiceRequest per line (the OpenTelemetry file
 // exporter's format); --otlp-url posts them to a collector instead.
-import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseTimeBound } from '../../ledger/query';
 import { EXPORT_FORMATS, toCef, toJsonl, toOtlpRequest, type ExportFormat, type ExportRecord } from '../../export/formats';
@@ -39,6 +39,9 @@ export async function exportCommand(argv: string[]): Promise<number> {
   if (!team && !existsSync(compliancePaths(resolve(projectDirFrom(f))).dir)) throw new LedgerError(`${compliancePaths(resolve(projectDirFrom(f))).db}: no ledger database`, 'missing');
   // Written to a temp file renamed at the end, so a failed export never leaves half a file under the final name.
   const out = f.values.out ? resolve(f.values.out) : undefined;
+  // Only a regular file (or a new one) is written: the temp file renamed over /dev/full or a FIFO would replace it.
+  const existing = out ? statSync(out, { throwIfNoEntry: false }) : undefined;
+  if (existing && !existing.isFile()) throw new FlagError(`--out ${out}: not a regular file (write to standard output instead)`);
   const tmp = out ? `${out}.${process.pid}.partial` : undefined;
   let fd = -1;
   if (tmp) {
