@@ -55,8 +55,11 @@ export function classifySqliteError(e: unknown, file: string): LedgerError {
   // One line: addon loading errors list every path tried (paths of the machine that built the bundle).
   const msg = (err.message ?? String(e)).split('\n')[0].trim();
   if (e instanceof LedgerError) return e;
-  if (/bindings file|better_sqlite3\.node|better-sqlite3/.test(msg) || code === 'ERR_DLOPEN_FAILED' || code === 'MODULE_NOT_FOUND')
-    return new LedgerError(`${file}: the SQLite addon (better-sqlite3) cannot be loaded (${msg.replace(/ Tried:$/, '')}); reinstall loom with npm ci`, 'io');
+  // The `bindings` package's own words when the compiled addon is missing (`Could not find module root given file ...`) name no addon at all.
+  // A second open after the addon failed to load throws a TypeError from inside better-sqlite3 (null.indexOf): the same cause.
+  const fromAddon = e instanceof TypeError && /better-sqlite3|bindings/.test(String((e as Error).stack ?? ''));
+  if (fromAddon || /bindings file|better_sqlite3\.node|better-sqlite3|Could not find module root/.test(msg) || code === 'ERR_DLOPEN_FAILED' || code === 'MODULE_NOT_FOUND')
+    return new LedgerError(`${file}: the SQLite addon (better-sqlite3) cannot be loaded${fromAddon || /Could not find module root/.test(msg) ? ' (its compiled file is missing)' : ` (${msg.replace(/ Tried:$/, '')})`}; reinstall loom with npm ci`, 'io');
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new LedgerError(`${file}: the ledger stayed locked past ${BUSY_TIMEOUT_MS} ms`, 'locked');
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return new LedgerError(`${file}: cannot write the ledger (${code || msg})`, 'readonly');
