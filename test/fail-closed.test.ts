@@ -501,3 +501,17 @@ describe('a cut tail whose only trace is the history view (black-box findings)',
     }
   });
 });
+
+describe('configuration errors in the dialect of the harness the hook names (black-box findings)', () => {
+  it('--harness copilot with an unreadable registry or an unknown option: Copilot\'s block (a JSON deny on exit 0), not a bare exit 2', () => {
+    const project = gitProject();
+    const body = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, cwd: project });
+    for (const extra of [['--config', '/no/such/hooks.json'], ['--nope']]) {
+      const r = execaSync('node', [join(ROOT, 'dist', 'runner.js'), 'pre-tool-guard', '--harness', 'copilot', ...extra], { input: body, timeout: 15_000, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_HARNESS: '', LOOM_LEDGER_KEY: '', LOOM_CHECKPOINT_DIR: '' }, reject: false });
+      expect(r.exitCode, extra.join(' ')).toBe(0);
+      const out = JSON.parse(r.stdout) as { permissionDecision?: string; permissionDecisionReason?: string };
+      expect(out.permissionDecision, extra.join(' ')).toBe('deny');
+      expect(out.permissionDecisionReason, extra.join(' ')).toContain('configuration error');
+    }
+  });
+});

@@ -152,7 +152,9 @@ function lenientArgs(argv: string[]): Partial<RunnerArgs> {
     else if (a.startsWith('--event=')) out.event = a.slice(8);
     else if (a === '--project-dir' && argv[i + 1] && !argv[i + 1].startsWith('--')) out.projectDir = argv[++i];
     else if (a.startsWith('--project-dir=')) out.projectDir = a.slice(14);
-    else if (['--config', '--harness'].includes(a)) i++;
+    else if (a === '--harness' && argv[i + 1] && !argv[i + 1].startsWith('--')) out.harness = argv[++i];
+    else if (a.startsWith('--harness=')) out.harness = a.slice(10);
+    else if (a === '--config') i++;
     else if (!a.startsWith('-') && !out.hookId) out.hookId = a;
   }
   out.projectDir ??= process.env.LOOM_PROJECT_DIR || undefined;
@@ -185,7 +187,10 @@ function configurationError(reason: string, args: Partial<RunnerArgs>, state: In
   state.eventName = named ?? 'PreToolUse';
   state.hooks = undefined;
   state.adapter = undefined;
-  state.harness = undefined;
+  // The harness the hook names (as installed hooks do: --harness copilot) answers in its own dialect when it is one
+  // loom knows (Copilot's block is a JSON deny on exit 0); else the payload's shape decides.
+  const namedHarness = args.harness ?? process.env.LOOM_HARNESS;
+  state.harness = namedHarness && namedHarness !== 'auto' && HARNESS_NAMES.includes(namedHarness) ? namedHarness : undefined;
   return answerUnjudgeable(`configuration error: ${reason}`, state, 'load');
 }
 
