@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, run, tempDir } from './helpers';
@@ -165,6 +165,18 @@ describe('loom explain and loom demo', () => {
     expect(r.stdout).toMatch(/deny\s+rm-recursive-root/);
     const json = await run(process.execPath, [CLI, 'explain', 'npm test', '--json'], null);
     expect(JSON.parse(json.stdout)).toMatchObject({ decision: 'allow', hits: [] });
+  });
+
+  it('demo refuses a real project (a folder that is not empty) and a folder whose parent is missing: its session never lands in a real ledger', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.git'));
+    const r = await run(process.execPath, [CLI, 'demo', '--project-dir', project], null);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('not empty');
+    expect(existsSync(join(project, '.loom'))).toBe(false);
+    const missing = join(tempDir(), 'no', 'such');
+    expect((await run(process.execPath, [CLI, 'demo', '--project-dir', missing], null)).code).toBe(1);
+    expect(existsSync(missing)).toBe(false);
   });
 
   it('demo replays a session through the wrappers and ends with an intact ledger', async () => {

@@ -2,13 +2,13 @@
 // wrappers in a fresh temp project, prints each decision as it happens, and
 // ends with the ledger summary, the verify result and where history.json is.
 import { execaSync } from 'execa';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { foldQuietly } from '../../ledger/fold';
 import { queryLive } from '../../ledger/live';
 import { verifyLedger } from '../../ledger/verify';
-import { parseFlags } from '../flags';
+import { FlagError, parseFlags } from '../flags';
 import { tone } from '../output';
 import { mkdirBounded } from '../../util/bounded-mkdir';
 
@@ -60,7 +60,18 @@ function verdictOf(code: number | null, stdout: string): string {
 
 export function demoCommand(argv: string[]): number {
   const flags = parseFlags(argv, { values: ['project-dir'] });
-  const project = resolve(flags.values['project-dir'] ?? mkdtempSync(join(tmpdir(), 'loom-demo-')));
+  const given = flags.values['project-dir'];
+  // The demo plants a session, a .env and its denies: only in a folder of its own (new, or empty), never in a real project's ledger.
+  if (given !== undefined) {
+    const dir = resolve(given);
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (st && (!st.isDirectory() || readdirSync(dir).length > 0)) throw new FlagError(`--project-dir ${dir}: ${st.isDirectory() ? 'not empty' : 'not a folder'}; the demo runs in a folder of its own (an empty or new one), never in a real project`);
+    if (!st) {
+      if (!statSync(dirname(dir), { throwIfNoEntry: false })?.isDirectory()) throw new FlagError(`--project-dir ${dir}: its folder ${dirname(dir)} does not exist`);
+      mkdirSync(dir);
+    }
+  }
+  const project = resolve(given ?? mkdtempSync(join(tmpdir(), 'loom-demo-')));
   mkdirBounded(join(project, 'src'));
   writeFileSync(join(project, 'src', 'parser.ts'), 'export const a = 1;\n');
   writeFileSync(join(project, '.env'), 'DATABASE_URL=postgres://demo:demo@localhost/demo\n');
