@@ -97,7 +97,8 @@ function compileAll(list: string[] | undefined, where: string): PathPattern[] {
     try {
       return compilePattern(p);
     } catch (e) {
-      throw new PolicyError(`${where}[${i}]: ${(e as Error).message}`);
+      // The lists are merged (defaults, the project's file, the hook's), so the value names the entry, not an index.
+      throw new PolicyError(`${where}: ${JSON.stringify(p).slice(0, 120)}: ${(e as Error).message}`);
     }
   });
 }
@@ -232,10 +233,10 @@ function buildPolicy(packRoot: string, projectDir: string, hookPolicy: Record<st
   const raw = cachedRaw(packRoot, projectDir, hookPolicy);
   return {
     rules: raw.rules ?? {},
-    protectedBranches: compileAll(raw.protectedBranches, 'protectedBranches'),
-    sensitivePaths: compileAll(raw.sensitivePaths, 'sensitivePaths'),
-    allowedOutsidePaths: compileAll(raw.allowedOutsidePaths, 'allowedOutsidePaths'),
-    ciConfigPaths: compileAll(raw.ciConfigPaths, 'ciConfigPaths'),
+    protectedBranches: compileAll(raw.protectedBranches, `${join(projectDir, '.loom', 'policy.json')}: $.protectedBranches`),
+    sensitivePaths: compileAll(raw.sensitivePaths, `${join(projectDir, '.loom', 'policy.json')}: $.sensitivePaths`),
+    allowedOutsidePaths: compileAll(raw.allowedOutsidePaths, `${join(projectDir, '.loom', 'policy.json')}: $.allowedOutsidePaths`),
+    ciConfigPaths: compileAll(raw.ciConfigPaths, `${join(projectDir, '.loom', 'policy.json')}: $.ciConfigPaths`),
     promptSecret: raw.promptSecret ?? 'deny',
     completionChecks: raw.completionChecks ?? [],
     maxConsecutiveStopBlocks: raw.maxConsecutiveStopBlocks ?? 3,
