@@ -310,3 +310,13 @@ describe('outputs and inputs that are not regular files (black-box findings)', (
     expect(e.stderr).toContain('--match-file /dev/zero: not a regular file');
   });
 });
+
+describe('fold where there is no ledger', () => {
+  it('says so (exit 2) and creates nothing', async () => {
+    const missing = join(tempDir(), 'nothing-here');
+    const r = await run(process.execPath, [CLI, 'fold', '--project-dir', missing], null);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no ledger here');
+    expect(existsSync(missing)).toBe(false);
+  });
+});
