@@ -9,23 +9,14 @@
 // time keeps the test exact on a loaded machine. What only a budget can
 // bound (a function called many times, loops, brace lists) must end in a
 // block naming the budget, never in an allow after unbounded work.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCommand, type AnalyzeOptions } from '../src/guards/shell/analyze';
 import { work, WORK_BUDGET } from '../src/guards/shell/work';
-import { loadPolicy } from '../src/policy/policy';
-import { ROOT } from './helpers';
 import { rng } from './fuzz/rng';
+import { rep, seq } from './fuzz/shapes';
+import { guardBase } from './guard-cause-suite';
 
-const policy = loadPolicy(ROOT, '/home/dev/project');
-const base: AnalyzeOptions = { projectDir: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev', tmp: '/tmp', policy, protectedPaths: [join(ROOT, 'config')], currentBranch: 'feature' };
-
-const rep = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
-const seq = (n: number, f: (i: number) => string) => {
-  let s = '';
-  for (let i = 0; s.length < n; i++) s += f(i);
-  return s;
-};
+const base: AnalyzeOptions = guardBase;
 
 /** Shapes that must cost O(n). */
 const LINEAR: Record<string, (n: number) => string> = {

@@ -6,20 +6,10 @@
 // of `a>b` took 46 s, past the harness's hook timeout. Shapes: one command
 // made of many of one thing (words, redirections, assignments, here-strings,
 // descriptor duplications, substitutions), and lines of many commands.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeCommand, type AnalyzeOptions } from '../../src/guards/shell/analyze';
-import { loadPolicy } from '../../src/policy/policy';
-import { ROOT } from '../helpers';
-
-const policy = loadPolicy(ROOT, '/home/dev/project');
-const base: AnalyzeOptions = { projectDir: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev', tmp: '/tmp', policy, protectedPaths: [join(ROOT, 'config')], currentBranch: 'feature' };
-const rep = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
-const seq = (n: number, f: (i: number) => string) => {
-  let s = '';
-  for (let i = 0; s.length < n; i++) s += f(i);
-  return s;
-};
+import { analyzeCommand } from '../../src/guards/shell/analyze';
+import { rep, seq } from '../fuzz/shapes';
+import { guardBase as base } from '../guard-cause-suite';
 
 const SHAPES: Record<string, (n: number) => string> = {
   'one redirection repeated': (n) => 'ls' + rep(' a>b', n),
