@@ -515,3 +515,33 @@ describe('configuration errors in the dialect of the harness the hook names (bla
     }
   });
 });
+
+describe('a working folder removed under the process (black-box findings)', () => {
+  // The shell enters the folder, removes it and only then starts loom, as an agent's `rm -rf` of its own worktree leaves it.
+  const inRemoved = (args: string[], input = '') => {
+    const dir = join(tempDir(), 'gone');
+    mkdirSync(dir);
+    return execaSync('sh', ['-c', 'cd "$1" && rmdir "$1" && shift && exec "$@"', 'sh', dir, process.execPath, ...args], { input, reject: false, env: { LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+  };
+
+  it('every reviewer command says so in one line and exits 2', () => {
+    for (const cmd of ['history', 'verify', 'report', 'doctor', 'demo', 'export']) {
+      const r = inRemoved([CLI, cmd]);
+      expect(r.exitCode, cmd).toBe(2);
+      expect(r.stderr.trim().split('\n'), cmd).toEqual([`loom ${cmd}: the current folder no longer exists (removed or renamed while in use); run loom from a folder that exists`]);
+      expect(r.stdout, cmd).toBe('');
+    }
+  });
+
+  it('a PreToolUse with no cwd in its payload is a block with that one reason; with a cwd it is judged and recorded there', () => {
+    const payload = { hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+    const blind = inRemoved([RUNNER, '--event', 'PreToolUse'], JSON.stringify(payload));
+    expect(blind.exitCode).toBe(2);
+    expect(blind.stderr.trim().split('\n')).toEqual(['loom: the current folder no longer exists (removed or renamed while in use); run loom from a folder that exists']);
+    const project = tempDir();
+    const judged = inRemoved([RUNNER, '--event', 'PreToolUse'], JSON.stringify({ ...payload, cwd: project }));
+    expect(judged.exitCode).toBe(2);
+    expect(judged.stderr).toContain('rm-recursive-root');
+    expect(records(project).some((b) => JSON.stringify(b).includes('rm-recursive-root'))).toBe(true);
+  });
+});

@@ -3,7 +3,10 @@
 // command on 4,150 real agent commands, the work and wall time on hostile
 // input at two sizes, and a PreToolUse through the full guard plus the
 // durable ledger append.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { buildSync } from 'esbuild';
 import { join } from 'node:path';
 import { analyzeCommand, type AnalyzeOptions } from '../../src/guards/shell/analyze';
 import { work, WORK_BUDGET } from '../../src/guards/shell/work';
@@ -54,6 +57,20 @@ const HOSTILE: Record<string, (n: number) => string> = {
   'function called many times': (n) => `f(){ echo ${'a'.repeat(n / 2)}; }; ` + 'f;'.repeat(n / 4),
 };
 
+/** Per-pass cost of the guard in a fresh Node running it bundled as the hook is (scripts/bench/guard-latency.ts). */
+function shippedLatency(): { wall: number; cpu: number }[] {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-bench-guard-'));
+  try {
+    const out = join(dir, 'guard-latency.js');
+    buildSync({ entryPoints: [join(ROOT, 'scripts/bench/guard-latency.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: out, logLevel: 'warning' });
+    const r = spawnSync(process.execPath, [out, ROOT, '6'], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`guard latency child exited ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
+    return (JSON.parse(r.stdout) as { passes: { wall: number; cpu: number }[] }).passes;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function cpuMs(fn: () => void): { wall: number; cpu: number } {
   const u0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
@@ -87,7 +104,11 @@ export async function benchGuard(): Promise<string[]> {
   const per = (x: number) => (x / all.length).toFixed(3);
   const w = { wall: median(warm.map((x) => x.wall)), cpu: median(warm.map((x) => x.cpu)) };
   lines.push(`real agent commands: stopped ${stopped.length}/${all.length} = ${((stopped.length / all.length) * 100).toFixed(2)}% (target <= 0.5%: ${stopped.length / all.length <= 0.005 ? 'met' : 'NOT met'})`);
-  lines.push(`  guard analysis in process, per command: first pass ${per(first.wall)} ms wall / ${per(first.cpu)} ms CPU; warm (median of 3 passes) ${per(w.wall)} ms wall / ${per(w.cpu)} ms CPU (target <= 0.2 ms: ${w.wall / all.length <= 0.2 ? 'met' : 'NOT met'} warm, ${first.wall / all.length <= 0.2 ? 'met' : 'NOT met'} first pass)`);
+  const shipped = shippedLatency();
+  const sw = { wall: median(shipped.slice(1).map((x) => x.wall)), cpu: median(shipped.slice(1).map((x) => x.cpu)) };
+  const f = (x: number) => x.toFixed(3);
+  lines.push(`  guard analysis in process, as the hook runs it (esbuild bundle, fresh node), per command: first pass ${f(shipped[0].wall)} ms wall / ${f(shipped[0].cpu)} ms CPU; warm (median of ${shipped.length - 1} passes) ${f(sw.wall)} ms wall / ${f(sw.cpu)} ms CPU (target <= 0.2 ms: ${sw.wall <= 0.2 ? 'met' : 'NOT met'} warm, ${shipped[0].wall <= 0.2 ? 'met' : 'NOT met'} first pass)`);
+  lines.push(`  the same under tsx (keepNames wraps every closure; not what ships): first pass ${per(first.wall)} ms wall; warm (median of 3 passes) ${per(w.wall)} ms wall / ${per(w.cpu)} ms CPU`);
   for (const { c, a } of stopped) lines.push(`  ${a.decision.padEnd(4)} ${a.hits.filter((h) => h.action === a.decision).map((h) => h.rule).join(',')}: ${JSON.stringify(c.cmd.length > 160 ? c.cmd.slice(0, 160) + '…' : c.cmd)}`);
   const destructive = load('destructive.jsonl');
   const caught = destructive.filter((c) => judge(c).decision !== 'allow').length;

@@ -14,6 +14,7 @@ import { ScopeError } from '../install/targets';
 import { exitNow } from '../runner/isolation';
 import { runAndExit } from '../runner/main';
 import { ownValue } from '../util/own';
+import { currentFolder } from '../util/current-folder';
 import { checkpointCommand } from './commands/checkpoint';
 import { demoCommand } from './commands/demo';
 import { explainCommand } from './commands/explain';
@@ -106,6 +107,13 @@ function main(argv: string[]): void {
   const fn = ownValue(COMMANDS, cmd);
   if (!fn) {
     unknownCommand(cmd);
+    return;
+  }
+  try {
+    currentFolder();
+  } catch (e) {
+    process.stderr.write(`loom ${cmd}: ${(e as Error).message}\n`);
+    process.exitCode = 2;
     return;
   }
   const fail = (e: unknown) => {

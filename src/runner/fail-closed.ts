@@ -25,6 +25,7 @@ export interface InvocationState {
 
 export { oneLineError } from '../util/one-line-error';
 import { oneLineError } from '../util/one-line-error';
+import { CurrentFolderGone } from '../util/current-folder';
 
 const canBlock = (eventName: string | undefined): boolean => (eventName ? contractFor(eventName)?.canBlock ?? false : false);
 
@@ -61,6 +62,8 @@ function sessionOnly(p: Record<string, unknown> | undefined): Record<string, unk
 
 /** The answer to an invocation that threw: a block where the event can block, else exit 1; never a stack trace. */
 export function answerInternalError(e: unknown, state: InvocationState): RenderedAnswer {
+  // No folder to judge in is the agent's situation, not loom's bug: say it as it is.
+  if (e instanceof CurrentFolderGone) return answerUnjudgeable(e.message, state, 'load');
   return answerUnjudgeable(`internal error: ${oneLineError(e)}`, state, 'internal');
 }
 
@@ -75,7 +78,8 @@ export function answerUnjudgeable(reason: string, state: InvocationState, kind: 
     const adapter = state.adapter ?? selectAdapter(state.harness, state.payload ?? {}, eventName);
     const agg = failedAggregate(eventName, state.hooks ?? [], kind, reason);
     const problem = recordFailure(state, agg, adapter.name);
-    if (problem) agg.warnings.push(`loom: ledger: ${problem}`);
+    // The record failed for the same reason the answer gives: one line says it.
+    if (problem && problem !== reason) agg.warnings.push(`loom: ledger: ${problem}`);
     const answer = adapter.render(agg, contractFor(eventName), eventName, state.payload);
     if (blocking && answer.exitCode === 1) return { ...answer, exitCode: 2 };
     return answer;

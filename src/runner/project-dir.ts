@@ -4,6 +4,7 @@
 // leading to it, and never in the filesystem root or a kernel file system.
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
+import { currentFolder } from '../util/current-folder';
 
 const KERNEL_TREES = ['/proc', '/sys', '/dev'];
 /** Under /dev, only the shared-memory tmpfs holds ordinary folders. */
@@ -67,7 +68,7 @@ export function usableCwd(cwd: unknown): string | undefined {
 
 export function resolveProjectDir(flag: string | undefined, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string {
   // The flag first: reading process.env costs a native call per variable, and the server passes the flag on every request.
-  if (flag) return resolve(flag);
-  for (const c of [env.CLAUDE_PROJECT_DIR, env.GEMINI_PROJECT_DIR, env.CURSOR_PROJECT_DIR, env.FACTORY_PROJECT_DIR, env.CRUSH_PROJECT_DIR]) if (c) return resolve(c);
-  return usableCwd(payload.cwd) ?? process.cwd();
+  if (flag) return isAbsolute(flag) ? resolve(flag) : resolve(currentFolder(), flag);
+  for (const c of [env.CLAUDE_PROJECT_DIR, env.GEMINI_PROJECT_DIR, env.CURSOR_PROJECT_DIR, env.FACTORY_PROJECT_DIR, env.CRUSH_PROJECT_DIR]) if (c) return isAbsolute(c) ? resolve(c) : resolve(currentFolder(), c);
+  return usableCwd(payload.cwd) ?? currentFolder();
 }

@@ -8,7 +8,7 @@
 // after the rewrites of tables/build-files.ts.
 import { posix } from 'node:path';
 import type { Escape, EscapeContext } from './escapes';
-import { BUILD_REWRITES, BUILD_TOOLS, PY_BUILDERS } from './tables/build-files';
+import { BUILD_REWRITES, BUILD_TOOLS, PY_BUILDER_PROGRAMS, PY_BUILDERS } from './tables/build-files';
 
 const MAX_FILES = 16;
 const MAX_TEXT = 64 * 1024;
@@ -116,8 +116,9 @@ export function buildFileEscapes(name: string, argv: string[], ctx: EscapeContex
   const out: Escape[] = [];
   const files = ctx.filesIn;
   // Python packages: setup.py of the folder pip / build is pointed at.
-  const line = [name, ...argv.slice(1)].join(' ');
-  const py = PY_BUILDERS.find((b) => b.match.test(line));
+  const builds = files && PY_BUILDER_PROGRAMS.test(name);
+  const line = builds ? [name, ...argv.slice(1)].join(' ') : '';
+  const py = builds ? PY_BUILDERS.find((b) => b.match.test(line)) : undefined;
   if (py && files) {
     const ops = argv.slice(1).filter((a, i, all) => !a.startsWith('-') || all[i - 1] === '-e');
     const target = ops.find((o) => /^(?:\.{1,2}|\.{0,2}\/.*|~.*)$/.test(o) && !/\.(?:whl|tar\.gz|zip|txt)$/.test(o)) ?? (py.dirFrom === 'cwd' ? '.' : undefined);

@@ -782,11 +782,16 @@ function sshLaunches(ctx: LaunchCtx, out: Launch[]): void {
   else out.push({ kind: 'feed', source: 'stdin', format: 'sh', how: `ssh ${where} <stdin` });
 }
 
+/** REMOTE_EXEC by program name, split once: this runs for every simple command. */
+const REMOTE_EXEC_BY_NAME = new Map<string, { full: string; pre: string[]; subs: string[] }[]>();
+for (const [full, subs] of Object.entries(REMOTE_EXEC)) {
+  const [n, ...pre] = full.split(' ');
+  REMOTE_EXEC_BY_NAME.set(n, [...(REMOTE_EXEC_BY_NAME.get(n) ?? []), { full, pre, subs }]);
+}
+
 function remoteExecLaunches(ctx: LaunchCtx, out: Launch[]): void {
   const { argv, name } = ctx;
-  for (const [full, subs] of Object.entries(REMOTE_EXEC)) {
-    const [n, ...pre] = full.split(' ');
-    if (n !== name) continue;
+  for (const { full, pre, subs } of REMOTE_EXEC_BY_NAME.get(name) ?? []) {
     if (!pre.every((p, i) => argv[1 + i] === p)) continue;
     if (subs.length && !argv.slice(1, 6).some((a) => subs.includes(a))) continue;
     const dd = argv.indexOf('--');

@@ -255,11 +255,24 @@ function secretCandidates(a: Analyzer, cwd: string): string[] {
 
 type ProtectedKind = 'modify-loom' | 'modify-hook-settings';
 
+/** loom's own folders in a project, joined once per project: protectedKind runs for every path a command touches. */
+const loomPathsMemo = new Map<string, string[]>();
+function loomPathsIn(projectDir: string): string[] {
+  let got = loomPathsMemo.get(projectDir);
+  if (!got) {
+    if (loomPathsMemo.size > 64) loomPathsMemo.clear();
+    got = [LOOM_DIR, ...LOOM_PACKAGE_PATHS].map((p) => posix.join(projectDir, p));
+    loomPathsMemo.set(projectDir, got);
+  }
+  return got;
+}
+
 function protectedKind(abs: string, a: Analyzer): ProtectedKind | undefined {
   const { projectDir, home } = a.opts;
-  if (within(abs, posix.join(projectDir, LOOM_DIR))) return 'modify-loom';
+  const loomPaths = loomPathsIn(projectDir);
+  if (within(abs, loomPaths[0])) return 'modify-loom';
   for (const p of a.opts.protectedPaths) if (within(abs, p)) return 'modify-loom';
-  for (const p of LOOM_PACKAGE_PATHS) if (within(abs, posix.join(projectDir, p))) return 'modify-loom';
+  for (let i = 1; i < loomPaths.length; i++) if (within(abs, loomPaths[i])) return 'modify-loom';
   // Copilot's user hooks live under $COPILOT_HOME when it is set.
   if (process.env.COPILOT_HOME && within(abs, posix.join(posix.resolve(process.env.COPILOT_HOME), 'hooks'))) return 'modify-hook-settings';
   if (!within(abs, projectDir) && !within(abs, home)) return undefined;

@@ -111,11 +111,23 @@ function prefixesOf(long: string): string[] {
 /** The first secret file name (tables/secrets.ts) a find's name patterns pick, when none of them also matches ordinary files. */
 function secretNameOf(patterns: { text: string; regex: boolean }[]): string | undefined {
   for (const p of patterns) {
-    if (p.regex || patternMatchesAny(p.text, ORDINARY_SAMPLE_NAMES, false)) continue;
-    const hit = SECRET_SAMPLE_NAMES.find((n) => patternMatchesAny(p.text, [n], false));
+    if (p.regex) continue;
+    const hit = secretNameOfGlob(p.text);
     if (hit) return hit;
   }
   return undefined;
+}
+
+/** Per glob, once: find's name patterns repeat across commands (`-name '*.ts'`) and each test walks two tables. */
+const secretNameMemo = new Map<string, string | null>();
+function secretNameOfGlob(glob: string): string | undefined {
+  let hit = secretNameMemo.get(glob);
+  if (hit === undefined) {
+    if (secretNameMemo.size > 256) secretNameMemo.clear();
+    hit = patternMatchesAny(glob, ORDINARY_SAMPLE_NAMES, false) ? null : (SECRET_SAMPLE_NAMES.find((n) => patternMatchesAny(glob, [n], false)) ?? null);
+    secretNameMemo.set(glob, hit);
+  }
+  return hit ?? undefined;
 }
 
 /** Whether a find name pattern (glob) can match any of `names`. */

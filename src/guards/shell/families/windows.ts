@@ -699,6 +699,8 @@ export const windowsLaunch: Rule = (r) => {
   if (r.words.some((w) => w.dynamic) && r.argv.length < 2) return;
   const exe = /\.(?:exe|com)$/i.test(r.argv[0]);
   const name = programName(r.argv[0]);
+  // Runs for every simple command: leave before building anything when the program is no Windows shell or tool.
+  if (name !== 'cmd' && name !== 'powershell' && name !== 'pwsh' && !(NATIVE.has(name) && (exe || !POSIX_TOO.has(name)))) return;
   const args = r.argv.slice(1).map((a) => a.replace(/^\/\/(?=[a-z?])/i, '/'));
   const stdin = r.stdin?.kind === 'static' ? r.stdin.text : undefined;
   if (name === 'cmd') {

@@ -38,6 +38,8 @@ export const BUILD_TOOLS: Record<string, BuildTool> = {
 };
 
 /** Installers and builders of a Python package folder: they run its setup.py. */
+/** The programs PY_BUILDERS' lines start with: the lines are built and matched only for these. */
+export const PY_BUILDER_PROGRAMS = /^(?:pip\d*(?:\.\d+)?|uv|pipx|python\d*(?:\.\d+)?|pyproject-build|pdm)$/;
 export const PY_BUILDERS: { match: RegExp; dirFrom: 'operand' | 'cwd' }[] = [
   // pip install . / pip install -e ./pkg / pip wheel . / pip download .
   { match: /^(?:pip\d*(?:\.\d+)?|uv pip|pipx|python\d*(?:\.\d+)? -m pip) (?:install|wheel|download|i)\b/, dirFrom: 'operand' },
