@@ -545,3 +545,25 @@ describe('a working folder removed under the process (black-box findings)', () =
     expect(records(project).some((b) => JSON.stringify(b).includes('rm-recursive-root'))).toBe(true);
   });
 });
+
+describe('loom without its compiled SQLite addon (black-box findings)', () => {
+  it('readers of the database say the addon is missing in one line; report and evidence write no page of 0 records; hooks still answer and record', () => {
+    // The package as installed, minus node_modules: the compiled better-sqlite3 file cannot be found.
+    const pack = tempDir();
+    for (const d of ['bin', 'dist', 'hooks', 'config', 'handlers', 'package.json']) execaSync('cp', ['-r', join(ROOT, d), pack]);
+    const project = tempDir();
+    const hook = execaSync(process.execPath, [join(pack, 'hooks', 'run-hook.js'), 'pre-tool-guard'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, cwd: project }), reject: false });
+    expect(hook.exitCode).toBe(2);
+    // The live view reads the journal, which needs no addon: the hook's record is there.
+    const history = execaSync(process.execPath, [join(pack, 'bin', 'loom.js'), 'history', '--project-dir', project], { reject: false });
+    expect(history.stdout).toMatch(/deny\s+critical/);
+    for (const cmd of ['export', 'report', 'evidence', 'fold']) {
+      const r = execaSync(process.execPath, [join(pack, 'bin', 'loom.js'), cmd, ...(cmd === 'export' ? ['--format', 'jsonl'] : []), '--project-dir', project], { reject: false });
+      expect(r.exitCode, cmd).not.toBe(0);
+      expect(r.stderr.trim().split('\n'), cmd).toEqual([`loom ${cmd}: ${join(project, '.loom', 'compliance', 'ledger.db')}: the SQLite addon (better-sqlite3) cannot be loaded (its compiled file is missing); reinstall loom with npm ci`]);
+    }
+    expect(existsSync(join(project, '.loom', 'reports', 'compliance.html'))).toBe(false);
+    const doctor = execaSync(process.execPath, [join(pack, 'bin', 'loom.js'), 'doctor', '--project-dir', project], { reject: false });
+    expect(doctor.stdout).toContain('FAIL better-sqlite3: the SQLite addon (better-sqlite3) cannot be loaded (its compiled file is missing)');
+  });
+});

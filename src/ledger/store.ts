@@ -49,17 +49,30 @@ export function probeSqlite(): string {
   }
 }
 
+/** What keeps the SQLite addon from loading, in words, when `e` came from loading it (else undefined). */
+export function addonProblem(e: unknown): string | undefined {
+  const err = e as { code?: string; message?: string };
+  const code = err.code ?? '';
+  if (code.startsWith('SQLITE_')) return undefined;
+  // One line: addon loading errors list every path tried (paths of the machine that built the bundle).
+  const msg = (err.message ?? String(e)).split('\n')[0].trim();
+  // The `bindings` package's own words when the compiled addon is missing (`Could not find module root given file ...`) name no
+  // addon at all, and a second open after a failed load throws a TypeError from inside it (null.indexOf): inside a bundle no stack
+  // names the package, so the compiled file's absence is what tells.
+  const missing = findNativeBinding() === undefined && (e instanceof TypeError || /bindings file|Could not find module root|better_sqlite3\.node/.test(msg) || code === 'MODULE_NOT_FOUND');
+  if (missing) return 'the SQLite addon (better-sqlite3) cannot be loaded (its compiled file is missing)';
+  if (/bindings file|better_sqlite3\.node|better-sqlite3|Could not find module root/.test(msg) || code === 'ERR_DLOPEN_FAILED' || code === 'MODULE_NOT_FOUND')
+    return `the SQLite addon (better-sqlite3) cannot be loaded (${msg.replace(/ Tried:$/, '')})`;
+  return undefined;
+}
+
 export function classifySqliteError(e: unknown, file: string): LedgerError {
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';
-  // One line: addon loading errors list every path tried (paths of the machine that built the bundle).
   const msg = (err.message ?? String(e)).split('\n')[0].trim();
   if (e instanceof LedgerError) return e;
-  // The `bindings` package's own words when the compiled addon is missing (`Could not find module root given file ...`) name no addon at all.
-  // A second open after the addon failed to load throws a TypeError from inside better-sqlite3 (null.indexOf): the same cause.
-  const fromAddon = e instanceof TypeError && /better-sqlite3|bindings/.test(String((e as Error).stack ?? ''));
-  if (fromAddon || /bindings file|better_sqlite3\.node|better-sqlite3|Could not find module root/.test(msg) || code === 'ERR_DLOPEN_FAILED' || code === 'MODULE_NOT_FOUND')
-    return new LedgerError(`${file}: the SQLite addon (better-sqlite3) cannot be loaded${fromAddon || /Could not find module root/.test(msg) ? ' (its compiled file is missing)' : ` (${msg.replace(/ Tried:$/, '')})`}; reinstall loom with npm ci`, 'io');
+  const addon = addonProblem(e);
+  if (addon) return new LedgerError(`${file}: ${addon}; reinstall loom with npm ci`, 'io');
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new LedgerError(`${file}: the ledger stayed locked past ${BUSY_TIMEOUT_MS} ms`, 'locked');
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return new LedgerError(`${file}: cannot write the ledger (${code || msg})`, 'readonly');

@@ -9,7 +9,7 @@ import { verifyLedger } from '../../ledger/verify';
 import { compliancePaths } from '../../ledger/paths';
 import { inspectJournalLock } from '../../ledger/journal-lock';
 import { externalCheckpointDir } from '../../ledger/checkpoints';
-import { probeSqlite } from '../../ledger/store';
+import { addonProblem, probeSqlite } from '../../ledger/store';
 import { target, type InstallHarness, type Scope } from '../../install/targets';
 import { managedStrength } from '../../install/managed-strength';
 import { managedYieldReady } from '../../runner/managed-yield';
@@ -61,7 +61,7 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
   try {
     add('better-sqlite3', true, `loads (SQLite ${probeSqlite()})`);
   } catch (e) {
-    add('better-sqlite3', false, `does not load: ${(e as Error).message.split('\n')[0]}`, 'run npm ci in the loom folder (it compiles the addon for this Node)');
+    add('better-sqlite3', false, addonProblem(e) ?? `does not load: ${(e as Error).message.split('\n')[0]}`, 'run npm ci in the loom folder (it compiles the addon for this Node)');
   }
   try {
     const defs = loadRegistry(join(pack, 'config', 'hooks.json'));

@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { foldQuietly } from '../../ledger/fold';
 import { LedgerError } from '../../ledger/errors';
+import { classifySqliteError, probeSqlite } from '../../ledger/store';
 import { compliancePaths } from '../../ledger/paths';
 import { parseTimeBound } from '../../ledger/query';
 import { readRecords, detail } from '../../ledger/reader';
@@ -61,6 +62,12 @@ function requireLedger(project: string): void {
   // Only when nothing of a ledger is there: a journal not yet folded, or a deleted database next to its checkpoints, still gets a report (and its verdict).
   const p = compliancePaths(project);
   if (!existsSync(p.dir)) throw new LedgerError(`${p.db}: no ledger database`, 'missing');
+  // Without the SQLite addon every record is unreadable: a page of 0 records would read as a quiet week.
+  try {
+    probeSqlite();
+  } catch (e) {
+    throw classifySqliteError(e, p.db);
+  }
 }
 
 function filterFrom(v: Record<string, string>): ReportFilter {
