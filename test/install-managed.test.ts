@@ -5,7 +5,7 @@
 // refuses in one line. With managed and project settings both wired, Claude
 // Code runs every event through both: the project copy yields, so each
 // event is recorded once, and loom doctor names both files.
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, globalPrefixWithLoom, ROOT, run, tempDir } from './helpers';
@@ -131,5 +131,33 @@ describe('loom install --scope managed', () => {
     const line = doctor.stdout.split('\n').find((l) => l.includes('double hooks claude'));
     expect(line).toContain('judged and recorded twice');
     expect(line).toContain('sudo loom install --harness claude --scope managed');
+  });
+});
+
+describe('a managed file anyone but root can edit is not the organisation\'s word (black-box findings)', () => {
+  // The project copy yields by reading the managed file; a developer or an agent who can write that file could
+  // make it look as if loom ran there. Only a root-owned file in a root-owned folder, writable by no one else, counts.
+  it('group- or other-writable, or owned by another user: the project copy still judges and records, and doctor says the scope is not firm', async () => {
+    const prefix = globalPrefixWithLoom();
+    const project = devProject();
+    for (const loosen of ['chmod-file', 'chmod-dir', 'chown'] as const) {
+      const managed = tempDir('loom-managed-');
+      const env = { LOOM_MANAGED_SETTINGS_DIR: managed, npm_config_prefix: prefix };
+      expect((await loom(['install', '--harness', 'claude', '--scope', 'managed'], env, project)).code).toBe(0);
+      const file = join(managed, 'managed-settings.json');
+      if (loosen === 'chmod-file') chmodSync(file, 0o666);
+      else if (loosen === 'chmod-dir') chmodSync(managed, 0o777);
+      else if (process.getuid?.() === 0) chownSync(file, 65534, 65534);
+      else continue; // only root can give a file away; as another user the file is already not root's
+      if (!existsSync(join(project, '.claude', 'settings.json'))) expect((await loom(['install', '--harness', 'claude', '--project-dir', project], env, project)).code).toBe(0);
+      const [projectCmd] = preToolCommands(join(project, '.claude', 'settings.json'));
+      const viaProject = await asClaude(projectCmd, project, bash('rm -rf ~', project, `loose-${loosen}`), { LOOM_MANAGED_SETTINGS_DIR: managed });
+      expect(viaProject.code, loosen).toBe(2);
+      expect(viaProject.stderr, loosen).toContain('rm-recursive-home');
+      expect((await preToolRecords(project)).filter((r) => r.session_id === `loose-${loosen}`), loosen).toHaveLength(1);
+      const doctor = await loom(['doctor', '--project-dir', project], env, project);
+      expect(doctor.stdout, loosen).toMatch(/managed settings a user can change: .*(mode|owned by uid)/);
+      expect(doctor.stdout.split('\n').find((l) => l.includes('double hooks claude')), loosen).toContain('judged and recorded twice');
+    }
   });
 });

@@ -4,6 +4,7 @@
 // ones loom knows of on this machine, and says which remain.
 import { readFileSync } from 'node:fs';
 import { hooksFeaturePinned } from './codex-requirements';
+import { notAdminOnly } from './managed-path';
 import { target, type InstallHarness } from './targets';
 
 export interface Strength {
@@ -28,6 +29,8 @@ const hooksConfig = (doc: Record<string, unknown> | undefined) => {
 
 export function managedStrength(harness: InstallHarness, file: string, project: string, env: NodeJS.ProcessEnv = process.env): Strength {
   const reinstall = `run loom install --harness ${harness} --scope managed`;
+  const editable = notAdminOnly(file);
+  if (editable) return { ok: false, detail: `managed settings a user can change: ${editable}`, fix: `as root: chown root:root and chmod 644 ${file} (its folder 755), or ${reinstall} with sudo` };
   switch (harness) {
     case 'claude': {
       if (readJson(file)?.disableAllHooks === true) return { ok: false, detail: 'disableAllHooks is true in the managed file: no hook runs', fix: `remove disableAllHooks from ${file}` };

@@ -16,21 +16,25 @@
 // govern. Only the machine knows which case it is in, at run time.
 //
 // Only when in no doubt (otherwise both run, as before, and loom doctor
-// warns): the managed file parses, does not set disableAllHooks, and has,
+// warns): the managed file and its folder are root's and writable by no one
+// else, the managed file parses, does not set disableAllHooks, and has,
 // for this event and for every tool (no narrower matcher), loom's managed
 // command (MANAGED_MARK, written by `loom install --scope managed`) whose
 // runner file exists. One small file read on the hook path (no parse when
 // the file is absent, which is the common case).
 import { existsSync, readFileSync } from 'node:fs';
-import { claudeManagedSettingsFile, MANAGED_MARK } from '../install/managed-path';
+import { claudeManagedSettingsFile, MANAGED_MARK, notAdminOnly } from '../install/managed-path';
 
 export function yieldsToManaged(harness: string | undefined, event: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
   if (harness !== 'claude' || !event || env.LOOM_HOOK_SCOPE === 'managed' || !/^[A-Za-z]+$/.test(event)) return false;
-  return managedRunsLoom(claudeManagedSettingsFile(env), event);
+  const file = claudeManagedSettingsFile(env);
+  // Yield only to a file an administrator controls: the text alone is anyone's who can write it.
+  return managedRunsLoom(file, event) && notAdminOnly(file) === undefined;
 }
 
 /** For loom doctor: whether the managed file runs loom's managed command for some event (the other copies then yield). */
 export function managedYieldReady(file: string): boolean {
+  if (notAdminOnly(file) !== undefined) return false;
   try {
     const hooks = (JSON.parse(readFileSync(file, 'utf8')) as { hooks?: Record<string, unknown> }).hooks;
     return Object.keys(hooks ?? {}).some((event) => /^[A-Za-z]+$/.test(event) && managedRunsLoom(file, event));
