@@ -12,7 +12,7 @@ export async function benchFastpath(): Promise<string[]> {
   const project = benchProject();
   const runtime = mkdtempSync(join(tmpdir(), 'loom-bench-run-'));
   chmodSync(runtime, 0o700);
-  const env = { XDG_RUNTIME_DIR: runtime, LOOM_PROJECT_DIR: project, LOOM_SOCKET: '', LOOM_CONFIG: '', LOOM_FAST: '', LOOM_DAEMON: '' };
+  const env = { XDG_RUNTIME_DIR: runtime, LOOM_PROJECT_DIR: project, LOOM_SOCKET: '', LOOM_CONFIG: '', LOOM_FAST: '1', LOOM_DAEMON: '' };
   const cli = join(ROOT, 'bin', 'loom.js');
   const daemon = (action: string) => spawnSync(process.execPath, [cli, 'daemon', action, '--project-dir', project], { env: { ...process.env, ...env }, encoding: 'utf8' });
   const started = daemon('start');

@@ -26,8 +26,9 @@ export function fastPathSh(target: FastTarget, indent = ''): string {
   // Only a bare call (no flags, the pack's own registry) has the daemon's answer.
   const eligible = 'hookId' in target ? '[ $# -eq 0 ] && [ -z "${LOOM_CONFIG-}" ]' : '[ -z "${LOOM_CONFIG-}" ]';
   const lines = [
-    `# Fast path: a warm \`loom daemon\` for this project answers over its socket (docs/serve.md); LOOM_FAST=0 skips it.`,
-    `if ${eligible} && [ "\${LOOM_FAST-}" != 0 ] && command -v curl >/dev/null 2>&1; then`,
+    // Opt-in: whatever listens on the socket is trusted to answer, and any process of the user could bind it when no daemon runs.
+    `# Fast path (opt-in: LOOM_FAST=1 or LOOM_DAEMON=auto): a warm \`loom daemon\` for this project answers over its socket (docs/serve.md).`,
+    `if ${eligible} && { [ "\${LOOM_FAST-}" = 1 ] || [ "\${LOOM_DAEMON-}" = auto ]; } && command -v curl >/dev/null 2>&1; then`,
     `  loom_p=\${LOOM_PROJECT_DIR:-\${CLAUDE_PROJECT_DIR:-\${GEMINI_PROJECT_DIR:-\${CURSOR_PROJECT_DIR:-\${FACTORY_PROJECT_DIR:-\${CRUSH_PROJECT_DIR:-}}}}}}`,
     `  loom_s=\${LOOM_SOCKET-}`,
     `  if [ -z "$loom_s" ]; then`,
