@@ -4,7 +4,9 @@
 // cluster belongs to the `postgres` user and every pg binary runs through
 // runuser. The superuser has a password (scram over TCP), so the tests go
 // through real authentication.
-import { execaSync } from 'execa';
+// node:child_process rather than execa: `npm run bench -- team` loads this file under tsx as CommonJS, where execa 9
+// (ESM-only, and so are its dependencies' exports) cannot be required.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -29,8 +31,8 @@ function pgBin(name: string): string {
     for (const v of readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))) dirs.push(join('/usr/lib/postgresql', v, 'bin'));
   }
   for (const d of dirs) if (existsSync(join(d, name))) return join(d, name);
-  const which = execaSync('sh', ['-c', `command -v ${name}`], { reject: false, stripFinalNewline: false });
-  if (which.exitCode === 0 && which.stdout.trim()) return which.stdout.trim();
+  const which = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
+  if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
   throw new Error(`PostgreSQL's ${name} was not found (install Debian's postgresql package: .ci/run does it)`);
 }
 
@@ -49,7 +51,7 @@ const asRoot = userInfo().uid === 0;
 
 function runPg(bin: string, args: string[]): void {
   const cmd = asRoot ? ['runuser', '-u', 'postgres', '--', pgBin(bin), ...args] : [pgBin(bin), ...args];
-  execaSync(cmd[0], cmd.slice(1), { stdin: 'ignore', timeout: 120_000 });
+  execFileSync(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 }
 
 export interface PgServerOptions {
@@ -116,8 +118,8 @@ export async function startPgServer(opts: PgServerOptions = { fast: true }): Pro
 let ids: { uid: number; gid: number } | undefined;
 function pgIds(): { uid: number; gid: number } {
   if (!ids) {
-    const uid = Number(execaSync('id', ['-u', 'postgres']).stdout.trim());
-    const gid = Number(execaSync('id', ['-g', 'postgres']).stdout.trim());
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     ids = { uid, gid };
   }
   return ids;

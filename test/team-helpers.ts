@@ -3,8 +3,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { bulkHasher } from '../src/ledger/chain';
-import { Ledger, buildRecord } from '../src/ledger/store';
+import { Ledger } from '../src/ledger/store';
 import type { RecordDraft } from '../src/contract/types';
 import { CLI, run, tempDir, type RunResult } from './helpers';
 
@@ -48,39 +47,7 @@ export function localRows(dir: string): { seq: number; hash: string; body: strin
   }
 }
 
-/** Rewrites the local chain from `fromSeq` on (edits a record and rehashes everything after it), as a forger would. */
-export function rewriteChain(dir: string, fromSeq: number): void {
-  const db = new Database(join(dir, '.loom', 'compliance', 'ledger.db'));
-  try {
-    db.exec('DROP TRIGGER records_no_update');
-    const rows = db.prepare('SELECT seq, body FROM records WHERE seq >= ? ORDER BY seq').all(fromSeq) as { seq: number; body: string }[];
-    let prev = (db.prepare('SELECT hash FROM records WHERE seq = ?').get(fromSeq - 1) as { hash: string } | undefined)?.hash ?? '0'.repeat(64);
-    const upd = db.prepare('UPDATE records SET body = ?, hash = ? WHERE seq = ?');
-    const hasher = bulkHasher();
-    for (const r of rows) {
-      const b = JSON.parse(r.body);
-      const data = b[b.kind];
-      if (r.seq === fromSeq) data.input_summary = 'nothing to see here';
-      const built = buildRecord({ event: b.event, hook_id: b.hook_id, harness: b.harness, session_id: b.session_id, risk: b.risk, decision: b.decision, status: b.status, kind: b.kind, data, redactions: b.redactions }, r.seq, prev, b.ts, undefined, b.id, hasher);
-      upd.run(built.body, built.hash, r.seq);
-      prev = built.hash;
-    }
-  } finally {
-    db.close();
-  }
-}
-
-/** Deletes local records (the append-only trigger dropped first, as an intruder would). */
-export function deleteLocal(dir: string, seqs: number[]): void {
-  const db = new Database(join(dir, '.loom', 'compliance', 'ledger.db'));
-  try {
-    db.exec('DROP TRIGGER records_no_delete');
-    const del = db.prepare('DELETE FROM records WHERE seq = ?');
-    for (const s of seqs) del.run(s);
-  } finally {
-    db.close();
-  }
-}
+export { deleteLocal, rewriteChain } from './ledger-forgers';
 
 export async function query<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const c = new Client({ connectionString: url });

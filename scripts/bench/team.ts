@@ -15,7 +15,7 @@ import { initStore } from '../../src/team/init';
 import { shipLedger } from '../../src/team/ship';
 import { verifyTeam } from '../../src/team/verify';
 import { startPgServer } from '../../test/pg-server';
-import { deleteLocal, rewriteChain } from '../../test/team-helpers';
+import { deleteLocal, rewriteChain } from '../../test/ledger-forgers';
 import { loadavg } from 'node:os';
 import { benchProject, compare, median, ROOT, sample } from './measure';
 import { benchTeamServe } from './team-serve';
