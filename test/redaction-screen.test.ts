@@ -14,6 +14,7 @@ import { LOOKALIKES9, SECRETS9 } from './fixtures/redaction-causes9';
 import { LOOKALIKES10A, SECRETS10A } from './fixtures/redaction-causes10a';
 import { LOOKALIKES10B, SECRETS10B } from './fixtures/redaction-causes10b';
 import { LOOKALIKES15, SECRETS15 } from './fixtures/redaction-causes15';
+import { LOOKALIKES16, SECRETS16, STILL_SECRET16 } from './fixtures/redaction-causes16';
 import { corpus } from './redaction/corpus';
 import { hostileInputs } from './redaction/hostile';
 
@@ -32,6 +33,9 @@ for (const [, t] of SECRETS10B) texts.push(t);
 for (const [, t] of LOOKALIKES10B) texts.push(t);
 for (const [, t] of SECRETS15) texts.push(t);
 for (const [, t] of LOOKALIKES15) texts.push(t);
+for (const [, t] of SECRETS16) texts.push(t);
+for (const [, t] of LOOKALIKES16) texts.push(t);
+for (const [, t] of STILL_SECRET16) texts.push(t);
 for (const [, t] of hostileInputs(2048, 3)) texts.push(t);
 
 /** The text, each of its lines, each window of two and three lines, and each line's halves around a blank. */

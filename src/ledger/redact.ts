@@ -8,7 +8,7 @@ import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
-import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isPublicKey, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
 import { findKeyBodies } from './redaction/key-bodies';
@@ -43,6 +43,7 @@ import { findTemplateDefaults } from './redaction/template-defaults';
 import { findKvTables } from './redaction/kv-tables';
 import { findSpacedUrlPasswords } from './redaction/url-spaced-passwords';
 import { findBackupCodes } from './redaction/backup-codes';
+import { findDotLeaders } from './redaction/dot-leaders';
 import { findDecoderLiterals } from './redaction/decoder-literals';
 import { findSplitLiterals } from './redaction/split-literals';
 import { findCodeFallbacks } from './redaction/code-fallbacks';
@@ -608,7 +609,10 @@ export function secretSpans(text: string): Span[] {
   }
   // Published examples and values marked as examples stay, whichever detector found them.
   let kept = 0;
-  for (const sp of spans) if (!isPublishedExample(text.slice(sp.start, Math.min(sp.end, sp.start + 4096)))) spans[kept++] = sp;
+  for (const sp of spans) {
+    const found = text.slice(sp.start, Math.min(sp.end, sp.start + 4096));
+    if (!isPublishedExample(found) && !isPublicKey(found)) spans[kept++] = sp;
+  }
   spans.length = kept;
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -807,6 +811,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findKvTables(text, spans);
   findAlignedTables(text, spans);
   findBackupCodes(text, spans);
+  findDotLeaders(text, spans);
   findSplitLiterals(text, spans);
   findDecoderLiterals(text, spans, (decoded) => { const inside: Span[] = []; detect(decoded, inside); return inside.length > 0; });
   findRepeatedSecrets(text, spans);

@@ -123,22 +123,88 @@ const ERLANG_ANCHOR = /,[ \t]{0,3}(?:<<)?["']/g;
 const INSERT = /\bINSERT[ \t]+INTO[ \t]+[\w."`\[\]]{1,128}[ \t\r\n]{0,8}\(([^()]{1,2000})\)[ \t\r\n]{0,8}VALUES[ \t\r\n]{0,8}\(/gi;
 const SQL_VALUE = /[ \t\r\n]{0,8}(?:'((?:[^'\\]|''|\\.){0,1024})'|[^,()'\n]{1,200}(?:\([^()\n]{0,100}\))?)[ \t\r\n]{0,8}(?:,|\))/y;
 
+// A dump's INSERT INTO t VALUES (…),(…) names no columns: CREATE TABLE t (…) earlier in the text does.
+const INSERT_BARE = /\bINSERT[ \t]+INTO[ \t]+([\w."`\[\]]{1,128})[ \t\r\n]{0,8}VALUES[ \t\r\n]{0,8}\(/gi;
+const CREATE_TABLE = /\bCREATE[ \t]+TABLE[ \t]+(?:IF[ \t]+NOT[ \t]+EXISTS[ \t]+)?([\w."`\[\]]{1,128})[ \t\r\n]{0,8}\(/gi;
+const NOT_A_COLUMN = /^(?:PRIMARY|KEY|UNIQUE|CONSTRAINT|INDEX|FOREIGN|CHECK|FULLTEXT|SPATIAL|EXCLUDE|LIKE|PERIOD)$/i;
+/** Rows of one INSERT read, at most: a dump's extended insert of a whole table is one statement. */
+const MAX_TUPLES = 10_000;
+
+const tableKey = (name: string): string => name.replace(/["`[\]]/g, '').split('.').pop()!.toLowerCase();
+const unquote = (c: string): string => c.trim().replace(/^["`[]|["`\]]$/g, '');
+
+/** The column names of each CREATE TABLE in the text, by table (top-level items of its parentheses; constraints skipped). */
+function createdTables(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  CREATE_TABLE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(CREATE_TABLE, text)) && out.size < 256) {
+    const cols: string[] = [];
+    let depth = 0;
+    let item = '';
+    let i = m.index + m[0].length;
+    const end = Math.min(text.length, i + 16384);
+    for (; i < end; i++) {
+      const c = text[i];
+      if (c === '(') depth++;
+      else if (c === ')' && depth-- === 0) break;
+      if (depth === 0 && (c === ',' || text[i + 1] === ')')) {
+        if (c !== ',') item += c;
+        const first = /^[ \t\r\n]*([`"[]?[A-Za-z_][\w$]{0,127}[`"\]]?)/.exec(item)?.[1];
+        if (first && !NOT_A_COLUMN.test(unquote(first))) cols.push(unquote(first));
+        item = '';
+      } else if (depth === 0) item += c;
+    }
+    work.reads += i - m.index;
+    out.set(tableKey(m[1]), cols);
+  }
+  return out;
+}
+
+/** Reads the rows of an INSERT from `at` (just past VALUES' first parenthesis) and marks each value whose column names a secret. */
+function insertedRows(text: string, at: number, cols: string[], spans: Span[]): void {
+  for (let row = 0; row < MAX_TUPLES; row++) {
+    let closed = false;
+    for (const col of cols) {
+      SQL_VALUE.lastIndex = at;
+      const v = SQL_VALUE.exec(text);
+      if (!v) return;
+      work.reads += v[0].length;
+      if (v[1] !== undefined && isSensitiveAssignment(col, v[1])) push(spans, at + v[0].indexOf("'") + 1, v[1], 'sql-insert');
+      at += v[0].length;
+      if (v[0].endsWith(')')) {
+        closed = true;
+        break;
+      }
+    }
+    // The next row: `,(` (blanks and a line end allowed between).
+    if (!closed) return;
+    let j = at;
+    while (j < text.length && j - at < 8 && (text[j] === ' ' || text[j] === '\t' || text[j] === '\r' || text[j] === '\n')) j++;
+    if (text[j] !== ',') return;
+    j++;
+    while (j < text.length && j - at < 16 && (text[j] === ' ' || text[j] === '\t' || text[j] === '\r' || text[j] === '\n')) j++;
+    if (text[j] !== '(') return;
+    at = j + 1;
+  }
+}
+
 function insertedSecrets(text: string, spans: Span[]): void {
   INSERT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = scan(INSERT, text))) {
-    const cols = m[1].split(',').map((c) => c.trim().replace(/^["`[]|["`\]]$/g, ''));
+    const cols = m[1].split(',').map(unquote);
     if (!cols.some((c) => isSensitiveName(c))) continue;
-    let at = m.index + m[0].length;
-    for (const col of cols) {
-      SQL_VALUE.lastIndex = at;
-      const v = SQL_VALUE.exec(text);
-      if (!v) break;
-      work.reads += v[0].length;
-      if (v[1] !== undefined && isSensitiveAssignment(col, v[1])) push(spans, at + v[0].indexOf("'") + 1, v[1], 'sql-insert');
-      at += v[0].length;
-      if (v[0].endsWith(')')) break;
-    }
+    insertedRows(text, m.index + m[0].length, cols, spans);
+  }
+  if (!/CREATE[ \t]+TABLE/i.test(text)) return;
+  let tables: Map<string, string[]> | undefined;
+  INSERT_BARE.lastIndex = 0;
+  while ((m = scan(INSERT_BARE, text))) {
+    tables ??= createdTables(text);
+    const cols = tables.get(tableKey(m[1]));
+    if (!cols || !cols.some((c) => isSensitiveName(c))) continue;
+    insertedRows(text, m.index + m[0].length, cols, spans);
   }
 }
 
@@ -512,6 +578,17 @@ function chapSecrets(text: string, spans: Span[]): void {
 const DATA_LINE = /^([ \t]*)(?:data|stringData|Data):[ \t]*$/gm;
 const ENTRY = /^([ \t]+)([\w.-]{1,253}):[ \t]{0,8}(.{0,8192})$/;
 
+/**
+ * A Secret's entry that holds nothing secret: the namespace a service-account token Secret names, and certificates
+ * (`ca.crt`, `tls.crt`: base64 of PEM CERTIFICATE blocks and nothing else; a bundle with a key in it stays secret).
+ */
+function publicSecretEntry(key: string, value: string): boolean {
+  if (key === 'namespace') return true;
+  if (!/^[A-Za-z0-9+/]{40,}={0,2}$/.test(value) || value.length % 4 !== 0) return false;
+  const pem = Buffer.from(value, 'base64').toString('latin1');
+  return /^\s*-----BEGIN CERTIFICATE-----/.test(pem) && !/PRIVATE KEY|BEGIN (?!CERTIFICATE)/.test(pem);
+}
+
 function kubernetesSecretData(text: string, spans: Span[]): void {
   DATA_LINE.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -548,7 +625,7 @@ function kubernetesSecretData(text: string, spans: Span[]): void {
         if (/^[>|][+-]?$/.test(v)) block = lead;
         else if (v && !/^\d+ bytes$/.test(v)) {
           const q = /^(["']).+\1$/.test(v) ? 1 : 0;
-          push(spans, ls + l.lastIndexOf(v) + q, q ? v.slice(1, -1) : v, 'k8s-secret');
+          if (!publicSecretEntry(e[2], q ? v.slice(1, -1) : v)) push(spans, ls + l.lastIndexOf(v) + q, q ? v.slice(1, -1) : v, 'k8s-secret');
         }
       }
       ls = le + 1;

@@ -99,6 +99,17 @@ export function isPublishedExample(found: string): boolean {
   return false;
 }
 
+/**
+ * Keys that vendors issue to be published (in web pages and apps): whatever name a table or a config gives them,
+ * they are no secret. Stripe's publishable keys (the secret and restricted ones are sk_ and rk_), Mapbox's public
+ * tokens (the secret ones are sk.).
+ */
+const PUBLIC_KEY_SHAPES = [/^pk_(?:live|test)_[A-Za-z0-9]{16,255}$/, /^pk\.eyJ[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{10,200}$/];
+
+export function isPublicKey(found: string): boolean {
+  return PUBLIC_KEY_SHAPES.some((re) => re.test(found));
+}
+
 /** Exact values that stand for a secret without being one (.env.example, docs). */
 export const PLACEHOLDER_VALUES = [
   'password', 'passwd', 'pass', 'secret', 'token', 'changeme', 'change_me', 'changeit', 'example', 'sample', 'dummy', 'test', 'testing', 'todo', 'tbd', 'fixme',

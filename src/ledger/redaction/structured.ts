@@ -580,8 +580,9 @@ function findColumnTables(text: string, spans: Span[]): void {
 }
 
 // Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}),
-// .NET appSettings (<add key="X" value="..." />), tags ({"Key": "X", "Value": "..."}).
-const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+// .NET appSettings (<add key="X" value="..." />), tags ({"Key": "X", "Value": "..."}), and the same in a plan's diff
+// (terraform's `+ set { + name = "adminPassword"  + value = "…" }`: a change marker + ~ - before each line).
+const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t+~-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
 
 let cookieText = '';
 let cookieMemo = false;
