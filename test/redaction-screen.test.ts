@@ -7,7 +7,7 @@
 // comes out as the detectors make it.
 import { describe, expect, it } from 'vitest';
 import { redact as fullRedact, secretSpans } from '../src/ledger/redact';
-import { mayHoldSecret, SCREEN_MAX } from '../src/ledger/redaction/screen';
+import { mayHoldSecret, mayHoldSecretValue, SCREEN_MAX } from '../src/ledger/redaction/screen';
 import { LOOKALIKES, SECRETS } from './fixtures/redaction-causes';
 import { LOOKALIKES10 } from './fixtures/redaction-causes10';
 import { LOOKALIKES9, SECRETS9 } from './fixtures/redaction-causes9';
@@ -75,7 +75,8 @@ describe('redaction screen', () => {
     for (const t of texts) {
       for (const p of pieces(t)) {
         checked++;
-        if (mayHoldSecret(p)) continue;
+        // The value screen passes a superset of what the strict one passes: checking it checks both.
+        if (mayHoldSecretValue(p)) continue;
         passed++;
         const spans = secretSpans(p);
         if (spans.length > 0) leaks.push(`${JSON.stringify(p.slice(0, 160))} -> ${spans.map((s) => `${s.rule}:${JSON.stringify(p.slice(s.start, s.end))}`).join(', ')}`);
@@ -96,11 +97,32 @@ describe('redaction screen', () => {
       let s = '';
       const n = 1 + Math.floor(r() * 8);
       for (let k = 0; k < n; k++) s += (k ? seps[Math.floor(r() * seps.length)] : '') + words[Math.floor(r() * words.length)];
-      if (mayHoldSecret(s)) continue;
+      if (mayHoldSecretValue(s)) continue;
       const spans = secretSpans(s);
       if (spans.length > 0) leaks.push(`${JSON.stringify(s)} -> ${spans.map((x) => `${x.rule}:${JSON.stringify(s.slice(x.start, x.end))}`).join(', ')}`);
     }
     expect(leaks, leaks.slice(0, 20).join('\n')).toEqual([]);
+  });
+
+  it('lets no single plain word of the test strings through as a value that holds a secret span', () => {
+    const words = new Set<string>();
+    for (const t of texts) for (const w of t.split(/[^A-Za-z0-9._/-]+/)) if (w.length > 0 && w.length <= 256) words.add(w);
+    const leaks: string[] = [];
+    let passed = 0;
+    for (const w of words) {
+      if (mayHoldSecretValue(w)) continue;
+      passed++;
+      const spans = secretSpans(w);
+      if (spans.length > 0) leaks.push(`${JSON.stringify(w)} -> ${spans.map((x) => x.rule).join(', ')}`);
+    }
+    expect(leaks, leaks.slice(0, 20).join('\n')).toEqual([]);
+    expect(passed).toBeGreaterThan(1000);
+  });
+
+  it('judges a key by its sensitive words, and a plain value without them; token prefixes count in both', () => {
+    for (const s of ['password', 'db_password', 'api_token']) expect(mayHoldSecret(s), s).toBe(true);
+    for (const s of ['master', 'feature/login', 'src/auth/token.ts', 'secrets-manager']) expect(mayHoldSecretValue(s), s).toBe(false);
+    for (const s of ['ghp_Zq8Lm2Zx5Tv9Rn3Wp7Yb1Hc4Ds6Fg0Jk2La5', 'AKIAQX7LM2ZP9TV4RN8W', 'password=hunter2', 'master key: Qx7Lm2Zp9']) expect(mayHoldSecretValue(s), s).toBe(true);
   });
 
   it('passes what a plain PreToolUse record holds', () => {
@@ -116,7 +138,8 @@ describe('redaction gate', () => {
     vi.resetModules();
     const gate = await import('../src/ledger/redact-gate');
     // The shape the runner records for a PreToolUse (record.ts): the tool call, its actor, the guard's answer.
-    const plain = { data: { actor: { email: 'dev@example.org', host: 'laptop', user: 'root' }, guard_decision: 'allow', hook: { attempts: 1, duration_ms: 7, status: 'ok' }, input_summary: 'npm test && git status --short', paths: [], rules: [], tool: 'Bash', tool_kind: 'shell', tool_use_id: null, cwd: '/home/dev/project' }, session: '3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c' };
+    // On a branch whose name holds a sensitive word (master, feature/login), in a file named for one: still plain.
+    const plain = { data: { actor: { email: 'dev@example.org', host: 'laptop', user: 'root' }, git_branch: 'master', other_branch: 'feature/login-token', file: 'src/auth/password-reset.ts', guard_decision: 'allow', hook: { attempts: 1, duration_ms: 7, status: 'ok' }, input_summary: 'npm test && git status --short', paths: [], rules: [], tool: 'Bash', tool_kind: 'shell', tool_use_id: null, cwd: '/home/dev/project' }, session: '3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c' };
     expect(gate.redact(plain)).toEqual({ value: plain, count: 0 });
     expect(gate.redactText('git log --oneline -5')).toBe('git log --oneline -5');
     expect(gate.detectorsLoaded()).toBe(false);

@@ -6,7 +6,7 @@
 // test/redaction-screen.test.ts checks that a screened-out string has no
 // secret span on every string of the redaction tests.
 import type * as Detectors from './redact';
-import { mayHoldSecret } from './redaction/screen';
+import { mayHoldSecret, mayHoldSecretValue } from './redaction/screen';
 
 export type { RedactionResult } from './redact';
 
@@ -20,7 +20,8 @@ const MIN_TOKEN_KEY = 16;
 
 /** Does any string in the value (keys included) need the detectors? */
 function needsDetectors(v: unknown, depth: number): boolean {
-  if (typeof v === 'string') return mayHoldSecret(v);
+  // Keys are screened strictly below; a string here is a value or a list item, read by the detectors on its own.
+  if (typeof v === 'string') return mayHoldSecretValue(v);
   if (v === null || typeof v !== 'object') return false;
   if (depth > MAX_DEPTH) return true;
   if (Array.isArray(v)) return v.some((x) => needsDetectors(x, depth + 1));

@@ -27,6 +27,9 @@ function pairTable(list: readonly string[], lower: boolean): { first: Uint8Array
 
 const WORDS = pairTable(SCREEN.words, true);
 const HINTS = pairTable(SCREEN.hints, false);
+// In a plain word, a hint that is a word of five letters or more (Bearer, token, ecret) is no prefix a value follows
+// without a blank; a token it introduces is a key-like run, which the run check sees.
+const PLAIN_HINTS = pairTable(SCREEN.hints.filter((h) => !/^[A-Za-z]{5,}$/.test(h)), false);
 const PROGRAMS = new Map(Object.entries(SCREEN.programs));
 
 /** Characters of a key-like run ([A-Za-z0-9+/=_.~-]): 1 other, 2 digit, 3 upper case, 4 lower case. */
@@ -62,8 +65,21 @@ function matchesAt(s: string, i: number, table: { first: Uint8Array; byPair: Map
   return false;
 }
 
-/** False only when no detector can find a secret in `s`. */
-export function mayHoldSecret(s: string): boolean {
+/** A value of one plain word or path: letters, digits and . _ / - only (a branch, a file, a tool name, an id). */
+const PLAIN_WORD = /^[A-Za-z0-9._/-]{0,256}$/;
+
+/**
+ * As mayHoldSecret, for a string that is a value (not a key): a value of one plain word is not judged by the
+ * sensitive words it contains (`master`, `feature/login`, `src/auth/token.ts`), for with no separator nothing can
+ * follow such a word as its value; token prefixes and key-like runs still count. A key is always judged by its words:
+ * the value under `password` is what the detectors then read.
+ */
+export function mayHoldSecretValue(s: string): boolean {
+  return mayHoldSecret(s, !PLAIN_WORD.test(s));
+}
+
+/** False only when no detector can find a secret in `s` (`words` false: a plain word, judged without its sensitive words). */
+export function mayHoldSecret(s: string, words = true): boolean {
   const n = s.length;
   if (n > SCREEN_MAX) return true;
   let colons = 0;
@@ -99,7 +115,7 @@ export function mayHoldSecret(s: string): boolean {
     // '…' + '…': the normalized view joins concatenated strings.
     if (c === 43 && i > 0 && i + 1 < n && (quoteNear(s, i, -1) || quoteNear(s, i, 1))) return true;
     if (i + 1 < n) {
-      if (matchesAt(s, i, WORDS, true) || matchesAt(s, i, HINTS, false)) return true;
+      if (words ? matchesAt(s, i, WORDS, true) || matchesAt(s, i, HINTS, false) : matchesAt(s, i, PLAIN_HINTS, false)) return true;
       if (c === 58 && s.charCodeAt(i + 1) === 47 && s.charCodeAt(i + 2) === 47) return true; // ://
     }
     // A program whose secret options need no sensitive word (mysql -p…, curl -u …).
