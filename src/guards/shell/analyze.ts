@@ -153,18 +153,8 @@ const DANGEROUS_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'dd', 'mkfs', 'mke2fs
 const GLOB_CANDIDATES = [...new Set([...DANGEROUS_NAMES, ...DISK_ERASERS, ...['ext2', 'ext3', 'ext4', 'xfs', 'btrfs', 'vfat', 'fat', 'ntfs', 'exfat', 'f2fs', 'msdos'].map((f) => `mkfs.${f}`), 'dcfldd', 'dc3dd', 'blkdiscard', 'srm', 'wipe'])];
 const QUOTE_ONLY = /^unterminated ["']$/;
 
-const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~$…()<>-]+$/;
-
-export function quoteArgv(argv: string[]): string {
-  let out = '';
-  for (const raw of argv) {
-    work.units += raw.length + 1;
-    // \u0000 marks what the lexer could not know statically (substitutions); most words have none.
-    const a = raw.includes('\u0000') ? raw.replace(/\u0000procsub:(.)\(/g, '$1(…)').replace(/\u0000/g, '$…') : raw;
-    out += (out ? ' ' : '') + (PLAIN_WORD.test(a) ? a : JSON.stringify(a));
-  }
-  return out;
-}
+export { quoteArgv } from './quote-argv';
+import { quoteArgv } from './quote-argv';
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
 
@@ -241,6 +231,8 @@ function cdCannotFail(node: Node, home: string): boolean {
 
 /** Where a variable's case attribute (declare -l / -u) is kept among the variables: no name holds this character. */
 const CASE_ATTR = '\u0002case:';
+/** `declare -n R=NAME` before NAME is set: R follows NAME's later assignments (bash resolves a nameref when it is used). */
+const NAMEREF_OF = '\u0002nameref:';
 
 /** A value as a variable with a case attribute stores it. */
 function casedValue(env: Env, name: string, text: string): string {
@@ -257,6 +249,8 @@ function setVar(env: Env, name: string, value: Word): void {
     env.vars.set(name, casedValue(env, name, value.text));
     if (value.array) env.vars.set(`${name}[@]`, value.array.join(SPLIT));
   }
+  const refs = env.vars.get(NAMEREF_OF + name);
+  if (refs) for (const ref of refs.split(',')) if (ref !== name) setVar(env, ref, value);
 }
 
 /** Builtins whose arguments become environment variables (a substitution's output loaded, not shown). */
@@ -1101,6 +1095,7 @@ export class Analyzer {
             const target = /^[A-Za-z_]\w*$/.test(m[2]) ? (env.vars.get(m[2]) ?? ({ HOME: this.opts.home, PWD: env.cwd, TMPDIR: this.opts.tmp } as Record<string, string | undefined>)[m[2]]) : undefined;
             if (target === undefined) env.vars.delete(m[1]);
             else env.vars.set(m[1], target);
+            if (/^[A-Za-z_]\w*$/.test(m[2]) && m[2] !== m[1]) env.vars.set(NAMEREF_OF + m[2], [...(env.vars.get(NAMEREF_OF + m[2])?.split(',') ?? []), m[1]].slice(-8).join(','));
           } else env.vars.set(m[1], casedValue(env, m[1], m[2]));
         }
         return;
@@ -1117,6 +1112,18 @@ export class Analyzer {
         }
         const raw = argv.some((a) => /^-[a-zA-Z]*r/.test(a));
         const line = stdin.kind === 'static' ? stdin.text.split('\n')[0] : undefined;
+        // `read -a NAME <<< "text"`: every field of the first line, as an array.
+        const aAt = argv.findIndex((a) => /^-[a-zA-Z]*a$/.test(a));
+        const arrayName = aAt > 0 ? argv[aAt + 1] : undefined;
+        if (arrayName !== undefined && /^[A-Za-z_]\w*$/.test(arrayName) && !argv.some((a) => /^-[a-zA-Z]*d/.test(a))) {
+          if (line === undefined) env.vars.delete(arrayName);
+          else {
+            const ifs = prefix.find((a) => a.name === 'IFS')?.value.text ?? env.vars.get('IFS') ?? ' \t\n';
+            const fields = readFields(raw ? line : line.replace(/\\(.)/g, '$1'), ifs, MAX_LOOP_VALUES).filter((f, i, all) => f !== '' || i < all.length - 1);
+            setVar(env, arrayName, { ...lit(fields[0] ?? ''), array: fields });
+          }
+          return;
+        }
         if (line === undefined || names.length === 0 || argv.some((a) => /^-[a-zA-Z]*[ad]/.test(a))) {
           for (const a of names.length ? names : ['REPLY']) env.vars.delete(a);
           return;
@@ -1129,9 +1136,29 @@ export class Analyzer {
         return;
       }
       case 'mapfile':
-      case 'readarray':
-        for (const a of argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(a)) env.vars.delete(a);
+      case 'readarray': {
+        // `mapfile -t NAME <<EOF`: one element per line of a known stdin (-t drops each line's end); the default name is MAPFILE.
+        let name = 'MAPFILE';
+        let simple = true;
+        for (let k = 1; k < argv.length; k++) {
+          if (/^-[^-]*[dnOsuCc]$/.test(argv[k])) {
+            simple = false;
+            k++;
+          } else if (argv[k] === '-t') continue;
+          else if (/^[A-Za-z_]\w*$/.test(argv[k])) name = argv[k];
+          else simple = false;
+        }
+        if (!simple || stdin.kind !== 'static') {
+          env.vars.delete(name);
+          return;
+        }
+        const strip = argv.includes('-t');
+        const lines = stdin.text.split('\n');
+        if (lines[lines.length - 1] === '') lines.pop();
+        const items = lines.slice(0, MAX_LOOP_VALUES).map((l) => (strip ? l : l + '\n'));
+        setVar(env, name, { ...lit(items[0] ?? ''), array: items });
         return;
+      }
       case 'alias':
         for (const w of words.slice(1)) {
           const m = /^([^=\s]+)=(.*)$/s.exec(w.text);
@@ -1641,7 +1668,9 @@ export class Analyzer {
             for (const input of rest.slice(1).filter((x) => !/^:::/.test(x)).slice(0, MAX_LOOP_VALUES)) this.analyzeSource(input, depth + 1, `${via} > parallel`, dir, new Map());
             return undefined;
           }
-          const inputs = sep >= 0 ? rest.slice(sep + 1).filter((x) => x !== ':::') : [];
+          // Without `:::` the inputs are stdin's lines: known when stdin is, else a value only known at run time.
+          const stdinLines = io.stdin.kind === 'static' ? io.stdin.text.split('\n').filter(Boolean).map((l) => quoteArgv([l])) : io.stdin.kind === 'none' ? ['{}'] : ['"$LOOM_RUNTIME_INPUT"'];
+          const inputs = sep >= 0 ? rest.slice(sep + 1).filter((x) => x !== ':::') : stdinLines;
           rest = sep >= 0 ? rest.slice(0, sep) : rest;
           const script = rest.join(' ');
           for (const input of inputs.length ? inputs.slice(0, MAX_LOOP_VALUES) : ['{}']) {
@@ -1845,7 +1874,13 @@ export class Analyzer {
       else if (lister && lsOps.filter((x) => x !== '--').every((x) => x === '.' || x === ':/' || x === './')) this.hit('rm-recursive-project-root', 'deny', r.segment, 'deletes every tracked file of the project (git ls-files | xargs rm)');
       else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, 'xargs feeds paths from its input to rm -r');
     }
-    const c2: SimpleCommand = { ...r.cmd, words: inner, assignments: [], redirects: [] };
+    // Items only known at run time: they stand where they go (the replace string, else after the command), as
+    // values loom cannot read: `git ls-files -m | xargs git checkout --` discards whatever files arrive.
+    const unknown: Word = { text: '\u0000', dynamic: true, quoted: false, glob: false };
+    const fed = token !== undefined ? inner.map((w) => (w.text.includes(token) ? { ...w, text: w.text.split(token).join('\u0000'), dynamic: true } : w)) : [...inner, unknown];
+    // A shell script the items go into (`-I{} sh -c 'head {}'`) was judged above: only an item that starts it is a command.
+    const asIs = input.kind === 'none' || cAt > 0 || (inner[0] && ['rm', 'unlink', 'shred', 'kill', 'pkill'].includes(posix.basename(inner[0].text)));
+    const c2: SimpleCommand = { ...r.cmd, words: asIs ? inner : fed, assignments: [], redirects: [] };
     this.analyzeCommand(c2, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });
     return undefined;
   }

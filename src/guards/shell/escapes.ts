@@ -884,7 +884,8 @@ function optionCommands(name: string, argv: string[]): Escape[] {
 }
 
 /** GNU sed's `e` command and the `e` flag of `s///`: what they name runs in a shell. */
-function sedEscapes(argv: string[]): Escape[] {
+/** The script lines of a sed command line (-e, --expression=, or the first operand). */
+function sedScripts(argv: string[]): string[] {
   const scripts: string[] = [];
   let given = false;
   for (let k = 1; k < argv.length; k++) {
@@ -901,10 +902,21 @@ function sedEscapes(argv: string[]): Escape[] {
       break;
     }
   }
+  return scripts.filter((x) => x.length <= 8192).flatMap((x) => x.split(/\n|;/).map((l) => l.trim()));
+}
+
+/** GNU sed runs its input as commands: a bare `e` runs the pattern space, `s/…/…/e` runs the line it made. */
+export function sedRunsInput(argv: string[]): boolean {
+  return sedScripts(argv).some((t) => /^(?:\d+|\$|\/[^/]*\/)?,?(?:\d+|\$|\/[^/]*\/)?\s*e$/.test(t) || SED_E_FLAG.test(t));
+}
+const SED_E_FLAG = /^(?:\d+|\$|\/[^/]*\/)?\s*s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1[gpIiMm0-9]*e[gpIiMm0-9e]*$/;
+
+function sedEscapes(argv: string[], stdin?: string): Escape[] {
   const out: Escape[] = [];
-  for (const script of scripts) {
-    if (script.length > 8192) continue;
-    for (const line of script.split(/\n|;/)) {
+  // Input known now: its lines are the commands sed runs.
+  if (stdin !== undefined && sedRunsInput(argv)) out.push({ lang: 'sh', code: stdin, how: 'sed e (its input lines run)' });
+  {
+    for (const line of sedScripts(argv)) {
       const t = line.trim();
       // [address]e COMMAND
       const e = /^(?:\d+|\$|\/[^/]*\/)?,?(?:\d+|\$|\/[^/]*\/)?\s*e\s+(.+)$/.exec(t);
@@ -990,7 +1002,7 @@ export function programEscapes(name: string, argv: string[], ctx: EscapeContext)
   out.push(...fileRecipes(name, argv, ctx));
   out.push(...notebookEscapes(name, argv, ctx));
   out.push(...buildFileEscapes(name, argv, ctx));
-  if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv));
+  if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv, ctx.stdin));
   if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv, ctx));
   else if (name === 'emacs' || name === 'emacsclient' || name === 'emacs-nox') out.push(...emacsFileEscapes(name, argv, ctx));
   else if (PAGERS.includes(name)) out.push(...pagerEscapes(name, argv));

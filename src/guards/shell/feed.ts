@@ -67,6 +67,8 @@ function echoOut(args: string[]): string {
 
 /** printf FORMAT ARGS...: the format is reused until the arguments run out, as bash does. */
 export function printfOut(args: string[]): string | undefined {
+  // `printf -- FORMAT ...`: -- ends the options, the format follows.
+  if (args[0] === '--') args = args.slice(1);
   const fmt = args[0];
   if (fmt === undefined) return undefined;
   if (fmt === '-v') return '';
@@ -222,6 +224,8 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
   }
   if (name === 'mktemp' && !dynamicArgs) return { kind: 'static', text: mktempOutput(argv.slice(1)) };
   if (name === 'git' && o.toplevel && argv.includes('rev-parse') && argv.includes('--show-toplevel') && !dynamicArgs && (o.cwd === undefined || o.cwd === o.toplevel || o.cwd.startsWith(o.toplevel + '/'))) return { kind: 'static', text: o.toplevel + '\n' };
+  // --git-dir: `.git` at the top of the tree, the absolute path below it.
+  if (name === 'git' && o.toplevel && argv.includes('rev-parse') && argv.includes('--git-dir') && argv.length === 3 && !dynamicArgs && (o.cwd === undefined || o.cwd === o.toplevel || o.cwd.startsWith(o.toplevel + '/'))) return { kind: 'static', text: (o.cwd === undefined || o.cwd === o.toplevel ? '.git' : o.toplevel + '/.git') + '\n' };
   if (name === 'echo' || name === 'printf') {
     if (dynamicArgs) {
       // Known but for its run-time parts: a shell fed it still sees the static commands.

@@ -12,6 +12,7 @@ import { resolveTarget } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { own } from './args';
 import { interpreterOf, isDownloader, isRunner, isShell, SHELL_OPTIONS_WITH_ARG } from '../tables/programs';
+import { sedRunsInput } from '../escapes';
 
 /** Wrappers skipped to find the program a pipeline stage really runs. */
 const STAGE_WRAPPERS = new Set(['sudo', 'doas', 'env', 'command', 'exec', 'nice', 'time', 'nohup', 'stdbuf', 'ionice', 'timeout', 'builtin', 'su', 'runuser', 'busybox', 'toybox', 'unbuffer', 'setsid', 'chrt', 'taskset']);
@@ -114,7 +115,7 @@ function isNetworkRead(name: string, argv: string[]): boolean {
 }
 
 const pipeToInterpreter: Rule = (r) => {
-  if (r.cmd.stage === 0) return;
+  if (r.cmd.stage === 0 && r.name !== 'sed' && r.name !== 'gsed') return;
   let { name, args, start } = innerName(r.words);
   // xargs / parallel hand the download to a runner: `| xargs -0 -I% bash -c %`, `| xargs sh -c`.
   if (name === 'xargs' || name === 'parallel') {
@@ -129,7 +130,14 @@ const pipeToInterpreter: Rule = (r) => {
     if (dl) downloadRuns(r.analyzer, r.segment, dl, `${name} ${inner.name}`);
     return;
   }
-  if (!isRunner(name)) return;
+  // GNU sed's `e` runs its input lines as commands (a known input is judged as a script by the escapes).
+  if ((name === 'sed' || name === 'gsed') && sedRunsInput([name, ...args])) {
+    const dl = r.cmd.stage > 0 ? upstreamDownload(r) : undefined;
+    if (dl) downloadRuns(r.analyzer, r.segment, dl, `${name} e`);
+    else if (r.stdin?.kind !== 'static') r.analyzer.hit('dynamic-command', 'ask', r.segment, `${name} e runs its input lines, only known at run time, as commands`);
+    return;
+  }
+  if (r.cmd.stage === 0 || !isRunner(name)) return;
   const dl = upstreamDownload(r);
   if (dl && programFromStdin(name, args, r.words.slice(start))) downloadRuns(r.analyzer, r.segment, dl, name);
 };

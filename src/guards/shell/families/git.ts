@@ -10,6 +10,7 @@ import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, everydayGitCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS, keyMatches } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
+import { quoteArgv } from '../quote-argv';
 
 export function isProtectedBranch(r: Pick<RuleContext, 'opts'>, branch: string): boolean {
   const b = branch.replace(/^refs\/heads\//, '').replace(/^refs\/remotes\/[^/]+\//, '');
@@ -25,14 +26,26 @@ export interface GitCall {
   opts: ParsedOptions;
   has: (...names: string[]) => boolean;
   value: (name: string) => string | undefined;
+  /** Config given on the command (`-c key=value`), by gitConfigKey; the last value of a key wins, as in git. */
+  config: Map<string, string>;
 }
 
 /** Reads `git [global options] <sub> [options] [operands]`. */
 export function parseGit(argv: string[], cwd: string): GitCall | undefined {
   let k = 1;
   let dir = cwd;
-  while (k < argv.length && argv[k].startsWith('-')) {
+  const config = new Map<string, string>();
+  for (;;) {
+    // A word only known at run time where global options go (`git $GIT_OPTS reset --hard`), before a known subcommand:
+    // options or nothing at all (an unset variable), so the subcommand after it is what runs.
+    if (k + 1 < argv.length && /[\u0000$]/.test(argv[k]) && !own(GIT_OPTIONS, argv[k]) && own(GIT_OPTIONS, argv[k + 1])) {
+      k++;
+      continue;
+    }
+    if (!(k < argv.length && argv[k].startsWith('-'))) break;
     const a = argv[k];
+    const kv = a === '-c' ? argv[k + 1] : a.startsWith('-c') && a.length > 2 ? a.slice(2) : undefined;
+    if (kv !== undefined) config.set(gitConfigKey(kv.includes('=') ? kv.slice(0, kv.indexOf('=')) : kv), kv.includes('=') ? kv.slice(kv.indexOf('=') + 1) : 'true');
     if (GIT_GLOBAL_WITH_ARG.includes(a)) {
       if (a === '-C' && argv[k + 1]) dir = posix.resolve(dir, argv[k + 1]);
       k += 2;
@@ -47,7 +60,7 @@ export function parseGit(argv: string[], cwd: string): GitCall | undefined {
   const opts = parseOptions(argv, k + 1, spec ? { long: gitOptionNames(sub), longWithArg: spec.longWithArg, shortWithArg: spec.shortWithArg } : { long: [] });
   const has = (...names: string[]) => names.some((n) => (n.startsWith('--') ? opts.long.has(n) : opts.short.has(n.slice(1))));
   const value = (name: string) => (name.startsWith('--') ? opts.long.get(name) : opts.short.get(name.slice(1)));
-  return { sub, at: k, cwd: dir, opts, has, value };
+  return { sub, at: k, cwd: dir, opts, has, value, config };
 }
 
 /** A sequence editor command that drops todo lines: s/pick/drop/, /pick/d, a line range deleted, the file emptied or overwritten. */
@@ -167,7 +180,9 @@ const git: Rule = (r) => {
       if (has('--hard')) r.analyzer.hit('git-reset-hard', 'deny', r.segment, 'discards uncommitted work (git reset --hard)');
       return;
     case 'clean': {
-      if (has('-n', '--dry-run') || !(has('-f', '--force') || g.opts.short.get('f') !== undefined)) return;
+      // clean.requireForce=false lets clean delete without -f.
+      const unforced = /^(?:false|no|off|0)$/i.test(g.config.get('clean.requireforce') ?? '');
+      if (has('-n', '--dry-run') || !(has('-f', '--force') || g.opts.short.get('f') !== undefined || unforced)) return;
       const paths = ops;
       const excludesLoom = [g.value('-e'), g.value('--exclude')].some((e) => e !== undefined && /(?:^|\/)\.loom\/?$/.test(e));
       const dirs = has('-d');
@@ -206,6 +221,8 @@ const git: Rule = (r) => {
       else if (treeish !== undefined && paths.length && (GIT_HEAD_REVISION.test(treeish) || paths.some((p) => !namesOneFile(p)))) {
         r.analyzer.hit('git-discard-paths', 'ask', r.segment, `git ${sub} overwrites ${paths.join(' ')} with the version in ${treeish}, discarding local changes there`);
       }
+      // Paths only known at run time (`$(git ls-files -m)`, fed by xargs): whichever files they are lose their changes.
+      else if (paths.some((p) => p.includes('\u0000'))) r.analyzer.hit('git-discard-paths', 'ask', r.segment, `git ${sub} discards the local changes of files only known at run time`);
       return;
     }
     case 'switch':
@@ -250,7 +267,10 @@ const git: Rule = (r) => {
     }
     case 'gc':
     case 'prune': {
-      const prune = sub === 'gc' ? g.value('--prune') : g.value('--expire');
+      // gc also expires the reflogs by gc.reflogExpire(Unreachable), and prunes by gc.pruneExpire when --prune is not given.
+      const reflogNow = sub === 'gc' && ['gc.reflogexpire', 'gc.reflogexpireunreachable'].some((key) => GIT_EXPIRE_NOW.test(g.config.get(key) ?? ''));
+      if (reflogNow) r.analyzer.hit('git-history-destroy', 'deny', r.segment, 'git gc with gc.reflogExpire=now drops the way back to lost commits');
+      const prune = sub === 'gc' ? (g.value('--prune') ?? g.config.get('gc.pruneexpire')) : g.value('--expire');
       if (prune !== undefined && GIT_EXPIRE_NOW.test(prune)) r.analyzer.hit('git-prune-unreachable', 'deny', r.segment, `git ${sub} deletes unreachable commits now (no grace period)`);
       else if (sub === 'prune' && !has('-n', '--dry-run')) r.analyzer.hit('git-prune-unreachable', 'deny', r.segment, 'git prune deletes unreachable objects');
       return;
@@ -321,6 +341,13 @@ const git: Rule = (r) => {
 
 git.names = ['git'];
 
+/** git's dashed forms (`git-push`, `git-reset`, and git-filter-repo, a program of its own): the same command as `git X`. */
+const gitDashed: Rule = (r) => {
+  const sub = r.name.slice(4);
+  r.analyzer.analyzeSource(quoteArgv(['git', sub, ...r.argv.slice(1)]), r.depth + 1, `${r.via} > git ${sub}`, r.cwd, new Map(r.vars));
+};
+gitDashed.names = [...Object.keys(GIT_OPTIONS), 'filter-repo'].map((sub) => `git-${sub}`);
+
 /** `gh api` / `glab api` by (method, endpoint), GraphQL mutations, and forge subcommands (tables/git.ts). */
 const forge: Rule = (r) => {
   if (r.name !== 'gh' && r.name !== 'glab') return;
@@ -388,7 +415,7 @@ const forge: Rule = (r) => {
 
 forge.names = ['gh', 'glab'];
 
-export const GIT_RULES: Rule[] = [git, forge];
+export const GIT_RULES: Rule[] = [git, gitDashed, forge];
 
 // ---------------------------------------------------------------- config written on the line
 

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { carriesFolder, readsPath, writesPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { CONFIG_PRINTERS, ENV_DUMPERS, FOLDER_CARRIERS, METADATA_HOSTS, METADATA_SECRET_PATHS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
+import { CONFIG_PRINTERS, ENV_DUMPERS, JQ_ENV_READERS, FOLDER_CARRIERS, METADATA_HOSTS, METADATA_SECRET_PATHS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
 import { operands, own } from './args';
 import { innerName } from './download';
 
@@ -156,6 +156,8 @@ function isEnvDump(words: string[]): boolean {
   if (n === 'export' || n === 'declare') return words.slice(1).every((a) => /^-[pxg]+$/.test(a));
   if (n === 'set') return words.length === 1;
   if (n === 'compgen') return words.includes('-v') || words.includes('-e');
+  // A filter that is the environment, or starts from it: `env`, `$ENV`, `env | to_entries`, `$ENV | keys`.
+  if (JQ_ENV_READERS.includes(n)) return words.slice(1).some((a) => !a.startsWith('-') && /^\s*\(?\s*(?:\$ENV|env)\s*(?:$|[|)\[.])/.test(a));
   return false;
 }
 

@@ -64,7 +64,9 @@ export const UPLOAD_OPTIONS: Record<string, { file: string[]; at: string[] }> = 
 export const NETWORK_SENDERS = ['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ssh', 'scp', 'http', 'https', 'xh', 'openssl', 'gh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'Invoke-WebRequest', 'Invoke-RestMethod', 'iwr', 'irm', 'dig', 'nslookup', 'host', 'drill', 'kdig', 'ping', 'ping6', 'sftp', 'ftp', 'lftp'];
 
 /** Programs that print every environment variable. */
-export const ENV_DUMPERS = ['env', 'printenv', 'set', 'export', 'declare', 'compgen'];
+/** JSON processors whose filter language reads the environment (`jq -n env`, `$ENV`): a filter of that is a dump. */
+export const JQ_ENV_READERS = ['jq', 'gojq', 'jaq', 'yq'];
+export const ENV_DUMPERS = ['env', 'printenv', 'set', 'export', 'declare', 'compgen', ...JQ_ENV_READERS];
 
 /**
  * Commands whose output is a secret (a private key, a secret access key):
