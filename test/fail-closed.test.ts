@@ -2,6 +2,7 @@
 // prototype names where tables are indexed, hostile project folders. Real
 // runner processes; a quick in-process fuzz (the chaos suite runs 10,000).
 import { execaSync } from 'execa';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { processStart } from '../src/ledger/journal-lock';
@@ -566,4 +567,41 @@ describe('loom without its compiled SQLite addon (black-box findings)', () => {
     const doctor = execaSync(process.execPath, [join(pack, 'bin', 'loom.js'), 'doctor', '--project-dir', project], { reject: false });
     expect(doctor.stdout).toContain('FAIL better-sqlite3: the SQLite addon (better-sqlite3) cannot be loaded (its compiled file is missing)');
   });
+});
+
+describe('a payload that never arrives (black-box findings)', () => {
+  // The harness's pipe stays open: half a payload, or nothing. The hook must still answer, with a block, in time.
+  const stalled = (harness: string, signal?: NodeJS.Signals) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) => {
+      const project = tempDir();
+      const t0 = Date.now();
+      const child = spawn(process.execPath, [RUNNER, '--event', 'PreToolUse', '--harness', harness], { cwd: project, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, LOOM_STDIN_TIMEOUT_MS: '1500', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.stdin.write('{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /');
+      if (signal) setTimeout(() => child.kill(signal), 400);
+      child.on('exit', (code) => {
+        child.stdin.destroy();
+        resolve({ code, stdout, stderr, ms: Date.now() - t0 });
+      });
+    });
+
+  it('half a payload and a pipe left open: a block with the reason once the deadline passes, not a hang', async () => {
+    const r = await stalled('claude');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('loom: the payload did not arrive on stdin within 1500 ms');
+  }, 20_000);
+
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    it(`${sig} while the payload is awaited: the harness's block, not death by the signal`, async () => {
+      const claude = await stalled('claude', sig);
+      expect(claude.code).toBe(2);
+      expect(claude.stderr.trim()).toBe(`loom: stopped by ${sig} before the payload arrived`);
+      const copilot = await stalled('copilot', sig);
+      expect(copilot.code).toBe(0);
+      expect(JSON.parse(copilot.stdout).permissionDecision).toBe('deny');
+    }, 20_000);
+  }
 });

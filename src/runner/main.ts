@@ -10,7 +10,7 @@ import { answerInternalError, answerUnjudgeable, failedAggregate, oneLineError, 
 import { parseRunnerArgs, RUNNER_USAGE, UsageError, type RunnerArgs } from './args';
 import { yieldsToManaged } from './managed-yield';
 import { exitNow, writeStderr, writeStdout } from './isolation';
-import { parsePayload, PayloadError, readStdinSync } from './stdin';
+import { parsePayload, PayloadError, readStdinBounded, readStdinSync } from './stdin';
 import { recordInvocation } from './record';
 import { actorOf } from './actor';
 import { applyLedgerProblem, runHooks, selectHooks } from './run-hooks';
@@ -132,7 +132,11 @@ interface PayloadRead {
   empty: boolean;
 }
 
+/** Why the payload read from a pipe did not arrive (set by runAndExit): answered as a payload that cannot be judged. */
+let stdinLate: string | undefined;
+
 function readPayload(stdin: Buffer | undefined): PayloadRead {
+  if (stdinLate !== undefined) return { payload: {}, error: stdinLate, empty: false };
   try {
     const buf = stdin ?? (stdinIsTerminal() ? Buffer.alloc(0) : readStdinSync());
     const empty = buf.toString('utf8').replace(/^\uFEFF/, '').trim() === '';
@@ -195,7 +199,19 @@ function configurationError(reason: string, args: Partial<RunnerArgs>, state: In
 }
 
 export function runAndExit(argv: string[], paths: RunnerPaths): void {
-  runInvocation(argv, paths)
+  // A pipe is read with a deadline and an ear for SIGTERM: a stalled or cancelled hook still answers with a block.
+  const bounded = readStdinBounded(Number(process.env.LOOM_STDIN_TIMEOUT_MS) > 0 ? Math.min(Number(process.env.LOOM_STDIN_TIMEOUT_MS), 25_000) : undefined);
+  if (!bounded) return answerAndExit(runInvocation(argv, paths), paths);
+  // The invocation starts from the event loop, with the whole stack, as it does from the script's top level
+  // (from inside a promise job a stack overflow deep in a payload's copy would also overflow V8's rejection hook).
+  void bounded.then((r) => {
+    stdinLate = r.late;
+    setImmediate(() => answerAndExit(runInvocation(argv, paths, r.buf ?? Buffer.alloc(0)), paths));
+  });
+}
+
+function answerAndExit(answered: Promise<RenderedAnswer>, paths: RunnerPaths): void {
+  answered
     .then((answer) => {
       mark('answer');
       if (trace.length) writeStderr(trace.map(([l, t]) => `loom trace: ${t.toFixed(1)} ms ${l}`).join('\n'));
