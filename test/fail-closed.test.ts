@@ -605,3 +605,65 @@ describe('a payload that never arrives (black-box findings)', () => {
     }, 20_000);
   }
 });
+
+describe('files loom reads that an agent or a bad setting replaced with a FIFO or a device (black-box findings)', () => {
+  const dangerous = (cwd: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd });
+  const hook = (project: string, env: NodeJS.ProcessEnv) => execaSync(process.execPath, [RUNNER, '--event', 'PreToolUse', '--harness', 'claude'], { input: dangerous(project), cwd: project, timeout: 20_000, reject: false, env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_LEDGER_KEY: '', ...env } });
+
+  it('LOOM_LEDGER_KEY_FILE or LOOM_CONFIG naming /dev/zero or a FIFO: a block naming the file, not a hang or a heap of zeros', () => {
+    const fifo = join(tempDir(), 'fifo');
+    execaSync('mkfifo', [fifo]);
+    for (const env of [{ LOOM_LEDGER_KEY_FILE: '/dev/zero' }, { LOOM_LEDGER_KEY_FILE: fifo }, { LOOM_CONFIG: '/dev/zero' }, { LOOM_CONFIG: fifo }]) {
+      const r = hook(tempDir(), env);
+      expect(r.timedOut, JSON.stringify(env)).toBe(false);
+      expect(r.exitCode, JSON.stringify(env)).toBe(2);
+      expect(r.stderr, JSON.stringify(env)).toContain('not a regular file');
+    }
+  });
+
+  it('a FIFO at ~/.gitconfig, .git/HEAD or the folder a .git file names: the guard still answers', () => {
+    const home = tempDir();
+    execaSync('mkfifo', [join(home, '.gitconfig')]);
+    const project = tempDir();
+    mkdirSync(join(project, '.git'));
+    execaSync('mkfifo', [join(project, '.git', 'HEAD')]);
+    const r = hook(project, { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('rm-recursive-root');
+  });
+
+  it('verify and history with the journal or the database replaced by a FIFO: one line, exit non-zero, no hang', () => {
+    const project = tempDir();
+    for (let i = 0; i < 3; i++) hook(project, {});
+    const dir = join(project, '.loom', 'compliance');
+    rmSync(join(dir, 'journal.log'), { force: true });
+    execaSync('mkfifo', [join(dir, 'journal.log')]);
+    for (const cmd of ['verify', 'history']) {
+      const r = execaSync(process.execPath, [CLI, cmd, '--project-dir', project], { timeout: 20_000, reject: false });
+      expect(r.timedOut, cmd).toBe(false);
+      expect(r.exitCode, cmd).not.toBe(0);
+      expect(r.stderr, cmd).toContain('journal.log: not a regular file (a FIFO, a socket or a device); the journal was replaced');
+    }
+    rmSync(join(dir, 'journal.log'));
+    for (const f of readdirSync(dir)) if (f.startsWith('ledger.db')) rmSync(join(dir, f));
+    execaSync('mkfifo', [join(dir, 'ledger.db')]);
+    const v = execaSync(process.execPath, [CLI, 'verify', '--project-dir', project], { timeout: 20_000, reject: false });
+    expect(v.timedOut).toBe(false);
+    expect(v.exitCode).toBe(2);
+    expect(v.stderr).toContain('ledger.db: not a regular file');
+  });
+
+  it('a policy regex of three or more unbounded repetitions is refused at load, so a long argument cannot hang the guard', () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.loom'));
+    for (const policy of [{ sensitivePaths: ['/.*.*.*.*.*=$/'] }, { commandRules: [{ id: 'r', match: { command: 'echo', argPattern: '\\w*\\w*\\w*\\w*$' }, action: 'deny', reason: 'x' }] }]) {
+      writeFileSync(join(project, '.loom', 'policy.json'), JSON.stringify(policy));
+      const long = 'a'.repeat(3000) + '!';
+      const r = execaSync(process.execPath, [RUNNER, '--event', 'PreToolUse', '--harness', 'claude'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: `echo ${long}; cat ${long}` }, cwd: project }), cwd: project, timeout: 20_000, reject: false, env: { ...process.env, LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+      expect(r.timedOut).toBe(false);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('polynomial backtracking');
+    }
+  });
+});

@@ -4,9 +4,10 @@
 // The hook path hashes in JavaScript (no node:crypto load); verify uses
 // node:crypto for throughput. Both give the same digests (tested).
 import { hmacSha256Hex, sha256Hex } from '../util/sha256';
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileReason } from '../util/file-reason';
+import { NotRegularError, readRegularFile } from '../util/read-regular';
 
 export const GENESIS_HASH = '0'.repeat(64);
 export type ChainMode = 'sha256' | 'hmac-sha256';
@@ -24,6 +25,8 @@ export function keyFingerprint(key: Buffer): string {
 }
 
 /** LOOM_LEDGER_KEY, or LOOM_LEDGER_KEY_FILE pointing outside the project (the agent can read the project). */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
 export function loadChainKey(projectDir: string, env: NodeJS.ProcessEnv = process.env): ChainKey | undefined {
   let key: Buffer | undefined;
   if (env.LOOM_LEDGER_KEY) key = Buffer.from(env.LOOM_LEDGER_KEY, 'utf8');
@@ -40,9 +43,12 @@ export function loadChainKey(projectDir: string, env: NodeJS.ProcessEnv = proces
     const rel = relative(realProject, real);
     if (!rel.startsWith('..') && !isAbsolute(rel)) throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file} is inside the project; keep the key where the agent cannot read it`);
     try {
-      key = Buffer.from(readFileSync(real, 'utf8').trim(), 'utf8');
+      // A FIFO or a device there would block or be read forever: a key is a small regular file.
+      const text = readRegularFile(real, MAX_KEY_FILE_BYTES);
+      if (text === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      key = Buffer.from(text.trim(), 'utf8');
     } catch (e) {
-      throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file}: ${fileReason(e)}`);
+      throw new KeyError(`LOOM_LEDGER_KEY_FILE ${file}: ${e instanceof NotRegularError ? e.why : fileReason(e)}`);
     }
   }
   if (!key) return undefined;

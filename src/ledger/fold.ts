@@ -18,6 +18,7 @@ import { compliancePaths } from './paths';
 import { Ledger } from './store';
 import { compactAppendWitness, writeHeadWitness } from './checkpoints';
 import { ledgerIdentityOf, sourceOf } from './ledger-identity';
+import { NotRegularError, refuseSpecialFile } from '../util/read-regular';
 
 
 export interface FoldResult {
@@ -46,8 +47,10 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
   const result: FoldResult = { folded: 0, problems: [], warnings: [] };
   let buf: Buffer;
   try {
+    refuseSpecialFile(file);
     buf = readFileSync(file);
   } catch (e) {
+    if (e instanceof NotRegularError) throw new LedgerError(`${file}: ${e.why}; the journal was replaced`, 'io');
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return result;
     throw ioError(file, e, 'reading the journal');
   }

@@ -20,6 +20,7 @@ import { compliancePaths, ensureLedgerDir, type CompliancePaths } from './paths'
 import { buildRecord, type BuiltRecord } from './record-build';
 import { mkdirBounded } from '../util/bounded-mkdir';
 import { witnessAppend } from './checkpoints';
+import { NotRegularError, refuseSpecialFile } from '../util/read-regular';
 
 export const JOURNAL_NAME = 'journal.log';
 export const CHAIN_META_NAME = 'chain.json';
@@ -338,8 +339,10 @@ export function readJournal(projectDir: string): JournalRead {
   const file = journalFile(compliancePaths(projectDir));
   let buf: Buffer;
   try {
+    refuseSpecialFile(file);
     buf = readFileSync(file);
   } catch (e) {
+    if (e instanceof NotRegularError) throw new LedgerError(`${file}: ${e.why}; the journal was replaced`, 'io');
     if (errCode(e) === 'ENOENT') return { file, exists: false, lines: [], tornBytes: 0, end: 0 };
     throw ioError(file, e, 'reading the journal');
   }

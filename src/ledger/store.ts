@@ -13,6 +13,7 @@ import { compliancePaths, ensureLedgerDir, type CompliancePaths } from './paths'
 import { DatabaseCorruptError, isCorruptionCode } from './integrity';
 import { migrate, SCHEMA_VERSION, SchemaError } from './schema';
 import { mkdirBounded } from '../util/bounded-mkdir';
+import { NotRegularError, refuseSpecialFile } from '../util/read-regular';
 
 export const BUSY_TIMEOUT_MS = 5000;
 
@@ -73,6 +74,7 @@ export function classifySqliteError(e: unknown, file: string): LedgerError {
   if (e instanceof LedgerError) return e;
   const addon = addonProblem(e);
   if (addon) return new LedgerError(`${file}: ${addon}; reinstall loom with npm ci`, 'io');
+  if (e instanceof NotRegularError) return new LedgerError(`${file}: ${e.why}; the ledger database was replaced`, 'io');
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new LedgerError(`${file}: the ledger stayed locked past ${BUSY_TIMEOUT_MS} ms`, 'locked');
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return new LedgerError(`${file}: cannot write the ledger (${code || msg})`, 'readonly');
@@ -117,6 +119,7 @@ export class Ledger {
     let db: Database.Database;
     try {
       ensureLedgerDir(projectDir, paths.dir, (d) => mkdirBounded(d));
+      refuseSpecialFile(paths.db);
       db = new Database(paths.db, { timeout: BUSY_TIMEOUT_MS, nativeBinding: findNativeBinding() });
     } catch (e) {
       throw classifySqliteError(e, paths.db);
@@ -138,6 +141,7 @@ export class Ledger {
     const paths = compliancePaths(projectDir);
     if (!existsSync(paths.db)) throw new LedgerError(`${paths.db}: no ledger database`, 'missing');
     try {
+      refuseSpecialFile(paths.db);
       const db = new Database(paths.db, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, nativeBinding: findNativeBinding() });
       db.pragma('query_only = ON');
       return new Ledger(projectDir, db);

@@ -8,6 +8,8 @@ export interface PathPattern {
 }
 
 const MAX_PATTERN = 500;
+/** Unbounded repetitions (`*`, `+`, `{n,}`) a user regex may hold. */
+const MAX_UNBOUNDED = 2;
 
 export function globToRegExp(glob: string): RegExp {
   let re = '';
@@ -34,6 +36,9 @@ export function globToRegExp(glob: string): RegExp {
 export function assertLinearRegex(source: string): void {
   if (/\\[1-9]|\\k</.test(source)) throw new Error(`regex ${source} uses a backreference`);
   const stack: { quantified: boolean; alternation: boolean }[] = [];
+  // Unbounded repetitions in sequence (`a*a*a*`, `.*.*.*=$`, `\w*\w*\w*$`) backtrack polynomially, n^k for k of them:
+  // two are tolerable on the 4 KiB a pattern reads, three are not.
+  let unbounded = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') {
@@ -44,6 +49,8 @@ export function assertLinearRegex(source: string): void {
       while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
       continue;
     }
+    if ((c === '*' || c === '+' || (c === '{' && /^\{\d*,\}/.test(source.slice(i)))) && source[i - 1] !== '(' && ++unbounded > MAX_UNBOUNDED)
+      throw new Error(`regex ${source} repeats without bound more than ${MAX_UNBOUNDED} times (polynomial backtracking); bound them ({0,64}) or join them`);
     if (c === '(') stack.push({ quantified: false, alternation: false });
     else if (c === '|' && stack.length) stack[stack.length - 1].alternation = true;
     else if ('*+?{'.includes(c) && stack.length && source[i - 1] !== '(') stack[stack.length - 1].quantified = true;

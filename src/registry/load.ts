@@ -8,6 +8,7 @@ import { jsonPointerToPath } from '../util/json-path';
 import { sha256Hex } from '../util/sha256';
 import { mkdirBounded } from '../util/bounded-mkdir';
 import { fileReason } from '../util/file-reason';
+import { NotRegularError, readRegularFile } from '../util/read-regular';
 
 export class RegistryError extends Error {
   constructor(
@@ -159,11 +160,13 @@ export function loadRegistryCached(file: string, cacheDir: string | undefined): 
 
 function readRegistryText(file: string): string {
   try {
-    const buf = readFileSync(file);
-    if (buf.length > MAX_REGISTRY_BYTES) throw new RegistryError(file, [`$: registry is larger than ${MAX_REGISTRY_BYTES} bytes`]);
-    return buf.toString('utf8');
+    // A FIFO or /dev/zero named by LOOM_CONFIG would block or grow forever: read as a bounded regular file.
+    const text = readRegularFile(file, MAX_REGISTRY_BYTES);
+    if (text === undefined) throw new RegistryError(file, ['cannot read registry: no such file (ENOENT)']);
+    return text;
   } catch (e) {
     if (e instanceof RegistryError) throw e;
+    if (e instanceof NotRegularError) throw new RegistryError(file, [`cannot read registry: ${e.why}`]);
     throw new RegistryError(file, [`cannot read registry: ${fileReason(e)}`]);
   }
 }

@@ -7,13 +7,14 @@
 // calls read instead of the configs; a new session reads the configs again.
 // The branch is read from HEAD on every call (one small read), so a
 // checkout in the middle of a session is seen at once.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { ledgerLinkedOutside } from '../ledger/paths';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { remoteProjects } from '../util/remote-projects';
 import { findGitDirs, gitAuthorEmail, headBranch, parseGitConfig } from './git-config';
 import { sessionIdOf } from './record';
+import { readRegularFile } from '../util/read-regular';
 
 export interface Actor {
   user?: string;
@@ -66,7 +67,7 @@ function cachePath(projectDir: string): string {
 
 function readCache(projectDir: string): Record<string, SessionGit & { at?: number }> {
   try {
-    const v = JSON.parse(readFileSync(cachePath(projectDir), 'utf8')) as { sessions?: unknown };
+    const v = JSON.parse(readRegularFile(cachePath(projectDir), 1 << 20) ?? '{}') as { sessions?: unknown };
     return v.sessions && typeof v.sessions === 'object' ? (v.sessions as Record<string, SessionGit & { at?: number }>) : {};
   } catch {
     return {};

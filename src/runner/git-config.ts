@@ -5,7 +5,8 @@
 // `includeIf "gitdir:…" / "gitdir/i:…" / "onbranch:…"` followed where they
 // stand; then the author email as git puts it on a commit: GIT_AUTHOR_EMAIL,
 // author.email, user.email, EMAIL. A few small reads, no process.
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { readRegularFile } from '../util/read-regular';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** Where the repository of a folder keeps its state (none outside a repository). */
@@ -29,8 +30,8 @@ const MAX_DEPTH = 10;
 
 function readSmall(file: string): string | undefined {
   try {
-    if (statSync(file).size > MAX_FILE) return undefined;
-    return readFileSync(file, 'utf8');
+    // Non-blocking and bounded: a FIFO an agent put at ~/.gitconfig or .git/HEAD must not hold every hook.
+    return readRegularFile(file, MAX_FILE);
   } catch {
     return undefined;
   }

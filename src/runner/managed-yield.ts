@@ -22,7 +22,11 @@
 // command (MANAGED_MARK, written by `loom install --scope managed`) whose
 // runner file exists. One small file read on the hook path (no parse when
 // the file is absent, which is the common case).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFile } from '../util/read-regular';
+
+/** A managed settings file is small; a larger one (or a FIFO, a device) is not read on the hook path. */
+const MANAGED_MAX = 1 << 20;
 import { claudeManagedSettingsFile, MANAGED_MARK, notAdminOnly } from '../install/managed-path';
 
 export function yieldsToManaged(harness: string | undefined, event: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -36,7 +40,7 @@ export function yieldsToManaged(harness: string | undefined, event: string | und
 export function managedYieldReady(file: string): boolean {
   if (notAdminOnly(file) !== undefined) return false;
   try {
-    const hooks = (JSON.parse(readFileSync(file, 'utf8')) as { hooks?: Record<string, unknown> }).hooks;
+    const hooks = (JSON.parse(readRegularFile(file, MANAGED_MAX) ?? '{}') as { hooks?: Record<string, unknown> }).hooks;
     return Object.keys(hooks ?? {}).some((event) => /^[A-Za-z]+$/.test(event) && managedRunsLoom(file, event));
   } catch {
     return false;
@@ -46,7 +50,9 @@ export function managedYieldReady(file: string): boolean {
 function managedRunsLoom(file: string, event: string): boolean {
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    const text = readRegularFile(file, MANAGED_MAX);
+    if (text === undefined) return false;
+    doc = JSON.parse(text);
   } catch {
     return false;
   }

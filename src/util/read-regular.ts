@@ -3,7 +3,7 @@
 // answers), /dev/zero or a growing file would be read forever, and a size
 // checked before the read says nothing about either: the file is opened
 // without blocking, checked by its descriptor, and read to a bound.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 
 export class NotRegularError extends Error {
   constructor(
@@ -49,4 +49,10 @@ export function readRegularFile(file: string, maxBytes: number): string | undefi
   } finally {
     closeSync(fd);
   }
+}
+
+/** Throws NotRegularError when `file` exists as a FIFO, a socket or a device: opening one to read blocks (a FIFO waits for a writer). */
+export function refuseSpecialFile(file: string): void {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (st && !st.isFile() && !st.isDirectory()) throw new NotRegularError(file, 'not a regular file (a FIFO, a socket or a device)');
 }
