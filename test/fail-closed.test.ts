@@ -667,3 +667,15 @@ describe('files loom reads that an agent or a bad setting replaced with a FIFO o
     }
   });
 });
+
+describe('an answer that cannot reach the harness (black-box findings)', () => {
+  it("Copilot's JSON deny with stdout closed or going to /dev/null: exit 2 instead of 0 with nothing said; an allow stays 0", () => {
+    const project = tempDir();
+    const payload = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command }, cwd: project });
+    for (const redirect of ['>&-', '>/dev/null']) {
+      const sh = (command: string) => execaSync('sh', ['-c', `exec "$0" "$1" --event PreToolUse --harness copilot ${redirect}`, process.execPath, RUNNER], { input: payload(command), reject: false, env: { ...process.env, LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+      expect(sh('rm -rf /').exitCode, redirect).toBe(2);
+      expect(sh('ls').exitCode, redirect).toBe(0);
+    }
+  });
+});

@@ -17,7 +17,8 @@ let currentSink: Sink | undefined;
 const realExit = process.exit.bind(process);
 const realWriteSync = fs.writeSync;
 
-function writeAllSync(fd: number, text: string): void {
+/** Whether all of `text` reached `fd`: a closed pipe, a closed descriptor or a full disk is false, never a throw. */
+function writeAllSync(fd: number, text: string): boolean {
   const buf = Buffer.from(text, 'utf8');
   let off = 0;
   while (off < buf.length) {
@@ -28,10 +29,10 @@ function writeAllSync(fd: number, text: string): void {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
         continue;
       }
-      if ((e as NodeJS.ErrnoException).code === 'EPIPE') return;
-      throw e;
+      return false;
     }
   }
+  return true;
 }
 
 /** Install once, before the first handler is loaded. */
@@ -60,12 +61,12 @@ export function setErrorSink(sink: Sink | undefined): void {
   currentSink = sink;
 }
 
-export function writeStdout(text: string): void {
-  if (text) writeAllSync(1, text);
+export function writeStdout(text: string): boolean {
+  return text ? writeAllSync(1, text) : true;
 }
 
-export function writeStderr(text: string): void {
-  if (text) writeAllSync(2, text.endsWith('\n') ? text : text + '\n');
+export function writeStderr(text: string): boolean {
+  return text ? writeAllSync(2, text.endsWith('\n') ? text : text + '\n') : true;
 }
 
 export function exitNow(code: number): never {

@@ -1,6 +1,6 @@
 // The invocation, start to finish: args, registry, payload, hooks under
 // isolation, aggregate, ledger, answer. One direction, no back and forth.
-import { fstatSync } from 'node:fs';
+import { fstatSync, openSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { contractFor } from '../contract/events';
 import type { HookDef, RenderedAnswer } from '../contract/types';
@@ -198,29 +198,51 @@ function configurationError(reason: string, args: Partial<RunnerArgs>, state: In
   return answerUnjudgeable(`configuration error: ${reason}`, state, 'load');
 }
 
+/**
+ * Whether fd 1 reaches nobody: closed when the hook started (`>&-`; Node opens /dev/null there, and so does this
+ * when it has not, so no file the hook opens later gets fd 1), or /dev/null itself.
+ */
+function stdoutWasClosed(): boolean {
+  try {
+    // Node itself puts /dev/null where a closed stdio descriptor was: an answer written there reaches nobody.
+    const st = fstatSync(1);
+    return st.isCharacterDevice() && st.rdev === statSync('/dev/null').rdev;
+  } catch {
+    try {
+      openSync('/dev/null', 'w');
+    } catch {
+      // nothing to hold the number with: the answer's write fails instead
+    }
+    return true;
+  }
+}
+
 export function runAndExit(argv: string[], paths: RunnerPaths): void {
+  const closedOut = stdoutWasClosed();
   // A pipe is read with a deadline and an ear for SIGTERM: a stalled or cancelled hook still answers with a block.
   const bounded = readStdinBounded(Number(process.env.LOOM_STDIN_TIMEOUT_MS) > 0 ? Math.min(Number(process.env.LOOM_STDIN_TIMEOUT_MS), 25_000) : undefined);
-  if (!bounded) return answerAndExit(runInvocation(argv, paths), paths);
+  if (!bounded) return answerAndExit(runInvocation(argv, paths), paths, closedOut);
   // The invocation starts from the event loop, with the whole stack, as it does from the script's top level
   // (from inside a promise job a stack overflow deep in a payload's copy would also overflow V8's rejection hook).
   void bounded.then((r) => {
     stdinLate = r.late;
-    setImmediate(() => answerAndExit(runInvocation(argv, paths, r.buf ?? Buffer.alloc(0)), paths));
+    setImmediate(() => answerAndExit(runInvocation(argv, paths, r.buf ?? Buffer.alloc(0)), paths, closedOut));
   });
 }
 
-function answerAndExit(answered: Promise<RenderedAnswer>, paths: RunnerPaths): void {
+function answerAndExit(answered: Promise<RenderedAnswer>, paths: RunnerPaths, closedOut: boolean): void {
   answered
     .then((answer) => {
       mark('answer');
       if (trace.length) writeStderr(trace.map(([l, t]) => `loom trace: ${t.toFixed(1)} ms ${l}`).join('\n'));
       // Reasons may quote a command or prompt: never print a secret.
       const stderr = answer.stderr ? redactText(answer.stderr) : '';
-      writeStdout(answer.stdout);
+      const out = !(closedOut && answer.stdout) && writeStdout(answer.stdout);
       if (stderr) writeStderr(stderr);
       if (shipAfterAnswer) spawnShipper(shipAfterAnswer, join(paths.hooksDir, '..'));
-      exitNow(answer.exitCode);
+      // An answer on stdout that did not get out (Copilot's and Crush's JSON deny, a closed pipe): exit 2, which
+      // every harness that reads exit codes takes as a block, rather than 0 with nothing said.
+      exitNow(!out && answer.exitCode === 0 ? 2 : answer.exitCode);
     })
     .catch((err: unknown) => {
       // runInvocation answers its own failures; this is a failure to write that answer: never an allow.
