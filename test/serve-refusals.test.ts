@@ -234,3 +234,43 @@ describe('loom serve: refusals are blocks where the event can block', () => {
     }
   });
 });
+
+describe('HTTP the parser refuses, on a hook route (black-box findings)', () => {
+  /** Raw bytes to the server; the first answer it sends back. */
+  const raw = (url: string, bytes: string) =>
+    new Promise<string>((resolve) => {
+      const u = new URL(url);
+      const s = connect(Number(u.port), u.hostname, () => s.write(bytes));
+      let got = '';
+      s.on('data', (d) => (got += d.toString('latin1')));
+      s.on('close', () => resolve(got));
+      s.on('error', () => resolve(got));
+      setTimeout(() => s.destroy(), 5000);
+    });
+  const body = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, session_id: 's' });
+
+  it('headers over the limit, a body framed twice, bare LF lines: a 200 block on a blocking route, the status elsewhere', async () => {
+    const { url } = await start();
+    const cases = [
+      `POST /hooks/PreToolUse HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nCookie: ${'a'.repeat(17_000)}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      `POST /hooks/PreToolUse HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      `POST /hooks HTTP/1.1\nHost: x\n\n`,
+    ];
+    for (const c of cases) {
+      const answer = await raw(url, c);
+      expect(answer.split('\r\n')[0], c.slice(0, 40)).toBe('HTTP/1.1 200 OK');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).decision, c.slice(0, 40)).toBe('block');
+    }
+    // An event that cannot block keeps the status: nothing to block there.
+    const post = await raw(url, `POST /hooks/PostToolUse HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(17_000)}\r\n\r\n`);
+    expect(post.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+  }, 30_000);
+
+  it('an Expect other than 100-continue is judged like any request, not a 417', async () => {
+    const { url, root } = await start();
+    const b = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, session_id: 's', cwd: join(root, 'p1') });
+    const answer = await raw(url, `POST /hooks/PreToolUse HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nExpect: 200-ok\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`);
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(answer).toContain('rm-recursive-root');
+  }, 30_000);
+});

@@ -660,11 +660,27 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
   // Node's own answer to a client error (a header timeout, a parse error), with one difference: a socket
   // that has sent no byte is closed without one. With the short connectionsCheckingInterval, Node 20's
   // default handler left such a socket open (destroyed on this side, never closed to the client).
-  server.on('clientError', (e: NodeJS.ErrnoException, socket: Socket) => {
-    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  // An Expect other than 100-continue: Node would answer 417, "no decision" to a harness; the request is judged as any other.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+  server.on('clientError', (e: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean; req?: IncomingMessage } })._httpMessage;
     if (socket.writable && socket.bytesRead > 0 && !inFlight?.headersSent) {
       const status = e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : e.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : e.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? '413 Payload Too Large' : '400 Bad Request';
-      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+      // A hook route whose event can block (or that names none) gets a block, never a status the harness reads as
+      // "no decision": the request line comes from the bytes the parser refused, or from the request it had begun.
+      const target = inFlight?.req?.url ?? /^[A-Z]{3,10} (\S{1,2048}) HTTP\/1\.[01]\r?\n/.exec(e.rawPacket?.subarray(0, 2200).toString('latin1') ?? '')?.[1];
+      const route = target === undefined ? undefined : /^\/hooks(?:\/([^/?#]+))?\/?(?:[?#]|$)/.exec(target);
+      let event: string | undefined;
+      try {
+        event = route?.[1] ? decodeURIComponent(route[1]) : undefined;
+      } catch {
+        event = undefined;
+      }
+      if (route && mustBlock(event)) {
+        metrics.refused(e.code === 'HPE_HEADER_OVERFLOW' ? 'header' : 'payload');
+        const body = JSON.stringify({ decision: 'block', reason: `loom serve could not read this request (${status.slice(4)}): blocked` });
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      } else socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     }
     socket.destroy();
   });
