@@ -172,4 +172,21 @@ const sqlShells: Rule = (r) => {
 };
 sqlShells.names = Object.keys(SQL_SHELLS);
 
-export const FOREIGN_CODE_RULES: Rule[] = [foreign, sqlShells];
+// A package.json script set by code (`p.scripts.test = 'rm -rf ~'`, jq `.scripts.build = "git push -f …"`,
+// `pkg["scripts"]["x"] = "…"`): npm, yarn and pnpm run it through sh the next time the script is run, which an
+// agent can do on the same line. Whatever writes it, the command it stores is judged as the script it is.
+const SCRIPT_ASSIGNMENT = /\bscripts(?:["'`]\s*\])?\s*(?:\.\s*[\w$-]{1,64}|\[\s*(["'`])[\w:.@\/-]{1,64}\1\s*\])\s*\|?=\s*(["'`])((?:(?!\2)[^\\\n]|\\.){1,2000})\2/g;
+const SCRIPT_WRITERS = ['node', 'nodejs', 'deno', 'bun', 'python', 'python3', 'ruby', 'perl', 'php', 'jq', 'gojq', 'jaq', 'yq', 'fx', 'dasel'];
+
+const packageScriptsSet: Rule = (r) => {
+  let n = 0;
+  for (const a of r.argv.slice(1)) {
+    if (a.length > MAX_CODE || !a.includes('scripts')) continue;
+    SCRIPT_ASSIGNMENT.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = SCRIPT_ASSIGNMENT.exec(a)) && n++ < MAX_LITERALS) judgeShellText(r, unescape(m[3]), `${r.name} sets a package.json script`);
+  }
+};
+packageScriptsSet.names = SCRIPT_WRITERS;
+
+export const FOREIGN_CODE_RULES: Rule[] = [foreign, sqlShells, packageScriptsSet];
