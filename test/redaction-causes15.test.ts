@@ -3,7 +3,7 @@
 // a secret of the family goes, a look-alike of it stays; and the notice skipping stays linear.
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../src/ledger/redact';
-import { work } from '../src/ledger/redaction/work';
+import { describeLinearReads } from './redaction/linear-reads';
 import { LOOKALIKES15, SECRETS15 } from './fixtures/redaction-causes15';
 
 describe('round 15 causes: secrets go', () => {
@@ -23,19 +23,4 @@ describe('round 15 causes: look-alikes stay', () => {
   }
 });
 
-describe('round 15 detectors read linearly', () => {
-  const FRAGMENTS = ['NAME  TOKEN  AGE\nx  ', 'config/a.yml:12:password: x\n', 'process.env.API_KEY ?? "', '${DB_PASSWORD-', 'set -x API_TOKEN ', 'key: 9c2e7a41d0b35f86e1c4a7b2d9f03e58\n', '$ heroku auth:token\nWarning: x\n', 'https://api.telegram.org/bot123456789:', 'gh secret set X --body '];
-  for (const f of FRAGMENTS) {
-    it(JSON.stringify(f), () => {
-      const read = (n: number) => {
-        const text = f.repeat(Math.ceil(n / f.length));
-        work.reads = 0;
-        redactText(text);
-        return work.reads;
-      };
-      const small = read(20_000);
-      const large = read(160_000);
-      expect(large / small).toBeLessThan(8 * 1.5);
-    });
-  }
-});
+describeLinearReads('round 15 detectors read linearly', ['NAME  TOKEN  AGE\nx  ', 'config/a.yml:12:password: x\n', 'process.env.API_KEY ?? "', '${DB_PASSWORD-', 'set -x API_TOKEN ', 'key: 9c2e7a41d0b35f86e1c4a7b2d9f03e58\n', '$ heroku auth:token\nWarning: x\n', 'https://api.telegram.org/bot123456789:', 'gh secret set X --body ']);

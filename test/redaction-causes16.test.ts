@@ -4,7 +4,7 @@
 // and the new readers stay linear.
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../src/ledger/redact';
-import { work } from '../src/ledger/redaction/work';
+import { describeLinearReads } from './redaction/linear-reads';
 import { LOOKALIKES16, SECRETS16, STILL_SECRET16 } from './fixtures/redaction-causes16';
 
 describe('round 16 causes: secrets go', () => {
@@ -29,19 +29,4 @@ describe('round 16 causes: look-alikes stay', () => {
   }
 });
 
-describe('round 16 readers read linearly', () => {
-  const FRAGMENTS = ['  key .... ', '  app ......\n', 'CREATE TABLE t (password text);\n', "INSERT INTO t VALUES ('a'),", '+ name = "db_password"\n+ value = "', 'CREATE TABLE t (a int, b int, c int, '];
-  for (const f of FRAGMENTS) {
-    it(JSON.stringify(f), () => {
-      const read = (n: number) => {
-        const text = f.repeat(Math.ceil(n / f.length));
-        work.reads = 0;
-        redactText(text);
-        return work.reads;
-      };
-      const small = read(20_000);
-      const large = read(160_000);
-      expect(large / small).toBeLessThan(8 * 1.5);
-    });
-  }
-});
+describeLinearReads('round 16 readers read linearly', ['  key .... ', '  app ......\n', 'CREATE TABLE t (password text);\n', "INSERT INTO t VALUES ('a'),", '+ name = "db_password"\n+ value = "', 'CREATE TABLE t (a int, b int, c int, ']);

@@ -231,6 +231,9 @@ function cdCannotFail(node: Node, home: string): boolean {
 
 /** Where a variable's case attribute (declare -l / -u) is kept among the variables: no name holds this character. */
 const CASE_ATTR = '\u0002case:';
+/** Programs xargs feeds that are judged by what feeds them (its paths, its pids), not as a command with unknown arguments. */
+const XARGS_DELETERS = ['rm', 'unlink', 'shred'];
+const XARGS_SIGNALLERS = ['kill', 'pkill'];
 /** `declare -n R=NAME` before NAME is set: R follows NAME's later assignments (bash resolves a nameref when it is used). */
 const NAMEREF_OF = '\u0002nameref:';
 
@@ -1859,12 +1862,12 @@ export class Analyzer {
       return undefined;
     }
     // Pids on stdin from a listing of every process (`ps -e -o pid= | xargs kill`): every process is signalled.
-    if (inner[0] && ['kill', 'pkill'].includes(posix.basename(inner[0].text))) {
+    if (inner[0] && XARGS_SIGNALLERS.includes(posix.basename(inner[0].text))) {
       const upstream = r.pipe.filter((c) => c.stage < r.cmd.stage).map((c) => c.words.map((w) => w.text).join(' ')).join(' | ');
       if (upstream && listsEveryProcess(upstream)) this.hit('kill-all', 'deny', r.segment, `xargs kill of every process listed by \`${upstream.slice(0, 60)}\``);
     }
     // The deleted paths arrive on stdin: from an upstream find, its roots; otherwise unknown.
-    if (inner[0] && ['rm', 'unlink', 'shred'].includes(posix.basename(inner[0].text)) && !inner.slice(1).some((w) => !w.text.startsWith('-'))) {
+    if (inner[0] && XARGS_DELETERS.includes(posix.basename(inner[0].text)) && !inner.slice(1).some((w) => !w.text.startsWith('-'))) {
       const finder = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'find');
       const recursive = inner.some((w) => /^-[a-zA-Z]*[rR]/.test(w.text) || w.text === '--recursive');
       // `git ls-files | xargs rm`: every tracked file of the project (a pathspec narrows it).
@@ -1879,7 +1882,7 @@ export class Analyzer {
     const unknown: Word = { text: '\u0000', dynamic: true, quoted: false, glob: false };
     const fed = token !== undefined ? inner.map((w) => (w.text.includes(token) ? { ...w, text: w.text.split(token).join('\u0000'), dynamic: true } : w)) : [...inner, unknown];
     // A shell script the items go into (`-I{} sh -c 'head {}'`) was judged above: only an item that starts it is a command.
-    const asIs = input.kind === 'none' || cAt > 0 || (inner[0] && ['rm', 'unlink', 'shred', 'kill', 'pkill'].includes(posix.basename(inner[0].text)));
+    const asIs = input.kind === 'none' || cAt > 0 || (inner[0] && [...XARGS_DELETERS, ...XARGS_SIGNALLERS].includes(posix.basename(inner[0].text)));
     const c2: SimpleCommand = { ...r.cmd, words: asIs ? inner : fed, assignments: [], redirects: [] };
     this.analyzeCommand(c2, depth + 1, `${via} > xargs`, cwd, r.pipe, r.vars, { stdin: NONE });
     return undefined;
