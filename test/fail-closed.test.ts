@@ -679,3 +679,48 @@ describe('an answer that cannot reach the harness (black-box findings)', () => {
     }
   });
 });
+
+describe('Node dying before the runner answers (black-box findings)', () => {
+  // An abort or a segfault (a ulimit, a broken addon) kills Node before loom's own fail-closed code runs; the
+  // status would reach the harness as 134 or 139, which Claude Code reads as "go ahead". A preloaded module that
+  // kills its own process stands for the crash: a real Node, a real signal, at the moment the runner would start.
+  const killer = (how: string) => {
+    const f = join(tempDir(), 'die.cjs');
+    writeFileSync(f, how);
+    return `--require ${f}`;
+  };
+  const payload = (project: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: project });
+  const env = (nodeOptions: string) => ({ ...process.env, NODE_OPTIONS: nodeOptions, LOOM_FAST: '0', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', LOOM_CONFIG: '' });
+  const deaths: [string, string, RegExp][] = [
+    ['SIGSEGV', "process.kill(process.pid, 'SIGSEGV')", /exit 139/],
+    ['abort', 'process.abort()', /exit 134/],
+    ['SIGKILL', "process.kill(process.pid, 'SIGKILL')", /exit 137/],
+  ];
+
+  for (const [name, how, status] of deaths) {
+    it(`${name}: the hooks/ wrapper and the installed command both block with one line naming the status`, async () => {
+      const { hookCommand } = await import('../src/install/hook-command');
+      const project = tempDir();
+      const installed = hookCommand('claude', 'PreToolUse', { kind: 'absolute', runner: RUNNER });
+      for (const [what, argv] of [
+        ['wrapper', [join(ROOT, 'hooks', 'pre-tool-guard')]],
+        ['installed command', ['sh', '-c', installed]],
+      ] as const) {
+        const r = execaSync(argv[0], argv.slice(1), { input: payload(project), cwd: project, env: env(killer(how)), reject: false, timeout: 20_000 });
+        expect(r.exitCode, `${what}: ${r.stderr}`).toBe(2);
+        expect(r.stderr.trim().split('\n').at(-1), what).toMatch(new RegExp(`^loom: the hook runner died \\(${status.source}\\) before answering\\. Blocked\\.$`));
+      }
+    });
+  }
+
+  it('the runner\'s own answers pass through unchanged: 0 for an allow, 2 for a block, 1 for an error on an event that cannot block', async () => {
+    const { hookCommand } = await import('../src/install/hook-command');
+    const project = tempDir();
+    const run = (event: string, body: Record<string, unknown>) =>
+      execaSync('sh', ['-c', hookCommand('claude', event, { kind: 'absolute', runner: RUNNER })], { input: JSON.stringify({ session_id: 's', cwd: project, ...body }), cwd: project, env: env(''), reject: false, timeout: 20_000 });
+    expect(run('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }).exitCode).toBe(0);
+    expect(run('PreToolUse', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }).exitCode).toBe(2);
+    const post = execaSync('sh', ['-c', hookCommand('claude', 'PostToolUse', { kind: 'absolute', runner: RUNNER })], { input: deep(5000), cwd: project, env: env(''), reject: false, timeout: 20_000 });
+    expect(post.exitCode).toBe(1);
+  });
+});

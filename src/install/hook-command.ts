@@ -2,13 +2,15 @@
 // (no path of one machine in a committed file) and fail closed (a harness
 // treats exit 1 or "command not found" as "go ahead", so a teammate without
 // loom installed would run ungoverned). So the command is a few POSIX sh
-// builtins, no extra process: start at the harness's project folder (its
-// own variable, else the working directory), walk up to the first folder
-// whose node_modules holds loom's runner, and exec node on it; when none
-// does, or node is missing, say how to install loom and exit 2, which every
-// harness treats as a block. NODE_EXTRA_CA_CERTS is cleared for the hook
-// process: it makes no TLS call and the variable costs every Node start.
+// builtins: start at the harness's project folder (its own variable, else
+// the working directory), walk up to the first folder whose node_modules
+// holds loom's runner, and run node on it; when none does, or node is
+// missing, say how to install loom and exit 2, which every harness treats
+// as a block, as is Node dying before the runner answers (run-node-sh.ts).
+// NODE_EXTRA_CA_CERTS is cleared for the hook process: it makes no TLS call
+// and the variable costs every Node start.
 
+import { runNodeFailClosedSh } from '../registry/run-node-sh';
 import { MANAGED_MARK } from './managed-path';
 
 /** The package name in node_modules; the runner is at `<pkg>/hooks/run-hook.js`. */
@@ -63,19 +65,19 @@ export function hookCommand(harness: string, event: string, where: RunnerLocatio
   const node = `command -v node >/dev/null || ${missing('node is not on PATH; the hook cannot run. Blocked.')}`;
   if (where.kind === 'absolute') {
     const r = shQuote(where.runner);
-    return `[ -f ${r} ] || ${missing(`${where.runner} is missing; reinstall loom (npm install -g ${PACKAGE_NAME}). Blocked until then.`)}; ${node}; NODE_EXTRA_CA_CERTS= exec node ${r} ${args}`;
+    return `[ -f ${r} ] || ${missing(`${where.runner} is missing; reinstall loom (npm install -g ${PACKAGE_NAME}). Blocked until then.`)}; ${node}; ${runNodeFailClosedSh(r, args)}`;
   }
   if (where.kind === 'managed') {
     // The organisation's settings run the machine's global loom: when it is gone, an administrator reinstalls it.
     const r = shQuote(where.runner);
-    return `[ -f ${r} ] || ${missing(`managed settings on this machine run loom from ${where.runner}, which is missing; an administrator reinstalls it with: sudo npm install -g ${PACKAGE_NAME}. Blocked until then.`)}; ${node}; ${MANAGED_MARK} NODE_EXTRA_CA_CERTS= exec node ${r} ${args}`;
+    return `[ -f ${r} ] || ${missing(`managed settings on this machine run loom from ${where.runner}, which is missing; an administrator reinstalls it with: sudo npm install -g ${PACKAGE_NAME}. Blocked until then.`)}; ${node}; ${MANAGED_MARK} ${runNodeFailClosedSh(r, args)}`;
   }
   const v = PROJECT_DIR_VARIABLE[harness];
   const start = v ? `\${${v}:-$PWD}` : '$PWD';
   if (where.kind === 'self') {
-    return `d="${start}"; while [ -n "$d" ] && { [ ! -f "$d/${RUNNER_IN_PACKAGE}" ] || [ ! -f "$d/dist/runner.js" ]; }; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing('this checkout of loom is not built; run npm ci (it builds dist/). Blocked until then.')}; ${node}; NODE_EXTRA_CA_CERTS= exec node "$d/${RUNNER_IN_PACKAGE}" ${args}`;
+    return `d="${start}"; while [ -n "$d" ] && { [ ! -f "$d/${RUNNER_IN_PACKAGE}" ] || [ ! -f "$d/dist/runner.js" ]; }; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing('this checkout of loom is not built; run npm ci (it builds dist/). Blocked until then.')}; ${node}; ${runNodeFailClosedSh(`"$d/${RUNNER_IN_PACKAGE}"`, args)}`;
   }
-  return `d="${start}"; while [ -n "$d" ] && [ ! -f "$d/${RUNNER_FROM_PROJECT}" ]; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing(INSTALL_HINT)}; ${node}; NODE_EXTRA_CA_CERTS= exec node "$d/${RUNNER_FROM_PROJECT}" ${args}`;
+  return `d="${start}"; while [ -n "$d" ] && [ ! -f "$d/${RUNNER_FROM_PROJECT}" ]; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing(INSTALL_HINT)}; ${node}; ${runNodeFailClosedSh(`"$d/${RUNNER_FROM_PROJECT}"`, args)}`;
 }
 
 /** Any command loom installed, whichever form or pack path: recognised by the runner and its --event flag. */

@@ -61,7 +61,7 @@ function managedRunsLoom(file: string, event: string): boolean {
   if (d.disableAllHooks === true || d.hooks === null || typeof d.hooks !== 'object' || !Object.hasOwn(d.hooks, event)) return false;
   const groups = d.hooks[event];
   if (!Array.isArray(groups)) return false;
-  const ours = new RegExp(`run-hook\\.js'? --event ${event} --harness claude$`);
+  const ours = new RegExp(`run-hook\\.js'? --event ${event} --harness claude(?:;|$)`);
   for (const g of groups as { matcher?: unknown; hooks?: unknown }[]) {
     if (g === null || typeof g !== 'object' || !(g.matcher === undefined || g.matcher === '' || g.matcher === '*') || !Array.isArray(g.hooks)) continue;
     for (const h of g.hooks as { type?: unknown; command?: unknown }[]) {

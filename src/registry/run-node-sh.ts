@@ -1,0 +1,17 @@
+// How a loom shell command starts Node. It does not exec: when Node itself
+// dies (an abort, a segfault, out of memory under a ulimit: 128+signal) the
+// runner's own fail-closed code never ran, and that status would reach the
+// harness, which reads anything but 2 as "go ahead". The shell stays to turn
+// any status the runner never gives (it gives 0, 1 or 2) into a block with
+// one line. The cost is one fork of the shell, not another program.
+
+/** POSIX sh: run node on `runner` (already quoted) with `args`; exits with the runner's status or 2. */
+export function runNodeFailClosedSh(runner: string, args: string): string {
+  return `NODE_EXTRA_CA_CERTS= node ${runner} ${args}; loom_s=$?; [ $loom_s -le 2 ] || { echo "loom: the hook runner died (exit $loom_s) before answering. Blocked." >&2; exit 2; }; exit $loom_s`;
+}
+
+/** Windows cmd: the same after `node ...` has run (errorlevel over 2 or negative, as an NTSTATUS crash code is). */
+export const CMD_FAIL_CLOSED = `if %ERRORLEVEL% GTR 2 (echo loom: the hook runner died ^(exit %ERRORLEVEL%^) before answering. Blocked. 1>&2 & exit /b 2)\r
+if %ERRORLEVEL% LSS 0 (echo loom: the hook runner died ^(exit %ERRORLEVEL%^) before answering. Blocked. 1>&2 & exit /b 2)\r
+exit /b %ERRORLEVEL%\r
+`;
