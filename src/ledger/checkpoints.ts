@@ -192,11 +192,18 @@ export function readHeadWitnesses(projectDir: string, env: NodeJS.ProcessEnv = p
  * Writes the head witness (one small fsync'd file, replaced by rename) when the head moved past the
  * one it holds for this ledger. Never on the PreToolUse path: folds and SessionEnd call it. Returns a problem or undefined.
  */
-export function writeHeadWitness(projectDir: string, head: { seq: number; hash: string }, ledger: string | undefined, reason: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function writeHeadWitness(projectDir: string, head: { seq: number; hash: string }, ledger: string | undefined, reason: string, hashes: ChainHashes, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const f = headWitnessFile(projectDir, ledger, env);
   if (!f || head.seq <= 0) return undefined;
   const old = readWitnessFile(f);
   if (old && old.seq >= head.seq) return undefined;
+  if (old) {
+    // The old head is replaced only when the chain still holds it: otherwise it is the evidence of a rewrite, and
+    // stays. A seq the caller cannot look up (SessionEnd reads only the journal) waits for the next fold.
+    const chain = old.seq === head.seq ? head.hash : hashes([old.seq]).get(old.seq);
+    if (chain === undefined) return undefined;
+    if (chain !== old.hash) return `the head witness ${f} saw seq ${old.seq} with hash ${old.hash.slice(0, 12)}…, the chain now has ${chain.slice(0, 12)}… there: kept as evidence (run loom verify)`;
+  }
   const w: HeadWitness = { v: 1, seq: head.seq, hash: head.hash, ts: new Date().toISOString(), reason, ...(ledger ? { ledger } : {}) };
   const tmp = `${f}.${process.pid}.tmp`;
   try {
@@ -266,8 +273,14 @@ export interface AppendWitness {
   hash: string;
 }
 
-/** The last line of the append witness, or undefined when there is none (or it holds no complete line). */
-export function readAppendWitness(projectDir: string, env: NodeJS.ProcessEnv = process.env): AppendWitness | undefined {
+/** The chain's hash at each asked seq, where the caller can tell (a seq it cannot tell is absent). */
+export type ChainHashes = (seqs: number[]) => Map<number, string>;
+
+/** Reading more than this from the end of the append witness is never needed: folds keep it near 64 KiB. */
+const WITNESS_READ_MAX = 4 * 1024 * 1024;
+
+/** Every complete line of the append witness, oldest first (the last 4 MiB at most), or undefined when there is none. */
+export function readAppendWitnessLines(projectDir: string, env: NodeJS.ProcessEnv = process.env): { file: string; lines: { seq: number; hash: string }[] } | undefined {
   const f = appendWitnessFile(projectDir, env);
   if (!f) return undefined;
   let fd: number;
@@ -278,7 +291,7 @@ export function readAppendWitness(projectDir: string, env: NodeJS.ProcessEnv = p
   }
   try {
     const size = fstatSync(fd).size;
-    const start = Math.max(0, size - 4096);
+    const start = Math.max(0, size - WITNESS_READ_MAX);
     const buf = Buffer.alloc(size - start);
     let got = 0;
     while (got < buf.length) {
@@ -286,13 +299,16 @@ export function readAppendWitness(projectDir: string, env: NodeJS.ProcessEnv = p
       if (n === 0) break;
       got += n;
     }
-    const lines = buf.toString('latin1', 0, got).split('\n');
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const m = /^([1-9]\d{0,15}) ([0-9a-f]{64})$/.exec(lines[i]);
-      // The last complete line: a line without its LF (a write that never completed) is skipped.
-      if (m && i < lines.length - 1) return { file: f, seq: Number(m[1]), hash: m[2] };
+    const text = buf.toString('latin1', 0, got).split('\n');
+    // A line without its LF (a write that never completed) is skipped; so is the first when the read began mid-file.
+    text.pop();
+    if (start > 0) text.shift();
+    const lines: { seq: number; hash: string }[] = [];
+    for (const l of text) {
+      const m = /^([1-9]\d{0,15}) ([0-9a-f]{64})$/.exec(l);
+      if (m) lines.push({ seq: Number(m[1]), hash: m[2] });
     }
-    return undefined;
+    return { file: f, lines };
   } catch {
     return undefined;
   } finally {
@@ -300,10 +316,51 @@ export function readAppendWitness(projectDir: string, env: NodeJS.ProcessEnv = p
   }
 }
 
-/** Keeps the append witness short: past 64 KiB it is replaced by its last line (caller holds the journal lock). */
-export function compactAppendWitness(projectDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** The last line of the append witness, or undefined when there is none (or it holds no complete line). */
+export function readAppendWitness(projectDir: string, env: NodeJS.ProcessEnv = process.env): AppendWitness | undefined {
+  const w = readAppendWitnessLines(projectDir, env);
+  const last = w?.lines[w.lines.length - 1];
+  return w && last ? { file: w.file, seq: last.seq, hash: last.hash } : undefined;
+}
+
+/**
+ * The witness lines the chain disagrees with: a seq appended with a hash the chain no longer has there (the
+ * chain was edited and re-hashed, or cut back and appended again). Oldest first.
+ */
+export function witnessDisagreements(lines: { seq: number; hash: string }[], hashes: ChainHashes): { seq: number; hash: string; chain: string; again: boolean }[] {
+  if (!lines.length) return [];
+  const have = hashes([...new Set(lines.map((l) => l.seq))]);
+  const lastAt = new Map<string, number>();
+  lines.forEach((l, i) => lastAt.set(`${l.seq} ${l.hash}`, i));
+  const out: { seq: number; hash: string; chain: string; again: boolean }[] = [];
+  lines.forEach((l, i) => {
+    const chain = have.get(l.seq);
+    if (chain === undefined || chain === l.hash) return;
+    out.push({ ...l, chain, again: (lastAt.get(`${l.seq} ${chain}`) ?? -1) > i });
+  });
+  return out;
+}
+
+/** One line for a witness disagreement, as verify and the fold say it. */
+export function describeDisagreement(file: string, d: { seq: number; hash: string; chain: string; again: boolean }): string {
+  const why = d.again
+    ? 'the seq was appended twice: the chain was cut back and appended again (or the machine lost power before the first append reached the disk)'
+    : 'the chain was edited and re-hashed, or rebuilt, after it';
+  return `the append witness ${file} saw seq ${d.seq} appended with hash ${d.hash.slice(0, 12)}…, the chain now has ${d.chain.slice(0, 12)}… there: ${why}`;
+}
+
+/** Lines of disagreement a compacted witness keeps as evidence (the first ones: where the chain was first changed). */
+const KEPT_DISAGREEMENTS = 64;
+
+/**
+ * Keeps the append witness short: past 64 KiB it is replaced by its last line (caller holds the journal lock).
+ * Every line is checked against the chain first: a line the chain disagrees with is evidence that the chain
+ * was changed after it was appended, and it is kept (the first 64), so loom's own housekeeping never erases
+ * the only trace of a rewrite. Returns problems (the disagreements kept, a failed write), never throws.
+ */
+export function compactAppendWitness(projectDir: string, hashes: ChainHashes, env: NodeJS.ProcessEnv = process.env): string[] {
   const f = appendWitnessFile(projectDir, env);
-  if (!f) return undefined;
+  if (!f) return [];
   try {
     let size: number;
     try {
@@ -314,16 +371,18 @@ export function compactAppendWitness(projectDir: string, env: NodeJS.ProcessEnv 
         closeSync(fd);
       }
     } catch {
-      return undefined;
+      return [];
     }
-    if (size <= 64 * 1024) return undefined;
-    const last = readAppendWitness(projectDir, env);
-    if (!last) return undefined;
+    if (size <= 64 * 1024) return [];
+    const w = readAppendWitnessLines(projectDir, env);
+    const last = w?.lines[w.lines.length - 1];
+    if (!w || !last) return [];
+    const kept = witnessDisagreements(w.lines.slice(0, -1), hashes).slice(0, KEPT_DISAGREEMENTS);
     const tmp = `${f}.${process.pid}.tmp`;
-    writeDurably(tmp, `${last.seq} ${last.hash}\n`);
+    writeDurably(tmp, [...kept, last].map((l) => `${l.seq} ${l.hash}\n`).join(''));
     renameSync(tmp, f);
-    return undefined;
+    return kept.length ? [`${describeDisagreement(f, kept[0])}; kept as evidence (run loom verify)`] : [];
   } catch (e) {
-    return `append witness ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} while compacting it`;
+    return [`append witness ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} while compacting it`];
   }
 }

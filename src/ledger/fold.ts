@@ -120,8 +120,9 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
       }
     }
     // Under the lock: no append lands in the witness while it is replaced by its last line.
-    const cw = compactAppendWitness(projectDir);
-    if (cw) result.warnings.push(cw);
+    // Every line is checked against the chain first (the folded records are all in the database now).
+    const led = ledger;
+    result.warnings.push(...compactAppendWitness(projectDir, (seqs) => led.hashesAt(seqs)));
   } catch (e) {
     if (!opts.ledger) ledger?.close();
     // SQLite found damage while folding: marked, so no later fold writes into the damaged file.
@@ -134,7 +135,7 @@ export function foldJournal(projectDir: string, opts: FoldOptions = {}): FoldRes
   if (result.folded > 0 && result.head) {
     try {
       const l = ledger;
-      const w = writeHeadWitness(projectDir, result.head, ledgerIdentityOf(projectDir, undefined, () => sourceOf(l)).ledger, 'fold');
+      const w = writeHeadWitness(projectDir, result.head, ledgerIdentityOf(projectDir, undefined, () => sourceOf(l)).ledger, 'fold', (seqs) => l.hashesAt(seqs));
       if (w) result.warnings.push(w);
     } catch (e) {
       result.warnings.push(`head witness: ${(e as Error).message}`);

@@ -334,6 +334,18 @@ export interface JournalRead {
   end: number;
 }
 
+/** The journal's hash at each of `seqs` it still holds (SessionEnd checks the head witness with it; no SQLite on the hook path). */
+export function journalHashesAt(projectDir: string, seqs: number[]): Map<number, string> {
+  const want = new Set(seqs);
+  const out = new Map<number, string>();
+  try {
+    for (const l of readJournal(projectDir).lines) if (want.has(l.seq)) out.set(l.seq, l.hash);
+  } catch {
+    // unreadable: nothing known here, the next fold checks
+  }
+  return out;
+}
+
 /** The whole journal, without the lock (lines are only ever appended, and compaction replaces the file at once). */
 export function readJournal(projectDir: string): JournalRead {
   const file = journalFile(compliancePaths(projectDir));

@@ -261,6 +261,27 @@ export class Ledger {
     return { seq: row.seq, hash: row.hash, count: row.seq, ts: row.ts };
   }
 
+  /** The stored hash at each of `seqs` that the database holds (the witnesses' checks). */
+  hashesAt(seqs: number[]): Map<number, string> {
+    const out = new Map<number, string>();
+    if (!seqs.length) return out;
+    let lo = seqs[0];
+    let hi = seqs[0];
+    for (const q of seqs) (lo = Math.min(lo, q)), (hi = Math.max(hi, q));
+    if (hi - lo + 1 <= 4 * seqs.length) {
+      // Witness lines are nearly contiguous: one range read.
+      const want = new Set(seqs);
+      for (const r of this.db.prepare('SELECT seq, hash FROM records WHERE seq BETWEEN ? AND ?').iterate(lo, hi) as Iterable<{ seq: number; hash: string }>) if (want.has(r.seq)) out.set(r.seq, r.hash);
+    } else {
+      const one = this.db.prepare('SELECT hash FROM records WHERE seq = ?').pluck(true);
+      for (const seq of seqs) {
+        const h = one.get(seq) as string | undefined;
+        if (h !== undefined) out.set(seq, h);
+      }
+    }
+    return out;
+  }
+
   /**
    * Copies journal lines into the database verbatim (fold.ts), in one
    * durable transaction; they must continue the stored chain's numbering.

@@ -1,7 +1,7 @@
 // loom verify: recompute the chain from seq 1 and compare the head with every
 // checkpoint. Exit 0 intact, 1 tampered (first bad seq and kind), 2 cannot verify.
 import { bulkHasher, loadChainKey, KeyError, type ChainKey } from './chain';
-import { checkpointMacValid, externalCheckpointFile, readAppendWitness, readCheckpoints, readHeadWitnesses, type Checkpoint } from './checkpoints';
+import { checkpointMacValid, describeDisagreement, externalCheckpointFile, readAppendWitnessLines, readCheckpoints, readHeadWitnesses, witnessDisagreements, type Checkpoint } from './checkpoints';
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
@@ -202,7 +202,7 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
   // The witnesses outside the project first: writers move them on as they append, so one read after the chain could
   // see records the chain read before it did not hold yet (a false tail-cut while hooks run). Read first, they can only lag.
   const witnessesFirst = readHeadWitnesses(projectDir, env);
-  const appendWitnessFirst = readAppendWitness(projectDir, env);
+  const appendWitnessFirst = readAppendWitnessLines(projectDir, env);
   // The journal is the chain's newest part (records not folded yet): read it first, so a fold racing this read cannot hide a record between the two.
   let journal: JournalRead;
   try {
@@ -446,16 +446,30 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     const own = witnesses.find((w) => w.ledger !== undefined && w.ledger === ledgerId);
     if (own && own.seq > headSeq) return tampered(headSeq + 1, 'tail-cut', `the head witness ${own.file} (${own.reason} at ${own.ts}) saw seq ${own.seq}; the ledger ends at seq ${headSeq}`);
     // The append witness (one line per append, outside the project) covers the records after the last fold or SessionEnd.
-    const aw = appendWitnessFirst;
+    const awLast = appendWitnessFirst?.lines[appendWitnessFirst.lines.length - 1];
+    const aw = appendWitnessFirst && awLast ? { file: appendWitnessFirst.file, ...awLast } : undefined;
     if (aw && aw.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `the append witness ${aw.file} saw seq ${aw.seq} (${aw.hash.slice(0, 12)}…) appended; the ledger ends at seq ${headSeq}: seq ${headSeq + 1}..${aw.seq} were cut (last witnessed seq ${aw.seq})`);
     }
-    if (aw && aw.seq >= base.seq) {
-      const have = (stored.get(aw.seq) as string | undefined) ?? journal.lines.find((l) => l.seq === aw.seq)?.hash;
-      if (have !== undefined && have !== aw.hash) return tampered(aw.seq, 'rewritten', `the append witness ${aw.file} saw seq ${aw.seq} appended with hash ${aw.hash.slice(0, 12)}…, the chain now has ${have.slice(0, 12)}… there: the chain was rebuilt or restarted after it`);
-    }
+    // A ledger started again disagrees with every line witnessed before: say restarted, the more precise finding.
     const other = witnesses.find((w) => w.ledger !== undefined && ledgerId !== undefined && w.ledger !== ledgerId && w.seq > 0);
     if (other) return tampered(1, 'restarted', `the head witness ${other.file} saw an earlier ledger of this project (ledger ${other.ledger}, seq ${other.seq} at ${other.ts}); this ledger (${ledgerId}) started again`);
+    // Every witnessed append the chain still covers must have the hash it had then: a record edited and re-hashed
+    // (or the chain cut back and appended again) after it was witnessed is a rewrite, whatever the checkpoints say.
+    const journalHash = new Map(journal.lines.map((l) => [l.seq, l.hash]));
+    const chainHashes = (seqs: number[]) => {
+      const m = ledger.hashesAt(seqs.filter((q) => !journalHash.has(q)));
+      for (const q of seqs) if (journalHash.has(q)) m.set(q, journalHash.get(q)!);
+      return m;
+    };
+    if (appendWitnessFirst) {
+      const [first] = witnessDisagreements(appendWitnessFirst.lines.filter((l) => l.seq >= base.seq && l.seq <= headSeq), chainHashes);
+      if (first) return tampered(first.seq, 'rewritten', describeDisagreement(appendWitnessFirst.file, first));
+    }
+    if (own && own.seq >= base.seq && own.seq <= headSeq) {
+      const have = chainHashes([own.seq]).get(own.seq);
+      if (have !== undefined && have !== own.hash) return tampered(own.seq, 'rewritten', `the head witness ${own.file} (${own.reason} at ${own.ts}) saw seq ${own.seq} with hash ${own.hash.slice(0, 12)}…, the chain now has ${have.slice(0, 12)}… there: the chain was edited and re-hashed, or rebuilt, after it`);
+    }
     if (recoveries.length) result.recovered = recoveries;
     if (base.seq > 1 && !recoveries.some((r) => r.anchor.seq === base.seq - 1 && r.anchor.hash === base.prevHash))
       return tampered(base.seq, 'head-cut', `the ledger starts at seq ${base.seq} as a recovered ledger, but no recovery record in the chain names that start: seq 1..${base.seq - 1} are gone`);

@@ -8,7 +8,7 @@ import { maxRisk } from '../contract/types';
 import { KeyError, loadChainKey } from '../ledger/chain';
 import { crossesCheckpoint, DEFAULT_CHECKPOINT_EVERY, writeCheckpoint, writeHeadWitness } from '../ledger/checkpoints';
 import { LedgerError } from '../ledger/errors';
-import { appendJournal, foldEvery } from '../ledger/journal';
+import { appendJournal, foldEvery, journalHashesAt } from '../ledger/journal';
 import { compliancePaths } from '../ledger/paths';
 import { redact } from '../ledger/redact-gate';
 import { ledgerIdentityOf } from '../ledger/ledger-identity';
@@ -153,7 +153,7 @@ export function recordInvocation(input: InvocationRecordInput): RecordOutcome {
       const identity = ledgerIdentityOf(input.projectDir, first);
       problems.push(...writeCheckpoint(compliancePaths(input.projectDir).checkpoints, input.projectDir, head, sessionEnd ? 'session-end' : `every-${every}`, key, process.env, identity));
       if (sessionEnd) {
-        const w = writeHeadWitness(input.projectDir, head, identity.ledger, 'session-end');
+        const w = writeHeadWitness(input.projectDir, head, identity.ledger, 'session-end', (seqs) => journalHashesAt(input.projectDir, seqs));
         if (w) problems.push(w);
       }
     }
