@@ -1,7 +1,8 @@
 // Measures the redactor on a held-out red-team corpus (issue 12):
 //   npx tsx scripts/redteam-redact.ts [DIR] [--misses]
-// DIR (default /work/redteam) holds secrets.jsonl ({family,text,secret}) and
-// lookalikes.jsonl ({family,text,keep}). Prints removed % per family and the
+// DIR (default /work/redteam) holds secrets.jsonl ({family,text,secret} or
+// {family,text,secrets:[...]}) and lookalikes.jsonl ({family,text,keep} or
+// keep:[...]); a line counts when every one of its strings is gone (kept). Prints removed % per family and the
 // look-alikes removed; --misses prints each miss to find its cause. Its strings
 // never go into test/: the tests carry our own generated cases.
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,12 +12,20 @@ import { redactText } from '../src/ledger/redact';
 interface Secret {
   family: string;
   text: string;
-  secret: string;
+  secret?: string;
+  secrets?: string[];
 }
 interface Lookalike {
   family: string;
   text: string;
-  keep: string;
+  keep: string | string[];
+}
+
+/** The strings of a line, whichever spelling it uses; a line with none is an input error. */
+function strings(v: unknown, where: string): string[] {
+  const list = Array.isArray(v) ? v : [v];
+  if (!list.length || !list.every((x) => typeof x === 'string' && x.length > 0)) throw new Error(`${where}: expected a non-empty string or list of strings`);
+  return list as string[];
 }
 
 function load<T>(file: string): T[] {
@@ -46,19 +55,23 @@ function main(): number {
   const looks = load<Lookalike>(lf);
   const fam = new Map<string, { n: number; ok: number }>();
   const missed: string[] = [];
-  for (const s of secrets) {
+  for (const [i, s] of secrets.entries()) {
     const out = redactText(s.text);
-    const ok = !out.includes(s.secret);
+    const want = strings(s.secrets ?? s.secret, `${sf}:${i + 1}`);
+    const ok = want.every((w) => !out.includes(w));
     const f = fam.get(s.family) ?? { n: 0, ok: 0 };
     f.n++;
     if (ok) f.ok++;
     fam.set(s.family, f);
-    if (!ok) missed.push(`MISS ${s.family}: ${JSON.stringify(s.text)}\n  secret ${JSON.stringify(s.secret)}\n  got    ${JSON.stringify(out)}`);
+    if (!ok) missed.push(`MISS ${s.family}: ${JSON.stringify(s.text)}\n  secret ${JSON.stringify(want.filter((w) => out.includes(w)))}\n  got    ${JSON.stringify(out)}`);
   }
   const removed = [...fam.values()].reduce((a, f) => a + f.ok, 0);
   console.log(`secrets removed: ${removed}/${secrets.length} = ${((removed / secrets.length) * 100).toFixed(1)}% (target >= 98%)`);
   for (const [k, f] of [...fam].sort((a, b) => a[1].ok / a[1].n - b[1].ok / b[1].n)) console.log(`  ${k.padEnd(22)} ${f.ok}/${f.n}`);
-  const touched = looks.filter((l) => !redactText(l.text).includes(l.keep));
+  const touched = looks.filter((l, i) => {
+    const out = redactText(l.text);
+    return !strings(l.keep, `${lf}:${i + 1}`).every((k) => out.includes(k));
+  });
   console.log(`look-alikes removed: ${touched.length}/${looks.length} (target <= 2)`);
   for (const l of touched) console.log(`  ${l.family}${misses ? ': ' + JSON.stringify(l.text) + ' -> ' + JSON.stringify(redactText(l.text)) : ''}`);
   if (misses) console.log(missed.join('\n'));

@@ -108,3 +108,13 @@ describe('blind red-team corpus, round 17 (how bash rewrites a line, and the pro
     expect(score.falseStops).toEqual(['git: ask git-force-push: "git push -f origin feature"', 'git: ask git-force-push: "git push origin +feature:feature"']);
   });
 });
+
+describe('blind red-team corpus, round 18 (bash expansion, wrappers and the programs that run what they are handed)', () => {
+  const score = scoreGuard(load('round18-guard-dangerous.jsonl'), load('round18-guard-everyday.jsonl'));
+  it('stops at least 1,010 of its 1,015 dangerous commands (first look 996)', () => {
+    expect(1015 - score.misses.length).toBeGreaterThanOrEqual(1010);
+  });
+  it('stops no everyday look-alike but a forced removal of a worktree (it discards that worktree\'s changes) and a link that replaces a file in the home folder', () => {
+    expect(score.falseStops).toEqual(['git-everyday: deny git-discard-changes: "git worktree remove --force /tmp/wt-review"', 'misc-tools: deny destroy-outside-project: "ln -sf \\"$PWD/bin/tool\\" ~/.local/bin/tool"']);
+  });
+});

@@ -12,10 +12,11 @@ import type { Decision } from '../../contract/types';
 import { actionFor, type Policy } from '../../policy/policy';
 import { customRuleHits } from './custom-rules';
 import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, printfOut, type Feed } from './feed';
+import { downloadedOnLine } from './families/download';
 import { globMatch } from './glob';
 import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
-import { judgeFindDeletes } from './families/delete';
+import { FILE_DESTROYERS, judgeFindDeletes, listsEveryTrackedFile } from './families/delete';
 import { arithLoopPasses, forkingCycle, loopPasses, waitsIn } from './families/fork-graph';
 import { scanForeignCode } from './families/foreign-code';
 import { HUGE_LOOP_COUNT } from './tables/fork';
@@ -232,7 +233,7 @@ function cdCannotFail(node: Node, home: string): boolean {
 /** Where a variable's case attribute (declare -l / -u) is kept among the variables: no name holds this character. */
 const CASE_ATTR = '\u0002case:';
 /** Programs xargs feeds that are judged by what feeds them (its paths, its pids), not as a command with unknown arguments. */
-const XARGS_DELETERS = ['rm', 'unlink', 'shred'];
+const XARGS_DELETERS = Object.keys(FILE_DESTROYERS);
 const XARGS_SIGNALLERS = ['kill', 'pkill'];
 /** `declare -n R=NAME` before NAME is set: R follows NAME's later assignments (bash resolves a nameref when it is used). */
 const NAMEREF_OF = '\u0002nameref:';
@@ -1226,7 +1227,7 @@ export class Analyzer {
     if (pkg && (io.viaPackageRunner || name === 'rimraf' || name === 'del-cli')) {
       return this.analyzeCommand({ ...c, words: [...pkg.map(lit), ...words.slice(1)] }, depth, `${via} > ${name}`, cwd, pipe, vars, { ...io, viaPackageRunner: false });
     }
-    const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars, stdin: io.stdin, fileFeed: (p) => io.env?.files.get(posix.resolve(cwd, p)) };
+    const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars, stdin: io.stdin, fileFeed: (p) => io.env?.files.get(posix.resolve(cwd, p)), fetchedBy: (p) => this.fetchedBy(posix.resolve(cwd, p), io) };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
     if (overBudget()) {
@@ -1484,6 +1485,12 @@ export class Analyzer {
     // (A folder an archive was extracted into is not searched: which names it holds is not known.)
     if (set === undefined) for (const [path, feed] of env.files) if (feed.kind === 'download' && posix.basename(path) === name) return [path, feed];
     return undefined;
+  }
+
+  private fetchedBy(abs: string, io: RunIO): string | undefined {
+    const f = io.env?.files.get(abs);
+    if (f) return f.kind === 'download' ? f.by : undefined;
+    return this.downloadedBy(abs) ?? ((downloadedOnLine.get(this)?.has(abs) ?? false) ? 'a download' : undefined);
   }
 
   private downloadedBy(abs: string): string | undefined {
@@ -1867,14 +1874,15 @@ export class Analyzer {
       if (upstream && listsEveryProcess(upstream)) this.hit('kill-all', 'deny', r.segment, `xargs kill of every process listed by \`${upstream.slice(0, 60)}\``);
     }
     // The deleted paths arrive on stdin: from an upstream find, its roots; otherwise unknown.
-    if (inner[0] && XARGS_DELETERS.includes(posix.basename(inner[0].text)) && !inner.slice(1).some((w) => !w.text.startsWith('-'))) {
+    const destroyer = inner[0] ? posix.basename(inner[0].text) : '';
+    const destroyerOps = own(FILE_DESTROYERS, destroyer) ? inner.slice(1).filter((w, i, all) => !w.text.startsWith('-') && !FILE_DESTROYERS[destroyer].includes(all[i - 1]?.text ?? '')) : undefined;
+    if (destroyerOps && destroyerOps.length === 0) {
       const finder = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'find');
       const recursive = inner.some((w) => /^-[a-zA-Z]*[rR]/.test(w.text) || w.text === '--recursive');
       // `git ls-files | xargs rm`: every tracked file of the project (a pathspec narrows it).
       const lister = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'git' && c.words.some((w) => w.text === 'ls-files'));
-      const lsOps = lister ? lister.words.slice(lister.words.findIndex((w) => w.text === 'ls-files') + 1).map((w) => w.text).filter((x) => !x.startsWith('-') || x === '--') : [];
       if (finder) judgeFindDeletes(r, finder.words.map((w) => w.text), 'find | xargs rm');
-      else if (lister && lsOps.filter((x) => x !== '--').every((x) => x === '.' || x === ':/' || x === './')) this.hit('rm-recursive-project-root', 'deny', r.segment, 'deletes every tracked file of the project (git ls-files | xargs rm)');
+      else if (lister && listsEveryTrackedFile(lister.words.map((w) => w.text))) this.hit('rm-recursive-project-root', 'deny', r.segment, 'deletes every tracked file of the project (git ls-files | xargs rm)');
       else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, 'xargs feeds paths from its input to rm -r');
     }
     // Items only known at run time: they stand where they go (the replace string, else after the command), as

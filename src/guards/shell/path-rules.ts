@@ -175,8 +175,9 @@ export function classify(abs: string, a: Analyzer): PathClass {
   if (abs === projectDir) return 'project-root';
   if (within(abs, projectDir)) return 'inside-project';
   if (within(projectDir, abs)) return abs === home ? 'home' : 'above-project';
+  // The home folder too, and whatever holds it: a sandbox or CI runner often puts HOME under /tmp.
+  if (abs === home || (within(home, abs) && abs !== '/')) return 'home';
   for (const t of [tmp, ...TEMP_DIRS]) if (abs !== t && within(abs, t)) return 'temp';
-  if (abs === home) return 'home';
   // Package and build caches under home are as disposable as the temp folder.
   if (within(abs, home)) for (const c of under(home).caches) if (within(abs, c)) return 'temp';
   if (SYSTEM_SET.has(abs) || (abs.split('/').length === 2 && !within(abs, home))) return 'system';

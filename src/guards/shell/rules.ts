@@ -37,6 +37,8 @@ export interface RuleContext {
   stdin?: Feed;
   /** A file written earlier on the line (by path as written), with what was written. */
   fileFeed?: (path: string) => Feed | undefined;
+  /** What fetched the file or folder at `path` from the network earlier on the line (a download, a clone, an extracted download), if anything did. */
+  fetchedBy?: (path: string) => string | undefined;
 }
 
 export type Rule = ((r: RuleContext) => void) & { names?: readonly string[] };

@@ -9,7 +9,7 @@ import type { SimpleCommand } from '../lexer';
 import { credentialFolderIn, deletesPath, destroysFile, elevated, globToRegExp, isSecretPath, linksTo, recordSymlink, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { CONTENT_DESTROYERS, GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_FILE_NAMES } from '../tables/paths';
-import { ORDINARY_SAMPLE_NAMES, SECRET_SAMPLE_NAMES } from '../tables/secrets';
+import { HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_SAMPLE_NAMES } from '../tables/secrets';
 import { expandLong, hasShortFlag, operands, own, parseOptions } from './args';
 
 /** Programs that delete their operands; `recursive` says which flags make them recurse. */
@@ -150,7 +150,9 @@ interface FindShape {
   /** Name patterns given. */
   patterns: { text: string; regex: boolean }[];
   /** The alternatives (split on -o) that carry the action: each test must match for a file to be acted on. */
-  groups: { text: string; regex: boolean; path: boolean; icase?: boolean }[][];
+  groups: { text: string; regex: boolean; path: boolean; icase?: boolean; negated?: boolean }[][];
+  /** `-type d -empty` with no alternative: only empty folders are acted on (nothing with content is lost). */
+  emptyFoldersOnly: boolean;
 }
 
 /** Paths (relative to a find root) of loom's files and of git history, for -path / -wholename tests. */
@@ -182,10 +184,17 @@ function findPathRegExp(glob: string, icase: boolean): RegExp | undefined {
 
 /** Whether some alternative of the find can act on one of the sample files under root (every test of it matching). */
 function groupsReach(shape: FindShape, root: string, names: readonly string[], paths: readonly string[]): boolean {
-  if (!shape.named) return true;
   const full = paths.map((p) => (root.endsWith('/') ? root + p : `${root}/${p}`));
+  // A negated path test (`-not -path './.git/*'`) keeps out every sample it matches.
+  const kept = (g: FindShape['groups'][number]) =>
+    g.filter((p) => p.negated).every((p) => {
+      const re = p.regex ? safeRegExp(p.text, p.icase) : findPathRegExp(p.text, !!p.icase);
+      return !re || full.some((f) => !re.test(f));
+    });
+  if (!shape.named) return shape.groups.length === 0 || shape.groups.some(kept);
   return shape.groups.some((g) =>
-    g.every((p) => {
+    kept(g) &&
+    g.filter((p) => !p.negated).every((p) => {
       if (p.regex) {
         // -regex matches the whole path. A pattern with a nested quantifier is not run (linear time): judged by its words.
         if (/\([^)]*[*+?}][^)]*\)[*+?{]/.test(p.text) || p.text.length > 200) return patternMatchesAny(p.text, names, true);
@@ -202,6 +211,15 @@ function groupsReach(shape: FindShape, root: string, names: readonly string[], p
       return !re || full.some((f) => re.test(f));
     }),
   );
+}
+
+function safeRegExp(text: string, icase?: boolean): RegExp | undefined {
+  if (/\([^)]*[*+?}][^)]*\)[*+?{]/.test(text) || text.length > 200) return undefined;
+  try {
+    return new RegExp('^(?:' + text + ')$', icase ? 'i' : '');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Source files every kind of project holds at its root or in src/: a delete whose name filter picks them is not a clean-up. */
@@ -221,7 +239,7 @@ export function findShape(argv: string[]): FindShape {
   }
   if (roots.length === 0) roots.push('.');
   const patterns: { text: string; regex: boolean }[] = [];
-  const groups: { tests: { text: string; regex: boolean; path: boolean; icase?: boolean }[]; acts: boolean }[] = [{ tests: [], acts: false }];
+  const groups: { tests: { text: string; regex: boolean; path: boolean; icase?: boolean; negated?: boolean }[]; acts: boolean }[] = [{ tests: [], acts: false }];
   let groupNamed = false;
   let allNamed = true;
   let negate = false;
@@ -249,6 +267,9 @@ export function findShape(argv: string[]): FindShape {
         groupNamed = true;
         patterns.push({ text: v, regex: a.endsWith('regex') });
         groups[groups.length - 1].tests.push({ text: v, regex: a.endsWith('regex'), path: /path|wholename/.test(a), icase: /^-i/.test(a) });
+      } else if (/path|wholename/.test(a)) {
+        // `-not -path './.git/*'`: what it excludes is not reached (a negated name test is kept out: it narrows too little to count).
+        groups[groups.length - 1].tests.push({ text: v, regex: a.endsWith('regex'), path: true, icase: /^-i/.test(a), negated: true });
       }
       negate = false;
       k++;
@@ -261,8 +282,9 @@ export function findShape(argv: string[]): FindShape {
   // Only the alternatives that carry the action act (`-path ./.git -prune -o -name x -delete`).
   const acting = groups.filter((g) => g.acts);
   const counted = acting.length ? acting : groups;
-  const named = acting.length ? acting.every((g) => g.tests.length > 0) : allNamed && patterns.length > 0;
-  return { roots, named, patterns, groups: counted.map((g) => g.tests) };
+  const named = acting.length ? acting.every((g) => g.tests.some((t) => !t.negated)) : allNamed && patterns.length > 0;
+  const emptyFoldersOnly = groups.length === 1 && argv.includes('-empty') && argv.some((x, i) => x === '-type' && argv[i + 1] === 'd');
+  return { roots, named, patterns, groups: counted.map((g) => g.tests), emptyFoldersOnly };
 }
 
 /**
@@ -273,6 +295,13 @@ export function findShape(argv: string[]): FindShape {
 export function judgeFindDeletes(r: RuleContext, argv: string[], how: string): void {
   const shape = findShape(argv);
   for (const root of shape.roots) {
+    if (shape.emptyFoldersOnly) {
+      // Only empty folders go: nothing with content is lost, but git's own empty folders (refs/tags, objects/info) are its structure.
+      const { abs } = resolveTarget(root.startsWith('~') ? r.opts.home + root.slice(1) : root, r.cwd);
+      const reachesGit = within(posix.join(r.opts.projectDir, '.git'), abs) || within(abs, posix.join(r.opts.projectDir, '.git')) || /\/\.git(?:\/|$)/.test(abs);
+      if (reachesGit && groupsReach(shape, root, GIT_SAMPLE_NAMES, GIT_SAMPLE_PATHS.slice(1))) r.analyzer.hit('git-history-destroy', 'deny', r.segment, `${how} can reach the repository's own folders under ${root}`);
+      continue;
+    }
     const filtered = shape.named;
     deletesPath(r.analyzer, filtered ? posix.join(root, '*') : root, r.cwd, r.segment, { recursive: true, filtered });
     const { abs } = resolveTarget(root.startsWith('~') ? r.opts.home + root.slice(1) : root, r.cwd);
@@ -292,6 +321,9 @@ export function judgeFindDeletes(r: RuleContext, argv: string[], how: string): v
     else if (shape.named && within(r.opts.projectDir, abs) && SOURCE_SAMPLE_PATHS.some((p) => groupsReach(shape, root, [posix.basename(p)], [abs === r.opts.projectDir ? p : posix.join(posix.relative(abs, r.opts.projectDir) || '.', p)]))) r.analyzer.hit('rm-recursive-project-root', 'deny', r.segment, `${how} deletes the project's source files under ${root}`);
   }
 }
+
+/** Secret files under a home folder that a find can reach (relative to it): the table's, and the private SSH keys. */
+const HOME_SECRET_SAMPLES = [...HOME_SECRET_FILES, '.ssh/id_rsa', '.ssh/id_ed25519', '.ssh/id_ecdsa', '.gnupg/private-keys-v1.d/key.key'];
 
 const find: Rule = (r) => {
   if (r.name !== 'find' && r.name !== 'gfind') return;
@@ -322,6 +354,14 @@ const find: Rule = (r) => {
         const words = inner.map((w) => ({ ...w, text: w.text.split('{}').join(guarded) }));
         const c4: SimpleCommand = { ...r.cmd, words, assignments: [], redirects: [] };
         r.analyzer.analyzeCommand(c4, r.depth + 1, `${r.via} > find ${r.argv[e]} (a match that is ${guarded})`, r.cwd, [c4], r.vars);
+      }
+      // A secret file under the root that the filters can reach (`find ~/.ssh -type f -exec cat {} +`,
+      // `find ~ -name credentials -path '*aws*' -exec cat {} \;`): {} stands for it too.
+      const secretAbs = own(DELETERS, innerName) ? undefined : HOME_SECRET_SAMPLES.map((p) => posix.join(r.opts.home, p)).find((p) => within(p, rootAbs) && p !== rootAbs && groupsReach(shape, root, [posix.basename(p)], [posix.relative(rootAbs, p)]));
+      if (secretAbs) {
+        const words = inner.map((w) => ({ ...w, text: w.text.split('{}').join(secretAbs) }));
+        const c5: SimpleCommand = { ...r.cmd, words, assignments: [], redirects: [] };
+        r.analyzer.analyzeCommand(c5, r.depth + 1, `${r.via} > find ${r.argv[e]} (a match that is ${secretAbs})`, r.cwd, [c5], r.vars);
       }
       let replaced = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, 'match') : root) }));
       // Without a name filter the command reaches everything under the root: `find / -exec chmod 777 {} +` is `chmod -R 777 /`.
@@ -443,5 +483,41 @@ const fd: Rule = (r) => {
   }
 };
 
-export const DELETE_RULES: Rule[] = [ln, cpLinks, rm, truncate, find, fd, rsync, mv];
+/**
+ * `git ls-files` with no pathspec that narrows it (words after the subcommand: options, `.`, `:/`): every
+ * tracked file of the project. `--others` lists untracked ones, which are the project's too; `--deleted` and
+ * `--ignored` list nothing of its work.
+ */
+export function listsEveryTrackedFile(words: readonly string[]): boolean {
+  if (posix.basename(words[0] ?? '') !== 'git') return false;
+  const at = words.indexOf('ls-files');
+  // Files already deleted, or the ignored ones (build output, as `git clean -X` removes): not the project's work.
+  if (words.some((x) => /^(?:-d|--deleted|-i|--ignored|-k|--killed)$/.test(x))) return false;
+  return at > 0 && words.slice(at + 1).every((x) => x.startsWith('-') || x === '.' || x === ':/' || x === './' || x === '--');
+}
+
+/** Programs that destroy the files they are given, with the options that take a value (so the files are found). */
+export const FILE_DESTROYERS: Record<string, string[]> = {
+  rm: [],
+  unlink: [],
+  shred: ['-n', '--iterations', '-s', '--size', '--random-source'],
+  truncate: ['-s', '--size', '-r', '--reference'],
+  srm: [],
+  wipe: [],
+};
+
+/** `shred -u $(git ls-files)`, `truncate -s0 \`git ls-files\``: every tracked file of the project destroyed. */
+const destroysTrackedFiles: Rule = (r) => {
+  if (!own(FILE_DESTROYERS, r.name)) return;
+  for (const w of r.words.slice(1)) for (const sub of w.subs ?? []) {
+    if (sub.src.includes('|') || sub.src.includes(';') || sub.src.includes('&')) continue;
+    if (listsEveryTrackedFile(sub.src.trim().split(/\s+/))) {
+      r.analyzer.hit('rm-recursive-project-root', 'deny', r.segment, `${r.name} destroys every tracked file of the project (\`$(${sub.src.trim().slice(0, 40)})\`)`);
+      return;
+    }
+  }
+};
+destroysTrackedFiles.names = Object.keys(FILE_DESTROYERS);
+
+export const DELETE_RULES: Rule[] = [ln, cpLinks, rm, truncate, find, fd, rsync, mv, destroysTrackedFiles];
 export { expandLong };

@@ -164,6 +164,7 @@ const substitutedDownload: Rule = (r) => {
 
 // Files a downloader wrote earlier on the line (`curl -o i.sh URL && bash i.sh`).
 const downloaded = new WeakMap<Analyzer, Set<string>>();
+export const downloadedOnLine: { get(a: Analyzer): Set<string> | undefined } = downloaded;
 
 function downloadTargets(r: RuleContext): string[] {
   const out: string[] = [];
@@ -249,4 +250,63 @@ const runsUrl: Rule = (r) => {
 };
 runsUrl.names = Object.keys(URL_RUNNERS);
 
-export const DOWNLOAD_RULES: Rule[] = [pipeToInterpreter, substitutedDownload, downloadThenRun, runsUrl];
+/**
+ * Programs that run code from a file or folder they are handed, so a download handed to them is the
+ * download run (`curl -o x.deb URL && dpkg -i x.deb`, `git clone URL d && make -C d`). Per program:
+ * `flags`, options whose value (the next word, or after `=`) is what runs; `action`, a word that makes
+ * every operand after it run (`dpkg -i`, `pip install`); `operands`, every operand runs (`insmod`); `inFolder`, the program runs what the folder
+ * it works in holds (make's Makefile).
+ */
+export const FILE_RUNNERS: Record<string, { flags?: string[]; action?: RegExp; operands?: true; inFolder?: boolean }> = {
+  java: { flags: ['-jar', '-cp', '-classpath', '--class-path', '-javaagent'] },
+  dpkg: { action: /^(?:-i|--install|-[a-zA-Z]*i[a-zA-Z]*)$/ },
+  apt: { action: /^(?:install|reinstall)$/ },
+  'apt-get': { action: /^(?:install|reinstall)$/ },
+  rpm: { action: /^(?:-[a-zA-Z]*[iUF][a-zA-Z]*|--install|--upgrade|--freshen)$/ },
+  dnf: { action: /^(?:install|reinstall|localinstall|upgrade)$/ },
+  yum: { action: /^(?:install|reinstall|localinstall|upgrade)$/ },
+  zypper: { action: /^(?:install|in)$/ },
+  pip: { action: /^install$/ },
+  pip3: { action: /^install$/ },
+  npm: { action: /^(?:install|i|add|exec)$/ },
+  pnpm: { action: /^(?:install|i|add|exec)$/ },
+  yarn: { action: /^add$/ },
+  bun: { action: /^(?:install|i|add)$/ },
+  insmod: { operands: true },
+  modprobe: { operands: true },
+  make: { flags: ['-C', '--directory', '-f', '--file', '--makefile'], inFolder: true },
+  gmake: { flags: ['-C', '--directory', '-f', '--file', '--makefile'], inFolder: true },
+  cmake: { flags: ['-S', '-P', '-C'] },
+  'ansible-playbook': { operands: true },
+  vagrant: { action: /^up$/, inFolder: true },
+};
+
+/** Environment variables that make any program load code from the file they name. */
+const LOADER_VARIABLES = new Set(['LD_PRELOAD', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'BASH_ENV', 'ENV', 'PYTHONSTARTUP', 'NODE_OPTIONS', 'PERL5OPT', 'RUBYOPT']);
+
+const runsFetchedFile: Rule = (r) => {
+  if (!r.fetchedBy) return;
+  const fetched = (p: string | undefined) => (p && !p.includes('\u0000') ? r.fetchedBy!(p) : undefined);
+  let by: string | undefined;
+  // LD_PRELOAD=./x.so ls, env LD_PRELOAD=... ls, NODE_OPTIONS='--require ./x.js' node
+  const assigned = [...r.cmd.assignments.map((a) => [a.name, a.value.text] as const), ...(r.name === 'env' ? r.argv.slice(1).filter((a) => /^[A-Za-z_]\w*=/.test(a)).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as const) : [])];
+  for (const [name, value] of assigned) if (LOADER_VARIABLES.has(name)) for (const part of value.split(/[\s:=]+/)) by ??= fetched(part);
+  const spec = own(FILE_RUNNERS, r.name);
+  if (spec && !by) {
+    const argv = r.argv;
+    let acting = spec.operands === true;
+    for (let k = 1; k < argv.length && !by; k++) {
+      const a = argv[k];
+      const eq = a.indexOf('=');
+      if (spec.flags?.includes(a)) by = fetched(argv[++k]);
+      else if (eq > 0 && a.startsWith('--') && spec.flags?.includes(a.slice(0, eq))) by = fetched(a.slice(eq + 1));
+      else if (a.startsWith('-javaagent:')) by = fetched(a.slice(11).split('=')[0]);
+      else if (spec.action && !acting && spec.action.test(a)) acting = true;
+      else if (acting && !a.startsWith('-')) by = fetched(a);
+    }
+    if (!by && spec.inFolder) by = fetched('.');
+  }
+  if (by) r.analyzer.hit('pipe-download-to-interpreter', 'deny', r.segment, `${r.name} runs what ${by} fetched earlier on the line`);
+};
+
+export const DOWNLOAD_RULES: Rule[] = [pipeToInterpreter, substitutedDownload, downloadThenRun, runsUrl, runsFetchedFile];

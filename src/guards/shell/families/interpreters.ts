@@ -2094,6 +2094,17 @@ export function analyzeIpythonCode(code: string, ctx: CodeContext): void {
   }
 }
 
+/** Standard library modules that do what a program does, run as `python -m MODULE ARGS`. */
+const PYTHON_MODULE_PROGRAMS: Record<string, string> = { base64: 'base64', 'json.tool': 'cat', gzip: 'gzip', zipfile: 'zip', tarfile: 'tar', uu: 'uuencode', quopri: 'cat', tokenize: 'cat', 'pickletools': 'cat', 'encodings.rot_13': 'cat', shutil: 'cp' };
+
+function pythonModuleAsProgram(argv: string[]): string[] | undefined {
+  for (let k = 1; k < argv.length - 1; k++) {
+    if (argv[k] === '-m' && own(PYTHON_MODULE_PROGRAMS, argv[k + 1])) return [PYTHON_MODULE_PROGRAMS[argv[k + 1]], ...argv.slice(k + 2)];
+    if (!argv[k].startsWith('-') || argv[k] === '-c') return undefined;
+  }
+  return undefined;
+}
+
 /** `python -m IPython ARGS`: IPython's own argv (the module's options follow it). */
 function ipythonModuleArgv(argv: string[]): string[] | undefined {
   for (let k = 1; k < argv.length - 1; k++) {
@@ -2192,6 +2203,12 @@ const interpreters: Rule = (r: RuleContext) => {
   const spec = interpreterOf(r.name);
   if (!spec) return;
   // IPython reads its own syntax around Python (`!cmd`, `%system`, `%%bash`); `python -m IPython` is IPython too.
+  // `python3 -m base64 FILE`, `-m json.tool FILE`, `-m tarfile -c out.tar DIR`: the module is the program it stands for.
+  const asProgram = spec.lang === 'python' ? pythonModuleAsProgram(r.argv) : undefined;
+  if (asProgram && r.depth < 8) {
+    const c: SimpleCommand = { ...r.cmd, words: asProgram.map((text) => ({ text, dynamic: false, quoted: false, glob: false })), assignments: [] };
+    r.analyzer.analyzeCommand(c, r.depth + 1, `${r.via} > ${r.name} -m ${r.argv[r.argv.indexOf('-m') + 1] ?? ''}`, r.cwd, [c], r.vars);
+  }
   const moduleArgv = spec.lang === 'python' ? ipythonModuleArgv(r.argv) : undefined;
   const ipython = IPYTHON_PROGRAMS.test(r.name) || moduleArgv !== undefined;
   const argv = moduleArgv ?? r.argv;

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { carriesFolder, readsPath, writesPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { CONFIG_PRINTERS, ENV_DUMPERS, JQ_ENV_READERS, FOLDER_CARRIERS, METADATA_HOSTS, METADATA_SECRET_PATHS, HISTORY_PRINTERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
+import { CONFIG_PRINTERS, ENV_DUMPERS, JQ_ENV_READERS, FOLDER_CARRIERS, METADATA_HOSTS, METADATA_SECRET_PATHS, HISTORY_PRINTERS, FOLDER_SERVERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
 import { operands, own } from './args';
 import { innerName } from './download';
 
@@ -70,7 +70,46 @@ const readers: Rule = (r) => {
   if (r.name === 'openssl') for (let k = 1; k < r.argv.length - 1; k++) if (['-in', '-inkey', '-key', '-kfile', '-passin', '-CAkey', '-signkey', '-sign'].includes(r.argv[k])) readsPath(r.analyzer, r.argv[k + 1].replace(/^file:/, ''), r.cwd, r.segment);
   // Values of --file=X / -f X name files too.
   for (const a of r.argv) if (a.startsWith('--file=') || a.startsWith('--input=')) readsPath(r.analyzer, a.slice(a.indexOf('=') + 1), r.cwd, r.segment);
+  // A file list a substitution prints (`cat "$(ls -d ~/.ssh/id_* | head -1)"`, `cat $(find ~/.aws -type f)`): what it lists is read.
+  for (const w of r.words.slice(1)) for (const sub of (w.subs ?? []).slice(0, 8)) {
+    if (!LISTER.test(sub.src)) continue;
+    const words = sub.src.split('|')[0].trim().split(/\s+/);
+    const lister = posix.basename(words[0]);
+    const whole = lister !== 'ls' && lister !== 'echo' && lister !== 'printf' || words.some((x) => /^-[a-zA-Z]*R/.test(x) || x === '--recursive');
+    for (const root of words.slice(1).filter((x) => !x.startsWith('-')).slice(0, 16)) (whole ? carriesFolder : readsPath)(r.analyzer, root.replace(/^["']|["']$/g, ''), r.cwd, r.segment);
+  }
 };
+
+/** Reads that are not a reader's operands: a file:// URL, the items file of xargs or parallel. */
+const indirectReads: Rule = (r) => {
+  // A file:// URL is a local read (`curl -s file:///home/dev/.ssh/id_rsa`).
+  if (URL_READERS.has(r.name)) for (const a of r.argv.slice(1)) {
+    const m = /^file:\/\/(?:localhost)?(\/.*)$/i.exec(a);
+    if (m) readsPath(r.analyzer, decodeFileUrl(m[1]), r.cwd, r.segment);
+  }
+  // Items read from a file (`xargs -a .env ...`, `parallel -a .env`, `parallel ... :::: .env`): the file is read.
+  if (r.name === 'xargs' || r.name === 'parallel') {
+    for (let k = 1; k < r.argv.length; k++) {
+      const a = r.argv[k];
+      if (a === '-a' || a === '--arg-file' || (r.name === 'parallel' && a === '::::')) readsPath(r.analyzer, r.argv[k + 1] ?? '', r.cwd, r.segment);
+      else if (a.startsWith('--arg-file=')) readsPath(r.analyzer, a.slice(11), r.cwd, r.segment);
+      else if (/^-a./.test(a)) readsPath(r.analyzer, a.slice(2), r.cwd, r.segment);
+    }
+  }
+};
+
+/** Programs that fetch a URL, a file:// one included. */
+const URL_READERS = new Set(['curl', 'wget', 'wget2', 'http', 'https', 'xh', 'curlie', 'aria2c', 'lynx', 'w3m', 'links', 'elinks']);
+
+indirectReads.names = [...URL_READERS, 'xargs', 'parallel'];
+
+function decodeFileUrl(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
 
 /** cp/scp/rsync/tar/zip of a credential folder, or of a folder holding one. */
 const carriers: Rule = (r) => {
@@ -500,4 +539,23 @@ const loadedEnvDump: Rule = (r) => {
 };
 loadedEnvDump.names = ['env', 'printenv', 'export', 'declare', 'typeset', 'set'];
 
-export const SECRET_RULES: Rule[] = [loadedEnvDump, readers, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent, secretVarsPrinted];
+/** A folder served over the network (`python3 -m http.server --directory ~/.ssh`, `busybox httpd -h ~/.aws`, `cd ~ && php -S 0.0.0.0:80`). */
+const servesFolder: Rule = (r) => {
+  const key = /^python[\d.]*$/.test(r.name) ? 'python' : r.name;
+  const spec = own(FOLDER_SERVERS, key);
+  if (!spec || (spec.when && !spec.when(r.argv))) return;
+  let dir: string | undefined;
+  for (let k = 1; k < r.argv.length && dir === undefined; k++) {
+    const a = r.argv[k];
+    if (spec.dirFlags.includes(a)) dir = r.argv[k + 1];
+    else if (a.startsWith('--') && a.includes('=') && spec.dirFlags.includes(a.slice(0, a.indexOf('=')))) dir = a.slice(a.indexOf('=') + 1);
+  }
+  if (dir === undefined && spec.operand) {
+    const after = key === 'ruby' ? r.argv.slice(r.argv.indexOf('httpd') + 1) : r.argv.slice(1);
+    dir = after.find((x) => !x.startsWith('-') && !/^\d+$/.test(x) && !/^[\w.-]*:\d+$/.test(x));
+  }
+  carriesFolder(r.analyzer, dir ?? '.', r.cwd, r.segment);
+};
+servesFolder.names = [...Object.keys(FOLDER_SERVERS), 'python3', 'python2', 'python3.11', 'python3.12', 'python3.13'];
+
+export const SECRET_RULES: Rule[] = [loadedEnvDump, readers, indirectReads, servesFolder, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent, secretVarsPrinted];

@@ -153,3 +153,21 @@ export const HISTORY_PRINTERS = ['history', 'fc'];
 
 /** Ordinary file names: a find name pattern that matches one of them is not a hunt for secrets. */
 export const ORDINARY_SAMPLE_NAMES = ['package.json', 'tsconfig.json', 'index.ts', 'main.py', 'README.md', 'config.yaml', 'settings.py', 'data.txt', 'app.js', 'Makefile', 'notes.txt', 'out.log', 'docker-compose.yml', 'Cargo.toml'];
+
+/**
+ * Servers of a folder over the network: serving a credential folder (or one holding it) hands its files to
+ * anyone who connects. Per program: the options whose value is the folder, whether the first operand is
+ * it, and (python, ruby) the module or word that makes the program a server. Otherwise the folder it runs in.
+ */
+export const FOLDER_SERVERS: Record<string, { dirFlags: string[]; operand?: boolean; when?: (argv: string[]) => boolean }> = {
+  python: { dirFlags: ['--directory', '-d'], when: (a) => a.some((x, i) => (x === '-m' && /^(?:http\.server|SimpleHTTPServer)$/.test(a[i + 1] ?? '')) || /^-m(?:http\.server|SimpleHTTPServer)$/.test(x)) },
+  httpd: { dirFlags: ['-h'] },
+  php: { dirFlags: ['-t'], when: (a) => a.some((x) => x === '-S' || x.startsWith('-S')) },
+  'http-server': { dirFlags: [], operand: true },
+  serve: { dirFlags: [], operand: true },
+  'live-server': { dirFlags: [], operand: true },
+  darkhttpd: { dirFlags: [], operand: true },
+  webfsd: { dirFlags: ['-r'] },
+  ruby: { dirFlags: [], operand: true, when: (a) => a.includes('httpd') && a.some((x) => x === '-run' || x === '-r') },
+  caddy: { dirFlags: ['--root', '-r'], when: (a) => a.includes('file-server') },
+};
