@@ -30,6 +30,8 @@ import { findAskpassSecrets } from './redaction/askpass-scripts';
 import { findOnePasswordFields } from './redaction/onepassword-fields';
 import { findCurlCookies } from './redaction/curl-cookies';
 import { findArrowPairs } from './redaction/arrow-pairs';
+import { findWrappedValues } from './redaction/wrapped-values';
+import { findNextLineValues } from './redaction/next-line-values';
 import { findServerDirectives } from './redaction/server-directives';
 import { findProvisioningSecrets } from './redaction/provisioning';
 import { findLiteralConversions } from './redaction/literal-conversions';
@@ -219,7 +221,13 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (sep - 1 - j > 3 || j < 0) continue;
     const q = text.charCodeAt(j);
     const quotedName = q === 34 || q === 39;
-    const nameEnd = quotedName ? j : j + 1;
+    let nameEnd = quotedName ? j : j + 1;
+    // auth.passwords[0]=x (Helm's --set, a list item in a dump): an index after the name belongs to it.
+    if (!quotedName && q === 93) {
+      let d = j - 1;
+      while (d >= 0 && j - d <= 6 && text.charCodeAt(d) >= 48 && text.charCodeAt(d) <= 57) d--;
+      if (d < j - 1 && d >= 0 && text.charCodeAt(d) === 91) nameEnd = d;
+    }
     let r = nameEnd - 1;
     const lowest = Math.max(0, nameEnd - MAX_NAME); // one bound instead of two tests per character
     while (r >= lowest && NAME_CHAR[text.charCodeAt(r)] !== 0) r--;
@@ -567,7 +575,7 @@ function structuredValue(text: string, vs: number, name: string, spans: Span[]):
 }
 
 // Cheap pre-checks: most strings in a record are short and plain.
-const HAS_ASSIGNMENT = /\w["']?[ \t]{0,3}[:=]/;
+const HAS_ASSIGNMENT = /\w(?:["']|\[\d{1,5}\])?[ \t]{0,3}[:=]/;
 const MIN_SECRET_TEXT = 6;
 
 /** Spans of secrets in `text`, merged, in order. */
@@ -794,6 +802,8 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findOnePasswordFields(text, spans);
   findCurlCookies(text, spans);
   findArrowPairs(text, spans);
+  findWrappedValues(text, spans);
+  if (text.includes('\n')) findNextLineValues(text, spans);
   findServerDirectives(text, spans);
   findProvisioningSecrets(text, spans);
   findLiteralConversions(text, spans);

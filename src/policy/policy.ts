@@ -2,7 +2,7 @@
 // project's .loom/policy.json, then by the hook's own `policy` object.
 // Every layer is schema-checked (validator generated at build time) and
 // errors name the file and the JSON path.
-import { stripJsonComments } from '../util/jsonc';
+import { parseRelaxedJson } from '../util/jsonc';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { NotRegularError, readRegularFile } from '../util/read-regular';
 import { compileCommandRules, type CommandRule, type CompiledCommandRule } from '../guards/shell/custom-rules';
@@ -74,8 +74,8 @@ function readJson(file: string): unknown | undefined {
   const text = readText(file);
   if (text === undefined) return undefined;
   try {
-    // Comments are allowed (the starter policy explains itself); only a text with a slash can hold one.
-    return JSON.parse(text.includes('/') ? stripJsonComments(text) : text);
+    // Comments are allowed (the starter policy explains itself), and a comma left before a closing bracket.
+    return parseRelaxedJson(text);
   } catch (e) {
     throw new PolicyError(`${file}: $: invalid JSON: ${(e as Error).message}`);
   }

@@ -138,9 +138,9 @@ function charTable(chars: string, anyCase = false): Uint8Array {
   for (const c of anyCase ? chars.toLowerCase() + chars.toUpperCase() : chars) t[c.charCodeAt(0)] = 1;
   return t;
 }
-// What isPlaceholder strips from a value's edges before looking it up: <{[(_*- before, >})]_*- after.
+// What isPlaceholder strips from a value's edges before looking it up: <{[(_*- before, >})]_*-,; after (None, in a Debug dump).
 const LEADING_EDGE = charTable('<{[(_*-');
-const TRAILING_EDGE = charTable('>})]_*-');
+const TRAILING_EDGE = charTable('>})]_*-,;');
 
 /** Words of a name: camelCase, kebab-case, snake_case and dots all split; lower case. */
 export function nameWords(name: string): string[] {
@@ -151,6 +151,7 @@ export function nameWords(name: string): string[] {
     .filter(Boolean);
 }
 
+const PLURAL_PASSWORDS = new Set(['passwords', 'passphrases', 'passwds']);
 // Not auth0 (a vendor's name: AUTH0_DOMAIN, withAuth0).
 const GLUED_NUMBER = /(?<=[a-z]{2})(?<!auth)\d{1,3}$/;
 const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|writekey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
@@ -158,7 +159,9 @@ const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authk
 /** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
 function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {
   // smtpPassword2, password2, token3: a number glued to the word counts it, as a _2 after it would.
-  const w = GLUED_NUMBER.test(words[i]) ? words[i].replace(GLUED_NUMBER, '') : words[i];
+  const glued = GLUED_NUMBER.test(words[i]) ? words[i].replace(GLUED_NUMBER, '') : words[i];
+  // The plural of a password names a list of them (Helm's auth.passwords[0]); tokens and secrets are as often counts (max_tokens).
+  const w = PLURAL_PASSWORDS.has(glued) ? glued.slice(0, -1) : glued;
   if (SENSITIVE_WORD_SET.has(w)) return w === 'pwd' && words.length === 1 ? 'last' : 'strong';
   if (SENSITIVE_LAST_SET.has(w)) {
     // "pass" and "auth" alone are too common as words (pass=1, auth=oauth2); they count after another word (DB_PW, db_pass).
@@ -292,6 +295,9 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
   if (NOT_A_VALUE.test(value) || isFilePath(value)) return false;
   // The name spelled as its value (RefreshToken = 'refresh_token', ACCESS_TOKEN = "access_token"): an identifier.
   if (value.length <= 64 && /^[A-Za-z][\w.-]*$/.test(value) && nameWords(value).join('_') === nameWords(name).join('_')) return false;
+  // The name of the key a password is kept under, not the password (Helm's `adminPasswordKey: postgres-password`,
+  // `passwordSecretKeyRef: db-creds`): a name that ends in key, ref or name after the password's word, a lower-case identifier.
+  if (KEY_REFERENCE.test(value) && PASSWORD_KEY_NAME.test(name)) return false;
   // A webhook's signature is a digest of one payload (sha256=…, t=…,v1=…): it proves, it does not open anything.
   if (SIGNATURE_NAME.test(name) && SIGNATURE_DIGEST.test(value)) return false;
   // Facebook's numeric appid is public; OpenWeather's hex one is a key.
@@ -302,6 +308,8 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
 }
 
 const DIGITS_ONLY = /^\d+$/;
+const KEY_REFERENCE = /^[a-z][a-z0-9]{0,30}(?:[-_][a-z0-9]{1,30}){1,5}$/;
+const PASSWORD_KEY_NAME = /pass(?:word|wd)?[-_.]?(?:secret[-_.]?)?(?:key|ref|name|field)$/i;
 export const SIGNATURE_NAME = /sig(?:nature)?(?:[-_]?(?:256|sha256|v\d))?$/i;
 export const SIGNATURE_DIGEST = /^(?:t=\d{1,12},)?(?:v\d|sha(?:1|256|512))=[0-9a-f]{32,128}(?:,(?:v\d|sha(?:1|256|512))=[0-9a-f]{32,128}){0,4}$/i;
 const APPID = /app_?id$/i;
@@ -318,7 +326,8 @@ export function isMessageAbout(v: string): boolean {
 
 /** Image tags and versions (sealed-secrets-controller:0.27.0-debian-12-r2), the rest of a URL (credential.https://…). */
 // Also a bare long option (kickstart's `rootpw --lock`, `--iscrypted`): the next option, not a value.
-const NOT_A_VALUE = /^(?:v?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\/\/\S{0,400}|--[a-z][a-z-]{1,40})$/;
+// A version (1.2, 9.0.2, v3.1.4-rc1) is not a value; a decimal with more places than a version has (3.14159) may be one.
+const NOT_A_VALUE = /^(?:v\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\d{1,4}(?:\.\d{1,2}|(?:\.\d{1,6}){2,3})(?:[-+][A-Za-z0-9.-]{1,40})?|\/\/\S{0,400}|--[a-z][a-z-]{1,40})$/;
 const FILE_PATH = /^(?:~|\.{1,2})?\/(?:[\w.@-]{1,64}\/){0,20}[\w.@-]{1,64}\/?$/;
 const RELATIVE_PATH = /^(?:~|\.{1,2})\//;
 const SYSTEM_PATH = /^\/(?:var|etc|run|home|tmp|opt|usr|srv|mnt|root|Users|data|app|config|secrets|vault|certs?|keys)\//;

@@ -29,6 +29,11 @@ export function closingQuote(text: string, open: number, bound = MAX_VALUE): num
       continue;
     }
     if (c === q) {
+      // Inside single quotes, '' is one quote in YAML and SQL ('it''s') and a join in the shell: the value goes on.
+      if (!escapes && i > open + 1 && text.charCodeAt(i + 1) === 39 && i + 2 < stop && text.charCodeAt(i + 2) !== 10) {
+        i++;
+        continue;
+      }
       work.reads += i - open;
       return i + 1;
     }

@@ -87,7 +87,8 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'vault-token', example: 'hvs. hvb. hvr.', hints: ['hvs.', 'hvb.', 'hvr.'], re: /\bhv[sbr]\.[A-Za-z0-9_-]{20,400}/g },
   { name: 'django-secret-key', example: 'django-insecure-…', hints: ['django-insecure-'], re: /django-insecure-[^\s'"`]{20,120}/g },
   { name: 'sendgrid-key', example: 'SG.….…', hints: ['SG.'], re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,60}/g },
-  { name: 'twilio-key', example: 'SK + 32 hex, AC + 32 hex', hints: ['SK', 'AC'], re: /\b(?:SK|AC)[0-9a-f]{32}\b/g },
+  // An Account SID (AC + 32 hex) names the account, as a user name does: it opens nothing without the auth token after it.
+  { name: 'twilio-key', example: 'SK + 32 hex', hints: ['SK'], re: /\bSK[0-9a-f]{32}\b/g },
   // The auth token right after its account SID: Client('AC…', '<32 hex>'), AC…:<32 hex>.
   { name: 'twilio-auth-token', example: 'AC + 32 hex, then 32 hex', hints: ['AC'], re: /\bAC[0-9a-f]{32}["']?[ \t,:;=|]{1,6}["']?([0-9a-f]{32})(?![0-9A-Za-z])/g, group: 1 },
   { name: 'mailchimp-key', example: '<32 hex>-us6', hints: ['-us'], re: /\b[0-9a-f]{32}-us\d{1,2}\b/g, anchor: /-us\d/g },

@@ -1,0 +1,57 @@
+// A name alone on its line and the value alone on the next (a blank line
+// between is allowed): kubectl's go-template output (`DB_PASSWORD` then the
+// value), Maven's settings.xml (`<password>`, the value, `</password>`), a
+// banner that names a secret and ends in a colon ("API key:", "use the
+// following password to proceed:") and prints it indented below. The value
+// is one word with a digit or a symbol in it; a line that opens a mapping,
+// a list, a heading rule or a placeholder is not one.
+import { isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
+import type { Span } from './text';
+import { work } from './work';
+
+const TAG_LINE = /^[ \t]{0,32}<([A-Za-z_][\w.:-]{0,63})>[ \t]*\r?$/;
+const NAME_LINE = /^[ \t]{0,32}([A-Za-z_][\w.-]{0,63})[ \t]*:?[ \t]*\r?$/;
+const BANNER_LINE = /^[ \t]{0,32}((?:[A-Za-z][\w'’,()-]*[ \t]){0,12}?(?:password|passphrase|passcode|token|secret|api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|key)(?:[ \t][\w'’,()-]+){0,8}):[ \t]*\r?$/i;
+const VALUE_LINE = /^[ \t]{0,32}(\S{6,4096}?)[ \t]*\r?$/;
+const DIGIT_OR_SYMBOL = /[^A-Za-z]/;
+const NOT_A_VALUE = /^(?:[-=*#~_<>|`]|\$\{|\{\{)|:$|^(?:none|null|nil|true|false|undefined|required|optional|hidden|redacted|\*+)$/i;
+// Another name (a list of variable names, one per line): SLACK_WEBHOOK_URL, db.password.
+const A_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
+export function findNextLineValues(text: string, spans: Span[]): void {
+  let ls = 0;
+  let prevName: { name: string; tag?: string } | undefined;
+  let blanks = 0;
+  while (ls <= text.length) {
+    let le = text.indexOf('\n', ls);
+    if (le === -1) le = text.length;
+    const len = le - ls;
+    if (len > 0 && len <= 200) {
+      work.reads += len;
+      const line = text.slice(ls, le);
+      if (prevName && line.trim()) {
+        const v = VALUE_LINE.exec(line);
+        const word = v?.[1];
+        if (word && DIGIT_OR_SYMBOL.test(word) && !NOT_A_VALUE.test(word) && !A_NAME.test(word) && !(/^[A-Za-z_][\w.]*$/.test(word) && isSensitiveName(word)) && !isPlaceholder(word) && isSensitiveAssignment(prevName.name, word)) {
+          const start = ls + line.indexOf(word);
+          spans.push({ start, end: start + word.length, rule: 'assignment' });
+        }
+        prevName = undefined;
+      }
+      if (!line.trim()) {
+        if (prevName && ++blanks > 1) prevName = undefined;
+      } else {
+        blanks = 0;
+        const tag = TAG_LINE.exec(line);
+        const bare = tag ? undefined : NAME_LINE.exec(line);
+        const banner = tag || bare ? undefined : BANNER_LINE.exec(line);
+        if (tag && isSensitiveName(tag[1].replace(/^[\w-]+:/, ''))) prevName = { name: tag[1].replace(/^[\w-]+:/, ''), tag: tag[1] };
+        else if (bare && isSensitiveName(bare[1])) prevName = { name: bare[1] };
+        else if (banner) prevName = { name: 'password' };
+      }
+    } else if (len > 200) prevName = undefined;
+    else if (prevName && ++blanks > 1) prevName = undefined;
+    if (le >= text.length) break;
+    ls = le + 1;
+  }
+}
