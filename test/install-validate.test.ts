@@ -161,3 +161,33 @@ describe('loom validate', () => {
     expect(r.json.harnesses.find((h: { harness: string }) => h.harness === 'codex').loomWired).toBe(true);
   });
 });
+
+describe('loom validate checks the policy the hooks load (black-box finding A2)', () => {
+  it('a misspelt rule id or an invalid action is an error naming the file and JSON path, exit 1; the valid policy passes', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.loom'));
+    const file = join(project, '.loom', 'policy.json');
+    writeFileSync(file, '{ "rules": { "git-clena": "deny" } }');
+    const bad = await loom(['validate', '--project-dir', project]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(`[error] ${file}: $.rules.git-clena: unknown rule id "git-clena"`);
+    writeFileSync(file, '{ "rules": { "sudo": "maybe" } }');
+    const action = await loom(['validate', '--project-dir', project, '--json']);
+    expect(action.code).toBe(1);
+    expect(JSON.parse(action.stdout).diagnostics.some((d: { file: string; location: { path: string } }) => d.file === file && d.location.path.startsWith('$.rules'))).toBe(true);
+    writeFileSync(file, '{\n  "rules": {\n    "sudo": "ask", // teams ask first\n  },\n}\n');
+    const good = await loom(['validate', '--project-dir', project]);
+    expect(good.code, good.stdout).toBe(0);
+  });
+
+  it('loom explain --rules lists every rule id with its action in this project, custom rules marked', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.loom'));
+    writeFileSync(join(project, '.loom', 'policy.json'), JSON.stringify({ rules: { sudo: 'ask' }, commandRules: [{ id: 'no-terraform-destroy', match: { command: 'terraform', args: ['destroy'] }, action: 'deny', reason: 'ask the platform team' }] }));
+    const r = await loom(['explain', '--rules', '--project-dir', project]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^sudo +ask$/m);
+    expect(r.stdout).toMatch(/^rm-recursive-home +deny$/m);
+    expect(r.stdout).toMatch(/^no-terraform-destroy +deny {2}\(custom rule\)$/m);
+  });
+});

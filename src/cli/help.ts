@@ -100,8 +100,9 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   explain: {
     summary: 'how the shell guard sees a command, rule by rule',
-    usage: ['loom explain "<command>" [--json]'],
+    usage: ['loom explain "<command>" [--json]', 'loom explain --rules [--json]'],
     options: [
+      ['--rules', 'list every rule id a policy may set, with its action in this project'],
       ['--cwd DIR', 'the folder the command runs in (default: the project)'],
       ['--branch NAME', 'the current git branch to assume'],
       ['--json', 'machine-readable result'],

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { isKnownEvent } from '../contract/events';
 import { assertLinearRegex } from '../policy/patterns';
 import { loadRegistry, RegistryError } from '../registry/load';
+import { loadPolicy, PolicyError } from '../policy/policy';
 
-export type Dialect = 'claude' | 'codex' | 'opencode' | 'native' | 'loom' | 'flat' | 'plugin';
+export type Dialect = 'claude' | 'codex' | 'opencode' | 'native' | 'loom' | 'flat' | 'plugin' | 'policy';
 
 export interface Diagnostic {
   severity: 'error' | 'warning';
@@ -111,6 +112,7 @@ const TYPES: Record<Dialect, string[]> = {
   loom: [],
   flat: ['command', 'prompt'],
   plugin: [],
+  policy: [],
 };
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -294,5 +296,22 @@ export function validateConfigs(projectDir: string, packRoot: string, env: NodeJ
     if (skipped) out.diagnostics.push({ severity: 'warning', file: cf.file, location: { path: '$' }, message: 'Copilot CLI skips repository hooks in prompt mode (copilot -p) unless the folder is trusted: run it with --trust-folder or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true; or install with --scope user' });
     out.harnesses.push({ harness, file: cf.file, loomWired: wired, disableAllHooks: isObj(doc) && doc.disableAllHooks === true, ...(harness === 'copilot' ? { skippedInPromptMode: skipped } : {}) });
   }
+  checkPolicy(projectDir, packRoot, out);
   return out;
+}
+
+/** The project's policy, as every hook loads it: a policy the hooks refuse blocks every tool call, so it is an error here. */
+function checkPolicy(projectDir: string, packRoot: string, out: ValidateResult): void {
+  const file = join(projectDir, '.loom', 'policy.json');
+  out.files.push({ file, dialect: 'policy', found: existsSync(file) });
+  try {
+    loadPolicy(packRoot, projectDir);
+  } catch (e) {
+    if (!(e instanceof PolicyError)) throw e;
+    for (const line of e.message.split('\n')) {
+      // `<file>: <JSON path>: <message>`, the file being the policy or a pack it names.
+      const m = /^(.+?): (\$[^:]*): (.*)$/.exec(line);
+      out.diagnostics.push(m ? { severity: 'error', file: m[1], location: { path: m[2] }, message: m[3] } : { severity: 'error', file, location: { path: '$' }, message: line });
+    }
+  }
 }
