@@ -319,7 +319,7 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
     expect(records(project)).toHaveLength(cwds.length);
   });
 
-  it('an ordinary folder (a new project with no marker yet, or a subfolder) is the agent\'s and gets the records', () => {
+  it('an ordinary folder (a new project with no marker yet) is the agent\'s and gets the records; a subfolder of a repository records to the repository', () => {
     const project = gitProject();
     const plain = tempDir('loom-plain-');
     const sub = join(project, 'src');
@@ -329,8 +329,30 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
       expect(r.exitCode, r.stderr).toBe(0);
     }
     expect(existsSync(join(plain, '.loom', 'compliance', 'journal.log'))).toBe(true);
-    expect(existsSync(join(sub, '.loom', 'compliance', 'journal.log'))).toBe(true);
-    expect(existsSync(join(project, '.loom'))).toBe(false);
+    expect(existsSync(join(sub, '.loom'))).toBe(false);
+    expect(existsSync(join(project, '.loom', 'compliance', 'journal.log'))).toBe(true);
+  });
+
+  it('a session working in a subfolder is governed by the project\'s policy and records to its one ledger (black-box finding G4)', () => {
+    const project = gitProject();
+    mkdirSync(join(project, '.loom'));
+    writeFileSync(join(project, '.loom', 'policy.json'), JSON.stringify({ rules: { sudo: 'deny' } }));
+    const deeper = join(project, 'packages', 'api', 'src');
+    mkdirSync(deeper, { recursive: true });
+    const payload = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'sudo ls' }, cwd: deeper });
+    const env = { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', QWEN_PROJECT_DIR: '' };
+    for (const harness of ['codex', 'copilot', 'claude']) {
+      const r = execaSync(process.execPath, [RUNNER, '--event', 'PreToolUse', '--harness', harness], { input: payload, cwd: deeper, env, reject: false });
+      expect(r.stdout + r.stderr, harness).toMatch(/sudo/);
+      expect(r.exitCode === 2 || /"deny"/.test(r.stdout), `${harness}: ${r.exitCode} ${r.stdout}`).toBe(true);
+    }
+    // Qwen Code names the project in its own variable.
+    const other = gitProject();
+    const q = execaSync(process.execPath, [RUNNER, '--event', 'PreToolUse', '--harness', 'qwen'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'q', tool_name: 'run_shell_command', tool_input: { command: 'sudo ls' } }), cwd: other, env: { ...env, QWEN_PROJECT_DIR: project }, reject: false });
+    expect(q.exitCode === 2 || /"deny"/.test(q.stdout), q.stdout + q.stderr).toBe(true);
+    expect(existsSync(join(deeper, '.loom'))).toBe(false);
+    expect(existsSync(join(other, '.loom'))).toBe(false);
+    expect(records(project).length).toBe(4);
   });
 
   it('a system folder named as the project (a flag or the process cwd) is refused: a block with one reason, nothing created', () => {

@@ -1,9 +1,12 @@
 // The governed project: flag or LOOM_PROJECT_DIR, then the harness's own
-// variables, then the payload's cwd, then the process cwd. A project is an
+// variables, then the payload's cwd, then the process cwd; from a folder,
+// the nearest one up that holds `.loom/` or is a git repository's top (an
+// agent working in src/ is governed by the repository's policy and records
+// to its one ledger, not to a new one in src/). A project is an
 // existing folder: loom creates `.loom/` only inside one, never the folders
 // leading to it, and never in the filesystem root or a kernel file system.
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { currentFolder } from '../util/current-folder';
 
 const KERNEL_TREES = ['/proc', '/sys', '/dev'];
@@ -69,6 +72,24 @@ export function usableCwd(cwd: unknown): string | undefined {
 export function resolveProjectDir(flag: string | undefined, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string {
   // The flag first: reading process.env costs a native call per variable, and the server passes the flag on every request.
   if (flag) return isAbsolute(flag) ? resolve(flag) : resolve(currentFolder(), flag);
-  for (const c of [env.CLAUDE_PROJECT_DIR, env.GEMINI_PROJECT_DIR, env.CURSOR_PROJECT_DIR, env.FACTORY_PROJECT_DIR, env.CRUSH_PROJECT_DIR]) if (c) return isAbsolute(c) ? resolve(c) : resolve(currentFolder(), c);
-  return usableCwd(payload.cwd) ?? currentFolder();
+  for (const c of [env.CLAUDE_PROJECT_DIR, env.GEMINI_PROJECT_DIR, env.CURSOR_PROJECT_DIR, env.QWEN_PROJECT_DIR, env.FACTORY_PROJECT_DIR, env.CRUSH_PROJECT_DIR]) if (c) return isAbsolute(c) ? resolve(c) : resolve(currentFolder(), c);
+  return enclosingProject(usableCwd(payload.cwd) ?? currentFolder(), env);
+}
+
+/** Folders a walk up never takes as the project, nor goes past: the filesystem root, /tmp, the home folder. */
+const WALK_STOPS = ['/', '/tmp', '/private/tmp', '/home', '/Users'];
+const MAX_WALK = 64;
+
+/** The nearest folder from `dir` up that holds `.loom/` or a `.git` (the repository's top), else `dir` itself. */
+export function enclosingProject(dir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.HOME && env.HOME !== '/' ? resolve(env.HOME) : undefined;
+  let d = dir;
+  for (let i = 0; i < MAX_WALK; i++) {
+    if (WALK_STOPS.includes(d) || d === home) break;
+    if (existsSync(join(d, '.loom')) || existsSync(join(d, '.git'))) return d;
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  return dir;
 }
