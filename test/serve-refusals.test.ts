@@ -274,3 +274,18 @@ describe('HTTP the parser refuses, on a hook route (black-box findings)', () => 
     expect(answer).toContain('rm-recursive-root');
   }, 30_000);
 });
+
+describe('the block in the client\'s own dialect (black-box finding G14)', () => {
+  it('a Cursor payload gets Cursor\'s permission: deny beside Claude Code\'s fields; a Claude payload only Claude\'s', async () => {
+    const { url, root } = await start();
+    const cursor = await call(url, '/hooks/beforeShellExecution', JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'rm -rf ~', conversation_id: 'c1', workspace_roots: [join(root, 'p1')], cwd: join(root, 'p1') }));
+    expect(cursor.status).toBe(200);
+    expect(cursor.json.permission).toBe('deny');
+    expect(String(cursor.json.agent_message)).toContain('rm-recursive-home');
+    expect((cursor.json.hookSpecificOutput as Record<string, unknown>).permissionDecision).toBe('deny');
+    const claude = await call(url, '/hooks/PreToolUse', JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, cwd: join(root, 'p1') }));
+    expect(Object.keys(claude.json)).toEqual(['hookSpecificOutput']);
+    const allowed = await call(url, '/hooks/beforeShellExecution', JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'ls', conversation_id: 'c1', workspace_roots: [join(root, 'p1')], cwd: join(root, 'p1') }));
+    expect(allowed.json.permission).toBe('allow');
+  });
+});

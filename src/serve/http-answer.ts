@@ -11,8 +11,11 @@ export function httpBody(answer: RenderedAnswer, contract: EventContract | undef
     .map((l) => l.slice(6))
     .join('; ');
   if (answer.exitCode === 2) {
-    if ((contract?.name ?? eventName) === 'PreToolUse') return { hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: reason || 'blocked by loom policy' } };
-    return { decision: 'block', reason: reason || 'blocked by loom policy' };
+    // Over HTTP no exit code is read: the body says block in Claude Code's words, and in the words of the
+    // client's own dialect when it has some (Cursor's `permission`, Gemini CLI's `decision`), which win a clash.
+    const own = jsonObject(answer.stdout);
+    if ((contract?.name ?? eventName) === 'PreToolUse') return { hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: reason || 'blocked by loom policy' }, ...own };
+    return { decision: 'block', reason: reason || 'blocked by loom policy', ...own };
   }
   let body: Record<string, unknown> = {};
   if (answer.stdout.trim()) body = JSON.parse(answer.stdout) as Record<string, unknown>;
@@ -22,4 +25,14 @@ export function httpBody(answer: RenderedAnswer, contract: EventContract | undef
     body.systemMessage = answer.stderr.split('\n').filter((l) => l.startsWith('loom: ledger: ')).join('; ');
   }
   return body;
+}
+
+function jsonObject(text: string): Record<string, unknown> {
+  if (!text.trim().startsWith('{')) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
