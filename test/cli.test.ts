@@ -320,3 +320,29 @@ describe('fold where there is no ledger', () => {
     expect(existsSync(missing)).toBe(false);
   });
 });
+
+describe('start-up and explain rough edges (black-box findings G15)', () => {
+  it('loom serve with a token file that never ends, a FIFO or a bad port: one line and exit 2 at once, not a hang', async () => {
+    const dir = tempDir();
+    await run('mkfifo', [join(dir, 'fifo')], null);
+    for (const [args, msg] of [
+      [['--token-file', '/dev/zero'], '--token-file /dev/zero: not a regular file'],
+      [['--token-file', join(dir, 'fifo')], 'not a regular file'],
+      [['--port', '99999'], '--port "99999": expected 0-65535'],
+    ] as const) {
+      const r = await loom(['serve', '--port', '0', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toContain(msg);
+    }
+  }, 30_000);
+
+  it('loom explain judges a push as the hook does: on the project\'s branch (main: deny), unless --branch says otherwise', async () => {
+    const project = tempDir();
+    await run('git', ['init', '-q', '-b', 'main'], null, {}, project);
+    const onMain = await loom(['explain', 'git push --force', '--project-dir', project]);
+    expect(onMain.stdout).toMatch(/^decision: DENY/);
+    const onFeature = await loom(['explain', 'git push --force', '--project-dir', project, '--branch', 'feature/x']);
+    expect(onFeature.stdout).toMatch(/^decision: ASK/);
+  });
+});

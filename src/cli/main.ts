@@ -119,8 +119,9 @@ function main(argv: string[]): void {
   const fail = (e: unknown) => {
     if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError || e instanceof TeamConfigError || e instanceof TeamStoreError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
-      // 2: the ledger cannot be read (no database, or a corrupt one); 1: anything else.
-      process.exitCode = e instanceof LedgerError && (e.code === 'missing' || e instanceof DatabaseCorruptError) ? 2 : 1;
+      // 2: the ledger cannot be read (no database, or a corrupt one), or a server did not start (every start-up
+      // failure of loom serve and loom daemon is 2, a bad flag too); 1: anything else.
+      process.exitCode = (e instanceof LedgerError && (e.code === 'missing' || e instanceof DatabaseCorruptError)) || cmd === 'serve' || cmd === 'daemon' ? 2 : 1;
       return;
     }
     // Anything else is still one line naming what went wrong, never a stack trace of the bundle.

@@ -17,7 +17,7 @@ export interface GuardEnv {
   currentBranch?: string;
 }
 
-function readBranch(projectDir: string): string | undefined {
+export function readBranch(projectDir: string): string | undefined {
   // A team server's project is on the developer's machine: its branch is not readable here.
   if (remoteProjects()) return undefined;
   const head = join(projectDir, '.git', 'HEAD');

@@ -3,8 +3,8 @@
 // client id names the client's ledger in the team store and becomes the
 // actor of its records. A token is compared in constant time against every
 // client's (digests of equal length; no early exit on a match).
+import { NotRegularError, readRegularFile } from '../util/read-regular';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 export const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._@-]{2,47}$/;
 const MIN_TOKEN = 16;
@@ -54,10 +54,13 @@ export function parseClientTokens(text: string, where: string): ClientTokens {
 export function readClientTokens(file: string): ClientTokens {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Bounded and regular: /dev/zero or a FIFO would be read forever.
+    const t = readRegularFile(file, 4 * 1024 * 1024);
+    if (t === undefined) throw new TokenFileError(`${file}: ENOENT`);
+    text = t;
   } catch (e) {
-    throw new TokenFileError(`${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    if (e instanceof TokenFileError) throw e;
+    throw new TokenFileError(`${file}: ${e instanceof NotRegularError ? e.why : (e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
-  if (text.length > 4 * 1024 * 1024) throw new TokenFileError(`${file}: larger than 4 MiB`);
   return parseClientTokens(text, file);
 }

@@ -3,6 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyzeCommand } from '../../guards/shell/analyze';
 import { loadPolicy } from '../../policy/policy';
+import { readBranch } from '../../guards/context';
 import { parseFlags, projectDirFrom, FlagError } from '../flags';
 import { tone } from '../output';
 
@@ -20,7 +21,8 @@ export function explainCommand(argv: string[]): number {
     tmp: resolve(tmpdir()),
     policy,
     protectedPaths: ['config', 'hooks', 'handlers', 'dist'].map((d) => join(packRoot, d)),
-    currentBranch: flags.values.branch,
+    // As the hook reads it (the project's HEAD), unless --branch says which to assume.
+    currentBranch: flags.values.branch ?? readBranch(projectDir),
   });
   if (flags.booleans.has('json')) {
     process.stdout.write(JSON.stringify(a, null, 2) + '\n');

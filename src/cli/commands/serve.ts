@@ -1,6 +1,6 @@
 // loom serve [--port P] [--host H] [--project-dir D] [--token-file F]
 // [--harness NAME] [--max-in-flight N] [--max-per-client N]: the HTTP hook endpoint.
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ShutdownResult } from '../../serve/ledger-client';
 import { startServer } from '../../serve/server';
@@ -8,6 +8,7 @@ import { defaultSocketPath } from '../../serve/socket-path';
 import { FlagError, parseFlags } from '../flags';
 import { HARNESS_NAMES } from '../../protocols';
 import { fileReason } from '../../util/file-reason';
+import { NotRegularError, readRegularFile } from '../../util/read-regular';
 import type { TeamServe } from '../../serve/server';
 
 /**
@@ -59,9 +60,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
   let token = team ? undefined : process.env.LOOM_SERVE_TOKEN || undefined;
   if (f.values['token-file'] && !team) {
     try {
-      token = readFileSync(f.values['token-file'], 'utf8').trim();
+      // A regular file of at most 64 KiB: /dev/zero or a FIFO would be read forever, and the server would never listen.
+      const text = readRegularFile(f.values['token-file'], 64 * 1024);
+      if (text === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      token = text.trim();
     } catch (e) {
-      throw new FlagError(`--token-file ${f.values['token-file']}: ${fileReason(e)}`);
+      throw new FlagError(`--token-file ${f.values['token-file']}: ${e instanceof NotRegularError ? e.why : fileReason(e)}`);
     }
     if (token.length < 16) throw new FlagError(`--token-file ${f.values['token-file']}: the token must be at least 16 characters`);
   }
