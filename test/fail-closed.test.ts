@@ -396,6 +396,31 @@ const verifyJson = (project: string) => {
   return { status: r.exitCode, out: JSON.parse(r.stdout) as { status: string; problem?: { seq: number; kind: string } } };
 };
 
+describe('a chain.json that says something else than the database (black-box finding G7)', () => {
+  it('garbage or another mode: hooks refuse to append, and verify names the file and what to write back; restored, intact again', () => {
+    const project = ledgerOf(3);
+    const file = join(project, '.loom', 'compliance', 'chain.json');
+    const original = readFileSync(file, 'utf8');
+    const detail = () => {
+      const r = execaSync(process.execPath, [CLI, 'verify', '--project-dir', project, '--json'], { reject: false, stripFinalNewline: false });
+      return { code: r.exitCode, problem: (JSON.parse(r.stdout) as { problem?: { kind: string; detail: string } }).problem };
+    };
+    writeFileSync(file, 'zz\n');
+    expect(hook(GUARD, JSON.stringify({ session_id: 't', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }), { CLAUDE_PROJECT_DIR: project }).code).toBe(2);
+    const garbage = detail();
+    expect(garbage.code).toBe(1);
+    expect(garbage.problem?.kind).toBe('edited');
+    expect(garbage.problem?.detail).toContain(`${file}: not a chain description`);
+    writeFileSync(file, JSON.stringify({ chain: 'hmac-sha256', key_id: 'abc' }));
+    const keyedClaim = detail();
+    expect(keyedClaim.code).toBe(1);
+    expect(keyedClaim.problem?.detail).toContain(`${file} says hmac-sha256, the database says sha256`);
+    expect(keyedClaim.problem?.detail).toContain('write {"chain":"sha256"} back');
+    writeFileSync(file, original);
+    expect(detail().code).toBe(0);
+  });
+});
+
 describe('verify names the right kind (finding 8)', () => {
   it('record 1 changed and re-hashed is edited, not restarted', () => {
     const project = ledgerOf(25);

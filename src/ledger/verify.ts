@@ -5,9 +5,9 @@ import { checkpointMacValid, describeDisagreement, externalCheckpointFile, readA
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { corruptMessage, DatabaseCorruptError, isCorruptionCode, markCorrupt, quickCheck, readCorruptMark, type CorruptMark } from './integrity';
-import { compliancePaths } from './paths';
+import { compliancePaths, type CompliancePaths } from './paths';
 import { classifySqliteError, Ledger, LedgerError } from './store';
-import { readChainMeta, readJournal, type JournalRead } from './journal';
+import { chainMetaFile, readChainMeta, readJournal, type ChainMeta, type JournalRead } from './journal';
 import { ledgerIdentityOf, sourceOf } from './ledger-identity';
 import { HistoryCheck } from './verify-history';
 import { downgradeFinding, missingLedgerFinding, restartedFinding, sameLedger } from './verify-evidence';
@@ -227,7 +227,9 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
       const gone = missingLedgerFinding(projectDir, env);
       return tampered(1, 'ledger-missing', `the ledger database ${paths.db} is gone; the journal continues at seq ${journal.lines[0].seq}${gone ? ` (${gone.detail})` : ''}`);
     }
-    ledger = Ledger.openEmpty(projectDir, readChainMeta(paths));
+    const described = chainDescription(paths);
+    if (described.problem) return tampered(1, 'edited', `${chainMetaFile(paths)}: ${described.problem}: every hook refuses to append until it is fixed (write {"chain":"sha256"} back for a ledger without a key, {"chain":"hmac-sha256","key_id":"…"} for a keyed one)`);
+    ledger = Ledger.openEmpty(projectDir, described.meta);
   }
   try {
     let meta: Record<string, string>;
@@ -451,6 +453,10 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     if (aw && aw.seq > headSeq) {
       return tampered(headSeq + 1, 'tail-cut', `the append witness ${aw.file} saw seq ${aw.seq} (${aw.hash.slice(0, 12)}…) appended; the ledger ends at seq ${headSeq}: seq ${headSeq + 1}..${aw.seq} were cut (last witnessed seq ${aw.seq})`);
     }
+    // chain.json says how the chain is hashed; hooks refuse to append when it is not the database's own mode.
+    const described = chainDescription(paths);
+    if (described.problem) return tampered(1, 'edited', `${chainMetaFile(paths)}: ${described.problem}; the database says ${meta.chain}: every hook refuses to append until it is fixed (write {"chain":"${meta.chain}"${meta.key_id ? `,"key_id":"${meta.key_id}"` : ''}} back)`);
+    if (described.meta && described.meta.chain !== meta.chain) return tampered(1, described.meta.chain === 'sha256' ? 'downgraded' : 'edited', `${chainMetaFile(paths)} says ${described.meta.chain}, the database says ${meta.chain}: every hook refuses to append until they agree (write {"chain":"${meta.chain}"${meta.key_id ? `,"key_id":"${meta.key_id}"` : ''}} back)`);
     // A ledger started again disagrees with every line witnessed before: say restarted, the more precise finding.
     const other = witnesses.find((w) => w.ledger !== undefined && ledgerId !== undefined && w.ledger !== ledgerId && w.seq > 0);
     if (other) return tampered(1, 'restarted', `the head witness ${other.file} saw an earlier ledger of this project (ledger ${other.ledger}, seq ${other.seq} at ${other.ts}); this ledger (${ledgerId}) started again`);
@@ -522,5 +528,14 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
     throw e;
   } finally {
     ledger.close();
+  }
+}
+
+/** chain.json as the hooks read it: its description, or why it is none. */
+function chainDescription(paths: CompliancePaths): { meta?: ChainMeta; problem?: string } {
+  try {
+    return { meta: readChainMeta(paths) };
+  } catch {
+    return { problem: 'not a chain description (it was changed)' };
   }
 }
