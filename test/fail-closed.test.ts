@@ -771,3 +771,17 @@ describe('Node dying before the runner answers (black-box findings)', () => {
     expect(post.exitCode).toBe(1);
   });
 });
+
+describe('a relative LOOM_CHECKPOINT_DIR (black-box finding G3)', () => {
+  it('is ignored, never resolved inside the project where the agent writes; doctor says so and where checkpoints go', () => {
+    const project = gitProject();
+    const state = tempDir('loom-state-');
+    const env = { CLAUDE_PROJECT_DIR: project, LOOM_CHECKPOINT_DIR: 'rel', XDG_STATE_HOME: state };
+    for (let i = 0; i < 3; i++) expect(hook(GUARD, JSON.stringify({ session_id: 't', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }), env).code).toBe(0);
+    expect(existsSync(join(project, 'rel'))).toBe(false);
+    expect(readdirSync(join(state, 'loom', 'checkpoints')).some((n) => n.endsWith('.appends.log'))).toBe(true);
+    const doctor = execaSync(process.execPath, [CLI, 'doctor', '--project-dir', project], { cwd: project, env: { ...process.env, ...env }, reject: false });
+    expect(doctor.stdout).toContain(`FAIL checkpoint dir: LOOM_CHECKPOINT_DIR=rel is not an absolute path: ignored`);
+    expect(doctor.stdout).toContain(join(state, 'loom', 'checkpoints'));
+  });
+});

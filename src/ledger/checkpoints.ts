@@ -10,7 +10,7 @@
 // checkpoint cannot be forged either.
 import { writeDurably } from '../util/durable-write';
 import { appendFileSync, closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { hmacSha256Hex, sha256Hex } from '../util/sha256';
 import { canonicalJson } from './canonical';
 import type { ChainKey } from './chain';
@@ -42,7 +42,9 @@ export interface LedgerIdentity {
 
 /** The folder outside every project where checkpoint copies go: LOOM_CHECKPOINT_DIR, else the platform's state folder. */
 export function externalCheckpointDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.LOOM_CHECKPOINT_DIR) return resolve(env.LOOM_CHECKPOINT_DIR);
+  // A relative folder would be resolved from wherever a hook runs (inside the project, where the agent writes): ignored, as a
+  // relative XDG_STATE_HOME is; loom doctor says so.
+  if (env.LOOM_CHECKPOINT_DIR && isAbsolute(env.LOOM_CHECKPOINT_DIR)) return resolve(env.LOOM_CHECKPOINT_DIR);
   if (env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/')) return join(env.XDG_STATE_HOME, 'loom', 'checkpoints');
   if (process.platform === 'win32') {
     const base = env.LOCALAPPDATA ?? (env.USERPROFILE ? join(env.USERPROFILE, 'AppData', 'Local') : undefined);

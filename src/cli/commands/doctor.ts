@@ -153,7 +153,8 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
     const rel = relative(resolve(project), resolve(d));
     return !rel.startsWith('..') && !isAbsolute(rel);
   };
-  if (!dir) add('checkpoint dir', false, 'no state folder (HOME, XDG_STATE_HOME and LOOM_CHECKPOINT_DIR unset): checkpoints live only inside the project, where a deleted ledger takes them along', 'set LOOM_CHECKPOINT_DIR to a folder outside the project that the agent cannot write');
+  if (env.LOOM_CHECKPOINT_DIR && !isAbsolute(env.LOOM_CHECKPOINT_DIR)) add('checkpoint dir', false, `LOOM_CHECKPOINT_DIR=${env.LOOM_CHECKPOINT_DIR} is not an absolute path: ignored (it would resolve inside whatever folder a hook runs in)${dir ? `; checkpoints go to ${dir}` : ''}`, 'set LOOM_CHECKPOINT_DIR to an absolute folder outside the project that the agent cannot write');
+  else if (!dir) add('checkpoint dir', false, 'no state folder (HOME, XDG_STATE_HOME and LOOM_CHECKPOINT_DIR unset): checkpoints live only inside the project, where a deleted ledger takes them along', 'set LOOM_CHECKPOINT_DIR to a folder outside the project that the agent cannot write');
   else if (inside(dir)) add('checkpoint dir', false, `${dir} is inside the project: checkpoints live only inside the project`, 'set LOOM_CHECKPOINT_DIR to a folder outside the project that the agent cannot write');
   else {
     try {
