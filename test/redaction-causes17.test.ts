@@ -1,6 +1,7 @@
 // Causes of misses of a blind corpus of secrets in real tools' output (round 17): values inside a language's
 // wrapper (Rust Some, Erlang binaries, PHP var_dump and print_r), a name alone on its line with the value on
-// the next, names with list indexes and plurals, a quoted decimal, YAML's doubled quote. Each with our own
+// the next, names with list indexes and plurals, a quoted decimal, YAML's doubled quote, option clusters, parameter
+// paths, settings rows, named JSON objects, Redis ACLs, block scalars, far-aligned values. Each with our own
 // strings, and the new readers stay linear.
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../src/ledger/redact';
@@ -24,4 +25,4 @@ describe('round 17 causes: look-alikes stay', () => {
   }
 });
 
-describeLinearReads('round 17 readers read linearly', ['password: Some("', '[pass] => ', '["password"]=>\n  string(4) "', 'DB_PASSWORD\n', '<password>\n', 'API key:\n', "password: 'a''", 'x.passwords[0]=', 'password => <<"']);
+describeLinearReads('round 17 readers read linearly', ['password: Some("', '[pass] => ', '["password"]=>\n  string(4) "', 'DB_PASSWORD\n', '<password>\n', 'API key:\n', "password: 'a''", 'x.passwords[0]=', 'password => <<"', 'curl -su ', '/a/b/API_TOKEN\t', "('db_pass','", '"x.password": {\n', 'user u on >', 'user u on x ', 'pw: |\n  ', 'TOKEN:                    ']);

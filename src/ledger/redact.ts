@@ -32,6 +32,8 @@ import { findCurlCookies } from './redaction/curl-cookies';
 import { findArrowPairs } from './redaction/arrow-pairs';
 import { findWrappedValues } from './redaction/wrapped-values';
 import { findNextLineValues } from './redaction/next-line-values';
+import { findParameterPaths } from './redaction/parameter-paths';
+import { findPairedLiterals } from './redaction/paired-literals';
 import { findServerDirectives } from './redaction/server-directives';
 import { findProvisioningSecrets } from './redaction/provisioning';
 import { findLiteralConversions } from './redaction/literal-conversions';
@@ -252,7 +254,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (mStart < pos) continue;
     const colonEq = text.charCodeAt(sep) === 58 && text.charCodeAt(sep + 1) === 61;
     let at = sep + (colonEq ? 2 : 1);
-    for (let t = 0; t < 3 && at < n && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9); t++) at++;
+    // Up to 40 blanks: `heroku config`, `kubectl describe` and other reports align their values in a column.
+    for (let t = 0; t < 40 && at < n && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9); t++) at++;
     work.reads += at - r;
     pos = at;
     if (s < pos) s = pos;
@@ -351,7 +354,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (yamlLine && value.includes(' ') && (SENTENCE_END.test(value) || value.split(' ').length > 6 || isProgramMessage(value))) continue;
     let rule: string | undefined;
     if (sensitive && isSensitiveAssignment(judged, value)) rule = 'assignment';
-    else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value) && !encodesPlainData(value)) rule = 'high-entropy';
+    // A character set (`charset = "abc…XYZ0123456789"`, a password policy's alphabet) is random-looking but no secret.
+    else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value) && !encodesPlainData(value) && !isPlaceholder(value)) rule = 'high-entropy';
     // A bare `key:` holding 32+ hex digits (`openweather:\n  key: ce3e…`): an API key; a digest has a name that says so.
     else if (entropyCandidate && nameEnd - nameStart === 3 && /^(?:key|Key|KEY)$/.test(text.slice(nameStart, nameEnd)) && HEX_KEY.test(value)) rule = 'high-entropy';
     else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
@@ -804,6 +808,8 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findArrowPairs(text, spans);
   findWrappedValues(text, spans);
   if (text.includes('\n')) findNextLineValues(text, spans);
+  findParameterPaths(text, spans);
+  findPairedLiterals(text, spans);
   findServerDirectives(text, spans);
   findProvisioningSecrets(text, spans);
   findLiteralConversions(text, spans);

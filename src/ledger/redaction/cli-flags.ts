@@ -205,6 +205,11 @@ function valueAfter(words: Word[], i: number, flag: string, rule: FlagRule): { w
     if (!next || next.text.startsWith('-') && next.text.length > 1 && rule.form !== 'pass-prefix') return undefined;
     return { word: next, offset: 0 };
   }
+  // A cluster of short options ending in this one (curl -su user:pw, -sSu): the next word is its value.
+  if (rule.takes !== 'attached' && flag.length === 2 && /^-[A-Za-z]{2,6}$/.test(w.text) && w.text.endsWith(flag[1])) {
+    const next = words[i + 1];
+    if (next && !(next.text.startsWith('-') && next.text.length > 1)) return { word: next, offset: 0 };
+  }
   if (rule.takes === 'separate' && !flag.startsWith('--')) return undefined;
   if (flag.startsWith('--') && w.text.startsWith(flag + '=')) return { word: w, offset: quoteOffset(w, flag.length + 1) };
   if (!flag.startsWith('--') && w.text.startsWith(flag) && w.text.length > flag.length && rule.takes !== 'separate') return { word: w, offset: quoteOffset(w, flag.length) };

@@ -4,7 +4,9 @@
 // banner that names a secret and ends in a colon ("API key:", "use the
 // following password to proceed:") and prints it indented below. The value
 // is one word with a digit or a symbol in it; a line that opens a mapping,
-// a list, a heading rule or a placeholder is not one.
+// a list, a heading rule or a placeholder is not one. A YAML block scalar
+// under a secret's name (`vault_db_password: |` or `>-`, then indented
+// lines: ansible-vault view, Helm values) is its value, every line of it.
 import { isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
 import type { Span } from './text';
 import { work } from './work';
@@ -14,11 +16,14 @@ const NAME_LINE = /^[ \t]{0,32}([A-Za-z_][\w.-]{0,63})[ \t]*:?[ \t]*\r?$/;
 const BANNER_LINE = /^[ \t]{0,32}((?:[A-Za-z][\w'’,()-]*[ \t]){0,12}?(?:password|passphrase|passcode|token|secret|api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|key)(?:[ \t][\w'’,()-]+){0,8}):[ \t]*\r?$/i;
 const VALUE_LINE = /^[ \t]{0,32}(\S{6,4096}?)[ \t]*\r?$/;
 const DIGIT_OR_SYMBOL = /[^A-Za-z]/;
+const BLOCK_SCALAR = /^([ \t]{0,32})-?[ \t]{0,4}([A-Za-z_][\w.-]{0,63})[ \t]*:[ \t]*[|>][+-]?[1-9]?[ \t]*\r?$/;
+const MAX_BLOCK_LINES = 64;
 const NOT_A_VALUE = /^(?:[-=*#~_<>|`]|\$\{|\{\{)|:$|^(?:none|null|nil|true|false|undefined|required|optional|hidden|redacted|\*+)$/i;
 // Another name (a list of variable names, one per line): SLACK_WEBHOOK_URL, db.password.
 const A_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
 export function findNextLineValues(text: string, spans: Span[]): void {
+  if (text.includes(': |') || text.includes(': >') || text.includes(':|') || text.includes(':>')) findBlockScalars(text, spans);
   let ls = 0;
   let prevName: { name: string; tag?: string } | undefined;
   let blanks = 0;
@@ -53,5 +58,30 @@ export function findNextLineValues(text: string, spans: Span[]): void {
     else if (prevName && ++blanks > 1) prevName = undefined;
     if (le >= text.length) break;
     ls = le + 1;
+  }
+}
+
+/** Every line of a block scalar under a secret's name: the lines indented deeper than the name, up to the first that is not. */
+function findBlockScalars(text: string, spans: Span[]): void {
+  let ls = 0;
+  while (ls < text.length) {
+    let le = text.indexOf('\n', ls);
+    if (le === -1) le = text.length;
+    work.reads += le - ls;
+    const b = le - ls <= 200 ? BLOCK_SCALAR.exec(text.slice(ls, le)) : null;
+    ls = le + 1;
+    if (!b || !isSensitiveName(b[2])) continue;
+    const indent = b[1].length;
+    for (let k = 0; k < MAX_BLOCK_LINES && ls < text.length; k++) {
+      let e = text.indexOf('\n', ls);
+      if (e === -1) e = text.length;
+      const line = text.slice(ls, e);
+      work.reads += line.length;
+      const lead = line.length - line.trimStart().length;
+      if (line.trim() && lead <= indent) break;
+      const body = line.trim();
+      if (body && !isPlaceholder(body)) spans.push({ start: ls + lead, end: ls + lead + line.trimEnd().length - lead, rule: 'assignment' });
+      ls = e + 1;
+    }
   }
 }

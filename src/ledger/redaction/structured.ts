@@ -2,7 +2,7 @@
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
 import { SECRET_COOKIE } from './headers';
-import { isFilePath, isPlaceholder, isSensitiveAssignment, isSensitiveName, maybeSensitiveName } from './names';
+import { isFilePath, isPlaceholder, isSensitiveAssignment, isSensitiveName, isVersionOrOption, maybeSensitiveName } from './names';
 import { scanLines } from './anchored';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
@@ -443,7 +443,7 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     const quoted = sep && /^(["'])(.*)\1[ \t]*$/.exec(raw);
     const v = quoted ? quoted[2] : raw.replace(TRAILING_BLANKS, '');
     // More columns after the value (kubectl get, PAM's `password requisite pam_x.so`), or a cell separator: another table's row.
-    if (v && !isPlaceholder(v) && !EMPTY_CELL.test(v) && !LISTED_AT.test(v) && !MULTI_COLUMN.test(v) && !declaresType(v)) {
+    if (v && !isPlaceholder(v) && !EMPTY_CELL.test(v) && !LISTED_AT.test(v) && !MULTI_COLUMN.test(v) && !declaresType(v) && !isVersionOrOption(v)) {
       const at = l.length - m[2].length + (sep ? sep[0].length : 0) + (quoted ? 1 : 0);
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
     }
