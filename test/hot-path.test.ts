@@ -5,7 +5,7 @@
 // guard, running without a watchdog thread, still ends past its work budget
 // in a block with a one-line reason.
 import { execaSync } from 'execa';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, tempDir } from './helpers';
@@ -33,13 +33,18 @@ function sandbox(): { project: string; env: NodeJS.ProcessEnv } {
 
 const payload = (project: string, command: string) => JSON.stringify({ session_id: 'hot', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: project });
 
-/** One hook call under strace (this process only, not children): the files it opened and renamed. */
+/** One hook call under strace (the hook's Node process only): the files it opened and renamed, the threads it started. */
 function traced(project: string, env: NodeJS.ProcessEnv, command: string): { code: number | null; stderr: string; opened: string[]; renamed: string[]; threads: number } {
-  const log = join(tempDir('loom-strace-'), 'trace');
-  const r = execaSync('strace', ['-qq', '-e', 'trace=openat,open,rename,renameat,renameat2,clone,clone3', '-o', log, WRAPPER], { input: payload(project, command), env, reject: false, stripFinalNewline: false, extendEnv: false });
+  const dir = tempDir('loom-strace-');
+  const log = join(dir, 'trace');
+  // -ff: one file per process. The wrapper's shell runs node (it does not exec, so it can turn a crash into a block);
+  // the hook is the process that exec'd run-hook.js; a detached fold child is another file, left out.
+  const r = execaSync('strace', ['-qq', '-ff', '-e', 'trace=execve,openat,open,rename,renameat,renameat2,clone,clone3', '-o', log, WRAPPER], { input: payload(project, command), env, reject: false, stripFinalNewline: false, extendEnv: false });
   if (r.exitCode === undefined && !r.signal) throw new Error(r.message);
-  // The wrapper execs node: the traced process is the hook itself; a detached fold child is not followed.
-  const lines = readFileSync(log, 'utf8').split('\n');
+  const files = readdirSync(dir).filter((n) => n.startsWith('trace.')).map((n) => readFileSync(join(dir, n), 'utf8'));
+  const hook = files.find((t) => /^execve\("[^"]*node", \[[^\]]*run-hook\.js", "pre-tool-guard"/m.test(t));
+  if (!hook) throw new Error(`no trace of the hook's node process among ${files.length} processes`);
+  const lines = hook.split('\n');
   const paths = (re: RegExp) => lines.filter((l) => re.test(l)).map((l) => /"([^"]*)"/.exec(l)?.[1] ?? '');
   return {
     code: r.exitCode ?? null,
