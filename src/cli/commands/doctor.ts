@@ -61,7 +61,8 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
   try {
     add('better-sqlite3', true, `loads (SQLite ${probeSqlite()})`);
   } catch (e) {
-    add('better-sqlite3', false, addonProblem(e) ?? `does not load: ${(e as Error).message.split('\n')[0]}`, 'run npm ci in the loom folder (it compiles the addon for this Node)');
+    // npm rebuild works where loom is a dependency (its package ships no lock file for npm ci) and in a checkout alike.
+    add('better-sqlite3', false, addonProblem(e) ?? `does not load: ${(e as Error).message.split('\n')[0]}`, `run npm rebuild better-sqlite3 in ${addonOwner(pack)} (it compiles the addon for this Node; needs a C++ toolchain when no prebuilt binary fits)`);
   }
   try {
     const defs = loadRegistry(join(pack, 'config', 'hooks.json'));
@@ -126,7 +127,11 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
         ? 'investigate: compare with your external checkpoints (loom verify)'
         : corrupt
           ? `run loom recover: it renames ledger.db aside (never deletes it), starts a new database anchored to the old chain's last good head (journal, old file, checkpoints), folds the journal (hooks kept recording there) and appends a recovery record that verify names; sqlite3 "<set-aside file>" ".recover" reads what survives of the old file`
-          : 'set LOOM_LEDGER_KEY if the ledger is keyed';
+          : addonProblem(r.error) || /better-sqlite3|SQLite addon/.test(r.error ?? '')
+            ? 'fix better-sqlite3 first (above): without the addon the ledger cannot be read'
+            : /keyed|LOOM_LEDGER_KEY/.test(r.error ?? '')
+              ? 'set LOOM_LEDGER_KEY (or LOOM_LEDGER_KEY_FILE) to the ledger\'s key'
+              : 'run loom verify and fix what it names';
     const acked = r.acknowledged ? `; recovered-with-gaps (acknowledged seq ${r.acknowledged.seq} by ${r.acknowledged.by}: ${r.acknowledged.reason}): ${r.acknowledged.detail}` : '';
     add('ledger', r.status === 'intact', r.status === 'intact' ? `intact, ${r.records} records, head seq ${r.head?.seq ?? 0}${acked}` : r.problem?.kind === 'recovered-with-gaps' ? `recovered with gaps: ${r.problem.detail}` : r.status === 'tampered' ? `TAMPERED at seq ${r.problem!.seq}: ${r.problem!.kind}` : `cannot verify: ${r.error}`, fix);
   } else if (existsSync(join(paths.dir, 'journal.log'))) add('ledger', true, 'journal only (not folded into ledger.db yet; loom fold does it)');
@@ -178,4 +183,10 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   if (f.booleans.has('json')) process.stdout.write(JSON.stringify({ ok: bad.length === 0, checks }, null, 2) + '\n');
   else for (const c of checks) process.stdout.write(`${tone(!c.ok ? 'FAIL' : 'warn' in c && c.warn ? 'WARN' : 'ok  ')} ${c.name}: ${c.detail}${c.fix ? `  -> fix: ${c.fix}` : ''}\n`);
   return bad.length ? 1 : 0;
+}
+
+/** The folder whose node_modules holds the addon: the project that installed loom, or loom's own checkout. */
+function addonOwner(pack: string): string {
+  const parts = pack.split('/node_modules/');
+  return parts.length > 1 ? parts.slice(0, -1).join('/node_modules/') : pack;
 }
