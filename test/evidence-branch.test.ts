@@ -87,7 +87,8 @@ describe('loom evidence --base', () => {
     const repo = tempDir('loom-mono-');
     git(repo, 'init', '-q', '-b', 'main');
     const project = join(repo, 'packages', 'app');
-    mkdirSync(project, { recursive: true });
+    // Its own .loom/ makes the package a project (loom init there); without one its sessions record to the repository's.
+    mkdirSync(join(project, '.loom'), { recursive: true });
     await bash(project, 's', 'ls');
     const r = await loom(['evidence', '--project-dir', project]);
     expect(r.code, r.stderr).toBe(0);
@@ -104,5 +105,30 @@ describe('team evidence text', () => {
     const kept = out.slice(0, -1).replace(/\\\|/g, '|').split(' ');
     expect(kept).toEqual(words.slice(0, kept.length));
     expect(out.replace(/\\\|/g, '|').length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('records a hook could not judge carry their branch too (black-box finding A4)', () => {
+  it('a refused payload and a sessionless call made on main stay out of the feature branch\'s evidence', async () => {
+    const project = tempDir('loom-pr-');
+    git(project, 'init', '-q', '-b', 'main');
+    git(project, 'config', 'user.email', 'dev@team.example');
+    writeFileSync(join(project, '.gitignore'), '.loom/\n');
+    git(project, 'add', '.gitignore');
+    git(project, 'commit', '-qm', 'base');
+    await new Promise((r) => setTimeout(r, 1100));
+    const guard = join(ROOT, 'hooks', 'pre-tool-guard');
+    const env = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', CLAUDE_PROJECT_DIR: project };
+    // on main: not valid JSON (a failure record), and a call with no session id
+    await run(guard, [], 'hello', env, project);
+    await run(guard, [], JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf src' }, cwd: project }), env, project);
+    git(project, 'checkout', '-qb', 'feature');
+    await bash(project, 'on-feature', 'cat .env');
+    const r = await loom(['evidence', '--project-dir', project, '--base', 'main']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('cat .env');
+    expect(r.stdout).not.toContain('rm -rf src');
+    expect(r.stdout).not.toContain('`(none)`');
+    expect(r.stdout).not.toContain('not valid JSON');
   });
 });

@@ -9,6 +9,7 @@ import type { Aggregate, FailureKind, HookDef, RenderedAnswer } from '../contrac
 import { selectAdapter } from '../protocols';
 import type { ProtocolAdapter } from '../protocols/adapter';
 import { emptyAggregate, foldOutcome } from './aggregate';
+import { actorOf, type Actor } from './actor';
 import { resolveProjectDir } from './project-dir';
 import { recordInvocation } from './record';
 
@@ -47,7 +48,15 @@ export function recordFailure(state: InvocationState, agg: Aggregate, harness: s
   try {
     const projectDir = state.projectDir ?? resolveProjectDir(state.projectDirFlag, state.payload ?? {});
     // The payload may be what failed: record only what the runner itself knows.
-    const out = recordInvocation({ projectDir, payload: sessionOnly(state.payload), agg, harness, eventName, contract: contractFor(eventName), hooks });
+    // Who acted is known without the payload (user, host, git email and branch): the record says so, as every other does,
+    // so a failure on one branch is not counted in another's evidence.
+    let actor: Actor | undefined;
+    try {
+      actor = actorOf(projectDir, sessionOnly(state.payload));
+    } catch {
+      actor = undefined;
+    }
+    const out = recordInvocation({ projectDir, payload: sessionOnly(state.payload), agg, harness, eventName, contract: contractFor(eventName), hooks, actor });
     return out.problem ?? out.warning;
   } catch (e) {
     return oneLineError(e);
