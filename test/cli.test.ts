@@ -346,3 +346,20 @@ describe('start-up and explain rough edges (black-box findings G15)', () => {
     expect(onFeature.stdout).toMatch(/^decision: ASK/);
   });
 });
+
+describe('history --decision takes every decision a record can hold (black-box finding A11)', () => {
+  it('error, succeeded and the ledger\'s own acts filter; an unknown word is one line naming the list', async () => {
+    const project = tempDir();
+    const post = JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'ok' }, cwd: project });
+    await run(process.execPath, [RUNNER, '--event', 'PostToolUse', '--project-dir', project], post);
+    await run(process.execPath, [RUNNER, '--event', 'PostToolUse', '--project-dir', project], 'not json');
+    const err = await loom(['history', '--project-dir', project, '--decision', 'error', '--json']);
+    expect(err.code, err.stderr).toBe(0);
+    expect((JSON.parse(err.stdout) as { decision: string }[]).map((r) => r.decision)).toEqual(['error']);
+    const ok = await loom(['history', '--project-dir', project, '--decision', 'succeeded', '--json']);
+    expect((JSON.parse(ok.stdout) as { decision: string }[]).length).toBe(1);
+    const bad = await loom(['history', '--project-dir', project, '--decision', 'nope']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe('loom history: --decision "nope": expected one of allow, ask, deny, error, succeeded, failed, acknowledged, recovered, erased');
+  });
+});

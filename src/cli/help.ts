@@ -2,6 +2,8 @@
 // (a test holds each command's parser to this list), and the lookups that
 // make `loom help <cmd>`, `loom <cmd> --help` and "did you mean" work.
 
+import { RECORD_DECISIONS } from '../contract/types';
+
 export interface CommandHelp {
   summary: string;
   usage: string[];
@@ -82,7 +84,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       ['--session ID', 'only this session'],
       ['--user WHO', 'only records of this OS user, git email or harness user id'],
       ['--risk LEVEL', 'this level and above (none, low, medium, high, critical)'],
-      ['--decision D', 'allow, ask, deny, error'],
+      ['--decision D', RECORD_DECISIONS.join(', ')],
       ['--hook ID', 'only this hook'],
       ['--since T', 'a date, a date and time (local time unless it ends in Z or an offset) or an age (30m, 2h, 7d, 1w)'],
       ['--until T', 'a date, a date and time, or an age'],

@@ -8,6 +8,12 @@ export const STATUSES: readonly Status[] = ['ok', 'warned', 'skipped', 'blocked'
 export type Decision = 'allow' | 'ask' | 'deny';
 export const DECISIONS: readonly Decision[] = ['allow', 'ask', 'deny'];
 
+/**
+ * What a record's `decision` says: a guard's decision, `error` (a hook failed on an event that cannot block), a
+ * tool's outcome (`succeeded`, `failed`), or the ledger's own acts (`acknowledged`, `recovered`, `erased`).
+ */
+export const RECORD_DECISIONS: readonly string[] = [...DECISIONS, 'error', 'succeeded', 'failed', 'acknowledged', 'recovered', 'erased'];
+
 export type Risk = 'none' | 'low' | 'medium' | 'high' | 'critical';
 export const RISKS: readonly Risk[] = ['none', 'low', 'medium', 'high', 'critical'];
 

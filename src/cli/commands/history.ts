@@ -1,5 +1,5 @@
 // loom history [filters] [--json|--jsonl]; loom history rebuild.
-import { DECISIONS, RISKS, type Decision, type Risk } from '../../contract/types';
+import { RECORD_DECISIONS, RISKS, type Risk } from '../../contract/types';
 import { rebuildHistory } from '../../ledger/history-view';
 import { foldQuietly } from '../../ledger/fold';
 import { queryLive } from '../../ledger/live';
@@ -45,7 +45,7 @@ export function historyCommand(argv: string[]): number | Promise<number> {
   const v = flags.values;
   if (flags.positional.length) throw new FlagError(`unexpected argument "${flags.positional[0]}" (did you mean: loom history rebuild?)`);
   const filter: HistoryFilter = { event: v.event, session: v.session, decision: v.decision, hook: v.hook, user: v.user };
-  if (v.decision !== undefined && !DECISIONS.includes(v.decision as Decision)) throw new QueryError(`--decision "${v.decision}": expected one of ${DECISIONS.join(', ')}`);
+  if (v.decision !== undefined && !RECORD_DECISIONS.includes(v.decision)) throw new QueryError(`--decision "${v.decision}": expected one of ${RECORD_DECISIONS.join(', ')}`);
   if (v.risk !== undefined) {
     if (!RISKS.includes(v.risk as Risk)) throw new QueryError(`--risk "${v.risk}": expected one of ${RISKS.join(', ')}`);
     filter.risk = v.risk as Risk;
