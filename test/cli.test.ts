@@ -363,3 +363,20 @@ describe('history --decision takes every decision a record can hold (black-box f
     expect(bad.stderr.trim()).toBe('loom history: --decision "nope": expected one of allow, ask, deny, error, succeeded, failed, acknowledged, recovered, erased');
   });
 });
+
+describe('report --user on a project ledger (black-box finding A12)', () => {
+  it('keeps only that actor\'s records, and says so in the page\'s filter', async () => {
+    const project = tempDir();
+    const pre = (sid: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: sid, tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project });
+    await run(process.execPath, [RUNNER, '--event', 'PreToolUse', '--project-dir', project], pre('a'), { USER: 'ana', LOGNAME: 'ana' });
+    const me = (await loom(['history', '--project-dir', project, '--json'])).stdout;
+    const user = (JSON.parse(me) as { tool_call: { actor: { user: string } } }[])[0].tool_call.actor.user;
+    const out = join(tempDir(), 'r.html');
+    const mine = await loom(['report', '--project-dir', project, '--user', user, '--out', out]);
+    expect(mine.code, mine.stderr).toBe(0);
+    expect(mine.stdout).toContain('(1 records;');
+    expect(readFileSync(out, 'utf8')).toContain(`user ${user}`);
+    const none = await loom(['report', '--project-dir', project, '--user', 'nobody@example.invalid', '--out', out]);
+    expect(none.stdout).toContain('(0 records;');
+  });
+});

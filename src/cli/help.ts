@@ -155,9 +155,9 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   report: {
     summary: 'a self-contained HTML compliance report',
-    usage: ['loom report [--since T] [--until T] [--session S] [--out FILE] [--fail-on deny,high]', 'loom report --team [--repo R] [--user U] [--since 7d] [--out FILE]'],
+    usage: ['loom report [--since T] [--until T] [--session S] [--user U] [--out FILE] [--fail-on deny,high]', 'loom report --team [--repo R] [--user U] [--since 7d] [--out FILE]'],
     options: [
-      ['--user WHO', 'with --team: one user'],
+      ['--user WHO', 'only records of this OS user, git email or harness user id (with --team: of the team store)'],
       ['--json', 'with --team: machine-readable'],
       ['--team', 'read the team store (LOOM_TEAM_URL) instead of this project\'s ledger'],
       ['--team-url URL', 'the team store (default LOOM_TEAM_URL)'],

@@ -19,6 +19,8 @@ export interface ReportFilter {
    * `excludeSessions` (sessions whose SessionStart named another branch) decides.
    */
   branch?: string;
+  /** Only records of this actor: its OS user, git email or the harness's user id. */
+  user?: string;
 }
 
 /** What became of an action the guard asked about, from the records that followed it. */
@@ -208,6 +210,10 @@ export function collect(projectDir: string, f: ReportFilter, opts: CollectOption
       const sidOf = String(r.session_id);
       if ((f.since && ts < f.since) || (f.until && ts > f.until) || (f.session && r.session_id !== f.session) || (f.sessions && !f.sessions.has(sidOf))) return;
       const d = (r[r.kind as string] ?? {}) as Record<string, unknown>;
+      if (f.user !== undefined) {
+        const a = (d.actor ?? {}) as Record<string, unknown>;
+        if (a.user !== f.user && a.email !== f.user && a.client_user !== f.user) return;
+      }
       const row = rowOf(r);
       if (f.branch !== undefined) {
         // The record's own branch decides; a record from before branches were recorded goes by its session's start.

@@ -71,19 +71,19 @@ function requireLedger(project: string): void {
 }
 
 function filterFrom(v: Record<string, string>): ReportFilter {
-  return { since: v.since ? parseTimeBound(v.since, '--since') : undefined, until: v.until ? parseTimeBound(v.until, '--until') : undefined, session: v.session };
+  return { since: v.since ? parseTimeBound(v.since, '--since') : undefined, until: v.until ? parseTimeBound(v.until, '--until') : undefined, session: v.session, user: v.user };
 }
 
 export function reportCommand(argv: string[]): number | Promise<number> {
   if (argv.includes('--team')) return reportTeamCommand(argv);
-  const f = parseFlags(argv, { values: ['project-dir', 'since', 'until', 'session', 'out', 'fail-on'] });
+  const f = parseFlags(argv, { values: ['project-dir', 'since', 'until', 'session', 'user', 'out', 'fail-on'] });
   failOnList(f.values);
   const project = resolve(projectDirFrom(f));
   foldQuietly(project);
   requireLedger(project);
   const c = collect(project, filterFrom(f.values), progressBar('reading the ledger'));
   const out = resolve(f.values.out ?? join(project, '.loom', 'reports', 'compliance.html'));
-  const filter = [f.values.since && `since ${f.values.since}`, f.values.until && `until ${f.values.until}`, f.values.session && `session ${f.values.session}`].filter(Boolean).join(', ') || 'all records';
+  const filter = [f.values.since && `since ${f.values.since}`, f.values.until && `until ${f.values.until}`, f.values.session && `session ${f.values.session}`, f.values.user && `user ${f.values.user}`].filter(Boolean).join(', ') || 'all records';
   writeOut(out, renderReport(c, { project, generatedAt: new Date().toISOString(), filter }));
   process.stdout.write(`report: ${out} (${c.matched} records; ledger ${tone(c.verify.status)})\n`);
   return c.verify.exitCode === 2 && c.total === 0 ? 2 : failOnExit(c, f.values);
