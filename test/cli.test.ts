@@ -105,7 +105,7 @@ describe('loom CLI', () => {
       [['verify', '--bundle', join(empty, 'nope.json')], 2, /^loom verify: cannot verify: .*nope\.json: no such file \(ENOENT\)$/],
       [['team'], 1, /^loom team: expected a subcommand: loom team init$/],
       [['team', 'int'], 1, /^loom team: unknown subcommand "int"; expected: loom team init$/],
-      [['serve', '--token-file', join(empty, 'token')], 1, /^loom serve: --token-file .*token: no such file \(ENOENT\)$/],
+      [['serve', '--token-file', join(empty, 'token')], 2, /^loom serve: --token-file .*token: no such file \(ENOENT\)$/],
     ];
     for (const [args, code, line] of cases) {
       const r = await loom(args);

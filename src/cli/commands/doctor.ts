@@ -127,7 +127,7 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
         ? 'investigate: compare with your external checkpoints (loom verify)'
         : corrupt
           ? `run loom recover: it renames ledger.db aside (never deletes it), starts a new database anchored to the old chain's last good head (journal, old file, checkpoints), folds the journal (hooks kept recording there) and appends a recovery record that verify names; sqlite3 "<set-aside file>" ".recover" reads what survives of the old file`
-          : addonProblem(r.error) || /better-sqlite3|SQLite addon/.test(r.error ?? '')
+          : /better-sqlite3|SQLite addon/.test(r.error ?? '')
             ? 'fix better-sqlite3 first (above): without the addon the ledger cannot be read'
             : /keyed|LOOM_LEDGER_KEY/.test(r.error ?? '')
               ? 'set LOOM_LEDGER_KEY (or LOOM_LEDGER_KEY_FILE) to the ledger\'s key'
