@@ -39,7 +39,7 @@ function traced(project: string, env: NodeJS.ProcessEnv, command: string): { cod
   const log = join(dir, 'trace');
   // -ff: one file per process. The wrapper's shell runs node (it does not exec, so it can turn a crash into a block);
   // the hook is the process that exec'd run-hook.js; a detached fold child is another file, left out.
-  const r = execaSync('strace', ['-qq', '-ff', '-e', 'trace=execve,openat,open,rename,renameat,renameat2,clone,clone3', '-o', log, WRAPPER], { input: payload(project, command), env, reject: false, stripFinalNewline: false, extendEnv: false });
+  const r = execaSync('strace', ['-qq', '-ff', '-s', '512', '-e', 'trace=execve,openat,open,rename,renameat,renameat2,clone,clone3', '-o', log, WRAPPER], { input: payload(project, command), env, reject: false, stripFinalNewline: false, extendEnv: false });
   if (r.exitCode === undefined && !r.signal) throw new Error(r.message);
   const files = readdirSync(dir).filter((n) => n.startsWith('trace.')).map((n) => readFileSync(join(dir, n), 'utf8'));
   const hook = files.find((t) => /^execve\("[^"]*node", \[[^\]]*run-hook\.js", "pre-tool-guard"/m.test(t));

@@ -80,7 +80,8 @@ describe('loom serve fails closed', () => {
 
   it('loom serve --harness that no harness is refuses to start', async () => {
     const r = await run(process.execPath, [CLI, 'serve', '--port', '0', '--harness', 'bogus'], null, { LOOM_HARNESS: '' });
-    expect(r.code).toBe(1);
+    // Every start-up failure of loom serve is exit 2, a bad flag too.
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('--harness "bogus"');
   });
 

@@ -38,7 +38,7 @@ import { analyzeInterpreterCode, analyzeIpythonCode } from './families/interpret
 import { COST, overBudget, work, WORK_BUDGET } from './work';
 import { ScopeMap } from './scope';
 import { DEFAULT_PATH_DIRS } from './tables/paths';
-import { ENV_CODE, envAssignment, exportedFunctionName } from './tables/env-code';
+import { ENV_CODE, ENV_LOADERS_OF_CODE, envAssignment, exportedFunctionName } from './tables/env-code';
 import { gitConfigKey, gitConfigWrites, gitKeyIn, pushToNewPlace, pushWithConfig, storedPushConfig } from './families/git';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_FETCHING_SUBS, GIT_GLOBAL_WITH_ARG, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS } from './tables/git';
 
@@ -348,6 +348,52 @@ export class Analyzer {
 
   newEnv(cwd: string, vars = new Map<string, string>(), positional?: string[]): Env {
     return { vars, positional, funcs: new Map(), aliases: new Map(), cwd, dirStack: [], files: new Map(), calls: [] };
+  }
+
+  /** A program's own process: no functions or shell variables of the line, but the files the line wrote (`gpg.program=/tmp/g` after `printf ... > /tmp/g`). */
+  /** Code a variable of this command makes its programs load first (tables/env-code.ts ENV_LOADERS_OF_CODE), judged in its language. */
+  private loadedCode(c: SimpleCommand, name: string, cwd: string, io: RunIO, depth: number, via: string, segment: string, vars: Map<string, string>): void {
+    for (const [v, spec] of Object.entries(ENV_LOADERS_OF_CODE)) {
+      const set = c.assignments.find((a) => a.name === v)?.value;
+      const value = set?.text ?? vars.get(v);
+      if (value === undefined || value === '' || (spec.programs && !spec.programs.test(name))) continue;
+      const how = `${via} > ${v}`;
+      if (set?.text.startsWith('\u0000procsub:<(')) {
+        this.runsScript((set.subOut?.[0] as Feed | undefined) ?? { kind: 'runtime', why: 'a process substitution' }, spec.lang, segment, depth, how, cwd);
+        continue;
+      }
+      const words = value.split(/\s+/).filter(Boolean).slice(0, 32);
+      if (spec.options) {
+        for (let k = 0; k < words.length; k++) {
+          const w = words[k];
+          const opt = spec.options.find((o) => w === o || w.startsWith(o + '=') || (o.length === 2 && w.startsWith(o) && w.length > 2));
+          if (!opt) continue;
+          const file = w === opt ? words[++k] : w.startsWith(opt + '=') ? w.slice(opt.length + 1) : w.slice(opt.length);
+          if (file) this.runsScript(this.scriptFeed(lit(file), io, cwd), spec.lang, segment, depth, `${how} ${opt} ${file}`, cwd);
+        }
+      } else if (spec.inFolder) {
+        for (const dir of value.split(':').filter(Boolean).slice(0, 16)) for (const f of spec.inFolder) {
+          const feed = io.env?.files.get(posix.resolve(cwd, dir, f));
+          if (feed) this.runsScript(feed, spec.lang, segment, depth, `${how} (${posix.join(dir, f)})`, cwd);
+        }
+      } else if (spec.code) {
+        // -MModule=args;code: the module is loaded with `use`, and what follows it (to the end: read whole) runs with it.
+        const at = words.findIndex((w) => spec.code!.some((o) => w.startsWith(o) && w.length > o.length));
+        if (at >= 0) {
+          const rest = value.slice(value.indexOf(words[at]) + 2);
+          this.runsScript({ kind: 'static', text: `use ${rest.replace(/=/, ' ')};` }, spec.lang, segment, depth, `${how} ${words[at].slice(0, 2)}`, cwd);
+        }
+      } else this.runsScript(this.scriptFeed(lit(value), io, cwd), spec.lang, segment, depth, how, cwd);
+    }
+  }
+
+  /** Written programs already run by path on this line (one judgement each). */
+  private readonly ranWritten = new Set<string>();
+
+  private launchedEnv(env: Env | undefined, cwd: string, positional?: string[]): Env {
+    const e = this.newEnv(cwd, new Map(), positional);
+    if (env) e.files = env.files;
+    return e;
   }
 
   /** A subshell's copy: changes inside do not reach the parent. */
@@ -1254,6 +1300,15 @@ export class Analyzer {
       return outputOf(name, words, { stdin: io.stdin, fileFeed: () => undefined, procsubFeed: () => ({ kind: 'runtime', why: '' }), toplevel: within(cwd, this.opts.projectDir) ? this.opts.projectDir : undefined });
     }
     if (name === 'direnv' && argv[1] === 'exec' && argv[2]) this.runsScript(this.scriptFeed(lit(posix.join(argv[2], '.envrc')), io, cwd), 'sh', segment, depth, `${via} > direnv exec (.envrc)`, cwd);
+    this.loadedCode(c, name, cwd, io, depth, via, segment, vars);
+    // A program written on the line and run by its path (/tmp/sh, ./git): that file runs, whatever its name says.
+    if (env && argv[0].includes('/') && !this.ranWritten.has(argv[0])) {
+      const written = env.files.get(posix.resolve(cwd, argv[0]));
+      if (written && written.kind !== 'none' && written.kind !== 'download') {
+        this.ranWritten.add(argv[0]);
+        this.runsScript(written, 'sh', segment, depth, `${via} > ${argv[0]} (written on the line)`, cwd, argv.slice(1));
+      }
+    }
     const inner = this.unwrap(rctx, io);
     if (inner) return inner;
     if (env && name !== 'cd') {
@@ -1587,6 +1642,9 @@ export class Analyzer {
           break;
         }
         if (/^--(?:rcfile|init-file)$/.test(a)) {
+          // The file an interactive shell runs first (`bash --rcfile <(echo ...) -i`).
+          const rc = words[k + 1];
+          if (rc) this.runsScript(this.scriptFeed(rc, io, cwd), 'sh', r.segment, depth, `${via} > ${name} ${a}`, cwd);
           k++;
           continue;
         }
@@ -1746,7 +1804,9 @@ export class Analyzer {
     // A script written earlier on the line and run by path (./x.sh).
     if (env && (argv[0].includes('/') || argv[0].startsWith('.'))) {
       const feed = env.files.get(posix.resolve(cwd, argv[0]));
-      if (feed) this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
+      if (feed && this.ranWritten.has(argv[0]) && feed.kind !== 'none' && feed.kind !== 'download') {
+        // judged above, before its name was read
+      } else if (feed) this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
       else {
         const by = this.downloadedBy(posix.resolve(cwd, argv[0]));
         if (by) this.hit('pipe-download-to-interpreter', 'deny', r.segment, `runs ${argv[0]}, which ${by} fetched earlier on the line`);
@@ -1760,7 +1820,7 @@ export class Analyzer {
     const { depth, via, cwd, segment } = r;
     switch (l.kind) {
       case 'script':
-        this.analyzeSource(l.text, depth + 1, `${via} > ${l.how}`, l.cwd ?? cwd, new Map(), { stdin: l.stdin ? io.stdin : NONE, positional: l.positional });
+        this.analyzeSource(l.text, depth + 1, `${via} > ${l.how}`, l.cwd ?? cwd, new Map(), { stdin: l.stdin ? io.stdin : NONE, positional: l.positional, env: this.launchedEnv(io.env, l.cwd ?? cwd, l.positional) });
         return;
       case 'feed': {
         const src = l.source;

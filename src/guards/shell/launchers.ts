@@ -9,7 +9,7 @@ import { tclWords } from './tcl';
 import { posix } from 'node:path';
 import {
   CONTAINER_RUNNERS, DEBUGGERS, ELISP_CALLS, EX_EDITORS, EX_LANG, GIT_HOOKS, GIT_RUN_ENV, GIT_RUN_KEYS, GIT_RUN_OPERANDS, GIT_RUN_OPTIONS,
-  LOCAL_HOSTS, PAGER_COMMANDS, RECIPE_RUNNERS, REMOTE_EXEC, SCRIPT_SETTERS, SSH_GRAMMAR, TCL_RUNS, type GitValueRuns,
+  LOCAL_HOSTS, COMMAND_OPTIONS, RECIPE_RUNNERS, REMOTE_EXEC, SCRIPT_SETTERS, SSH_GRAMMAR, TCL_RUNS, type GitValueRuns,
 } from './tables/launchers';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ESCAPES, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, keyMatches } from './tables/git';
 import { work } from './work';
@@ -56,7 +56,7 @@ export function launchesOf(ctx: LaunchCtx): Launch[] {
   if (name === 'git') gitLaunches(ctx, out);
   if (Object.hasOwn(EX_EDITORS, name)) editorLaunches(ctx, out);
   if (Object.hasOwn(DEBUGGERS, name)) debuggerLaunches(ctx, out);
-  if (Object.hasOwn(PAGER_COMMANDS, name)) pagerLaunches(ctx, out);
+  if (Object.hasOwn(COMMAND_OPTIONS, name)) optionLaunches(ctx, out);
   if (name === 'expect') expectLaunches(ctx, out);
   if (name === 'emacs' || name === 'emacsclient') emacsLaunches(ctx, out);
   if (Object.hasOwn(RECIPE_RUNNERS, name)) recipeLaunches(ctx, out);
@@ -395,12 +395,13 @@ function debuggerLaunches(ctx: LaunchCtx, out: Launch[]): void {
 
 // ---------------------------------------------------------------- pagers
 
-function pagerLaunches(ctx: LaunchCtx, out: Launch[]): void {
-  const spec = PAGER_COMMANDS[ctx.name];
+function optionLaunches(ctx: LaunchCtx, out: Launch[]): void {
+  const spec = COMMAND_OPTIONS[ctx.name];
   const { argv } = ctx;
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     if (a === '--') break;
+    for (const w of spec.words ?? []) if (a.startsWith(w + '=') && a.length > w.length + 1) out.push({ kind: 'script', text: a.slice(w.length + 1), how: `${ctx.name} ${w}=` });
     for (const o of spec.opts) {
       if (a === o && argv[k + 1] !== undefined) out.push({ kind: 'script', text: argv[k + 1], how: `${ctx.name} ${o}` });
       else if (o.startsWith('--') && a.startsWith(o + '=')) out.push({ kind: 'script', text: a.slice(o.length + 1), how: `${ctx.name} ${o}` });

@@ -37,3 +37,19 @@ export function envAssignment(word: string): { name: string; value: string } | u
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && exportedFunctionName(name) === undefined) return undefined;
   return { name, value: word.slice(eq + 1) };
 }
+
+/**
+ * Environment variables that make a program load code from a file before its own work: the file is run, in the
+ * language named, by every program the line starts that reads the variable (`NODE_OPTIONS='--require /tmp/x.js' npm
+ * test`, `PYTHONPATH=/tmp` with a sitecustomize.py written there, `ZDOTDIR=/tmp/z zsh`). `options`: the value is
+ * options, and these name the file; `inFolder`: the value is folders (`:`-separated), and these files in them run;
+ * `code`: the value is options that carry code (PERL5OPT's `-M<module>;code`). `programs`: only these read it.
+ */
+export const ENV_LOADERS_OF_CODE: Record<string, { lang: string; options?: string[]; inFolder?: string[]; code?: string[]; programs?: RegExp }> = {
+  NODE_OPTIONS: { lang: 'node', options: ['--require', '-r', '--import', '--loader', '--experimental-loader'] },
+  RUBYOPT: { lang: 'ruby', options: ['-r'] },
+  PYTHONSTARTUP: { lang: 'python3', programs: /^(?:python[\d.]*|ipython3?)$/ },
+  PYTHONPATH: { lang: 'python3', inFolder: ['sitecustomize.py', 'usercustomize.py'] },
+  ZDOTDIR: { lang: 'sh', inFolder: ['.zshenv', '.zshrc', '.zprofile', '.zlogin'], programs: /^zsh$/ },
+  PERL5OPT: { lang: 'perl', code: ['-M', '-m'] },
+};

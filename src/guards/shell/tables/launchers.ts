@@ -117,8 +117,12 @@ export const DEBUGGERS: Record<string, { cmd: string[]; file: string[]; shell: s
   lldb: { cmd: ['-o', '--one-line', '-O', '--one-line-before-file', '-k', '--one-line-on-crash'], file: ['-s', '--source', '-S', '--source-before-file'], shell: ['platform shell', 'shell'], python: ['script'] },
 };
 
-/** Pagers and viewers that run a command given in an option or an environment variable. */
-export const PAGER_COMMANDS: Record<string, { opts: string[]; env: string[] }> = {
+/**
+ * Programs that run a command (or a program) given in an option, an environment variable or, for make, a
+ * variable on its command line (`make SHELL=/tmp/sh`): pagers and viewers, editors tools open, the shell npm
+ * runs scripts with, the remote shell scp and rsync start.
+ */
+export const COMMAND_OPTIONS: Record<string, { opts: string[]; env: string[]; words?: string[] }> = {
   man: { opts: ['-P', '--pager', '-H', '--html'], env: ['MANPAGER', 'PAGER', 'BROWSER'] },
   less: { opts: [], env: ['LESSOPEN', 'LESSCLOSE', 'VISUAL', 'EDITOR'] },
   more: { opts: [], env: ['VISUAL', 'EDITOR'] },
@@ -131,6 +135,17 @@ export const PAGER_COMMANDS: Record<string, { opts: string[]; env: string[] }> =
   kubectl: { opts: [], env: ['KUBE_EDITOR', 'EDITOR'] },
   psql: { opts: [], env: ['PAGER', 'PSQL_PAGER', 'PSQL_EDITOR', 'EDITOR'] },
   mysql: { opts: ['--pager'], env: ['PAGER'] },
+  gh: { opts: [], env: ['GH_EDITOR', 'GIT_EDITOR', 'VISUAL', 'EDITOR', 'GH_PAGER', 'PAGER', 'GH_BROWSER', 'BROWSER'] },
+  glab: { opts: [], env: ['GLAB_EDITOR', 'VISUAL', 'EDITOR', 'GLAB_PAGER', 'PAGER', 'BROWSER'] },
+  npm: { opts: ['--script-shell'], env: ['npm_config_script_shell', 'NPM_CONFIG_SCRIPT_SHELL'] },
+  pnpm: { opts: ['--script-shell'], env: ['npm_config_script_shell', 'NPM_CONFIG_SCRIPT_SHELL'] },
+  yarn: { opts: [], env: ['npm_config_script_shell'] },
+  scp: { opts: ['-S'], env: [] },
+  rsync: { opts: ['-e', '--rsh'], env: ['RSYNC_RSH'] },
+  make: { opts: [], env: [], words: ['SHELL'] },
+  gmake: { opts: [], env: [], words: ['SHELL'] },
+  svn: { opts: ['--editor-cmd'], env: ['SVN_EDITOR', 'VISUAL', 'EDITOR'] },
+  hg: { opts: [], env: ['HGEDITOR', 'VISUAL', 'EDITOR', 'PAGER'] },
 };
 
 /** Emacs Lisp functions run under `emacs --batch --eval`: what each one does with its arguments. */
