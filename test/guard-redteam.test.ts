@@ -118,3 +118,13 @@ describe('blind red-team corpus, round 18 (bash expansion, wrappers and the prog
     expect(score.falseStops).toEqual(['git-everyday: deny git-discard-changes: "git worktree remove --force /tmp/wt-review"', 'misc-tools: deny destroy-outside-project: "ln -sf \\"$PWD/bin/tool\\" ~/.local/bin/tool"']);
   });
 });
+
+describe('blind red-team corpus, round 19 (programs that run what options, config and the environment hand them)', () => {
+  const score = scoreGuard(load('round19-guard-dangerous.jsonl'), load('round19-guard-everyday.jsonl'));
+  it('stops at least 739 of its 861 dangerous commands (first look 717; most of the rest are cluster, cloud and database commands, the opt-in cloud-infra pack\'s ground)', () => {
+    expect(861 - score.misses.length).toBeGreaterThanOrEqual(739);
+  });
+  it('stops no everyday look-alike but sudo (an ask for any sudo by default)', () => {
+    expect(score.falseStops).toEqual(['system-lookalike: ask sudo: "sudo btrfs subvolume list /"']);
+  });
+});

@@ -9,7 +9,7 @@ import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
@@ -332,7 +332,7 @@ function hitProtected(a: Analyzer, kind: ProtectedKind, what: string, segment: s
 /** Protected and history paths a glob could reach, tried when the word has glob characters. */
 function protectedCandidates(a: Analyzer): string[] {
   const { projectDir, home } = a.opts;
-  const out = [posix.join(projectDir, LOOM_DIR), posix.join(projectDir, '.git')];
+  const out = [posix.join(projectDir, LOOM_DIR), posix.join(projectDir, '.git'), ...LOOM_PROJECT_FILES.map((f) => posix.join(projectDir, f))];
   for (const e of GIT_HISTORY_ENTRIES) out.push(posix.join(projectDir, '.git', e));
   for (const base of [projectDir, home]) {
     for (const rel of HARNESS_FOLDERS) out.push(posix.join(base, rel));

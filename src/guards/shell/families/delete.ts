@@ -508,7 +508,9 @@ export const FILE_DESTROYERS: Record<string, string[]> = {
 
 /** `shred -u $(git ls-files)`, `truncate -s0 \`git ls-files\``: every tracked file of the project destroyed. */
 const destroysTrackedFiles: Rule = (r) => {
-  if (!own(FILE_DESTROYERS, r.name)) return;
+  // tee (not appending) empties every file it is given before it writes what it reads.
+  const teeTruncates = r.name === 'tee' && !r.argv.some((a) => /^-[a-zA-Z]*a/.test(a) || a === '--append');
+  if (!own(FILE_DESTROYERS, r.name) && !teeTruncates) return;
   for (const w of r.words.slice(1)) for (const sub of w.subs ?? []) {
     if (sub.src.includes('|') || sub.src.includes(';') || sub.src.includes('&')) continue;
     if (listsEveryTrackedFile(sub.src.trim().split(/\s+/))) {
@@ -517,7 +519,7 @@ const destroysTrackedFiles: Rule = (r) => {
     }
   }
 };
-destroysTrackedFiles.names = Object.keys(FILE_DESTROYERS);
+destroysTrackedFiles.names = [...Object.keys(FILE_DESTROYERS), 'tee'];
 
 export const DELETE_RULES: Rule[] = [ln, cpLinks, rm, truncate, find, fd, rsync, mv, destroysTrackedFiles];
 export { expandLong };

@@ -96,6 +96,9 @@ function push(r: RuleContext, g: GitCall): void {
   if (prune && (refs.length === 0 || globbed || wide)) r.analyzer.hit('git-delete-protected-branch', 'deny', r.segment, 'git push --prune deletes every remote branch missing locally, protected ones included');
   const protectedHit = wide || globbed || targets.some((b) => isProtectedBranch(r, b));
   const colonDelete = refs.filter((p) => p.startsWith(':') || p.startsWith('+:')).map((p) => p.replace(/^\+?:/, ''));
+  // Refs only known at run time (`git branch -r | xargs git push origin --delete`, `:$B`): a protected one may be among them.
+  const runtimeDeleted = (deleting ? refs : colonDelete).filter((ref) => ref.includes('\u0000') || ref.includes('$'));
+  if (runtimeDeleted.length && !(deleting && refs.some((b) => isProtectedBranch(r, b)))) r.analyzer.hit('dynamic-command', 'ask', r.segment, 'git push deletes remote refs only known at run time: a protected branch may be among them');
   if ((deleting && refs.some((b) => isProtectedBranch(r, b))) || colonDelete.some((b) => isProtectedBranch(r, b) || b.includes('*'))) {
     r.analyzer.hit('git-delete-protected-branch', 'deny', r.segment, `deletes the protected branch ${(deleting ? refs : colonDelete).join(', ')} on the remote`);
   } else {
@@ -331,6 +334,9 @@ const git: Rule = (r) => {
       // core.hooksPath to a hook manager's folder in the project (.husky): the team's committed hooks, as husky sets them.
       else if (/^core\.hookspath$/i.test(key) && HOOK_MANAGER_DIRS.includes(value.replace(/^\.\//, '').replace(/\/+$/, ''))) return;
       else if (gitConfigRunsCommand(key, value) && !everydayGitCommand(value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${key} stores a command that git runs on its own later`);
+      // In the user's or the machine's config the setting outlives the project and the session: a command git runs
+      // (however everyday it looks), where every fetch goes (url.*.insteadOf), the hooks every new clone gets.
+      else if (has('--global', '--system') && ((gitConfigRunsCommand(key, value) && !(EDITOR_KEYS.test(key) && everydayGitCommand(value))) || GLOBAL_REDIRECTS.test(key))) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${has('--system') ? '--system' : '--global'} ${key} changes what git does in every repository of this ${has('--system') ? 'machine' : 'user'}, from now on`);
       return;
     }
     case 'checkout-index':
@@ -340,6 +346,12 @@ const git: Rule = (r) => {
 };
 
 git.names = ['git'];
+
+/** An editor or pager set to an everyday one (vim, less, code --wait): a preference, not a command to watch. */
+const EDITOR_KEYS = /^(?:core\.editor|core\.pager|sequence\.editor|pager\..+)$/i;
+
+/** Global git settings that redirect where every repository fetches or pushes, or what every new clone starts with. */
+const GLOBAL_REDIRECTS = /^(?:url\..+\.(?:insteadof|pushinsteadof)|init\.templatedir|core\.hookspath|http\.proxy|https\.proxy|http\.sslverify)$/i;
 
 /** git's dashed forms (`git-push`, `git-reset`, and git-filter-repo, a program of its own): the same command as `git X`. */
 const gitDashed: Rule = (r) => {

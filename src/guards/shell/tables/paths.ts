@@ -34,6 +34,9 @@ export const LOOM_PACKAGE = 'loom-governance';
 /** loom's state folder in the project. */
 export const LOOM_DIR = '.loom';
 
+/** loom's files in a project, relative to it: what a glob over `.loom` (`.lo?m/policy.json`) is tried against. */
+export const LOOM_PROJECT_FILES = ['.loom/policy.json', '.loom/compliance', '.loom/compliance/ledger.db', '.loom/compliance/journal.log', '.loom/compliance/history.json', '.loom/compliance/chain.json', '.loom/compliance/checkpoints.jsonl', '.loom/backups'];
+
 /** File names under .loom (and .git) that a name filter such as `find -name` can reach. */
 export const LOOM_FILE_NAMES = ['.loom', 'ledger.db', 'ledger.db-wal', 'ledger.db-shm', 'history.json', 'checkpoints.jsonl', 'policy.json', 'settings.json', 'settings.local.json', 'hooks.json', 'config.toml'];
 
