@@ -25,4 +25,4 @@ describe('round 17 causes: look-alikes stay', () => {
   }
 });
 
-describeLinearReads('round 17 readers read linearly', ['password: Some("', '[pass] => ', '["password"]=>\n  string(4) "', 'DB_PASSWORD\n', '<password>\n', 'API key:\n', "password: 'a''", 'x.passwords[0]=', 'password => <<"', 'curl -su ', '/a/b/API_TOKEN\t', "('db_pass','", '"x.password": {\n', 'user u on >', 'user u on x ', 'pw: |\n  ', 'TOKEN:                    ']);
+describeLinearReads('round 17 readers read linearly', ['password: Some("', '[pass] => ', '["password"]=>\n  string(4) "', 'DB_PASSWORD\n', '<password>\n', 'API key:\n', "password: 'a''", 'x.passwords[0]=', 'password => <<"', 'curl -su ', '/a/b/API_TOKEN\t', "('db_pass','", '"x.password": {\n', 'user u on >', 'user u on x ', 'pw: |\n  ', 'TOKEN:                    ', 'secret "', 'sentinel auth-pass m ', 'stats auth u:', 'createUser u SHA "', '--name db_password --data ', 'ns:apiToken   ']);

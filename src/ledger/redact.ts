@@ -34,6 +34,7 @@ import { findWrappedValues } from './redaction/wrapped-values';
 import { findNextLineValues } from './redaction/next-line-values';
 import { findParameterPaths } from './redaction/parameter-paths';
 import { findPairedLiterals } from './redaction/paired-literals';
+import { findNamedSecretFlags } from './redaction/named-secret-flags';
 import { findServerDirectives } from './redaction/server-directives';
 import { findProvisioningSecrets } from './redaction/provisioning';
 import { findLiteralConversions } from './redaction/literal-conversions';
@@ -810,6 +811,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   if (text.includes('\n')) findNextLineValues(text, spans);
   findParameterPaths(text, spans);
   findPairedLiterals(text, spans);
+  findNamedSecretFlags(text, spans);
   findServerDirectives(text, spans);
   findProvisioningSecrets(text, spans);
   findLiteralConversions(text, spans);

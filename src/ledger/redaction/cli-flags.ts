@@ -41,6 +41,8 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['oc', 'cf', 'az', 'argocd', 'vault', 'rancher'], sub: 'login', flags: [{ flag: '-p', takes: 'either' }] },
   // gh secret set NAME --body VALUE / -b VALUE: the value stored as the repository's secret.
   { programs: ['gh'], sub: 'secret', flags: [{ flag: '--body', takes: 'separate' }, { flag: '-b', takes: 'either' }] },
+  // etcdctl --user root:pw, the same user:password form.
+  { programs: ['etcdctl'], flags: [{ flag: '--user', takes: 'either', form: 'after-colon' }] },
   { programs: ['curl', 'http', 'https', 'xh', 'ab', 'siege'], flags: [{ flag: '-u', takes: 'either', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }, { flag: '-U', takes: 'either', form: 'after-colon' }, { flag: '--proxy-user', takes: 'separate', form: 'after-colon' }, { flag: '-a', takes: 'separate', form: 'after-colon' }, { flag: '--auth', takes: 'separate', form: 'after-colon' }, { flag: '-A', takes: 'separate', form: 'after-colon' }] },
   { programs: ['wget', 'wget2', 'lftp', 'aria2c'], flags: [{ flag: '-u', takes: 'separate', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }] },
   { programs: ['htpasswd'], flags: [], lastArgWith: /^-[a-zA-Z]*b/ },

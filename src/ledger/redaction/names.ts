@@ -332,7 +332,7 @@ export function isMessageAbout(v: string): boolean {
 /** Image tags and versions (sealed-secrets-controller:0.27.0-debian-12-r2), the rest of a URL (credential.https://…). */
 // Also a bare long option (kickstart's `rootpw --lock`, `--iscrypted`): the next option, not a value.
 // A version or a version range (1.2, 9.0.2, v3.1.4-rc1, <=8.5.1, ^9.0.2, >=1.0, <2) is not a value; a decimal with more places than a version has (3.14159) may be one.
-const NOT_A_VALUE = /^(?:(?:[<>]=?|[~^]|==) ?v?\d{1,4}(?:\.(?:\d{1,6}|x|\*)){0,3}(?:[-+][A-Za-z0-9.-]{1,40})?(?:,? ?[<>]=? ?\d{1,4}(?:\.\d{1,6}){0,3})?|v\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\d{1,4}(?:\.\d{1,2}|(?:\.\d{1,6}){2,3})(?:[-+][A-Za-z0-9.-]{1,40})?|\/\/\S{0,400}|--[a-z][a-z-]{1,40})$/;
+const NOT_A_VALUE = /^(?:(?:[<>]=?|[~^]|==) ?v?\d{1,4}(?:\.(?:\d{1,6}|x|\*)){0,3}(?:[-+][A-Za-z0-9.-]{1,40})?(?:,? ?[<>]=? ?\d{1,4}(?:\.\d{1,6}){0,3})?|v\d{1,4}(?:\.\d{1,6}){1,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\d{1,4}\.\d{1,2}|\d{1,4}(?:\.\d{1,6}){2,3}(?:[-+][A-Za-z0-9.-]{1,40})?|\/\/\S{0,400}|--[a-z][a-z-]{1,40})$/;
 const FILE_PATH = /^(?:~|\.{1,2})?\/(?:[\w.@-]{1,64}\/){0,20}[\w.@-]{1,64}\/?$/;
 const RELATIVE_PATH = /^(?:~|\.{1,2})\//;
 const SYSTEM_PATH = /^\/(?:var|etc|run|home|tmp|opt|usr|srv|mnt|root|Users|data|app|config|secrets|vault|certs?|keys)\//;

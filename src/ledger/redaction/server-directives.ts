@@ -4,8 +4,12 @@
 // nginx `set $api_key "x";`, `proxy_set_header X-Api-Key "x";`, `fastcgi_param
 // DB_PASSWORD x;`, Apache `SetEnv DB_PASSWORD "x"`, `RequestHeader set X-Api-Key "x"`.
 // The directive's name decides; Authorization-like headers are headers.ts's.
+// Daemons whose directive puts the secret after other words (DAEMON_SECRETS):
+// BIND's TSIG `secret "x";`, Redis Sentinel's `sentinel auth-pass NAME x`,
+// HAProxy's `stats auth user:x`, net-snmp's `createUser NAME SHA "x" AES "y"`
+// and `rocommunity x`.
 import { scanLines } from './anchored';
-import { isSensitiveAssignment, isSensitiveName } from './names';
+import { isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
 import type { Span } from './text';
 
 const INSECURE_PASSWORD = /^[ \t]*user[ \t]{1,8}\S{1,64}[ \t]{1,8}insecure-password[ \t]{1,8}(?:"([^"\n]{1,512})"|(\S{1,512}))/gm;
@@ -19,6 +23,15 @@ const NAMED = new RegExp(
 );
 const NAMED_ANCHOR = /[Hh]eader|_param|SetEnv/g;
 const AUTHORIZATION = /^(?:proxy-)?authorization$/i;
+
+/** Per daemon: the line shape, an anchor every match holds, and the groups that are secrets. */
+const DAEMON_SECRETS: { re: RegExp; anchor: RegExp; groups: number[] }[] = [
+  { re: /^[ \t]{0,16}secret[ \t]{1,8}"([^"\n]{8,512})"[ \t]{0,4};/gm, anchor: /secret[ \t]{1,8}"/g, groups: [1] },
+  { re: /^[ \t]{0,16}sentinel[ \t]{1,8}auth-pass[ \t]{1,8}\S{1,128}[ \t]{1,8}"?([^\s"]{1,512})"?/gm, anchor: /auth-pass/g, groups: [1] },
+  { re: /^[ \t]{0,16}stats[ \t]{1,8}auth[ \t]{1,8}[^:\s]{1,128}:(\S{1,512})/gm, anchor: /stats[ \t]{1,8}auth/g, groups: [1] },
+  { re: /^[ \t]{0,16}createUser[ \t]{1,8}\S{1,128}[ \t]{1,8}(?:MD5|SHA\S{0,8})[ \t]{1,8}"?([^\s"]{1,512})"?(?:[ \t]{1,8}(?:DES|AES\S{0,8})[ \t]{1,8}"?([^\s"]{1,512})"?)?/gm, anchor: /createUser/g, groups: [1, 2] },
+  { re: /^[ \t]{0,16}r[ow]community6?[ \t]{1,8}([^\s#]{1,256})/gm, anchor: /community/g, groups: [1] },
+];
 
 function mark(m: RegExpExecArray, name: string, spans: Span[]): void {
   const v = m[2] ?? m[3] ?? m[4];
@@ -36,5 +49,17 @@ export function findServerDirectives(text: string, spans: Span[]): void {
     });
   }
   if (text.includes('set $') || text.includes('set\t$')) scanLines(NGINX_SET, NGINX_SET_ANCHOR, text, (m) => mark(m, m[1], spans));
+  if (text.includes('secret') || text.includes('auth') || text.includes('createUser') || text.includes('community')) {
+    for (const d of DAEMON_SECRETS) {
+      scanLines(d.re, d.anchor, text, (m) => {
+        for (const g of d.groups) {
+          const v = m[g];
+          if (v === undefined || isPlaceholder(v)) continue;
+          const start = m.index + m[0].lastIndexOf(v);
+          spans.push({ start, end: start + v.length, rule: 'directive' });
+        }
+      });
+    }
+  }
   if (text.includes('eader') || text.includes('_param') || text.includes('SetEnv')) scanLines(NAMED, NAMED_ANCHOR, text, (m) => mark(m, m[1], spans));
 }

@@ -247,7 +247,8 @@ function findContextSecrets(text: string, spans: Span[]): void {
     SQL_PASSWORD.lastIndex = 0;
     while ((m = scan(SQL_PASSWORD, text))) {
       const v = m[1] ?? m[2];
-      if (isPlaceholder(v)) continue;
+      // A password may start with @ (no file reference in SQL, as curl's -d @file is).
+      if (isPlaceholder(v) && !v.startsWith('@')) continue;
       // 'password' in quotes is a quoted word (<set to the key 'password' in secret 'db'>), not the SQL keyword.
       if (m.index > 0 && /["'`]/.test(text[m.index - 1])) continue;
       const start = m.index + m[0].length - 1 - v.length;
@@ -299,7 +300,8 @@ function findContextSecrets(text: string, spans: Span[]): void {
 }
 
 const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{1,256})[ \t]{0,4}$/;
-const ROW = /^[ \t]{0,8}(?:[-*+~][ \t]{1,3})?([A-Za-z_][A-Za-z0-9_.-]{0,63}(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,2})[ \t]{2,40}(\S[^\n]{0,511})$/;
+// A name may carry a namespace (`app:dbPassword` in pulumi config): the part after the last colon is the name.
+const ROW = /^[ \t]{0,8}(?:[-*+~][ \t]{1,3})?(?:[A-Za-z_][\w.-]{0,63}:)?([A-Za-z_][A-Za-z0-9_.-]{0,63}(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,2})[ \t]{2,40}(\S[^\n]{0,511})$/;
 // gh secret list, doppler secrets: a secret's name, then when it changed (Updated 2024-01-02, Updated about 2 months ago).
 const LISTED_AT = /^(?:updated|created|modified|rotated|last used|expires)[ \t]{1,4}(?:\d{4}-\d\d-\d\d\S{0,20}|(?:about |over |almost |less than )?(?:an?|\d{1,4}) (?:second|minute|hour|day|week|month|year)s? ago)$/i;
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
