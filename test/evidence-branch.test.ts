@@ -16,15 +16,21 @@ const git = (dir: string, ...args: string[]) => execaSync('git', ['-C', dir, ...
 const bash = (project: string, session: string, command: string) =>
   run(join(ROOT, 'hooks', 'pre-tool-guard'), [], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: session, tool_name: 'Bash', tool_input: { command }, cwd: project }), { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' });
 
-/** main with one commit; a session on main after it (no SessionStart on record); then the feature branch and its session. */
-async function repoWithBranch(): Promise<string> {
+/** A repository on main with one commit, a second after it (commit times have whole seconds). */
+async function mainWithBase(): Promise<string> {
   const project = tempDir('loom-pr-');
   git(project, 'init', '-q', '-b', 'main');
   git(project, 'config', 'user.email', 'dev@team.example');
   writeFileSync(join(project, '.gitignore'), '.loom/\n');
   git(project, 'add', '.gitignore');
   git(project, 'commit', '-qm', 'base');
-  await new Promise((r) => setTimeout(r, 1100)); // commit times have whole seconds
+  await new Promise((r) => setTimeout(r, 1100));
+  return project;
+}
+
+/** main with one commit; a session on main after it (no SessionStart on record); then the feature branch and its session. */
+async function repoWithBranch(): Promise<string> {
+  const project = await mainWithBase();
   // on main, after the merge base, before the branch existed: not the pull request's
   await bash(project, 'on-main', 'rm -rf /');
   await bash(project, 'on-main', 'git push --force origin main');
@@ -110,13 +116,7 @@ describe('team evidence text', () => {
 
 describe('records a hook could not judge carry their branch too (black-box finding A4)', () => {
   it('a refused payload and a sessionless call made on main stay out of the feature branch\'s evidence', async () => {
-    const project = tempDir('loom-pr-');
-    git(project, 'init', '-q', '-b', 'main');
-    git(project, 'config', 'user.email', 'dev@team.example');
-    writeFileSync(join(project, '.gitignore'), '.loom/\n');
-    git(project, 'add', '.gitignore');
-    git(project, 'commit', '-qm', 'base');
-    await new Promise((r) => setTimeout(r, 1100));
+    const project = await mainWithBase();
     const guard = join(ROOT, 'hooks', 'pre-tool-guard');
     const env = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', CLAUDE_PROJECT_DIR: project };
     // on main: not valid JSON (a failure record), and a call with no session id

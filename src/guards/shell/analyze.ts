@@ -387,9 +387,6 @@ export class Analyzer {
     }
   }
 
-  /** Written programs already run by path on this line (one judgement each). */
-  private readonly ranWritten = new Set<string>();
-
   private launchedEnv(env: Env | undefined, cwd: string, positional?: string[]): Env {
     const e = this.newEnv(cwd, new Map(), positional);
     if (env) e.files = env.files;
@@ -1302,12 +1299,10 @@ export class Analyzer {
     if (name === 'direnv' && argv[1] === 'exec' && argv[2]) this.runsScript(this.scriptFeed(lit(posix.join(argv[2], '.envrc')), io, cwd), 'sh', segment, depth, `${via} > direnv exec (.envrc)`, cwd);
     this.loadedCode(c, name, cwd, io, depth, via, segment, vars);
     // A program written on the line and run by its path (/tmp/sh, ./git): that file runs, whatever its name says.
-    if (env && argv[0].includes('/') && !this.ranWritten.has(argv[0])) {
+    // (Before its name is read: the wrappers and shells below would take /tmp/sh for sh.)
+    if (env && argv[0].includes('/')) {
       const written = env.files.get(posix.resolve(cwd, argv[0]));
-      if (written && written.kind !== 'none' && written.kind !== 'download') {
-        this.ranWritten.add(argv[0]);
-        this.runsScript(written, 'sh', segment, depth, `${via} > ${argv[0]} (written on the line)`, cwd, argv.slice(1));
-      }
+      if (written) this.runsScript(written, 'sh', segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
     }
     const inner = this.unwrap(rctx, io);
     if (inner) return inner;
@@ -1802,15 +1797,10 @@ export class Analyzer {
       }
     }
     // A script written earlier on the line and run by path (./x.sh).
-    if (env && (argv[0].includes('/') || argv[0].startsWith('.'))) {
-      const feed = env.files.get(posix.resolve(cwd, argv[0]));
-      if (feed && this.ranWritten.has(argv[0]) && feed.kind !== 'none' && feed.kind !== 'download') {
-        // judged above, before its name was read
-      } else if (feed) this.runsScript(feed, 'sh', r.segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
-      else {
-        const by = this.downloadedBy(posix.resolve(cwd, argv[0]));
-        if (by) this.hit('pipe-download-to-interpreter', 'deny', r.segment, `runs ${argv[0]}, which ${by} fetched earlier on the line`);
-      }
+    // (A file the line wrote was judged before its name was read.) One in a folder a download filled:
+    if (env && argv[0].includes('/') && !env.files.has(posix.resolve(cwd, argv[0]))) {
+      const by = this.downloadedBy(posix.resolve(cwd, argv[0]));
+      if (by) this.hit('pipe-download-to-interpreter', 'deny', r.segment, `runs ${argv[0]}, which ${by} fetched earlier on the line`);
     }
     return undefined;
   }
