@@ -353,6 +353,14 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
     expect(existsSync(join(deeper, '.loom'))).toBe(false);
     expect(existsSync(join(other, '.loom'))).toBe(false);
     expect(records(project).length).toBe(4);
+    // The CLI run from that subfolder reads the same ledger the hooks wrote, and creates nothing there.
+    const cliEnv = { ...env, HOME: tempDir('loom-home-'), LOOM_TEAM_URL: '' };
+    const h = execaSync(process.execPath, [CLI, 'history', '--json'], { cwd: deeper, env: cliEnv, reject: false });
+    expect(h.exitCode, h.stderr).toBe(0);
+    expect(h.stdout).toMatch(/sudo ls/);
+    const v = execaSync(process.execPath, [CLI, 'verify'], { cwd: deeper, env: cliEnv, reject: false });
+    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+    expect(existsSync(join(deeper, '.loom'))).toBe(false);
   });
 
   it('a system folder named as the project (a flag or the process cwd) is refused: a block with one reason, nothing created', () => {

@@ -2,6 +2,8 @@
 // --name value, --name=value, boolean switches; an unknown flag or a
 // missing value is one line that names it.
 import { parseArgs } from 'node:util';
+import { enclosingProject } from '../runner/project-dir';
+import { currentFolder } from '../util/current-folder';
 
 export class FlagError extends Error {}
 
@@ -53,5 +55,6 @@ export function parseFlags(argv: string[], spec: FlagSpec): ParsedFlags {
 }
 
 export function projectDirFrom(flags: ParsedFlags, env: NodeJS.ProcessEnv = process.env): string {
-  return flags.values['project-dir'] ?? env.LOOM_PROJECT_DIR ?? env.CLAUDE_PROJECT_DIR ?? process.cwd();
+  // Run from a subfolder, the CLI reads the project the hooks record to: the nearest folder up with `.loom/` or `.git`.
+  return flags.values['project-dir'] ?? (env.LOOM_PROJECT_DIR || env.CLAUDE_PROJECT_DIR || enclosingProject(currentFolder(), env));
 }
