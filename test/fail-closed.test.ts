@@ -732,7 +732,10 @@ describe('an answer that cannot reach the harness (black-box findings)', () => {
     const payload = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command }, cwd: project });
     for (const redirect of ['>&-', '>/dev/null']) {
       const sh = (command: string) => execaSync('sh', ['-c', `exec "$0" "$1" --event PreToolUse --harness copilot ${redirect}`, process.execPath, RUNNER], { input: payload(command), reject: false, env: { ...process.env, LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
-      expect(sh('rm -rf /').exitCode, redirect).toBe(2);
+      const blocked = sh('rm -rf /');
+      expect(blocked.exitCode, redirect).toBe(2);
+      // said on stderr, not a silent exit 2 (finding A25)
+      expect(blocked.stderr.trim().split('\n'), redirect).toEqual([expect.stringMatching(/^loom: the answer could not be written to stdout .*blocked/)]);
       expect(sh('ls').exitCode, redirect).toBe(0);
     }
   });

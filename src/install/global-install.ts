@@ -77,3 +77,20 @@ export function managedRunner(packRoot: string, env: NodeJS.ProcessEnv = process
   }
   return { runner: g.runner, note: `the managed settings run the global loom ${g.version} (${g.dir}), not this one (${packRoot}${mine && mine !== g.version ? `, ${mine}` : ''}); upgrade it with sudo npm install -g ${PACKAGE_NAME}.` };
 }
+
+/** Whether this pack is some project's dependency (it sits in a node_modules folder) rather than a global install or a checkout. */
+export function isProjectDependency(packRoot: string): boolean {
+  return real(packRoot).split(/[\\/]/).includes('node_modules') && !globalRoots().some((r) => real(packRoot).startsWith(real(r) + '/'));
+}
+
+/**
+ * User settings run for every project of this user too: from a project's dev dependency they would name that one
+ * project's node_modules, and deleting or re-cloning it would block every session everywhere (finding A5). They name
+ * the global install, or the command refuses with the fix.
+ */
+export function userRunner(packRoot: string, env: NodeJS.ProcessEnv = process.env): { runner: string; note?: string } | undefined {
+  if (!isProjectDependency(packRoot)) return undefined;
+  const g = findGlobalLoom(env);
+  if (!g) throw new ScopeError(`--scope user needs loom installed globally (user settings run it for every project of this user, and ${packRoot} is one project's dependency): run npm install -g ${PACKAGE_NAME}, then loom install --scope user again, or use --scope project; nothing was written`);
+  return { runner: g.runner, note: `the user settings run the global loom ${g.version} (${g.dir}), not this project's copy (${packRoot}).` };
+}

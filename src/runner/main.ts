@@ -239,6 +239,8 @@ function answerAndExit(answered: Promise<RenderedAnswer>, paths: RunnerPaths, cl
       const stderr = answer.stderr ? redactText(answer.stderr) : '';
       const out = !(closedOut && answer.stdout) && writeStdout(answer.stdout);
       if (stderr) writeStderr(stderr);
+      // Said once on stderr, or a block that reaches nobody's stdout is a silent exit 2 nobody can debug (finding A25).
+      else if (!out && answer.exitCode === 0) writeStderr(`loom: the answer could not be written to stdout (${closedOut ? 'closed or /dev/null' : 'write failed'}); blocked, as a hook whose answer is lost must be`);
       if (shipAfterAnswer) spawnShipper(shipAfterAnswer, join(paths.hooksDir, '..'));
       // An answer on stdout that did not get out (Copilot's and Crush's JSON deny, a closed pipe): exit 2, which
       // every harness that reads exit codes takes as a block, rather than 0 with nothing said.

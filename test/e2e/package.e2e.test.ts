@@ -112,6 +112,13 @@ describe('npm package', () => {
     expect(JSON.parse(history.stdout).filter((r: { event: string }) => r.event === 'PreToolUse')).toHaveLength(2);
     expect(readdirSync(join(project, '.loom', 'compliance'))).toContain('ledger.db');
     mark('loom verify');
+    // user settings from this dev dependency would tie every project of the user to this one's node_modules: refused
+    const userHome = mkdtempSync(join(tmpdir(), 'loom-user-home-'));
+    const noGlobal = mkdtempSync(join(tmpdir(), 'loom-noglobal-'));
+    const userScope = await sh('npx', ['loom', 'install', '--harness', 'claude', '--scope', 'user'], project, undefined, { HOME: userHome, CLAUDE_CONFIG_DIR: join(userHome, '.claude'), npm_config_prefix: noGlobal });
+    expect(userScope.code, userScope.stdout + userScope.stderr).toBe(1);
+    expect(userScope.stderr).toContain('--scope user needs loom installed globally');
+    expect(existsSync(join(userHome, '.claude', 'settings.json'))).toBe(false);
     const total = (Date.now() - t0) / 1000;
     console.log(`adoption from an empty folder (git clone of a real project, npm install -D <tarball>, npx loom init, commit, a hook call through the committed settings): ${user.toFixed(1)} s (target: under 120 s); whole test ${total.toFixed(1)} s (${lap.join(', ')})`);
   });

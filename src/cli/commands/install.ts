@@ -10,7 +10,7 @@ import { addLoomRequirements, removeLoomRequirements } from '../../install/codex
 import { opencodePluginSource, PLUGIN_MARK, type PluginHarness } from '../../install/opencode-plugin';
 import { claudeHttpEntry, limitToEvents, runnerLocation, ScopeError, target, type InstallHarness, type Scope, type Target } from '../../install/targets';
 import { PACKAGE_NAME, type RunnerLocation } from '../../install/hook-command';
-import { managedRunner } from '../../install/global-install';
+import { managedRunner, userRunner } from '../../install/global-install';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { projectFolderProblem } from '../../runner/project-dir';
@@ -106,6 +106,13 @@ export function installHarness(o: InstallOptions): InstallResult {
   const suffix = dry ? ' (dry run)' : '';
   let where = runnerLocation(scope, packRunner(), projectDir);
   const notes: string[] = [];
+  if (scope === 'user' && !remove && o.mode !== 'http') {
+    const u = userRunner(packRoot());
+    if (u) {
+      where = { kind: 'absolute', runner: u.runner };
+      if (u.note) notes.push(u.note);
+    }
+  }
 
   if (harness === 'opencode' || harness === 'kilo') {
     if (scope === 'managed') throw new ScopeError(`--scope managed: ${harness} has no managed settings file loom knows of; use --scope user or project`);
