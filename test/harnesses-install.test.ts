@@ -178,3 +178,44 @@ describe('validate and doctor across harnesses', () => {
     has(/^\/crush\.json hooks\[PreToolUse\]\[1\] timeout must be a positive number/);
   });
 });
+
+describe('settings written as JSON with comments (Gemini CLI and Qwen Code accept them; finding A18)', () => {
+  it('install merges into a commented file, says the comments are not kept, and uninstall gives the original bytes back', async () => {
+    for (const [h, folder] of [['gemini', '.gemini'], ['qwen', '.qwen']]) {
+      const project = tempDir();
+      mkdirSync(join(project, folder));
+      const file = join(project, folder, 'settings.json');
+      const original = '// my settings\n{\n  /* theme */ "theme": "Dracula", // trailing\n  "hooks": {},\n}\n';
+      writeFileSync(file, original);
+      const home = tempDir('loom-home-');
+      const r = await loom(['install', '--harness', h, '--project-dir', project], { HOME: home });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).toMatch(/had comments, which the rewritten file does not keep/);
+      const doc = JSON.parse(readFileSync(file, 'utf8'));
+      expect(doc.theme).toBe('Dracula');
+      expect(JSON.stringify(doc.hooks)).toMatch(/run-hook/);
+      // validate reads such a file as the harness does
+      writeFileSync(file, '// mine\n' + readFileSync(file, 'utf8'));
+      const v = await loom(['validate', '--project-dir', project], { HOME: home });
+      expect(v.stdout + v.stderr).not.toMatch(/cannot read/);
+      writeFileSync(file, readFileSync(file, 'utf8').replace('// mine\n', ''));
+      // a second install changes nothing
+      expect((await loom(['install', '--harness', h, '--project-dir', project], { HOME: home })).stdout).toMatch(/nothing to change/);
+      const u = await loom(['uninstall', '--harness', h, '--project-dir', project], { HOME: home });
+      expect(u.code, u.stderr).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(original);
+    }
+  });
+
+  it('a commented file with a real syntax error is refused naming the line, and left as it was', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.gemini'));
+    const file = join(project, '.gemini', 'settings.json');
+    const broken = '{\n  // note\n  "theme": "Dracula"\n  "hooks": {}\n}\n';
+    writeFileSync(file, broken);
+    const r = await loom(['install', '--harness', 'gemini', '--project-dir', project]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/settings\.json: not valid JSON .*line 4/);
+    expect(readFileSync(file, 'utf8')).toBe(broken);
+  });
+});

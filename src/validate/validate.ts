@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { isKnownEvent } from '../contract/events';
 import { assertLinearRegex } from '../policy/patterns';
 import { loadRegistry, RegistryError } from '../registry/load';
+import { parseRelaxedJson } from '../util/jsonc';
 import { loadPolicy, PolicyError } from '../policy/policy';
 
 export type Dialect = 'claude' | 'codex' | 'opencode' | 'native' | 'loom' | 'flat' | 'plugin' | 'policy';
@@ -281,7 +282,8 @@ export function validateConfigs(projectDir: string, packRoot: string, env: NodeJ
     try {
       const text = readFileSync(cf.file, 'utf8');
       if (text.length > 4 * 1024 * 1024) throw new Error('larger than 4 MiB');
-      doc = JSON.parse(text);
+      // Gemini CLI and Qwen Code read their settings as JSON with comments; the others as plain JSON.
+      doc = cf.harness === 'gemini' || cf.harness === 'qwen' ? parseRelaxedJson(text) : JSON.parse(text);
     } catch (e) {
       out.diagnostics.push({ severity: 'error', file: cf.file, location: { path: '$' }, message: `cannot read: ${(e as Error).message}` });
       continue;

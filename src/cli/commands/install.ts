@@ -11,6 +11,7 @@ import { opencodePluginSource, PLUGIN_MARK, type PluginHarness } from '../../ins
 import { claudeHttpEntry, limitToEvents, runnerLocation, ScopeError, target, type InstallHarness, type Scope, type Target } from '../../install/targets';
 import { PACKAGE_NAME, type RunnerLocation } from '../../install/hook-command';
 import { managedRunner, userRunner } from '../../install/global-install';
+import { parseRelaxedJson, stripJsonComments } from '../../util/jsonc';
 import { loadRegistry } from '../../registry/load';
 import { contractFor } from '../../contract/events';
 import { projectFolderProblem } from '../../runner/project-dir';
@@ -24,19 +25,24 @@ const SCOPES: Scope[] = ['project', 'user', 'managed'];
 export const packRoot = () => resolve(join(__dirname, '..'));
 export const packRunner = () => join(packRoot(), 'hooks', 'run-hook.js');
 
-function readSettings(file: string): Record<string, unknown> {
+/** Harnesses whose settings file is JSON with comments and trailing commas (Gemini CLI and its fork Qwen Code read it so). */
+const COMMENTED_SETTINGS = new Set(['gemini', 'qwen']);
+
+function readSettings(file: string, relaxed = false, verb = 'installing'): Record<string, unknown> {
   if (!existsSync(file)) return {};
   const text = readFileSync(file, 'utf8');
   if (text.trim() === '') return {};
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = relaxed ? parseRelaxedJson(text) : JSON.parse(text);
   } catch (e) {
-    throw new SettingsError(`${file}: not valid JSON (${(e as Error).message}); fix it before installing`);
+    throw new SettingsError(`${file}: not valid JSON (${(e as Error).message}); fix it before ${verb}`);
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new SettingsError(`${file}: $ must be a JSON object`);
   return doc as Record<string, unknown>;
 }
+
+const hasComments = (text: string) => text.includes('/') && stripJsonComments(text) !== text;
 
 export function writeAtomic(file: string, text: string): void {
   mkdirBounded(dirname(file));
@@ -144,7 +150,10 @@ export function installHarness(o: InstallOptions): InstallResult {
     if (m.note) notes.push(m.note);
   }
   if (harness === 'codex' && scope === 'managed') return codexManaged(t, where, remove, dry, projectDir, notes);
-  const doc = readSettings(t.file);
+  const relaxed = COMMENTED_SETTINGS.has(harness);
+  const doc = readSettings(t.file, relaxed, remove ? 'uninstalling' : 'installing');
+  // JSON.stringify cannot keep comments: the backup keeps them, and the user is told.
+  if (relaxed && existsSync(t.file) && hasComments(readFileSync(t.file, 'utf8'))) notes.push(`${t.file} had comments, which the rewritten file does not keep (the backup has them)`);
   const changed = remove ? removeLoomHooks(doc, t) : addLoomHooks(doc, t, where) + (harness === 'gemini' && scope === 'managed' ? pinGeminiHooksOn(doc, t.file) : 0);
   const text = JSON.stringify(doc, null, 2) + '\n';
   const head = `${verb} ${harness} (${scope})`;
@@ -157,7 +166,7 @@ export function installHarness(o: InstallOptions): InstallResult {
     if (b) {
       const old = readFileSync(b, 'utf8');
       try {
-        if (JSON.stringify(JSON.parse(old)) === JSON.stringify(doc)) restored = old;
+        if (JSON.stringify(relaxed ? parseRelaxedJson(old) : JSON.parse(old)) === JSON.stringify(doc)) restored = old;
       } catch {
         // a backup that is not JSON is not the file's original
       }
