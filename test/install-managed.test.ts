@@ -161,3 +161,32 @@ describe('a managed file anyone but root can edit is not the organisation\'s wor
     }
   });
 });
+
+describe('loom doctor on settings wired twice', () => {
+  it('user and project settings both wired: a warning naming both files and the fix (every event would be recorded twice)', async () => {
+    const home = tempDir('loom-home-');
+    const project = tempDir('loom-proj-');
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude') };
+    expect((await loom(['install', '--harness', 'claude', '--scope', 'user'], env, project)).code).toBe(0);
+    expect((await loom(['install', '--harness', 'claude', '--project-dir', project], env, project)).code).toBe(0);
+    const doctor = await loom(['doctor', '--project-dir', project], env, project);
+    const line = doctor.stdout.split('\n').find((l) => l.includes('double hooks claude')) ?? '';
+    expect(line).toMatch(/^WARN double hooks claude: .*user \(.*settings\.json\) and project \(.*settings\.json\).*recorded twice/);
+    expect(line).toContain('loom uninstall --harness claude --scope user');
+  });
+
+  it('Codex managed and project hooks: the fix removes the project copy (Codex copies do not yield), not a reinstall that changes nothing', async () => {
+    const prefix = globalPrefixWithLoom();
+    const managed = tempDir('loom-managed-');
+    const project = devProject();
+    const env = { LOOM_MANAGED_SETTINGS_DIR: managed, npm_config_prefix: prefix };
+    expect((await loom(['install', '--harness', 'codex', '--scope', 'managed'], env, project)).code).toBe(0);
+    expect((await loom(['install', '--harness', 'codex', '--project-dir', project], env, project)).code).toBe(0);
+    const doctor = await loom(['doctor', '--project-dir', project], env, project);
+    const line = doctor.stdout.split('\n').find((l) => l.includes('double hooks codex')) ?? '';
+    expect(line).toMatch(/^WARN double hooks codex: /);
+    expect(line).toContain('loom uninstall --harness codex --scope project');
+    expect(line).not.toContain('reinstall the managed hooks');
+    rmSync(prefix, { recursive: true, force: true });
+  });
+});

@@ -110,7 +110,17 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
         detail: handled
           ? `loom is wired in both ${a.scopes[0].file} and ${also}: ${a.harness} runs every event through both; on this machine the ${others.map((s) => s.scope).join(' and ')} copy yields to the managed one, so each event is recorded once`
           : `loom is wired in both ${a.scopes[0].file} and ${also}: ${a.harness} runs every event through both, so every event is judged and recorded twice`,
-        fix: handled ? undefined : `reinstall the managed hooks (sudo loom install --harness ${a.harness} --scope managed) so the other copies yield to them, or remove loom from ${also} on this machine`,
+        // Only Claude Code's copies know how to yield to the managed ones: elsewhere a reinstall changes nothing.
+        fix: handled ? undefined : a.harness === 'claude' ? `reinstall the managed hooks (sudo loom install --harness ${a.harness} --scope managed) so the other copies yield to them, or remove loom from ${also} on this machine` : `remove loom from ${also} on this machine (loom uninstall --harness ${a.harness} --scope ${others[0].scope}); ${a.harness}'s other copies do not yield to managed hooks`,
+      });
+    } else if (others.length > 1) {
+      // User and project settings both wired (no managed): the harness runs each event through both (finding A5).
+      checks.push({
+        name: `double hooks ${a.harness}`,
+        ok: true,
+        warn: true,
+        detail: `loom is wired in both ${others.map((s) => `${s.scope} (${s.file})`).join(' and ')}: ${a.harness} runs every event through both, so every event is judged and recorded twice`,
+        fix: `keep one: loom uninstall --harness ${a.harness} --scope user (or --scope project)`,
       });
     }
   }
