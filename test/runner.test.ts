@@ -99,7 +99,8 @@ describe('runner command line', () => {
   it('registry that is not JSON names the file and the parse error', async () => {
     const cfg = writeRegistry('{ nope');
     const r = await runHook(['x', '--config', cfg], {});
-    expect(r.code).toBe(1);
+    // a payload that names no event may be one that can block: the configuration error blocks
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(cfg);
     expect(r.stderr).toContain('invalid JSON');
   });
@@ -107,7 +108,9 @@ describe('runner command line', () => {
   it('an unknown hook id lists the known ids', async () => {
     const cfg = writeRegistry({ PreToolUse: [hook('alpha', 'ok')], Stop: [hook('beta', 'ok')] });
     const r = await runHook(['gamma', '--config', cfg], {});
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
+    // on an event that cannot block, the error is reported and the harness goes on (exit 1)
+    expect((await runHook(['gamma', '--config', cfg], { hook_event_name: 'SessionEnd' })).code).toBe(1);
     expect(r.stderr).toMatch(/unknown hook id "gamma"; known ids: alpha, beta/);
   });
 

@@ -183,7 +183,8 @@ function configurationError(reason: string, args: Partial<RunnerArgs>, state: In
     }
   }
   const named = args.event ?? read?.event ?? (typeof payload.hook_event_name === 'string' && payload.hook_event_name ? payload.hook_event_name : undefined);
-  const blocking = named ? contractFor(named)?.canBlock ?? true : /-guard$/.test(args.hookId ?? '');
+  // No event named anywhere: it may be one that can block, so it is treated as one (finding A13: exit 1 ran the call).
+  const blocking = named ? contractFor(named)?.canBlock ?? true : true;
   const line = `loom: configuration error: ${reason}`;
   if (!blocking) return fail([line], 1);
   state.payload = payload;
