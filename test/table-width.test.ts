@@ -53,6 +53,23 @@ describe('loom history fits the terminal', () => {
     }
   });
 
+  it('COLUMNS=40 and 20: too narrow for any row, one record per block with every field, no line wider, no value cut', async () => {
+    const project = await projectWithLongRows();
+    for (const width of [40, 20]) {
+      const r = await history(project, { COLUMNS: String(width), NO_COLOR: '1' });
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      for (const line of lines) expect(line.length, `COLUMNS=${width}: ${line}`).toBeLessThanOrEqual(Math.max(width, 20));
+      expect(r.stdout).not.toContain('…');
+      // four records, each a block naming every field
+      const blocks = r.stdout.trimEnd().split('\n\n');
+      expect(blocks).toHaveLength(4);
+      for (const b of blocks) for (const field of ['seq', 'ts', 'event', 'decision', 'user', 'summary']) expect(b, `COLUMNS=${width}`).toMatch(new RegExp(`^${field}\\s`, 'm'));
+      // the wrapped email joins back whole
+      expect(r.stdout.replace(/\n\s+/g, '')).toContain('a.very.long.name.for.a.developer@engineering.example.com');
+    }
+  });
+
   it('the widest column gives way first', () => {
     const out = table(['id', 'name', 'notes'], [['1', 'n'.repeat(30), 'x'.repeat(50)]], 60, 60, { color: false });
     const [head, , row] = out.trimEnd().split('\n');

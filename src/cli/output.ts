@@ -113,10 +113,29 @@ export function table(headers: string[], rows: string[][], maxCell = 60, width =
       widths[widest]--;
     }
   }
+  // Still wider than the terminal at every column's minimum: one record per block, each field on its own line and
+  // wrapped, so nothing wraps mid-row and no value is cut to a useless stub (finding A9).
+  if (Number.isFinite(width) && total(cols, (i) => widths[i]) > width) return blocks(headers, rows, width, on);
   const last = cols[cols.length - 1];
   const fit = (c: string, i: number) => (i === last ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i]));
   const fmt = (r: string[], style?: (c: string, i: number) => string) => cols.map((i) => (style ? style(fit(r[i] ?? '', i), i) : fit(r[i] ?? '', i))).join('  ');
   const head = fmt(headers, (c) => outside(c, 'bold', on));
   const body = cells.map((r) => fmt(r, (c, i) => (toned.has(i) ? tone(c, on) : c)));
   return [head, fmt(widths.map((w) => '-'.repeat(w))), ...body].join('\n') + '\n';
+}
+
+function blocks(headers: string[], rows: string[][], width: number, on: boolean): string {
+  const hw = Math.max(...headers.map((h) => h.length));
+  const room = Math.max(10, width - hw - 2);
+  const out: string[] = [];
+  for (const r of rows) {
+    if (out.length) out.push('');
+    headers.forEach((h, i) => {
+      const v = (r[i] ?? '').replace(/\s+/g, ' ');
+      const label = outside(h.padEnd(hw), 'bold', on);
+      if (v.length <= room) return void out.push(`${label}  ${v}`);
+      for (let at = 0; at < v.length; at += room) out.push(`${at === 0 ? label : ' '.repeat(hw)}  ${v.slice(at, at + room)}`);
+    });
+  }
+  return out.join('\n') + '\n';
 }
