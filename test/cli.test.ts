@@ -35,7 +35,7 @@ function acceptedOptions(): Map<string, Set<string>> {
 describe('loom CLI', () => {
   it('--version and -v print the package version', async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
-    for (const flag of ['--version', '-v']) {
+    for (const flag of ['--version', '-v', '-V']) {
       const r = await loom([flag]);
       expect(r.code).toBe(0);
       expect(r.stdout.trim()).toBe(version);
@@ -163,6 +163,8 @@ describe('loom CLI', () => {
     const bad = await loom(['history', '--colour']);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toBe('loom history: unknown option --colour');
+    // a typo close to an option this command takes gets it suggested
+    expect((await loom(['history', '--lmit', '3'])).stderr.trim()).toBe('loom history: unknown option --lmit; did you mean --limit?');
     const missing = await loom(['history', '--limit']);
     expect(missing.stderr.trim()).toBe('loom history: --limit needs a value');
   });
@@ -374,9 +376,27 @@ describe('report --user on a project ledger (black-box finding A12)', () => {
     const out = join(tempDir(), 'r.html');
     const mine = await loom(['report', '--project-dir', project, '--user', user, '--out', out]);
     expect(mine.code, mine.stderr).toBe(0);
-    expect(mine.stdout).toContain('(1 records;');
+    expect(mine.stdout).toContain('(1 record;');
     expect(readFileSync(out, 'utf8')).toContain(`user ${user}`);
     const none = await loom(['report', '--project-dir', project, '--user', 'nobody@example.invalid', '--out', out]);
     expect(none.stdout).toContain('(0 records;');
+  });
+});
+
+describe('help topics and ranges (black-box finding A26)', () => {
+  it('loom help help, loom --help verify: help, exit 0; --since after --until is one line saying the range is empty', async () => {
+    const helpHelp = await loom(['help', 'help']);
+    expect(helpHelp.code, helpHelp.stderr).toBe(0);
+    expect(helpHelp.stdout).toMatch(/^loom \d/);
+    const topic = await loom(['--help', 'verify']);
+    expect(topic.code).toBe(0);
+    expect(topic.stdout).toMatch(/^loom verify: /);
+    const project = tempDir();
+    await run(process.execPath, [RUNNER, '--event', 'PreToolUse', '--project-dir', project], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'r', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }));
+    for (const cmd of ['history', 'report', 'export']) {
+      const r = await loom([cmd, '--project-dir', project, '--since', '1d', '--until', '2d', ...(cmd === 'export' ? ['--format', 'jsonl'] : []), ...(cmd === 'report' ? ['--out', join(tempDir(), 'r.html')] : [])]);
+      expect(r.code, cmd).toBe(1);
+      expect(r.stderr.trim().split('\n'), cmd).toEqual([expect.stringMatching(/--since 1d .* is after --until 2d .*the range is empty/)]);
+    }
   });
 });

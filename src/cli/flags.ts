@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { enclosingProject } from '../runner/project-dir';
 import { currentFolder } from '../util/current-folder';
+import { distance } from './help';
 
 export class FlagError extends Error {}
 
@@ -35,7 +36,17 @@ export function parseFlags(argv: string[], spec: FlagSpec): ParsedFlags {
   } catch (e) {
     const msg = (e as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(msg);
-    if (unknown) throw new FlagError(`unknown option ${unknown[1]}`);
+    if (unknown) {
+      // A typo gets the nearest option this command takes, as a typo'd command gets the nearest command.
+      const typed = unknown[1].replace(/^-+/, '').split('=')[0].slice(0, 64);
+      let near: string | undefined;
+      let best = Infinity;
+      for (const o of Object.keys(options)) {
+        const d = distance(typed, o);
+        if (d < best) [near, best] = [o, d];
+      }
+      throw new FlagError(`unknown option ${unknown[1].slice(0, 80)}${near && best <= Math.max(1, Math.floor(typed.length / 3)) ? `; did you mean --${near}?` : ''}`);
+    }
     const needs = /Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument missing/.exec(msg);
     if (needs) throw new FlagError(`${needs[1]} needs a value`);
     const noValue = /Option '(--[\w-]+)' does not take an argument/.exec(msg);

@@ -82,12 +82,13 @@ const wantsHelp = (args: string[]) => args.some((a) => a === '--help' || a === '
 
 function main(argv: string[]): void {
   const [cmd, ...rest] = argv;
-  if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
+  if (cmd === '--version' || cmd === '-v' || cmd === '-V' || cmd === 'version') {
     process.stdout.write(`${version()}\n`);
     return;
   }
   if (cmd === undefined || cmd === 'help' || cmd === '--help' || cmd === '-h') {
-    const topic = cmd === 'help' ? rest[0] : undefined;
+    // `loom help verify`, `loom --help verify` and `loom help help` all name a topic.
+    const topic = rest[0] === undefined || rest[0].startsWith('-') ? undefined : rest[0] === 'help' ? undefined : rest[0];
     if (topic !== undefined && !COMMAND_HELP[topic]) {
       unknownCommand(topic);
       return;

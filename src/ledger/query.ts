@@ -26,6 +26,14 @@ const UNITS: Record<string, keyof Duration> = { s: 'seconds', m: 'minutes', h: '
  * (`2026-11-30` is local midnight, as `2026-11-30 00:00` is); `Z` or an offset names the zone.
  * Ages count back in calendar units: 1d is the same wall-clock time yesterday, across a DST change too.
  */
+/** --since and --until read together: a range that ends before it starts is a mistake to name, not 0 records. */
+export function parseTimeRange(since: string | undefined, until: string | undefined, now = Date.now()): { since?: string; until?: string } {
+  const s = since ? parseTimeBound(since, '--since', now) : undefined;
+  const u = until ? parseTimeBound(until, '--until', now) : undefined;
+  if (s && u && s > u) throw new QueryError(`--since ${since} (${s}) is after --until ${until} (${u}): the range is empty; swap them`);
+  return { since: s, until: u };
+}
+
 export function parseTimeBound(text: string, flag: string, now = Date.now()): string {
   const t = text.trim();
   const rel = /^(\d{1,6})([smhdw])$/.exec(t);

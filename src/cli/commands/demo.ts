@@ -104,6 +104,7 @@ export function demoCommand(argv: string[]): number {
   out(`ledger: ${records.length} records (decisions: ${by('decision')}; risk: ${by('risk')}; secrets redacted: ${records.reduce((n, r) => n + Number(r.redactions ?? 0), 0)})`);
   out(`verify: ${v.status}${v.head ? `, head seq ${v.head.seq} ${v.head.hash}` : ''}, ${v.checkpoints.count} checkpoint(s)`);
   out(`history: ${join(project, '.loom', 'compliance', 'history.json')}`);
-  out(`try:     node bin/loom.js history --project-dir ${project} --decision deny`);
+  out(`try:     npx loom history --project-dir ${project} --decision deny`);
+  out(`the demo project is kept in ${project} to look at; remove it with rm -rf ${project}`);
   return v.exitCode;
 }

@@ -6,7 +6,7 @@
 // exporter's format); --otlp-url posts them to a collector instead.
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseTimeBound } from '../../ledger/query';
+import { parseTimeRange } from '../../ledger/query';
 import { EXPORT_FORMATS, toCef, toJsonl, toOtlpRequest, type ExportFormat, type ExportRecord } from '../../export/formats';
 import { localBatches, storeBatches, type ExportFilter } from '../../export/sources';
 import { OtlpError, otlpHeaders, otlpLogsUrl, postOtlp } from '../../export/otlp-sink';
@@ -23,8 +23,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   if (f.values.format === undefined) throw new FlagError(`--format is required: one of ${EXPORT_FORMATS.join(', ')}`);
   if (!EXPORT_FORMATS.includes(format)) throw new FlagError(`--format "${String(f.values.format).slice(0, 40)}": expected one of ${EXPORT_FORMATS.join(', ')}`);
   const filter: ExportFilter = {
-    since: f.values.since ? parseTimeBound(f.values.since, '--since') : undefined,
-    until: f.values.until ? parseTimeBound(f.values.until, '--until') : undefined,
+    ...parseTimeRange(f.values.since, f.values.until),
     repo: f.values.repo,
     user: f.values.user,
     ledger: f.values.ledger,

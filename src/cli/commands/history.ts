@@ -3,7 +3,7 @@ import { RECORD_DECISIONS, RISKS, type Risk } from '../../contract/types';
 import { rebuildHistory } from '../../ledger/history-view';
 import { foldQuietly } from '../../ledger/fold';
 import { queryLive } from '../../ledger/live';
-import { parseTimeBound, QueryError, type HistoryFilter } from '../../ledger/query';
+import { parseTimeRange, QueryError, type HistoryFilter } from '../../ledger/query';
 import { Ledger } from '../../ledger/store';
 import { FlagError, parseFlags, projectDirFrom } from '../flags';
 import { table } from '../output';
@@ -50,8 +50,9 @@ export function historyCommand(argv: string[]): number | Promise<number> {
     if (!RISKS.includes(v.risk as Risk)) throw new QueryError(`--risk "${v.risk}": expected one of ${RISKS.join(', ')}`);
     filter.risk = v.risk as Risk;
   }
-  if (v.since) filter.since = parseTimeBound(v.since, '--since');
-  if (v.until) filter.until = parseTimeBound(v.until, '--until');
+  const range = parseTimeRange(v.since, v.until);
+  if (range.since) filter.since = range.since;
+  if (range.until) filter.until = range.until;
   if (v.limit !== undefined) {
     if (!/^\d{1,9}$/.test(v.limit) || Number(v.limit) < 1) throw new QueryError(`--limit "${v.limit}": expected a positive integer`);
     filter.limit = Number(v.limit);

@@ -1,12 +1,12 @@
 // loom report / loom evidence: one verified pass over the ledger, rendered
 // as a self-contained HTML page or as Markdown for a pull request.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { foldQuietly } from '../../ledger/fold';
 import { LedgerError } from '../../ledger/errors';
 import { classifySqliteError, probeSqlite } from '../../ledger/store';
 import { compliancePaths } from '../../ledger/paths';
-import { parseTimeBound } from '../../ledger/query';
+import { parseTimeRange } from '../../ledger/query';
 import { readRecords, detail } from '../../ledger/reader';
 import { collect, type Collected, type RawRow, type ReportFilter } from '../../report/collect';
 import { buildBundle } from '../../report/bundle';
@@ -27,8 +27,14 @@ const FAIL_ON = ['tampered', 'deny', 'high'] as const;
  */
 /** Writes an output file; a folder in the way, a missing permission or a full disk is one line naming the file. */
 function writeOut(file: string, text: string, flag = '--out'): void {
+  const dir = dirname(file);
   try {
-    mkdirBounded(dirname(file));
+    // An existing folder is used as it is (`--out /dev/full` is a full disk, not a folder loom may not create);
+    // a folder that is not there is created, and the user is told where (finding A19).
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      mkdirBounded(dir);
+      process.stderr.write(`loom: created the folder ${dir} for ${flag}\n`);
+    }
   } catch (e) {
     throw new FlagError(`${flag} ${file}: ${e instanceof MkdirError ? e.message : fileReason(e)}`);
   }
@@ -71,7 +77,7 @@ function requireLedger(project: string): void {
 }
 
 function filterFrom(v: Record<string, string>): ReportFilter {
-  return { since: v.since ? parseTimeBound(v.since, '--since') : undefined, until: v.until ? parseTimeBound(v.until, '--until') : undefined, session: v.session, user: v.user };
+  return { ...parseTimeRange(v.since, v.until), session: v.session, user: v.user };
 }
 
 export function reportCommand(argv: string[]): number | Promise<number> {
@@ -85,7 +91,7 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   const out = resolve(f.values.out ?? join(project, '.loom', 'reports', 'compliance.html'));
   const filter = [f.values.since && `since ${f.values.since}`, f.values.until && `until ${f.values.until}`, f.values.session && `session ${f.values.session}`, f.values.user && `user ${f.values.user}`].filter(Boolean).join(', ') || 'all records';
   writeOut(out, renderReport(c, { project, generatedAt: new Date().toISOString(), filter }));
-  process.stdout.write(`report: ${out} (${c.matched} records; ledger ${tone(c.verify.status)})\n`);
+  process.stdout.write(`report: ${out} (${c.matched} record${c.matched === 1 ? '' : 's'}; ledger ${tone(c.verify.status)})\n`);
   return c.verify.exitCode === 2 && c.total === 0 ? 2 : failOnExit(c, f.values);
 }
 

@@ -3,7 +3,7 @@
 // Both read the team store; SQL does the counting.
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseTimeBound, QueryError } from '../../ledger/query';
+import { parseTimeRange, QueryError } from '../../ledger/query';
 import { redactUrl } from '../../team/config';
 import { classifyPgError, closeQuietly, connect } from '../../team/pg';
 import { teamHistory, teamSummary, type TeamFilter } from '../../team/report';
@@ -15,7 +15,7 @@ import { mkdirBounded } from '../../util/bounded-mkdir';
 
 function filterOf(f: ParsedFlags): TeamFilter {
   const v = f.values;
-  return { repo: v.repo, user: v.user, ledger: v.ledger, since: v.since ? parseTimeBound(v.since, '--since') : undefined, until: v.until ? parseTimeBound(v.until, '--until') : undefined };
+  return { repo: v.repo, user: v.user, ledger: v.ledger, ...parseTimeRange(v.since, v.until) };
 }
 
 const FILTER_FLAGS = ['project-dir', 'team-url', 'repo', 'user', 'ledger', 'since', 'until'];
