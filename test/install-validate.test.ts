@@ -38,7 +38,10 @@ describe('loom install / uninstall', () => {
       // committed settings name no path of this machine
       expect(text).not.toContain(ROOT);
       expect(text).not.toContain(project);
-      expect(readdirSync(join(project, '.loom', 'backups')).some((f) => f.startsWith(FILES[harness].replace('/', '__')))).toBe(true);
+      // a visible name (no leading dot), in a folder that keeps itself out of git
+      const backups = readdirSync(join(project, '.loom', 'backups'));
+      expect(backups.some((f) => f.startsWith(`backup-of-${FILES[harness].replace('/', '__')}.`)), backups.join(' ')).toBe(true);
+      expect(readFileSync(join(project, '.loom', 'backups', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
       const second = await loom(['install', '--harness', harness, '--project-dir', project]);
       expect(second.stdout).toContain('nothing to change');
       expect(readFileSync(file, 'utf8')).toBe(installed);
@@ -189,5 +192,26 @@ describe('loom validate checks the policy the hooks load (black-box finding A2)'
     expect(r.stdout).toMatch(/^sudo +ask$/m);
     expect(r.stdout).toMatch(/^rm-recursive-home +deny$/m);
     expect(r.stdout).toMatch(/^no-terraform-destroy +deny {2}\(custom rule\)$/m);
+  });
+});
+
+describe('uninstall of a file changed since install (black-box finding A22)', () => {
+  it('is backed up before it is rewritten, and the line names the backup', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.claude'));
+    const file = join(project, '.claude', 'settings.json');
+    writeFileSync(file, JSON.stringify({ model: 'opus' }));
+    expect((await loom(['install', '--harness', 'claude', '--project-dir', project])).code).toBe(0);
+    const edited = JSON.parse(readFileSync(file, 'utf8'));
+    edited.env = { FOO: '1' };
+    writeFileSync(file, JSON.stringify(edited, null, 2));
+    const before = readFileSync(file, 'utf8');
+    const u = await loom(['uninstall', '--harness', 'claude', '--project-dir', project]);
+    expect(u.code, u.stderr).toBe(0);
+    const named = /\(backup: ([^)]+)\)/.exec(u.stdout);
+    expect(named, u.stdout).not.toBeNull();
+    expect(readFileSync(named![1], 'utf8')).toBe(before);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ model: 'opus', env: { FOO: '1' } });
+    expect(readFileSync(file, 'utf8')).not.toContain('run-hook');
   });
 });

@@ -55,31 +55,41 @@ export function writeAtomic(file: string, text: string): void {
  * Backups of project files go to .loom/backups/ (ignored by git, out of the
  * harness's folders); a user or managed file's backup stays beside it.
  */
-function backupPlace(file: string, projectDir: string): { dir: string; prefix: string } {
+function backupPlace(file: string, projectDir: string): { dir: string; prefixes: string[]; inProject: boolean } {
   const rel = relative(projectDir, file);
-  if (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '') return { dir: join(projectDir, '.loom', 'backups'), prefix: `${rel.split(sep).join('__')}.` };
-  return { dir: dirname(file), prefix: `${basename(file)}.loom-backup-` };
+  if (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '') {
+    const flat = rel.split(sep).join('__');
+    // `backup-of-` keeps `.claude__…` from being a hidden file nobody sees in `ls` (finding A22); the bare name is
+    // how earlier versions wrote them, still read back.
+    return { dir: join(projectDir, '.loom', 'backups'), prefixes: [`backup-of-${flat}.`, `${flat}.`], inProject: true };
+  }
+  return { dir: dirname(file), prefixes: [`${basename(file)}.loom-backup-`], inProject: false };
 }
 
 function backup(file: string, projectDir: string): string | undefined {
   if (!existsSync(file)) return undefined;
-  const { dir, prefix } = backupPlace(file, projectDir);
+  const { dir, prefixes, inProject } = backupPlace(file, projectDir);
   mkdirBounded(dir);
-  const b = join(dir, `${prefix}${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  // The backups folder ignores itself: it never shows in git status, with or without loom init's .gitignore lines.
+  if (inProject && !existsSync(join(dir, '.gitignore'))) writeFileSync(join(dir, '.gitignore'), '# loom install backups: local copies, never committed\n*\n');
+  const b = join(dir, `${prefixes[0]}${new Date().toISOString().replace(/[:.]/g, '-')}`);
   copyFileSync(file, b);
   return b;
 }
 
 function latestBackup(file: string, projectDir: string): string | undefined {
-  const { dir, prefix } = backupPlace(file, projectDir);
-  let names: string[];
+  const { dir, prefixes } = backupPlace(file, projectDir);
+  let found: { name: string; stamp: string }[];
   try {
-    names = readdirSync(dir).filter((n) => n.startsWith(prefix));
+    found = readdirSync(dir).flatMap((n) => {
+      const p = prefixes.find((x) => n.startsWith(x));
+      return p ? [{ name: n, stamp: n.slice(p.length) }] : [];
+    });
   } catch {
     return undefined;
   }
-  names.sort();
-  return names.length ? join(dir, names[names.length - 1]) : undefined;
+  found.sort((a, b) => (a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : 0));
+  return found.length ? join(dir, found[found.length - 1].name) : undefined;
 }
 
 const isEmptySettings = (doc: Record<string, unknown>) => Object.keys(doc).every((k) => (k === 'hooks' && JSON.stringify(doc.hooks) === '{}') || (k === 'version' && doc.version === 1));
@@ -171,10 +181,12 @@ export function installHarness(o: InstallOptions): InstallResult {
         // a backup that is not JSON is not the file's original
       }
     }
+    // A file that is not given back byte for byte is backed up before it is rewritten or removed, as install does.
+    const before = restored === undefined ? backup(t.file, projectDir) : undefined;
     if (restored !== undefined) writeAtomic(t.file, restored);
     else if (!b && isEmptySettings(doc)) unlinkSync(t.file);
     else writeAtomic(t.file, text);
-    return { file: t.file, changed, line: `${head}: removed ${changed} hook entries from ${t.file}${restored !== undefined ? ' (original restored byte for byte)' : ''}`, notes };
+    return { file: t.file, changed, line: `${head}: removed ${changed} hook entries from ${t.file}${restored !== undefined ? ' (original restored byte for byte)' : before ? ` (backup: ${before})` : ''}`, notes };
   }
   const b = backup(t.file, projectDir);
   writeAtomic(t.file, text);
