@@ -400,3 +400,18 @@ describe('help topics and ranges (black-box finding A26)', () => {
     }
   });
 });
+
+describe('history shows and filters the host (black-box finding A15)', () => {
+  it('a host column, and --host keeps only records made there', async () => {
+    const project = tempDir();
+    await run(process.execPath, [RUNNER, '--event', 'PreToolUse', '--project-dir', project], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'h', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }));
+    const host = (await import('node:os')).hostname();
+    const all = await loom(['history', '--project-dir', project], { COLUMNS: '' });
+    expect(all.stdout.split('\n')[0].split(/\s{2,}/)).toContain('host');
+    expect(all.stdout).toContain(host);
+    const here = await loom(['history', '--project-dir', project, '--host', host, '--json']);
+    expect(JSON.parse(here.stdout)).toHaveLength(1);
+    const elsewhere = await loom(['history', '--project-dir', project, '--host', 'no-such-host.invalid', '--json']);
+    expect(JSON.parse(elsewhere.stdout)).toHaveLength(0);
+  });
+});

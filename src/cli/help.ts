@@ -83,6 +83,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       ['--event EVENT', 'only this event'],
       ['--session ID', 'only this session'],
       ['--user WHO', 'only records of this OS user, git email or harness user id'],
+      ['--host NAME', 'only records made on this host (the actor\'s host name)'],
       ['--risk LEVEL', 'this level and above (none, low, medium, high, critical)'],
       ['--decision D', RECORD_DECISIONS.join(', ')],
       ['--hook ID', 'only this hook'],

@@ -13,6 +13,12 @@ function matches(r: Record<string, unknown>, f: HistoryFilter): boolean {
   if (f.decision !== undefined && r.decision !== f.decision) return false;
   if (f.hook !== undefined && r.hook_id !== f.hook) return false;
   if (f.risk && RISKS.indexOf(r.risk as never) < RISKS.indexOf(f.risk)) return false;
+  // The same actor test the database query makes: a journal line not yet folded is filtered like any record.
+  if (f.user !== undefined || f.host !== undefined) {
+    const a = ((r[r.kind as string] as Record<string, unknown> | undefined)?.actor ?? {}) as Record<string, unknown>;
+    if (f.user !== undefined && a.user !== f.user && a.email !== f.user && a.client_user !== f.user) return false;
+    if (f.host !== undefined && a.host !== f.host) return false;
+  }
   const ts = String(r.ts);
   if (f.since && ts < f.since) return false;
   if (f.until && ts > f.until) return false;

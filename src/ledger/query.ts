@@ -11,6 +11,8 @@ export interface HistoryFilter {
   hook?: string;
   /** Matches the record's actor: OS user, git email or the harness's user id. */
   user?: string;
+  /** Matches the actor's host name. */
+  host?: string;
   since?: string;
   until?: string;
   limit?: number;
@@ -74,6 +76,10 @@ export function queryHistory(ledger: Ledger, f: HistoryFilter): Record<string, u
     const at = (field: string) => `json_extract(body, '$.' || json_quote(kind) || '.actor.${field}')`;
     where.push(`(${at('user')} = ? OR ${at('email')} = ? OR ${at('client_user')} = ?)`);
     params.push(f.user, f.user, f.user);
+  }
+  if (f.host !== undefined) {
+    where.push(`json_extract(body, '$.' || json_quote(kind) || '.actor.host') = ?`);
+    params.push(f.host);
   }
   if (f.risk) {
     const levels = RISKS.slice(RISKS.indexOf(f.risk));

@@ -27,6 +27,11 @@ export function actorLabel(rec: Record<string, unknown>): string {
   return typeof v === 'string' ? v : '';
 }
 
+function actorField(rec: Record<string, unknown>, field: string): string {
+  const v = ((rec[rec.kind as string] as Record<string, unknown> | undefined)?.actor as Record<string, unknown> | undefined)?.[field];
+  return typeof v === 'string' ? v : '';
+}
+
 export function historyCommand(argv: string[]): number | Promise<number> {
   if (argv.includes('--team')) return historyTeamCommand(argv);
   if (argv[0] === 'rebuild') {
@@ -41,10 +46,10 @@ export function historyCommand(argv: string[]): number | Promise<number> {
       ledger.close();
     }
   }
-  const flags = parseFlags(argv, { values: ['project-dir', 'event', 'session', 'risk', 'decision', 'hook', 'user', 'since', 'until', 'limit'], booleans: ['json', 'jsonl'] });
+  const flags = parseFlags(argv, { values: ['project-dir', 'event', 'session', 'risk', 'decision', 'hook', 'user', 'host', 'since', 'until', 'limit'], booleans: ['json', 'jsonl'] });
   const v = flags.values;
   if (flags.positional.length) throw new FlagError(`unexpected argument "${flags.positional[0]}" (did you mean: loom history rebuild?)`);
-  const filter: HistoryFilter = { event: v.event, session: v.session, decision: v.decision, hook: v.hook, user: v.user };
+  const filter: HistoryFilter = { event: v.event, session: v.session, decision: v.decision, hook: v.hook, user: v.user, host: v.host };
   if (v.decision !== undefined && !RECORD_DECISIONS.includes(v.decision)) throw new QueryError(`--decision "${v.decision}": expected one of ${RECORD_DECISIONS.join(', ')}`);
   if (v.risk !== undefined) {
     if (!RISKS.includes(v.risk as Risk)) throw new QueryError(`--risk "${v.risk}": expected one of ${RISKS.join(', ')}`);
@@ -65,9 +70,9 @@ export function historyCommand(argv: string[]): number | Promise<number> {
     if (flags.booleans.has('json')) process.stdout.write(JSON.stringify(records, null, 2) + '\n');
     else if (flags.booleans.has('jsonl')) process.stdout.write(records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
     else {
-      const rows = records.map((r) => [String(r.seq), String(r.ts), String(r.event), String(r.hook_id), String(r.decision), String(r.risk), actorLabel(r), String(r.session_id).slice(0, 12), summary(r)]);
-      // On a narrow terminal the hook, then the session, then the risk column give way (--json has every field).
-      process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'user', 'session', 'summary'], rows, undefined, undefined, { toned: [4, 5], minWidths: { 1: 20, 5: 8 }, drop: [3, 7, 5] }));
+      const rows = records.map((r) => [String(r.seq), String(r.ts), String(r.event), String(r.hook_id), String(r.decision), String(r.risk), actorLabel(r), actorField(r, 'host'), String(r.session_id).slice(0, 12), summary(r)]);
+      // On a narrow terminal the host, the hook, then the session, then the risk column give way (--json has every field).
+      process.stdout.write(table(['seq', 'ts', 'event', 'hook', 'decision', 'risk', 'user', 'host', 'session', 'summary'], rows, undefined, undefined, { toned: [4, 5], minWidths: { 1: 20, 5: 8 }, drop: [7, 3, 8, 5] }));
     }
     return 0;
   }
