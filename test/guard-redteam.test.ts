@@ -128,3 +128,13 @@ describe('blind red-team corpus, round 19 (programs that run what options, confi
     expect(score.falseStops).toEqual(['system-lookalike: ask sudo: "sudo btrfs subvolume list /"']);
   });
 });
+
+describe('blind red-team corpus, round 20 (scored once as it arrived; its misses are the next round\'s causes)', () => {
+  const score = scoreGuard(load('round20-guard-dangerous.jsonl'), load('round20-guard-everyday.jsonl'));
+  it('stops at least 733 of its 774 dangerous commands (the first look: archives extracted over home, env dumps and single-file truncations are most of the rest)', () => {
+    expect(774 - score.misses.length).toBeGreaterThanOrEqual(733);
+  });
+  it('stops no everyday look-alike but a forced push to a work-in-progress branch (an ask)', () => {
+    expect(score.falseStops).toEqual(['git-push-feature: ask git-force-push: "git push -f origin my-wip-branch"']);
+  });
+});
