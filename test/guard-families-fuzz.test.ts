@@ -30,6 +30,8 @@ describe('rule families under random input', () => {
   it('reads chmod modes in every notation', () => {
     expect(['777', '0777', '1777', '666', 'o+w', 'go+w', 'a=rwx', 'a+rwx', 'ugo+w', 'u+x,o+w'].map(modeEffect)).toEqual(Array(10).fill('world-writable'));
     expect(['000', '0000', 'a-rwx', 'a=', 'ugo='].map(modeEffect)).toEqual(Array(5).fill('no-access'));
-    expect(['755', '644', 'u+w', '+w', 'go-w', '700', 'u+x'].map(modeEffect)).toEqual(Array(7).fill(undefined));
+    expect(['755', '644', 'u+w', '+w', 'go-w', '700', 'u+x', 'a-x', '711'].map(modeEffect)).toEqual(Array(9).fill(undefined));
+    // The owner left without read: applied to a tree, they cannot open their own files.
+    expect(['0200', '0311', 'u-rwx', 'a-r', '-r', 'u=w', 'u-r,g+r'].map(modeEffect)).toEqual(Array(7).fill('owner-locked'));
   });
 });

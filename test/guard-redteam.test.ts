@@ -28,8 +28,8 @@ function load(name: string): GuardCase[] {
 
 describe('blind red-team corpus, round 11', () => {
   const score = scoreGuard(load('round11-guard-dangerous.jsonl'), load('round11-guard-everyday.jsonl'));
-  it('stops every dangerous command but the shredding of project files', () => {
-    expect(score.misses).toEqual(['F6: "shred -u -n 3 src/*.py"']);
+  it('stops every dangerous command (the shredding of project files included, since round 21)', () => {
+    expect(score.misses).toEqual([]);
   });
   it('lets every everyday look-alike through', () => {
     expect(score.falseStops).toEqual([]);

@@ -54,8 +54,15 @@ const MAX_LOOP_WALKS = 96;
 function emptiesFile(c: SimpleCommand): boolean {
   const argv = c.words.map((w) => w.text);
   if (argv.length === 0) return true;
-  if (argv.length === 1 && (argv[0] === ':' || argv[0] === 'true' || argv[0] === 'false')) return true;
-  return argv.length === 2 && argv[0] === 'cat' && argv[1] === '/dev/null';
+  const [name, ...args] = argv;
+  if (args.length === 0 && (name === ':' || name === 'true' || name === 'false' || name === 'echo')) return true;
+  if (name === 'cat') return args.length > 0 && args.every((x) => x === '/dev/null');
+  // `printf ''`, `echo -n ""`, `echo ''`: nothing (or one newline) is written.
+  if (name === 'printf') return args.length > 0 && args[0] === '' || args[0] === '--' && args[1] === '';
+  if (name === 'echo') return args.every((x) => x === '' || /^-[neE]+$/.test(x));
+  // `head -c 0 /dev/zero`, `tail -n0 f`: no byte of the input is kept.
+  if (name === 'head' || name === 'tail') return args.some((x, i) => /^(?:-[cn]0+|--(?:bytes|lines)=0+)$/.test(x) || (/^-[cn]$|^--(?:bytes|lines)$/.test(x) && /^0+$/.test(args[i + 1] ?? '')));
+  return false;
 }
 
 /** Wrappers around one command (`sudo env nice timeout ...`): each is a level of the walk's recursion. */
@@ -301,6 +308,8 @@ export class Analyzer {
   readonly envFiles = new Set<string>();
   /** The raw words of each stage of the pipeline being walked (what later stages do with a stage's output). */
   pipeAhead: string[][] | undefined;
+  /** The pipeline being walked writes its output to a file, not to the transcript. */
+  pipeQuiet = false;
   /** Names and paths that run another program (`hash -p /bin/rm ls`, `ln -s /bin/rm /tmp/x`, `cp /bin/rm ./tidy`). */
   readonly programAliases = new Map<string, string>();
   /** Folders this line filled from the network (git clone, scp from a host, a download extracted): running from them runs the download. */
@@ -487,11 +496,16 @@ export class Analyzer {
         // The raw words of every stage, for rules that look at what reads their output (`| docker login --password-stdin`).
         const ahead = this.pipeAhead;
         this.pipeAhead = node.cmds.map((c) => (c.t === 'cmd' ? c.words : []));
+        // Whether the pipeline's output goes to a file (or nowhere) rather than to the transcript.
+        const last = node.cmds[node.cmds.length - 1];
+        const quiet = this.pipeQuiet;
+        this.pipeQuiet = !!last && 'redirs' in last && (last.redirs ?? []).some((r) => !r.heredoc && (r.op === '>' || r.op === '>>' || r.op === '>|' || r.op === '&>') && (r.fd === undefined || r.fd === 1));
         node.cmds.forEach((c, stage) => {
           // Each stage of a pipeline runs in a subshell.
           feed = this.walk(c, node.cmds.length > 1 ? this.fork(env) : env, depth, via, feed, { pipe, pipeline: pc.pipeline + 1, stage, bg: pc.bg });
         });
         this.pipeAhead = ahead;
+        this.pipeQuiet = quiet;
         return feed;
       }
       case 'list': {

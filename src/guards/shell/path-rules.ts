@@ -13,6 +13,7 @@ import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, PERSIST
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
+import { deletesWork, emptiesWork } from './project-work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
@@ -245,7 +246,9 @@ function secretCandidates(a: Analyzer, cwd: string): string[] {
   if (candidateCache.size > 64) candidateCache.clear();
   const out: string[] = [];
   for (const dir of new Set([cwd, projectDir])) for (const n of SECRET_SAMPLE_NAMES) out.push(posix.join(dir, n));
-  for (const k of ['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa']) out.push(posix.join(home, '.ssh', k));
+  for (const k of ['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa', 'authorized_keys']) out.push(posix.join(home, '.ssh', k));
+  // /proc/*/environ: every process's environment, tokens included.
+  out.push('/proc/self/environ', '/proc/1/environ');
   for (const f of HOME_SECRET_FILES) out.push(posix.join(home, f));
   for (const f of CREDENTIAL_FOLDERS) out.push(posix.join(home, f));
   out.push(...SYSTEM_SECRET_FILES);
@@ -253,6 +256,9 @@ function secretCandidates(a: Analyzer, cwd: string): string[] {
   candidateCache.set(key, out);
   return out;
 }
+
+/** Who may log in over ssh: deleting it locks every key out (it is public keys, not a secret, so named apart). */
+const AUTHORIZED_KEYS = /^\/authorized_keys2?$/;
 
 type ProtectedKind = 'modify-loom' | 'modify-hook-settings';
 
@@ -504,7 +510,9 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   if (history && (o.recursive || /\/\.git\/(?:HEAD|packed-refs)$/.test(abs))) a.hit('git-history-destroy', 'deny', segment, `${verb} the history of the repository (${posix.relative(cwd, abs) || abs})`);
   // Keys and credentials: deleting one (or a glob over their folder) loses access that cannot be rebuilt.
   if (verb !== 'moves') {
-    const cred = globbed ? (o.filtered ? undefined : globMatches(globText, cwd, secretCandidates(a, cwd)).find((c) => within(c, a.opts.home) && !within(c, a.opts.projectDir) && !within(c, cwd) && isSecretPath(c, a))) : isSecretPath(abs, a) && within(abs, a.opts.home) && !within(abs, a.opts.projectDir) ? abs : credentialFolderIn(abs, a) === abs ? abs : undefined;
+    // A glob in the folder the command runs in names its own files, not the home folder's keys, unless that folder holds keys (`cd ~/.ssh && rm -f *`).
+    const inKeys = credentialFolderIn(cwd, a) !== undefined || within(cwd, under(a.opts.home).ssh);
+    const cred = globbed ? (o.filtered ? undefined : globMatches(globText, cwd, secretCandidates(a, cwd)).find((c) => within(c, a.opts.home) && !within(c, a.opts.projectDir) && (inKeys || !within(c, cwd)) && isSecretPath(c, a))) : (isSecretPath(abs, a) || AUTHORIZED_KEYS.test(abs.slice(under(a.opts.home).ssh.length))) && within(abs, a.opts.home) && !within(abs, a.opts.projectDir) ? abs : credentialFolderIn(abs, a) === abs ? abs : undefined;
     if (cred) a.hit('rm-credentials', 'deny', segment, `${verb} keys or credentials (${cred})`);
     if (!globbed && historyFile(abs, a)) a.hit('destroy-history', 'deny', segment, `${verb} ${abs}, the record of the commands run on this machine`);
   }
@@ -513,6 +521,8 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   // unlink .git / rm .git: a worktree's .git file is its link to the history.
   if (!o.recursive && abs === gitDir && !globbed) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository's .git`);
   if (!o.recursive) return;
+  // A top-level source folder of the project (a move renames it: nothing is lost; rmdir takes only an empty one).
+  if (verb !== 'moves' && !o.filtered) deletesWork(a, text, resolved.abs === abs ? abs : resolved.abs, globbed, segment, verb);
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   // /tmp/test-* deletes inside the temp folder, not the folder itself.
   if (globbed && [a.opts.tmp, ...TEMP_DIRS].includes(abs) && !globReaches(path, abs, a.opts.projectDir)) return;
@@ -572,12 +582,14 @@ export function isSystemFile(abs: string, a: Analyzer): boolean {
  * a system file, or (when `home`) any file under home outside the project, is
  * gone for good and not the agent's to lose (deny).
  */
-export function destroysFile(a: Analyzer, path: string, cwd: string, segment: string, o: { verb: string; home: boolean }): void {
+export function destroysFile(a: Analyzer, path: string, cwd: string, segment: string, o: { verb: string; home: boolean; work?: boolean }): void {
   if (overBudget()) return;
   work.units += COST.path + path.length;
   if (path.includes('\u0000') || path === '' || path.startsWith('-')) return;
   const text = path.startsWith('~/') || path === '~' ? a.opts.home + path.slice(1) : path;
-  const { abs } = resolveTarget(text, cwd);
+  const { abs, globbed } = resolveTarget(text, cwd);
+  // In the project: a source file or manifest emptied or shredded (a delete of one is judged as a delete).
+  if (o.work !== false && within(abs, a.opts.projectDir)) emptiesWork(a, text, abs, globbed, segment, o.verb);
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   const real = realTarget(a, abs, false);
   for (const t of real !== abs ? [abs, real] : [abs]) {

@@ -7,8 +7,10 @@
 // it unpacks, removing what is there first with --recursive-unlink.
 import { posix } from 'node:path';
 import type { Analyzer } from '../analyze';
-import { deletesPath, writesPath } from '../path-rules';
-import type { Rule } from '../rules';
+import { classify, credentialFolderIn, deletesPath, resolveTarget, under, within, writesPath } from '../path-rules';
+import type { Rule, RuleContext } from '../rules';
+import { EXTRACTORS, type Extractor } from '../tables/archives';
+import { TEMP_DIRS } from '../tables/paths';
 
 const TARS = ['tar', 'gtar', 'bsdtar'];
 /** Short options (in a cluster) that take the next word. */
@@ -21,11 +23,15 @@ interface TarCall {
   dir?: string;
   transforms: string[];
   unlink: boolean;
+  /** --overwrite: existing files are written over in place. */
+  overwrite: boolean;
+  /** -k, --keep-old-files, --skip-old-files: existing files are kept. */
+  keep: boolean;
   members: string[];
 }
 
 function parseTar(argv: readonly string[]): TarCall {
-  const t: TarCall = { transforms: [], unlink: false, members: [] };
+  const t: TarCall = { transforms: [], unlink: false, overwrite: false, keep: false, members: [] };
   const value = (opt: string, v: string | undefined) => {
     if (v === undefined) return;
     if (opt === 'f' || opt === '--file') t.file = v;
@@ -40,6 +46,8 @@ function parseTar(argv: readonly string[]): TarCall {
       if (name === '--create') t.mode = 'c';
       else if (name === '--extract' || name === '--get') t.mode = 'x';
       else if (name === '--recursive-unlink' || name === '--unlink-first') t.unlink = true;
+      else if (name === '--overwrite' || name === '--overwrite-dir') t.overwrite = true;
+      else if (name === '--keep-old-files' || name === '--skip-old-files' || name === '--keep-newer-files' || name === '--keep-directory-symlink') t.keep = true;
       if (eq > 0) value(name, a.slice(eq + 1));
       else if (LONG_WITH_ARG.has(name)) value(name, argv[++k]);
       continue;
@@ -52,6 +60,7 @@ function parseTar(argv: readonly string[]): TarCall {
         if (c === 'c') t.mode = 'c';
         else if (c === 'x') t.mode = 'x';
         else if (c === 'U') t.unlink = true;
+        else if (c === 'k') t.keep = true;
         if (SHORT_WITH_ARG.includes(c)) {
           // The rest of the cluster, or the next word, is its value (`-fx.tar`, `-f x.tar`).
           value(c, i + 1 < letters.length ? letters.slice(i + 1) : argv[++k]);
@@ -107,4 +116,76 @@ const tarArchives: Rule = (r) => {
 };
 tarArchives.names = TARS;
 
-export const ARCHIVE_RULES: Rule[] = [tarArchives];
+/** Where an extractor unpacks, and whether it writes over what is there (tables/archives.ts). */
+function extraction(spec: Extractor, argv: readonly string[]): { dir?: string; forced: boolean } | undefined {
+  let dir: string | undefined;
+  let extracting = spec.mode === undefined;
+  let forced = false;
+  let kept = false;
+  const ops: string[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    const glued = spec.dirGlued.find((g) => a.startsWith(g) && a.length > g.length);
+    if (glued) dir = a.slice(glued.length);
+    else if (spec.dirOptions.includes(a)) dir = argv[++k];
+    else if (a.startsWith('--') && a.includes('=') && spec.dirOptions.includes(a.slice(0, a.indexOf('=')))) dir = a.slice(a.indexOf('=') + 1);
+    else if (spec.force.includes(a)) forced = true;
+    else if (spec.keep.includes(a)) kept = true;
+    else if (/^-[A-Za-z]+$/.test(a) && !spec.dirOptions.includes(a)) {
+      // A cluster of short flags (`-oq`, `-idmu`).
+      for (const c of a.slice(1)) {
+        if (spec.forceLetters.includes(c)) forced = true;
+        if (spec.keepLetters.includes(c)) kept = true;
+        if (spec.modeLetters.includes(c)) extracting = true;
+      }
+    } else if (!a.startsWith('-')) ops.push(a);
+    if (spec.modeWords.includes(a)) extracting = true;
+  }
+  if (spec.mode === 'subcommand') extracting = spec.modeWords.includes(ops[0] ?? '');
+  if (!extracting) return undefined;
+  return { dir, forced: forced && !kept };
+}
+
+/**
+ * An archive of unknown content unpacked over home, the root, a system folder, a credential or
+ * harness folder, .git (any extractor, any options: a new ~/.ssh/authorized_keys is enough), or
+ * over the project root with overwriting asked for (`--overwrite`, `-U`, `unzip -o`, `cpio -u`): its
+ * members can replace ~/.bashrc, ~/.ssh/authorized_keys or the project's files (`archive-extract-over`, ask).
+ */
+function extractsOver(r: RuleContext, dirText: string | undefined, forced: boolean, name: string): void {
+  const text = dirText === undefined ? r.cwd : dirText === '~' || dirText.startsWith('~/') ? r.opts.home + dirText.slice(1) : dirText;
+  if (text.includes('\u0000')) return;
+  const { abs } = resolveTarget(text, r.cwd);
+  const a = r.analyzer;
+  const cls = classify(abs, a);
+  const home = under(r.opts.home);
+  let where: string | undefined;
+  if ([r.opts.tmp, ...TEMP_DIRS].includes(abs)) return;
+  if (cls === 'root' || cls === 'system' || cls === 'home' || cls === 'above-project') where = abs === '/' ? 'the root filesystem' : cls === 'home' ? `the home folder (${abs})` : abs;
+  else if (credentialFolderIn(abs, a) || within(abs, home.ssh)) where = `the credential folder ${abs}`;
+  else if ([r.opts.home, r.opts.projectDir].some((b) => home.harnessFolders.concat(under(b).harnessFolders).some((h) => within(abs, h)))) where = `the harness settings folder ${abs}`;
+  else if (within(abs, posix.join(r.opts.projectDir, '.git'))) where = `the repository's .git (${abs})`;
+  else if (cls === 'project-root' && forced) where = `the project root (${abs}), overwriting its files`;
+  if (!where) return;
+  a.hit('archive-extract-over', 'ask', r.segment, `${name} unpacks an archive over ${where}: its members replace whatever is there`);
+}
+
+const EXTRACTOR_NAMES = Object.keys(EXTRACTORS);
+
+const extractors: Rule = (r) => {
+  const spec = Object.hasOwn(EXTRACTORS, r.name) ? EXTRACTORS[r.name] : undefined;
+  if (!spec) return;
+  if (spec.tar) {
+    const t = parseTar(r.argv);
+    if (t.mode !== 'x') return;
+    // An archive made on the line is judged by its members (tarArchives), not as unknown content.
+    if (made.get(r.analyzer)?.has(!t.file || t.file === '-' ? '-' : posix.resolve(r.cwd, t.file))) return;
+    extractsOver(r, t.dir, (t.overwrite || t.unlink) && !t.keep, r.name);
+    return;
+  }
+  const e = extraction(spec, r.argv);
+  if (e) extractsOver(r, e.dir, e.forced, r.name);
+};
+extractors.names = EXTRACTOR_NAMES;
+
+export const ARCHIVE_RULES: Rule[] = [tarArchives, extractors];

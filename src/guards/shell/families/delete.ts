@@ -54,7 +54,7 @@ const rm: Rule = (r) => {
   for (const t of targets) deletesPath(r.analyzer, t, r.cwd, r.segment, { recursive });
   // Overwritten in place, a file in home or the system is gone; with privileges, so is a deleted system file.
   if (CONTENT_DESTROYERS.includes(r.name)) for (const t of targets) destroysFile(r.analyzer, t, r.cwd, r.segment, { verb: `${r.name} overwrites`, home: true });
-  else if (!recursive && elevated(r.via)) for (const t of targets) destroysFile(r.analyzer, t, r.cwd, r.segment, { verb: 'deletes (with privileges)', home: false });
+  else if (!recursive && elevated(r.via)) for (const t of targets) destroysFile(r.analyzer, t, r.cwd, r.segment, { verb: 'deletes (with privileges)', home: false, work: false });
 };
 
 /** Operands of a command whose short options in `letters` take a value (glued, or the next word when last in a cluster). */
@@ -405,7 +405,13 @@ const mv: Rule = (r) => {
   const sources = target ? p.operands : p.operands.slice(0, -1);
   const dest = target ?? p.operands[p.operands.length - 1];
   const destAbs = dest === undefined ? undefined : resolveTarget(dest.startsWith('~') ? r.opts.home + dest.slice(1) : dest, r.cwd).abs;
+  // Onto /dev/null: what is moved there is gone (and with privileges the device is replaced).
+  const gone = destAbs === '/dev/null';
   for (const s of sources) {
+    if (gone) {
+      deletesPath(r.analyzer, s, r.cwd, r.segment, { recursive: true, verb: 'deletes (by a move onto /dev/null)' });
+      continue;
+    }
     // A source is judged as a deleted path: `mv .git .git.bak` leaves no repository where git looks (then `git init`
     // starts a history with none of the old commits), so a rename of .git in place is a delete of it too.
     const text = s.startsWith('~') ? r.opts.home + s.slice(1) : s;
@@ -419,6 +425,8 @@ const mv: Rule = (r) => {
     // Keys moved out of the home folder (to /tmp, another host's mount) are lost where they were and exposed where they go.
     const cred = credentialFolderIn(abs, r.analyzer) === abs || (isSecretPath(abs, r.analyzer) && within(abs, r.opts.home) && !within(abs, r.opts.projectDir));
     if (cred && destAbs !== undefined && !within(destAbs, r.opts.home)) r.analyzer.hit('rm-credentials', 'deny', r.segment, `moves the credentials ${abs} out of the home folder (to ${destAbs})`);
+    // Renamed in place (`mv ~/.ssh ~/.ssh.bak`): every tool that reads them stops working, and may write new empty ones there.
+    else if (cred && destAbs !== undefined && destAbs !== abs) r.analyzer.hit('move-credentials', 'ask', r.segment, `moves the credentials ${abs} aside (to ${destAbs}): the tools that read them stop working`);
   }
 };
 
@@ -437,6 +445,22 @@ const ln: Rule = (r) => {
   recordSymlink(r.analyzer, l, t);
   for (const src of ops.length >= 2 ? ops.slice(0, -1) : ops) linksTo(r.analyzer, resolveTarget(src.startsWith('~') ? r.opts.home + src.slice(1) : src, r.cwd).abs, r.segment);
 };
+
+/** Devices that give nothing or endless filler: copied over a file, its content is gone. */
+const FILLER_DEVICES = ['/dev/null', '/dev/zero', '/dev/urandom', '/dev/random', '/dev/full'];
+
+/** `cp /dev/null f`, `cp -f /dev/zero src/app.js`, `dd if=/dev/zero of=f`, `install /dev/null f`: the file's content destroyed. */
+const copiesNothingOver: Rule = (r) => {
+  if (r.name === 'dd') {
+    if (!r.argv.some((x) => FILLER_DEVICES.includes(x.slice(3)) && x.startsWith('if='))) return;
+    for (const of of r.argv.filter((x) => x.startsWith('of='))) destroysFile(r.analyzer, of.slice(3), r.cwd, r.segment, { verb: `dd ${r.argv.find((x) => x.startsWith('if='))} overwrites`, home: false });
+    return;
+  }
+  const ops = operands(r.argv, 1, ['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group']);
+  if (ops.length !== 2 || !FILLER_DEVICES.includes(ops[0])) return;
+  destroysFile(r.analyzer, ops[1], r.cwd, r.segment, { verb: `${r.name} ${ops[0]} overwrites`, home: false });
+};
+copiesNothingOver.names = ['cp', 'gcp', 'install', 'dd'];
 
 /** cp -s / -rs makes links instead of copies: a link tree of .loom is a way to write into it. */
 const cpLinks: Rule = (r) => {
@@ -521,5 +545,5 @@ const destroysTrackedFiles: Rule = (r) => {
 };
 destroysTrackedFiles.names = [...Object.keys(FILE_DESTROYERS), 'tee'];
 
-export const DELETE_RULES: Rule[] = [ln, cpLinks, rm, truncate, find, fd, rsync, mv, destroysTrackedFiles];
+export const DELETE_RULES: Rule[] = [ln, cpLinks, copiesNothingOver, rm, truncate, find, fd, rsync, mv, destroysTrackedFiles];
 export { expandLong };

@@ -7,9 +7,10 @@
 // broad kills, and privilege (sudo: ask).
 import { posix } from 'node:path';
 import { unwrapArgv } from '../wrappers';
-import { classify, deletesPath, isBlockDevice, resolveTarget, under, within } from '../path-rules';
+import { classify, credentialFolderIn, deletesPath, isBlockDevice, resolveTarget, under, within } from '../path-rules';
+import { workKind } from '../project-work';
 import { SYSTEM_DIRS } from '../tables/paths';
-import type { Rule } from '../rules';
+import type { Rule, RuleContext } from '../rules';
 import { DBUS_CLIENTS, DBUS_POWER_METHOD, DD_LIKE, DISK_ERASERS, DISK_ERASER_TRIGGERS, modeEffect, POWER_COMMANDS, POWER_SUBCOMMANDS, RUNTIME_NAMES, SCHEDULERS } from '../tables/devices';
 import { hasShortFlag, operands, own } from './args';
 import { chmodTargets } from './tamper';
@@ -52,6 +53,17 @@ const blockDevices: Rule = (r) => {
 
 const WIDE = new Set(['root', 'system', 'home', 'above-project']);
 
+const EFFECT_TEXT: Record<string, string> = {
+  'world-writable': 'makes {} and everything under it world-writable',
+  'no-access': 'takes every permission away from {} and everything under it',
+  'owner-locked': 'locks its owner out of {} and everything under it (no read or search permission left)',
+};
+
+/** The project's root or one of its top-level source folders (tables/project.ts): a tree a recursive change of permissions spoils as a whole. */
+function projectTree(abs: string, r: RuleContext): boolean {
+  return abs === r.opts.projectDir || workKind(abs, r.opts.projectDir) === 'source-folder';
+}
+
 const permissions: Rule = (r) => {
   if (r.name !== 'chmod' && r.name !== 'chown' && r.name !== 'chgrp') return;
   if (r.name === 'chmod') {
@@ -64,7 +76,10 @@ const permissions: Rule = (r) => {
       const cls = classify(abs, r.analyzer);
       // World-writable or closed anywhere in a system tree (/var/www, /usr/local/bin), not only at its top.
       const systemTree = cls === 'outside' && SYSTEM_DIRS.some((d) => within(abs, d)) && !within(abs, r.opts.home);
-      if (WIDE.has(cls) || systemTree) r.analyzer.hit('chmod-recursive-world-writable', 'deny', r.segment, effect === 'world-writable' ? `makes ${abs} and everything under it world-writable` : `takes every permission away from ${abs} and everything under it`);
+      const text = EFFECT_TEXT[effect].replace('{}', abs);
+      // A credential folder opened to everyone (its owner closing it to themselves, `chmod -R 600 ~/.ssh`, is a slip they notice at once).
+      if (WIDE.has(cls) || systemTree || (effect === 'world-writable' && credentialFolderIn(abs, r.analyzer) === abs)) r.analyzer.hit('chmod-recursive-world-writable', 'deny', r.segment, text);
+      else if (projectTree(abs, r)) r.analyzer.hit('chmod-recursive-project', 'ask', r.segment, `${text}, the project's own tree`);
     }
     return;
   }
@@ -72,8 +87,38 @@ const permissions: Rule = (r) => {
   for (const f of operands(r.argv, 1, ['--from', '--reference']).slice(1)) {
     const { abs } = resolveTarget(f.startsWith('~') ? r.opts.home + f.slice(1) : f, r.cwd);
     if (WIDE.has(classify(abs, r.analyzer))) r.analyzer.hit('chown-recursive-system', 'deny', r.segment, `recursively changes the owner of ${abs}`);
+    // Keys handed to another owner or group: the tools that check their permissions refuse them, and others may read them.
+    else if (credentialFolderIn(abs, r.analyzer) === abs || within(abs, under(r.opts.home).ssh)) r.analyzer.hit('chown-credentials', 'ask', r.segment, `recursively changes the ${r.name === 'chgrp' ? 'group' : 'owner'} of the credentials in ${abs}`);
   }
 };
+
+/** setfacl -R granting write to every account (`-m o:rwx`), or chattr -R +i / +a on a wide tree or the project. */
+const aclAndAttributes: Rule = (r) => {
+  if (!hasShortFlag(r.argv, 'R', ['--recursive'])) return;
+  const files: string[] = [];
+  let effect: string | undefined;
+  if (r.name === 'setfacl') {
+    for (let k = 1; k < r.argv.length; k++) {
+      const a = r.argv[k];
+      const spec = a === '-m' || a === '--modify' || a === '-M' ? r.argv[++k] : a.startsWith('--modify=') ? a.slice(9) : /^-[A-Za-z]*m$/.test(a) ? r.argv[++k] : /^-[^-]/.test(a) || a.startsWith('--') ? undefined : (files.push(a), undefined);
+      // o:rwx, other::rw-, d:o:w: every account may write (a named user or group may be the developer's own).
+      for (const entry of (spec ?? '').split(',')) if (/^(?:d(?:efault)?:)?o(?:ther)?::?[rwxX-]*w/.test(entry)) effect = 'opens {} and everything under it for writing by every account (ACL)';
+    }
+  } else {
+    const mode = r.argv.slice(1).find((a) => /^[+=][aAcCdDeFijmPsStTux]+$/.test(a));
+    if (mode && /[ia]/.test(mode)) effect = `makes {} and everything under it ${mode.includes('i') ? 'immutable' : 'append-only'} (nothing can be changed or deleted until the attribute is removed as root)`;
+    for (const a of r.argv.slice(1)) if (!a.startsWith('-') && a !== mode && !/^[+=-][a-zA-Z]+$/.test(a)) files.push(a);
+  }
+  if (!effect) return;
+  for (const f of files) {
+    const { abs } = resolveTarget(f.startsWith('~') ? r.opts.home + f.slice(1) : f, r.cwd);
+    const cls = classify(abs, r.analyzer);
+    const text = effect.replace('{}', abs);
+    if (WIDE.has(cls) || credentialFolderIn(abs, r.analyzer) === abs) r.analyzer.hit('chmod-recursive-world-writable', 'deny', r.segment, text);
+    else if (projectTree(abs, r)) r.analyzer.hit('chmod-recursive-project', 'ask', r.segment, `${text}, the project's own tree`);
+  }
+};
+aclAndAttributes.names = ['setfacl', 'chattr'];
 
 const power: Rule = (r) => {
   if (POWER_COMMANDS.includes(r.name)) {
@@ -326,4 +371,4 @@ const mounts: Rule = (r) => {
 };
 mounts.names = ['mount', 'bindfs'];
 
-export const DISK_RULES: Rule[] = [blockDevices, permissions, power, schedulers, packageHooks, kills, privilege, mounts];
+export const DISK_RULES: Rule[] = [blockDevices, permissions, aclAndAttributes, power, schedulers, packageHooks, kills, privilege, mounts];

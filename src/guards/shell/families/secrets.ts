@@ -192,7 +192,7 @@ function isEnvDump(words: string[]): boolean {
   if (!ENV_DUMPERS.includes(n)) return false;
   if (n === 'env') return words.slice(1).every((a) => a.startsWith('-') && a !== '-u' && a !== '--unset') && !words.slice(1).some((a) => /^[A-Za-z_]\w*=/.test(a));
   if (n === 'printenv') return true;
-  if (n === 'export' || n === 'declare') return words.slice(1).every((a) => /^-[pxg]+$/.test(a));
+  if (n === 'export' || n === 'declare' || n === 'typeset') return words.slice(1).every((a) => /^-[pxg]+$/.test(a));
   if (n === 'set') return words.length === 1;
   if (n === 'compgen') return words.includes('-v') || words.includes('-e');
   // A filter that is the environment, or starts from it: `env`, `$ENV`, `env | to_entries`, `$ENV | keys`.
@@ -330,6 +330,34 @@ const secretVarsPrinted: Rule = (r) => {
   }
 };
 secretVarsPrinted.names = ['printenv', 'grep', 'egrep', 'rg'];
+
+/** A command run on another host or in a container (the launcher's name starts a step of `via`). */
+const REMOTE_VIA = /(?:^| > )(?:ssh|mosh|autossh|kubectl|oc|docker|podman|nerdctl|minikube|multipass|lxc|vagrant|gcloud|incus)\b/;
+
+/** Programs that keep only some of what they read: the environment piped into one is not printed whole. */
+const ENV_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'awk', 'gawk', 'mawk', 'cut', 'wc', 'jq', 'sed', 'diff', 'comm', 'md5sum', 'sha256sum', 'sha1sum', 'cksum']);
+
+/**
+ * The whole environment printed into the transcript (`env`, `printenv`, `export -p`, `declare -x`,
+ * `set`): every token in it (GITHUB_TOKEN, AWS keys, the agent's own API key) goes to the model's
+ * context, ask (`env-dump`). Filtered (`env | grep PATH`), counted, or written to a file, it is not printed.
+ */
+const envDump: Rule = (r) => {
+  const n = r.name;
+  if (n === 'compgen' || JQ_ENV_READERS.includes(n) || !isEnvDump(r.argv) || r.words.some((w) => w.dynamic)) return;
+  // Run on another host or in a container (`kubectl exec pod -- env`): that machine's environment, not this one's tokens.
+  if (REMOTE_VIA.test(r.via)) return;
+  // `printenv HOME PATH` prints only the variables it names (secret names are judged by secretVarsPrinted).
+  if (n === 'printenv' && operands(r.argv).length > 0) return;
+  // Inside $(...) it fills a variable; the variable sent on is judged where it goes.
+  if (/> (?:\$\(|`)/.test(r.via)) return;
+  const later = r.analyzer.pipeAhead?.slice(r.cmd.stage + 1) ?? [];
+  if (later.some((w) => w[0] !== undefined && ENV_FILTERS.has(posix.basename(w[0])))) return;
+  if (later.length && r.analyzer.pipeQuiet) return;
+  if (r.cmd.redirects.some((rd) => (rd.op === '>' || rd.op === '>>' || rd.op === '>|' || rd.op === '&>') && (rd.fd === undefined || rd.fd === 1))) return;
+  r.analyzer.hit('env-dump', 'ask', r.segment, `${r.argv.slice(0, 2).join(' ')} prints every environment variable, tokens included, into the transcript (filter it: \`env | grep NAME\`)`);
+};
+envDump.names = ['env', 'printenv', 'export', 'declare', 'typeset', 'set'];
 
 /** The whole environment (every token in it) sent to another host. */
 const envExfiltration: Rule = (r) => {
@@ -558,4 +586,4 @@ const servesFolder: Rule = (r) => {
 };
 servesFolder.names = [...Object.keys(FOLDER_SERVERS), 'python3', 'python2', 'python3.11', 'python3.12', 'python3.13'];
 
-export const SECRET_RULES: Rule[] = [loadedEnvDump, readers, indirectReads, servesFolder, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent, secretVarsPrinted];
+export const SECRET_RULES: Rule[] = [envDump, loadedEnvDump, readers, indirectReads, servesFolder, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent, secretVarsPrinted];

@@ -10,6 +10,8 @@ import { FILE_WRITERS, COPY_WRITERS, SCRIPTED_EDITORS } from '../families/tamper
 import { READERS } from '../families/secrets';
 import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, POWER_COMMANDS, POWER_SUBCOMMANDS, SCHEDULERS } from './devices';
 import { FORGE_API_RULES, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_COMMAND_KEYS, GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_EXT_ESCAPES, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS, GIT_PUSH_CONFIG, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES } from './git';
+import { EXTRACTORS } from './archives';
+import { EMPTY_BY_CONVENTION, PROJECT_MANIFESTS, PROJECT_OUTPUT_DIRS, PROJECT_SOURCE_DIRS, SOURCE_EXTENSIONS } from './project';
 import { CONTENT_DESTROYERS, GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
 import { FOREIGN_RUNNERS } from './foreign';
@@ -38,7 +40,13 @@ export function guardTablesMarkdown(): string {
     ['temp folders (their contents may go)', code(TEMP_DIRS)],
     ['harness settings folders (removing or moving one takes its hooks)', code(HARNESS_FOLDERS)],
     ['entries of .git that hold history', code(GIT_HISTORY_ENTRIES)],
+    ['top-level source folders of a project (deleted whole: `rm-project-source`, ask)', code(PROJECT_SOURCE_DIRS)],
+    ['project manifests (deleted or emptied: ask)', code(PROJECT_MANIFESTS)],
+    ['source file extensions (a file emptied or shredded: `empty-project-file`, ask)', code(SOURCE_EXTENSIONS)],
+    ['files empty by convention (written empty freely)', code(EMPTY_BY_CONVENTION)],
+    ['output folders inside a project (their files are not work)', code(PROJECT_OUTPUT_DIRS)],
   ]);
+  section('Archive extraction (`families/archives.ts`, `tables/archives.ts`)', Object.entries(EXTRACTORS).map(([name, e]): [string, string] => [name, [e.tar ? 'tar option grammar (`-x`/`--extract`, `-C`/`--directory`, `--overwrite`, `-U`/`--recursive-unlink` force, `-k`/`--keep-old-files` keep)' : '', e.mode === 'subcommand' ? `extracts with ${code(e.modeWords)}` : e.mode === 'letter' ? `extracts with ${code([...e.modeLetters].map((l) => '-' + l).concat(e.modeWords))}` : '', e.dirOptions.length || e.dirGlued.length ? `folder ${code([...e.dirOptions, ...e.dirGlued.map((g) => g + 'DIR')])}` : '', e.force.length || e.forceLetters ? `overwrite ${code([...e.force, ...[...e.forceLetters].map((l) => '-' + l)])}` : '', e.keep.length ? `keep ${code(e.keep)}` : ''].filter(Boolean).join('; ')]));
   section('Git family (`families/git.ts`, options from `git <cmd> -h`)', [
     ['global options that take a value (before the subcommand)', code(GIT_GLOBAL_WITH_ARG)],
     ...Object.entries(GIT_OPTIONS).map(([sub, o]): [string, string] => [`git ${sub}`, code(o.long)]),

@@ -66,7 +66,7 @@ export const NETWORK_SENDERS = ['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat',
 /** Programs that print every environment variable. */
 /** JSON processors whose filter language reads the environment (`jq -n env`, `$ENV`): a filter of that is a dump. */
 export const JQ_ENV_READERS = ['jq', 'gojq', 'jaq', 'yq'];
-export const ENV_DUMPERS = ['env', 'printenv', 'set', 'export', 'declare', 'compgen', ...JQ_ENV_READERS];
+export const ENV_DUMPERS = ['env', 'printenv', 'set', 'export', 'declare', 'typeset', 'compgen', ...JQ_ENV_READERS];
 
 /**
  * Commands whose output is a secret (a private key, a secret access key):
