@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../src/guards/shell/analyze';
@@ -25,7 +25,37 @@ describe('custom command rules and packs', () => {
     expect(judge(dir, 'kubectl delete ns prod').decision).toBe('deny');
     expect(judge(dir, 'psql -c "DROP DATABASE app"').decision).toBe('deny');
     expect(judge(dir, 'kubectl get ns').decision).toBe('allow');
-    expect(judge(project({}), 'aws s3 rb s3://b --force').decision).toBe('allow');
+    // Without it, the default data-loss pack asks.
+    expect(judge(project({}), 'aws s3 rb s3://b --force').decision).toBe('ask');
+  });
+  it('the default data-loss pack asks, passes --dry-run and --help, and a project can switch one of its rules off', () => {
+    const none = project({});
+    expect(judge(none, 'terraform destroy').decision).toBe('ask');
+    expect(judge(none, 'bash -c "redis-cli FLUSHALL"').decision).toBe('ask');
+    expect(judge(none, 'sudo -u postgres psql -c "DROP DATABASE app"').decision).not.toBe('allow');
+    expect(judge(none, 'kubectl delete ns prod --dry-run=server').decision).toBe('allow');
+    expect(judge(none, 'terraform destroy --help').decision).toBe('allow');
+    expect(judge(project({ rules: { 'infra-destroy': 'allow' } }), 'terraform destroy').decision).toBe('allow');
+    // A team's own rule may say when it does not apply, too.
+    const own = project({ commandRules: [{ id: 'deploy-prod', match: { command: 'make', args: ['deploy'], unless: ['-n|--dry-run'] }, action: 'deny', reason: 'deploys to production' }] });
+    expect(judge(own, 'make deploy').decision).toBe('deny');
+    expect(judge(own, 'make -n deploy').decision).toBe('allow');
+  });
+  it('an edited pack is read again, not served from the policy cache', () => {
+    // A pack root of its own (config/ copied): the shipped pack stays untouched for the tests running beside this one.
+    const root = tempDir();
+    cpSync(join(ROOT, 'config'), join(root, 'config'), { recursive: true });
+    mkdirSync(join(root, 'dist'), { recursive: true });
+    const pack = join(root, 'config', 'packs', 'data-loss.json');
+    const dir = project({});
+    const judgeIn = (c: string) => analyzeCommand(c, { projectDir: dir, cwd: dir, home: '/home/dev', tmp: '/tmp', policy: loadPolicy(root, dir), protectedPaths: [] }).decision;
+    expect(judgeIn('terraform destroy')).toBe('ask');
+    // The pack now asks only when a flag is given: the cached policy of the old text must not answer.
+    const edited = readFileSync(pack, 'utf8').replace('"args": ["destroy|run-all"]', '"args": ["destroy|run-all", "--really"]');
+    expect(edited).toContain('--really');
+    writeFileSync(pack, edited);
+    expect(judgeIn('terraform destroy')).toBe('allow');
+    expect(judgeIn('terraform destroy --really')).toBe('ask');
   });
   it('an unknown rule id or pack is a located error', () => {
     expect(() => loadPolicy(ROOT, project({ rules: { 'terraform-destory': 'deny' } }))).toThrow(/policy\.json: \$\.rules\.terraform-destory: unknown rule id/);

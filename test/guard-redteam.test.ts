@@ -39,15 +39,13 @@ describe('blind red-team corpus, round 11', () => {
 describe('blind red-team corpus, round 12 (hardest evasions)', () => {
   const score = scoreGuard(load('round12-guard-dangerous.jsonl'), load('round12-guard-everyday.jsonl'));
   it('stops every dangerous command but those loom lets through by design', () => {
-    // Shredding or untracking project files is allowed as deleting them is; cloud and database tools are the
-    // opt-in packs of config/; a copy onto a ledger path only known at run time (from `ls .loom/*.db`) is not followed.
+    // Shredding .env (not a source file) and untracking project files are allowed as deleting them is (cloud and
+    // database tools are asked by the default data-loss pack since round 21); a copy onto a ledger path only
+    // known at run time (from `ls .loom/*.db`) is not followed.
     expect(score.misses.map((m) => m.slice(0, m.indexOf(': ') + 18))).toEqual([
       'truncate: "shred -zun3 .en',
       'git: "git rm -r -q --',
       'tamper: "d=$(ls .loom/*.',
-      'destroy: "terraform destr',
-      'destroy: "aws s3 rm s3://',
-      'destroy: "psql \\"$DATABAS',
     ]);
   });
   it('lets every everyday look-alike through', () => {

@@ -162,13 +162,25 @@ function mergedRaw(packRoot: string, projectDir: string, hookPolicy: Record<stri
   return raw;
 }
 
+/** Pack names a policy text lists (`"packs": ["a", "b"]`), read without parsing it; a name that is not a plain word is left to validation. */
+function packNames(text: string): string[] {
+  const m = /"packs"\s*:\s*\[([^\]]{0,2000})\]/.exec(text);
+  if (!m) return [];
+  return [...m[1].matchAll(/"([\w.-]{1,64})"/g)].map((x) => x[1]).filter((n) => !n.includes('..')).slice(0, 16);
+}
+
 /**
  * The merged policy of texts that already passed validation is remembered
  * in the pack's dist/.cache (as trusted as its code), keyed by the exact
  * texts: the schema validator then does not run on every tool call.
  */
-function cachedRaw(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): RawPolicy {
-  const key = JSON.stringify([readText(join(packRoot, 'config', 'policy.default.json')) ?? '', (projectPolicyFile(projectDir) === undefined ? null : readText(projectPolicyFile(projectDir)!) ?? null), hookPolicy]);
+function cachedRaw(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>, packFiles: string[] = []): RawPolicy {
+  const defaults = readText(join(packRoot, 'config', 'policy.default.json')) ?? '';
+  const project = projectPolicyFile(projectDir) === undefined ? null : readText(projectPolicyFile(projectDir)!) ?? null;
+  // The packs the texts name are part of what was validated: an edited pack is a new key.
+  packFiles.push(...[defaults, project ?? '', JSON.stringify({ packs: hookPolicy.packs ?? [] })].flatMap((t) => packNames(t)).map((n) => join(packRoot, 'config', 'packs', `${n}.json`)));
+  const packs = packFiles.map((f) => readText(f) ?? '');
+  const key = JSON.stringify([defaults, project, hookPolicy, packs]);
   const cacheFile = join(packRoot, 'dist', '.cache', `policy-${sha256Hex(projectDir).slice(0, 16)}.json`);
   try {
     const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as { key: string; raw: RawPolicy };
@@ -190,7 +202,7 @@ function cachedRaw(packRoot: string, projectDir: string, hookPolicy: Record<stri
 
 // In a long-lived process (loom serve) the same policy is asked for on every
 // request: keep it while both files' size and mtime stay the same.
-const memo = new Map<string, { stamp: string; policy: Policy; checkedAt: number }>();
+const memo = new Map<string, { stamp: string; policy: Policy; checkedAt: number; packs: string[] }>();
 
 function stampOf(file: string): string {
   // throwIfNoEntry: a missing file must not cost an exception on every request.
@@ -218,19 +230,21 @@ export function loadPolicy(packRoot: string, projectDir: string, hookPolicy: Rec
   const recheckMs = Number((globalThis as Record<symbol, unknown>)[RECHECK_MS] ?? 0);
   const now = recheckMs > 0 ? performance.now() : 0;
   if (hit && recheckMs > 0 && now - hit.checkedAt < recheckMs) return hit.policy;
-  const stamp = `${stampOf(join(packRoot, 'config', 'policy.default.json'))}|${projectPolicyFile(projectDir) === undefined ? 'none' : stampOf(projectPolicyFile(projectDir)!)}`;
-  if (hit && hit.stamp === stamp) {
+  const files = `${stampOf(join(packRoot, 'config', 'policy.default.json'))}|${projectPolicyFile(projectDir) === undefined ? 'none' : stampOf(projectPolicyFile(projectDir)!)}`;
+  // The packs the last build read count too (a new pack named in a policy changes that policy's own stamp).
+  if (hit && hit.stamp === `${files}|${hit.packs.map(stampOf).join('|')}`) {
     hit.checkedAt = now;
     return hit.policy;
   }
-  const policy = buildPolicy(packRoot, projectDir, hookPolicy);
+  const packs: string[] = [];
+  const policy = buildPolicy(packRoot, projectDir, hookPolicy, packs);
   if (memo.size > 64) memo.clear();
-  memo.set(key, { stamp, policy, checkedAt: now });
+  memo.set(key, { stamp: `${files}|${packs.map(stampOf).join('|')}`, policy, checkedAt: now, packs });
   return policy;
 }
 
-function buildPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): Policy {
-  const raw = cachedRaw(packRoot, projectDir, hookPolicy);
+function buildPolicy(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>, packFiles: string[] = []): Policy {
+  const raw = cachedRaw(packRoot, projectDir, hookPolicy, packFiles);
   return {
     rules: raw.rules ?? {},
     protectedBranches: compileAll(raw.protectedBranches, `${join(projectDir, '.loom', 'policy.json')}: $.protectedBranches`),

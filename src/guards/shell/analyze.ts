@@ -1388,7 +1388,8 @@ export class Analyzer {
       if (seen.has(key)) continue;
       seen.add(key);
       if (r.op === '<' || r.op === '<>') {
-        if (!r.target.dynamic) this.readsPath(r.target.text, cwd, segment || `< ${r.target.text}`);
+        // A target only partly known is judged by what is known of it (`< /proc/$PPID/environ` is another process's environment).
+        if (!r.target.dynamic || r.target.text.includes('\u0000')) this.readsPath(r.target.text, cwd, segment || `< ${r.target.text}`);
         // `<>` opens for writing too: `{ echo x; } 1<>settings.json` overwrites it in place.
         if (r.op === '<' || r.target.dynamic || /^\d+$/.test(r.target.text)) continue;
         this.writesPath(r.target.text, cwd, segment || `<> ${r.target.text}`, {});

@@ -17,6 +17,8 @@ export interface CommandRule {
     args?: string[];
     /** A regex (linear: no nested quantifiers) one argument must match, e.g. DROP DATABASE in psql -c. */
     argPattern?: string;
+    /** Flags that make the command harmless (`--dry-run`, `--help`): with one present the rule does not match. */
+    unless?: string[];
   };
   action: 'allow' | 'ask' | 'deny';
   reason?: string;
@@ -52,6 +54,7 @@ export function compileCommandRules(rules: CommandRule[], regex: (source: string
     const flags: string[][] = [];
     for (const a of r.match.args ?? []) (a.startsWith('-') ? flags : words).push(a.split('|'));
     const pattern = r.match.argPattern !== undefined ? regex(r.match.argPattern) : undefined;
+    const unless = (r.match.unless ?? []).map((u) => u.split('|'));
     const test = (argv: string[]): boolean => {
       if (!names.has(posix.basename(argv[0] ?? ''))) return false;
       let k = 1;
@@ -62,6 +65,7 @@ export function compileCommandRules(rules: CommandRule[], regex: (source: string
       }
       for (const alts of flags) if (!flagPresent(argv, alts)) return false;
       if (pattern && !argv.slice(1).some((a) => pattern.test(a.slice(0, 4096)))) return false;
+      for (const alts of unless) if (flagPresent(argv, alts)) return false;
       return true;
     };
     return { id: r.id, action: r.action, reason: r.reason ?? `the project's rule ${r.id}`, test };

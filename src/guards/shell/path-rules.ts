@@ -553,6 +553,34 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   }
 }
 
+/**
+ * A path moved to `dest` (mv, shutil.move, File.rename): judged as a delete of the source (a move of
+ * home, the project root or a protected folder takes it away); onto /dev/null it is a delete; the
+ * harness settings folder moved takes its hooks; credentials moved out of home are lost there and
+ * exposed where they go (deny), renamed aside they stop working (ask).
+ */
+export function movesPath(a: Analyzer, src: string, dest: string | undefined, cwd: string, segment: string): void {
+  const home = a.opts.home;
+  const destAbs = dest === undefined || dest.includes('\u0000') ? undefined : resolveTarget(dest.startsWith('~') ? home + dest.slice(1) : dest, cwd).abs;
+  if (destAbs === '/dev/null') {
+    deletesPath(a, src, cwd, segment, { recursive: true, verb: 'deletes (by a move onto /dev/null)' });
+    return;
+  }
+  // A source is judged as a deleted path: `mv .git .git.bak` leaves no repository where git looks (then `git init`
+  // starts a history with none of the old commits), so a rename of .git in place is a delete of it too.
+  const { abs } = resolveTarget(src.startsWith('~') ? home + src.slice(1) : src, cwd);
+  if ([a.opts.projectDir, home].some((b) => HARNESS_FOLDERS.some((h) => posix.join(b, h) === abs))) {
+    a.hit('modify-hook-settings', 'deny', segment, `moves the harness settings folder ${abs} (and its hooks) away`);
+    return;
+  }
+  deletesPath(a, src, cwd, segment, { recursive: true, verb: 'moves' });
+  const cred = credentialFolderIn(abs, a) === abs || (isSecretPath(abs, a) && within(abs, home) && !within(abs, a.opts.projectDir));
+  if (!cred || destAbs === undefined || destAbs === abs) return;
+  if (!within(destAbs, home)) a.hit('rm-credentials', 'deny', segment, `moves the credentials ${abs} out of the home folder (to ${destAbs})`);
+  // Renamed in place (`mv ~/.ssh ~/.ssh.bak`): every tool that reads them stops working, and may write new empty ones there.
+  else a.hit('move-credentials', 'ask', segment, `moves the credentials ${abs} aside (to ${destAbs}): the tools that read them stop working`);
+}
+
 /** The critical system file (tables/system.ts) a path is or lies under. */
 function criticalSystemFile(abs: string): string | undefined {
   return CRITICAL_SYSTEM_FILES.find((f) => within(abs, f));

@@ -93,7 +93,8 @@ export function deletesWork(a: Analyzer, text: string, abs: string, globbed: boo
 
 /** A source file or manifest emptied, overwritten with nothing, or shredded. */
 export function emptiesWork(a: Analyzer, text: string, abs: string, globbed: boolean, segment: string, verb: string): void {
-  const w = workNamed(text, abs, globbed, a.opts.projectDir, ['manifest', 'source-file']);
+  // A source folder stands for every file in it (`find src -type f -exec truncate -s0 {} +`).
+  const w = workNamed(text, abs, globbed, a.opts.projectDir, ['manifest', 'source-file', 'source-folder']);
   if (!w) return;
-  a.hit('empty-project-file', 'ask', segment, `${verb} ${w.what}, a ${w.kind === 'manifest' ? 'manifest' : 'source file'} of the project: its content is gone, not only changed`);
+  a.hit('empty-project-file', 'ask', segment, `${verb} ${w.what}, ${w.kind === 'manifest' ? 'a manifest' : w.kind === 'source-folder' ? 'the source files under it' : 'a source file'} of the project: the content is gone, not only changed`);
 }

@@ -10,6 +10,7 @@ import { DISK_RULES } from './families/disk';
 import { DOWNLOAD_RULES } from './families/download';
 import { FOREIGN_CODE_RULES } from './families/foreign-code';
 import { GIT_RULES } from './families/git';
+import { INSTALL_RULES } from './families/installs';
 import { INTERPRETER_RULES } from './families/interpreters';
 import { REMOTE_SHELL_RULES } from './families/remote-shell';
 import { SECRET_RULES } from './families/secrets';
@@ -48,6 +49,7 @@ export const FAMILIES: Record<string, Rule[]> = {
   delete: DELETE_RULES,
   git: GIT_RULES,
   download: DOWNLOAD_RULES,
+  installs: INSTALL_RULES,
   'remote-shell': REMOTE_SHELL_RULES,
   interpreters: INTERPRETER_RULES,
   'foreign-code': FOREIGN_CODE_RULES,

@@ -6,8 +6,9 @@
 // through them lands where they point.
 import { posix } from 'node:path';
 import type { SimpleCommand } from '../lexer';
-import { credentialFolderIn, deletesPath, destroysFile, elevated, globToRegExp, isSecretPath, linksTo, recordSymlink, resolveTarget, within } from '../path-rules';
+import { deletesPath, destroysFile, elevated, globToRegExp, linksTo, movesPath, recordSymlink, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
+import { isShell } from '../tables/programs';
 import { CONTENT_DESTROYERS, GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_FILE_NAMES } from '../tables/paths';
 import { HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_SAMPLE_NAMES } from '../tables/secrets';
 import { expandLong, hasShortFlag, operands, own, parseOptions } from './args';
@@ -325,6 +326,17 @@ export function judgeFindDeletes(r: RuleContext, argv: string[], how: string): v
 /** Secret files under a home folder that a find can reach (relative to it): the table's, and the private SSH keys. */
 const HOME_SECRET_SAMPLES = [...HOME_SECRET_FILES, '.ssh/id_rsa', '.ssh/id_ed25519', '.ssh/id_ecdsa', '.gnupg/private-keys-v1.d/key.key'];
 
+/** A deleter in a shell script that names its positional arguments: `sh -c 'rm -- "$1"' _ {}` deletes each match. */
+const DELETES_ARGS = new RegExp(`(?:^|[;&|({\\s])(?:${Object.keys(DELETERS).join('|')})\\b[^;&|]*\\$(?:\\{?[0-9@*]|@)`);
+
+/** A shell run with a script (`sh -c SCRIPT ARG0 ARGS`) whose script deletes the arguments it is given. */
+function shellDeletesItsArgs(argv: string[]): boolean {
+  if (!isShell(posix.basename(argv[0] ?? ''))) return false;
+  const c = argv.findIndex((a, i) => i > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
+  const script = c > 0 ? argv[c + 1] : undefined;
+  return script !== undefined && DELETES_ARGS.test(script.slice(0, 4096));
+}
+
 const find: Rule = (r) => {
   if (r.name !== 'find' && r.name !== 'gfind') return;
   const deletes = r.argv.some((a) => FIND_DELETE_ACTIONS.includes(a));
@@ -332,6 +344,9 @@ const find: Rule = (r) => {
   const { roots, named, patterns } = findShape(r.argv);
   // A name filter that picks secrets (`-name '*.pem'`, `-name 'id_*'`, not `*.json`): {} stands for such a file.
   const secretMatch = named ? secretNameOf(patterns) : undefined;
+  // A match of the name filter as a file (`-name '*.rb'` gives `x.rb`): what the command does to such a file is judged.
+  const plain = patterns.find((p) => !p.regex && !p.text.includes('/'));
+  const sampleMatch = plain ? plain.text.replace(/\[[^\]]*\]/g, 'x').replace(/[*?]/g, 'x') || 'match' : 'match';
   // -exec / -execdir / -ok: analyze the command with {} standing for a match under each root.
   for (let e = 0; e < r.argv.length; e++) {
     if (!FIND_EXEC_ACTIONS.includes(r.argv[e])) continue;
@@ -339,7 +354,7 @@ const find: Rule = (r) => {
     while (end < r.argv.length && r.argv[end] !== ';' && r.argv[end] !== '+' && r.argv[end] !== '\\;') end++;
     const inner = r.words.slice(e + 1, end);
     const innerName = inner[0] ? posix.basename(inner[0].text) : '';
-    if (own(DELETERS, innerName) && !deletes) judgeFindDeletes(r, r.argv, `find ${r.argv[e]} ${innerName}`);
+    if ((own(DELETERS, innerName) || shellDeletesItsArgs(inner.map((w) => w.text))) && !deletes) judgeFindDeletes(r, r.argv, `find ${r.argv[e]} ${innerName}`);
     for (const root of roots) {
       // A name filter that can pick one of loom's files, a hook setting or git's history: {} stands for that file too.
       const shape = findShape(r.argv);
@@ -363,7 +378,7 @@ const find: Rule = (r) => {
         const c5: SimpleCommand = { ...r.cmd, words, assignments: [], redirects: [] };
         r.analyzer.analyzeCommand(c5, r.depth + 1, `${r.via} > find ${r.argv[e]} (a match that is ${secretAbs})`, r.cwd, [c5], r.vars);
       }
-      let replaced = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, 'match') : root) }));
+      let replaced = inner.map((w) => ({ ...w, text: w.text.split('{}').join(named ? posix.join(root, sampleMatch) : root) }));
       // Without a name filter the command reaches everything under the root: `find / -exec chmod 777 {} +` is `chmod -R 777 /`.
       const flag = own(FIND_EXEC_RECURSIVE, innerName);
       if (flag && !named && replaced.length) replaced = [replaced[0], { ...replaced[0], text: flag, dynamic: false, quoted: false, glob: false, subs: undefined }, ...replaced.slice(1)];
@@ -404,30 +419,7 @@ const mv: Rule = (r) => {
   const target = p.short.get('t') ?? p.long.get('--target-directory');
   const sources = target ? p.operands : p.operands.slice(0, -1);
   const dest = target ?? p.operands[p.operands.length - 1];
-  const destAbs = dest === undefined ? undefined : resolveTarget(dest.startsWith('~') ? r.opts.home + dest.slice(1) : dest, r.cwd).abs;
-  // Onto /dev/null: what is moved there is gone (and with privileges the device is replaced).
-  const gone = destAbs === '/dev/null';
-  for (const s of sources) {
-    if (gone) {
-      deletesPath(r.analyzer, s, r.cwd, r.segment, { recursive: true, verb: 'deletes (by a move onto /dev/null)' });
-      continue;
-    }
-    // A source is judged as a deleted path: `mv .git .git.bak` leaves no repository where git looks (then `git init`
-    // starts a history with none of the old commits), so a rename of .git in place is a delete of it too.
-    const text = s.startsWith('~') ? r.opts.home + s.slice(1) : s;
-    const { abs } = resolveTarget(text, r.cwd);
-    const isHarness = [r.opts.projectDir, r.opts.home].some((b) => HARNESS_FOLDERS.some((h) => posix.join(b, h) === abs));
-    if (isHarness) {
-      r.analyzer.hit('modify-hook-settings', 'deny', r.segment, `moves the harness settings folder ${abs} (and its hooks) away`);
-      continue;
-    }
-    deletesPath(r.analyzer, s, r.cwd, r.segment, { recursive: true, verb: 'moves' });
-    // Keys moved out of the home folder (to /tmp, another host's mount) are lost where they were and exposed where they go.
-    const cred = credentialFolderIn(abs, r.analyzer) === abs || (isSecretPath(abs, r.analyzer) && within(abs, r.opts.home) && !within(abs, r.opts.projectDir));
-    if (cred && destAbs !== undefined && !within(destAbs, r.opts.home)) r.analyzer.hit('rm-credentials', 'deny', r.segment, `moves the credentials ${abs} out of the home folder (to ${destAbs})`);
-    // Renamed in place (`mv ~/.ssh ~/.ssh.bak`): every tool that reads them stops working, and may write new empty ones there.
-    else if (cred && destAbs !== undefined && destAbs !== abs) r.analyzer.hit('move-credentials', 'ask', r.segment, `moves the credentials ${abs} aside (to ${destAbs}): the tools that read them stop working`);
-  }
+  for (const s of sources) movesPath(r.analyzer, s, dest, r.cwd, r.segment);
 };
 
 /**

@@ -63,7 +63,7 @@ export function programFromStdin(name: string, args: string[], words: Word[]): b
   }
   if (/^(?:pwsh|powershell)(?:\.exe)?$/i.test(name) || name === 'iex' || name === 'Invoke-Expression') return true;
   const spec = interpreterOf(name);
-  if (!spec) return false;
+  if (!spec || spec.noStdinProgram) return false;
   if (spec.runSubcommand && args[0] === spec.runSubcommand) return args.slice(1).some((a) => a === '-' || a === '/dev/stdin');
   if (spec.evalSubcommand) return args[0] === spec.evalSubcommand && args.some((a) => READS_STDIN_CODE.test(a));
   for (let k = 0; k < args.length; k++) {

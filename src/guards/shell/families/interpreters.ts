@@ -17,7 +17,7 @@ import { posix } from 'node:path';
 import type { Analyzer } from '../analyze';
 import type { SimpleCommand } from '../lexer';
 import { LOOM_PROCESS } from '../tables/devices';
-import { deletesPath, readsPath, writesPath, carriesFolder } from '../path-rules';
+import { deletesPath, movesPath, readsPath, writesPath, carriesFolder } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { CLUSTER_TAIL, interpreterOf, isDownloader, type InterpreterSpec, type Language } from '../tables/programs';
 import { own } from './args';
@@ -88,7 +88,8 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     glob: 'walk', 'File::Find::find': 'walk', find: 'walk', finddepth: 'walk', 'File::Find::finddepth': 'walk', opendir: 'walk', readdir: 'walk',
   },
   ruby: {
-    system: 'argv', exec: 'argv', spawn: 'argv', 'Kernel.system': 'argv', 'Kernel.exec': 'argv', 'Kernel.spawn': 'argv', 'Process.spawn': 'argv', 'Process.exec': 'argv', 'IO.popen': 'argv', 'Open3.capture2': 'argv', 'Open3.capture2e': 'argv', 'Open3.capture3': 'argv', 'Open3.popen3': 'argv', 'Open3.popen2': 'argv', 'Open3.popen2e': 'argv', 'Open3.pipeline': 'argv', 'PTY.spawn': 'argv', '`': 'shell', '%x': 'shell', 'Kernel.`': 'shell',
+    system: 'argv', exec: 'argv', spawn: 'argv', 'Kernel.system': 'argv', 'Kernel.exec': 'argv', 'Kernel.spawn': 'argv', 'Process.spawn': 'argv', 'Process.exec': 'argv', 'IO.popen': 'argv', 'Open3.capture2': 'argv', 'Open3.capture2e': 'argv', 'Open3.capture3': 'argv', 'Open3.popen3': 'argv', 'Open3.popen2': 'argv', 'Open3.popen2e': 'argv', 'Open3.pipeline': 'argv', 'PTY.spawn': 'argv', // rake (and FileUtils in a Rakefile) runs `sh "cmd"` / `sh "rm", "-rf", dir` as system does.
+    sh: 'argv', ruby: 'argv', 'FileUtils.sh': 'argv', '`': 'shell', '%x': 'shell', 'Kernel.`': 'shell',
     eval: 'exec', instance_eval: 'exec', class_eval: 'exec', module_eval: 'exec', 'Kernel.eval': 'exec', '.eval': 'exec', 'binding.eval': 'exec', instance_exec: 'exec', load: 'exec', require: 'exec',
     'FileUtils.rm_rf': 'delete-r', 'FileUtils.rm_r': 'delete-r', 'FileUtils.rmtree': 'delete-r', 'FileUtils.remove_dir': 'delete-r', 'FileUtils.remove_entry': 'delete-r', 'FileUtils.remove_entry_secure': 'delete-r', 'FileUtils.rm': 'delete', 'FileUtils.rm_f': 'delete', 'FileUtils.remove': 'delete', 'FileUtils.remove_file': 'delete', 'FileUtils.rmdir': 'delete', rm_rf: 'delete-r', rm_r: 'delete-r', rmtree: 'delete-r', remove_dir: 'delete-r', 'File.delete': 'delete', 'File.unlink': 'delete', 'Dir.delete': 'delete', 'Dir.rmdir': 'delete', 'Dir.unlink': 'delete', 'FileUtils.mv': 'move', 'FileUtils.move': 'move', 'File.rename': 'move', '.rmtree': 'delete-r', '.delete': 'delete',
     'File.read': 'read', 'File.readlines': 'read', 'File.binread': 'read', 'File.foreach': 'read', 'IO.read': 'read', 'IO.readlines': 'read', 'File.open': 'open', 'File.new': 'open', 'IO.binread': 'read', 'File.write': 'write', 'IO.write': 'write', 'File.binwrite': 'write', 'File.chmod': 'write', 'File.truncate': 'write', 'FileUtils.touch': 'write', 'FileUtils.chmod': 'write', 'FileUtils.chmod_R': 'write', 'FileUtils.cp': 'copy', 'FileUtils.cp_r': 'copy', 'FileUtils.copy': 'copy', 'FileUtils.copy_entry': 'copy', 'FileUtils.ln_s': 'copy',
@@ -1253,8 +1254,8 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
     }
     case 'move': {
       const p = pathArg(args[0]);
-      if (p) deletesPath(a, p, cwd, segment, { recursive: true, verb: 'moves' });
       const d = pathArg(args[1]);
+      if (p) movesPath(a, p, d, cwd, segment);
       if (d && !d.startsWith('\u0000')) writesPath(a, d, cwd, segment);
       return;
     }
@@ -2172,6 +2173,7 @@ export function interpreterCode(spec: InterpreterSpec, argv: string[]): string[]
 
 /** Whether the interpreter reads its program from stdin: no code option and no script operand (or `-`, `/dev/stdin`). */
 function programOnStdin(spec: InterpreterSpec, argv: string[]): boolean {
+  if (spec.noStdinProgram) return false;
   // deno run -A - / bun run -: the script operand `-` is stdin.
   if (spec.runSubcommand && argv[1] === spec.runSubcommand) return argv.slice(2).find((a) => !a.startsWith('-') || a === '-') === '-' || argv.slice(2).includes('/dev/stdin');
   for (let k = 1; k < argv.length; k++) {

@@ -11,6 +11,7 @@ import { READERS } from '../families/secrets';
 import { BLOCK_DEVICE, DISK_ERASERS, DISK_ERASER_TRIGGERS, POWER_COMMANDS, POWER_SUBCOMMANDS, SCHEDULERS } from './devices';
 import { FORGE_API_RULES, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_COMMAND_KEYS, GIT_COMMAND_URL_PREFIXES, GIT_EXT_ALLOW, GIT_EXT_ESCAPES, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_LINE_CONFIG_KEYS, GIT_LINE_CONFIG_MAX, GIT_OPTIONS, GIT_PUSH_CONFIG, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES } from './git';
 import { EXTRACTORS } from './archives';
+import { INSTALLERS } from './installers';
 import { EMPTY_BY_CONVENTION, PROJECT_MANIFESTS, PROJECT_OUTPUT_DIRS, PROJECT_SOURCE_DIRS, SOURCE_EXTENSIONS } from './project';
 import { CONTENT_DESTROYERS, GIT_HISTORY_ENTRIES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './paths';
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from './programs';
@@ -46,6 +47,7 @@ export function guardTablesMarkdown(): string {
     ['files empty by convention (written empty freely)', code(EMPTY_BY_CONVENTION)],
     ['output folders inside a project (their files are not work)', code(PROJECT_OUTPUT_DIRS)],
   ]);
+  section('Package installers (`families/installs.ts`, `tables/installers.ts`): a spec that is a URL, a git repository or a GitHub shorthand, or a source served over plain http or by a bare address, is `install-from-url` (ask)', Object.entries(INSTALLERS).map(([name, i]): [string, string] => [name, [`installs with ${i.subcommands.map((s) => '`' + s.join(' ') + '`').join(', ')}`, i.sources.length ? `sources ${code(i.sources)}` : '', i.specOptions.length ? `spec options ${code(i.specOptions)}` : '', i.githubShorthand ? '`owner/repo` is GitHub' : ''].filter(Boolean).join('; ')]));
   section('Archive extraction (`families/archives.ts`, `tables/archives.ts`)', Object.entries(EXTRACTORS).map(([name, e]): [string, string] => [name, [e.tar ? 'tar option grammar (`-x`/`--extract`, `-C`/`--directory`, `--overwrite`, `-U`/`--recursive-unlink` force, `-k`/`--keep-old-files` keep)' : '', e.mode === 'subcommand' ? `extracts with ${code(e.modeWords)}` : e.mode === 'letter' ? `extracts with ${code([...e.modeLetters].map((l) => '-' + l).concat(e.modeWords))}` : '', e.dirOptions.length || e.dirGlued.length ? `folder ${code([...e.dirOptions, ...e.dirGlued.map((g) => g + 'DIR')])}` : '', e.force.length || e.forceLetters ? `overwrite ${code([...e.force, ...[...e.forceLetters].map((l) => '-' + l)])}` : '', e.keep.length ? `keep ${code(e.keep)}` : ''].filter(Boolean).join('; ')]));
   section('Git family (`families/git.ts`, options from `git <cmd> -h`)', [
     ['global options that take a value (before the subcommand)', code(GIT_GLOBAL_WITH_ARG)],

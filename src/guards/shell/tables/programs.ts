@@ -29,6 +29,8 @@ export interface InterpreterSpec {
   evalSubcommand?: string;
   /** A first operand that runs a script operand, read from stdin when that operand is `-` (`deno run -A -`, `bun run -`). */
   runSubcommand?: string;
+  /** Never reads its program from stdin (rake runs tasks by name; only its code options take Ruby). */
+  noStdinProgram?: boolean;
 }
 
 export const INTERPRETERS: InterpreterSpec[] = [
@@ -38,6 +40,8 @@ export const INTERPRETERS: InterpreterSpec[] = [
   { lang: 'node', names: ['deno'], codeShort: '', codeLong: [], argShort: '', argLong: ['--config', '--import-map', '--location', '--cert', '--seed'], moduleShort: '', evalSubcommand: 'eval', runSubcommand: 'run' },
   { lang: 'perl', names: ['perl', 'perl5'], codeShort: 'eE', codeLong: [], argShort: 'IMmxCDFd', argLong: [], moduleShort: '' },
   { lang: 'ruby', names: ['ruby', 'jruby', 'truffleruby', 'irb', 'pry'], codeShort: 'e', codeLong: [], argShort: 'rICEFTx', argLong: ['--encoding', '--external-encoding', '--internal-encoding', '--enable', '--disable', '--dump'], moduleShort: '' },
+  // rake's own options: -e/-E/-p run Ruby code with rake's DSL loaded (`sh`, `FileUtils.rm_rf`).
+  { lang: 'ruby', names: ['rake'], codeShort: 'eEp', codeLong: ['--execute', '--execute-continue', '--execute-print'], argShort: 'fCIrRjg', argLong: ['--rakefile', '--directory', '--libdir', '--require', '--rakelibdir', '--jobs', '--job-stats'], moduleShort: '', noStdinProgram: true },
   { lang: 'php', names: ['php', 'php-cli', 'php7', 'php8'], codeShort: 'rBRE', codeLong: ['--run', '--process-begin', '--process-code', '--process-end'], argShort: 'dcfFtz', argLong: ['--define', '--php-ini', '--file', '--process-file', '--docroot', '--zend-extension'], moduleShort: '' },
   { lang: 'lua', names: ['lua', 'luajit', 'lua5.1', 'lua5.2', 'lua5.3', 'lua5.4', 'texlua'], codeShort: 'e', codeLong: [], argShort: 'l', argLong: [], moduleShort: '' },
   { lang: 'applescript', names: ['osascript'], codeShort: 'e', codeLong: [], argShort: 'lsi', argLong: [], moduleShort: '' },
