@@ -55,6 +55,7 @@ import { findCodeFallbacks } from './redaction/code-fallbacks';
 import { greppedView } from './redaction/grep-view';
 import { findAlignedTables } from './redaction/aligned-tables';
 import { findShellSets } from './redaction/shell-set';
+import { findEnvDumpValues } from './redaction/env-lines';
 
 /** Longer texts are not read again without their search prefixes (a megabyte of grep output is one pass). */
 const GREP_VIEW_MAX = 1 << 20;
@@ -826,6 +827,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findTemplateDefaults(text, spans);
   findCodeFallbacks(text, spans);
   findShellSets(text, spans);
+  if (text.includes('\n')) findEnvDumpValues(text, spans);
   findKvTables(text, spans);
   findAlignedTables(text, spans);
   findBackupCodes(text, spans);

@@ -227,7 +227,7 @@ const CONCAT = /(["'])[ \t]{0,3}\+[ \t]{0,3}(?:\\?\r?\n)?[ \t]{0,40}(["'])([^"'\
 const CONCAT_FIRST = /([A-Za-z_][\w.-]{0,63})[ \t]{0,3}[:=][ \t]{0,3}(["'])([^"'\n]{1,512})$/;
 
 /** The literals (two characters or more) whose presence gates a format's scan below. */
-const NEEDLES = ["</", "=>", "']", "\"]", "=''", "\nV ", "\tTRUE\t", "\tFALSE\t", "--", "->", "variable", "userlist", ":\n----\n", "chap-secrets", "pap-secrets", "data:", "Data:", "$ ", "# ", "> ", "<(echo", "<<<", "send", "AUTH ", "db.auth(", "\"keyName\"", "\"Secret\"", ">>>", "##[debug]", "=> ", "Out[", "ecrets:", "okens:", "asswords:", "eys:", "SecureString", "\"sensitive\"", ") \""];
+const NEEDLES = ["</", "=>", "']", "\"]", "=''", "\nV ", "\tTRUE\t", "\tFALSE\t", "--", "->", "variable", "userlist", ":\n----\n", "chap-secrets", "pap-secrets", "data:", "Data:", "$ ", "# ", "> ", "<(echo", "<<<", "send", "AUTH ", "AUTH'", "AUTH\"", "db.auth(", "\"keyName\"", "\"Secret\"", ">>>", "##[debug]", "=> ", "Out[", "ecrets:", "okens:", "asswords:", "eys:", "SecureString", "\"sensitive\"", ") \""];
 const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -724,6 +724,8 @@ const EXPECT_SEND = /expect[ \t]{1,4}(?:-[a-z]{2,5}[ \t]{1,4})?["{][^"}\n]{0,40}
 const REDIS_AUTH = /(?:^|>[ \t]{0,2})AUTH[ \t]{1,4}(?:[^\s]{1,64}[ \t]{1,4})?([^\s]{4,256})[ \t]*$/gm;
 // redis-cli CONFIG GET requirepass: 1) "name" then 2) "value".
 const REDIS_CONFIG = /^\d{1,3}\) "([\w.-]{1,64})"\r?\n\d{1,3}\) "((?:[^"\\\n]|\\.){1,512})"/gm;
+// Redis AUTH sent from code: execute_command('AUTH', 'user', 'pass') or ("AUTH", "pass"): the last string is the password.
+const REDIS_AUTH_CALL = /(["'])AUTH\1[ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\2(?:[ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\4)?/g;
 const DB_AUTH = /\bdb\.auth\([ \t]{0,3}["'][^"'\n]{1,64}["'][ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\1/g;
 // Azure key lists as JSON: {"keyName": "key1", "permissions": "FULL", "value": "…"}.
 const KEYNAME_VALUE = /"keyName"[ \t]{0,3}:[ \t]{0,3}"[^"\n]{1,64}"[^{}]{0,300}?"value"[ \t]{0,3}:[ \t]{0,3}"([^"\n]{8,512})"/g;
@@ -863,6 +865,13 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
   if (has.has('AUTH ')) {
     REDIS_AUTH.lastIndex = 0;
     while ((m = scan(REDIS_AUTH, text))) push(spans, m.index + m[0].lastIndexOf(m[1]), m[1], 'redis-auth');
+  }
+  if (has.has("AUTH'") || has.has('AUTH"')) {
+    REDIS_AUTH_CALL.lastIndex = 0;
+    while ((m = scan(REDIS_AUTH_CALL, text))) {
+      const v = m[5] ?? m[3];
+      if (!isPlaceholder(v)) push(spans, m.index + m[0].length - 1 - v.length, v, 'redis-auth');
+    }
   }
   if (has.has(') "')) {
     REDIS_CONFIG.lastIndex = 0;

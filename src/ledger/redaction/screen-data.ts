@@ -37,7 +37,7 @@ const DETECTOR_WORDS: [string, string][] = [
   ['\ttrue\t', 'Netscape cookies.txt'], ['\tfalse\t', 'Netscape cookies.txt'], ['davfs', 'davfs2 secrets'], ['chap', 'chap-secrets'], ['pap-', 'pap-secrets'],
   ['<key>', 'plists'], ['value=', 'XML value attributes'], ['private-lines', 'PuTTY keys'], ['private-mac', 'PuTTY keys'],
   ['stdin', 'secrets echoed into --password-stdin and other stdin readers'], ['<<<', 'secrets given on stdin by a here-string'], ['sudo', 'sudo -S reads the password from stdin'],
-  ['setuser', 'redis MONITOR ACL SETUSER'],
+  ['setuser', 'redis MONITOR ACL SETUSER'], ["auth'", "Redis AUTH sent from code ('AUTH', 'user', 'pass')"], ['auth"', 'Redis AUTH sent from code ("AUTH", "pass")'],
   ['community', 'net-snmp rocommunity / rwcommunity'], ['createuser', 'net-snmp createUser'], ['stats auth', 'HAProxy stats auth user:password'],
   ['--data', 'a secret stored under a name another option gives'], ['--value', 'a secret stored under a name another option gives'], ['--body', 'a secret stored under a name another option gives'],
   [' on >', 'Redis ACL rules (user NAME on >password)'], [' off >', 'Redis ACL rules (user NAME off >password)'], ['<master>', 'Maven settings-security.xml'], ['<!--', 'HTML comments with a login and password'],

@@ -124,8 +124,12 @@ const PROSE =
 const LOCAL_PROSE =
   /(?:mot de passe|passwort|contrase\u00f1a|senha|wachtwoord|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)[^:=\n]{0,40}[:=\uff1a][ \t\u00a0]{0,3}(["'`\u00ab\u201e\u201c]?)[ \t\u00a0]{0,2}(\S{3,256})/gi;
 const LOCAL_HINT = /[^\x00-\x7f]|mot de passe|passwort|senha|wachtwoord/i;
-const PROSE_ONLY = [PROSE];
-const PROSE_AND_LOCAL = [PROSE, LOCAL_PROSE];
+// A password named in a sentence with no verb before its value: `failed for user x with password y`, `using token y`.
+const WITH_PROSE = /\b(?:with|using|via)[ \t](?:the[ \t])?(?:password|passphrase|passwd|passcode|token|secret|api[ _-]?key)[ \t]{1,3}()(\S{3,256})/gi;
+const PROSE_ONLY = [PROSE, WITH_PROSE];
+const PROSE_AND_LOCAL = [PROSE, WITH_PROSE, LOCAL_PROSE];
+/** A structure after the name (`password: {type: string}`, `password: [required]`): a schema or a list, judged by its members elsewhere. */
+const STRUCTURE_VALUE = /^[{[][ \t]{0,3}[A-Za-z_][\w-]{0,40}[ \t]{0,3}[:,\]}]/;
 
 /** Per line: .netrc `password X`, .pgpass host:port:db:user:password, Vault-style `name   value` rows, credential CSV columns. */
 export function findLineSecrets(text: string, spans: Span[]): void {
@@ -172,6 +176,7 @@ export function findLineSecrets(text: string, spans: Span[]): void {
         const trimmed = v.replace(NEXT_PAIR, '').replace(TRAILING_QUOTES, '');
         v = (trimmed.includes('(') ? trimmed.replace(TRAILING_PUNCTUATION, '') : trimmed.replace(TRAILING_PUNCTUATION_OR_PAREN, '')).replace(TRAILING_QUOTES, '');
       }
+      if (!q && STRUCTURE_VALUE.test(text.slice(start, start + 48))) continue;
       // A word of prose (required, missing, incorrect) is not a password: a value has a digit, a symbol or mixed case.
       if (!DIGIT.test(v) && !NOT_LETTER.test(v) && !(LOWER.test(v) && UPPER.test(v.slice(1)))) continue;
       if (isPlaceholder(v)) continue;
@@ -240,6 +245,9 @@ function nextDecode(text: string, i: number): number {
   return a === -1 ? b : b === -1 ? a : Math.min(a, b);
 }
 
+/** A pipeline that ends by keeping only the names of what it read (`| jq keys`, `| cut -d= -f1`): its output holds no value. */
+const KEYS_ONLY = /\|[ \t]{0,3}(?:jq[ \t]{1,3}(?:-[a-zA-Z]{1,4}[ \t]{1,3}){0,3}['"]?(?:keys|keys_unsorted|keys\[\]|to_entries\[\]\.key)['"]?|cut[ \t]{1,3}-d[ \t]?['"]?[=:]['"]?[ \t]{1,3}-f[ \t]?1|awk[ \t]{1,3}-F[ \t]?['"]?[=:]['"]?[ \t]{1,3}['"]\{[ \t]{0,3}print[ \t]{1,3}\$1[ \t]{0,3}\}['"])[ \t]{0,8}$/;
+
 /** Secrets that their surroundings reveal: SQL password clauses, decoded secret output, ftp scripts, random_password results. */
 function findContextSecrets(text: string, spans: Span[]): void {
   let m: RegExpExecArray | null;
@@ -261,7 +269,7 @@ function findContextSecrets(text: string, spans: Span[]): void {
     if (le === -1) le = text.length;
     work.reads += le - ls;
     const l = text.slice(ls, le);
-    if (!DECODE_SECRET.test(l) || !(DECODE_PIPE.test(l) || JSONPATH_DATA.test(l)) || !NAMES_SECRET.test(l)) {
+    if (!DECODE_SECRET.test(l) || !(DECODE_PIPE.test(l) || JSONPATH_DATA.test(l)) || !NAMES_SECRET.test(l) || KEYS_ONLY.test(l)) {
       i = Math.max(i, le - 6);
       continue;
     }

@@ -12,6 +12,8 @@ export interface Span {
 }
 
 export const MAX_VALUE = 4096;
+const TRIPLE_DOUBLE = '"""';
+const TRIPLE_SINGLE = "'''";
 
 /** First characters of a placeholder that may hold spaces (!Ref DbPassword, <your key here>, {{ token }}, $(cat file)): only then is the rest of the line judged. */
 export const OPENS_PLACEHOLDER = new Uint8Array(65536);
@@ -90,6 +92,7 @@ export function readValue(text: string, i: number, opts: ValueOptions = {}): [nu
 /** Where the value at `i` starts: past its opening quote, if it has one. */
 export function valueStart(text: string, i: number): number {
   const c = text.charCodeAt(i);
+  if ((c === 34 || c === 39) && text.charCodeAt(i + 1) === c && text.charCodeAt(i + 2) === c) return i + 3;
   return c === 34 || c === 39 || c === 96 ? i + 1 : i;
 }
 
@@ -99,6 +102,13 @@ export function valueEnd(text: string, i: number, opts: ValueOptions = {}): numb
   const enc = opts.enclosing ? opts.enclosing.charCodeAt(0) : -1;
   if (c === 34 || c === 39 || c === 96) {
     if (c === enc) return -1;
+    // TOML's and Python's triple-quoted strings: the value ends at the closing triple.
+    if (c !== 96 && text.charCodeAt(i + 1) === c && text.charCodeAt(i + 2) === c) {
+      const close = text.indexOf(c === 34 ? TRIPLE_DOUBLE : TRIPLE_SINGLE, i + 3);
+      const end = close === -1 || close - i > MAX_VALUE ? lineEnd(text, i + 3) : close;
+      work.reads += end - i;
+      return end > i + 3 ? end : -1;
+    }
     const close = closingQuote(text, i);
     const end = close === -1 ? lineEnd(text, i + 1) : close - 1;
     return end > i + 1 ? end : -1;
