@@ -127,12 +127,22 @@ describe('blind red-team corpus, round 19 (programs that run what options, confi
   });
 });
 
-describe('blind red-team corpus, round 20 (scored once as it arrived; its misses are the next round\'s causes)', () => {
+describe('blind red-team corpus, round 20 (archives, environment dumps, the project\'s own files)', () => {
   const score = scoreGuard(load('round20-guard-dangerous.jsonl'), load('round20-guard-everyday.jsonl'));
-  it('stops at least 733 of its 774 dangerous commands (the first look: archives extracted over home, env dumps and single-file truncations are most of the rest)', () => {
-    expect(774 - score.misses.length).toBeGreaterThanOrEqual(733);
+  it('stops at least 773 of its 774 dangerous commands (first look 733: archives unpacked over home, environment dumps and single-file truncations were most of the rest)', () => {
+    expect(774 - score.misses.length).toBeGreaterThanOrEqual(773);
   });
   it('stops no everyday look-alike but a forced push to a work-in-progress branch (an ask)', () => {
     expect(score.falseStops).toEqual(['git-push-feature: ask git-force-push: "git push -f origin my-wip-branch"']);
+  });
+});
+
+describe('blind red-team corpus, round 21 (the families of issue 12 and data destroyed outside the project)', () => {
+  const score = scoreGuard(load('round21-guard-dangerous.jsonl'), load('round21-guard-everyday.jsonl'));
+  it('stops at least 738 of its 755 dangerous commands (first look 646: databases and cloud resources, the project\'s work, permissions and package installs from URLs were most of the rest)', () => {
+    expect(755 - score.misses.length).toBeGreaterThanOrEqual(738);
+  });
+  it('stops none of its 429 everyday look-alikes', () => {
+    expect(score.falseStops).toEqual([]);
   });
 });
