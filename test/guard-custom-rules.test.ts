@@ -41,6 +41,11 @@ describe('custom command rules and packs', () => {
     expect(judge(own, 'make deploy').decision).toBe('deny');
     expect(judge(own, 'make -n deploy').decision).toBe('allow');
   });
+  it('an argPattern reads what a client gets on stdin when it is known: a here-string, a heredoc, an echo piped in', () => {
+    const none = project({});
+    for (const c of ["psql <<< 'DROP DATABASE staging'", "echo 'TRUNCATE orders;' | mysql shop", "psql app <<'SQL'\nSELECT 1;\nDROP SCHEMA public CASCADE;\nSQL", "printf 'DELETE FROM users;\\n' | psql"]) expect([c, judge(none, c).decision]).toEqual([c, 'ask']);
+    for (const c of ["psql <<< 'SELECT * FROM users'", "echo 'DELETE FROM users WHERE id = 3;' | psql", 'psql < schema.sql']) expect([c, judge(none, c).decision]).toEqual([c, 'allow']);
+  });
   it('an edited pack is read again, not served from the policy cache', () => {
     // A pack root of its own (config/ copied): the shipped pack stays untouched for the tests running beside this one.
     const root = tempDir();

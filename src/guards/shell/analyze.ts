@@ -1291,7 +1291,7 @@ export class Analyzer {
       this.exhaust(segment);
       return { kind: 'runtime', why: 'not analyzed' };
     }
-    customRuleHits(this, argv, segment);
+    customRuleHits(this, argv, segment, io.stdin?.kind === 'static' ? io.stdin.text : undefined);
     const env = io.env;
     if (env) this.builtinEffects(name, words, env, c.assignments, io.stdin);
     if (ENV_LOADERS.has(name)) {

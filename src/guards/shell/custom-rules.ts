@@ -1,7 +1,9 @@
 // A team's own command rules (.loom/policy.json "commandRules", and the
-// opt-in packs in config/packs/): matched on every ANALYSED simple command,
-// so `bash -c "terraform destroy"`, `sudo terraform destroy` and
-// `env X=1 terraform destroy` hit a rule written for `terraform destroy`.
+// packs in config/packs/): matched on every ANALYSED simple command, so
+// `bash -c "terraform destroy"`, `sudo terraform destroy` and
+// `env X=1 terraform destroy` hit a rule written for `terraform destroy`; an
+// argPattern also reads what the command gets on stdin when that is known
+// before it runs (`psql <<< 'DROP DATABASE x'`).
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 
@@ -28,7 +30,8 @@ export interface CompiledCommandRule {
   id: string;
   action: 'allow' | 'ask' | 'deny';
   reason: string;
-  test: (argv: string[]) => boolean;
+  /** `stdin`: the text the command reads on stdin when it is known before it runs (a here-string, a heredoc, an echo piped in). */
+  test: (argv: string[], stdin?: string) => boolean;
 }
 
 function flagPresent(argv: string[], alts: string[]): boolean {
@@ -55,7 +58,7 @@ export function compileCommandRules(rules: CommandRule[], regex: (source: string
     for (const a of r.match.args ?? []) (a.startsWith('-') ? flags : words).push(a.split('|'));
     const pattern = r.match.argPattern !== undefined ? regex(r.match.argPattern) : undefined;
     const unless = (r.match.unless ?? []).map((u) => u.split('|'));
-    const test = (argv: string[]): boolean => {
+    const test = (argv: string[], stdin?: string): boolean => {
       if (!names.has(posix.basename(argv[0] ?? ''))) return false;
       let k = 1;
       for (const alts of words) {
@@ -64,7 +67,8 @@ export function compileCommandRules(rules: CommandRule[], regex: (source: string
         k++;
       }
       for (const alts of flags) if (!flagPresent(argv, alts)) return false;
-      if (pattern && !argv.slice(1).some((a) => pattern.test(a.slice(0, 4096)))) return false;
+      // The pattern reads the arguments, and what a client reads as its script (`psql <<< 'DROP DATABASE x'`).
+      if (pattern && !argv.slice(1).some((a) => pattern.test(a.slice(0, 4096))) && !(stdin !== undefined && stdinLines(stdin).some((l) => pattern.test(l)))) return false;
       for (const alts of unless) if (flagPresent(argv, alts)) return false;
       return true;
     };
@@ -72,8 +76,13 @@ export function compileCommandRules(rules: CommandRule[], regex: (source: string
   });
 }
 
-export function customRuleHits(a: Analyzer, argv: string[], segment: string): void {
+/** A script on stdin, statement by statement (lines, and `;` within one), each cut as an argument is: at most 256 of them. */
+function stdinLines(text: string): string[] {
+  return text.slice(0, 64 * 1024).split(/[\n;]/).slice(0, 256).map((l) => l.slice(0, 4096));
+}
+
+export function customRuleHits(a: Analyzer, argv: string[], segment: string, stdin?: string): void {
   const rules = a.opts.policy.commandRules;
   if (!rules?.length) return;
-  for (const r of rules) if (r.test(argv)) a.hit(r.id, r.action, segment, r.reason);
+  for (const r of rules) if (r.test(argv, stdin)) a.hit(r.id, r.action, segment, r.reason);
 }
