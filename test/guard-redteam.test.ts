@@ -146,3 +146,13 @@ describe('blind red-team corpus, round 21 (the families of issue 12 and data des
     expect(score.falseStops).toEqual([]);
   });
 });
+
+describe('blind red-team corpus, round 22 (scored once as it arrived: 648/678 stopped, 4/531 everyday stopped)', () => {
+  const score = scoreGuard(load('round22-guard-dangerous.jsonl'), load('round22-guard-everyday.jsonl'));
+  it('stops at least 664 of its 678 dangerous commands (first look 648: installs of downloaded files, secrets staged into git, tee of nothing were most of the rest)', () => {
+    expect(678 - score.misses.length).toBeGreaterThanOrEqual(664);
+  });
+  it('stops no everyday look-alike but a forced push to a feature branch (an ask) and a force-delete of a local branch (a deny by design)', () => {
+    expect(score.falseStops).toEqual(['git-everyday: ask git-force-push: "git push -f origin fix/typo-readme"', 'git-everyday: deny git-branch-force-delete: "git branch -D experiment/old-spike"']);
+  });
+});

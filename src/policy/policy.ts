@@ -159,6 +159,7 @@ function mergedRaw(packRoot: string, projectDir: string, hookPolicy: Record<stri
     checkRuleIds(layer, known, 'hook policy');
     raw = merge(raw, { ...layer, packs: undefined });
   }
+  checkRulePatterns(raw.commandRules ?? []);
   return raw;
 }
 
@@ -261,16 +262,22 @@ function buildPolicy(packRoot: string, projectDir: string, hookPolicy: Record<st
   };
 }
 
-function compileRules(rules: CommandRule[]): CompiledCommandRule[] {
-  return compileCommandRules(rules, (source) => {
+/** Every argPattern linear and valid, checked when the merged policy is built (not on each load of its cached copy). */
+function checkRulePatterns(rules: CommandRule[]): void {
+  rules.forEach((r, i) => {
+    if (r.match.argPattern === undefined) return;
     try {
-      assertLinearRegex(source);
-      return new RegExp(source, 'i');
+      assertLinearRegex(r.match.argPattern);
+      new RegExp(r.match.argPattern, 'i');
     } catch (e) {
-      const i = rules.findIndex((r) => r.match.argPattern === source);
       throw new PolicyError(`commandRules[${i}].match.argPattern: ${(e as Error).message}`);
     }
   });
+}
+
+/** Patterns are compiled when a rule's command is first met: a pack of rules costs nothing to a call that runs none of its programs. */
+function compileRules(rules: CommandRule[]): CompiledCommandRule[] {
+  return compileCommandRules(rules, (source) => new RegExp(source, 'i'));
 }
 
 export function actionFor(policy: Policy, rule: string, fallback: Decision): Decision {

@@ -49,14 +49,15 @@ function flagPresent(argv: string[], alts: string[]): boolean {
   return false;
 }
 
-/** Compiles rules (already schema-checked); `regex` is the policy's linear-regex compiler. */
+/** Compiles rules (already schema-checked, their patterns already found linear); `regex` compiles a pattern when its rule is first tried. */
 export function compileCommandRules(rules: CommandRule[], regex: (source: string) => RegExp): CompiledCommandRule[] {
   return rules.map((r) => {
     const names = new Set(Array.isArray(r.match.command) ? r.match.command : [r.match.command]);
     const words: string[][] = [];
     const flags: string[][] = [];
     for (const a of r.match.args ?? []) (a.startsWith('-') ? flags : words).push(a.split('|'));
-    const pattern = r.match.argPattern !== undefined ? regex(r.match.argPattern) : undefined;
+    let pattern: RegExp | undefined;
+    const source = r.match.argPattern;
     const unless = (r.match.unless ?? []).map((u) => u.split('|'));
     const test = (argv: string[], stdin?: string): boolean => {
       if (!names.has(posix.basename(argv[0] ?? ''))) return false;
@@ -67,8 +68,10 @@ export function compileCommandRules(rules: CommandRule[], regex: (source: string
         k++;
       }
       for (const alts of flags) if (!flagPresent(argv, alts)) return false;
+      if (source !== undefined) pattern ??= regex(source);
+      const p = pattern;
       // The pattern reads the arguments, and what a client reads as its script (`psql <<< 'DROP DATABASE x'`).
-      if (pattern && !argv.slice(1).some((a) => pattern.test(a.slice(0, 4096))) && !(stdin !== undefined && stdinLines(stdin).some((l) => pattern.test(l)))) return false;
+      if (p && !argv.slice(1).some((a) => p.test(a.slice(0, 4096))) && !(stdin !== undefined && stdinLines(stdin).some((l) => p.test(l)))) return false;
       for (const alts of unless) if (flagPresent(argv, alts)) return false;
       return true;
     };

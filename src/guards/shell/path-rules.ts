@@ -520,9 +520,10 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
   if (abs !== gitDir && globbed && !o.filtered && globMatches(globText, cwd, [gitDir]).length) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository history (.git, through the glob ${path})`);
   // unlink .git / rm .git: a worktree's .git file is its link to the history.
   if (!o.recursive && abs === gitDir && !globbed) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository's .git`);
+  // A top-level source folder of the project, or every file in it through a glob (a move renames it: nothing is
+  // lost; rmdir and a plain rm of a folder take nothing).
+  if (verb !== 'moves' && !o.filtered && (o.recursive || globbed)) deletesWork(a, text, resolved.abs === abs ? abs : resolved.abs, globbed, segment, verb);
   if (!o.recursive) return;
-  // A top-level source folder of the project (a move renames it: nothing is lost; rmdir takes only an empty one).
-  if (verb !== 'moves' && !o.filtered) deletesWork(a, text, resolved.abs === abs ? abs : resolved.abs, globbed, segment, verb);
   if (a.opts.policy.allowedOutsidePaths.some((p) => p.test(abs))) return;
   // /tmp/test-* deletes inside the temp folder, not the folder itself.
   if (globbed && [a.opts.tmp, ...TEMP_DIRS].includes(abs) && !globReaches(path, abs, a.opts.projectDir)) return;

@@ -64,6 +64,9 @@ function projectTree(abs: string, r: RuleContext): boolean {
   return abs === r.opts.projectDir || workKind(abs, r.opts.projectDir) === 'source-folder';
 }
 
+/** Owners no developer works as: `root`, `nobody` (and their ids), with or without a group. */
+const LOCKOUT_OWNER = /^(?:root|0|nobody|65534|nogroup)(?::.*)?$|^:(?:root|0|nogroup)$/;
+
 const permissions: Rule = (r) => {
   if (r.name !== 'chmod' && r.name !== 'chown' && r.name !== 'chgrp') return;
   if (r.name === 'chmod') {
@@ -87,6 +90,8 @@ const permissions: Rule = (r) => {
   for (const f of operands(r.argv, 1, ['--from', '--reference']).slice(1)) {
     const { abs } = resolveTarget(f.startsWith('~') ? r.opts.home + f.slice(1) : f, r.cwd);
     if (WIDE.has(classify(abs, r.analyzer))) r.analyzer.hit('chown-recursive-system', 'deny', r.segment, `recursively changes the owner of ${abs}`);
+    // The project handed to root or nobody: the developer (and the agent) can no longer change their own files.
+    else if (projectTree(abs, r) && LOCKOUT_OWNER.test(operands(r.argv, 1, ['--from', '--reference'])[0] ?? '')) r.analyzer.hit('chmod-recursive-project', 'ask', r.segment, `recursively gives ${abs}, the project's own tree, to ${operands(r.argv, 1, ['--from', '--reference'])[0]}: its owner can no longer change it`);
     // Keys handed to another owner or group: the tools that check their permissions refuse them, and others may read them.
     else if (credentialFolderIn(abs, r.analyzer) === abs || within(abs, under(r.opts.home).ssh)) r.analyzer.hit('chown-credentials', 'ask', r.segment, `recursively changes the ${r.name === 'chgrp' ? 'group' : 'owner'} of the credentials in ${abs}`);
   }

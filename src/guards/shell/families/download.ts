@@ -162,6 +162,9 @@ const substitutedDownload: Rule = (r) => {
   r.analyzer.markRunsSubstitution(r.segment, r.name);
 };
 
+/** Options naming the folder a downloader saves into. */
+const DOWNLOAD_DIR_OPTIONS: Record<string, string[]> = { aria2c: ['-d', '--dir'], wget: ['-P', '--directory-prefix'], wget2: ['-P', '--directory-prefix'], curl: ['--output-dir'] };
+
 // Files a downloader wrote earlier on the line (`curl -o i.sh URL && bash i.sh`).
 const downloaded = new WeakMap<Analyzer, Set<string>>();
 export const downloadedOnLine: { get(a: Analyzer): Set<string> | undefined } = downloaded;
@@ -181,6 +184,16 @@ function downloadTargets(r: RuleContext): string[] {
   }
   const remoteName = (r.name === 'curl' && r.argv.some((a) => /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a) || a === '--remote-name' || a === '--remote-name-all')) || ((r.name === 'wget' || r.name === 'aria2c' || r.name === 'fetch' || r.name === 'axel') && out.length === 0);
   if (remoteName) for (const u of urls) out.push(posix.basename(u.replace(/[?#].*$/, '')) || 'index.html');
+  // The folder the files go to: aria2c -d, wget -P, curl --output-dir.
+  const dirOpt = DOWNLOAD_DIR_OPTIONS[r.name];
+  let dir: string | undefined;
+  if (dirOpt) for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (dirOpt.includes(a)) dir = argv[k + 1];
+    else if (a.includes('=') && dirOpt.includes(a.slice(0, a.indexOf('=')))) dir = a.slice(a.indexOf('=') + 1);
+    else if (dirOpt.some((o) => o.length === 2 && a.startsWith(o) && a.length > 2)) dir = a.slice(2);
+  }
+  if (dir) for (let i = 0; i < out.length; i++) if (!out[i].startsWith('/')) out[i] = posix.join(dir, out[i]);
   for (const rd of r.cmd.redirects) if ((rd.op === '>' || rd.op === '>>' || rd.op === '>|') && !rd.target.dynamic) out.push(rd.target.text);
   return out.filter((o) => o !== '' && o !== '-' && o !== '/dev/null' && o !== '/dev/stdout');
 }

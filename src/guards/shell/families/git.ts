@@ -6,7 +6,7 @@
 // history (reflog expire, gc --prune=now, filter-branch, update-ref -d),
 // and reading secrets out of history (git show HEAD:.env).
 import { posix } from 'node:path';
-import { deletesPath, readsPath, resolveTarget, within } from '../path-rules';
+import { carriesFolder, deletesPath, readsPath, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, everydayGitCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS, keyMatches } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
@@ -427,7 +427,18 @@ const forge: Rule = (r) => {
 
 forge.names = ['gh', 'glab'];
 
-export const GIT_RULES: Rule[] = [git, gitDashed, forge];
+/**
+ * `git add ~/.ssh`, `git -C /tmp/x add ~/.aws/credentials`, `git add -f .env`: a secret staged is on its way
+ * into a commit and to any remote it is pushed to (judged as a read of it; `git add .` and `-A` name no file).
+ */
+const stagesSecrets: Rule = (r) => {
+  if (r.name !== 'git') return;
+  const g = parseGit(r.argv, r.cwd);
+  if (!g || (g.sub !== 'add' && g.sub !== 'stage')) return;
+  for (const f of g.opts.operands.slice(0, 64)) if (!f.includes('\u0000')) carriesFolder(r.analyzer, f, g.cwd, r.segment);
+};
+
+export const GIT_RULES: Rule[] = [git, gitDashed, forge, stagesSecrets];
 
 // ---------------------------------------------------------------- config written on the line
 

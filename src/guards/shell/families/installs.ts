@@ -5,8 +5,10 @@
 // by another name (`install-from-url`, ask). `pip install -r
 // requirements.txt`, `npm install left-pad`, an https index of a vendor
 // (`--index-url https://download.pytorch.org/whl/cu121`) stay everyday.
+import { resolveTarget } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { INSTALLERS, type Installer } from '../tables/installers';
+import { downloadedOnLine } from './download';
+import { INSTALLERS, REGISTRY_URLS, type Installer } from '../tables/installers';
 
 const URL_SPEC = /^(?:git\+[a-z]+:\/\/|git\+ssh:|git:\/\/|hg\+|svn\+|bzr\+|https?:\/\/|ftp:\/\/|github:|gitlab:|bitbucket:|gist:|git@[\w.-]+:)/i;
 const PLAIN_SOURCE = /^(?:http|ftp):\/\/|^[a-z]+:\/\/\d{1,3}(?:\.\d{1,3}){3}(?:[:/]|$)|^[a-z]+:\/\/\[[0-9a-f:]+\]/i;
@@ -27,7 +29,7 @@ function unvouched(value: string, isSource: boolean, github: boolean): string | 
   const direct = URL_SPEC.test(value) ? undefined : DIRECT_REFERENCE.exec(value)?.[1];
   const v = direct ?? value;
   if (isSource) return PLAIN_SOURCE.test(v) ? `the package source ${v} (plain http or a bare address)` : undefined;
-  if (URL_SPEC.test(v)) return v;
+  if (URL_SPEC.test(v)) return REGISTRY_URLS.some((u) => v.startsWith(u)) ? undefined : v;
   // npm: `owner/repo` (not `@scope/pkg`, not a path) is a GitHub repository.
   if (github && /^[A-Za-z0-9][\w.-]*\/[\w.-]+(?:#.*)?$/.test(v) && !v.startsWith('.')) return `${v} (a GitHub repository)`;
   return undefined;
@@ -52,8 +54,16 @@ const installs: Rule = (r: RuleContext) => {
     if (a.startsWith('-')) continue;
     ops.push(a);
   }
+  if (spec.onlyWith && !r.argv.some((a) => spec.onlyWith!.includes(a))) return;
   const sub = spec.subcommands.find((s) => s.every((w, i) => ops[i] === w));
   if (!sub) return;
+  // A package file a downloader saved earlier on the line (`curl -O URL/a.gem && gem install ./a.gem`).
+  const fetched = downloadedOnLine.get(r.analyzer);
+  if (fetched?.size) for (const op of ops.slice(sub.length)) {
+    if (op.includes('\u0000') || !fetched.has(resolveTarget(op, r.cwd).abs)) continue;
+    r.analyzer.hit('install-from-url', 'ask', r.segment, `${name} installs ${op}, downloaded earlier on this line: its install scripts run code no registry has seen`);
+    return;
+  }
   for (const op of ops.slice(sub.length)) judged.push({ value: op, source: false });
   for (const j of judged) {
     if (j.value.includes('\u0000')) continue;

@@ -47,8 +47,27 @@ const COMMON_WITH_VALUE: string[] = [];
 
 const READER_SET = new Set(READERS);
 
+/**
+ * A read that prints none of the file's values: a count or a yes/no (`grep -c`, `grep -q`, `grep -l`),
+ * the names before `=` of an env file (`cut -d= -f1 .env`, `awk -F= '{print $1}' .env`).
+ */
+function printsNoValues(r: RuleContext): boolean {
+  const a = r.argv;
+  if (r.name === 'grep' || r.name === 'egrep' || r.name === 'fgrep' || r.name === 'rg') return a.some((x) => /^-[a-zA-Z]*[cqlL][a-zA-Z]*$/.test(x) && !/^-[a-zA-Z]*[efmABCdD]/.test(x) || x === '--count' || x === '--quiet' || x === '--silent' || x === '--files-with-matches' || x === '--files-without-match');
+  if (r.name === 'cut') {
+    const d = a.find((x, i) => x.startsWith('-d') && (x.length > 2 ? x.slice(2) : a[i + 1]) !== undefined);
+    const delim = d === undefined ? undefined : d.length > 2 ? d.slice(2) : a[a.indexOf(d) + 1];
+    const f = a.find((x, i) => x.startsWith('-f') || a[i - 1] === '-f');
+    const fields = f === undefined ? undefined : f.startsWith('-f') && f.length > 2 ? f.slice(2) : f === '-f' ? a[a.indexOf(f) + 1] : f;
+    return (delim === '=' || delim === ':') && fields === '1';
+  }
+  if (r.name === 'awk' || r.name === 'gawk' || r.name === 'mawk') return a.some((x) => /^-F['"]?[=:]['"]?$/.test(x) || x === '-F') && a.some((x) => /^\{\s*print\s+\$1\s*\}$/.test(x.trim()));
+  return false;
+}
+
 const readers: Rule = (r) => {
   if (!READER_SET.has(r.name)) return;
+  if (printsNoValues(r)) return;
   if (r.name === 'dd') {
     const inf = r.argv.find((a) => a.startsWith('if='));
     if (inf) readsPath(r.analyzer, inf.slice(3), r.cwd, r.segment);
@@ -322,6 +341,15 @@ const secretVarsPrinted: Rule = (r) => {
     if (named) r.analyzer.hit('read-secret-file', 'deny', r.segment, `printenv ${named} prints a secret variable into the transcript`);
     return;
   }
+  // After the line loaded an env file (`source .env && echo "$DATABASE_URL"`), a value of it echoed goes to the transcript.
+  if ((r.name === 'echo' || r.name === 'printf') && r.analyzer.secretsLoaded && !/> (?:\$\(|`)/.test(r.via)) {
+    const later = r.analyzer.pipeAhead?.slice(r.cmd.stage + 1) ?? [];
+    // `${#TOKEN}` (its length) and `${TOKEN:0:10}` (a prefix, to check which one is loaded) print no whole value.
+    const whole = (raw: string | undefined) => varsOf(raw?.replace(/\$\{#?[A-Za-z_]\w*:\d[^}]*\}|\$\{#[A-Za-z_]\w*\}/g, ''));
+    const named = later.length === 0 && !r.cmd.redirects.some((rd) => rd.op === '>' || rd.op === '>>') ? r.words.slice(1).flatMap((w) => whole(w.raw)).find((n) => isSecretVar(n, true)) : undefined;
+    if (named) r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} prints ${named}, loaded from an env file on this line, into the transcript`);
+    return;
+  }
   if ((r.name === 'grep' || r.name === 'egrep' || r.name === 'rg') && r.cmd.stage > 0) {
     const dump = r.pipe.find((c) => c.stage === r.cmd.stage - 1 && isEnvDump(c.words.map((w) => w.text)));
     const pattern = operands(r.argv, 1, ['-e', '--regexp', '-f', '-m', '-A', '-B', '-C']).concat(r.argv.filter((_, k) => r.argv[k - 1] === '-e' || r.argv[k - 1] === '--regexp'))[0];
@@ -329,7 +357,7 @@ const secretVarsPrinted: Rule = (r) => {
     if (dump && pattern !== undefined && !inverted && SECRET_FILTER.test(pattern)) r.analyzer.hit('read-secret-file', 'deny', r.segment, `${dump.words[0].text} | ${r.name} ${pattern} prints the secret variables into the transcript`);
   }
 };
-secretVarsPrinted.names = ['printenv', 'grep', 'egrep', 'rg'];
+secretVarsPrinted.names = ['printenv', 'grep', 'egrep', 'rg', 'echo', 'printf'];
 
 /** A command run on another host or in a container (the launcher's name starts a step of `via`). */
 const REMOTE_VIA = /(?:^| > )(?:ssh|mosh|autossh|kubectl|oc|docker|podman|nerdctl|minikube|multipass|lxc|vagrant|gcloud|incus)\b/;

@@ -37,18 +37,18 @@ export const DISK_ERASER_TRIGGERS: Record<string, RegExp> = {
 /**
  * What a chmod mode does to everyone: opens write to all (`777`, `1777`,
  * `o+w`, `go+w`, `a=rwx`, `+w`), closes everything (`000`, `a-rwx`, `a=`),
- * or locks the owner out of a tree (`0200`, `u-rwx`, `a-r`, `u=w`).
+ * or locks the owner out of a tree (`0444`, `0200`, `u-rwx`, `a-r`, `u-w`).
  */
 export function modeEffect(mode: string): 'world-writable' | 'no-access' | 'owner-locked' | undefined {
   if (/^[0-7]{1,4}$/.test(mode)) {
     const n = parseInt(mode, 8) & 0o777;
     if (n & 0o002) return 'world-writable';
     if (n === 0) return 'no-access';
-    // Applied to a tree, files and folders without the owner's r cannot be read by their owner (x alone is a file's business: `find -type f -exec chmod 644`).
-    if (!(n & 0o400)) return 'owner-locked';
+    // Applied to a tree, files without the owner's r or w cannot be read or changed by their owner (x alone is a file's business: `find -type f -exec chmod 644`).
+    if (!(n & 0o400) || !(n & 0o200)) return 'owner-locked';
     return undefined;
   }
-  // Whether the clauses leave the owner without read (unknown until a clause names it).
+  // Whether the clauses leave the owner without read or write (unknown until a clause names it).
   let ownerLost = false;
   // Whether each class (user, group, others) ends with no permission at all: `u=,g=,o=` closes as `000` does.
   const closed: Record<string, boolean> = { u: false, g: false, o: false };
@@ -66,10 +66,10 @@ export function modeEffect(mode: string): 'world-writable' | 'no-access' | 'owne
         if (removesAll) closed[c] = true;
         else if (op[0] !== '-' && perms !== '') closed[c] = false;
       }
-      // `u-r`, `a-rwx`, `-r`, `u=w`: the owner loses reading (a `-` with no who is not masked by the umask).
+      // `u-r`, `u-w`, `a-rwx`, `-r`, `u=x`: the owner loses reading or writing (a `-` with no who is not masked by the umask).
       if (classes.includes('u')) {
-        if ((op[0] === '-' && perms.includes('r')) || (op[0] === '=' && !perms.includes('r'))) ownerLost = true;
-        else if ((op[0] === '+' || op[0] === '=') && perms.includes('r')) ownerLost = false;
+        if ((op[0] === '-' && /[rw]/.test(perms)) || (op[0] === '=' && !(perms.includes('r') && perms.includes('w')))) ownerLost = true;
+        else if ((op[0] === '+' || op[0] === '=') && perms.includes('r') && perms.includes('w')) ownerLost = false;
       }
     }
   }

@@ -17,6 +17,8 @@ export interface Installer {
   specOptions: string[];
   /** Whether a bare `owner/repo` operand is a GitHub repository (npm, yarn, pnpm, bun). */
   githubShorthand: boolean;
+  /** Installs only with one of these flags (rpm -i / -U), when it has no subcommand. */
+  onlyWith?: string[];
 }
 
 const pip: Installer = {
@@ -34,7 +36,22 @@ const npm: Installer = {
   githubShorthand: true,
 };
 
+/** URLs of the registries themselves: a package fetched from one by URL is a registry's package (deno installs by URL as a rule). */
+export const REGISTRY_URLS = ['https://deno.land/', 'https://jsr.io/', 'https://registry.npmjs.org/', 'https://registry.yarnpkg.com/', 'https://files.pythonhosted.org/', 'https://pypi.org/', 'https://rubygems.org/', 'https://crates.io/'];
+
+const system: Installer = { subcommands: [['install'], ['reinstall'], ['localinstall'], ['upgrade']], withArg: ['-o', '-c', '-t', '--target-release', '--option', '--config-file', '--releasever', '--setopt', '--repo', '--enablerepo', '--disablerepo', '--installroot'], sources: ['--repofrompath'], specOptions: [], githubShorthand: false };
+
 export const INSTALLERS: Record<string, Installer> = {
+  apt: system,
+  'apt-get': system,
+  dnf: system,
+  yum: system,
+  zypper: { ...system, subcommands: [['install'], ['in']] },
+  rpm: { subcommands: [[]], withArg: ['--root', '--dbpath', '--prefix', '--relocate'], sources: [], specOptions: [], githubShorthand: false, onlyWith: ['-i', '-U', '-F', '--install', '--upgrade', '--freshen', '-ivh', '-Uvh', '-Fvh'] },
+  brew: { subcommands: [['install'], ['reinstall']], withArg: [], sources: [], specOptions: [], githubShorthand: false },
+  conda: { subcommands: [['install'], ['create'], ['update']], withArg: ['-c', '--channel', '-n', '--name', '-p', '--prefix', '--file'], sources: ['-c', '--channel'], specOptions: [], githubShorthand: false },
+  mamba: { subcommands: [['install'], ['create'], ['update']], withArg: ['-c', '--channel', '-n', '--name', '-p', '--prefix', '--file'], sources: ['-c', '--channel'], specOptions: [], githubShorthand: false },
+  deno: { subcommands: [['install'], ['add']], withArg: ['-n', '--name', '--root', '-c', '--config', '--import-map', '--lock', '--cert', '--location', '--seed', '--v8-flags'], sources: [], specOptions: [], githubShorthand: false },
   pip,
   pip3: pip,
   'uv pip': pip,
