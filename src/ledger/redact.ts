@@ -88,6 +88,7 @@ function entropy(s: string): number {
 const KEY_ALPHABET = /^[A-Za-z0-9+/=_.~-]+$/;
 const HEX = /^[0-9a-f]+$/i;
 const HEX_KEY = /^[0-9a-f]{32,128}$/i;
+const NUMBERED_KEY = /^(?:key|Key|KEY)\d?$|^(?:primary|secondary)_?[Kk]ey$/;
 const PAIR_NAME = /["']?(?:name|Name|key|Key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']([\w.-]{1,64})["'][ \t]{0,3},[ \t]{0,3}["']?$/;
 const ID_NAME = /(?:^|[-_.])(?:id|etag|trace|request|cf-id|nonce)$/i;
 const DIGEST_PATH = /(?:checksum|hash|digest|sha\d{0,3}|md5)\/$/i;
@@ -359,7 +360,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     // A character set (`charset = "abc…XYZ0123456789"`, a password policy's alphabet) is random-looking but no secret.
     else if (entropyCandidate && looksRandomSecret(value) && !looksLikeIdentifier(value) && !encodesPlainData(value) && !isPlaceholder(value)) rule = 'high-entropy';
     // A bare `key:` holding 32+ hex digits (`openweather:\n  key: ce3e…`): an API key; a digest has a name that says so.
-    else if (entropyCandidate && nameEnd - nameStart === 3 && /^(?:key|Key|KEY)$/.test(text.slice(nameStart, nameEnd)) && HEX_KEY.test(value)) rule = 'high-entropy';
+    // So do `key1` / `key2` and `primaryKey` (an Azure account's keys).
+    else if (entropyCandidate && nameEnd - nameStart <= 13 && NUMBERED_KEY.test(text.slice(nameStart, nameEnd)) && HEX_KEY.test(value)) rule = 'high-entropy';
     else if (authCandidate && isBasicCredential(value)) rule = 'basic-auth';
     if (!rule) continue;
     // A placeholder with a space in it (!Ref DbPassword, <your key here>) is read to the line end.

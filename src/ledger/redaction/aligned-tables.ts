@@ -42,6 +42,16 @@ export function findAlignedTables(text: string, spans: Span[]): void {
     work.reads += header.length;
     const cols = cells(header);
     if (cols.length < 2 || !cols.every(([s, e]) => CELL_NAME.test(header.slice(s, e)))) continue;
+    // A row of a table whose header is above it (`gh secret list`: NAME  UPDATED, then NPM_TOKEN  2 days ago): its cells start where the line's above do.
+    if (ls > 0) {
+      const ps = text.lastIndexOf('\n', ls - 2) + 1;
+      if (ls - 1 - ps <= MAX_LINE) {
+        const above = text.slice(ps, ls - 1).replace(/\r$/, '');
+        work.reads += above.length;
+        const starts = cells(above).map(([s]) => s);
+        if (starts.length >= 2 && cols.every(([s]) => starts.includes(s))) continue;
+      }
+    }
     const secret = cols.map(([s, e]) => isSensitiveName(header.slice(s, e).replace(/[ ./#()-]+/g, '_')));
     if (!secret.some(Boolean)) continue;
     let at = le + 1;

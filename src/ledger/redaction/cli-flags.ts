@@ -10,12 +10,13 @@ import { scan, work } from './work';
 /**
  * attached: -pVALUE only (mysql: a bare -p prompts); separate: -p VALUE;
  * either: both. Value forms: whole, after-colon (user:pw), after-percent
- * (user%pw), pass-prefix (openssl pass:pw; env:/file:/fd: are references).
+ * (user%pw), pass-prefix (openssl pass:pw; env:/file:/fd: are references),
+ * colon-or-token (user:pw, or a bearer token alone: httpie --auth).
  */
 export interface FlagRule {
   flag: string;
   takes: 'attached' | 'separate' | 'either';
-  form?: 'whole' | 'after-colon' | 'after-percent' | 'pass-prefix';
+  form?: 'whole' | 'after-colon' | 'after-percent' | 'pass-prefix' | 'colon-or-token';
 }
 
 export interface CliRule {
@@ -43,7 +44,7 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['gh'], sub: 'secret', flags: [{ flag: '--body', takes: 'separate' }, { flag: '-b', takes: 'either' }] },
   // etcdctl --user root:pw, the same user:password form.
   { programs: ['etcdctl'], flags: [{ flag: '--user', takes: 'either', form: 'after-colon' }] },
-  { programs: ['curl', 'http', 'https', 'xh', 'ab', 'siege'], flags: [{ flag: '-u', takes: 'either', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }, { flag: '-U', takes: 'either', form: 'after-colon' }, { flag: '--proxy-user', takes: 'separate', form: 'after-colon' }, { flag: '-a', takes: 'separate', form: 'after-colon' }, { flag: '--auth', takes: 'separate', form: 'after-colon' }, { flag: '-A', takes: 'separate', form: 'after-colon' }] },
+  { programs: ['curl', 'http', 'https', 'xh', 'ab', 'siege'], flags: [{ flag: '-u', takes: 'either', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }, { flag: '-U', takes: 'either', form: 'after-colon' }, { flag: '--proxy-user', takes: 'separate', form: 'after-colon' }, { flag: '-a', takes: 'separate', form: 'colon-or-token' }, { flag: '--auth', takes: 'either', form: 'colon-or-token' }, { flag: '-A', takes: 'separate', form: 'after-colon' }] },
   { programs: ['wget', 'wget2', 'lftp', 'aria2c'], flags: [{ flag: '-u', takes: 'separate', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }] },
   { programs: ['htpasswd'], flags: [], lastArgWith: /^-[a-zA-Z]*b/ },
   { programs: ['7z', '7za', '7zz', '7zr', 'rar', 'unrar'], flags: [{ flag: '-p', takes: 'attached' }] },
@@ -158,6 +159,7 @@ export const NO_VALUE_FLAG = /(?:stdin|file|fd|env|path|dir|prompt|command|cmd|h
 // Per-value patterns as module constants (a literal in the function is a new RegExp per value marked).
 const NUMERIC_ID = /^\d{1,10}$/;
 const PASS_REFERENCE = /^(?:env|file|fd|stdin):/;
+const TOKEN_ALONE = /^['"]?(?=[^'"]*\d)(?=[^'"]*[A-Za-z])[\w.~+/=-]{16,512}['"]?$/;
 const PASS_PREFIX = /^pass:/;
 const PASS_SUFFIX = /pass$/i;
 
@@ -171,6 +173,8 @@ function markValue(text: string, w: Word, offset: number, form: FlagRule['form']
     start++;
     end--;
   }
+  // A value with no colon is a token given alone (httpie --auth-type=bearer --auth=TOKEN), when it looks like one.
+  if (form === 'colon-or-token') form = text.slice(start, end).includes(':') || !TOKEN_ALONE.test(value) ? 'after-colon' : 'whole';
   if (form === 'after-colon' || form === 'after-percent') {
     const sep = form === 'after-colon' ? ':' : '%';
     const at = text.slice(start, end).indexOf(sep);

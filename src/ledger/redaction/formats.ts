@@ -715,6 +715,8 @@ const IN_CONTAINER = /^(?:sudo[ \t]+)?(?:docker|podman|nerdctl|kubectl|oc)(?:[ \
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
 const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}"|%[sb](?:\\n)?)[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
+// set -x prints each stage of `echo x | docker login --password-stdin` on its own line: `+ echo x` then `+ docker login ...`.
+const XTRACE_ECHO = /^(\+{1,8})[ \t](?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\r?\n\1[ \t]([^\n]{0,200})/gm;
 const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--password-stdin|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b|\bkinit\b|\bsecrets?[ \t]{1,4}(?:create|set|put|add)\b|\benv[ \t]{1,4}add\b|\bssh-add\b|-pass(?:in)?[ \t]{1,4}stdin\b))/;
 // sudo -S … <<< 'x', chpasswd <<< 'user:x': a here-string into a password reader.
 const HERE_STRING = /<<<[ \t]{0,4}(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s;|&'"]{1,256}))/g;
@@ -839,6 +841,14 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
       const v = m[1] ?? m[2] ?? m[3];
       const at = m.index + m[0].indexOf(v, m[0].search(/[ \t]/));
       push(spans, at, v, 'cli-stdin');
+    }
+  }
+  if (text.includes('+ echo') || text.includes('+ printf')) {
+    XTRACE_ECHO.lastIndex = 0;
+    while ((m = scan(XTRACE_ECHO, text))) {
+      if (!STDIN_READER.test(m[5])) continue;
+      const v = m[2] ?? m[3] ?? m[4];
+      push(spans, m.index + m[0].indexOf(v, m[1].length + 2), v, 'cli-stdin');
     }
   }
   if (has.has('<(echo')) {

@@ -138,6 +138,8 @@ export function findHeaders(text: string, spans: Span[]): void {
     }
     const value = text.slice(start, end);
     if (start >= end || isPlaceholder(value) || VARIABLE.test(value) || isFilePath(value)) continue;
+    // A structure under a key-like name (`"apiKey": {"type": "string"}` in a schema): its members are judged, not it.
+    if (m[2] && (text[start] === '{' || text[start] === '[')) continue;
     // A placeholder word and a remark after it (sk_live_xxxx… (placeholder, set X)): read to the line end, the first word decides.
     const blank = value.search(BLANK);
     if (blank > 0 && !rule.scheme && isPlaceholder(value.slice(0, blank))) continue;

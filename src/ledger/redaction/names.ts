@@ -7,6 +7,8 @@ export const SENSITIVE_WORDS = [
   'password', 'passwd', 'passphrase', 'pwd', 'secret', 'secrets', 'token', 'apikey', 'credential', 'credentials', 'sessionid', 'storepass', 'keypass', 'sshpass',
   // sssd/PAM's authtok, OpenWeather's appid, a password pepper, a wallet's mnemonic, SimpleSAMLphp's secretsalt.
   'authtok', 'appid', 'pepper', 'mnemonic', 'secretsalt',
+  // The word for password in other languages, as configuration spells it (ASCII): clave, senha, Passwort, wachtwoord, hasło...
+  'clave', 'contrasena', 'senha', 'passwort', 'kennwort', 'wachtwoord', 'haslo', 'parola', 'salasana', 'losenord', 'adgangskode', 'jelszo', 'sifre', 'heslo', 'geslo', 'lozinka', 'parool', 'motdepasse',
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
@@ -36,6 +38,7 @@ export const SENSITIVE_NAMES = [
   // slapd.conf's and ldap.conf's password directives.
   // (olcRootPW needs no entry: `pw` is a last word; an entry would make `root` a needle of every name.)
   'rootpw', 'olcrootpw', 'bindpw',
+  'mot_de_passe',
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
@@ -47,7 +50,7 @@ export const KEY_QUALIFIERS = [
   'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth', 'subscription', 'client', 'app',
   'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
   'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join', 'sdk',
-  'application', 'sa', 'openai', 'anthropic', 'groq', 'cohere', 'mistral', 'gemini', 'sendgrid', 'mailgun', 'cosmos', 'cosmosdb',
+  'application', 'sa', 'priv', 'openai', 'anthropic', 'groq', 'cohere', 'mistral', 'gemini', 'sendgrid', 'mailgun', 'cosmos', 'cosmosdb',
 ];
 
 /** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */

@@ -83,6 +83,11 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     }
     for (const at of ats) {
       const host = text.slice(at + 1, hostEnd.get(at));
+      // No host at all, the @ ending the URL (Celery's sqs://KEY:SECRET@): the userinfo is all there is.
+      if (host === '' && hostEnd.get(at) === e && at === e - 1 && text.lastIndexOf(':', at) > a) {
+        if (firstValid === -1) firstValid = at;
+        continue;
+      }
       // A host list (mongodb://u:p@a,b,c:27017, kafka brokers): every host valid.
       if (host.length > 1024 || !host.split(',', 17).every((h) => h.length <= 260 && HOST.test(h))) continue;
       if (firstValid === -1) firstValid = at;
@@ -103,6 +108,8 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     const password = userinfo.slice(colon + 1);
     if (PATH_CHAR.test(user) || PORT_THEN_PATH.test(password) || !password || isPlaceholder(password)) continue;
     spans.push({ start: a + colon + 1, end: at, rule: 'url-credentials' });
+    // A key as the user (a legacy Sentry DSN's public key beside its secret): long, letters and digits, no name.
+    if (user.length >= 20 && user.length <= 256 && KEY_CHARS.test(user) && DIGIT.test(user) && LETTER.test(user) && !isPlaceholder(user)) spans.push({ start: a, end: a + colon, rule: 'url-credentials' });
   }
 }
 
