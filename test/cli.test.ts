@@ -5,6 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ENVIRONMENT, INTERNAL_ENVIRONMENT } from '../src/cli/environment';
 import { closestCommand, COMMAND_HELP, commandHelp } from '../src/cli/help';
 import { table, useColor } from '../src/cli/output';
 import { CLI, ROOT, RUNNER, run, tempDir } from './helpers';
@@ -84,6 +85,26 @@ describe('loom CLI', () => {
     const unknownTopic = await loom(['help', 'reprot']);
     expect(unknownTopic.code).toBe(1);
     expect(unknownTopic.stderr).toContain('did you mean "loom report"?');
+  });
+
+  it('the overall help lists the environment variables loom reads, and every LOOM_ variable the source reads is listed (or internal)', async () => {
+    const r = await loom(['--help']);
+    expect(r.stdout).toContain('Environment:');
+    const listed = new Set(ENVIRONMENT.flatMap(([n]) => n.split(', ')));
+    for (const n of listed) expect(r.stdout).toContain(n);
+    const read = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const f of readdirSync(dir)) {
+        const p = join(dir, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith('.ts')) for (const m of readFileSync(p, 'utf8').matchAll(/(?:env\.|env\[['"]|\$\{?|\b)(LOOM_[A-Z][A-Z0-9_]+)\b/g)) read.add(m[1]);
+      }
+    };
+    walk(join(ROOT, 'src'));
+    // Names that are not variables: heredoc tags, a constant's name.
+    for (const n of ['LOOM_PROMPT', 'LOOM_STDIN', 'LOOM_PACKAGE', 'LOOM_DIR', 'LOOM_PROJECT_FILES', 'LOOM_FILE_NAMES', 'LOOM_PACKAGE_PATHS', 'LOOM_SAMPLE_PATHS', 'LOOM_IN_TEXT', 'LOOM_PROCESS', 'LOOM_RUNTIME_INPUT']) read.delete(n);
+    const missing = [...read].filter((n) => !listed.has(n) && !INTERNAL_ENVIRONMENT.includes(n));
+    expect(missing).toEqual([]);
   });
 
   it('every command the dispatcher knows has a help entry (a new command cannot ship without one)', () => {

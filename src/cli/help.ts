@@ -3,6 +3,7 @@
 // make `loom help <cmd>`, `loom <cmd> --help` and "did you mean" work.
 
 import { RECORD_DECISIONS } from '../contract/types';
+import { ENVIRONMENT } from './environment';
 
 export interface CommandHelp {
   summary: string;
@@ -299,6 +300,9 @@ export function overallHelp(version: string): string {
     ...GLOBAL_OPTIONS.map(([o, d]) => `  ${o.padEnd(14)}  ${d}`),
     '',
     'Colour: on a terminal only; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (FORCE_COLOR=0 off).',
+    '',
+    'Environment:',
+    ...ENVIRONMENT.map(([n, d]) => `  ${n}\n      ${d}`),
     '',
     "Run 'loom help <command>' or 'loom <command> --help' for a command's options.",
     '',

@@ -7,23 +7,38 @@ import { isPlaceholder, isSensitiveName } from './names';
 import type { Span } from './text';
 import { work } from './work';
 
-const ENV_LINE = /^([A-Za-z_][A-Za-z0-9_]{0,63})=([^\r\n]*)$/gm;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const MIN_ENV_LINES = 2;
+const MAX_FOUND = 256;
+
+/** Whether a character can start an environment variable's name. */
+function nameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
 
 export function findEnvDumpValues(text: string, spans: Span[]): void {
-  if (!text.includes('=')) return;
-  ENV_LINE.lastIndex = 0;
-  const found: { start: number; value: string; name: string }[] = [];
+  const found: Span[] = [];
   let lines = 0;
-  let m: RegExpExecArray | null;
-  while ((m = ENV_LINE.exec(text))) {
-    work.reads += m[0].length;
-    lines++;
-    const value = m[2].trimEnd();
-    // Only a value with a blank in it needs this reader: one word is the assignment reader's.
-    if (!value.includes(' ') || value.startsWith('"') || value.startsWith("'")) continue;
-    if (found.length < 256 && isSensitiveName(m[1]) && !isPlaceholder(value)) found.push({ start: m.index + m[1].length + 1, value, name: m[1] });
+  // Line by line, by indexOf: only a line that starts like a name and has `=` within 65 characters is looked at.
+  for (let ls = 0; ls < text.length; ) {
+    let le = text.indexOf('\n', ls);
+    if (le === -1) le = text.length;
+    if (nameStart(text.charCodeAt(ls))) {
+      const eq = text.indexOf('=', ls);
+      if (eq > ls && eq < le && eq - ls <= 64) {
+        const name = text.slice(ls, eq);
+        work.reads += le - ls;
+        if (NAME.test(name)) {
+          lines++;
+          let ve = le;
+          while (ve > eq + 1 && (text.charCodeAt(ve - 1) === 13 || text.charCodeAt(ve - 1) === 32 || text.charCodeAt(ve - 1) === 9)) ve--;
+          const value = text.slice(eq + 1, ve);
+          // Only a value with a blank in it needs this reader: one word is the assignment reader's.
+          if (found.length < MAX_FOUND && value.includes(' ') && value[0] !== '"' && value[0] !== "'" && isSensitiveName(name) && !isPlaceholder(value)) found.push({ start: eq + 1, end: ve, rule: 'env-dump' });
+        }
+      }
+    }
+    ls = le + 1;
   }
-  if (lines < MIN_ENV_LINES) return;
-  for (const f of found) spans.push({ start: f.start, end: f.start + f.value.length, rule: 'env-dump' });
+  if (lines >= MIN_ENV_LINES) spans.push(...found);
 }
