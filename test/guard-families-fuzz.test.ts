@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { modeEffect } from '../src/guards/shell/tables/devices';
 import { fuzzFamilies, regexInputs, tableRegexes } from './fuzz/guard-families-fuzz';
+import { judge } from './guard-cause-suite';
 
 describe('rule families under random input', () => {
   it('never throw and never hang on random argv, code and PowerShell text', () => {
@@ -25,6 +26,31 @@ describe('rule families under random input', () => {
       }
     }
     expect(slow).toEqual([]);
+  });
+
+  it('judges an extraction by its option grammar, whatever the order of its options', () => {
+    // Options with their values stay together; their order is shuffled (tar and unzip read them in any order).
+    let seed = 0x5eed;
+    const r = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const shuffle = <T,>(xs: T[]) => xs.map((x) => [r(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+    const wrong: string[] = [];
+    const cases: [string[][], string][] = [
+      [[['-x'], ['-f', '/tmp/a.tar'], ['-C', '/home/dev']], 'ask'],
+      [[['-x'], ['-f', '/tmp/a.tar'], ['--directory=/home/dev/.ssh'], ['-v']], 'ask'],
+      [[['-x'], ['-f', '/tmp/a.tar'], ['--overwrite'], ['-C', '.']], 'ask'],
+      [[['-x'], ['-z'], ['-f', '/tmp/a.tgz'], ['-C', 'vendor']], 'allow'],
+      [[['-x'], ['-f', '/tmp/a.tar'], ['-C', '/tmp/out']], 'allow'],
+    ];
+    for (const [groups, want] of cases) for (let i = 0; i < 40; i++) {
+      const c = ['tar', ...shuffle(groups).flat()].join(' ');
+      const got = judge(c).decision;
+      if (got !== want) wrong.push(`${c}: ${got}, want ${want}`);
+    }
+    for (let i = 0; i < 40; i++) {
+      const c = ['unzip', ...shuffle([['-o'], ['-q'], ['-d', '/home/dev']]).flat(), '/tmp/a.zip'].join(' ');
+      if (judge(c).decision !== 'ask') wrong.push(`${c}: not ask`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('reads chmod modes in every notation', () => {
