@@ -89,7 +89,7 @@ const KEY_ALPHABET = /^[A-Za-z0-9+/=_.~-]+$/;
 const HEX = /^[0-9a-f]+$/i;
 const HEX_KEY = /^[0-9a-f]{32,128}$/i;
 const NUMBERED_KEY = /^(?:key|Key|KEY)\d?$|^(?:primary|secondary)_?[Kk]ey$/;
-const PAIR_NAME = /["']?(?:name|Name|key|Key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']([\w.-]{1,64})["'][ \t]{0,3},[ \t]{0,3}["']?$/;
+const PAIR_NAME = /["']?(?:name|Name|key|Key|property)["']?[ \t]{0,3}[:=][ \t]{0,3}["']([\w.:-]{1,64})["'][ \t]{0,3},?[ \t]{0,3}["']?$/;
 const ID_NAME = /(?:^|[-_.])(?:id|etag|trace|request|cf-id|nonce)$/i;
 const DIGEST_PATH = /(?:checksum|hash|digest|sha\d{0,3}|md5)\/$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -336,7 +336,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     let entropyCandidate =
       !sensitive && !nested && nameEnd - nameStart >= 3 && ve - vs >= 24 && ve - vs <= 512 && !(maybeNotSecretName(text, wordStart, nameEnd) && isNotSecretName(text.slice(wordStart, nameEnd)));
     // {"name": "x-amz-cf-id", "value": "…"} (HAR headers, k8s env, AWS tags): the pair's name says what the value is.
-    if (entropyCandidate && nameEnd - nameStart === 5 && /^[Vv]alue$/.test(text.slice(nameStart, nameEnd))) {
+    // <meta name="csp-nonce" content="…">: the same for HTML's name and content attributes.
+    if (entropyCandidate && (nameEnd - nameStart === 5 || nameEnd - nameStart === 7) && /^(?:[Vv]alue|content)$/.test(text.slice(nameStart, nameEnd))) {
       const pair = PAIR_NAME.exec(text.slice(Math.max(0, mStart - 200), mStart));
       if (pair && (isNotSecretName(pair[1]) || ID_NAME.test(pair[1]))) entropyCandidate = false;
     }

@@ -37,6 +37,8 @@ export interface CliRule {
 export const CLI_FLAGS: CliRule[] = [
   { programs: ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlcheck', 'mysqlshow', 'mysqlpump', 'mariadb', 'mariadb-dump', 'mariadb-admin', 'mysqlsh'], flags: [{ flag: '-p', takes: 'attached' }] },
   { programs: ['sshpass'], flags: [{ flag: '-p', takes: 'either' }] },
+  // net-snmp: -A the authentication passphrase, -X the privacy passphrase, -c a v1/v2c community (a password too).
+  { programs: ['snmpwalk', 'snmpbulkwalk', 'snmpget', 'snmpgetnext', 'snmpbulkget', 'snmpset', 'snmptable', 'snmptrap', 'snmpinform', 'snmpdelta', 'snmpstatus', 'snmpdf', 'snmpnetstat', 'snmptranslate', 'snmpusm', 'snmpvacm'], flags: [{ flag: '-A', takes: 'either' }, { flag: '-X', takes: 'either' }, { flag: '-c', takes: 'either' }] },
   { programs: ['redis-cli', 'valkey-cli', 'keydb-cli'], flags: [{ flag: '-a', takes: 'either' }, { flag: '--pass', takes: 'separate' }, { flag: '--user', takes: 'separate', form: 'after-colon' }] },
   { programs: ['docker', 'podman', 'buildah', 'skopeo', 'nerdctl', 'oras', 'helm', 'crane', 'regctl'], sub: 'login', flags: [{ flag: '-p', takes: 'either' }, { flag: '--password', takes: 'separate' }] },
   { programs: ['oc', 'cf', 'az', 'argocd', 'vault', 'rancher'], sub: 'login', flags: [{ flag: '-p', takes: 'either' }] },
@@ -159,6 +161,7 @@ export const NO_VALUE_FLAG = /(?:stdin|file|fd|env|path|dir|prompt|command|cmd|h
 // Per-value patterns as module constants (a literal in the function is a new RegExp per value marked).
 const NUMERIC_ID = /^\d{1,10}$/;
 const PASS_REFERENCE = /^(?:env|file|fd|stdin):/;
+const PROSE_WORD = /^(?:via|is|are|was|on|in|with|and|or|to|for|from|the|a|an|as|at|by|of|when|if|flag|option|argument|parameter|instead|directly|only|will|must|should|can|cannot|not)$/i;
 const TOKEN_ALONE = /^['"]?(?=[^'"]*\d)(?=[^'"]*[A-Za-z])[\w.~+/=-]{16,512}['"]?$/;
 const PASS_PREFIX = /^pass:/;
 const PASS_SUFFIX = /pass$/i;
@@ -192,6 +195,8 @@ function markValue(text: string, w: Word, offset: number, form: FlagRule['form']
     }
   }
   if (!value || start >= end || isPlaceholder(value)) return;
+  // Prose about the option (`Using --password via the CLI is insecure`): a word of the sentence, not a value.
+  if (PROSE_WORD.test(value)) return;
   // A mapping given as the value (--set-secrets=DB_PASSWORD=projects/…/secrets/db/versions/latest): its value part decides.
   const pair = NAME_THEN_VALUE.exec(value);
   if (pair) {

@@ -726,6 +726,10 @@ const EXPECT_SEND = /expect[ \t]{1,4}(?:-[a-z]{2,5}[ \t]{1,4})?["{][^"}\n]{0,40}
 const REDIS_AUTH = /(?:^|>[ \t]{0,2})AUTH[ \t]{1,4}(?:[^\s]{1,64}[ \t]{1,4})?([^\s]{4,256})[ \t]*$/gm;
 // redis-cli CONFIG GET requirepass: 1) "name" then 2) "value".
 const REDIS_CONFIG = /^\d{1,3}\) "([\w.-]{1,64})"\r?\n\d{1,3}\) "((?:[^"\\\n]|\\.){1,512})"/gm;
+// A value written into a file named for a secret (`echo 'pw' > ~/.vault_pass.txt`, `printf %s "$t" > token.txt`).
+const ECHO_TO_FILE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:'%s(?:\\n)?'[ \t]{1,4}|"%s(?:\\n)?"[ \t]{1,4}|%s[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()<>]{1,256}))[ \t]{0,4}>>?[ \t]{0,4}(["']?)([^\s'";&|]{1,256})\4/g;
+const GHA_SECRET_EVAL = /##\[debug\]Evaluating:[ \t]{0,3}(?:[\w.]{0,64}\.)?secrets\.[A-Za-z_]\w{0,63}/g;
+const GHA_RESULT = /^##\[debug\](?:\.{0,8}=>|Result:)[ \t]{0,3}'((?:[^'\n]|''){1,1024})'\s*$/;
 // Redis AUTH sent from code: execute_command('AUTH', 'user', 'pass') or ("AUTH", "pass"): the last string is the password.
 const REDIS_AUTH_CALL = /(["'])AUTH\1[ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\2(?:[ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\4)?/g;
 const DB_AUTH = /\bdb\.auth\([ \t]{0,3}["'][^"'\n]{1,64}["'][ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\1/g;
@@ -906,6 +910,34 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
       MAP_VALUE.lastIndex = 0;
       let v: RegExpExecArray | null;
       while ((v = MAP_VALUE.exec(block))) push(spans, from + v.index + v[0].length - 1 - v[1].length, v[1], 'k8s-secret');
+    }
+  }
+  if (text.includes('>') && (text.includes('echo') || text.includes('printf'))) {
+    ECHO_TO_FILE.lastIndex = 0;
+    while ((m = scan(ECHO_TO_FILE, text))) {
+      const v = m[1] ?? m[2] ?? m[3];
+      const base = m[5].replace(/^.*\//, '').replace(/^\./, '').replace(/\.(?:txt|key|pem|secret|conf|cfg)$/i, '');
+      if (!isSensitiveName(base) || isPlaceholder(v) || v.startsWith('$')) continue;
+      push(spans, m.index + m[0].indexOf(v, 5), v, 'written-secret');
+    }
+  }
+  if (has.has('##[debug]')) {
+    // GitHub Actions' step debug log evaluates `secrets.X` and prints the result (`##[debug]=> 'v'`, `##[debug]Result: 'v'`).
+    GHA_SECRET_EVAL.lastIndex = 0;
+    while ((m = scan(GHA_SECRET_EVAL, text))) {
+      let at = text.indexOf('\n', m.index);
+      for (let k = 0; k < 12 && at !== -1; k++) {
+        const ls = at + 1;
+        let le = text.indexOf('\n', ls);
+        if (le === -1) le = text.length;
+        const line = text.slice(ls, le);
+        work.reads += line.length;
+        if (!line.startsWith('##[debug]')) break;
+        const r = GHA_RESULT.exec(line);
+        if (r && !isPlaceholder(r[1]) && r[1] !== 'Object') push(spans, ls + line.indexOf(r[1], 9), r[1], 'ci-debug');
+        if (line.startsWith('##[debug]Result:')) break;
+        at = le === text.length ? -1 : le;
+      }
     }
   }
   if (has.has('>>>') || has.has('##[debug]') || has.has('=> ') || has.has('Out[')) {

@@ -9,10 +9,12 @@ export const SENSITIVE_WORDS = [
   'authtok', 'appid', 'pepper', 'mnemonic', 'secretsalt',
   // The word for password in other languages, as configuration spells it (ASCII): clave, senha, Passwort, wachtwoord, hasło...
   'clave', 'contrasena', 'senha', 'passwort', 'kennwort', 'wachtwoord', 'haslo', 'parola', 'salasana', 'losenord', 'adgangskode', 'jelszo', 'sifre', 'heslo', 'geslo', 'lozinka', 'parool', 'motdepasse',
+  // ... and as it is written: Russian, Spanish, Polish, Chinese, Japanese, Korean.
+  'пароль', 'contraseña', 'hasło', '密码', 'パスワード', '비밀번호',
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
-export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat'];
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'tok', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat'];
 
 /** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
 export const NOT_SECRET_AFTER = [
@@ -150,14 +152,15 @@ export function nameWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    // Letters of any script: a name may be written in Cyrillic or CJK (`пароль`).
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 }
 
 const PLURAL_PASSWORDS = new Set(['passwords', 'passphrases', 'passwds']);
 // Not auth0 (a vendor's name: AUTH0_DOMAIN, withAuth0).
 const GLUED_NUMBER = /(?<=[a-z]{2})(?<!auth)\d{1,3}$/;
-const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|writekey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)pass)$/;
+const GLUED = /(?:password|passwd|passphrase|secret|token|apikey|authtoken|authkey|accesskey|writekey|secretkey|privatekey|storepass|keypass|(?:db|pg|root|admin|user|sql|smtp|mail|ftp|ldap|redis|require|trust|master)(?:pass|pwd|pw)|(?:api|auth|access|bearer|refresh|session)tok)$/;
 
 /** Is the word at i a sensitive word (alone, glued, or "<qualifier> key")? `strong` words count anywhere in a name. */
 function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined {

@@ -252,6 +252,8 @@ function nextDecode(text: string, i: number): number {
   return a === -1 ? b : b === -1 ? a : Math.min(a, b);
 }
 
+const PUBLIC_PEM = /^-----BEGIN (?:CERTIFICATE|PUBLIC KEY|X509 CRL|CERTIFICATE REQUEST|TRUSTED CERTIFICATE)-----/;
+
 /** A pipeline that ends by keeping only the names of what it read (`| jq keys`, `| cut -d= -f1`): its output holds no value. */
 const KEYS_ONLY = /\|[ \t]{0,3}(?:jq[ \t]{1,3}(?:-[a-zA-Z]{1,4}[ \t]{1,3}){0,3}['"]?(?:keys|keys_unsorted|keys\[\]|to_entries\[\]\.key)['"]?|cut[ \t]{1,3}-d[ \t]?['"]?[=:]['"]?[ \t]{1,3}-f[ \t]?1|awk[ \t]{1,3}-F[ \t]?['"]?[=:]['"]?[ \t]{1,3}['"]\{[ \t]{0,3}print[ \t]{1,3}\$1[ \t]{0,3}\}['"])[ \t]{0,8}$/;
 
@@ -288,6 +290,8 @@ function findContextSecrets(text: string, spans: Span[]): void {
       const out = text.slice(s, e).trim();
       work.reads += e - s;
       if (!out || DECODE_SECRET.test(text.slice(s, e))) break;
+      // A certificate or a public key decoded (`{.data.tls\.crt}`): public, not the secret's value.
+      if (k === 0 && PUBLIC_PEM.test(out)) break;
       if (!isPlaceholder(out)) {
         const at = text.indexOf(out, s);
         spans.push({ start: at, end: at + out.length, rule: 'decoded-secret' });

@@ -17,7 +17,7 @@ import { posix } from 'node:path';
 import type { Analyzer } from '../analyze';
 import type { SimpleCommand } from '../lexer';
 import { LOOM_PROCESS } from '../tables/devices';
-import { deletesPath, movesPath, readsPath, writesPath, carriesFolder } from '../path-rules';
+import { deletesPath, destroysFile, movesPath, readsPath, writesPath, carriesFolder } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { CLUSTER_TAIL, interpreterOf, isDownloader, type InterpreterSpec, type Language } from '../tables/programs';
 import { own } from './args';
@@ -1268,8 +1268,11 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
     case 'write': {
       const c = canonical(s, name);
       const p = pathArg(c === 'os.chmod' || c === 'chmod' || c === 'File.chmod' || c === 'FileUtils.chmod' ? (s.lang === 'python' || s.lang === 'node' ? args[0] : args[1]) : args[0]);
-      if (p && !p.startsWith('\u0000')) writesPath(a, p, cwd, segment);
-      else if (s.walkRoots.length) writeWalked(s);
+      if (p && !p.startsWith('\u0000')) {
+        writesPath(a, p, cwd, segment);
+        // writeFileSync(f, ''), file_put_contents(f, ""), File.write(f, ''): the file is left empty.
+        if (args.length >= 2 && args[1]?.text === '' && args[1].list === undefined) destroysFile(a, p, cwd, segment, { verb: `${name} writes nothing over`, home: true });
+      } else if (s.walkRoots.length) writeWalked(s);
       return;
     }
     case 'open': {

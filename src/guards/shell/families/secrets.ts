@@ -342,12 +342,15 @@ const secretVarsPrinted: Rule = (r) => {
     return;
   }
   // After the line loaded an env file (`source .env && echo "$DATABASE_URL"`), a value of it echoed goes to the transcript.
-  if ((r.name === 'echo' || r.name === 'printf') && r.analyzer.secretsLoaded && !/> (?:\$\(|`)/.test(r.via)) {
+  // A secret variable echoed by name (`echo "$GITHUB_TOKEN"`), or after the line loaded an env file (`source .env && echo "$DATABASE_URL"`).
+  if ((r.name === 'echo' || r.name === 'printf') && !/> (?:\$\(|`)/.test(r.via)) {
     const later = r.analyzer.pipeAhead?.slice(r.cmd.stage + 1) ?? [];
     // `${#TOKEN}` (its length) and `${TOKEN:0:10}` (a prefix, to check which one is loaded) print no whole value.
-    const whole = (raw: string | undefined) => varsOf(raw?.replace(/\$\{#?[A-Za-z_]\w*:\d[^}]*\}|\$\{#[A-Za-z_]\w*\}/g, ''));
-    const named = later.length === 0 && !r.cmd.redirects.some((rd) => rd.op === '>' || rd.op === '>>') ? r.words.slice(1).flatMap((w) => whole(w.raw)).find((n) => isSecretVar(n, true)) : undefined;
-    if (named) r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} prints ${named}, loaded from an env file on this line, into the transcript`);
+    // Variables inside a substitution (`$([ -n "$TOKEN" ] && echo yes)`) are that command's, judged where it runs.
+    const whole = (raw: string | undefined) => varsOf(raw?.replace(/\$\((?:[^()]|\([^()]*\)){0,2000}\)|`[^`]{0,2000}`/g, '').replace(/\$\{#?[A-Za-z_]\w*:\d[^}]*\}|\$\{#[A-Za-z_]\w*\}/g, ''));
+    const loaded = r.analyzer.secretsLoaded;
+    const named = later.length === 0 && !r.cmd.redirects.some((rd) => rd.op === '>' || rd.op === '>>') ? r.words.slice(1).flatMap((w) => whole(w.raw)).find((n) => isSecretVar(n, loaded)) : undefined;
+    if (named) r.analyzer.hit('read-secret-file', 'deny', r.segment, `${r.name} prints ${named}${loaded ? ', loaded from an env file on this line,' : ', a secret variable,'} into the transcript`);
     return;
   }
   if ((r.name === 'grep' || r.name === 'egrep' || r.name === 'rg') && r.cmd.stage > 0) {

@@ -6,7 +6,7 @@
 // anything but a read-only query. Redirects (`>`, `>>`) are judged by the
 // analyzer through the same writesPath.
 import { posix } from 'node:path';
-import { changesTree, copiesTreeInto, isSecretPath, readsPath, under, writesPath, within } from '../path-rules';
+import { changesTree, copiesTreeInto, destroysFile, isSecretPath, readsPath, under, writesPath, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { LOOM_PROCESS } from '../tables/devices';
 import { LOOM_DIR, LOOM_PACKAGE } from '../tables/paths';
@@ -16,6 +16,13 @@ import { operands, own, parseOptions } from './args';
 export const FILE_WRITERS = ['tee', 'truncate', 'touch', 'chown', 'chgrp', 'chattr', 'setfacl', 'setfattr', 'xattr', 'shred', 'fallocate', 'sponge', 'patch'];
 /** Programs that write their last operand (or -t DIR). */
 export const COPY_WRITERS = ['cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'ditto', 'gcp', 'gmv', 'link'];
+// sed scripts that delete or blank every line: d, 1,$d, s/.*//, s/^.*$//g.
+const SED_WIPES = /^(?:(?:1,\$|%)?\s*d|s(.)\^?\.\*\$?\1\1g?)$/;
+// Perl -p code that replaces every line by nothing: $_="", $_ = '', undef $_, s/.*//s.
+const PERL_WIPES = /^(?:\$_\s*=\s*(?:""|''|q\{\}|undef)|undef\s*\$_|s\/\.\*\/\/[sg]*)\s*;?$/;
+// ex commands that delete every line: %d, 1,$d, g/^/d, %delete.
+const EX_WIPES = /(?:^|[|:\s])(?:%|1,\$|g\/\^\/)\s*d(?:elete)?\b/;
+
 /** Editors that run commands given on the command line (`vim -c`, `ex`, `ed`, `emacs --batch`). */
 export const SCRIPTED_EDITORS: Record<string, string[]> = {
   vim: ['-c', '--cmd', '-s', '-S', '-e', '-E', '-es', '-Es', '+'],
@@ -320,7 +327,10 @@ const writers: Rule = (r) => {
     if (!inPlace) return;
     const scriptGiven = argv.some((x) => x === '-e' || x === '-f' || x.startsWith('--expression') || x.startsWith('--file') || /^-[nrEsuzl]*[ef]$/.test(x));
     const ops = operands(argv, 1, ['-e', '-f', '--expression', '--file', '-l']);
-    for (const f of scriptGiven ? ops : ops.slice(1)) writesPath(a, f, cwd, segment);
+    const files = scriptGiven ? ops : ops.slice(1);
+    for (const f of files) writesPath(a, f, cwd, segment);
+    // `sed -i d F`, `sed -i 's/.*//' F`, `sed -i '1,$d' F`: every line deleted or blanked, the file's content is gone.
+    if (scripts.length === 1 && SED_WIPES.test(scripts[0].trim())) for (const f of files) destroysFile(a, f, cwd, segment, { verb: `sed ${scripts[0].trim()} empties`, home: true });
     return;
   }
   if (name === 'perl' || name === 'ruby') {
@@ -328,7 +338,11 @@ const writers: Rule = (r) => {
     if (!inPlace) return;
     const codeGiven = argv.some((x) => /^-[a-zA-Z0-9]*[eE]/.test(x) && !x.startsWith('-i'));
     const ops = operands(argv, 1, ['-e', '-E', '-I', '-M', '-m', '-r']);
-    for (const f of codeGiven ? ops : ops.slice(1)) writesPath(a, f, cwd, segment);
+    const files = codeGiven ? ops : ops.slice(1);
+    for (const f of files) writesPath(a, f, cwd, segment);
+    // `perl -pi -e '$_=""'`, `perl -ni -e ''`: every line replaced by nothing.
+    const code = argv.find((x, i) => i > 0 && /^-[a-zA-Z0-9]*[eE]$/.test(argv[i - 1] ?? ''));
+    if (code !== undefined && (PERL_WIPES.test(code.trim()) || (code.trim() === '' && argv.some((x) => /^-[a-zA-Z0-9]*n/.test(x))))) for (const f of files) destroysFile(a, f, cwd, segment, { verb: `${name} -i ${JSON.stringify(code)} empties`, home: true });
     return;
   }
   if ((name === 'gawk' || name === 'awk') && argv.some((x, i) => (x === '-i' || x === '--include') && argv[i + 1] === 'inplace')) {
@@ -342,6 +356,9 @@ const writers: Rule = (r) => {
     const withValue = editor.includes('') ? ['-p'] : ['-c', '--cmd', '-s', '-S', '-l', '--load', '-f', '--funcall', '--eval', '-u', '-i', '-T', '-w', '-W'];
     const ops = operands(argv, 1, withValue).filter((x) => !x.startsWith('+'));
     for (const f of ops) writesPath(a, f, cwd, segment);
+    // `ex -sc '%d|x' F`, `vim -c ':1,$d' -c wq F`: every line deleted, then written.
+    const cmds = argv.filter((x, i) => x.startsWith('+') || (i > 0 && ['-c', '--cmd', '-sc', '-es'].includes(argv[i - 1] ?? ''))).join('|');
+    if (EX_WIPES.test(cmds)) for (const f of ops) destroysFile(a, f, cwd, segment, { verb: `${name} deletes every line of`, home: true });
     return;
   }
   // Archives extracted into a folder: tar -C DIR -x, unzip -d DIR, and their members.
