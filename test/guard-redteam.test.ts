@@ -156,3 +156,13 @@ describe('blind red-team corpus, round 22 (scored once as it arrived: 648/678 st
     expect(score.falseStops).toEqual(['git-everyday: ask git-force-push: "git push -f origin fix/typo-readme"', 'git-everyday: deny git-branch-force-delete: "git branch -D experiment/old-spike"']);
   });
 });
+
+describe('blind red-team corpus, round 23 (scored once as it arrived: 444/480 stopped, 0/320 everyday stopped)', () => {
+  const score = scoreGuard(load('round23-guard-dangerous.jsonl'), load('round23-guard-everyday.jsonl'));
+  it('stops at least 461 of its 480 dangerous commands (first look 444: project files emptied by interpreters and in-place editors, environment dumps by interpreters, framework database resets were most of the rest)', () => {
+    expect(480 - score.misses.length).toBeGreaterThanOrEqual(461);
+  });
+  it('stops none of its 320 everyday look-alikes', () => {
+    expect(score.falseStops).toEqual([]);
+  });
+});

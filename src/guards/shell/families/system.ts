@@ -150,4 +150,25 @@ const overwriters: Rule = (r) => {
 };
 overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'gio', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar', 'zip'];
 
-export const SYSTEM_RULES: Rule[] = [damage, allVolumes, systemTrees, overwriters];
+/**
+ * A container run privileged (`docker run --privileged IMAGE`): whatever its image does, it can do to this
+ * machine, every device and capability included (`container-host-access`, ask). A folder of the host mounted
+ * into a container is judged by what runs there, through the mount (launchers.ts).
+ */
+const containerHostAccess: Rule = (r) => {
+  const argv = r.argv;
+  const run = argv.findIndex((a, i) => i > 0 && (a === 'run' || a === 'create'));
+  if (run < 0 || argv.slice(1, run).some((a) => !a.startsWith('-') && a !== 'container')) return;
+  let why: string | undefined;
+  for (let k = run + 1; k < argv.length && !why; k++) {
+    const a = argv[k];
+    if (!a.startsWith('-')) break; // the image: options end
+    if (a === '--privileged' || a === '--privileged=true') why = 'runs privileged (every device and capability of the host)';
+    // Options that take a value: skip it, so an image name is not mistaken for one.
+    if (/^(?:-[vewpuhl]|--(?:volume|mount|env|workdir|publish|user|hostname|label|name|network|entrypoint))$/.test(a)) k++;
+  }
+  if (why) r.analyzer.hit('container-host-access', 'ask', r.segment, `${r.name} ${why}: its image acts on this machine with root's rights`);
+};
+containerHostAccess.names = ['docker', 'podman', 'nerdctl'];
+
+export const SYSTEM_RULES: Rule[] = [damage, allVolumes, systemTrees, overwriters, containerHostAccess];

@@ -417,6 +417,11 @@ const stopsLoom: Rule = (r) => {
   }
   const sub = r.words.slice(1).flatMap((w) => w.subs ?? []).find((x) => (/\b(?:pgrep|pidof|ps)\b/.test(x.src) && LOOM_PROCESS.test(` ${x.src} `)) || /(?:^|[\s/])\.loom\/\S*pid\b|loom[\w.-]*\.pid\b/.test(x.src));
   if (sub) r.analyzer.hit('modify-loom', 'deny', r.segment, `kill of the processes \`${sub.src.trim().slice(0, 60)}\` finds, loom's own among them: the agent may not switch off its guard`);
+  // Pids piped in (`ps aux | grep loom | awk '{print $2}' | xargs kill`): a stage that finds loom's processes feeds the kill.
+  else if (/> xargs/.test(r.via)) {
+    const finder = r.analyzer.pipeAhead?.find((w) => /^(?:pgrep|pidof|ps|grep|egrep|rg|lsof|fuser)$/.test(w[0] ?? '') && LOOM_PROCESS.test(` ${w.slice(1).join(' ')} `));
+    if (finder) r.analyzer.hit('modify-loom', 'deny', r.segment, `kill of the processes \`${finder.join(' ').slice(0, 60)}\` finds, loom's own among them: the agent may not switch off its guard`);
+  }
 };
 stopsLoom.names = ['kill', 'pkill', 'killall'];
 

@@ -133,11 +133,18 @@ function expand(a: Analyzer, stmt: string, st: WinState): string {
  * PowerShell / cmd.exe text, read statement by statement. `depth` counts
  * the wrappers (cmd /c, powershell -Command) already opened.
  */
+/** A listing piped through a filter (`| Where-Object Name -like "NODE_*"`, `| findstr PATH`): only what it keeps is printed. */
+const WIN_FILTERED = /\|\s*(?:where-object|where|\?|select-string|sls|findstr|find)\b/i;
+/** The environment listed whole (not one variable read: `$env:TOKEN` in a header is a use of it). */
+const WIN_ENV_LISTING = /(?:^|[\s;&|({])(?:get-childitem|gci|dir|ls|get-item|gi)\s+(?:-path\s+)?['"]?env:\\?\*?['"]?(?=\s|$|\||;|\))|\[(?:system\.)?environment\]::getenvironmentvariables\(\s*\)|(?:^|[&|(]\s*)set\s*(?:$|[|&)])/i;
+
 export function checkWindowsLine(a: Analyzer, raw: string, depth = 0, st: WinState = newState()): void {
   if (depth > MAX_DEPTH || raw.length > MAX_LINE) return;
   // PowerShell's backtick and cmd's caret escape letters: Re`move-Item, r^d.
   const line = raw.replace(/[`^](?=[A-Za-z])/g, '');
   if (WIN_DOWNLOAD.test(line) && WIN_RUN.test(line)) a.hit('pipe-download-to-interpreter', 'deny', line.slice(0, 200), 'runs what a PowerShell download returns (Invoke-Expression of a web response)');
+  // The whole environment listed (`gci env:`, `dir env:`, `[Environment]::GetEnvironmentVariables()`, cmd's bare `set`): every token printed.
+  if (WIN_ENV_LISTING.test(line) && !WIN_FILTERED.test(line)) a.hit('env-dump', 'ask', line.slice(0, 200), 'lists every environment variable, tokens included, into the transcript');
   if (/(?:^|[\s&|(])%0\s*\|\s*%0/.test(line)) a.hit('fork-bomb', 'deny', line.slice(0, 200), 'the batch file pipes itself into itself: a fork bomb');
   const statements = splitStatements(line);
   if (labelLoopSpawns(statements)) a.hit('fork-bomb', 'deny', line.slice(0, 200), 'a goto loop that starts a process on every pass: a fork bomb');
