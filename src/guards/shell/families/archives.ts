@@ -5,6 +5,9 @@
 // puts in an archive (after its --transform expressions) are remembered by
 // archive path (`-` for a pipe), and an extraction writes each of them where
 // it unpacks, removing what is there first with --recursive-unlink.
+// An archive of unknown content (not made on the line) is judged by where it
+// unpacks: over home, the root, a credential or harness folder or .git, or
+// over the project root with overwriting asked for (tables/archives.ts).
 import { posix } from 'node:path';
 import type { Analyzer } from '../analyze';
 import { classify, credentialFolderIn, deletesPath, resolveTarget, under, within, writesPath } from '../path-rules';
