@@ -291,6 +291,16 @@ describe('colour across commands', () => {
     const init = await onTerminal(['init', '--harness', 'claude', '--yes', '--project-dir', tempDir()], {});
     expect(init.stdout).toContain(painted.init);
   }, 60_000);
+
+  it('--no-color beats a terminal and FORCE_COLOR=1; --color colours piped output, before or after the command', async () => {
+    const tty = await onTerminal(['history', '--no-color', '--project-dir', project], { FORCE_COLOR: '1' });
+    expect(tty.stdout).toMatch(/ deny +critical /);
+    expect(tty.stdout).not.toContain(ESC);
+    const piped = await run(process.execPath, [CLI, '--color', ...commands().history], null, env({ NO_COLOR: '1' }));
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toContain(painted.history);
+    expect((await run(process.execPath, [CLI, '--help'], null, env())).stdout).toContain('--no-color');
+  }, 60_000);
 });
 
 describe('readers in a folder with no ledger', () => {

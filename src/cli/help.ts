@@ -275,6 +275,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 export const GLOBAL_OPTIONS: [string, string][] = [
   ['-h, --help', 'help for loom or for a command'],
   ['-v, --version', 'print the version'],
+  ['--no-color', 'no colour, whatever the terminal and environment say (--color: colour even when piped)'],
 ];
 
 export function commandHelp(name: string): string {

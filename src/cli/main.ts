@@ -80,7 +80,19 @@ function version(): string {
 
 const wantsHelp = (args: string[]) => args.some((a) => a === '--help' || a === '-h');
 
-function main(argv: string[]): void {
+/** `--no-color` / `--color` anywhere before `--`: the same as FORCE_COLOR=0 / 1 for this run (a flag beats the environment). */
+function colorFlags(argv: string[]): string[] {
+  const end = argv.indexOf('--') < 0 ? argv.length : argv.indexOf('--');
+  const out: string[] = [];
+  argv.forEach((a, i) => {
+    if (i < end && (a === '--no-color' || a === '--color')) process.env.FORCE_COLOR = a === '--color' ? '1' : '0';
+    else out.push(a);
+  });
+  return out;
+}
+
+function main(argvIn: string[]): void {
+  const argv = colorFlags(argvIn);
   const [cmd, ...rest] = argv;
   if (cmd === '--version' || cmd === '-v' || cmd === '-V' || cmd === 'version') {
     process.stdout.write(`${version()}\n`);
