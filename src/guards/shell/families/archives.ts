@@ -106,6 +106,8 @@ const tarArchives: Rule = (r) => {
     return;
   }
   if (t.mode !== 'x') return;
+  // An archive not made on the line is of unknown content: judged by where it unpacks.
+  if (!m?.has(key(t.file))) extractsOver(r, t.dir, (t.overwrite || t.unlink) && !t.keep, r.name);
   // Reading a pipe: the archive the stage before it wrote to stdout.
   const members = m?.get(key(t.file)) ?? (t.transforms.length ? t.members : []);
   const base = t.dir ?? '.';
@@ -178,17 +180,11 @@ const EXTRACTOR_NAMES = Object.keys(EXTRACTORS);
 const extractors: Rule = (r) => {
   const spec = Object.hasOwn(EXTRACTORS, r.name) ? EXTRACTORS[r.name] : undefined;
   if (!spec) return;
-  if (spec.tar) {
-    const t = parseTar(r.argv);
-    if (t.mode !== 'x') return;
-    // An archive made on the line is judged by its members (tarArchives), not as unknown content.
-    if (made.get(r.analyzer)?.has(!t.file || t.file === '-' ? '-' : posix.resolve(r.cwd, t.file))) return;
-    extractsOver(r, t.dir, (t.overwrite || t.unlink) && !t.keep, r.name);
-    return;
-  }
+  // tar's own grammar is read once, by tarArchives.
+  if (spec.tar) return;
   const e = extraction(spec, r.argv);
   if (e) extractsOver(r, e.dir, e.forced, r.name);
 };
-extractors.names = EXTRACTOR_NAMES;
+extractors.names = EXTRACTOR_NAMES.filter((n) => !EXTRACTORS[n].tar);
 
 export const ARCHIVE_RULES: Rule[] = [tarArchives, extractors];

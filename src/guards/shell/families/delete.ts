@@ -438,28 +438,6 @@ const ln: Rule = (r) => {
   for (const src of ops.length >= 2 ? ops.slice(0, -1) : ops) linksTo(r.analyzer, resolveTarget(src.startsWith('~') ? r.opts.home + src.slice(1) : src, r.cwd).abs, r.segment);
 };
 
-/** Devices that give nothing or endless filler: copied over a file, its content is gone. */
-const FILLER_DEVICES = ['/dev/null', '/dev/zero', '/dev/urandom', '/dev/random', '/dev/full'];
-
-/** `cp /dev/null f`, `cp -f /dev/zero src/app.js`, `dd if=/dev/zero of=f`, `install /dev/null f`: the file's content destroyed. */
-const copiesNothingOver: Rule = (r) => {
-  // tee reading nothing (`tee f < /dev/null`) empties every file it is given.
-  if (r.name === 'tee') {
-    const empty = r.cmd.redirects.some((rd) => rd.op === '<' && FILLER_DEVICES.includes(rd.target.text)) || (r.stdin?.kind === 'static' && r.stdin.text === '');
-    if (empty && !r.argv.some((a) => /^-[a-zA-Z]*a/.test(a) || a === '--append')) for (const f of operands(r.argv)) destroysFile(r.analyzer, f, r.cwd, r.segment, { verb: 'tee of nothing empties', home: false });
-    return;
-  }
-  if (r.name === 'dd') {
-    if (!r.argv.some((x) => FILLER_DEVICES.includes(x.slice(3)) && x.startsWith('if='))) return;
-    for (const of of r.argv.filter((x) => x.startsWith('of='))) destroysFile(r.analyzer, of.slice(3), r.cwd, r.segment, { verb: `dd ${r.argv.find((x) => x.startsWith('if='))} overwrites`, home: false });
-    return;
-  }
-  const ops = operands(r.argv, 1, ['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group']);
-  if (ops.length !== 2 || !FILLER_DEVICES.includes(ops[0])) return;
-  destroysFile(r.analyzer, ops[1], r.cwd, r.segment, { verb: `${r.name} ${ops[0]} overwrites`, home: false });
-};
-copiesNothingOver.names = ['cp', 'gcp', 'install', 'dd', 'tee'];
-
 /** cp -s / -rs makes links instead of copies: a link tree of .loom is a way to write into it. */
 const cpLinks: Rule = (r) => {
   if (!hasShortFlag(r.argv, 's', ['--symbolic-link'])) return;
@@ -543,5 +521,5 @@ const destroysTrackedFiles: Rule = (r) => {
 };
 destroysTrackedFiles.names = [...Object.keys(FILE_DESTROYERS), 'tee'];
 
-export const DELETE_RULES: Rule[] = [ln, cpLinks, copiesNothingOver, rm, truncate, find, fd, rsync, mv, destroysTrackedFiles];
+export const DELETE_RULES: Rule[] = [ln, cpLinks, rm, truncate, find, fd, rsync, mv, destroysTrackedFiles];
 export { expandLong };

@@ -99,6 +99,12 @@ const overwriters: Rule = (r) => {
     if (of && from !== undefined && NOTHING.test(from)) destroyed(r, of, `overwrites with ${from}`);
     return;
   }
+  // tee reading nothing (`tee f < /dev/null`) empties every file it is given.
+  if (name === 'tee') {
+    const empty = r.cmd.redirects.some((rd) => rd.op === '<' && NOTHING.test(rd.target.text)) || (r.stdin?.kind === 'static' && r.stdin.text === '');
+    if (empty && !args.some((x) => /^-[a-zA-Z]*a/.test(x) || x === '--append')) for (const f of operands(argv)) destroyed(r, f, 'tee of nothing empties');
+    return;
+  }
   if (name === 'cp' || name === 'install') {
     const ops = operands(argv, 1, ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix', '-t', '--target-directory']);
     if (ops.length >= 2 && ops.slice(0, -1).some((s) => NOTHING.test(s))) destroyed(r, ops[ops.length - 1], `overwrites with ${ops[0]}`);
@@ -148,7 +154,7 @@ const overwriters: Rule = (r) => {
     for (const f of files) deletesPath(r.analyzer, f.startsWith('~') ? f : posix.resolve(base, f), r.cwd, r.segment, { recursive: true });
   }
 };
-overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'gio', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar', 'zip'];
+overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'tee', 'gio', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar', 'zip'];
 
 /**
  * A container run privileged (`docker run --privileged IMAGE`): whatever its image does, it can do to this
