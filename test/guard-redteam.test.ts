@@ -166,3 +166,13 @@ describe('blind red-team corpus, round 23 (scored once as it arrived: 444/480 st
     expect(score.falseStops).toEqual([]);
   });
 });
+
+describe('blind red-team corpus, round 24 (scored once as it arrived: 581/589 stopped, 4/375 everyday stopped)', () => {
+  const score = scoreGuard(load('round24-guard-dangerous.jsonl'), load('round24-guard-everyday.jsonl'));
+  it('stops at least 587 of its 589 dangerous commands (first look 581: a racket tree delete, a read loop over endless input, distrobox, split --filter, start-stop-daemon --exec, kubectl TYPE/NAME)', () => {
+    expect(589 - score.misses.length).toBeGreaterThanOrEqual(587);
+  });
+  it('stops only sudo (an ask by design) and a DROP TABLE (the data-loss pack asks) among its 375 everyday look-alikes: PowerShell text that is only echoed or searched is data', () => {
+    expect(score.falseStops).toEqual(['wrappers-safe: ask sudo: "sudo chroot /srv/jail /bin/ls"', `custom-rules-safe: ask db-drop: "psql \\"$DATABASE_URL\\" -c 'DROP TABLE IF EXISTS scratch_results'"`]);
+  });
+});

@@ -19,7 +19,7 @@ import { parse, type Node, type RedirNode } from './parse';
 import { FILE_DESTROYERS, judgeFindDeletes, listsEveryTrackedFile } from './families/delete';
 import { arithLoopPasses, forkingCycle, loopPasses, waitsIn } from './families/fork-graph';
 import { scanForeignCode } from './families/foreign-code';
-import { HUGE_LOOP_COUNT } from './tables/fork';
+import { ENDLESS_DEVICE, endlessOutput, HUGE_LOOP_COUNT } from './tables/fork';
 import { listsEveryProcess } from './families/disk';
 import { deletesPath, destroysFile, isBlockDevice, readsPath, within, writesPath } from './path-rules';
 import { checkWindowsLine, RULES, WINDOWS_HINT, type RuleContext } from './rules';
@@ -424,7 +424,6 @@ export class Analyzer {
       return { kind: 'runtime', why: 'too large' };
     }
     if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/.test(src)) this.hit('invisible-characters', 'ask', src.slice(0, 80), 'the command contains invisible or bidirectional control characters');
-    if (WINDOWS_HINT.test(src)) checkWindowsLine(this, src);
     this.arithmeticSubscripts(src, depth, via, cwd);
     const env = io?.env ?? this.newEnv(cwd, vars, io?.positional);
     const lexer = new Lexer(src, this.ctxOf(env));
@@ -439,6 +438,9 @@ export class Analyzer {
       else this.hit('unparseable', 'ask', src.slice(0, 80), `cannot parse: ${problem}`);
     }
     void errors;
+    // PowerShell or cmd text in the line is read as such, unless every command is one that only prints or searches
+    // its static words (`echo 'irm x | iex' | grep -c irm`): then the text is data, and nothing runs it.
+    if (WINDOWS_HINT.test(src) && !(problem === undefined && onlyDataCommands(node))) checkWindowsLine(this, src);
     return this.walk(node, env, depth, via, io?.stdin ?? NONE, { pipe: [], pipeline: 0, stage: 0, bg: false });
   }
 
@@ -542,7 +544,9 @@ export class Analyzer {
         this.checkCompoundRedirects(node.redirs, io.targets, env.cwd, `${node.kind} ...`);
         // The first part (a condition, a case subject) always runs; the others may not.
         node.parts.forEach((p, i) => (i === 0 ? this.walk(p, env, depth, via, io.stdin, pc) : this.walkMaybe(p, env, depth, via, io.stdin, pc)));
-        if (node.infinite && this.spawns(node.parts[node.parts.length - 1], false)) this.hit('fork-bomb', 'deny', `${node.kind} loop`, 'an endless loop starts processes in the background: a fork bomb');
+        // `yes | while read; do sleep 9 & done`, `while read; do ...; done < /dev/zero`: a read loop over endless input never ends.
+        const endlessRead = node.kind === 'while' && readsLines(node.parts[0]) && (endlessFeed(io.stdin) || endlessStages(pc));
+        if ((node.infinite || endlessRead) && this.spawns(node.parts[node.parts.length - 1], false)) this.hit('fork-bomb', 'deny', `${node.kind} loop`, endlessRead ? 'a loop over endless input starts processes in the background: a fork bomb' : 'an endless loop starts processes in the background: a fork bomb');
         else if (node.kind === 'for((' && node.parts[0].t === 'arith' && arithLoopPasses(node.parts[0].src) >= HUGE_LOOP_COUNT && this.spawns(node.parts[1], false) && !waitsIn(node.parts[1])) this.hit('fork-bomb', 'deny', 'for (( )) loop', `a loop of ${arithLoopPasses(node.parts[0].src)} passes starts a background job on each without waiting: process exhaustion, a fork bomb`);
         return { kind: 'runtime', why: `the output of a ${node.kind} block` };
       }
@@ -1719,7 +1723,7 @@ export class Analyzer {
     const dir = u.kind === 'none' ? cwd : wrappedCwd(u.spec, argv.slice(1, u.kind === 'code' ? u.rest : u.kind === 'stdin' ? argv.length : u.start), cwd, this.opts.home, posix.resolve);
     switch (u.kind) {
       case 'argv': {
-        let rest = words.slice(u.start);
+        let rest = u.program !== undefined ? [lit(u.program), ...words.slice(u.start)] : words.slice(u.start);
         if (u.spec.packageSpec && rest[0]) rest = [{ ...rest[0], text: packageCommand(rest[0].text) }, ...rest.slice(1)];
         if (u.spec.prefix) rest = [...u.spec.prefix.map(lit), ...rest];
         if (name === 'xargs') return this.xargs(r, io, rest);
@@ -1896,9 +1900,7 @@ export class Analyzer {
     if (!unlimited) return;
     const endless = r.pipe.some((c) => {
       if (c.stage >= r.cmd.stage || !c.words[0]) return false;
-      const w = c.words.map((x) => x.text);
-      const n = posix.basename(w[0]);
-      return n === 'yes' || (n === 'seq' && /^[+]?inf(?:inity)?$/i.test(w[w.length - 1])) || ((n === 'cat' || n === 'tr') && w.some((x) => /^\/dev\/(?:zero|u?random)$/.test(x))) || (n === 'tail' && w.some((x) => /^-[a-zA-Z]*[fF]$|^--follow/.test(x)));
+      return endlessOutput(c.words.map((x) => x.text));
     });
     // `yes | head -n 5 | xargs -P0`: a stage that stops after N lines bounds it.
     const bounded = r.pipe.some((c) => c.stage < r.cmd.stage && c.words[0] && /^(?:head|timeout)$/.test(posix.basename(c.words[0].text)));
@@ -2090,4 +2092,41 @@ export function analyzeCommand(command: string, opts: AnalyzeOptions): Analysis 
   const top = a.hits.filter((h) => h.action === decision && decision !== 'allow');
   const reason = top.map((h) => `${h.rule}: ${h.detail} (\`${h.segment}\`)`).join('; ');
   return { decision, hits: a.hits, commands: a.commands, reason };
+}
+
+/** A loop condition that is a `read` of the loop's input (`while read`, `while IFS= read -r line`). */
+function readsLines(cond: Node): boolean {
+  const c = cond.t === 'list' && cond.items.length === 1 ? cond.items[0].node : cond;
+  if (c.t !== 'cmd') return false;
+  return c.words[0] === 'read';
+}
+
+/** Input that never ends: an endless program's output, or an endless device. */
+function endlessFeed(f: Feed): boolean {
+  if (f.kind === 'program') return endlessOutput([f.name, ...(f.argv ?? [])]);
+  if (f.kind === 'file') return ENDLESS_DEVICE.test(f.path);
+  return false;
+}
+
+/** An earlier stage of this pipeline prints without end and no stage between stops it (`yes | head -n 5 | ...` is bounded). */
+function endlessStages(pc: PipeCtx): boolean {
+  const before = pc.pipe.filter((c) => c.stage < pc.stage && c.words[0]);
+  return before.some((c) => endlessOutput(c.words.map((w) => w.text))) && !before.some((c) => /^(?:head|timeout)$/.test(posix.basename(c.words[0].text)));
+}
+
+/** Programs that only print, count or search the words and files they are given: nothing they read is run. */
+const DATA_COMMANDS = new Set(['echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'wc', 'head', 'tail', 'sort', 'uniq', 'cut', 'tr', 'less', 'more', 'cat', 'nl', 'column', 'true', ':']);
+
+/** A tree of plain commands (pipes and lists of them) whose names are DATA_COMMANDS and whose words hold no substitution. */
+function onlyDataCommands(node: Node): boolean {
+  switch (node.t) {
+    case 'cmd':
+      return node.assigns.length === 0 && node.words.length > 0 && DATA_COMMANDS.has(node.words[0]) && node.words.every((w) => !w.includes('$(') && !w.includes('`') && !w.includes('<(') && !w.includes('>('));
+    case 'pipe':
+      return node.cmds.every(onlyDataCommands);
+    case 'list':
+      return node.items.every((i) => onlyDataCommands(i.node));
+    default:
+      return false;
+  }
 }

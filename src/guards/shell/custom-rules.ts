@@ -13,7 +13,8 @@ export interface CommandRule {
     /** Command name (basename), or several. */
     command: string | string[];
     /**
-     * In order: operands that must appear (alternatives with `|`: "namespace|ns"),
+     * In order: operands that must appear (alternatives with `|`: "namespace|ns"; a trailing `*` matches any operand
+     * that starts with the rest: "ns/*" is kubectl's `ns/monitoring`),
      * and flags that must be present anywhere ("-f|--force": -f inside -rf, --force=x, an unambiguous --forc).
      */
     args?: string[];
@@ -32,6 +33,11 @@ export interface CompiledCommandRule {
   reason: string;
   /** `stdin`: the text the command reads on stdin when it is known before it runs (a here-string, a heredoc, an echo piped in). */
   test: (argv: string[], stdin?: string) => boolean;
+}
+
+function operandMatches(alts: string[], a: string): boolean {
+  for (const w of alts) if (w.endsWith('*') ? a.startsWith(w.slice(0, -1)) : a === w) return true;
+  return false;
 }
 
 function flagPresent(argv: string[], alts: string[]): boolean {
@@ -63,7 +69,7 @@ export function compileCommandRules(rules: CommandRule[], regex: (source: string
       if (!names.has(posix.basename(argv[0] ?? ''))) return false;
       let k = 1;
       for (const alts of words) {
-        while (k < argv.length && !alts.includes(argv[k])) k++;
+        while (k < argv.length && !operandMatches(alts, argv[k])) k++;
         if (k >= argv.length) return false;
         k++;
       }

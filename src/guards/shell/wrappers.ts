@@ -57,6 +57,11 @@ export interface WrapperSpec {
   argvAfterOperands?: boolean;
   /** Words before a later `--` are the wrapper's own (tool specs: `mise exec node@20 python@3 -- CMD`). */
   untilDashDash?: boolean;
+  /**
+   * Options whose argument is the program to run (`start-stop-daemon --exec PROG -- ARGS`, `flatpak run --command=PROG APP ARGS`);
+   * its arguments are the words after `--`, or after the first operand.
+   */
+  programOption?: { opts: string[]; args: 'after-dashdash' | 'after-operand' };
   /** Options whose argument is the folder the wrapped command runs in (`env -C DIR`, `--chdir=DIR`): its relative paths are resolved there. */
   chdir?: string[];
   doc: string;
@@ -96,6 +101,15 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['gdb', 'gdb-multiarch', 'cgdb', 'lldb'], runs: 'none', argvAfter: ['--args', '--'], doc: '`gdb -batch -ex run --args CMD`: the program to debug (and run)' },
   { names: ['xterm', 'uxterm', 'konsole', 'alacritty', 'kitty', 'foot', 'wezterm start', 'terminator', 'xfce4-terminal', 'urxvt', 'st'], runs: 'none', argvAfter: ['-e', '-x', '--'], doc: 'terminal emulators: `xterm -e CMD`' },
   { names: ['gnome-terminal', 'mate-terminal', 'tilix'], runs: 'none', argvAfter: ['--', '-x', '--execute'], codeShort: 'e', codeLong: ['--command'], doc: '`gnome-terminal -- CMD` or `-e SCRIPT`' },
+  { names: ['sem'], runs: 'argv', shortArg: 'jP', longArg: ['--jobs', '--id', '--semaphorename', '--semaphoretimeout', '--st', '--timeout'], doc: "GNU parallel's semaphore: `sem -j N CMD`" },
+  { names: ['timelimit'], runs: 'argv', shortArg: 'tTsS', doc: '`timelimit -t SECS CMD`' },
+  { names: ['taskpolicy'], runs: 'argv', shortArg: 'ctlgpb', doc: 'macOS: `taskpolicy -c LEVEL CMD`' },
+  { names: ['distrobox enter', 'distrobox-enter'], runs: 'none', argvAfter: ['--', '-e', '--exec'], doc: 'a container that shares the home folder: `distrobox enter NAME -- CMD`' },
+  { names: ['toolbox run'], runs: 'argv', shortArg: 'cdr', longArg: ['--container', '--distro', '--release'], doc: 'a container that shares the home folder: `toolbox run [-c NAME] CMD`' },
+  { names: ['start-stop-daemon'], runs: 'none', programOption: { opts: ['--exec', '-x', '--startas', '-a'], args: 'after-dashdash' }, doc: '`start-stop-daemon --start --exec PROG -- ARGS`' },
+  { names: ['flatpak run'], runs: 'none', longArg: ['--branch', '--arch', '--cwd', '--filesystem', '--env', '--runtime', '--runtime-version'], programOption: { opts: ['--command'], args: 'after-operand' }, doc: '`flatpak run --command=PROG APP ARGS`' },
+  { names: ['pueue add'], runs: 'joined', shortArg: 'wgldap', longArg: ['--working-directory', '--group', '--label', '--delay', '--after', '--priority'], chdir: ['-w', '--working-directory'], doc: 'the words are joined and run by a shell (`pueue add -- CMD`)' },
+  { names: ['reflex'], runs: 'argv', untilDashDash: true, shortArg: 'rRgGcd', longArg: ['--regex', '--inverse-regex', '--glob', '--inverse-glob', '--config', '--decoration'], doc: 'runs CMD on each change: `reflex -r RE -- CMD`' },
   { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], chdir: ['--chdir'], doc: 'run the command as given' },
   { names: ['numactl'], runs: 'argv', shortArg: 'iNmpCPw', longArg: ['--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred', '--preferred-many', '--weighted-interleave'], doc: '`numactl -C 0-3 CMD`' },
   { names: ['cgexec'], runs: 'argv', shortArg: 'g', doc: '`cgexec -g CONTROLLERS:PATH CMD`' },
@@ -182,7 +196,7 @@ export function isWrapperName(name: string): boolean {
 }
 
 export type Unwrapped =
-  | { kind: 'argv'; start: number; spec: WrapperSpec; how: string }
+  | { kind: 'argv'; start: number; spec: WrapperSpec; how: string; program?: string }
   | { kind: 'joined'; start: number; end?: number; spec: WrapperSpec; how: string }
   | { kind: 'keys'; start: number; spec: WrapperSpec; how: string }
   | { kind: 'each'; start: number; spec: WrapperSpec; how: string }
@@ -226,6 +240,10 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
   if (spec.untilDashDash) {
     const dd = argv.indexOf('--', k);
     if (dd > 0) return dd + 1 < argv.length ? { kind: 'argv', start: dd + 1, spec, how } : { kind: 'none' };
+  }
+  if (spec.programOption) {
+    const found = programOf(spec, argv, k);
+    if (found) return { kind: 'argv', start: found.args, spec, how, program: found.program };
   }
   if (spec.runs === 'none' && spec.argvAfter) {
     // gdb -batch -ex run --args CMD: the option may come after operands and option values the grammar does not list.
@@ -315,6 +333,41 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
     case 'none':
       return { kind: 'none' };
   }
+}
+
+/** The program an option names (`--exec PROG`, `--command=PROG`, `-xPROG`) and where its arguments start (argv.length: none). */
+function programOf(spec: WrapperSpec, argv: string[], from: number): { program: string; args: number } | undefined {
+  const po = spec.programOption!;
+  let program: string | undefined;
+  let firstOperand = -1;
+  for (let k = from; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--') break;
+    const eq = a.indexOf('=');
+    const opt = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    if (po.opts.includes(opt)) {
+      // --startas wins over --exec: it is what start-stop-daemon runs.
+      const value = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : argv[++k];
+      if (value !== undefined && (program === undefined || opt === '--startas' || opt === '-a')) program = value;
+      continue;
+    }
+    const glued = po.opts.find((o) => o.length === 2 && a.startsWith(o) && a.length > 2);
+    if (glued) {
+      program ??= a.slice(2);
+      continue;
+    }
+    if (a.startsWith('-')) {
+      if (spec.longArg?.includes(a)) k++;
+      continue;
+    }
+    if (firstOperand < 0) firstOperand = k;
+  }
+  if (program === undefined) return undefined;
+  if (po.args === 'after-dashdash') {
+    const dd = argv.indexOf('--', from);
+    return { program, args: dd < 0 ? argv.length : dd + 1 };
+  }
+  return { program, args: firstOperand < 0 ? argv.length : firstOperand + 1 };
 }
 
 /**

@@ -67,11 +67,13 @@ export const FOREIGN_RUNNERS: Record<string, ForeignRunner> = {
   bb: { code: ['-e', '--eval'], source: /\.(?:clj|bb)$/, stdin: 'dash' },
   csi: { code: ['-e', '-eval', '-p'], source: /\.scm$/ },
   chez: { source: /\.ss$/, stdin: 'always' },
+  raku: { code: ['-e'], source: /\.(?:raku|rakumod|p6|pl6)$/, stdin: 'dash', shellCall: /\b(?:shell|qqx|qx)\s*\(?\s*(?:["']([^"'\n]*)["']|\{([^}\n]*)\}|q\{([^}\n]*)\})|\brun\s*\(?\s*<([^>\n]*)>/g },
+  perl6: { lang: 'raku', code: ['-e'], source: /\.(?:p6|pl6)$/, stdin: 'dash', shellCall: /\b(?:shell|qqx|qx)\s*\(?\s*(?:["']([^"'\n]*)["']|\{([^}\n]*)\}|q\{([^}\n]*)\})|\brun\s*\(?\s*<([^>\n]*)>/g },
   ghc: { code: ['-e'], source: /\.hs$/ },
   runghc: { source: /\.hs$/, stdin: 'dash' },
   runhaskell: { source: /\.hs$/, stdin: 'dash' },
   stack: { sub: ['runghc', 'runhaskell'], source: /\.hs$/ },
-  swift: { source: /\.swift$/, stdin: 'dash' },
+  swift: { code: ['-e'], source: /\.swift$/, stdin: 'dash' },
   swiftc: { source: /\.swift$/ },
   crystal: { sub: ['eval', 'run'], code: ['eval'], source: /\.cr$/ },
   nim: { sub: ['r', 'c', 'compile', 'run'], source: /\.nim$/ },
@@ -124,10 +126,10 @@ export const SHELL_DIALECTS: Record<string, [RegExp, string][]> = {
 };
 
 /** Calls that delete a whole tree in these languages (the target is the path or home expression beside them). */
-export const TREE_DELETE_CALLS = /\b(?:RemoveAll|remove_dir_all|deleteRecursively|rm_rf!?|rm_r|delete[-_]directory(?:[-_]tree)?|deleteDirectory|forceDelete|cleanDirectory|rmtree|del_tree|deltree|remove_all|removeRecursive|Directory\.Delete|delete-recursively|rimraf|Remove-Item|rmdir|removeItem|trashItem)\b|\bfile\s+delete\s+-force\b/g;
+export const TREE_DELETE_CALLS = /\b(?:RemoveAll|remove_dir_all|deleteRecursively|rm_rf!?|rm_r|delete[-_]directory(?:[-_]tree)?|deleteDirectory|forceDelete|cleanDirectory|rmtree|del_tree|deltree|remove_all|removeRecursive|Directory\.Delete|delete-recursively|rimraf|Remove-Item|rmdir|removeItem|trashItem|deleteDir|os\.remove\.all|delete-directory\/files)\b|\bfile\s+delete\s+-force\b/g;
 
 /** Expressions that name the home folder in these languages. */
-export const HOME_EXPRESSIONS = /(?:[Gg]et[Ee]nv|getenv|env::var|System\.getenv|os:getenv|System\.get_env|env\(|ENV\[|\$env\()\s*\(?\s*["']?HOME["']?|UserHomeDir|user\.home|user_home|Dir\.home|homedir|home_dir|HomeDirectory|getHomeDirectory|NSHomeDirectory|homeDirectoryForCurrentUser|user-homedir-pathname|\(user-home\)|FileSystems\.getDefault\(\)\.getPath\(\s*"~/;
+export const HOME_EXPRESSIONS = /(?:[Gg]et[Ee]nv|getenv|env::var|System\.getenv|os:getenv|System\.get_env|env\(|ENV\[|\$env\()\s*\(?\s*["']?HOME["']?|UserHomeDir|user\.home|user_home|Dir\.home|homedir|home_dir|HomeDirectory|getHomeDirectory|NSHomeDirectory|homeDirectoryForCurrentUser|user-homedir-pathname|\(user-home\)|home-dir\b|expand-user-path|\bos\.home\b|\bPath\.home\b|FileSystems\.getDefault\(\)\.getPath\(\s*"~/;
 
 /** Database shells whose text can escape to a shell: where the code comes from and how an escape looks. */
 export interface SqlShell {

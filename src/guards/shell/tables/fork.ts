@@ -27,3 +27,17 @@ export const HUGE_LOOP_COUNT = 5000;
 
 /** Calls that run their function again and again without end. */
 export const REPEATERS = ['setInterval', 'setImmediate', 'process.nextTick', 'loop', 'Thread.new', 'every'];
+
+/**
+ * Output that never ends: `yes`, `seq inf`, `cat`/`tr` of an endless device, `tail -f`. A process started for
+ * each of its lines (`yes | xargs -P0`, `yes | while read; do sleep 9 & done`) is started without end.
+ */
+export const ENDLESS_DEVICE = /^\/dev\/(?:zero|u?random)$/;
+export function endlessOutput(argv: readonly string[]): boolean {
+  const n = argv[0]?.slice(argv[0].lastIndexOf('/') + 1) ?? '';
+  if (n === 'yes') return true;
+  if (n === 'seq') return /^[+]?inf(?:inity)?$/i.test(argv[argv.length - 1] ?? '');
+  if (n === 'cat' || n === 'tr') return argv.some((x) => ENDLESS_DEVICE.test(x));
+  if (n === 'tail') return argv.some((x) => /^-[a-zA-Z]*[fF]$|^--follow/.test(x));
+  return false;
+}

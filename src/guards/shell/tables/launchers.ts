@@ -141,6 +141,7 @@ export const COMMAND_OPTIONS: Record<string, { opts: string[]; env: string[]; wo
   pnpm: { opts: ['--script-shell'], env: ['npm_config_script_shell', 'NPM_CONFIG_SCRIPT_SHELL'] },
   yarn: { opts: [], env: ['npm_config_script_shell'] },
   scp: { opts: ['-S'], env: [] },
+  split: { opts: ['--filter'], env: [] },
   rsync: { opts: ['-e', '--rsh'], env: ['RSYNC_RSH'] },
   make: { opts: [], env: [], words: ['SHELL'] },
   gmake: { opts: [], env: [], words: ['SHELL'] },
