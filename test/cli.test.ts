@@ -76,14 +76,14 @@ describe('loom CLI', () => {
     expect(r.code).toBe(0);
     for (const name of Object.keys(COMMAND_HELP)) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     const typo = await loom(['verfy']);
-    expect(typo.code).toBe(1);
+    expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('did you mean "loom verify"?');
     expect(closestCommand('hist')).toBe('history');
     expect(closestCommand('instal')).toBe('install');
     expect(closestCommand('docter')).toBe('doctor');
     expect(closestCommand('zzzzzz')).toBeUndefined();
     const unknownTopic = await loom(['help', 'reprot']);
-    expect(unknownTopic.code).toBe(1);
+    expect(unknownTopic.code).toBe(2);
     expect(unknownTopic.stderr).toContain('did you mean "loom report"?');
   });
 
@@ -124,8 +124,8 @@ describe('loom CLI', () => {
       [['evidence', '--project-dir', none], 2, /^loom evidence: .*no ledger database$/],
       [['history', '--project-dir', none], 2, /^loom history: .*no ledger database$/],
       [['verify', '--bundle', join(empty, 'nope.json')], 2, /^loom verify: cannot verify: .*nope\.json: no such file \(ENOENT\)$/],
-      [['team'], 1, /^loom team: expected a subcommand: loom team init$/],
-      [['team', 'int'], 1, /^loom team: unknown subcommand "int"; expected: loom team init$/],
+      [['team'], 2, /^loom team: expected a subcommand: loom team init$/],
+      [['team', 'int'], 2, /^loom team: unknown subcommand "int"; expected: loom team init$/],
       [['serve', '--token-file', join(empty, 'token')], 2, /^loom serve: --token-file .*token: no such file \(ENOENT\)$/],
     ];
     for (const [args, code, line] of cases) {
@@ -148,10 +148,10 @@ describe('loom CLI', () => {
     const p = ['--project-dir', project];
     const cases: [string[], NodeJS.ProcessEnv, number, RegExp][] = [
       [['verify', '--bundle', folder], {}, 2, /^loom verify: cannot verify: \S+: is a folder, not a file \(EISDIR\)$/],
-      [['erase', '--match-file', folder, '--reason', 'r', ...p], {}, 1, /^loom erase: --match-file \S+: is a folder, not a file \(EISDIR\)$/],
-      [['erase', '--match-file', missing, '--reason', 'r', ...p], {}, 1, /^loom erase: --match-file \S+missing\.txt: no such file \(ENOENT\)$/],
-      [['report', '--out', folder, ...p], {}, 1, /^loom report: --out \S+: is a folder, not a file \(EISDIR\)$/],
-      [['evidence', '--out', join(file, 'e.md'), ...p], {}, 1, /^loom evidence: --out \S+plain-file\/e\.md: cannot create \S+plain-file: .*not a folder$/],
+      [['erase', '--match-file', folder, '--reason', 'r', ...p], {}, 2, /^loom erase: --match-file \S+: is a folder, not a file \(EISDIR\)$/],
+      [['erase', '--match-file', missing, '--reason', 'r', ...p], {}, 2, /^loom erase: --match-file \S+missing\.txt: no such file \(ENOENT\)$/],
+      [['report', '--out', folder, ...p], {}, 2, /^loom report: --out \S+: is a folder, not a file \(EISDIR\)$/],
+      [['evidence', '--out', join(file, 'e.md'), ...p], {}, 2, /^loom evidence: --out \S+plain-file\/e\.md: cannot create \S+plain-file: .*not a folder$/],
       [['verify', ...p], { LOOM_LEDGER_KEY_FILE: folder }, 2, /^loom verify: cannot verify: LOOM_LEDGER_KEY_FILE \S+: is a folder, not a file \(EISDIR\)$/],
       [['verify', ...p], { LOOM_LEDGER_KEY_FILE: missing }, 2, /^loom verify: cannot verify: LOOM_LEDGER_KEY_FILE \S+: no such file \(ENOENT\)$/],
     ];
@@ -159,7 +159,7 @@ describe('loom CLI', () => {
     if (process.getuid?.() !== 0) {
       const ro = tempDir();
       chmodSync(ro, 0o555);
-      cases.push([['report', '--out', join(ro, 'r.html'), ...p], {}, 1, /^loom report: --out \S+r\.html: permission denied \(EACCES\)$/]);
+      cases.push([['report', '--out', join(ro, 'r.html'), ...p], {}, 2, /^loom report: --out \S+r\.html: permission denied \(EACCES\)$/]);
     }
     for (const [args, env, code, line] of cases) {
       const r = await run(process.execPath, [CLI, ...args], null, env);
@@ -182,7 +182,7 @@ describe('loom CLI', () => {
 
   it('an unknown option is one line naming it; a missing value too', async () => {
     const bad = await loom(['history', '--colour']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('loom history: unknown option --colour');
     // a typo close to an option this command takes gets it suggested
     expect((await loom(['history', '--lmit', '3'])).stderr.trim()).toBe('loom history: unknown option --lmit; did you mean --limit?');
@@ -316,9 +316,9 @@ describe('readers in a folder with no ledger', () => {
     const hook = await run(process.execPath, [RUNNER, '--event', 'PostToolUse', '--project-dir', dir], JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }), {});
     expect(hook.code).toBe(0);
     const bad = await run(process.execPath, [CLI, 'export', '--format', 'jsonl', '--out', join(dir, 'nope/out.jsonl'), '--project-dir', dir], null);
-    expect([bad.code, bad.stderr.trim()]).toEqual([1, `loom export: --out ${join(dir, 'nope/out.jsonl')}: its folder does not exist`]);
+    expect([bad.code, bad.stderr.trim()]).toEqual([2, `loom export: --out ${join(dir, 'nope/out.jsonl')}: its folder does not exist`]);
     const none = await run(process.execPath, [CLI, 'export', '--out', join(dir, 'out.jsonl'), '--project-dir', dir], null);
-    expect([none.code, none.stderr.trim()]).toEqual([1, 'loom export: --format is required: one of jsonl, otlp, cef']);
+    expect([none.code, none.stderr.trim()]).toEqual([2, 'loom export: --format is required: one of jsonl, otlp, cef']);
     expect(readdirSync(dir).filter((n) => n.includes('partial'))).toEqual([]);
   }, 60_000);
 });
@@ -392,7 +392,7 @@ describe('history --decision takes every decision a record can hold (black-box f
     const ok = await loom(['history', '--project-dir', project, '--decision', 'succeeded', '--json']);
     expect((JSON.parse(ok.stdout) as { decision: string }[]).length).toBe(1);
     const bad = await loom(['history', '--project-dir', project, '--decision', 'nope']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('loom history: --decision "nope": expected one of allow, ask, deny, error, succeeded, failed, acknowledged, recovered, erased');
   });
 });
@@ -426,7 +426,7 @@ describe('help topics and ranges (black-box finding A26)', () => {
     await run(process.execPath, [RUNNER, '--event', 'PreToolUse', '--project-dir', project], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'r', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }));
     for (const cmd of ['history', 'report', 'export']) {
       const r = await loom([cmd, '--project-dir', project, '--since', '1d', '--until', '2d', ...(cmd === 'export' ? ['--format', 'jsonl'] : []), ...(cmd === 'report' ? ['--out', join(tempDir(), 'r.html')] : [])]);
-      expect(r.code, cmd).toBe(1);
+      expect(r.code, cmd).toBe(2);
       expect(r.stderr.trim().split('\n'), cmd).toEqual([expect.stringMatching(/--since 1d .* is after --until 2d .*the range is empty/)]);
     }
   });

@@ -81,7 +81,7 @@ describe('loom evidence --base', () => {
     execaSync('git', ['clone', '-q', '--depth', '1', '--branch', 'feature', `file://${project}`, shallow], { env: gitEnv });
     cpSync(join(project, '.loom'), join(shallow, '.loom'), { recursive: true });
     const s = await loom(['evidence', '--project-dir', shallow, '--base', 'main']);
-    expect(s.code).toBe(1);
+    expect(s.code).toBe(2);
     const lines = s.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('shallow clone');

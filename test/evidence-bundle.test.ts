@@ -77,7 +77,7 @@ describe('loom evidence', () => {
     expect(r.stdout).not.toContain('rm -rf /');
     expect(r.stdout).not.toContain('git push --force');
     const bad = await loom(['evidence', '--project-dir', project, '--base', 'no-such-branch']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--base no-such-branch: no such branch or commit');
   });
 

@@ -74,7 +74,7 @@ describe('loom export', { timeout: 120_000 }, () => {
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
     const bad = await loom(['export', '--format', 'xml', '--project-dir', p], env());
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toContain('--format "xml"');
     expect((await loom(['export', '--format', 'jsonl', '--repo', 'x', '--project-dir', p], env())).stderr).toContain('add --team');

@@ -192,7 +192,7 @@ describe('a checkpoint folder that cannot be made (finding 2)', () => {
     for (const out of ['/proc/nope/x.html', '/etc/passwd/x.html']) {
       const rep = execaSync(process.execPath, [CLI, 'report', '--project-dir', project, '--out', out], { timeout: 15_000, reject: false, stripFinalNewline: false });
       expect(rep.timedOut).toBe(false);
-      expect(rep.exitCode).toBe(1);
+      expect(rep.exitCode).toBe(2);
       expect(rep.stderr.trim().split('\n')).toHaveLength(1);
       expect(rep.stderr).toMatch(out.startsWith('/proc') ? /under \/proc/ : /is not a folder/);
     }

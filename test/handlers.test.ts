@@ -172,11 +172,11 @@ describe('loom explain and loom demo', () => {
     const project = tempDir();
     mkdirSync(join(project, '.git'));
     const r = await run(process.execPath, [CLI, 'demo', '--project-dir', project], null);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('not empty');
     expect(existsSync(join(project, '.loom'))).toBe(false);
     const missing = join(tempDir(), 'no', 'such');
-    expect((await run(process.execPath, [CLI, 'demo', '--project-dir', missing], null)).code).toBe(1);
+    expect((await run(process.execPath, [CLI, 'demo', '--project-dir', missing], null)).code).toBe(2);
     expect(existsSync(missing)).toBe(false);
   });
 

@@ -129,10 +129,10 @@ describe('install targets for the added harnesses', () => {
     mkdirSync(join(project, '.opencode/plugins'), { recursive: true });
     writeFileSync(join(project, '.opencode/plugins/loom.js'), 'export const Mine = 1;\n');
     const r = await loom(['install', '--harness', 'opencode', '--project-dir', project]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('not written by loom');
     const u = await loom(['uninstall', '--harness', 'opencode', '--project-dir', project]);
-    expect(u.code).toBe(1);
+    expect(u.code).toBe(2);
     expect(readFileSync(join(project, '.opencode/plugins/loom.js'), 'utf8')).toBe('export const Mine = 1;\n');
   });
 });
@@ -214,7 +214,7 @@ describe('settings written as JSON with comments (Gemini CLI and Qwen Code accep
     const broken = '{\n  // note\n  "theme": "Dracula"\n  "hooks": {}\n}\n';
     writeFileSync(file, broken);
     const r = await loom(['install', '--harness', 'gemini', '--project-dir', project]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/settings\.json: not valid JSON .*line 4/);
     expect(readFileSync(file, 'utf8')).toBe(broken);
   });

@@ -49,7 +49,7 @@ describe('loom init', () => {
   it('an unknown harness is a one-line error and nothing is written', async () => {
     const project = tempDir('loom-init-');
     const r = await loom(['init', '--harness', 'claude,vscode', '--yes', '--project-dir', project]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('unknown "vscode"');
     expect(existsSync(join(project, '.loom'))).toBe(false);
@@ -117,7 +117,7 @@ describe('init and install refuse a folder that is no project (black-box finding
     const missing = join(tempDir(), 'typo', 'a', 'b');
     for (const args of [['init', '--project-dir', missing, '--harness', 'claude', '--yes'], ['init', '--project-dir', '/', '--harness', 'claude', '--yes'], ['init', '--project-dir', '/etc', '--harness', 'claude', '--yes'], ['install', '--harness', 'claude', '--project-dir', '/']]) {
       const r = await loom(args);
-      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr, args.join(' ')).toContain('--project-dir: project folder');
     }

@@ -34,19 +34,19 @@ async function preToolRecords(project: string): Promise<Record<string, unknown>[
 }
 
 describe('loom install --scope managed', () => {
-  it('from a dev dependency without a global install: refuses in one line saying to install globally, exit 1, nothing written', async () => {
+  it('from a dev dependency without a global install: refuses in one line saying to install globally, exit 2, nothing written', async () => {
     const project = devProject();
     const managed = tempDir('loom-managed-');
     const emptyPrefix = tempDir('loom-noglobal-');
     const r = await run(process.execPath, [join(project, 'node_modules', 'loom-governance', 'bin', 'loom.js'), 'install', '--harness', 'claude', '--scope', 'managed'], null, { HOME: tempDir('loom-home-'), LOOM_MANAGED_SETTINGS_DIR: managed, npm_config_prefix: emptyPrefix }, project);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('--scope managed needs loom installed globally');
     expect(r.stderr).toContain('sudo npm install -g loom-governance');
     expect(existsSync(join(managed, 'managed-settings.json'))).toBe(false);
     // the dry run says the same: it would write a command no other project could run
     const dry = await loom(['install', '--harness', 'claude', '--scope', 'managed', '--dry-run'], { LOOM_MANAGED_SETTINGS_DIR: managed, npm_config_prefix: emptyPrefix }, project);
-    expect(dry.code).toBe(1);
+    expect(dry.code).toBe(2);
     // uninstall needs no global install
     expect((await loom(['uninstall', '--harness', 'claude', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed, npm_config_prefix: emptyPrefix }, project)).code).toBe(0);
   });

@@ -153,7 +153,7 @@ describe('loom install --scope managed', () => {
     expect(off.fix).toContain('hooksConfig.disabled');
     writeFileSync(file, JSON.stringify({ hooksConfig: { enabled: false } }));
     const r = await loom(['install', '--harness', 'gemini', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^loom install: .*hooksConfig\.enabled is false, which switches every hook off; remove it first\n$/);
   });
 
@@ -215,7 +215,7 @@ describe('loom install --scope managed', () => {
     ] as const) {
       writeFileSync(file, bad);
       const r = await loom(['install', '--harness', 'codex', '--scope', 'managed'], { LOOM_MANAGED_SETTINGS_DIR: managed });
-      expect(r.code, bad).toBe(1);
+      expect(r.code, bad).toBe(2);
       expect(r.stderr).toMatch(why);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(readFileSync(file, 'utf8')).toBe(bad);

@@ -74,7 +74,7 @@ describe('loom install / uninstall', () => {
     mkdirSync(join(project, '.claude'));
     writeFileSync(join(project, FILES.claude), '{ "hooks": ');
     const r = await loom(['install', '--harness', 'claude', '--project-dir', project]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('settings.json: not valid JSON');
     expect(readFileSync(join(project, FILES.claude), 'utf8')).toBe('{ "hooks": ');
   });

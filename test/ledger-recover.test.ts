@@ -268,7 +268,7 @@ describe('a corrupt ledger database', () => {
     expect(gaps.length).toBeGreaterThan(0);
     // Nothing to acknowledge without a reason.
     const empty = await loom(['recover', '--project-dir', project, '--acknowledge', ' ']);
-    expect(empty.code).toBe(1);
+    expect(empty.code).toBe(2);
     expect(oneLine(empty.stderr)).toBe(true);
     const ack = await loom(['recover', '--project-dir', project, '--acknowledge', 'disk failure on the build box; the set-aside file is archived']);
     expect(ack.code, ack.stderr).toBe(0);

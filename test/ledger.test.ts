@@ -439,7 +439,7 @@ describe('history.json and loom history', () => {
       [['--colour'], 'unknown option --colour'],
     ] as const) {
       const r = await run(process.execPath, [CLI, 'history', '--project-dir', project, ...args], null);
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(msg);
     }

@@ -104,7 +104,7 @@ describe('loom report', () => {
     // nothing in a range that ends before the first record
     expect((await loom(['report', '--project-dir', project, '--out', out, '--fail-on', 'deny,high', '--until', '2000-01-01'])).code).toBe(0);
     const bad = await loom(['report', '--project-dir', project, '--fail-on', 'warn']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--fail-on "warn"');
   });
 });
@@ -126,7 +126,7 @@ describe('loom evidence and loom doctor', () => {
     const out = join(project, 'evidence.md');
     // a spec that does not exist is refused, naming it; one without handoffs says so
     const missing = await loom(['evidence', '--project-dir', project, '--out', out, '--spec', 'specs/nothing']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--spec specs/nothing: no such folder');
     mkdirSync(join(project, 'specs', 'empty-spec'), { recursive: true });
     await loom(['evidence', '--project-dir', project, '--out', out, '--spec', 'specs/empty-spec']);

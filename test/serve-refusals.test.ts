@@ -266,6 +266,22 @@ describe('HTTP the parser refuses, on a hook route (black-box findings)', () => 
     expect(post.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
   }, 30_000);
 
+  it('no Host header, line ends of a bare CR, an absolute-form target, a lower-case method: still a 200 block on the PreToolUse route (found by the raw HTTP fuzz)', async () => {
+    const { url, root } = await start();
+    const b = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, session_id: 's', cwd: join(root, 'p1') });
+    const cases = [
+      `POST /hooks/PreToolUse HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`,
+      `POST /hooks/PreToolUse HTTP/1.1\rHost: x\rContent-Length: ${Buffer.byteLength(b)}\r\r${b}`,
+      `POST http://127.0.0.1/hooks/PreToolUse HTTP/1.1\r\nHost: x\r\nX-Ctl: a\u0001b\r\nContent-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`,
+      `post /hooks/PreToolUse HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`,
+    ];
+    for (const c of cases) {
+      const answer = await raw(url, c);
+      expect(answer.split('\r\n')[0], JSON.stringify(c.slice(0, 60))).toBe('HTTP/1.1 200 OK');
+      expect(answer, JSON.stringify(c.slice(0, 60))).toMatch(/"decision":"block"|"permissionDecision":"deny"/);
+    }
+  }, 30_000);
+
   it('an Expect other than 100-continue is judged like any request, not a 417', async () => {
     const { url, root } = await start();
     const b = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, session_id: 's', cwd: join(root, 'p1') });

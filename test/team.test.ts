@@ -229,7 +229,7 @@ describe('team views', { timeout: 180_000 }, () => {
     expect(recs.map((x) => x.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(recs[0].hash).toBe(localRows(b)[0].hash);
     const bad = await loom(['report', '--team', '--since', 'yesterday'], writerEnv);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since "yesterday"');
   });
 });
@@ -260,7 +260,7 @@ describe('credentials and TLS', { timeout: 180_000 }, () => {
     expect((await loom(['ship', '--project-dir', p], { PGPASSWORD: WRITER_PW })).code).toBe(0);
     writeFileSync(join(p, '.loom', 'policy.json'), JSON.stringify({ team: { url: 'mysql://x' } }));
     const bad = await loom(['ship', '--project-dir', p]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toContain('expected a postgres:// URL');
     const none = await loom(['ship', '--project-dir', projectWith(1)]);

@@ -4,6 +4,7 @@
 
 import { RECORD_DECISIONS } from '../contract/types';
 import { ENVIRONMENT } from './environment';
+import { EXIT_CODES } from './exit-codes';
 
 export interface CommandHelp {
   summary: string;
@@ -31,7 +32,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: ['loom install --harness NAME [--scope project|user|managed] [--dry-run]', 'loom install --harness claude --mode http [--url URL]'],
     options: [
       ['--harness NAME', HARNESS_LIST],
-      ['--scope SCOPE', 'project (committed, default), user (your home), managed (organisation-wide settings a user cannot switch off: Claude Code, Codex, Gemini CLI; they run the global install, so loom must be installed with npm install -g: without one, install exits 1 and writes nothing)'],
+      ['--scope SCOPE', 'project (committed, default), user (your home), managed (organisation-wide settings a user cannot switch off: Claude Code, Codex, Gemini CLI; they run the global install, so loom must be installed with npm install -g: without one, install exits 2 and writes nothing)'],
       ['--mode MODE', 'command (default) or http (Claude Code http hooks to loom serve)'],
       ['--url URL', 'the loom serve address for --mode http (default http://127.0.0.1:7077)'],
       ['--dry-run', 'print the settings that would be written, write nothing'],
@@ -304,6 +305,9 @@ export function overallHelp(version: string): string {
     '',
     'Environment:',
     ...ENVIRONMENT.map(([n, d]) => `  ${n}\n      ${d}`),
+    '',
+    'Exit status (every command but run, which answers in its harness\'s codes):',
+    ...EXIT_CODES.map(([c, d]) => `  ${c}  ${d}`),
     '',
     "Run 'loom help <command>' or 'loom <command> --help' for a command's options.",
     '',

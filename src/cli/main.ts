@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { closestCommand, COMMAND_HELP, commandHelp, overallHelp } from './help';
+import { EXIT } from './exit-codes';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
 import { classifySqliteError, LedgerError } from '../ledger/store';
-import { DatabaseCorruptError } from '../ledger/integrity';
 import { oneLineError } from '../runner/fail-closed';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
@@ -62,12 +62,12 @@ const COMMANDS: Record<string, Command> = {
 };
 
 // `loom history | head` closes the pipe early: that is not an error. Any other failure to write the output (a full disk)
-// is one line and exit 1: an export or evidence that did not reach its file is not a success.
+// is one line and exit 2: an export or evidence that did not reach its file is not a success.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
   const what = e.code === 'ENOSPC' || e.code === 'EDQUOT' ? 'disk full' : e.code ?? e.message;
   process.stderr.write(`loom ${process.argv[2] ?? ''}: cannot write the output: ${what}\n`);
-  process.exit(1);
+  process.exit(EXIT.cannot);
 });
 
 function version(): string {
@@ -106,7 +106,7 @@ function main(argvIn: string[]): void {
       return;
     }
     process.stdout.write(topic ? commandHelp(topic) : overallHelp(version()));
-    process.exitCode = cmd === undefined ? 1 : 0;
+    process.exitCode = cmd === undefined ? EXIT.cannot : EXIT.ok;
     return;
   }
   if (COMMAND_HELP[cmd] && wantsHelp(cmd === 'run' || cmd === 'explain' ? rest.slice(0, rest.indexOf('--') < 0 ? undefined : rest.indexOf('--')) : rest)) {
@@ -132,16 +132,17 @@ function main(argvIn: string[]): void {
   const fail = (e: unknown) => {
     if (e instanceof FlagError || e instanceof QueryError || e instanceof LedgerError || e instanceof KeyError || e instanceof PolicyError || e instanceof SettingsError || e instanceof ScopeError || e instanceof TeamConfigError || e instanceof TeamStoreError) {
       process.stderr.write(`loom ${cmd}: ${e.message}\n`);
-      // 2: the ledger cannot be read (no database, or a corrupt one), or a server did not start (every start-up
-      // failure of loom serve and loom daemon is 2, a bad flag too); 1: anything else.
-      process.exitCode = (e instanceof LedgerError && (e.code === 'missing' || e instanceof DatabaseCorruptError)) || cmd === 'serve' || cmd === 'daemon' ? 2 : 1;
+      // EXIT_CODES: 2 whenever loom could not do what was asked (a usage error, a path it cannot use, no database or
+      // a corrupt one, a server that did not start); 1 only for a finding (tampered, --fail-on), which the command
+      // returns itself: a CI reading `loom verify --bad-flag` must not see "tampered".
+      process.exitCode = e instanceof LedgerError && (e.code === 'tampered' || e.code === 'nothing') ? EXIT.no : EXIT.cannot;
       return;
     }
     // Anything else is still one line naming what went wrong, never a stack trace of the bundle.
     const err = e as { code?: unknown };
     const sqlite = typeof err?.code === 'string' && err.code.startsWith('SQLITE_') ? classifySqliteError(e, ledgerFileOf(rest)) : undefined;
     process.stderr.write(`loom ${cmd}: ${sqlite ? sqlite.message : oneLineError(e)}\n`);
-    process.exitCode = cmd === 'verify' || sqlite instanceof DatabaseCorruptError ? 2 : 1;
+    process.exitCode = EXIT.cannot;
   };
   try {
     const r = fn(rest);
@@ -170,7 +171,7 @@ function ledgerFileOf(args: string[]): string {
 function unknownCommand(name: string): void {
   const near = closestCommand(name);
   process.stderr.write(`loom: unknown command "${name.slice(0, 80)}"${near ? `; did you mean "loom ${near}"?` : ''}\nRun 'loom --help' for the list of commands.\n`);
-  process.exitCode = 1;
+  process.exitCode = EXIT.cannot;
 }
 
 main(process.argv.slice(2));

@@ -2,7 +2,8 @@
 export class LedgerError extends Error {
   constructor(
     message: string,
-    public readonly code: 'missing' | 'corrupt' | 'locked' | 'readonly' | 'full' | 'key' | 'io',
+    /** `tampered` (a finding) and `nothing` (nothing to do): answers, not failures; the CLI exits 1 for them, 2 for the others. */
+    public readonly code: 'missing' | 'corrupt' | 'locked' | 'readonly' | 'full' | 'key' | 'io' | 'tampered' | 'nothing',
   ) {
     super(message);
   }

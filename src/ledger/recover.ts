@@ -264,10 +264,10 @@ export function acknowledgeGaps(projectDir: string, reason: string, actor: Recor
   const text = reason.trim();
   if (!text) throw new LedgerError('--acknowledge needs a reason (what was lost, why it is acceptable)', 'io');
   const v = verifyLedger(projectDir, { env });
-  if (v.exitCode === 0 && !v.acknowledged) throw new LedgerError(`the ledger has no unreadable gaps to acknowledge (loom verify: ${v.status})`, 'io');
-  if (v.exitCode === 0 && v.acknowledged) throw new LedgerError(`the gaps are already acknowledged (seq ${v.acknowledged.seq} by ${v.acknowledged.by}: ${v.acknowledged.reason})`, 'io');
+  if (v.exitCode === 0 && !v.acknowledged) throw new LedgerError(`the ledger has no unreadable gaps to acknowledge (loom verify: ${v.status})`, 'nothing');
+  if (v.exitCode === 0 && v.acknowledged) throw new LedgerError(`the gaps are already acknowledged (seq ${v.acknowledged.seq} by ${v.acknowledged.by}: ${v.acknowledged.reason})`, 'nothing');
   if (v.problem?.kind !== 'recovered-with-gaps' || !v.gaps?.length) {
-    throw new LedgerError(`nothing acknowledged: loom verify says ${v.problem ? `${v.problem.kind} at seq ${v.problem.seq}: ${v.problem.detail}` : v.error ?? v.status}`, 'corrupt');
+    throw new LedgerError(`nothing acknowledged: loom verify says ${v.problem ? `${v.problem.kind} at seq ${v.problem.seq}: ${v.problem.detail}` : v.error ?? v.status}`, v.exitCode === 1 ? 'tampered' : 'corrupt');
   }
   const gaps = v.gaps.map((g) => [g.first, g.last] as [number, number]);
   const setAside = [...new Set(v.gaps.map((g) => g.setAside))];
@@ -292,7 +292,7 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
   const paths = compliancePaths(projectDir);
   if (!existsSync(paths.db)) throw new LedgerError(`${paths.db}: no ledger database to recover`, 'missing');
   const reason = damageOf(projectDir);
-  if (!reason) throw new LedgerError(`${paths.db} passes PRAGMA quick_check: nothing to recover (loom verify checks the chain)`, 'io');
+  if (!reason) throw new LedgerError(`${paths.db} passes PRAGMA quick_check: nothing to recover (loom verify checks the chain)`, 'nothing');
   const key: ChainKey | undefined = loadChainKey(projectDir, env);
   const warnings: string[] = [];
   const when = stamp();
@@ -361,18 +361,18 @@ export function recoverLedger(projectDir: string, env: NodeJS.ProcessEnv = proce
     // The anchor against every other witness that reaches it: a disagreement is tampering, not damage.
     const oldRow = old.rows.find((r) => r.seq === anchor.seq);
     if (oldRow) {
-      if (oldRow.hash !== anchor.hash) throw new LedgerError(`the old database's record ${anchor.seq} has hash ${oldRow.hash.slice(0, 12)}…, the ${anchor.source} names ${anchor.hash.slice(0, 12)}…: the chain was altered, nothing recovered (run loom verify on a copy)`, 'corrupt');
+      if (oldRow.hash !== anchor.hash) throw new LedgerError(`the old database's record ${anchor.seq} has hash ${oldRow.hash.slice(0, 12)}…, the ${anchor.source} names ${anchor.hash.slice(0, 12)}…: the chain was altered, nothing recovered (run loom verify on a copy)`, 'tampered');
       if (anchor.source !== 'database') anchor.checkedAgainst.push('database');
     }
     for (const c of mine.filter((c) => c.seq === anchor.seq && anchor.seq > 0)) {
-      if (c.hash !== anchor.hash) throw new LedgerError(`checkpoint in ${c.file} recorded seq ${c.seq} with hash ${c.hash.slice(0, 12)}…, the ${anchor.source} names ${anchor.hash.slice(0, 12)}…: the chain was altered, nothing recovered (run loom verify)`, 'corrupt');
+      if (c.hash !== anchor.hash) throw new LedgerError(`checkpoint in ${c.file} recorded seq ${c.seq} with hash ${c.hash.slice(0, 12)}…, the ${anchor.source} names ${anchor.hash.slice(0, 12)}…: the chain was altered, nothing recovered (run loom verify)`, 'tampered');
       if (!anchor.source.startsWith('checkpoint') && !anchor.checkedAgainst.includes(`checkpoint in ${c.file}`)) anchor.checkedAgainst.push(`checkpoint in ${c.file}`);
     }
     // Checkpoints inside the journal's range vouch for its lines, and through their links for the anchor.
     for (const c of mine) {
       const l = j.lines.find((x) => x.seq === c.seq);
       if (!l || c.seq <= anchor.seq) continue;
-      if (l.hash !== c.hash) throw new LedgerError(`checkpoint in ${c.file} recorded seq ${c.seq} with hash ${c.hash.slice(0, 12)}…, the journal holds ${l.hash.slice(0, 12)}…: the chain was altered, nothing recovered (run loom verify)`, 'corrupt');
+      if (l.hash !== c.hash) throw new LedgerError(`checkpoint in ${c.file} recorded seq ${c.seq} with hash ${c.hash.slice(0, 12)}…, the journal holds ${l.hash.slice(0, 12)}…: the chain was altered, nothing recovered (run loom verify)`, 'tampered');
       const w = `checkpoint at seq ${c.seq} in ${c.file}`;
       if (!anchor.checkedAgainst.includes(w)) anchor.checkedAgainst.push(w);
     }

@@ -506,10 +506,11 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     metrics.latency(Number(process.hrtime.bigint() - started) / 1e9);
   }
 
+  // No Host header is no reason to refuse: loom routes by path, and Node's own 400 for it would bypass the block below.
   // Slow headers get Node's 408 within the request timeout: it checks the header and request timeouts every
   // connectionsCheckingInterval (default 30 s, which let a client trickling one header every 0.5 s hold a
   // socket for 3-10x the timeout). Bodies have their own 408 (readBody); the whole request at most twice the timeout.
-  const server = createServer({ headersTimeout: o.requestTimeoutMs, requestTimeout: o.requestTimeoutMs * 2, connectionsCheckingInterval: connectionsCheckMs(o.requestTimeoutMs) }, (req, res) => {
+  const server = createServer({ requireHostHeader: false, headersTimeout: o.requestTimeoutMs, requestTimeout: o.requestTimeoutMs * 2, connectionsCheckingInterval: connectionsCheckMs(o.requestTimeoutMs) }, (req, res) => {
     // Most requests have no query string: skip building a URL object for them.
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
@@ -668,8 +669,11 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       const status = e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : e.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : e.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? '413 Payload Too Large' : '400 Bad Request';
       // A hook route whose event can block (or that names none) gets a block, never a status the harness reads as
       // "no decision": the request line comes from the bytes the parser refused, or from the request it had begun.
-      const target = inFlight?.req?.url ?? /^[A-Z]{3,10} (\S{1,2048}) HTTP\/1\.[01]\r?\n/.exec(e.rawPacket?.subarray(0, 2200).toString('latin1') ?? '')?.[1];
-      const route = target === undefined ? undefined : /^\/hooks(?:\/([^/?#]+))?\/?(?:[?#]|$)/.exec(target);
+      // Read as leniently as any client may have meant it: any case of method, runs of blanks, any version, a line
+      // ended by CR, LF or both, a target in absolute form (http://host/hooks/...).
+      const target = inFlight?.req?.url ?? /^(?:\r?\n){0,4}[A-Za-z]{3,10}[ \t]{1,8}(\S{1,2048})[ \t]{1,8}[A-Za-z]{1,8}\/[\d.]{1,8}(?:\r\n|\r|\n)/.exec(e.rawPacket?.subarray(0, 2200).toString('latin1') ?? '')?.[1];
+      const path = target?.replace(/^[A-Za-z][A-Za-z0-9+.-]{0,16}:\/\/[^/?#]{0,255}/, '');
+      const route = path === undefined ? undefined : /^\/hooks(?:\/([^/?#]+))?\/?(?:[?#]|$)/.exec(path);
       let event: string | undefined;
       try {
         event = route?.[1] ? decodeURIComponent(route[1]) : undefined;

@@ -2,6 +2,7 @@
 // detached `loom serve --socket` for one project, which the hook wrappers
 // try before starting Node (docs/serve.md). The server writes its pid file
 // beside the socket once it owns it, and removes it when it stops.
+import { EXIT } from '../exit-codes';
 import { execa } from 'execa';
 import { closeSync, existsSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { request } from 'node:http';
@@ -76,7 +77,7 @@ async function start(projectDir: string, socket: string, waitMs: number, quiet: 
   // Lost a race to another starter: that one answers now.
   if ((await health(socket, 500))?.status === 200) return 0;
   process.stderr.write(`loom daemon: did not start${exited !== undefined ? ` (exit ${exited})` : ` within ${waitMs} ms`}${logTail(socket) ? `:\n${logTail(socket)}` : ''}\n`);
-  return 1;
+  return EXIT.cannot;
 }
 
 async function status(socket: string): Promise<number> {
