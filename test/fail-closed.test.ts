@@ -774,6 +774,19 @@ describe('Node dying before the runner answers (black-box findings)', () => {
     });
   }
 
+  it('a damaged install (the bundle throws as it loads: Node exits 1) blocks an event that can block through the installed command; elsewhere the 1 passes', async () => {
+    const { hookCommand } = await import('../src/install/hook-command');
+    const project = tempDir();
+    const damaged = env(killer("throw new SyntaxError('Unexpected end of input')"));
+    for (const harness of ['codex', 'claude', 'gemini']) {
+      const pre = execaSync('sh', ['-c', hookCommand(harness, 'PreToolUse', { kind: 'absolute', runner: RUNNER })], { input: payload(project), cwd: project, env: damaged, reject: false, timeout: 20_000 });
+      expect(pre.exitCode, `${harness}: ${pre.stderr}`).toBe(2);
+      expect(pre.stderr.trim().split('\n').at(-1)).toBe('loom: the hook runner died (exit 1) before answering. Blocked.');
+    }
+    const post = execaSync('sh', ['-c', hookCommand('codex', 'PostToolUse', { kind: 'absolute', runner: RUNNER })], { input: payload(project), cwd: project, env: damaged, reject: false, timeout: 20_000 });
+    expect(post.exitCode).toBe(1);
+  });
+
   it('the runner\'s own answers pass through unchanged: 0 for an allow, 2 for a block, 1 for an error on an event that cannot block', async () => {
     const { hookCommand } = await import('../src/install/hook-command');
     const project = tempDir();

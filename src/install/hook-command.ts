@@ -11,6 +11,7 @@
 // and the variable costs every Node start.
 
 import { runNodeFailClosedSh } from '../registry/run-node-sh';
+import { contractFor } from '../contract/events';
 import { MANAGED_MARK } from './managed-path';
 
 /** The package name in node_modules; the runner is at `<pkg>/hooks/run-hook.js`. */
@@ -61,23 +62,26 @@ const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function hookCommand(harness: string, event: string, where: RunnerLocation): string {
   if (!/^[A-Za-z_]+$/.test(event) || !/^[a-z-]+$/.test(harness)) throw new Error(`hookCommand: unexpected event or harness name "${event}" / "${harness}"`);
   const args = `--event ${event} --harness ${harness}`;
+  // An event loom does not know is treated as one that can block: its failures block too.
+  const canBlock = contractFor(event)?.canBlock ?? true;
+  const runNode = (runner: string) => runNodeFailClosedSh(runner, args, canBlock);
   const missing = (msg: string) => `{ echo ${shQuote(`loom: ${msg}`)} >&2; exit 2; }`;
   const node = `command -v node >/dev/null || ${missing('node is not on PATH; the hook cannot run. Blocked.')}`;
   if (where.kind === 'absolute') {
     const r = shQuote(where.runner);
-    return `[ -f ${r} ] || ${missing(`${where.runner} is missing; reinstall loom (npm install -g ${PACKAGE_NAME}). Blocked until then.`)}; ${node}; ${runNodeFailClosedSh(r, args)}`;
+    return `[ -f ${r} ] || ${missing(`${where.runner} is missing; reinstall loom (npm install -g ${PACKAGE_NAME}). Blocked until then.`)}; ${node}; ${runNode(r)}`;
   }
   if (where.kind === 'managed') {
     // The organisation's settings run the machine's global loom: when it is gone, an administrator reinstalls it.
     const r = shQuote(where.runner);
-    return `[ -f ${r} ] || ${missing(`managed settings on this machine run loom from ${where.runner}, which is missing; an administrator reinstalls it with: sudo npm install -g ${PACKAGE_NAME}. Blocked until then.`)}; ${node}; ${MANAGED_MARK} ${runNodeFailClosedSh(r, args)}`;
+    return `[ -f ${r} ] || ${missing(`managed settings on this machine run loom from ${where.runner}, which is missing; an administrator reinstalls it with: sudo npm install -g ${PACKAGE_NAME}. Blocked until then.`)}; ${node}; ${MANAGED_MARK} ${runNode(r)}`;
   }
   const v = PROJECT_DIR_VARIABLE[harness];
   const start = v ? `\${${v}:-$PWD}` : '$PWD';
   if (where.kind === 'self') {
-    return `d="${start}"; while [ -n "$d" ] && { [ ! -f "$d/${RUNNER_IN_PACKAGE}" ] || [ ! -f "$d/dist/runner.js" ]; }; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing('this checkout of loom is not built; run npm ci (it builds dist/). Blocked until then.')}; ${node}; ${runNodeFailClosedSh(`"$d/${RUNNER_IN_PACKAGE}"`, args)}`;
+    return `d="${start}"; while [ -n "$d" ] && { [ ! -f "$d/${RUNNER_IN_PACKAGE}" ] || [ ! -f "$d/dist/runner.js" ]; }; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing('this checkout of loom is not built; run npm ci (it builds dist/). Blocked until then.')}; ${node}; ${runNode(`"$d/${RUNNER_IN_PACKAGE}"`)}`;
   }
-  return `d="${start}"; while [ -n "$d" ] && [ ! -f "$d/${RUNNER_FROM_PROJECT}" ]; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing(INSTALL_HINT)}; ${node}; ${runNodeFailClosedSh(`"$d/${RUNNER_FROM_PROJECT}"`, args)}`;
+  return `d="${start}"; while [ -n "$d" ] && [ ! -f "$d/${RUNNER_FROM_PROJECT}" ]; do d="\${d%/*}"; done; [ -n "$d" ] || ${missing(INSTALL_HINT)}; ${node}; ${runNode(`"$d/${RUNNER_FROM_PROJECT}"`)}`;
 }
 
 /** Any command loom installed, whichever form or pack path: recognised by the runner and its --event flag. */
