@@ -3,11 +3,12 @@
 // left its base, and a bundle that re-verifies on another machine (a fresh
 // folder holding nothing but the bundle) and fails when it is changed.
 import { execaSync } from 'execa';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clip } from '../src/report/evidence';
 import { CLI, ROOT, run, tempDir } from './helpers';
+import { rewriteChain } from './ledger-forgers';
 
 const loom = (args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) => run(process.execPath, [CLI, ...args], null, env, cwd);
 const hook = (name: string, payload: Record<string, unknown>) => run(join(ROOT, 'hooks', name), [], JSON.stringify(payload));
@@ -114,6 +115,15 @@ describe('loom evidence', () => {
     const t = await loom(['verify', '--bundle', join(elsewhere, 'cut.json'), '--json'], env, elsewhere);
     expect(t.code).toBe(1);
     expect(JSON.parse(t.stdout).problem.kind).toBe('tail-cut');
+
+    // A ledger that does not verify gets no bundle: its records would stop before the break, and verify intact (#15 audit).
+    await loom(['history', '--project-dir', project]); // folds the journal into the database
+    rewriteChain(project, 3);
+    const refusedFile = join(project, 'tampered.bundle.json');
+    const refused = await loom(['evidence', '--project-dir', project, '--out', join(project, 'e2.md'), '--bundle', refusedFile]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--bundle \S+tampered\.bundle\.json: not written: the ledger does not verify \([\w-]+ at seq \d+\)/);
+    expect(existsSync(refusedFile)).toBe(false);
 
     writeFileSync(join(elsewhere, 'not.json'), '{"format":"something else"}');
     const n = await loom(['verify', '--bundle', join(elsewhere, 'not.json')], env, elsewhere);

@@ -141,6 +141,13 @@ export function evidenceCommand(argv: string[]): number | Promise<number> {
     writeOut(resolve(f.values.out), text);
     process.stdout.write(`evidence: ${resolve(f.values.out)}\n`);
   } else process.stdout.write(text);
+  // A bundle says "re-verify me anywhere": from a ledger that does not verify, its records would stop before the
+  // break and its checkpoints with them, and the copy would verify intact. None is written; the evidence says why.
+  if (raw && f.values.bundle !== undefined && c.verify.exitCode !== 0) {
+    const where = c.verify.problem ? `${c.verify.problem.kind} at seq ${c.verify.problem.seq}` : c.verify.status;
+    process.stderr.write(`loom evidence: --bundle ${resolve(f.values.bundle)}: not written: the ledger does not verify (${where}); a bundle would leave out what follows the break\n`);
+    return c.verify.exitCode === 1 ? 1 : 2;
+  }
   if (raw && f.values.bundle !== undefined) {
     const file = resolve(f.values.bundle);
     writeOut(file, JSON.stringify(buildBundle(project, c.verify, raw, text)) + '\n', '--bundle');
