@@ -255,6 +255,9 @@ export function findAssignments(text: string, spans: Span[]): void {
       mStart = r;
     }
     if (mStart < pos) continue;
+    // ${NAME:-default}, ${NAME:=x}, ${NAME:?msg}: a shell expansion of the variable, not NAME set to a value
+    // (a default that is a secret is template-defaults' to find).
+    if (!quotedName && nameStart >= 2 && text.charCodeAt(nameStart - 1) === 123 && text.charCodeAt(nameStart - 2) === 36 && text.charCodeAt(sep) === 58) continue;
     const colonEq = text.charCodeAt(sep) === 58 && text.charCodeAt(sep + 1) === 61;
     let at = sep + (colonEq ? 2 : 1);
     // Up to 40 blanks: `heroku config`, `kubectl describe` and other reports align their values in a column.

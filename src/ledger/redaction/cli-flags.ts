@@ -10,13 +10,13 @@ import { scan, work } from './work';
 /**
  * attached: -pVALUE only (mysql: a bare -p prompts); separate: -p VALUE;
  * either: both. Value forms: whole, after-colon (user:pw), after-percent
- * (user%pw), pass-prefix (openssl pass:pw; env:/file:/fd: are references),
+ * (user%pw), after-comma (lftp's user,pw), pass-prefix (openssl pass:pw; env:/file:/fd: are references),
  * colon-or-token (user:pw, or a bearer token alone: httpie --auth).
  */
 export interface FlagRule {
   flag: string;
   takes: 'attached' | 'separate' | 'either';
-  form?: 'whole' | 'after-colon' | 'after-percent' | 'pass-prefix' | 'colon-or-token';
+  form?: 'whole' | 'after-colon' | 'after-percent' | 'after-comma' | 'pass-prefix' | 'colon-or-token';
 }
 
 export interface CliRule {
@@ -32,6 +32,8 @@ export interface CliRule {
   lastArgNot?: RegExp;
   /** Plain arguments come as NAME VALUE pairs: a VALUE after a NAME that holds a secret is one (aws configure set, rclone config create). */
   namedPairs?: boolean;
+  /** With namedPairs: names that hold a secret for this program although they do not say so (rclone's `key`: a B2 application key). */
+  pairSecrets?: string[];
 }
 
 export const CLI_FLAGS: CliRule[] = [
@@ -47,7 +49,7 @@ export const CLI_FLAGS: CliRule[] = [
   // etcdctl --user root:pw, the same user:password form.
   { programs: ['etcdctl'], flags: [{ flag: '--user', takes: 'either', form: 'after-colon' }] },
   { programs: ['curl', 'http', 'https', 'xh', 'ab', 'siege'], flags: [{ flag: '-u', takes: 'either', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }, { flag: '-U', takes: 'either', form: 'after-colon' }, { flag: '--proxy-user', takes: 'separate', form: 'after-colon' }, { flag: '-a', takes: 'separate', form: 'colon-or-token' }, { flag: '--auth', takes: 'either', form: 'colon-or-token' }, { flag: '-A', takes: 'separate', form: 'after-colon' }] },
-  { programs: ['wget', 'wget2', 'lftp', 'aria2c'], flags: [{ flag: '-u', takes: 'separate', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }] },
+  { programs: ['wget', 'wget2', 'aria2c'], flags: [{ flag: '-u', takes: 'separate', form: 'after-colon' }, { flag: '--user', takes: 'separate', form: 'after-colon' }] },
   { programs: ['htpasswd'], flags: [], lastArgWith: /^-[a-zA-Z]*b/ },
   { programs: ['7z', '7za', '7zz', '7zr', 'rar', 'unrar'], flags: [{ flag: '-p', takes: 'attached' }] },
   { programs: ['7z.exe', '7za.exe', '7zr.exe', '7zG.exe', 'p7zip'], flags: [{ flag: '-p', takes: 'attached' }] },
@@ -68,6 +70,11 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['xfreerdp', 'wlfreerdp'], flags: [{ flag: '/p:', takes: 'attached' }] },
   { programs: ['net'], sub: 'use', flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }], lastArgWith: /^\/user:/i, minArgs: 1, lastArgNot: /^(?:[A-Za-z]:|\\.*|\*|\/.*|use)$/i },
   { programs: ['rclone'], sub: 'obscure', flags: [], lastArgWith: /^/ },
+  // lftp -u user,password; dotnet nuget add/update source -p PASSWORD; cloudflared service install TOKEN (a tunnel's credentials).
+  { programs: ['lftp'], flags: [{ flag: '-u', takes: 'separate', form: 'after-comma' }, { flag: '--user', takes: 'separate', form: 'after-comma' }] },
+  { programs: ['dotnet'], sub: 'nuget', flags: [{ flag: '-p', takes: 'separate' }] },
+  { programs: ['nuget', 'nuget.exe'], sub: 'sources', flags: [{ flag: '-Password', takes: 'separate' }, { flag: '-p', takes: 'separate' }] },
+  { programs: ['cloudflared'], sub: 'service', flags: [], lastArgWith: /^/, minArgs: 3 },
   { programs: ['net'], sub: 'user', flags: [], lastArgWith: /^/, minArgs: 3, lastArgNot: /^(?:\*|\/.*)$/ },
   { programs: ['cmdkey'], flags: [{ flag: '/pass:', takes: 'attached' }] },
   { programs: ['wmic'], flags: [{ flag: '/password:', takes: 'attached' }] },
@@ -85,7 +92,7 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['aws'], sub: 'configure', flags: [], namedPairs: true },
   { programs: ['git'], sub: 'config', flags: [], namedPairs: true },
   { programs: ['npm', 'pnpm', 'yarn'], sub: 'config', flags: [], namedPairs: true },
-  { programs: ['rclone'], sub: 'config', flags: [], namedPairs: true },
+  { programs: ['rclone'], sub: 'config', flags: [], namedPairs: true, pairSecrets: ['key', 'pass', 'account_key', 'sas_url', 'service_account_credentials', 'app_key', 'access_key_id'] },
   { programs: ['heroku', 'dokku', 'flyctl', 'fly'], flags: [], namedPairs: true },
   { programs: ['ssh-keygen'], flags: [{ flag: '-N', takes: 'separate' }, { flag: '-P', takes: 'separate' }] },
   { programs: ['mosquitto_pub', 'mosquitto_sub', 'mosquitto_rr'], flags: [{ flag: '-P', takes: 'separate' }, { flag: '--pw', takes: 'separate' }] },
@@ -95,7 +102,7 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['launchctl'], sub: 'setenv', flags: [], namedPairs: true },
   { programs: ['dotnet'], sub: 'user-secrets', flags: [], namedPairs: true },
   { programs: ['vncpasswd', 'x11vnc'], flags: [{ flag: '-passwd', takes: 'separate' }] },
-  { programs: ['ftp', 'lftp', 'ncftp'], flags: [{ flag: '-p', takes: 'separate' }, { flag: '-u', takes: 'separate', form: 'after-colon' }] },
+  { programs: ['ftp', 'ncftp'], flags: [{ flag: '-p', takes: 'separate' }, { flag: '-u', takes: 'separate', form: 'after-colon' }] },
   { programs: ['rabbitmqctl'], sub: 'add_user', flags: [], lastArgWith: /^/ },
   { programs: ['rabbitmqctl'], sub: 'change_password', flags: [], lastArgWith: /^/ },
   { programs: ['mc', 'mcli'], sub: 'alias', flags: [], lastArgWith: /^/, minArgs: 6 },
@@ -178,8 +185,8 @@ function markValue(text: string, w: Word, offset: number, form: FlagRule['form']
   }
   // A value with no colon is a token given alone (httpie --auth-type=bearer --auth=TOKEN), when it looks like one.
   if (form === 'colon-or-token') form = text.slice(start, end).includes(':') || !TOKEN_ALONE.test(value) ? 'after-colon' : 'whole';
-  if (form === 'after-colon' || form === 'after-percent') {
-    const sep = form === 'after-colon' ? ':' : '%';
+  if (form === 'after-colon' || form === 'after-percent' || form === 'after-comma') {
+    const sep = form === 'after-colon' ? ':' : form === 'after-percent' ? '%' : ',';
     const at = text.slice(start, end).indexOf(sep);
     if (at === -1) return;
     value = value.slice(value.indexOf(sep) + 1);
@@ -276,7 +283,7 @@ export function findCliSecrets(text: string, spans: Span[]): void {
         }
         if (r.namedPairs && (!r.sub || r.sub === firstPlain)) {
           for (let k = 0; k + 1 < plain.length; k++) {
-            if (plain[k].text.length > 2 && isSensitiveName(plain[k].text)) {
+            if (plain[k].text.length > 2 && (isSensitiveName(plain[k].text) || r.pairSecrets?.includes(plain[k].text.toLowerCase()))) {
               markValue(text, plain[k + 1], 0, 'whole', spans, 'cli-argument');
               k++;
             }

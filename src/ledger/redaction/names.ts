@@ -13,6 +13,17 @@ export const SENSITIVE_WORDS = [
   'пароль', 'contraseña', 'hasło', '密码', 'パスワード', '비밀번호',
 ];
 
+/**
+ * The word for password in other languages as program output and configuration write it, diacritics and
+ * all (`lösenord =`, `şifre:`, `Kennwort:`): a name, or a label before a colon, in localized text.
+ */
+export const LOCAL_PASSWORD_WORDS = [
+  'mot de passe', 'passwort', 'kennwort', 'contraseña', 'contrasena', 'senha', 'wachtwoord', 'hasło', 'haslo', 'пароль', 'パスワード', '密码', '密碼', '비밀번호',
+  'lösenord', 'losenord', 'şifre', 'sifre', 'şifrə', 'jelszó', 'jelszo', 'parolă', 'parola', 'heslo', 'geslo', 'lozinka', 'лозинка', 'парола', 'parool', 'salasana',
+  'adgangskode', 'passord', 'kodeord', 'lykilorð', 'slaptažodis', 'wagwoord', 'κωδικός', 'סיסמה', 'كلمة المرور', 'كلمة السر', 'पासवर्ड', 'รหัสผ่าน',
+  'mật khẩu', 'kata sandi', 'kata laluan',
+];
+
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
 export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'tok', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat'];
 
@@ -444,9 +455,11 @@ export function isPlaceholder(v: string): boolean {
 
 /** A value shown with its middle masked: a prefix, `...` or `…`, and at most four characters (sk_live_...4242). */
 const MASKED_MIDDLE = /^[\w-]{0,16}(?:\.{3}|\u2026)[\w]{0,4}$/;
+/** ... or with its middle as a run of mask characters (sk_test_51H****…****qT7, gho_******): what a CLI shows of a secret. */
+const MASKED_RUN = /^[\w-]{0,16}(?:\*{4,}|\u2022{4,})[\w]{0,6}$/;
 
 function placeholder(v: string): boolean {
-  if (MASKED_MIDDLE.test(v)) return true;
+  if (MASKED_MIDDLE.test(v) || MASKED_RUN.test(v)) return true;
   // A statement's end is not part of the value (verifier = generateCodeVerifier();).
   const s = v.trim().replace(STATEMENT_END, '');
   if (s.length < 3) return true;

@@ -6,7 +6,7 @@
 // string that a screened-out string has no secret span.
 import { CLI_FLAGS } from './cli-flags';
 import { SECRET_HEADERS } from './headers';
-import { maybeSensitiveName, SENSITIVE_NEEDLE_LIST } from './names';
+import { LOCAL_PASSWORD_WORDS, maybeSensitiveName, SENSITIVE_NEEDLE_LIST } from './names';
 import { TOKEN_SHAPES } from './token-shapes';
 
 export interface ScreenData {
@@ -46,6 +46,9 @@ const DETECTOR_WORDS: [string, string][] = [
   ['chpasswd', 'stdin readers'], ['cryptsetup', 'stdin readers'], ['kinit', 'stdin readers'], ['unlock', 'stdin readers'], ['ssh-add', 'stdin readers'],
   ['-b ', 'curl -b cookies'], ['-b\t', 'curl -b cookies'], ['algolia', 'positional Algolia keys'], ['searchclient', 'positional Algolia keys'],
   ['openvpn static key', 'OpenVPN static keys'], ['ssh2 encrypted', 'SSH2 private keys'],
+  [': psk', 'IPsec secrets'], [': xauth', 'IPsec secrets'], [': eap', 'IPsec secrets'], [': ntlm', 'IPsec secrets'], [': pin', 'IPsec secrets'],
+  ['key-string', 'Cisco key chains'], ['enable ', 'Cisco enable secret'], ['-server', 'Cisco radius-server / tacacs-server key'],
+  ['user ', 'curl config user name:password'], ['user=', 'curl config user=name:password'],
 ];
 // Not words, shapes (screen.ts): a key-like run (random keys, WIF, product keys, hex keys), `://`, a line end or an escape
 // (transcripts, printed and decoded secrets, REPL echoes), `;` with `=` (cookie jars), four colons (pgpass), 31 commas
@@ -54,6 +57,8 @@ const DETECTOR_WORDS: [string, string][] = [
 export function screenData(): ScreenData {
   const words = new Set(SENSITIVE_NEEDLE_LIST);
   for (const [w] of DETECTOR_WORDS) words.add(w.toLowerCase());
+  // The word for password in other languages (localized prose): the ASCII spellings (the others are beyond ASCII, which the screen passes).
+  for (const w of LOCAL_PASSWORD_WORDS) if (/^[\x00-\x7f]+$/.test(w)) words.add(w.toLowerCase());
   // Header names that hold no needle (X-Honeycomb-Team): the name itself, with - and _ both (the detector takes either).
   for (const h of SECRET_HEADERS) {
     const n = h.name.toLowerCase();

@@ -2,7 +2,7 @@
 // userinfo, .netrc and .pgpass lines, credential CSVs and key/value tables
 // (credentials.csv, Vault's table output), and prose ("the password is X").
 import { SECRET_COOKIE } from './headers';
-import { isFilePath, isPlaceholder, isSensitiveAssignment, isSensitiveName, isVersionOrOption, maybeSensitiveName } from './names';
+import { isFilePath, LOCAL_PASSWORD_WORDS, isPlaceholder, isSensitiveAssignment, isSensitiveName, isVersionOrOption, maybeSensitiveName } from './names';
 import { scanLines } from './anchored';
 import { lineEnd, MAX_VALUE, OPENS_PLACEHOLDER, readValue, type Span } from './text';
 import { scan, work } from './work';
@@ -128,9 +128,10 @@ const UPPER = /[A-Z]/;
 const PROSE =
   /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
 // The same in other languages (localized program output), with a few words between the word and its colon.
-const LOCAL_PROSE =
-  /(?:mot de passe|passwort|contrase\u00f1a|senha|wachtwoord|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)[^:=\n]{0,40}[:=\uff1a][ \t\u00a0]{0,3}(["'`\u00ab\u201e\u201c]?)[ \t\u00a0]{0,2}(\S{3,256})/gi;
-const LOCAL_HINT = /[^\x00-\x7f]|mot de passe|passwort|senha|wachtwoord/i;
+// The words come from LOCAL_PASSWORD_WORDS (names.ts), longest first so a longer spelling wins.
+const LOCAL_WORDS = [...LOCAL_PASSWORD_WORDS].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+const LOCAL_PROSE = new RegExp(`(?:${LOCAL_WORDS.join('|')})[^:=\\n]{0,40}[:=\\uff1a][ \\t\\u00a0]{0,3}(["'\`\\u00ab\\u201e\\u201c]?)[ \\t\\u00a0]{0,2}(\\S{3,256})`, 'gi');
+const LOCAL_HINT = new RegExp(`[^\\x00-\\x7f]|${LOCAL_PASSWORD_WORDS.filter((w) => /^[\x00-\x7f]+$/.test(w)).join('|')}`, 'i');
 // A password named in a sentence with no verb before its value: `failed for user x with password y`, `using token y`.
 const WITH_PROSE = /\b(?:with|using|via)[ \t](?:the[ \t])?(?:password|passphrase|passwd|passcode|token|secret|api[ _-]?key)[ \t]{1,3}()(\S{3,256})/gi;
 const PROSE_ONLY = [PROSE, WITH_PROSE];
@@ -326,7 +327,9 @@ const LISTED_AT = /^(?:updated|created|modified|rotated|last used|expires)[ \t]{
 const NETRC_LINE = /^[ \t]{0,16}(?:password|passwd)[ \t]{1,16}(\S{1,256})[ \t]{0,16}$/;
 const NETRC_QUOTED = /(?:^|[ \t])(?:password|passwd)[ \t]{1,16}"((?:[^"\\\n]|\\.){1,256})"[ \t]{0,16}$/;
 const SEPS = [',', '\t', '|', ';'];
-const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
+// The value may hold single spaces (`| DB_PASSWORD | Ws!Shell Pw 9 |`): words joined by one blank, then the cell's padding.
+const SPACED_SECRET = /[^A-Za-z0-9 ]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]/;
+const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{1,4096}(?: [^\s|]{1,256}){0,8})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
 const PIPE_CONT = /^[ \t]{0,8}\|?[ \t]{1,80}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}\|?[ \t]*$/;
 let pipeSecretRow = false;
 
@@ -423,8 +426,9 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     const c = !p && pipeSecretRow ? PIPE_CONT.exec(l) : null;
     const v = p && isSensitiveName(p[1]) ? p[2] : c ? c[1] : undefined;
     pipeSecretRow = false;
-    // A value has a digit or some length: `| secret | db-creds |` names a Secret.
-    if (v && !isPlaceholder(v) && (DIGIT.test(v) || v.length >= 16)) {
+    // A value has a digit or some length: `| secret | db-creds |` names a Secret. One with blanks has a symbol in it
+    // too (`Ws!Shell Pw 9`): `| password | at least 8 characters |` is a rule, said in words.
+    if (v && !isPlaceholder(v) && (DIGIT.test(v) || v.length >= 16) && (!v.includes(' ') || SPACED_SECRET.test(v))) {
       const at = l.indexOf(v, l.indexOf('|', p ? l.indexOf(p[1]) : 0));
       spans.push({ start: start + at, end: start + at + v.length, rule: 'table' });
       pipeSecretRow = true;
@@ -636,14 +640,24 @@ export function findNameValuePairs(text: string, spans: Span[]): void {
  * A secret found once is a secret wherever else the text repeats it (`snyk config get api` prints the key that
  * snyk.json then holds under a name too plain to judge). Values of 12 to 512 characters on one line, at most 8 of them, in texts up to 256 KiB.
  */
+const PW_DIGIT = /\d/;
+const PW_LETTER = /[A-Za-z]/;
+const PW_SYMBOL = /[^A-Za-z0-9]/;
+const PW_UPPER = /[A-Z]/;
+const PW_LOWER = /[a-z]/;
+
 export function findRepeatedSecrets(text: string, spans: Span[]): void {
   if (spans.length === 0 || text.length > 262144) return;
   const seen = new Set<string>();
   const n = spans.length;
   for (let i = 0; i < n && seen.size < 8; i++) {
     const s = spans[i];
-    if (s.end - s.start < 12 || s.end - s.start > 512) continue;
+    const len = s.end - s.start;
+    if (len < 8 || len > 512) continue;
     const v = text.slice(s.start, s.end);
+    // A shorter secret is looked for again only when it reads as a password (letters, digits and a symbol or both
+    // cases: Doppl3r!Pw); a plain word of that length would be found in prose.
+    if (len < 12 && !(PW_DIGIT.test(v) && PW_LETTER.test(v) && (PW_SYMBOL.test(v) || (PW_UPPER.test(v) && PW_LOWER.test(v))))) continue;
     if (seen.has(v) || v.includes('\n')) continue;
     seen.add(v);
     work.reads += text.length;

@@ -6,7 +6,8 @@ import { schemeStart } from './structured';
 import type { Span } from './text';
 import { work } from './work';
 
-const USER_CHAR = /[A-Za-z0-9._~%!$&'*+,;=-]/;
+// An @ may be part of the user, as agents write it (alerts@example.org:app pass word@smtp.gmail.com): the password ends at the last @ before the host.
+const USER_CHAR = /[A-Za-z0-9._~%!$&'*+,;=@-]/;
 const HOST = /^(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,10})(?::\d{1,5})?/;
 const MAX_PASSWORD = 64;
 
@@ -15,7 +16,7 @@ export function findSpacedUrlPasswords(text: string, spans: Span[]): void {
   for (let sep = text.indexOf('://'); sep !== -1; sep = text.indexOf('://', Math.max(sep + 3, next))) {
     if (schemeStart(text, sep, Math.max(0, next)) === -1) continue;
     const a = sep + 3;
-    // The user: to the first colon, no blank, no @ or /.
+    // The user: to the first colon, no blank or /.
     let c = a;
     while (c < text.length && c - a < 64 && USER_CHAR.test(text[c])) c++;
     work.reads += c - a + 1;
