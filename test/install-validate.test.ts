@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, run, tempDir } from './helpers';
 
@@ -50,6 +50,20 @@ describe('loom install / uninstall', () => {
       expect(readFileSync(file, 'utf8')).toBe(original);
     });
   }
+
+  it('uninstall gives back byte for byte a settings file that had no hooks at all, odd indentation and key order included (#15 audit)', async () => {
+    const project = tempDir();
+    const file = join(project, FILES.claude);
+    mkdirSync(dirname(file), { recursive: true });
+    const original = '{\n    "permissions": { "allow": ["Bash(npm test:*)"] },\n    "model": "sonnet"\n}\n';
+    writeFileSync(file, original);
+    expect((await loom(['install', '--harness', 'claude', '--project-dir', project])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).not.toBe(original);
+    const u = await loom(['uninstall', '--harness', 'claude', '--project-dir', project]);
+    expect(u.code, u.stderr).toBe(0);
+    expect(u.stdout).toContain('original restored byte for byte');
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
 
   it('installs only events the registry has hooks for, never Claude Code WorktreeCreate', async () => {
     const project = tempDir();

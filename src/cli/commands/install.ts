@@ -176,7 +176,7 @@ export function installHarness(o: InstallOptions): InstallResult {
     if (b) {
       const old = readFileSync(b, 'utf8');
       try {
-        if (JSON.stringify(relaxed ? parseRelaxedJson(old) : JSON.parse(old)) === JSON.stringify(doc)) restored = old;
+        if (JSON.stringify(withoutEmptyHooks(relaxed ? parseRelaxedJson(old) : JSON.parse(old))) === JSON.stringify(withoutEmptyHooks(doc))) restored = old;
       } catch {
         // a backup that is not JSON is not the file's original
       }
@@ -273,3 +273,18 @@ export function installCommand(argv: string[], remove = false): number {
 }
 
 export const uninstallCommand = (argv: string[]) => installCommand(argv, true);
+
+/**
+ * A settings document with the `hooks` install made and uninstall emptied taken out (an empty event list, an empty
+ * `hooks` object): a file that had no `hooks` before install holds exactly what it held once loom's are removed.
+ */
+function withoutEmptyHooks(doc: unknown): unknown {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return doc;
+  const d = doc as Record<string, unknown>;
+  const hooks = d.hooks;
+  if (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks)) return doc;
+  const kept = Object.fromEntries(Object.entries(hooks as Record<string, unknown>).filter(([, v]) => !(Array.isArray(v) && v.length === 0)));
+  const { hooks: _dropped, ...rest } = d;
+  void _dropped;
+  return Object.keys(kept).length ? { ...rest, hooks: kept } : rest;
+}
