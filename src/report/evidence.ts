@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Collected, RecordRow } from './collect';
+import { clip } from '../util/clip';
 
 /** The project as a reviewer names it from the repository's top folder: `.`, or the path below it. */
 export function projectFromRepo(project: string): string {
@@ -14,14 +15,7 @@ export function projectFromRepo(project: string): string {
 }
 
 /** At most `max` characters, cut at a word boundary (never mid-word) with an ellipsis. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
-  // The cut already falls between words, or back to the last whitespace; only a single word longer than the limit is cut inside.
-  if (/\s/.test(text[cut.length])) return cut.trimEnd() + '…';
-  const space = cut.search(/\s\S*$/);
-  return (space > 0 ? cut.slice(0, space) : cut).trimEnd() + '…';
-}
+export { clip };
 
 const md = (s: unknown, max = 240) => clip(String(s ?? '').replace(/[\r\n]+/g, ' '), max).replace(/\|/g, '\\|').replace(/`/g, "'");
 

@@ -30,6 +30,7 @@ import { own } from './families/args';
 import { isDownloadSource } from './families/download';
 import { LOOM_PACKAGE } from './tables/paths';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd } from './wrappers';
+import { clip } from '../../util/clip';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { expandRecipeDirs, programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
@@ -352,7 +353,7 @@ export class Analyzer {
     if (this.seenHit.has(key)) return;
     this.seenHit.add(key);
     if (this.altCwd !== undefined) detail += ` (if the cd before it fails, it runs in ${this.altCwd})`;
-    this.hits.push({ rule, action, segment: segment.length > 200 ? segment.slice(0, 199) + '…' : segment, detail });
+    this.hits.push({ rule, action, segment: clip(segment, 200), detail });
   }
 
   newEnv(cwd: string, vars = new Map<string, string>(), positional?: string[]): Env {
