@@ -85,6 +85,15 @@ describe('loom CLI', () => {
     const unknownTopic = await loom(['help', 'reprot']);
     expect(unknownTopic.code).toBe(2);
     expect(unknownTopic.stderr).toContain('did you mean "loom report"?');
+    const option = await loom(['--bogus']);
+    expect([option.code, option.stderr.split('\n')[0]]).toEqual([2, 'loom: unknown option "--bogus"']);
+  });
+
+  it('the overall help gives each exit status one meaning, from the table main.ts sets them by', async () => {
+    const { EXIT_CODES } = await import('../src/cli/exit-codes');
+    const r = await loom(['--help']);
+    for (const [code, meaning] of EXIT_CODES) expect(r.stdout).toContain(`  ${code}  ${meaning}`);
+    expect(new Set(EXIT_CODES.map(([c]) => c)).size).toBe(EXIT_CODES.length);
   });
 
   it('the overall help lists the environment variables loom reads, and every LOOM_ variable the source reads is listed (or internal)', async () => {

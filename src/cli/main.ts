@@ -169,8 +169,10 @@ function ledgerFileOf(args: string[]): string {
 }
 
 function unknownCommand(name: string): void {
-  const near = closestCommand(name);
-  process.stderr.write(`loom: unknown command "${name.slice(0, 80)}"${near ? `; did you mean "loom ${near}"?` : ''}\nRun 'loom --help' for the list of commands.\n`);
+  // `loom --bogus`: an option where a command goes is an unknown option, not a command.
+  const near = name.startsWith('-') ? undefined : closestCommand(name);
+  const what = name.startsWith('-') ? 'unknown option' : 'unknown command';
+  process.stderr.write(`loom: ${what} "${name.slice(0, 80)}"${near ? `; did you mean "loom ${near}"?` : ''}\nRun 'loom --help' for the list of commands.\n`);
   process.exitCode = EXIT.cannot;
 }
 
