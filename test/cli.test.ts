@@ -333,11 +333,11 @@ describe('readers in a folder with no ledger', () => {
 });
 
 describe('outputs and inputs that are not regular files (black-box findings)', () => {
-  it('export --out of a device is refused (the temp file renamed over it replaced /dev/full), and a full stdout is one line, exit 1', async () => {
+  it('export --out of a device is refused (the temp file renamed over it replaced /dev/full), exit 2', async () => {
     const project = tempDir();
     mkdirSync(join(project, '.loom', 'compliance'), { recursive: true });
     const r = await run(process.execPath, [CLI, 'export', '--format', 'jsonl', '--out', '/dev/null', '--project-dir', project], null);
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('--out /dev/null: not a regular file');
     expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
   });
@@ -348,7 +348,7 @@ describe('outputs and inputs that are not regular files (black-box findings)', (
     expect(v.code).toBe(2);
     expect(v.stderr).toContain('not a regular file');
     const e = await run(process.execPath, [CLI, 'erase', '--match-file', '/dev/zero', '--reason', 'r', '--project-dir', project], null);
-    expect(e.code).not.toBe(0);
+    expect(e.code).toBe(2);
     expect(e.stderr).toContain('--match-file /dev/zero: not a regular file');
   });
 });

@@ -68,7 +68,7 @@ describe('loom export', { timeout: 120_000 }, () => {
     expect(parseCef(cef[6]).ext.cs4).toBe(' cs2=forged cn1=1 ');
   });
 
-  it('--since keeps only newer records; bad flags are one-line errors with exit 1', async () => {
+  it('--since keeps only newer records; bad flags are one-line errors with exit 2', async () => {
     const p = hostileProject();
     const none = await loom(['export', '--format', 'jsonl', '--since', '2099-01-01', '--project-dir', p], env());
     expect(none.code).toBe(0);
