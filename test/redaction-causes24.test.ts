@@ -25,4 +25,4 @@ describe('round 24 causes: look-alikes stay', () => {
   }
 });
 
-describeLinearReads('round 24 readers read linearly', ['lösenord = ', 'enable secret 0 ', ': PSK "a ', 'user = "a:', 'smtps://a@b:c d@', '~> set -gx PASSWORD ', '| PASSWORD | a b ', '${PASSWORD:-', 'x ****']);
+describeLinearReads('round 24 readers read linearly', ['lösenord = ', 'enable secret 0 ', ': PSK "a ', 'user = "a:', 'smtps://a@b:c d@', '~> set -gx PASSWORD ', '| PASSWORD | a b ', '${PASSWORD:-', 'x ****', "password:\nsend \"a"]);

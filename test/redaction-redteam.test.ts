@@ -16,12 +16,12 @@ const load = <T>(name: string): T[] =>
 describe('blind redactor corpus, round 10 (first look 229/243, 3/111 look-alikes)', () => {
   const secrets = load<{ family: string; text: string; secrets: string[] }>('redactor-round10-secrets.jsonl');
   const lookalikes = load<{ family: string; text: string; keep: string[] }>('redactor-round10-lookalikes.jsonl');
-  it('removes every secret of at least 241 of its 243 lines (98% is the issue\'s bar)', () => {
+  it('removes every secret of at least 242 of its 243 lines (98% is the issue\'s bar)', () => {
     const missed = secrets.filter((c) => {
       const out = redactText(c.text);
       return c.secrets.some((s) => out.includes(s));
     });
-    expect(secrets.length - missed.length, missed.map((c) => c.family).join(', ')).toBeGreaterThanOrEqual(241);
+    expect(secrets.length - missed.length, missed.map((c) => c.family).join(', ')).toBeGreaterThanOrEqual(242);
   });
   it('touches at most one of its 111 look-alikes (the issue allows 2)', () => {
     const touched = lookalikes.filter((c) => {

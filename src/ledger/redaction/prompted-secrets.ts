@@ -11,7 +11,33 @@ const BANNER = /(?:Enter password to unlock [^\n]{1,300}?:|Use this token to log
 const WORD = /^[ \t]{0,8}(\S{4,4096})[ \t]*\r?$/;
 const PROMPT_START = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]/;
 
+// An expect script or its transcript: `send "X\r"` right after a line that asks for a password (`expect "*assword:"`,
+// or the prompt itself, `admin@host's password:`): X is what was typed at it.
+const SEND = /^[ \t]{0,8}(?:exp_)?send(?:[ \t]{1,4}--)?[ \t]{1,4}"((?:[^"\\\n]|\\.){1,256}?)(?:\\r|\\n){0,2}"/;
+const ASKS = /(?:assword|assphrase|\bPIN)[^\n]{0,20}(?::|\*)[ \t"'}\]*]{0,4}\r?$/;
+
+function findSentSecrets(text: string, spans: Span[]): void {
+  let at = text.indexOf('send');
+  while (at !== -1) {
+    const ls = text.lastIndexOf('\n', at) + 1;
+    let le = text.indexOf('\n', at);
+    if (le === -1) le = text.length;
+    const m = le - ls <= 400 ? SEND.exec(text.slice(ls, le)) : null;
+    if (m && ls >= 1) {
+      const ps = text.lastIndexOf('\n', ls - 2) + 1;
+      work.reads += le - ps;
+      const above = text.slice(ps, ls - 1);
+      if (above.length <= 400 && ASKS.test(above) && !isPlaceholder(m[1]) && !m[1].startsWith('$')) {
+        const start = ls + m[0].indexOf(m[1]);
+        spans.push({ start, end: start + m[1].length, rule: 'typed-secret' });
+      }
+    }
+    at = text.indexOf('send', le);
+  }
+}
+
 export function findPromptedSecrets(text: string, spans: Span[]): void {
+  if (text.includes('send')) findSentSecrets(text, spans);
   if (!text.includes('nlock ') && !text.includes('CI server:')) return;
   BANNER.lastIndex = 0;
   let m: RegExpExecArray | null;
