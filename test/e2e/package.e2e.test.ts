@@ -116,7 +116,7 @@ describe('npm package', () => {
     const userHome = mkdtempSync(join(tmpdir(), 'loom-user-home-'));
     const noGlobal = mkdtempSync(join(tmpdir(), 'loom-noglobal-'));
     const userScope = await sh('npx', ['loom', 'install', '--harness', 'claude', '--scope', 'user'], project, undefined, { HOME: userHome, CLAUDE_CONFIG_DIR: join(userHome, '.claude'), npm_config_prefix: noGlobal });
-    expect(userScope.code, userScope.stdout + userScope.stderr).toBe(1);
+    expect(userScope.code, userScope.stdout + userScope.stderr).toBe(2);
     expect(userScope.stderr).toContain('--scope user needs loom installed globally');
     expect(existsSync(join(userHome, '.claude', 'settings.json'))).toBe(false);
     const total = (Date.now() - t0) / 1000;
