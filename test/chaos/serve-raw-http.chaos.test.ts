@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, listeningUrl, run, tempDir } from '../helpers';
 import { chaosCount, chaosTimeout } from './scale';
 
-const CASES = chaosCount(400, 2000);
+const CASES = chaosCount(400, 1000);
 const SEED = Number(process.env.LOOM_FUZZ_SEED ?? 20261203);
 const TOKEN = 'raw-http-fuzz-token-0123456789';
 
