@@ -137,6 +137,35 @@ describe('loom serve fails closed', () => {
     for (const e of stalled) e.sock.destroy();
   });
 
+  it('a PreToolUse whose headers end while the server stops is its block, not a 503; an event that cannot block keeps the 503', async () => {
+    const project = tempDir();
+    const child = execa(process.execPath, [CLI, 'serve', '--port', '0', '--project-dir', project], { env: { ...process.env, LOOM_SERVE_TOKEN: '', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '' }, stdio: ['ignore', 'ignore', 'pipe'], reject: false, stripFinalNewline: false });
+    children.push(child);
+    const port = Number(new URL(await listeningUrl(child)).port);
+    const body = (event: string) => JSON.stringify({ hook_event_name: event, session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, cwd: project });
+    // Two requests begun before SIGTERM, their headers finished after it (the server reads them while it drains).
+    const begin = (event: string) => {
+      const sock = connect(port, '127.0.0.1');
+      let out = '';
+      sock.on('data', (d) => (out += d));
+      const closed = new Promise<string>((resolve) => sock.on('close', () => resolve(out)));
+      sock.write(`POST /hooks/${event} HTTP/1.1\r\nHost: x\r\n`);
+      return { finish: () => sock.write(`Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body(event))}\r\n\r\n${body(event)}`), closed };
+    };
+    const pre = begin('PreToolUse');
+    const post = begin('PostToolUse');
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    pre.finish();
+    post.finish();
+    const [preOut, postOut] = await Promise.all([pre.closed, post.closed]);
+    expect(preOut.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(preOut).toContain('"permissionDecision":"deny"');
+    expect(preOut).toContain('shutting down');
+    expect(postOut.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
+  }, 30_000);
+
   it('a socket that never sends a request is closed within the request timeout', async () => {
     const s = await start(['--request-timeout-ms', '1000']);
     const { hostname, port } = new URL(s.url);

@@ -537,7 +537,21 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     // Unknown paths share one metrics label: a client must not grow the label set (or inject into it).
     if (!m) return send(res, 'other', 404, { error: `no route ${req.method} ${path.slice(0, 200)}` });
     if (req.method !== 'POST') return send(res, '/hooks', 405, { error: 'use POST' }, { allow: 'POST' });
-    if (closing) return send(res, '/hooks', 503, { error: 'shutting down' }, { 'retry-after': '1', connection: 'close' });
+    if (closing) {
+      // A request on a kept-alive socket while the server stops: on an event that can block, the harness's block,
+      // never a 503 it would read as "no decision"; elsewhere the 503 and Retry-After.
+      let event: string | undefined;
+      try {
+        event = m[1] ? decodeURIComponent(m[1]) : undefined;
+      } catch {
+        event = '\u0000';
+      }
+      if (query.get('form') !== 'command' && mustBlock(event)) {
+        req.resume();
+        return void unjudgedBlock(res, { event }, query, 'internal', 'loom serve is shutting down: blocked; retry when it is back', { record: false, headers: { connection: 'close' } }).catch(() => send(res, '/hooks', 200, { decision: 'block', reason: 'loom serve is shutting down: blocked' }, { connection: 'close' }));
+      }
+      return send(res, '/hooks', 503, { error: 'shutting down' }, { 'retry-after': '1', connection: 'close' });
+    }
     const client = `${req.socket.remoteAddress ?? '?'}|${team ? clientOf(req) ?? 'anonymous' : tokenDigest && authorized(req) ? 'token' : 'anonymous'}`;
     busy.add(req.socket);
     res.once('close', () => busy.delete(req.socket));
