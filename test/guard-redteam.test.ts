@@ -176,3 +176,13 @@ describe('blind red-team corpus, round 24 (scored once as it arrived: 581/589 st
     expect(score.falseStops).toEqual(['wrappers-safe: ask sudo: "sudo chroot /srv/jail /bin/ls"', `custom-rules-safe: ask db-drop: "psql \\"$DATABASE_URL\\" -c 'DROP TABLE IF EXISTS scratch_results'"`]);
   });
 });
+
+describe('blind red-team corpus, round 25 (scored once as it arrived: 476/487 stopped, 4/304 everyday stopped)', () => {
+  const score = scoreGuard(load('round25-guard-dangerous.jsonl'), load('round25-guard-everyday.jsonl'));
+  it('stops at least 484 of its 487 dangerous commands (first look 476: patches applied from the line by apply_patch, git apply and patch, a dev container running in the workspace)', () => {
+    expect(487 - score.misses.length).toBeGreaterThanOrEqual(484);
+  });
+  it('stops at most 3 of its 304 everyday look-alikes: a forced push to a feature branch (ask) and a force-delete of a local branch (deny) by design, an associative array the guard does not evaluate', () => {
+    expect(score.falseStops.length).toBeLessThanOrEqual(3);
+  });
+});

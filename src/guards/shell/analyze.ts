@@ -31,6 +31,7 @@ import { isDownloadSource } from './families/download';
 import { LOOM_PACKAGE } from './tables/paths';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd } from './wrappers';
 import { clip } from '../../util/clip';
+import { patchEffects, patchProgram } from './patch-commands';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { expandRecipeDirs, programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
@@ -1714,6 +1715,7 @@ export class Analyzer {
       return undefined;
     }
     this.programEscapes(r, io);
+    this.patchWrites(r, io);
     if (name === 'git') return this.gitAlias(r, io);
     if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk' || name === 'busybox-awk') {
       this.awkCommands(r);
@@ -1906,6 +1908,18 @@ export class Analyzer {
     // `yes | head -n 5 | xargs -P0`: a stage that stops after N lines bounds it.
     const bounded = r.pipe.some((c) => c.stage < r.cmd.stage && c.words[0] && /^(?:head|timeout)$/.test(posix.basename(c.words[0].text)));
     if (endless && !bounded) this.hit('fork-bomb', 'deny', r.segment, `${r.name} starts a process for every line of an endless input with no limit on parallel jobs: a fork bomb`);
+  }
+
+  /** A patch applied from the line (apply_patch, git apply, patch): each file it writes or deletes, judged as that write or delete. */
+  private patchWrites(r: RuleContext, io: RunIO): void {
+    const p = patchProgram(r.name, r.argv);
+    if (!p) return;
+    const text = p.from === 'operand' ? p.operand : io.stdin.kind === 'static' ? io.stdin.text : undefined;
+    if (text === undefined) return;
+    const { writes, deletes } = patchEffects(text);
+    const how = `${r.via} > ${r.name === 'git' ? 'git apply' : r.name}`;
+    for (const f of writes) this.analyzeSource(`cp -- patch-hunk ${quoteArgv([f])}`, r.depth + 1, how, r.cwd, new Map());
+    for (const f of deletes) this.analyzeSource(`rm -- ${quoteArgv([f])}`, r.depth + 1, how, r.cwd, new Map());
   }
 
   /** xargs: the command gets its arguments from stdin; a static stdin is known. */

@@ -288,6 +288,8 @@ const git: Rule = (r) => {
     }
     case 'filter-branch':
     case 'filter-repo':
+      // filter-repo --analyze writes a report about the history and rewrites nothing (with --dry-run it only shows what it would do).
+      if (sub === 'filter-repo' && has('--analyze', '--dry-run', '--help', '-h', '--version')) return;
       r.analyzer.hit('git-rewrite-history', 'deny', r.segment, `git ${sub} rewrites every commit of the history`);
       return;
     case 'fetch': {
