@@ -46,12 +46,40 @@ export function patchTextOf(input: Record<string, unknown> | undefined): string 
   return '';
 }
 
+/**
+ * What a patch does to files: Codex's `*** Add/Update/Delete File:` and `*** Move to:`, unified diff headers
+ * (`--- a/x` then `+++ b/x`; `+++ /dev/null` deletes, a new name moves). `named`: every path, in order.
+ */
+export function patchEffects(patch: string): { writes: string[]; deletes: string[]; named: string[] } {
+  const writes = new Set<string>();
+  const deletes = new Set<string>();
+  const named = new Set<string>();
+  let from: string | undefined;
+  for (const line of patch.split('\n').slice(0, 20000)) {
+    const codex = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line) ?? /^\*\*\* (Move) to: (.+)$/.exec(line);
+    if (codex) {
+      const f = codex[2].trim();
+      (codex[1] === 'Delete' ? deletes : writes).add(f);
+      named.add(f);
+      continue;
+    }
+    // A header's path, without the a/ b/ prefix and a timestamp after a tab.
+    const header = /^(\+\+\+|---) (?:[ab]\/)?(.+?)(?:\t.*)?$/.exec(line);
+    if (!header) continue;
+    const f = header[2].trim();
+    if (f !== '/dev/null') named.add(f);
+    if (header[1] === '---') {
+      from = f;
+      continue;
+    }
+    if (f !== '/dev/null') writes.add(f);
+    if (from !== undefined && from !== '/dev/null' && from !== f) deletes.add(from);
+    from = undefined;
+  }
+  return { writes: [...writes], deletes: [...deletes], named: [...named] };
+}
+
 /** Paths named in an apply_patch body (`*** Update File: x`, `+++ b/x`). */
 export function patchPaths(patch: string): string[] {
-  const out = new Set<string>();
-  for (const line of patch.split('\n').slice(0, 20000)) {
-    const m = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line) ?? /^(?:\+\+\+|---) (?:[ab]\/)?(.+)$/.exec(line);
-    if (m && m[1] !== '/dev/null') out.add(m[1].trim());
-  }
-  return [...out];
+  return patchEffects(patch).named;
 }

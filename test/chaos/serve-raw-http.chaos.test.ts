@@ -12,24 +12,12 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, listeningUrl, run, tempDir } from '../helpers';
+import { rng } from '../fuzz/rng';
 import { chaosCount, chaosTimeout } from './scale';
 
 const CASES = chaosCount(400, 1000);
 const SEED = Number(process.env.LOOM_FUZZ_SEED ?? 20261203);
 const TOKEN = 'raw-http-fuzz-token-0123456789';
-
-/** xorshift32: the same cases for a seed on every machine. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x1_0000_0000;
-  };
-}
 
 interface RawCase {
   bytes: Buffer;

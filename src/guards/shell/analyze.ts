@@ -31,7 +31,8 @@ import { isDownloadSource } from './families/download';
 import { LOOM_PACKAGE } from './tables/paths';
 import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd } from './wrappers';
 import { clip } from '../../util/clip';
-import { patchEffects, patchProgram } from './patch-commands';
+import { patchProgram } from './patch-commands';
+import { patchEffects } from '../../contract/tools';
 import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
 import { expandRecipeDirs, programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
@@ -1917,6 +1918,9 @@ export class Analyzer {
     const text = p.from === 'operand' ? p.operand : io.stdin.kind === 'static' ? io.stdin.text : undefined;
     if (text === undefined) return;
     const { writes, deletes } = patchEffects(text);
+    // At most 200 files of each: a patch of thousands is judged by its first.
+    writes.length = Math.min(writes.length, 200);
+    deletes.length = Math.min(deletes.length, 200);
     const how = `${r.via} > ${r.name === 'git' ? 'git apply' : r.name}`;
     for (const f of writes) this.analyzeSource(`cp -- patch-hunk ${quoteArgv([f])}`, r.depth + 1, how, r.cwd, new Map());
     for (const f of deletes) this.analyzeSource(`rm -- ${quoteArgv([f])}`, r.depth + 1, how, r.cwd, new Map());

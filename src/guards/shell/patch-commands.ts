@@ -4,7 +4,8 @@
 // delete would be (`cp … PATH`, `rm PATH`), so a patch that rewrites
 // `.claude/settings.json` or deletes `.loom/policy.json` is no way round the
 // path rules. A patch only known at run time is left to the rules for the
-// program itself.
+// program itself. The patch grammar is the contract's (patchEffects), shared
+// with the patch tool of Codex and OpenCode.
 
 /** Options after which the program only reads the patch (reports, checks), changing nothing. */
 const CHECK_ONLY: Record<string, RegExp> = {
@@ -30,32 +31,4 @@ export function patchProgram(name: string, argv: string[]): { from: 'stdin' | 'o
     return { from: 'stdin' };
   }
   return undefined;
-}
-
-/** Paths a patch writes and deletes: Codex's `*** Add/Update/Delete File:` and `*** Move to:`, unified diff headers. */
-export function patchEffects(text: string): { writes: string[]; deletes: string[] } {
-  const writes = new Set<string>();
-  const deletes = new Set<string>();
-  let from: string | undefined;
-  for (const line of text.split('\n').slice(0, 20000)) {
-    const codex = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line) ?? /^\*\*\* (Move) to: (.+)$/.exec(line);
-    if (codex) {
-      (codex[1] === 'Delete' ? deletes : writes).add(codex[2].trim());
-      continue;
-    }
-    const old = /^--- (?:a\/)?(.+?)(?:\t.*)?$/.exec(line);
-    if (old) {
-      from = old[1].trim();
-      continue;
-    }
-    const neu = /^\+\+\+ (?:b\/)?(.+?)(?:\t.*)?$/.exec(line);
-    if (neu) {
-      const to = neu[1].trim();
-      if (to === '/dev/null') {
-        if (from && from !== '/dev/null') deletes.add(from);
-      } else writes.add(to);
-      from = undefined;
-    }
-  }
-  return { writes: [...writes].slice(0, 200), deletes: [...deletes].slice(0, 200) };
 }
