@@ -266,7 +266,7 @@ describe('HTTP the parser refuses, on a hook route (black-box findings)', () => 
     expect(post.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
   }, 30_000);
 
-  it('no Host header, line ends of a bare CR, an absolute-form target, a lower-case method: still a 200 block on the PreToolUse route (found by the raw HTTP fuzz)', async () => {
+  it('no Host header, line ends of a bare CR (empty lines before the request line too), an absolute-form target, a lower-case method: still a 200 block on the PreToolUse route (found by the raw HTTP fuzz)', async () => {
     const { url, root } = await start();
     const b = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, session_id: 's', cwd: join(root, 'p1') });
     const cases = [
@@ -274,6 +274,9 @@ describe('HTTP the parser refuses, on a hook route (black-box findings)', () => 
       `POST /hooks/PreToolUse HTTP/1.1\rHost: x\rContent-Length: ${Buffer.byteLength(b)}\r\r${b}`,
       `POST http://127.0.0.1/hooks/PreToolUse HTTP/1.1\r\nHost: x\r\nX-Ctl: a\u0001b\r\nContent-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`,
       `post /hooks/PreToolUse HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`,
+      // Empty lines before the request line, ended as the rest are (bare CR; CI's seed found it).
+      `\r\rPOST /hooks/PreToolUse HTTP/1.1\rHost: x\rContent-Length: ${Buffer.byteLength(b)}\r\r${b}`,
+      `\n\r\n\rPOST /hooks/PreToolUse HTTP/1.1\nHost: x\nX-Ctl: a\u0001b\nContent-Length: ${Buffer.byteLength(b)}\n\n${b}`,
     ];
     for (const c of cases) {
       const answer = await raw(url, c);

@@ -684,8 +684,8 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
       // A hook route whose event can block (or that names none) gets a block, never a status the harness reads as
       // "no decision": the request line comes from the bytes the parser refused, or from the request it had begun.
       // Read as leniently as any client may have meant it: any case of method, runs of blanks, any version, a line
-      // ended by CR, LF or both, a target in absolute form (http://host/hooks/...).
-      const target = inFlight?.req?.url ?? /^(?:\r?\n){0,4}[A-Za-z]{3,10}[ \t]{1,8}(\S{1,2048})[ \t]{1,8}[A-Za-z]{1,8}\/[\d.]{1,8}(?:\r\n|\r|\n)/.exec(e.rawPacket?.subarray(0, 2200).toString('latin1') ?? '')?.[1];
+      // ended by CR, LF or both (empty lines before it too), a target in absolute form (http://host/hooks/...).
+      const target = inFlight?.req?.url ?? /^(?:\r\n|\r|\n){0,8}[A-Za-z]{3,10}[ \t]{1,8}(\S{1,2048})[ \t]{1,8}[A-Za-z]{1,8}\/[\d.]{1,8}(?:\r\n|\r|\n)/.exec(e.rawPacket?.subarray(0, 2200).toString('latin1') ?? '')?.[1];
       const path = target?.replace(/^[A-Za-z][A-Za-z0-9+.-]{0,16}:\/\/[^/?#]{0,255}/, '');
       const route = path === undefined ? undefined : /^\/hooks(?:\/([^/?#]+))?\/?(?:[?#]|$)/.exec(path);
       let event: string | undefined;
