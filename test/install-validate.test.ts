@@ -83,6 +83,34 @@ describe('loom install / uninstall', () => {
     expect(existsSync(join(project, FILES.codex))).toBe(false);
   });
 
+  it('uninstall --dry-run says what the real uninstall does to the file: deleted, given its bytes back, or rewritten', async () => {
+    const fresh = tempDir();
+    await loom(['install', '--harness', 'claude', '--project-dir', fresh]);
+    const dry = await loom(['uninstall', '--harness', 'claude', '--project-dir', fresh, '--dry-run']);
+    expect(dry.stdout).toContain('settings.json would be deleted');
+    expect(existsSync(join(fresh, FILES.claude))).toBe(true);
+    await loom(['uninstall', '--harness', 'claude', '--project-dir', fresh]);
+    expect(existsSync(join(fresh, FILES.claude))).toBe(false);
+    const mine = tempDir();
+    mkdirSync(join(mine, '.claude'));
+    writeFileSync(join(mine, FILES.claude), '{"model": "opus"}');
+    await loom(['install', '--harness', 'claude', '--project-dir', mine]);
+    const back = await loom(['uninstall', '--harness', 'claude', '--project-dir', mine, '--dry-run']);
+    expect(back.stdout).toContain('would get its original bytes back');
+    expect(back.stdout).toContain('{"model": "opus"}');
+    await loom(['uninstall', '--harness', 'claude', '--project-dir', mine]);
+    expect(readFileSync(join(mine, FILES.claude), 'utf8')).toBe('{"model": "opus"}');
+  });
+
+  it('a word where a command takes only options is refused (exit 2, one line), never silently ignored', async () => {
+    const project = tempDir();
+    for (const args of [['install', '--harness', 'claude', 'extra'], ['verify', 'ledger.db'], ['report', 'html'], ['init', 'now', '--yes']]) {
+      const r = await loom([...args, '--project-dir', project]);
+      expect([r.code, r.stderr.trim()], args.join(' ')).toEqual([2, `loom ${args[0]}: unexpected argument "${args.find((a, i) => i > 0 && !a.startsWith('-') && args[i - 1] !== '--harness')}": this command takes only options (see --help)`]);
+    }
+    expect(existsSync(join(project, FILES.claude))).toBe(false);
+  });
+
   it('a settings file that is not JSON is refused with its name, and left alone', async () => {
     const project = tempDir();
     mkdirSync(join(project, '.claude'));

@@ -11,6 +11,8 @@ export class FlagError extends Error {}
 export interface FlagSpec {
   values?: string[];
   booleans?: string[];
+  /** Positional arguments the command reads itself (and checks); any other is refused, never silently ignored. */
+  positionals?: 'own';
 }
 
 export interface ParsedFlags {
@@ -62,6 +64,8 @@ export function parseFlags(argv: string[], spec: FlagSpec): ParsedFlags {
     } else if (v === true) booleans.add(k);
     else if (v === false) throw new FlagError(`--${k} takes no value`);
   }
+  // `loom verify ledger.db` or `loom report html` reads as if it did something with the word; refused instead.
+  if (spec.positionals !== 'own' && parsed.positionals.length) throw new FlagError(`unexpected argument ${JSON.stringify(parsed.positionals[0].slice(0, 80))}: this command takes only options (see --help)`);
   return { values, booleans, positional: parsed.positionals };
 }
 

@@ -135,7 +135,7 @@ async function stop(socket: string, waitMs: number): Promise<number> {
 }
 
 export async function daemonCommand(argv: string[]): Promise<number> {
-  const f = parseFlags(argv, { values: ['project-dir', 'socket', 'wait-ms'], booleans: ['quiet'] });
+  const f = parseFlags(argv, { values: ['project-dir', 'socket', 'wait-ms'], booleans: ['quiet'], positionals: 'own' });
   const [action, ...extra] = f.positional;
   if (!action || !['start', 'stop', 'status'].includes(action) || extra.length) throw new FlagError('usage: loom daemon start|stop|status [--project-dir D] [--socket PATH]');
   const waitMs = Number(f.values['wait-ms'] ?? 10_000);

@@ -8,7 +8,7 @@ import { parseFlags, projectDirFrom, FlagError } from '../flags';
 import { tone } from '../output';
 
 export function explainCommand(argv: string[]): number {
-  const flags = parseFlags(argv, { values: ['project-dir', 'cwd', 'branch'], booleans: ['json', 'rules'] });
+  const flags = parseFlags(argv, { values: ['project-dir', 'cwd', 'branch'], booleans: ['json', 'rules'], positionals: 'own' });
   if (flags.booleans.has('rules')) return listRules(resolve(projectDirFrom(flags)), flags.booleans.has('json'));
   if (flags.positional.length !== 1) throw new FlagError('give the command to explain as one quoted argument: loom explain "rm -rf /"');
   const projectDir = resolve(projectDirFrom(flags));

@@ -46,7 +46,7 @@ export function historyCommand(argv: string[]): number | Promise<number> {
       ledger.close();
     }
   }
-  const flags = parseFlags(argv, { values: ['project-dir', 'event', 'session', 'risk', 'decision', 'hook', 'user', 'host', 'since', 'until', 'limit'], booleans: ['json', 'jsonl'] });
+  const flags = parseFlags(argv, { values: ['project-dir', 'event', 'session', 'risk', 'decision', 'hook', 'user', 'host', 'since', 'until', 'limit'], booleans: ['json', 'jsonl'], positionals: 'own' });
   const v = flags.values;
   if (flags.positional.length) throw new FlagError(`unexpected argument "${flags.positional[0]}" (did you mean: loom history rebuild?)`);
   const filter: HistoryFilter = { event: v.event, session: v.session, decision: v.decision, hook: v.hook, user: v.user, host: v.host };

@@ -167,12 +167,13 @@ export function installHarness(o: InstallOptions): InstallResult {
   const changed = remove ? removeLoomHooks(doc, t) : addLoomHooks(doc, t, where) + (harness === 'gemini' && scope === 'managed' ? pinGeminiHooksOn(doc, t.file) : 0);
   const text = JSON.stringify(doc, null, 2) + '\n';
   const head = `${verb} ${harness} (${scope})`;
-  if (dry) return { file: t.file, changed, line: `${head}: ${changed} hook entries would change in ${t.file}`, notes, preview: text };
-  if (changed === 0) return { file: t.file, changed, line: `${head}: nothing to change in ${t.file}`, notes };
-  if (remove) {
-    // The original bytes come back when the file holds exactly what it held before install.
+  // What removing does to the file, decided before a dry run so that the preview shows what the real run would do.
+  // The original bytes come back when the file holds exactly what it held before install; a file loom created
+  // and that holds nothing else is deleted.
+  let restored: string | undefined;
+  let deletes = false;
+  if (remove && changed > 0) {
     const b = latestBackup(t.file, projectDir);
-    let restored: string | undefined;
     if (b) {
       const old = readFileSync(b, 'utf8');
       try {
@@ -181,10 +182,19 @@ export function installHarness(o: InstallOptions): InstallResult {
         // a backup that is not JSON is not the file's original
       }
     }
+    deletes = restored === undefined && !b && isEmptySettings(doc);
+  }
+  if (dry) {
+    if (restored !== undefined) return { file: t.file, changed, line: `${head}: ${changed} hook entries would be removed; ${t.file} would get its original bytes back from the backup`, notes, preview: restored };
+    if (deletes) return { file: t.file, changed, line: `${head}: ${changed} hook entries would be removed; ${t.file} would be deleted (loom created it and it holds nothing else)`, notes };
+    return { file: t.file, changed, line: `${head}: ${changed} hook entries would change in ${t.file}`, notes, preview: text };
+  }
+  if (changed === 0) return { file: t.file, changed, line: `${head}: nothing to change in ${t.file}`, notes };
+  if (remove) {
     // A file that is not given back byte for byte is backed up before it is rewritten or removed, as install does.
     const before = restored === undefined ? backup(t.file, projectDir) : undefined;
     if (restored !== undefined) writeAtomic(t.file, restored);
-    else if (!b && isEmptySettings(doc)) unlinkSync(t.file);
+    else if (deletes) unlinkSync(t.file);
     else writeAtomic(t.file, text);
     return { file: t.file, changed, line: `${head}: removed ${changed} hook entries from ${t.file}${restored !== undefined ? ' (original restored byte for byte)' : before ? ` (backup: ${before})` : ''}`, notes };
   }
@@ -231,6 +241,7 @@ function codexManaged(t: Target, where: RunnerLocation, remove: boolean, dry: bo
     text = addLoomRequirements(old, t.events.map((event) => ({ event, command: (t.entry(event, where) as { command: string }).command, timeout: 30 })), t.file);
     changed = text === old ? 0 : t.events.length;
   }
+  if (dry && remove && changed > 0 && text === '') return { file: t.file, changed, line: `${head}: loom's block would be removed; ${t.file} would be deleted (it holds nothing else) (dry run)`, notes: pre };
   if (dry) return { file: t.file, changed, line: `${head}: ${changed} hook entries would change in ${t.file} (dry run)`, notes: pre, preview: text };
   if (changed === 0) return { file: t.file, changed, line: `${head}: nothing to change in ${t.file}`, notes: [] };
   if (remove) {
