@@ -25,7 +25,8 @@ function acceptedOptions(): Map<string, Set<string>> {
       const specs = [...body.matchAll(/parseFlags\([^,]+,\s*(\{[^}]*\}|[A-Z_]+)\)/g)].map((x) => x[1]);
       for (const spec of specs) {
         const text = spec.startsWith('{') ? spec : (new RegExp(`${spec} = (\\{[^}]*\\})`).exec(src)?.[1] ?? '');
-        for (const q of text.matchAll(/'([a-z][a-z-]*)'/g)) names.add(q[1]);
+        // The option names are in the values and booleans lists (`positionals: 'own'` is no option).
+        for (const list of text.matchAll(/(?:values|booleans):\s*\[([^\]]*)\]/g)) for (const q of list[1].matchAll(/'([a-z][a-z-]*)'/g)) names.add(q[1]);
       }
       out.set(m[1], names);
     }

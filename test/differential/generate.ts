@@ -35,7 +35,7 @@ function simple(r: () => number): string {
 
 /** A command line from a small bash grammar: lists, pipes, compounds, substitutions, functions. */
 export function grammarLine(r: () => number, depth = 0): string {
-  const c = depth > 2 ? 0 : Math.floor(r() * 20);
+  const c = depth > 2 ? 0 : Math.floor(r() * 22);
   switch (c) {
     case 1: return `${grammarLine(r, depth + 1)} ${pick(r, [';', '&&', '||', '|', '&', '\n'])} ${grammarLine(r, depth + 1)}`;
     case 2: return `{ ${grammarLine(r, depth + 1)}; }`;
@@ -58,6 +58,13 @@ export function grammarLine(r: () => number, depth = 0): string {
     // A heredoc inside $( ) ended by the line of the closing paren, with text after the delimiter.
     case 18: return `echo $(cat <<EOF\n${pick(r, ARGS)}\nEOF${pick(r, ['', '  ', ' x ', 'Y'])}) ; ${simple(r)}`;
     case 19: return `x=$(${pick(r, NAMES)} <<< ${pick(r, ARGS)})\n${simple(r)}`;
+    // Arrays with keys: associative, sparse, set element by element; read by key, whole, or by their keys.
+    case 20: {
+      const k = pick(r, ['x', 'k1', '3', '0', 'a.b']);
+      const decl = pick(r, [`declare -A m=([${k}]=${pick(r, NAMES)} [y]=${pick(r, ARGS)})`, `declare -A m; m[${k}]=${pick(r, NAMES)}; m[y]=${pick(r, ARGS)}`, `m=([${pick(r, ['0', '2', '5'])}]=${pick(r, NAMES)} ${pick(r, ARGS)})`, `m[0]=${pick(r, NAMES)}; m[1]=${pick(r, ARGS)}`]);
+      return `${decl}; ${pick(r, [`\${m[${k}]} \${m[y]}`, '"${m[@]}"', '${m[0]} ${m[1]}', `for q in "\${!m[@]}"; do ${pick(r, NAMES)} "\${m[$q]}"; done`, `K=${k}; \${m[$K]} x`])}`;
+    }
+    case 21: return `a=(${pick(r, NAMES)} ${pick(r, ARGS)}); a[${pick(r, ['1', '2', '0'])}]=${pick(r, ARGS)}; a+=(${pick(r, ARGS)}); "\${a[@]}"`;
     default: return simple(r);
   }
 }

@@ -14,6 +14,7 @@ import { customRuleHits } from './custom-rules';
 import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, printfOut, type Feed } from './feed';
 import { downloadedOnLine } from './families/download';
 import { globMatch } from './glob';
+import { arrayAssocOf, arrayKeysOf, arrayValuesOf, bashOrder, subscriptKey } from './arrays';
 import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { FILE_DESTROYERS, judgeFindDeletes, listsEveryTrackedFile } from './families/delete';
@@ -257,11 +258,13 @@ function casedValue(env: Env, name: string, text: string): string {
 function setVar(env: Env, name: string, value: Word): void {
   // Set for sure: what it may have held before no longer matters.
   if (env.varAlts?.some((a) => a.name === name)) env.varAlts = env.varAlts.filter((a) => a.name !== name);
-  env.vars.delete(`${name}[@]`);
+  env.vars.delete(arrayValuesOf(name));
+  env.vars.delete(arrayKeysOf(name));
   if (value.dynamic) env.vars.delete(name);
   else {
     env.vars.set(name, casedValue(env, name, value.text));
-    if (value.array) env.vars.set(`${name}[@]`, value.array.join(SPLIT));
+    if (value.array) env.vars.set(arrayValuesOf(name), value.array.join(SPLIT));
+    if (value.array && value.arrayKeys) env.vars.set(arrayKeysOf(name), value.arrayKeys.join(SPLIT));
   }
   const refs = env.vars.get(NAMEREF_OF + name);
   if (refs) for (const ref of refs.split(',')) if (ref !== name) setVar(env, ref, value);
@@ -661,7 +664,7 @@ export class Analyzer {
       for (const [k, v] of set) {
         const old = parent.get(k);
         vars.set(k, v);
-        if (old !== v && !k.endsWith('[@]')) {
+        if (old !== v && !k.endsWith(']')) {
           if (deferred) deferred.push({ name: k, value: old });
           else mayHold(env, k, old);
         }
@@ -725,35 +728,109 @@ export class Analyzer {
     return visit(body, false);
   }
 
-  /** The elements of an array literal `(a b c)`, or undefined when one is only known at run time. */
-  private arrayElements(inner: string, env: Env, depth: number, via: string, stdin: Feed): string[] | undefined {
+  /**
+   * The elements of an array literal `(a b c)`, or undefined when one is only known at run time. Elements given
+   * with a key (`([k]=v [5]=w)`, an associative array's or a sparse one's) come with every element's key, as do an
+   * associative array's key-value pairs (`declare -A m=(k v)`).
+   */
+  private arrayElements(inner: string, env: Env, depth: number, via: string, stdin: Feed, assoc = false): (string[] & { named?: string[] }) | undefined {
     if (inner.length > 4096) return undefined;
     const lx = new Lexer(inner, this.ctxOf(env));
     const toks = lx.tokens();
     if (lx.errors.length) return undefined;
-    const out: string[] = [];
+    const values: string[] = [];
+    const keys: string[] = [];
+    const put = (key: string, value: string) => {
+      const at = keys.indexOf(key);
+      if (at >= 0) values[at] = value;
+      else {
+        keys.push(key);
+        values.push(value);
+      }
+    };
+    const plain: string[] = [];
+    let keyed = false;
+    let next = 0;
     for (const t of toks) {
       if (t.kind !== 'word') {
         if (t.kind === 'op' && t.value === '\n') continue;
         return undefined;
       }
-      for (const w of this.expandRaw(t.raw ?? t.value, env, depth, via, stdin)) {
+      const raw = t.raw ?? t.value;
+      const kv = /^\[([^\]]{1,256})\]=([\s\S]*)$/.exec(raw);
+      if (kv) {
+        // A keyed element's value is an assignment's: not brace-expanded.
+        const v = kv[2] === '' ? [lit('')] : this.expandRaw(kv[2], env, depth, via, stdin, undefined, undefined, false);
+        if (v.some((x) => x.dynamic)) return undefined;
+        let key: string | undefined;
+        if (assoc) {
+          const k = this.expandRaw(kv[1], env, depth, via, stdin);
+          key = k.length === 1 && !k[0].dynamic ? k[0].text : undefined;
+        } else key = subscriptKey(kv[1], false, (n) => env.vars.get(n));
+        if (key === undefined) return undefined;
+        if (!assoc) next = Number(key) + 1;
+        put(key, v.map((x) => x.text).join(' '));
+        keyed = true;
+        continue;
+      }
+      for (const w of this.expandRaw(raw, env, depth, via, stdin)) {
         if (w.dynamic) return undefined;
-        if (!w.vanished) out.push(w.text);
+        if (w.vanished) continue;
+        if (assoc) plain.push(w.text);
+        else put(String(next++), w.text);
       }
     }
-    return out.slice(0, 256);
+    // An associative array given words without keys takes them as key-value pairs (bash 5.1 and later).
+    if (assoc && plain.length) {
+      if (keyed) return undefined;
+      for (let i = 0; i < plain.length; i += 2) put(plain[i], plain[i + 1] ?? '');
+      keyed = true;
+    }
+    return this.arrayOf(values, keys, assoc || keyed, assoc);
+  }
+
+  /** Elements and their keys as the analyzer stores them: an indexed array in index order, keys dropped when dense. */
+  private arrayOf(values: string[], keys: string[], keep: boolean, assoc = false): string[] & { named?: string[] } {
+    const order = assoc ? keys.map((_, i) => i) : bashOrder(keys, false);
+    const out: string[] & { named?: string[] } = order.map((i) => values[i]).slice(0, 256);
+    const named = order.map((i) => keys[i]).slice(0, 256);
+    if (keep && (assoc || named.some((k, i) => k !== String(i)))) out.named = named;
+    return out;
+  }
+
+  /**
+   * `a[k]=v` (or `a[k]+=v`): the array with that element set, as bash sets it. A subscript only known at run
+   * time leaves the whole array unknown.
+   */
+  private setElement(env: Env, name: string, subRaw: string, value: Word, appending: boolean): Word {
+    const assoc = env.vars.get(arrayAssocOf(name)) === 'A';
+    const held = env.vars.get(arrayValuesOf(name));
+    const values = held !== undefined ? (held === '' ? [] : held.split(SPLIT)) : env.vars.has(name) ? [env.vars.get(name)!] : [];
+    const heldKeys = env.vars.get(arrayKeysOf(name));
+    const keys = heldKeys !== undefined ? (heldKeys === '' ? [] : heldKeys.split(SPLIT)) : values.map((_, i) => String(i));
+    const key = subscriptKey(subRaw, assoc, (n) => env.vars.get(n));
+    if (value.dynamic || key === undefined || values.length >= 256) return { ...lit(''), dynamic: true };
+    const at = keys.indexOf(key);
+    if (at >= 0) values[at] = appending ? values[at] + value.text : value.text;
+    else {
+      keys.push(key);
+      values.push(value.text);
+    }
+    const elems = this.arrayOf(values, keys, true, assoc);
+    const out: Word = { ...lit(elems[(elems.named ?? []).indexOf('0')] ?? (elems.named ? '' : elems[0] ?? '')), array: elems };
+    if (elems.named) out.arrayKeys = elems.named;
+    return out;
   }
 
   /** Expands one word's source in the walk's current state; its substitutions are analyzed. */
-  private expandRaw(raw: string, env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>, errors?: string[]): Word[] {
+  private expandRaw(raw: string, env: Env, depth: number, via: string, stdin: Feed, procsubs?: Map<Word, Feed>, errors?: string[], braces = true): Word[] {
     // A plain word needs neither the walk's context nor a closure (most words are plain).
     const plain = plainWord(raw);
     if (plain) {
       work.units += raw.length;
       return [plain];
     }
-    const words = expandWord(raw, this.ctxOf(env), (src) => this.evalStatic(src, env, 0), errors);
+    const words = expandWord(raw, this.ctxOf(env), (src) => this.evalStatic(src, env, 0), errors, braces);
     const seen = new Set<Sub[]>();
     for (const w of words) {
       if (!w.subs?.length || seen.has(w.subs)) continue;
@@ -971,16 +1048,28 @@ export class Analyzer {
       const vraw = raw.slice(eq + 1);
       if (vraw.startsWith('(') && vraw.endsWith(')') && !raw.slice(0, eq).includes('[')) {
         // An array: its elements as bash expands them (`a=(rm -rf ~); "${a[@]}"`).
-        const added = this.arrayElements(vraw.slice(1, -1), env, depth, via, stdin);
+        const added = this.arrayElements(vraw.slice(1, -1), env, depth, via, stdin, env.vars.get(arrayAssocOf(name)) === 'A');
         // a+=(m) appends to what the array (or the plain variable, its element 0) held.
-        const held = env.vars.get(`${name}[@]`);
+        const held = env.vars.get(arrayValuesOf(name));
         const before = !appending ? [] : held !== undefined ? (held === '' ? [] : held.split(SPLIT)) : env.vars.has(name) ? [env.vars.get(name)!] : [];
-        const elems = added && [...before, ...added];
-        assignments.push({ name, value: elems ? { ...lit(elems[0] ?? ''), array: elems } : { ...lit(vraw), dynamic: true } });
+        // Keys appended to keyed elements are not worked out: the array is then only known at run time.
+        const elems = added && (added.named && before.length ? undefined : [...before, ...added]);
+        const value: Word = elems ? { ...lit(elems[0] ?? ''), array: elems } : { ...lit(vraw), dynamic: true };
+        if (elems && added?.named) {
+          value.arrayKeys = added.named;
+          value.text = elems[added.named.indexOf('0')] ?? '';
+        }
+        assignments.push({ name, value });
         continue;
       }
-      const ws = vraw.startsWith('(') ? [{ ...lit(vraw), dynamic: true }] : this.expandRaw(vraw, env, depth, via, stdin, undefined, errors);
+      const ws = vraw.startsWith('(') ? [{ ...lit(vraw), dynamic: true }] : this.expandRaw(vraw, env, depth, via, stdin, undefined, errors, false);
       let value: Word = ws.length === 1 ? ws[0] : { ...lit(ws.map((w) => w.text).join(' ')), dynamic: ws.some((w) => w.dynamic) };
+      // a[k]=v sets one element of the array a (a plain variable is its element 0).
+      const element = /^[A-Za-z_]\w*\[([^\]]{1,256})\]\+?$/.exec(raw.slice(0, eq));
+      if (element) {
+        assignments.push({ name, value: this.setElement(env, name, element[1], value, appending) });
+        continue;
+      }
       // X+=m appends to X's value (one only known at run time stays so).
       if (appending && !raw.slice(0, eq).includes('[')) value = env.vars.has(name) ? { ...value, text: env.vars.get(name)! + value.text } : { ...value, dynamic: true };
       assignments.push({ name, value });
@@ -993,13 +1082,16 @@ export class Analyzer {
     // `export $(cat .env | xargs)` loads an env file into the environment, as `set -a; . .env` does: not a read of it
     // (sending a loaded secret anywhere is judged where it is sent).
     const exporting = ENV_LOADERS.has(node.words[0] ?? '');
+    // `declare -A m=(...)`: an associative array's literal (its keys are strings, not arithmetic).
+    const declaresAssoc = exporting && node.words.slice(1).some((w) => /^-[a-zA-Z]*A/.test(w));
     for (const raw of node.words) {
       const own: string[] = [];
       // `declare -a a=(x y)`: an array assignment of a declaration builtin (its elements, as in `a=(x y)`).
       const arr = exporting && raw !== node.words[0] ? /^([A-Za-z_][A-Za-z0-9_]*)\+?=\(([\s\S]*)\)$/.exec(raw) : null;
       if (arr) {
-        const elems = this.arrayElements(arr[2], env, depth, via, stdin);
-        words.push(elems ? { ...lit(`${arr[1]}=${elems[0] ?? ''}`), array: elems } : { ...lit(`${arr[1]}=`), dynamic: true });
+        const elems = this.arrayElements(arr[2], env, depth, via, stdin, declaresAssoc);
+        const first = elems?.named ? elems[elems.named.indexOf('0')] : elems?.[0];
+        words.push(elems ? { ...lit(`${arr[1]}=${first ?? ''}`), array: elems, ...(elems.named ? { arrayKeys: elems.named } : {}) } : { ...lit(`${arr[1]}=`), dynamic: true });
         continue;
       }
       if (exporting && raw !== node.words[0]) this.loadingEnv++;
@@ -1153,8 +1245,10 @@ export class Analyzer {
         const nameref = argv.slice(1).some((a) => /^-[a-zA-Z]*n/.test(a));
         // declare -l / -u: the variable's values are lower- or upper-cased on every assignment (`typeset -l X=RM; $X`); given both, bash keeps the first.
         const caseFlag = argv.slice(1).filter((a) => /^-[a-zA-Z]*[lu]/.test(a)).map((a) => a[a.slice(1).search(/[lu]/) + 1]).shift();
+        const assoc = argv.slice(1).some((a) => /^-[a-zA-Z]*A/.test(a));
         for (const w of words.slice(1)) {
           if (caseFlag && /^[A-Za-z_]\w*(?:=|$)/.test(w.text)) env.vars.set(CASE_ATTR + w.text.split('=')[0], caseFlag);
+          if (assoc && /^[A-Za-z_]\w*(?:=|$)/.test(w.text)) env.vars.set(arrayAssocOf(w.text.split('=')[0]), 'A');
           const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w.text);
           if (!m) continue;
           if (w.dynamic) env.vars.delete(m[1]);

@@ -7,6 +7,8 @@
 // It never executes anything. Linear in the input: one pass, no regex
 // backtracking; brace expansion is capped. Every scanning loop charges the
 // work meter (work.ts), so tests can prove it linear.
+import { arrayAssocOf, orderedElements, SPLIT, subscriptKey } from './arrays';
+import { evalArithmetic } from './arithmetic';
 import { overBudget, work } from './work';
 
 export interface Sub {
@@ -34,7 +36,10 @@ export interface Word {
   vanished?: boolean;
   /** An array assignment's elements (`a=(x y)`). */
   array?: string[];
+  /** Their keys, when any was given (`declare -A m=([k]=v)`, `a[5]=x`): subscripts then name elements by key. */
+  arrayKeys?: string[];
 }
+
 
 export interface Redirect {
   op: string;
@@ -501,7 +506,7 @@ export function findSubs(body: string, out: Sub[], level = 0): void {
 }
 
 /** Marks a field boundary produced by an unquoted expansion (IFS splitting happens after the word is built). */
-export const SPLIT = '\u0001';
+export { SPLIT } from './arrays';
 
 export type StaticEval = (src: string) => string | undefined;
 
@@ -578,8 +583,15 @@ export class Lexer {
       // $(( ... )): matchParen from the inner `(` returns just past the closing `))`.
       const j = matchParen(s, this.i + 2);
       const end = j < 0 ? s.length : j;
-      findSubs(s.slice(this.i + 3, Math.max(this.i + 3, end - 2)), this.subs);
+      const body = s.slice(this.i + 3, Math.max(this.i + 3, end - 2));
+      findSubs(body, this.subs);
       this.i = end;
+      // Literals and known variables: the number bash prints (`${a[$((i+1))]}`, `rm -rf ~/$((0))`).
+      const known = j < 0 ? undefined : evalArithmetic(body, (name) => this.expandVar(name));
+      if (known !== undefined) {
+        this.put(w, String(known), inDouble);
+        return;
+      }
       w.text += '\u0000';
       w.dynamic = true;
       return;
@@ -652,12 +664,28 @@ export class Lexer {
       w.dynamic = true;
       return;
     }
-    const arr = /^([A-Za-z_][A-Za-z0-9_]*)\[([@*]|[0-9]+)\]$/.exec(body);
+    // ${!a[@]}: the array's keys (indices when it has none of its own), in bash's order.
+    const keysOf = /^!([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]$/.exec(body);
+    if (keysOf) {
+      const el = orderedElements(this.ctx.vars, keysOf[1]);
+      if (el) return this.put(w, el.keys.join(SPLIT), inDouble);
+      w.text += '\u0000';
+      w.dynamic = true;
+      return;
+    }
+    const arr = /^([A-Za-z_][A-Za-z0-9_]*)\[([^\]]{1,256})\]$/.exec(body);
     if (arr) {
-      const all = this.ctx.vars.get(`${arr[1]}[@]`);
+      const el = orderedElements(this.ctx.vars, arr[1]);
       let v: string | undefined;
-      if (arr[2] === '@' || arr[2] === '*') v = all !== undefined ? (arr[2] === '@' || !inDouble ? all : all.split(SPLIT).join(this.ifs()[0] ?? '')) : this.expandVar(arr[1]);
-      else v = all !== undefined ? all.split(SPLIT)[Number(arr[2])] ?? '' : arr[2] === '0' ? this.expandVar(arr[1]) : undefined;
+      if (arr[2] === '@' || arr[2] === '*') v = el !== undefined ? (arr[2] === '@' || !inDouble ? el.values.join(SPLIT) : el.values.join(this.ifs()[0] ?? '')) : this.expandVar(arr[1]);
+      else {
+        const assoc = this.ctx.vars.get(arrayAssocOf(arr[1])) === 'A';
+        const key = subscriptKey(arr[2], assoc, (n) => this.expandVar(n));
+        // A key the array does not hold is the empty string, as bash gives it; one known only at run time is unknown.
+        if (key === undefined) v = undefined;
+        else if (el !== undefined) v = el.values[el.keys.indexOf(key)] ?? '';
+        else v = key === '0' && !assoc ? this.expandVar(arr[1]) : undefined;
+      }
       if (v !== undefined) {
         if (arr[2] === '@' && inDouble) w.text += v;
         else this.put(w, v, inDouble);
@@ -1208,12 +1236,13 @@ export function plainWord(raw: string): Word | undefined {
   return undefined;
 }
 
-export function expandWord(raw: string, ctx: LexContext, evalStatic: StaticEval, errors?: string[]): Word[] {
+export function expandWord(raw: string, ctx: LexContext, evalStatic: StaticEval, errors?: string[], braces = true): Word[] {
   work.units += raw.length;
   const plain = plainWord(raw);
   if (plain) return [plain];
   const out: Word[] = [];
-  for (const r of braceExpandRaw(raw)) {
+  // An assignment's value is not brace-expanded (`a={x,y}` holds the braces).
+  for (const r of braces ? braceExpandRaw(raw) : [raw]) {
     if (overBudget()) break;
     const lx = new Lexer(r, ctx, evalStatic);
     for (const w of lx.expandOne()) out.push(w);

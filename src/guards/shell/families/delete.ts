@@ -51,7 +51,8 @@ const rm: Rule = (r) => {
   if (r.name === 'del' && r.argv.some((a) => /^\/[sqSQ]$/.test(a))) return; // cmd.exe del: the Windows family reads it
   const recursive = spec.always || (spec.recursive !== '' && hasShortFlag(r.argv, spec.recursive, spec.longRecursive.flatMap((l) => [l, ...prefixesOf(l)])));
   // shred -n N / -s SIZE (also clustered: -zun 3) take a value.
-  const targets = CONTENT_DESTROYERS.includes(r.name) ? shortValueOperands(r.argv, 'ns', ['--iterations', '--size', '--random-source']) : operands(r.argv);
+  // An empty operand names no file (rm and the rest refuse it: "cannot remove ''"); it is not the current folder.
+  const targets = (CONTENT_DESTROYERS.includes(r.name) ? shortValueOperands(r.argv, 'ns', ['--iterations', '--size', '--random-source']) : operands(r.argv)).filter((t) => t !== '');
   for (const t of targets) deletesPath(r.analyzer, t, r.cwd, r.segment, { recursive });
   // Overwritten in place, a file in home or the system is gone; with privileges, so is a deleted system file.
   if (CONTENT_DESTROYERS.includes(r.name)) for (const t of targets) destroysFile(r.analyzer, t, r.cwd, r.segment, { verb: `${r.name} overwrites`, home: true });
