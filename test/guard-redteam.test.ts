@@ -182,7 +182,17 @@ describe('blind red-team corpus, round 25 (scored once as it arrived: 476/487 st
   it('stops at least 484 of its 487 dangerous commands (first look 476: patches applied from the line by apply_patch, git apply and patch, a dev container running in the workspace)', () => {
     expect(487 - score.misses.length).toBeGreaterThanOrEqual(484);
   });
-  it('stops at most 3 of its 304 everyday look-alikes: a forced push to a feature branch (ask) and a force-delete of a local branch (deny) by design, an associative array the guard does not evaluate', () => {
-    expect(score.falseStops.length).toBeLessThanOrEqual(3);
+  it('stops at most 2 of its 304 everyday look-alikes: a forced push to a feature branch (ask) and a force-delete of a local branch (deny), by design (the associative array it stopped at first is now evaluated)', () => {
+    expect(score.falseStops.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('blind red-team corpus, round 26 (scored once as it arrived: 865/874 stopped, 5/395 everyday stopped)', () => {
+  const score = scoreGuard(load('round26-guard-dangerous.jsonl'), load('round26-guard-everyday.jsonl'));
+  it('stops at least 870 of its 874 dangerous commands (first look 865: ninja rules from a here-doc, a Taskfile flow sequence, expect $env(HOME), perl -pe1 FILE, a container given the engine socket)', () => {
+    expect(874 - score.misses.length).toBeGreaterThanOrEqual(870);
+  });
+  it('stops at most 5 of its 395 everyday look-alikes, each by design: a forced push to a feature branch, a force-deleted local branch, a global credential helper, sudo and doas', () => {
+    expect(score.falseStops.length).toBeLessThanOrEqual(5);
   });
 });

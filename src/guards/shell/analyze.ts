@@ -1939,7 +1939,7 @@ export class Analyzer {
         const inner: Launch[] = [];
         if (l.format === 'ex') exCommandLaunches(feed.text, l.how, inner);
         else if (l.format === 'gdb') debuggerCommandLaunches(r.name, feed.text, l.how, inner);
-        else if (l.format === 'tcl') tclLaunches(feed.text, l.how, inner);
+        else if (l.format === 'tcl') tclLaunches(feed.text, l.how, inner, { HOME: this.opts.home, PWD: l.cwd ?? cwd });
         else {
           // Template variables naming the recipe file's folder, where the runner started, home: their values.
           const file = src === 'stdin' ? undefined : 'word' in src ? r.words[src.word]?.text : src.path;

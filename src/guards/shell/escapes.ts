@@ -10,8 +10,9 @@ import { posix } from 'node:path';
 import { gitConfigRunsCommand } from './tables/git';
 import { NOTEBOOK_RUNNERS } from './tables/ipython';
 import type { Language } from './tables/programs';
+import type { RecipeFormat } from './tables/launchers';
 import { notebookCells } from './families/ipython';
-import { elispLaunches, type Launch } from './launchers';
+import { elispLaunches, recipeScript, type Launch } from './launchers';
 import { buildFileEscapes } from './build-files';
 
 export interface Escape {
@@ -672,7 +673,8 @@ function quote(argv: string[]): string {
  * npm's `$INIT_CWD` and `$npm_config_local_prefix` (the scripts' shell sees them as variables).
  * `file` is the recipe file's folder, `invocation` where the runner was started.
  */
-export const RECIPE_DIR_VARIABLES: Record<'make' | 'just' | 'task', [RegExp, 'file' | 'invocation' | 'home'][]> = {
+export const RECIPE_DIR_VARIABLES: Record<RecipeFormat, [RegExp, 'file' | 'invocation' | 'home'][]> = {
+  ninja: [],
   just: [
     [/\{\{\s*(?:justfile_dir(?:ectory)?|source_dir(?:ectory)?)\(\)\s*(?:\/\s*(["'])([^"'{}]*)\1\s*)?\}\}/g, 'file'],
     [/\{\{\s*invocation_dir(?:ectory)?(?:_native)?\(\)\s*(?:\/\s*(["'])([^"'{}]*)\1\s*)?\}\}/g, 'invocation'],
@@ -689,7 +691,7 @@ export const RECIPE_DIR_VARIABLES: Record<'make' | 'just' | 'task', [RegExp, 'fi
   ],
 };
 
-export function expandRecipeDirs(text: string, kind: 'make' | 'just' | 'task', dirs: { file: string; invocation: string; home: string }): string {
+export function expandRecipeDirs(text: string, kind: RecipeFormat, dirs: { file: string; invocation: string; home: string }): string {
   if (!/\{\{|\$[({]/.test(text)) return text;
   let out = text;
   for (const [re, which] of RECIPE_DIR_VARIABLES[kind]) {
@@ -938,8 +940,10 @@ function sedEscapes(argv: string[], stdin?: string): Escape[] {
  * directives (go generate), Terraform `local-exec` provisioners (terraform apply / destroy). Only files written
  * earlier on the line are known; the folder comes from the tool's option.
  */
-export const FILE_RECIPES: Record<string, { sub?: string[]; dirOptions: string[]; files: RegExp; commands: RegExp }> = {
-  task: { dirOptions: ['-d', '--dir'], files: /(?:^|\/)Taskfile(?:\.dist)?\.ya?ml$/i, commands: /^\s*-\s+(?:cmd:\s*)?(?!task:|deps:)(.+)$/gm },
+export const FILE_RECIPES: Record<string, { sub?: string[]; dirOptions: string[]; files: RegExp; commands?: RegExp; recipes?: RecipeFormat }> = {
+  // A recipe format is read by the same reader as the runner's `-f FILE` (launchers.ts recipeScript).
+  task: { dirOptions: ['-d', '--dir'], files: /(?:^|\/)Taskfile(?:\.dist)?\.ya?ml$/i, recipes: 'task' },
+  ninja: { dirOptions: ['-C'], files: /(?:^|\/)build\.ninja$/, recipes: 'ninja' },
   go: { sub: ['generate'], dirOptions: ['-C'], files: /\.go$/, commands: /^\/\/go:generate\s+(.+)$/gm },
   terraform: { sub: ['apply', 'destroy'], dirOptions: ['-chdir'], files: /\.tf(?:\.json)?$/, commands: /\bcommand\s*=\s*"((?:[^"\\]|\\.){1,4000})"/g },
   tofu: { sub: ['apply', 'destroy'], dirOptions: ['-chdir'], files: /\.tf(?:\.json)?$/, commands: /\bcommand\s*=\s*"((?:[^"\\]|\\.){1,4000})"/g },
@@ -964,7 +968,10 @@ function fileRecipes(name: string, argv: string[], ctx: EscapeContext): Escape[]
   for (const [abs, raw] of ctx.filesIn(dir)) {
     if (!spec.files.test(abs)) continue;
     const text = name === 'task' ? expandRecipeDirs(raw, 'task', { file: posix.dirname(abs), invocation: ctx.cwd, home: ctx.home }) : raw;
-    for (const m of text.matchAll(spec.commands)) if (out.length < 20) out.push({ lang: 'sh', code: m[1].replace(/\\"/g, '"'), how: `${name} ${posix.basename(abs)}` });
+    if (spec.recipes) {
+      const code = recipeScript(spec.recipes, text);
+      if (code.trim() && out.length < 20) out.push({ lang: 'sh', code, how: `${name} ${posix.basename(abs)}` });
+    } else if (spec.commands) for (const m of text.matchAll(spec.commands)) if (out.length < 20) out.push({ lang: 'sh', code: m[1].replace(/\\"/g, '"'), how: `${name} ${posix.basename(abs)}` });
   }
   return out;
 }

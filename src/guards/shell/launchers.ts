@@ -5,11 +5,11 @@
 // paths mapped back to host paths). Each is read from the tables in
 // tables/launchers.ts and returned as launches: the analyzer judges a
 // launched script like any other shell text.
-import { tclWords } from './tcl';
+import { tclCommandsOf } from './tcl';
 import { posix } from 'node:path';
 import {
   CONTAINER_RUNNERS, DEBUGGERS, ELISP_CALLS, EX_EDITORS, EX_LANG, GIT_HOOKS, GIT_RUN_ENV, GIT_RUN_KEYS, GIT_RUN_OPERANDS, GIT_RUN_OPTIONS,
-  LOCAL_HOSTS, COMMAND_OPTIONS, RECIPE_RUNNERS, REMOTE_EXEC, SCRIPT_SETTERS, SSH_GRAMMAR, TCL_RUNS, type GitValueRuns,
+  LOCAL_HOSTS, COMMAND_OPTIONS, RECIPE_RUNNERS, REMOTE_EXEC, SCRIPT_SETTERS, SSH_GRAMMAR, TCL_RUNS, type GitValueRuns, type RecipeFormat,
 } from './tables/launchers';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ESCAPES, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, keyMatches } from './tables/git';
 import { work } from './work';
@@ -19,7 +19,7 @@ export type Launch =
   /** A shell script (static text); `stdin`: it reads the launcher's stdin; `cwd`: where it runs. */
   | { kind: 'script'; text: string; how: string; cwd?: string; stdin?: boolean; positional?: string[] }
   /** The launcher's stdin, or a file it names (`-f -`, a file written on the line), is a script in `format`. */
-  | { kind: 'feed'; source: 'stdin' | { word: number } | { path: string }; format: 'sh' | 'ex' | 'gdb' | 'make' | 'just' | 'task' | 'tcl'; how: string; cwd?: string }
+  | { kind: 'feed'; source: 'stdin' | { word: number } | { path: string }; format: 'sh' | 'ex' | 'gdb' | RecipeFormat | 'tcl'; how: string; cwd?: string }
   /** Files written earlier on the line with one of these base names run (git hooks). */
   | { kind: 'hooks'; names: string[]; how: string }
   /** A command only known at run time. */
@@ -423,12 +423,12 @@ function optionLaunches(ctx: LaunchCtx, out: Launch[]): void {
 const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'tcsh', 'csh']);
 
 /** Commands an expect script runs: spawn/exec argv, `system` text, and what `send` types into a spawned shell. */
-export function tclLaunches(src: string, how: string, out: Launch[], depth = 0): void {
+export function tclLaunches(src: string, how: string, out: Launch[], env: Readonly<Record<string, string>>, depth = 0): void {
   if (depth > 3) return;
   work.units += src.length;
   let shellSpawned = false;
   let typed = '';
-  for (const words of tclWords(src)) {
+  for (const words of tclCommandsOf(src, env)) {
     const cmd = words[0];
     if (Object.hasOwn(TCL_RUNS, cmd)) {
       let args = words.slice(1).filter((w) => !/^-(?:noecho|nottycopy|nottyinit|console|ignore|open|leaveopen|keepnewline|pty|ignorecase)$/.test(w));
@@ -453,7 +453,7 @@ export function tclLaunches(src: string, how: string, out: Launch[], depth = 0):
       const s = words.slice(1).filter((w) => !w.startsWith('-'))[0];
       if (s !== undefined) typed += s.replace(/\r/g, '\n');
     } else if (/^(?:if|while|for|foreach|proc|expect|interact|catch|after|eval)$/.test(cmd)) {
-      for (const w of words.slice(1)) if (/[\s;]/.test(w)) tclLaunches(w, how, out, depth + 1);
+      for (const w of words.slice(1)) if (/[\s;]/.test(w)) tclLaunches(w, how, out, env, depth + 1);
     }
   }
   if (typed.trim()) out.push({ kind: 'script', text: typed, how: `${how} send` });
@@ -465,7 +465,7 @@ function expectLaunches(ctx: LaunchCtx, out: Launch[]): void {
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     if (a === '-c' && argv[k + 1] !== undefined) {
-      tclLaunches(argv[++k], 'expect -c', out);
+      tclLaunches(argv[++k], 'expect -c', out, { HOME: ctx.home, PWD: ctx.cwd });
       script = true;
     } else if (a === '-f' && argv[k + 1] !== undefined) {
       out.push({ kind: 'feed', source: { word: ++k }, format: 'tcl', how: 'expect -f' });
@@ -652,6 +652,25 @@ export function justRecipes(text: string): string {
 }
 
 /** The commands of a Taskfile (YAML): items under `cmds:`, `- cmd: ...` entries. */
+/** The items of a YAML flow sequence's inside (`a, "b, c", 'd'`), quotes removed. */
+function flowItems(inner: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let q = '';
+  for (const c of inner) {
+    if (q) {
+      if (c === q) q = '';
+      else cur += c;
+    } else if (c === '"' || c === "'") q = c;
+    else if (c === ',') {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += c;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out.filter(Boolean);
+}
+
 export function taskRecipes(text: string): string {
   work.units += text.length;
   const out: string[] = [];
@@ -664,6 +683,17 @@ export function taskRecipes(text: string): string {
     if (!t || t.startsWith('#')) continue;
     if (/^cmds:\s*$/.test(t)) {
       cmdsIndent = indent;
+      continue;
+    }
+    // `cmds: [a, b]` (a flow sequence) and a task's single `cmd: X`.
+    const flow = /^cmds:\s*\[(.*)\]\s*$/.exec(t);
+    if (flow) {
+      for (const item of flowItems(flow[1])) out.push(item);
+      continue;
+    }
+    const single = cmdsIndent < 0 ? /^cmd:\s*(.+)$/.exec(t) : null;
+    if (single) {
+      out.push(single[1].trim().replace(/^(['"])(.*)\1$/, '$2'));
       continue;
     }
     if (cmdsIndent >= 0 && indent <= cmdsIndent && !t.startsWith('-')) cmdsIndent = -1;
@@ -682,8 +712,25 @@ export function taskRecipes(text: string): string {
   return out.join('\n');
 }
 
-export function recipeScript(format: 'make' | 'just' | 'task', text: string): string {
-  return format === 'make' ? makeRecipes(text) : format === 'just' ? justRecipes(text) : taskRecipes(text);
+export function recipeScript(format: RecipeFormat, text: string): string {
+  return format === 'make' ? makeRecipes(text) : format === 'just' ? justRecipes(text) : format === 'ninja' ? ninjaRecipes(text) : taskRecipes(text);
+}
+
+/**
+ * The commands of a ninja file's rules (`rule NAME` then an indented `command = ...`): `$$` is a dollar, `$ ` a
+ * blank, `$:` a colon, a `$` at the end of a line continues it; `$in`, `$out` and the file's own variables are
+ * names of files (left as words).
+ */
+export function ninjaRecipes(text: string): string {
+  work.units += text.length;
+  const out: string[] = [];
+  const lines = text.replace(/\$\r?\n[ \t]*/g, '').split('\n');
+  for (const line of lines) {
+    const m = /^[ \t]+command[ \t]*=[ \t]*(.*)$/.exec(line);
+    if (!m) continue;
+    out.push(m[1].replace(/\$(\$|[ :]|\{?[A-Za-z_][\w.-]*\}?)/g, (_x, v: string) => (v === '$' || v === ' ' || v === ':' ? v : v.replace(/[{}]/g, ''))));
+  }
+  return out.join('\n');
 }
 
 function recipeLaunches(ctx: LaunchCtx, out: Launch[]): void {

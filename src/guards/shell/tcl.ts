@@ -72,3 +72,29 @@ export function tclWords(src: string): string[][] {
   end();
   return cmds;
 }
+
+/**
+ * A script's commands with its variables substituted where they are known: those it sets with a literal
+ * (`set d /`), in order, and the environment's (`$env(HOME)`, `$::env(HOME)`). Any other `$` is left as it is:
+ * a word that still holds one is only known at run time.
+ */
+export function tclCommandsOf(src: string, env: Readonly<Record<string, string>>): string[][] {
+  const vars = new Map<string, string>();
+  const subst = (w: string): string =>
+    w.includes('$')
+      ? w.replace(/\$(?:::)?env\(([A-Za-z_]\w*)\)|\$\{(?:::)?env\(([A-Za-z_]\w*)\)\}|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)(?!\()/g, (m, e1: string | undefined, e2: string | undefined, a: string | undefined, b: string | undefined) => {
+          const e = e1 ?? e2;
+          return (e !== undefined ? (Object.hasOwn(env, e) ? env[e] : undefined) : vars.get((a ?? b)!)) ?? m;
+        })
+      : w;
+  const out: string[][] = [];
+  for (const raw of tclWords(src)) {
+    const words = raw.map(subst);
+    if (words[0] === 'set' && words.length === 3 && /^[A-Za-z_]\w*$/.test(words[1])) {
+      if (/[$\u0000]/.test(words[2])) vars.delete(words[1]);
+      else vars.set(words[1], words[2]);
+    }
+    out.push(words);
+  }
+  return out;
+}

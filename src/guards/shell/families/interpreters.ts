@@ -12,7 +12,7 @@
 //     when it is a literal, is download-and-run when it comes from the
 //     network, and is `dynamic-command` (ask) otherwise.
 // A string that is only printed is data: nothing is done with it.
-import { tclWords } from '../tcl';
+import { tclCommandsOf } from '../tcl';
 import { posix } from 'node:path';
 import type { Analyzer } from '../analyze';
 import type { SimpleCommand } from '../lexer';
@@ -1760,7 +1760,8 @@ function statementEnd(t: Tok[], j: number): number {
 
 /** Tcl and expect: `exec`/`spawn` run argv, `file delete` deletes, `eval` and `open |cmd` run code. */
 function tclCommands(code: string, ctx: CodeContext): void {
-  for (const words of tclWords(code)) {
+  const home = ctx.analyzer.opts.home;
+  for (const words of tclCommandsOf(code, { HOME: home, PWD: ctx.cwd })) {
     const [head, ...rest] = words;
     let argv: string[] | undefined;
     if (head === 'exec' || head === 'spawn') {
@@ -1787,7 +1788,6 @@ function tclCommands(code: string, ctx: CodeContext): void {
       ctx.analyzer.hit('dynamic-command', 'ask', ctx.segment, `tcl ${head} runs a command built at run time`);
       continue;
     }
-    const home = ctx.analyzer.opts.home;
     const c: SimpleCommand = { words: argv.map((text) => ({ text: text === '~' || text.startsWith('~/') ? home + text.slice(1) : text, dynamic: false, quoted: true, glob: false })), assignments: [], redirects: [], pipeline: 0, stage: 0, background: false };
     ctx.analyzer.analyzeCommand(c, ctx.depth + 1, `${ctx.via} > tcl ${head}`, ctx.cwd, [c], new Map());
   }
@@ -2251,8 +2251,11 @@ const interpreters: Rule = (r: RuleContext) => {
   }
   if (ipython) analyzeIpythonCode(code, ctx);
   else analyzeInterpreterCode(spec.lang, code, ctx);
-  // perl/ruby -n/-p loop over the lines of the files named after the code: they are read.
-  if ((spec.lang === 'perl' || spec.lang === 'ruby') && r.argv.some((a) => /^-[a-zA-Z0-9]*[np][a-zA-Z]*$/.test(a) && !a.startsWith('--'))) {
+  // perl/ruby -n/-p loop over the lines of the files named after the code (`-ne`, `-lpe`, `-pe1`: the cluster
+  // before its `e`), and `<>` / ARGF in the code read them too: they are read.
+  const loops = r.argv.some((a) => /^-[^-]/.test(a) && /[np]/.test(a.slice(1).split(/[eE]/)[0]));
+  const readsArgs = spec.lang === 'perl' ? /<<?>>?|<ARGV>/.test(code) : /\bARGF\b|\$<|(?:^|[^.\w])(?:gets|readlines)\b/.test(code);
+  if ((spec.lang === 'perl' || spec.lang === 'ruby') && (loops || readsArgs)) {
     const at = r.argv.findIndex((a, i) => i > 0 && codes!.some((c) => a === c || a.endsWith(c)));
     if (at > 0) for (const f of r.argv.slice(at + 1)) if (!f.startsWith('-') && f !== '') readsPath(r.analyzer, f, r.cwd, r.segment);
   }

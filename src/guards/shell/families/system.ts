@@ -161,6 +161,23 @@ overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'tee'
  * machine, every device and capability included (`container-host-access`, ask). A folder of the host mounted
  * into a container is judged by what runs there, through the mount (launchers.ts).
  */
+/** Sockets that hand whoever holds them this machine's container engine: a container with one starts any other, mounts included. */
+const ENGINE_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock', '/run/containerd/containerd.sock', '/var/run/containerd/containerd.sock', '/run/crio/crio.sock'];
+
+/**
+ * What a mount gives the container of this machine as a whole: its engine's socket. (A folder mounted, the root
+ * folder included, is judged by what runs there, through the mount.)
+ */
+function hostMount(spec: string): string | undefined {
+  // -v SRC:DST[:OPTS] or --mount type=bind,source=SRC,target=DST[,readonly]
+  const kv = spec.includes('=') ? Object.fromEntries(spec.split(',').map((p) => [p.split('=')[0].trim().toLowerCase(), p.slice(p.indexOf('=') + 1)])) : undefined;
+  const src = kv ? (kv.source ?? kv.src) : spec.split(':')[0];
+  if (src === undefined) return undefined;
+  const path = src.replace(/\/+$/, '') || '/';
+  if (ENGINE_SOCKETS.includes(path)) return `mounts the container engine's socket (${path}): it can start any container, with this machine's root folder mounted`;
+  return undefined;
+}
+
 const containerHostAccess: Rule = (r) => {
   const argv = r.argv;
   const run = argv.findIndex((a, i) => i > 0 && (a === 'run' || a === 'create'));
@@ -170,6 +187,8 @@ const containerHostAccess: Rule = (r) => {
     const a = argv[k];
     if (!a.startsWith('-')) break; // the image: options end
     if (a === '--privileged' || a === '--privileged=true') why = 'runs privileged (every device and capability of the host)';
+    const mount = /^(?:-v|--volume|--mount)$/.test(a) ? argv[k + 1] : /^(?:-v|--volume|--mount)=(.*)$/s.exec(a)?.[1];
+    if (mount !== undefined) why = hostMount(mount);
     // Options that take a value: skip it, so an image name is not mistaken for one.
     if (/^(?:-[vewpuhl]|--(?:volume|mount|env|workdir|publish|user|hostname|label|name|network|entrypoint))$/.test(a)) k++;
   }

@@ -170,13 +170,19 @@ export const ELISP_CALLS: Record<string, 'shell' | 'argv' | 'argv-after-3' | 'ar
 export const TCL_RUNS: Record<string, 'argv' | 'joined'> = { spawn: 'argv', exec: 'argv', system: 'joined', open: 'argv' };
 
 /** Recipe runners: the options that name the recipe file or give recipe text, and those that set the folder recipes run in (`make -C DIR`: the file is read there too). */
-export const RECIPE_RUNNERS: Record<string, { file: string[]; eval: string[]; chdir: string[]; format: 'make' | 'just' | 'task' }> = {
+/** The recipe-file formats loom reads the commands of. */
+export type RecipeFormat = 'make' | 'just' | 'task' | 'ninja';
+
+export const RECIPE_RUNNERS: Record<string, { file: string[]; eval: string[]; chdir: string[]; format: RecipeFormat }> = {
   make: { file: ['-f', '--file', '--makefile'], eval: ['--eval', '-E'], chdir: ['-C', '--directory'], format: 'make' },
   gmake: { file: ['-f', '--file', '--makefile'], eval: ['--eval', '-E'], chdir: ['-C', '--directory'], format: 'make' },
   bmake: { file: ['-f'], eval: [], chdir: ['-C'], format: 'make' },
   just: { file: ['-f', '--justfile'], eval: [], chdir: ['-d', '--working-directory'], format: 'just' },
   task: { file: ['-t', '--taskfile'], eval: [], chdir: ['-d', '--dir'], format: 'task' },
   'go-task': { file: ['-t', '--taskfile'], eval: [], chdir: ['-d', '--dir'], format: 'task' },
+  // build.ninja's rules: each `command =` runs through /bin/sh -c.
+  ninja: { file: ['-f'], eval: [], chdir: ['-C'], format: 'ninja' },
+  samu: { file: ['-f'], eval: [], chdir: ['-C'], format: 'ninja' },
 };
 
 /** ssh: short options that take a value, and those after which no command runs. */
