@@ -8,7 +8,7 @@ import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
-import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isPublicKey, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isPublicKey, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName, TEST_RESULT, isKnownNotSecret, isSealedCiphertext } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
 import { findKeyBodies } from './redaction/key-bodies';
@@ -42,6 +42,7 @@ import { findCLiterals } from './redaction/c-literals';
 import { findBuildConfigFields } from './redaction/build-config-fields';
 import { findDebuggerEchoes } from './redaction/debugger-output';
 import { findProtocolLogSecrets } from './redaction/protocol-logs';
+import { findIniSectionSecrets } from './redaction/ini-sections';
 import { findNameValueReports } from './redaction/name-value-reports';
 import { findHtmlSecrets } from './redaction/html-secrets';
 import { findTemplateDefaults } from './redaction/template-defaults';
@@ -591,6 +592,13 @@ const HAS_ASSIGNMENT = /\w(?:["']|\[\d{1,5}\])?[ \t]{0,3}[:=]/;
 const MIN_SECRET_TEXT = 6;
 
 /** Spans of secrets in `text`, merged, in order. */
+/** The file a test runner names on its result line (`PASS src/app.test.ts`), which detectors of `NAME value` lines take for a password. */
+function isTestResultPath(text: string, sp: Span): boolean {
+  if (!/PASS[ \t]{1,4}$/.test(text.slice(Math.max(0, sp.start - 8), sp.start))) return false;
+  const ls = text.lastIndexOf('\n', sp.start - 1) + 1;
+  return TEST_RESULT.test(text.slice(ls, Math.min(text.length, sp.end + 1)));
+}
+
 export function secretSpans(text: string): Span[] {
   const spans: Span[] = [];
   if (text.length < MIN_SECRET_TEXT) return spans;
@@ -631,7 +639,7 @@ export function secretSpans(text: string): Span[] {
   let kept = 0;
   for (const sp of spans) {
     const found = text.slice(sp.start, Math.min(sp.end, sp.start + 4096));
-    if (!isPublishedExample(found) && !isPublicKey(found)) spans[kept++] = sp;
+    if (!isPublishedExample(found) && !isPublicKey(found) && !isKnownNotSecret(found) && !isSealedCiphertext(found, text) && !isTestResultPath(text, sp)) spans[kept++] = sp;
   }
   spans.length = kept;
   if (spans.length < 2) return spans;
@@ -828,6 +836,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findReplEchoes(text, spans);
   findDebuggerEchoes(text, spans);
   findProtocolLogSecrets(text, spans);
+  findIniSectionSecrets(text, spans);
   findNameValueReports(text, spans);
   findHtmlSecrets(text, spans);
   findTemplateDefaults(text, spans);

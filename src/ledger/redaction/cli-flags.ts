@@ -70,6 +70,8 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['xfreerdp', 'wlfreerdp'], flags: [{ flag: '/p:', takes: 'attached' }] },
   { programs: ['net'], sub: 'use', flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }], lastArgWith: /^\/user:/i, minArgs: 1, lastArgNot: /^(?:[A-Za-z]:|\\.*|\*|\/.*|use)$/i },
   { programs: ['rclone'], sub: 'obscure', flags: [], lastArgWith: /^/ },
+  // nmcli takes settings as NAME VALUE words: `dev wifi connect SSID password X`, `con modify C wifi-sec.psk X`, `802-1x.password X`.
+  { programs: ['nmcli'], flags: [], namedPairs: true, pairSecrets: ['psk', 'wifi-sec.psk', 'wep-key0', 'wifi-sec.wep-key0', 'vpn.secrets', 'pin'] },
   // lftp -u user,password; dotnet nuget add/update source -p PASSWORD; cloudflared service install TOKEN (a tunnel's credentials).
   { programs: ['lftp'], flags: [{ flag: '-u', takes: 'separate', form: 'after-comma' }, { flag: '--user', takes: 'separate', form: 'after-comma' }] },
   { programs: ['dotnet'], sub: 'nuget', flags: [{ flag: '-p', takes: 'separate' }] },

@@ -27,7 +27,8 @@ const XML_ELEMENT = /<([A-Za-z][\w.:-]{0,63})((?:[ \t][^<>\n]{0,200})?)>(?:<!\[C
 const EDN_PAIR = /:([A-Za-z][\w.*+!?-]{0,63})[ \t]{1,8}"((?:[^"\\\n]|\\.){1,1024})"/g;
 const ARROW_PAIR = /(?:(["'])([A-Za-z_][\w.-]{0,63})\1|:([A-Za-z_]\w{0,63}))[ \t]{0,3}=>[ \t]{0,3}/g;
 // $cfg['password'] = 'x'; app.config['SECRET_KEY'] = 'x'; settings["token"] := "x".
-const SUBSCRIPT = /\[[ \t]{0,2}(["'])([A-Za-z_][\w.:-]{0,63})\1[ \t]{0,2}\][ \t]{0,3}(?::=|=(?![=>]))[ \t]{0,3}/g;
+// $cfg['password'] = …, and unquoted keys: php-fpm's env[DB_PASSWORD] = …, php_admin_value[mail.password] = ….
+const SUBSCRIPT = /\[[ \t]{0,2}(?:(["'])([A-Za-z_][\w.:-]{0,63})\1|([A-Za-z_][\w.:-]{0,63}))[ \t]{0,2}\][ \t]{0,3}(?::=|=(?![=>]))[ \t]{0,3}/g;
 // define('DB_PASSWORD', 'x'); os.environ.get("SECRET_KEY", "default"); ENV.fetch("TOKEN", "x").
 // Any call whose first argument names a secret and whose second is its value: define('AUTH_KEY', 'x'),
 // headers.Add("X-Api-Key", "x"), setHeader('Authorization', 'Bearer x'), put("password", "x").
@@ -36,7 +37,8 @@ const NAMED_CALL_ANCHOR = /\([ \t]{0,3}["']/g;
 // A builder method named for a credential with a literal argument: .bearer_auth("x"), .basicAuth("u", "x"), .setApiKey("x").
 const CREDENTIAL_METHOD = /\.((?:bearer_?auth|basic_?auth|set_?api_?key|with_?token|set_?token|set_?password|api_?key|auth_?token|with_?api_?key|with_?credentials|password|token))\([ \t]{0,3}(?:(["'])[^"'\n]{0,128}\2[ \t]{0,3},[ \t]{0,3}(?:Some\()?)?(["'])((?:[^"'\\\n]|\\.){6,512})\3/gi;
 // An FTP script's password line: `quote PASS x`, `PASS x`, `pass x` after `user`.
-const FTP_PASS = /^[ \t]{0,8}(?:quote[ \t]{1,4}|literal[ \t]{1,4})?PASS[ \t]{1,4}(\S{1,256})[ \t]*$/gm;
+// An FTP or POP3 client's PASS, typed (`quote PASS x`) or as ftp -d, a session log or a proxy prints it (`---> PASS x`, `C: PASS x`).
+const FTP_PASS = /^[ \t]{0,8}(?:[\d:.TZ -]{0,40}[\w.-]{0,20}:[ \t]{0,4})?(?:C:[ \t]{0,4}|-{1,3}>[ \t]{0,4}|>{1,3}[ \t]{0,4}|[a-z]{2,8}>[ \t]{1,4})?(?:quote[ \t]{1,4}|literal[ \t]{1,4})?PASS[ \t]{1,4}(\S{1,256})[ \t]*$/gm;
 const FTP_PASS_ANCHOR = /PASS[ \t]/g;
 // A JWK's private members (RSA d p q dp dq qi, EC/OKP d, oct k) when the object is a key (kty).
 const JWK_PRIVATE = /"(?:d|p|q|dp|dq|qi|k)"[ \t]{0,2}:[ \t]{0,2}"([A-Za-z0-9_-]{16,4096}={0,2})"/g;
@@ -61,7 +63,8 @@ const TF_CHANGED_NAME = /^[ \t]{0,40}[~+-]?[ \t]{0,8}([A-Za-z_][\w.-]{0,63})[ \t
 const TF_VARIABLE = /\bvariable[ \t]{1,4}"([A-Za-z_][\w-]{0,63})"[ \t]{0,4}\{/g;
 const TF_DEFAULT = /\bdefault[ \t]{0,8}=[ \t]{0,4}"((?:[^"\\\n]|\\.){1,512})"/;
 // A map named for what it holds: tokens { agent = "x" }, "accessTokens": { "https://…": "x" }.
-const SECRET_MAP = /(?:[Tt]okens|TOKENS|[Ss]ecrets|SECRETS|[Pp]asswords|PASSWORDS|[Aa]pi_?[Kk]eys|API_KEYS)["']?[ \t]{0,3}[:=]?[ \t]{0,3}\{/g;
+// The word is the key's own, not the end of a package or a path (`"node_modules/js-tokens": {`).
+const SECRET_MAP = /(?<![A-Za-z0-9/.-])(?:[Tt]okens|TOKENS|[Ss]ecrets|SECRETS|[Pp]asswords|PASSWORDS|[Aa]pi_?[Kk]eys|API_KEYS)["']?[ \t]{0,3}[:=]?[ \t]{0,3}\{/g;
 const MAP_VALUE = /[:=][ \t]{0,3}"((?:[^"\\\n]|\\.){1,1024})"/g;
 // HMAC keys in code: hmac.new(b'key', …), createHmac('sha256', 'key').
 const HMAC_KEY = /\b(?:hmac\.new\([ \t]{0,3}b?|createHmac\([ \t]{0,3}["'][\w-]{1,20}["'][ \t]{0,3},[ \t]{0,3}|HMAC\([ \t]{0,3}(?:key[ \t]{0,2}=[ \t]{0,2})?b?)(["'])([^"'\n]{8,512})\1/g;
@@ -345,9 +348,13 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     ARROW_PAIR.lastIndex = 0;
     while ((m = scan(ARROW_PAIR, text))) if (!(m[3] && m.index > 0 && /[\w:]/.test(text[m.index - 1]))) valueAfter(text, m.index + m[0].length, m[2] ?? m[3], spans, 'map-pair', true);
   }
-  if (has.has("']") || has.has('"]')) {
+  if (has.has("']") || has.has('"]') || text.includes('] =') || text.includes(']=')) {
     SUBSCRIPT.lastIndex = 0;
-    while ((m = scan(SUBSCRIPT, text))) valueAfter(text, m.index + m[0].length, m[2], spans, 'subscript', false);
+    while ((m = scan(SUBSCRIPT, text))) {
+      // An unquoted key in code: `h[token] = getToken()` assigns what a call returns.
+      if (m[3] !== undefined && /^[A-Za-z_$][\w$.]{0,80}[([]/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 84))) continue;
+      valueAfter(text, m.index + m[0].length, m[2] ?? m[3], spans, 'subscript', false);
+    }
   }
   if (text.includes('(')) {
     // PHP constants: WordPress's AUTH_KEY, NONCE_KEY, LOGGED_IN_SALT are keys whatever their first word.
@@ -703,7 +710,8 @@ const PRINTS_SECRET = new RegExp(
       'cat[ \\t]+\\S*(?:privatekey|private[_.-]key|priv\\.key|wg\\d{0,2}\\.key)(?:[ \\t]+\\S*(?:publickey|public[_.-]key|pub\\.key|\\.pub))?[ \\t]*$',
       'op[ \\t]+item[ \\t]+get\\b.*--reveal\\b',
       'aws[ \\t]+configure[ \\t]+get[ \\t]+(?:--profile[ \\t=]+\\S+[ \\t]+)?[\\w.-]*(?:secret|token|password)\\w*(?:[ \\t]+--profile[ \\t=]+\\S+)?[ \\t]*$',
-      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:password|passwd|secret|token)s?(?:\\.txt)?)(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
+      // A file named for what it holds (initialAdminPassword, db_password.txt, signing.pass, api.token).
+      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:[Pp]assword|PASSWORD|passwd|[Pp]assphrase|[Ss]ecret|SECRET|[Tt]oken|TOKEN)s?(?:\\.txt)?|[\\w-]+\\.(?:pass|passwd|password|secret|token))(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
     ].join('|') +
     ')',
 );
@@ -717,7 +725,7 @@ const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-
 const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}"|%[sb](?:\\n)?)[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
 // set -x prints each stage of `echo x | docker login --password-stdin` on its own line: `+ echo x` then `+ docker login ...`.
 const XTRACE_ECHO = /^(\+{1,8})[ \t](?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\r?\n\1[ \t]([^\n]{0,200})/gm;
-const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--password-stdin|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b|\bkinit\b|\bsecrets?[ \t]{1,4}(?:create|set|put|add)\b|\benv[ \t]{1,4}add\b|\bssh-add\b|-pass(?:in)?[ \t]{1,4}stdin\b))/;
+const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--(?:pass(?:wd|word|phrase)?[-_](?:on[-_]|from[-_])?stdin|stdin[-_]pass(?:wd|word)?)\b|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b|\bkinit\b|\bsecrets?[ \t]{1,4}(?:create|set|put|add)\b|\benv[ \t]{1,4}add\b|\bssh-add\b|-pass(?:in)?[ \t]{1,4}stdin\b))/;
 // sudo -S … <<< 'x', chpasswd <<< 'user:x': a here-string into a password reader.
 const HERE_STRING = /<<<[ \t]{0,4}(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s;|&'"]{1,256}))/g;
 // expect scripts: expect "*assword*" then send "x\r".
@@ -785,7 +793,17 @@ function openvpnAuth(text: string, cmd: string, ls: number, spans: Span[]): void
 const TRAILING_NEWLINE_ECHO = /[ \t]*(?:;|&&)[ \t]*(?:echo|printf[ \t]+(["']?)\\n\1)[ \t]*$/;
 
 /** A notice a CLI prints before its answer: a warning, a deprecation, a note. */
-const NOTICE_LINE = /^[ \t]*[^\w\s(]{0,3}[ \t]*(?:(?:warning|warn|notice|note|info|deprecat\w*)\b|\(node:\d+\)|npm[ \t]+(?:WARN|notice)\b)/i;
+// A notice, or a line of one a CLI prints under a bullet of its own (oclif's ` ›   `, `▸`, `»`).
+const NOTICE_LINE = /^[ \t]*(?:[\u203a\u25b8\u00bb\u26a0]|[^\w\s(]{0,3}[ \t]*(?:(?:warning|warn|notice|note|info|deprecat\w*)\b|\(node:\d+\)|npm[ \t]+(?:WARN|notice)\b))/i;
+
+/** The command a container exec runs, past its options and the container's name (or past `--`); else the command itself. */
+function insideContainer(cmd: string): string {
+  if (!IN_CONTAINER.test(cmd)) return cmd;
+  const dashes = cmd.indexOf(' -- ');
+  if (dashes > 0) return cmd.slice(dashes + 4).trim();
+  const m = /^(?:sudo[ \t]+)?\S+(?:[ \t]+compose)?[ \t]+exec((?:[ \t]+(?:(?:-[uewnc]|--(?:user|env|workdir|namespace|container))[ \t]+\S{1,200}|-[a-zA-Z]{1,4}|--[\w-]{1,30}(?:=\S{0,200})?))*)[ \t]+\S{1,200}[ \t]+(.+)$/.exec(cmd);
+  return m ? m[2].trim() : cmd;
+}
 
 function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void {
   let m: RegExpExecArray | null;
@@ -800,7 +818,8 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
       if (cmd.includes('openvpn') || cmd.includes('auth-user-pass')) openvpnAuth(text, cmd, m.index + m[0].length + 1, spans);
       const py = !env && (cmd.includes('print(') || cmd.includes('puts') || cmd.includes('console.log(')) ? PY_PRINT.exec(cmd) : null;
       // `terraform output -raw x; echo`: the trailing echo only ends the line the value was printed on.
-      const probe = cmd.replace(TRAILING_NEWLINE_ECHO, '');
+      // What runs inside a container (`docker exec app cat …`, `kubectl exec pod -- cat …`) prints the same.
+      const probe = insideContainer(cmd).replace(TRAILING_NEWLINE_ECHO, '');
       const prints = (env && isSensitiveName(env[1] ?? env[2])) || PRINTS_SECRET.test(probe) || (py !== null && isSensitiveName(py[1]));
       if (!prints) continue;
       // The first line of its output (pass show: the password, then other fields), past the notices a CLI

@@ -22,6 +22,8 @@ export const LOCAL_PASSWORD_WORDS = [
   'lösenord', 'losenord', 'şifre', 'sifre', 'şifrə', 'jelszó', 'jelszo', 'parolă', 'parola', 'heslo', 'geslo', 'lozinka', 'лозинка', 'парола', 'parool', 'salasana',
   'adgangskode', 'passord', 'kodeord', 'lykilorð', 'slaptažodis', 'wagwoord', 'κωδικός', 'סיסמה', 'كلمة المرور', 'كلمة السر', 'पासवर्ड', 'รหัสผ่าน',
   'mật khẩu', 'kata sandi', 'kata laluan',
+  // Keys and tokens, said in the same languages (接口密钥=…, トークン: …).
+  '密钥', '秘钥', '私钥', '令牌', '口令', '秘密鍵', 'トークン', 'シークレット', '토큰', '비밀키', '암호', 'токен', 'секрет', 'clave',
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
@@ -124,6 +126,21 @@ const PUBLIC_KEY_SHAPES = [/^pk_(?:live|test)_[A-Za-z0-9]{16,255}$/, /^pk\.eyJ[A
 
 export function isPublicKey(found: string): boolean {
   return PUBLIC_KEY_SHAPES.some((re) => re.test(found));
+}
+
+/**
+ * Values of a known shape that are no secret, whatever detector found them: a subresource-integrity digest
+ * (package-lock's `sha512-…`), an OpenAI object's id (`file-…`, `asst_…`, `thread_…`, `chatcmpl-…`; its keys are `sk-`).
+ */
+const NOT_SECRET_SHAPES = [/^sha(?:256|384|512)-[A-Za-z0-9+/]{40,90}={0,2}$/, /^(?:file|asst|thread|run|msg|step|batch|vs|chatcmpl|cmpl|ftjob|modr|resp)[-_][A-Za-z0-9]{16,48}$/];
+
+export function isKnownNotSecret(found: string): boolean {
+  return NOT_SECRET_SHAPES.some((re) => re.test(found));
+}
+
+/** A Sealed Secret's encrypted value (base64 from `Ag`, its version byte, under `encryptedData:`): ciphertext only its cluster can open. */
+export function isSealedCiphertext(found: string, text: string): boolean {
+  return found.length >= 64 && /^Ag[A-Za-z0-9+/]+={0,2}$/.test(found) && text.includes('encryptedData') && text.includes('SealedSecret');
 }
 
 /** Exact values that stand for a secret without being one (.env.example, docs). */
@@ -590,3 +607,6 @@ export function isBasicCredential(v: string): boolean {
   const decoded = Buffer.from(v, 'base64').toString('latin1');
   return PRINTABLE_USER_SECRET.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(':') + 1));
 }
+
+/** A test runner's result line (jest and vitest print `PASS src/app.test.ts`): a file, not a password. */
+export const TEST_RESULT = /^[ \t]{0,8}PASS[ \t]{1,4}(?:\.{0,2}\/)?[\w@.-]{1,100}(?:\/[\w@.[\]()-]{1,100}){0,20}\.[A-Za-z]{1,6}\b/;

@@ -14,6 +14,9 @@ const PROMPT_START = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]/;
 // An expect script or its transcript: `send "X\r"` right after a line that asks for a password (`expect "*assword:"`,
 // or the prompt itself, `admin@host's password:`): X is what was typed at it.
 const SEND = /^[ \t]{0,8}(?:exp_)?send(?:[ \t]{1,4}--)?[ \t]{1,4}"((?:[^"\\\n]|\\.){1,256}?)(?:\\r|\\n){0,2}"/;
+// expect -d's trace of the same: `send: sending "X\r" to { exp4 }` after it matched a password pattern.
+const SENDING = /^[ \t]{0,8}send:[ \t]sending[ \t]"((?:[^"\\\n]|\\.){1,256}?)(?:\\r|\\n){0,2}"[ \t]to[ \t]\{/;
+const MATCHED_PASSWORD = /match(?:es)?[ \t](?:glob|regular[ \t]expression|exact)[ \t]pattern[ \t]"[^"\n]{0,40}(?:assword|assphrase|PIN)[^"\n]{0,40}"\?[ \t]yes/;
 const ASKS = /(?:assword|assphrase|\bPIN)[^\n]{0,20}(?::|\*)[ \t"'}\]*]{0,4}\r?$/;
 
 function findSentSecrets(text: string, spans: Span[]): void {
@@ -22,7 +25,13 @@ function findSentSecrets(text: string, spans: Span[]): void {
     const ls = text.lastIndexOf('\n', at) + 1;
     let le = text.indexOf('\n', at);
     if (le === -1) le = text.length;
-    const m = le - ls <= 400 ? SEND.exec(text.slice(ls, le)) : null;
+    const line = le - ls <= 400 ? text.slice(ls, le) : '';
+    const traced = line ? SENDING.exec(line) : null;
+    if (traced && MATCHED_PASSWORD.test(text.slice(Math.max(0, ls - 1200), ls)) && !isPlaceholder(traced[1])) {
+      const start = ls + traced[0].indexOf(traced[1]);
+      spans.push({ start, end: start + traced[1].length, rule: 'typed-secret' });
+    }
+    const m = line ? SEND.exec(line) : null;
     if (m && ls >= 1) {
       const ps = text.lastIndexOf('\n', ls - 2) + 1;
       work.reads += le - ps;

@@ -2,6 +2,9 @@
 // (`"AUTH" "pw"`, `"AUTH" "user" "pw"`, `"HELLO" "3" "AUTH" "user" "pw"`, `"CONFIG" "SET"
 // "requirepass" "pw"`, `"ACL" "SETUSER" "u" ">pw"`); MySQL's general log keeps the statements
 // (`SET PASSWORD FOR 'u'@'%' = 'pw'`, which the SQL rule's IDENTIFIED BY does not cover).
+// Mail sessions as clients log them (IMAP's `a1 LOGIN user "pw"`, SMTP and IMAP `AUTH PLAIN
+// <base64>` and the base64 answer to AUTH LOGIN's `334 UGFzc3dvcmQ6`, which is `Password:`);
+// FTP's and POP3's PASS is formats.ts's.
 import { isPlaceholder } from './names';
 import { scanLines } from './anchored';
 import type { Span } from './text';
@@ -20,11 +23,38 @@ const SET_PASSWORD_FOR = /\bSET[ \t]{1,4}PASSWORD[ \t]{1,4}FOR[ \t]{1,4}[^=\n]{1
 const SET_PASSWORD_HINT = /password[ \t]{1,4}for\b/i;
 const SET_PASSWORD_ANCHOR = /password[ \t]{1,4}for\b/gi;
 
+// A client line's prefix in a session log: `C: `, `>>> `, `> `, ftp -d's `---> `, and before them a time stamp or a tag (`smtp debug:`).
+const CLIENT = '^(?:[^\\n:]{0,60}:[ \\t]{0,4}){0,5}(?:C:[ \\t]{0,4}|-{1,3}>[ \\t]{0,4}|>{1,3}[ \\t]{0,4}|<<<[ \\t]{0,4})?';
+const IMAP_LOGIN = new RegExp(`${CLIENT}[A-Za-z0-9.]{1,12}[ \\t]{1,4}(?:LOGIN|login)[ \\t]{1,4}(?:"(?:[^"\\\\\\n]|\\\\.){1,256}"|\\S{1,256})[ \\t]{1,4}(?:"((?:[^"\\\\\\n]|\\\\.){1,256})"|(\\S{1,256}))[ \\t]*$`, 'gm');
+const AUTH_PLAIN = new RegExp(`${CLIENT}(?:[A-Za-z0-9.]{1,12}[ \\t]{1,4})?(?:AUTH|AUTHENTICATE|auth|authenticate)[ \\t]{1,4}(?:PLAIN|plain|XOAUTH2|xoauth2|OAUTHBEARER|oauthbearer)[ \\t]{1,4}([A-Za-z0-9+/]{8,4096}={0,2})[ \\t]*$`, 'gm');
+// AUTH LOGIN: the server asks `334 UGFzc3dvcmQ6` (Password:), the client's next line answers in base64.
+const AUTH_LOGIN_PASSWORD = new RegExp(`334[ \\t]{1,4}UGFzc3dvcmQ6[ \\t]*\\r?\\n(?:[^\\n]{0,60}(?:C:|-{1,3}>|>{1,3})[ \\t]{0,4})?([A-Za-z0-9+/]{4,4096}={0,2})[ \\t]*$`, 'gm');
+
+function findSessionSecrets(text: string, spans: Span[]): void {
+  if (/LOGIN|login/.test(text)) {
+    IMAP_LOGIN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = IMAP_LOGIN.exec(text))) {
+      const v = m[1] ?? m[2];
+      const end = m.index + m[0].replace(/[ \t]+$/, '').length - (m[1] !== undefined ? 1 : 0);
+      push(spans, end - v.length, v);
+    }
+  }
+  if (/AUTH|auth|UGFzc3dvcmQ6/.test(text)) {
+    for (const re of [AUTH_PLAIN, AUTH_LOGIN_PASSWORD]) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(text))) push(spans, m.index + m[0].replace(/[ \t]+$/, '').length - m[1].length, m[1]);
+    }
+  }
+}
+
 function push(spans: Span[], start: number, v: string): void {
   if (!isPlaceholder(v)) spans.push({ start, end: start + v.length, rule: 'protocol-log' });
 }
 
 export function findProtocolLogSecrets(text: string, spans: Span[]): void {
+  findSessionSecrets(text, spans);
   if (text.includes('"')) {
     if (text.includes('"AUTH"') || text.includes('"auth"') || text.includes('"Auth"')) scanLines(REDIS_AUTH, REDIS_AUTH_ANCHOR, text, (m) => {
       const v = m[2] ?? m[1];

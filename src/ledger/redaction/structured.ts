@@ -88,6 +88,12 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
         if (firstValid === -1) firstValid = at;
         continue;
       }
+      // Oracle's connect descriptor in place of a host (oracle://u:p@(DESCRIPTION=(ADDRESS=…))).
+      if (/^\((?:DESCRIPTION|ADDRESS)/i.test(host)) {
+        if (firstValid === -1) firstValid = at;
+        lastPreferred = at;
+        continue;
+      }
       // A host list (mongodb://u:p@a,b,c:27017, kafka brokers): every host valid.
       if (host.length > 1024 || !host.split(',', 17).every((h) => h.length <= 260 && HOST.test(h))) continue;
       if (firstValid === -1) firstValid = at;
@@ -134,6 +140,11 @@ const LOCAL_PROSE = new RegExp(`(?:${LOCAL_WORDS.join('|')})[^:=\\n]{0,40}[:=\\u
 const LOCAL_HINT = new RegExp(`[^\\x00-\\x7f]|${LOCAL_PASSWORD_WORDS.filter((w) => /^[\x00-\x7f]+$/.test(w)).join('|')}`, 'i');
 // A password named in a sentence with no verb before its value: `failed for user x with password y`, `using token y`.
 const WITH_PROSE = /\b(?:with|using|via)[ \t](?:the[ \t])?(?:password|passphrase|passwd|passcode|token|secret|api[ _-]?key)[ \t]{1,3}()(\S{3,256})/gi;
+// A password a program made and printed after the words (`A temporary password is generated for root@localhost: x`),
+// or on the next line (`Password for the [elastic] user successfully reset.` / `New value: x`).
+const MADE_PROSE = /\b(?:password|passphrase|passwd|token|secret)\b[^:\n]{0,60}\b(?:generated|created|issued|reset|rotated|changed)\b[^:\n]{0,60}:[ \t]{1,3}()(\S{4,256})/gi;
+const MADE_NEXT_LINE = /\b(?:password|passphrase|passwd|token|secret)\b[^\n]{0,80}\b(?:generated|created|issued|reset|rotated|changed)\b[^\n]{0,40}\r?\n[ \t]{0,8}(?:new|generated|temporary|initial)[ \t]{1,3}(?:value|password|passphrase|token|secret)[ \t]{0,3}:[ \t]{0,3}()(\S{4,256})/gi;
+const MADE_HINT = /generated|created|issued|reset|rotated|changed/i;
 const PROSE_ONLY = [PROSE, WITH_PROSE];
 const PROSE_AND_LOCAL = [PROSE, WITH_PROSE, LOCAL_PROSE];
 /** A structure after the name (`password: {type: string}`, `password: [required]`): a schema or a list, judged by its members elsewhere. */
@@ -158,7 +169,9 @@ export function findLineSecrets(text: string, spans: Span[]): void {
     spans.push({ start, end: start + v.length, rule: 'netrc' });
   }
   const prose = LOCAL_HINT.test(text) ? PROSE_AND_LOCAL : PROSE_ONLY;
-  for (const re of prose) {
+  // A password a program made is read only where the words that say so are (two more scans of every text otherwise).
+  const made = MADE_HINT.test(text) ? [MADE_PROSE, MADE_NEXT_LINE] : [];
+  for (const re of made.length ? [...prose, ...made] : prose) {
     re.lastIndex = 0;
     while ((m = scan(re, text))) {
       // Inside an identifier (arn:…:secret:name, /secret/path) the word is a part, not prose.
