@@ -35,12 +35,12 @@ describe('blind redactor corpus, round 10 (first look 229/243, 3/111 look-alikes
 describe('blind redactor corpus, round 11 (first look 366/384, 3/121 look-alikes)', () => {
   const secrets = load<{ family: string; text: string; secrets: string[] }>('redactor-round11-secrets.jsonl');
   const lookalikes = load<{ family: string; text: string; keep: string[] }>('redactor-round11-lookalikes.jsonl');
-  it('removes every secret of at least 381 of its 384 lines (98% is the issue\'s bar)', () => {
+  it('removes every secret of at least 383 of its 384 lines (98% is the issue\'s bar)', () => {
     const missed = secrets.filter((c) => {
       const out = redactText(c.text);
       return c.secrets.some((s) => out.includes(s));
     });
-    expect(secrets.length - missed.length, missed.map((c) => c.family).join(', ')).toBeGreaterThanOrEqual(381);
+    expect(secrets.length - missed.length, missed.map((c) => c.family).join(', ')).toBeGreaterThanOrEqual(383);
   });
   it('touches none of its 121 look-alikes (the issue allows 2)', () => {
     const touched = lookalikes.filter((c) => {

@@ -142,6 +142,44 @@ const BASE64_DATA = /^[A-Za-z0-9+/_-]+={0,2}$/;
 // Settings text (`max_connections=100` and a line end) is words and structure too.
 const TEXT_STRUCTURE = /[ {":,=\n]/;
 
+/** A base64 blob on its own (a word of its line) long enough to hold settings. */
+const BLOB = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{40,8192}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const MAX_BLOBS = 16;
+let decodingBlob = false;
+
+/**
+ * Base64 of text that holds a secret (`echo $APP_ENV_B64` printing an encoded .env, a config blob in a log):
+ * the detectors read the decoded text, and the whole blob goes when they find one there. One level deep.
+ */
+function findEncodedSecrets(text: string, spans: Span[]): void {
+  if (text.length < 40) return;
+  BLOB.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  let n = 0;
+  while (n < MAX_BLOBS && (m = scan(BLOB, text))) {
+    const v = m[0];
+    // Mixed case and a digit, as encoded text is; a run of one class is a word or a number.
+    if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) continue;
+    n++;
+    const decoded = Buffer.from(v, 'base64').toString('latin1');
+    work.reads += v.length;
+    let printable = 0;
+    for (let i = 0; i < decoded.length; i++) {
+      const c = decoded.charCodeAt(i);
+      if ((c >= 32 && c < 127) || c === 10 || c === 9 || c === 13) printable++;
+    }
+    if (printable < decoded.length * 0.97 || !TEXT_STRUCTURE.test(decoded)) continue;
+    const inside: Span[] = [];
+    decodingBlob = true;
+    try {
+      detect(decoded, inside);
+    } finally {
+      decodingBlob = false;
+    }
+    if (inside.length) spans.push({ start: m.index, end: m.index + v.length, rule: 'encoded-secret' });
+  }
+}
+
 /**
  * Base64 data rather than a key: a known binary format, or text (JSON, prose) that holds no secret
  * itself (a ConfigMap's settings.json, a pub/sub message). Base64 of JSON with a password in it stays a secret.
@@ -200,6 +238,12 @@ const STOP_SETS = ['&#"\'', ',}]"\'', '"\'`<>'];
  */
 const READ_OPTS: ValueOptions[] = [];
 for (const stops of STOP_SETS) for (const enclosing of [undefined, '"', "'"]) for (const toLineEnd of [false, true]) READ_OPTS.push({ enclosing, stops, toLineEnd });
+
+const PHRASE_NAME = /(?:pass|seed|recovery)[ _-]?phrase$|mnemonic$/i;
+/** A sentence about the passphrase, not one (`New passphrase: must be at least 12 characters`). */
+const RULE_WORDS = /^[ \t]{0,3}(?:must|should|needs?|is|are|was|were|cannot|can|will|at|minimum|required|optional|not|none|empty|see|use|enter|type|leave|the|a|an)\b/i;
+/** The start of a line, then up to four words of letters: a label before the name. */
+const LABEL_BEFORE = /(?:^|\n)[ \t]{0,4}(?:[A-Za-z]{1,16}[ \t]{1,3}){0,3}[A-Za-z]{1,16}$/;
 
 export function findAssignments(text: string, spans: Span[]): void {
   const n = text.length;
@@ -283,7 +327,9 @@ export function findAssignments(text: string, spans: Span[]): void {
     for (let b = text.charCodeAt(lineStart - 1); lineStart > 0 && lineStart > mStart - 12 && (b === 32 || b === 9 || b === 45); b = text.charCodeAt(lineStart - 1)) lineStart--;
     const va = text.charCodeAt(at);
     const quoted = va === 34 || va === 39 || va === 96;
-    const yamlLine = colonSep && !quotedName && !quoted && (lineStart === 0 || text.charCodeAt(lineStart - 1) === 10);
+    // A passphrase under a label of a few words (`Backup passphrase: three words here`) runs to the line's end, as a
+    // YAML value does: a passphrase holds blanks.
+    const yamlLine = colonSep && !quotedName && !quoted && (lineStart === 0 || text.charCodeAt(lineStart - 1) === 10 || (PHRASE_NAME.test(name) && LABEL_BEFORE.test(text.slice(Math.max(0, lineStart - 40), lineStart)) && !RULE_WORDS.test(text.slice(at, at + 24))));
     const inQuery = before === 63 || before === 38;
     const stopKind = inQuery ? 0 : quotedName ? 1 : 2;
     // Which way the value is read (stop set, the quote enclosing name=value, YAML line), as a number: one per name, so no
@@ -837,6 +883,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findDebuggerEchoes(text, spans);
   findProtocolLogSecrets(text, spans);
   findIniSectionSecrets(text, spans);
+  if (!decodingBlob) findEncodedSecrets(text, spans);
   findNameValueReports(text, spans);
   findHtmlSecrets(text, spans);
   findTemplateDefaults(text, spans);

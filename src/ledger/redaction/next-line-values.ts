@@ -13,6 +13,9 @@ import { work } from './work';
 
 const TAG_LINE = /^[ \t]{0,32}<([A-Za-z_][\w.:-]{0,63})>[ \t]*\r?$/;
 const NAME_LINE = /^[ \t]{0,32}([A-Za-z_][\w.-]{0,63})[ \t]*:?[ \t]*\r?$/;
+// A key-value store's key, its value on the next line (etcdctl get --prefix, consul kv get -recurse -keys): an
+// absolute key path whose last part names the secret.
+const KEY_PATH_LINE = /^\/(?:[\w.-]{1,64}\/){0,16}([A-Za-z_][\w.-]{0,63})\r?$/;
 const BANNER_LINE = /^[ \t]{0,32}((?:[A-Za-z][\w'’,()-]*[ \t]){0,12}?(?:password|passphrase|passcode|token|secret|api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|key)(?:[ \t][\w'’,()-]+){0,8}):[ \t]*\r?$/i;
 const VALUE_LINE = /^[ \t]{0,32}(\S{6,4096}?)[ \t]*\r?$/;
 const DIGIT_OR_SYMBOL = /[^A-Za-z]/;
@@ -25,7 +28,7 @@ const A_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 export function findNextLineValues(text: string, spans: Span[]): void {
   if (text.includes(': |') || text.includes(': >') || text.includes(':|') || text.includes(':>')) findBlockScalars(text, spans);
   let ls = 0;
-  let prevName: { name: string; tag?: string } | undefined;
+  let prevName: { name: string; tag?: string; path?: boolean } | undefined;
   let blanks = 0;
   while (ls <= text.length) {
     let le = text.indexOf('\n', ls);
@@ -37,7 +40,8 @@ export function findNextLineValues(text: string, spans: Span[]): void {
       if (prevName && line.trim()) {
         const v = VALUE_LINE.exec(line);
         const word = v?.[1];
-        if (word && DIGIT_OR_SYMBOL.test(word) && !NOT_A_VALUE.test(word) && !A_NAME.test(word) && !(/^[A-Za-z_][\w.]*$/.test(word) && isSensitiveName(word)) && !isPlaceholder(word) && isSensitiveAssignment(prevName.name, word)) {
+        // After a key path, another key path is the next key, not a value.
+        if (word && !(prevName.path && word.startsWith('/')) && DIGIT_OR_SYMBOL.test(word) && !NOT_A_VALUE.test(word) && !A_NAME.test(word) && !(/^[A-Za-z_][\w.]*$/.test(word) && isSensitiveName(word)) && !isPlaceholder(word) && isSensitiveAssignment(prevName.name, word)) {
           const start = ls + line.indexOf(word);
           spans.push({ start, end: start + word.length, rule: 'assignment' });
         }
@@ -48,10 +52,10 @@ export function findNextLineValues(text: string, spans: Span[]): void {
       } else {
         blanks = 0;
         const tag = TAG_LINE.exec(line);
-        const bare = tag ? undefined : NAME_LINE.exec(line);
+        const bare = tag ? undefined : (NAME_LINE.exec(line) ?? (line.charCodeAt(0) === 47 ? KEY_PATH_LINE.exec(line) : null));
         const banner = tag || bare ? undefined : BANNER_LINE.exec(line);
         if (tag && isSensitiveName(tag[1].replace(/^[\w-]+:/, ''))) prevName = { name: tag[1].replace(/^[\w-]+:/, ''), tag: tag[1] };
-        else if (bare && isSensitiveName(bare[1])) prevName = { name: bare[1] };
+        else if (bare && isSensitiveName(bare[1])) prevName = { name: bare[1], path: line.charCodeAt(0) === 47 };
         else if (banner) prevName = { name: 'password' };
       }
     } else if (len > 200) prevName = undefined;
