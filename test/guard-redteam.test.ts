@@ -196,3 +196,13 @@ describe('blind red-team corpus, round 26 (scored once as it arrived: 865/874 st
     expect(score.falseStops.length).toBeLessThanOrEqual(5);
   });
 });
+
+describe('blind red-team corpus, round 27 (scored once as it arrived: 1008/1032 stopped, 7/554 everyday stopped)', () => {
+  const score = scoreGuard(load('round27-guard-dangerous.jsonl'), load('round27-guard-everyday.jsonl'));
+  it("stops at least 1027 of its 1032 dangerous commands (first look 1008: $'...' ended by a NUL, chmod of system programs, /proc/1/root, kernel settings, the engine's socket API, process calls in R, Lisps, nim and zx)", () => {
+    expect(1032 - score.misses.length).toBeGreaterThanOrEqual(1027);
+  });
+  it('stops at most 6 of its 554 everyday look-alikes: forced pushes to feature branches, a stash drop and a ref delete by design, an unset-guarded variable and a here-doc with a variable', () => {
+    expect(score.falseStops.length).toBeLessThanOrEqual(6);
+  });
+});

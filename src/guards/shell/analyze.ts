@@ -15,7 +15,7 @@ import { concatFeeds, downloadedFiles, DOWNLOADERS, NONE, outputOf, printfOut, t
 import { downloadedOnLine } from './families/download';
 import { globMatch } from './glob';
 import { arrayAssocOf, arrayKeysOf, arrayValuesOf, bashOrder, subscriptKey } from './arrays';
-import { decodeAnsiC, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
+import { ansiCWord, expandWord, findSubs, matchParen, plainWord, Lexer, scanState, skipBacktick, SPLIT, type LexContext, type SimpleCommand, type Sub, type Word } from './lexer';
 import { parse, type Node, type RedirNode } from './parse';
 import { FILE_DESTROYERS, judgeFindDeletes, listsEveryTrackedFile } from './families/delete';
 import { arithLoopPasses, forkingCycle, loopPasses, waitsIn } from './families/fork-graph';
@@ -112,6 +112,8 @@ export interface AnalyzeOptions {
 export interface Env {
   vars: Map<string, string>;
   positional?: string[];
+  /** `$0`: the name a `sh -c` was given after its text (else the shell's own), when known. */
+  arg0?: string;
   funcs: Map<string, Node>;
   aliases: Map<string, string>;
   cwd: string;
@@ -151,7 +153,7 @@ const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 /** Functions the shell calls by itself: command_not_found_handle (bash), command_not_found_handler (zsh), precmd/preexec (zsh). */
 const SELF_CALLED_FUNCTIONS = ['command_not_found_handle', 'command_not_found_handler', 'precmd', 'preexec', 'chpwd', 'TRAPEXIT', 'TRAPERR', 'TRAPDEBUG', 'TRAPZERR'];
 /** A function name as bash reads it: `$'\x3a'` and quotes removed (`$'\x3a'(){ :|:& };:` defines `:`). */
-const functionName = (w: string): string => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => decodeAnsiC(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
+const functionName = (w: string): string => w.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_m, b: string) => ansiCWord(b)).replace(/'([^']*)'|"([^"$`\\]*)"|\\(.)/g, (_m, a, b, c) => a ?? b ?? c);
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'posh', 'fish', 'rbash', 'tcsh', 'csh', 'osh', 'loksh', 'oksh', 'ksh93', 'pdksh']);
 const INTERPRETERS: Record<string, string[]> = {
   python: ['-c'], python3: ['-c'], python2: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e'], perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'],
@@ -361,8 +363,8 @@ export class Analyzer {
     this.hits.push({ rule, action, segment: clip(segment, 200), detail });
   }
 
-  newEnv(cwd: string, vars = new Map<string, string>(), positional?: string[]): Env {
-    return { vars, positional, funcs: new Map(), aliases: new Map(), cwd, dirStack: [], files: new Map(), calls: [] };
+  newEnv(cwd: string, vars = new Map<string, string>(), positional?: string[], arg0?: string): Env {
+    return { vars, positional, arg0, funcs: new Map(), aliases: new Map(), cwd, dirStack: [], files: new Map(), calls: [] };
   }
 
   /** A program's own process: no functions or shell variables of the line, but the files the line wrote (`gpg.program=/tmp/g` after `printf ... > /tmp/g`). */
@@ -415,11 +417,11 @@ export class Analyzer {
   }
 
   private ctxOf(env: Env): LexContext {
-    return { home: this.opts.home, cwd: env.cwd, tmp: this.opts.tmp, vars: env.vars, positional: env.positional, oldpwd: env.vars.get('OLDPWD') ?? env.oldpwd };
+    return { home: this.opts.home, cwd: env.cwd, tmp: this.opts.tmp, vars: env.vars, positional: env.positional, arg0: env.arg0, oldpwd: env.vars.get('OLDPWD') ?? env.oldpwd };
   }
 
   /** Analyzes a command line (or script) found at `depth`, running in `cwd`; returns what it writes to stdout. */
-  analyzeSource(src: string, depth: number, via: string, cwd: string, vars = new Map<string, string>(), io?: { stdin?: Feed; env?: Env; positional?: string[]; subBody?: boolean }): Feed {
+  analyzeSource(src: string, depth: number, via: string, cwd: string, vars = new Map<string, string>(), io?: { stdin?: Feed; env?: Env; positional?: string[]; arg0?: string; subBody?: boolean }): Feed {
     if (depth > MAX_DEPTH) {
       this.hit('unparseable', 'ask', src.slice(0, 80), `nested more than ${MAX_DEPTH} levels deep`);
       return { kind: 'runtime', why: 'too deep' };
@@ -431,7 +433,7 @@ export class Analyzer {
     }
     if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/.test(src)) this.hit('invisible-characters', 'ask', src.slice(0, 80), 'the command contains invisible or bidirectional control characters');
     this.arithmeticSubscripts(src, depth, via, cwd);
-    const env = io?.env ?? this.newEnv(cwd, vars, io?.positional);
+    const env = io?.env ?? this.newEnv(cwd, vars, io?.positional, io?.arg0);
     const lexer = new Lexer(src, this.ctxOf(env));
     lexer.subBody = io?.subBody === true;
     const tokens = lexer.tokens();
@@ -1777,7 +1779,7 @@ export class Analyzer {
           if (feed.kind !== 'static') this.analyzeWithPlaceholders(script.text, depth, `${via} > ${name} -c`, cwd, { positional, stdin: io.stdin });
         } else {
           if (spawnsItself(script.text)) this.hit('fork-bomb', 'deny', r.segment, `${name} -c runs its own text again in the background or a pipe: a fork bomb`);
-          this.analyzeSource(name === 'fish' ? fishToPosix(script.text) : script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, stdin: io.stdin });
+          this.analyzeSource(name === 'fish' ? fishToPosix(script.text) : script.text, depth + 1, `${via} > ${name} -c`, cwd, new Map(), { positional, arg0: operands[1] && !operands[1].dynamic ? operands[1].text : operands[1] ? undefined : name, stdin: io.stdin });
         }
         return { kind: 'runtime', why: `the output of ${name} -c` };
       }
@@ -2154,7 +2156,9 @@ export class Analyzer {
     // `print ... > "file"` / `printf "" >> "file"` write that file (a literal name; a `>` inside a string or a comparison in a condition has no string after it).
     for (const m of prog.matchAll(/\b(?:print|printf)\b[^;}\n"]{0,200}(?:"(?:[^"\\\n]|\\.){0,500}"[^;}\n"]{0,200}){0,16}?>>?\s*"([^"\n]{1,500})"/g)) this.writesPath(m[1], r.cwd, r.segment);
     // An endless loop that starts background commands (`while(1) system("x &")`) is a fork bomb.
-    if (/\bwhile\s*\(\s*(?:1|!0|"[^"]+")\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bdo\b[\s\S]*\bwhile\s*\(\s*1\s*\)/.test(prog) && commands.some((c) => /&\s*$/.test(c.code) && !/&&\s*$/.test(c.code))) {
+    // gawk's fork extension (`@load "fork"`) starts a process with every fork() call.
+    const forks = /@load\s+"fork"/.test(prog) && /\bfork\s*\(\s*\)/.test(prog);
+    if (/\bwhile\s*\(\s*(?:1|!0|"[^"]+")\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bdo\b[\s\S]*\bwhile\s*\(\s*1\s*\)/.test(prog) && (forks || commands.some((c) => /&\s*$/.test(c.code) && !/&&\s*$/.test(c.code)))) {
       this.hit('fork-bomb', 'deny', r.segment, 'awk starts background commands in an endless loop: a fork bomb');
     }
     for (const c of commands) {

@@ -68,6 +68,8 @@ export interface LexContext {
   vars: Map<string, string>;
   /** Positional parameters ($1...), when known (a function call, `set --`). */
   positional?: string[];
+  /** `$0`, when known (`sh -c TEXT NAME`). */
+  arg0?: string;
   /** The previous directory (`cd -`, `~-`), when known. */
   oldpwd?: string;
 }
@@ -91,6 +93,16 @@ export const MAX_BRACE_WORDS = 256;
 const MAX_ARITH_NEST = 16;
 /** Longest `NAME[subscript]` before an assignment's `=`. */
 const MAX_ASSIGN_NAME = 512;
+
+/**
+ * $'...' as a word: bash keeps words as C strings, so a NUL an escape makes ($'rm\0x', \x00, \c@, \u0000) ends the
+ * text there. (printf's and echo -e's escapes are decoded by decodeAnsiC too, and their NULs are output.)
+ */
+function ansiCWord(body: string): string {
+  const out = decodeAnsiC(body);
+  const nul = out.indexOf('\u0000');
+  return nul === -1 ? out : out.slice(0, nul);
+}
 
 function decodeAnsiC(body: string): string {
   work.units += body.length;
@@ -150,7 +162,7 @@ function decodeAnsiC(body: string): string {
   }
   return out;
 }
-export { decodeAnsiC };
+export { ansiCWord, decodeAnsiC };
 
 /** A bash pattern (`*`, `?`, `[...]`, backslash and quotes for literals) as a regular expression body; undefined when it holds an expansion. */
 function patternRegex(raw: string, greedy: boolean): string | undefined {
@@ -538,6 +550,7 @@ export class Lexer {
 
   private expandVar(name: string): string | undefined {
     if (this.ctx.vars.has(name)) return this.ctx.vars.get(name);
+    if (name === '0' && this.ctx.arg0 !== undefined) return this.ctx.arg0;
     const pos = this.ctx.positional;
     if (pos && /^[1-9][0-9]*$/.test(name)) return pos[Number(name) - 1] ?? '';
     if (pos && name === '#') return String(pos.length);
@@ -627,7 +640,7 @@ export class Lexer {
     if (n === "'" && !inDouble) {
       (w as { quoted?: boolean }).quoted = true;
       const j = this.findAnsiEnd(this.i + 2);
-      w.text += decodeAnsiC(s.slice(this.i + 2, j));
+      w.text += ansiCWord(s.slice(this.i + 2, j));
       this.i = j + 1;
       return;
     }

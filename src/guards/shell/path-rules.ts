@@ -11,7 +11,7 @@ import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
 import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
-import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
+import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_BASENAMES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
 import { deletesWork, emptiesWork } from './project-work';
 import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
@@ -39,7 +39,14 @@ export function resolveTarget(text: string, cwd: string): { abs: string; globbed
     const slash = text.lastIndexOf('/', globAt);
     base = slash < 0 ? '.' : slash === 0 ? '/' : text.slice(0, slash);
   }
-  return { abs: posix.resolve(cwd, base.replace(/\u0000/g, '') || '.'), globbed };
+  return { abs: throughProc(posix.resolve(cwd, base.replace(/\u0000/g, '') || '.')), globbed };
+}
+
+/** `/proc/<pid>/root/...` is that process's view of `/` (pid 1's is the host's, from a container): the path it names. */
+export function throughProc(abs: string): string {
+  if (!abs.startsWith('/proc/')) return abs;
+  const m = /^\/proc\/(?:\d{1,10}|self|thread-self)\/root(?=\/|$)/.exec(abs);
+  return m ? abs.slice(m[0].length) || '/' : abs;
 }
 
 /**
@@ -584,7 +591,7 @@ export function movesPath(a: Analyzer, src: string, dest: string | undefined, cw
 
 /** The critical system file (tables/system.ts) a path is or lies under. */
 function criticalSystemFile(abs: string): string | undefined {
-  return CRITICAL_SYSTEM_FILES.find((f) => within(abs, f));
+  return CRITICAL_SYSTEM_FILES.find((f) => within(abs, f)) ?? (CRITICAL_SYSTEM_BASENAMES.includes(posix.basename(abs)) ? abs : undefined);
 }
 
 /** A shell or tool history file under home (tables/system.ts): losing it hides what was done. */

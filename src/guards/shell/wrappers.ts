@@ -106,6 +106,8 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['taskpolicy'], runs: 'argv', shortArg: 'ctlgpb', doc: 'macOS: `taskpolicy -c LEVEL CMD`' },
   { names: ['devcontainer exec'], runs: 'argv', longArg: ['--workspace-folder', '--container-id', '--id-label', '--config', '--override-config', '--remote-env', '--docker-path', '--docker-compose-path', '--log-level', '--log-format', '--terminal-columns', '--terminal-rows', '--user-data-folder', '--default-user-env-probe', '--container-data-folder', '--container-system-data-folder'], chdir: ['--workspace-folder'], doc: 'a dev container with the workspace mounted: `devcontainer exec --workspace-folder . CMD` runs in the project' },
   { names: ['distrobox enter', 'distrobox-enter'], runs: 'none', argvAfter: ['--', '-e', '--exec'], doc: 'a container that shares the home folder: `distrobox enter NAME -- CMD`' },
+  // From inside a toolbox or distrobox container, the command runs on the host.
+  { names: ['distrobox-host-exec', 'host-spawn'], runs: 'argv', longArg: ['--yes'], doc: 'from inside a container, run the command on the host: `distrobox-host-exec CMD`' },
   { names: ['toolbox run'], runs: 'argv', shortArg: 'cdr', longArg: ['--container', '--distro', '--release'], doc: 'a container that shares the home folder: `toolbox run [-c NAME] CMD`' },
   { names: ['start-stop-daemon'], runs: 'none', programOption: { opts: ['--exec', '-x', '--startas', '-a'], args: 'after-dashdash' }, doc: '`start-stop-daemon --start --exec PROG -- ARGS`' },
   { names: ['flatpak run'], runs: 'none', longArg: ['--branch', '--arch', '--cwd', '--filesystem', '--env', '--runtime', '--runtime-version'], programOption: { opts: ['--command'], args: 'after-operand' }, doc: '`flatpak run --command=PROG APP ARGS`' },

@@ -19,12 +19,15 @@ const MAX_DELETES = 16;
 const BINDING = /(?:\b(?:let(?:\s+mut)?|var|val|const|auto|final|String|string|def|my)\s+\$?([A-Za-z_]\w{0,63})\s*(?::\s*[\w<>&:\[\]]{1,60}\s*)?=|\b([A-Za-z_]\w{0,63})(?:\s*,\s*[A-Za-z_]\w{0,63}){0,3}\s*:=)(?!=)\s*([^;\n]{0,300})/g;
 const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
+/** Whole calls whose value is the home folder, in the languages read here. */
+const HOME_CALLS = /\(\s*(?:native-)?namestring\s+\(\s*user-homedir-pathname\s*\)\s*\)|\(\s*user-homedir-pathname\s*\)|\(\s*(?:getenv|posix-getenv|sb-posix:getenv|uiop:getenv)\s+"HOME"\s*\)|\b(?:os\.)?getHomeDir\s*\(\s*\)|\b(?:System\.getenv|getenv|Sys\.getenv|os\.Getenv)\s*\(\s*"HOME"\s*\)|\bstd::env::var\s*\(\s*"HOME"\s*\)(?:\.unwrap\(\))?|\bos\.UserHomeDir\s*\(\s*\)|\b(?:dirs::)?home_dir\s*\(\s*\)(?:\.unwrap\(\))?/g;
+
 /** A double-quoted string literal with backslash escapes (every language here has one). */
 const LITERAL = /"((?:[^"\\\n]|\\.){0,2000})"/g;
 /** A command-looking text: a program name then at least one word. */
 const COMMAND_TEXT = /^\s*(?:sudo\s+)?[\w.\/~+-]+\s+\S/;
-/** Between the strings of one argv list: commas, brackets, quotes of a Lisp list, `new String[]{`. */
-const LIST_GAP = /^[\s,'(){}\[\]]*$|^\s*,?\s*(?:new\s+String\s*\[\s*\]\s*\{|List\.of\(|listOf\(|Arrays\.asList\(|vec!\[|&\[|\[)\s*$/;
+/** Between the strings of one argv list: commas, brackets, quotes of a Lisp list, `(list `, `new String[]{`. */
+const LIST_GAP = /^[\s,'(){}\[\]]*$|^\s*,?\s*(?:new\s+String\s*\[\s*\]\s*\{|List\.of\(|listOf\(|Arrays\.asList\(|vec!\[|&\[|\[|\(\s*(?:list|vector)\b)\s*$/;
 
 function unescape(s: string): string {
   return s.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
@@ -40,6 +43,9 @@ export function scanForeignCode(r: RuleContext, code: string, via: string): void
     r.analyzer.hit('unparseable', 'ask', r.segment, `${via} code longer than ${MAX_CODE} characters`);
     return;
   }
+  // A call naming the home folder (`(getenv "HOME")`, `(user-homedir-pathname)`, `getHomeDir()`) is that folder's
+  // path, as a literal: in an argv (`(system* "rm" "-rf" (getenv "HOME"))`) it is the argument.
+  code = code.replace(HOME_CALLS, JSON.stringify(r.analyzer.opts.home));
   const lits: { text: string; start: number; end: number }[] = [];
   for (const m of code.matchAll(LITERAL)) {
     lits.push({ text: unescape(m[1]), start: m.index, end: m.index + m[0].length });
@@ -103,7 +109,8 @@ function codesOf(r: RuleContext, spec: ForeignRunner): string[] {
   };
   for (let k = 0; k < args.length; k++) {
     const a = args[k];
-    const eq = a.indexOf('=');
+    // `--eval=CODE`, and nim's `--eval:CODE`.
+    const eq = a.search(/[=:]/);
     const key = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     if (spec.code?.includes(key)) {
       if (key !== a) out.push(a.slice(eq + 1));
@@ -158,7 +165,8 @@ const sqlShells: Rule = (r) => {
   let operands = 0;
   for (let k = 0; k < args.length; k++) {
     const a = args[k];
-    const eq = a.indexOf('=');
+    // `--eval=CODE`, and nim's `--eval:CODE`.
+    const eq = a.search(/[=:]/);
     const key = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     if (spec.code.includes(key)) texts.push(key !== a ? a.slice(eq + 1) : args[++k] ?? '');
     else if (/^-[ce].+/.test(a) && spec.code.includes(a.slice(0, 2))) texts.push(a.slice(2));

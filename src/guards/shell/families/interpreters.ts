@@ -112,7 +112,7 @@ export const SINKS: Record<string, Record<string, Sink>> = {
     'os.execute': 'shell', 'io.popen': 'shell', load: 'exec', loadstring: 'exec', dofile: 'exec', loadfile: 'exec', 'os.remove': 'delete', 'os.rename': 'move', 'io.open': 'open', 'io.lines': 'read',
     'socket.http.request': 'net', 'http.request': 'net', 'string.char': 'decode', 'string.reverse': 'decode', '.reverse': 'decode', 'os.getenv': 'home', 'lsqlite3.open': 'db', 'sqlite3.open': 'db',
   },
-  r: { setwd: 'chdir', system: 'shell', system2: 'argv', shell: 'shell', unlink: 'delete', 'file.remove': 'delete', eval: 'exec', 'parse': 'exec', source: 'exec', readLines: 'read', 'read.csv': 'read', readRDS: 'read', 'file.path': 'join', 'path.expand': 'path', 'url': 'net', 'download.file': 'net' },
+  r: { setwd: 'chdir', system: 'shell', system2: 'argv', shell: 'shell', 'Sys.getenv': 'home', 'processx::run': 'argv', 'sys::exec_wait': 'argv', unlink: 'delete', 'file.remove': 'delete', eval: 'exec', 'parse': 'exec', source: 'exec', readLines: 'read', 'read.csv': 'read', readRDS: 'read', 'file.path': 'join', 'path.expand': 'path', 'url': 'net', 'download.file': 'net' },
   tcl: { exec: 'argv', spawn: 'argv', eval: 'exec', 'file delete': 'delete' },
   applescript: {},
   powershell: {},
@@ -533,10 +533,15 @@ function sinkOf(s: Scope, name: string): Sink | undefined {
 function evalExpr(s: Scope, a: number, b: number, depth = 0): Val {
   if (a >= b || depth > 12) return UNKNOWN;
   const t = s.toks;
-  // Parenthesized / list literals.
+  // Parenthesized / list literals; R's vectors (`c("-rf", "/")`).
   if (t[a].k === 'op' && (t[a].v === '[' || (t[a].v === '(' && s.lang === 'perl')) && closeOf(t, a) === b) {
     return { list: splitArgs(t, a + 1, b - 1).map(([x, y]) => evalExpr(s, x, y, depth + 1)) };
   }
+  if (s.lang === 'r' && t[a].k === 'id' && t[a].v === 'c' && t[a + 1]?.v === '(' && closeOf(t, a + 1) === b) {
+    return { list: splitArgs(t, a + 2, b - 1).map(([x, y]) => evalExpr(s, x, y, depth + 1)) };
+  }
+  // R's named argument (`args = c(...)`): its value.
+  if (s.lang === 'r' && t[a].k === 'id' && t[a + 1]?.k === 'op' && t[a + 1].v === '=' && a + 2 < b) return evalExpr(s, a + 2, b, depth + 1);
   if (t[a].k === 'op' && t[a].v === '(' && closeOf(t, a) === b) return evalExpr(s, a + 1, b - 1, depth + 1);
   if (t[a].k === 'op' && t[a].v === '{') {
     const body = t.slice(a, b);
@@ -1174,6 +1179,13 @@ function judgeCallIn(s: Scope, name: string, sink: Sink, args: Val[], argRanges:
       const firstList = args.findIndex((x) => x.list);
       const optArgv = args.find((x) => x.fields?.get('cmd')?.list)?.fields?.get('cmd')?.list;
       const optArgs = args[1]?.fields?.get('args')?.list;
+      // R's system2(command, args): the shell runs `command args...` (its arguments joined with blanks, unquoted).
+      if (s.lang === 'r' && c === 'system2' && args[0]?.text !== undefined) {
+        const rest = args.slice(1, 2).flatMap((x) => x.list ?? [x]);
+        if (rest.every((x) => x.text !== undefined && !x.text.includes('\u0000'))) shellOf(s, [args[0].text, ...rest.map((x) => x.text!)].join(' '), via);
+        else dynamic(s, rest.find((x) => x.text === undefined || x.text.includes('\u0000')) ?? args[0], via);
+        return;
+      }
       if (s.lang === 'perl' && /(?:^|::)open[23]$/.test(c)) list = args.slice(c.endsWith('3') ? 3 : 2);
       // Perl flattens every list in a LIST (system qw(rm -rf), glob "~" / system @cmd, $dir): one argv.
       else if (s.lang === 'perl' && args.some((x) => x.list) && (args.length > 1 || args[0].list!.length > 1)) list = args.flatMap((x) => x.list ?? [x]);

@@ -47,6 +47,55 @@ allVolumes.names = ['docker', 'podman'];
 
 const WIDE = new Set(['root', 'system']);
 
+/** Folders of the operating system's programs, libraries and configuration: a file there keeps its mode. */
+const SYSTEM_FILE_TREES = ['/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/boot'];
+
+/** What a chmod mode does to a system file that makes the machine unsafe or unusable (undefined: nothing such). */
+function damagingMode(mode: string): { id: 'privilege-grant' | 'chmod-recursive-system'; why: string } | undefined {
+  if (/^[0-7]{3,4}$/.test(mode)) {
+    const m = mode.padStart(4, '0');
+    if (/^[2-7]/.test(m) && Number(m[0]) & 6) return { id: 'privilege-grant', why: 'sets the setuid or setgid bit: the program then runs with its owner\'s rights (root) for anyone' };
+    if (Number(m[3]) & 2) return { id: 'chmod-recursive-system', why: 'makes it writable by every user' };
+    if (!(Number(m[1]) & 1)) return { id: 'chmod-recursive-system', why: 'takes away its execute permission' };
+    return undefined;
+  }
+  for (const clause of mode.split(',')) {
+    const c = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
+    if (!c) continue;
+    if ((c[2] === '+' || c[2] === '=') && c[3].includes('s')) return { id: 'privilege-grant', why: 'sets the setuid or setgid bit: the program then runs with its owner\'s rights (root) for anyone' };
+    if ((c[2] === '+' || c[2] === '=') && c[3].includes('w') && /[oa]/.test(c[1])) return { id: 'chmod-recursive-system', why: 'makes it writable by every user' };
+    if ((c[2] === '-' && c[3].includes('x')) || (c[2] === '=' && !/[xX]/.test(c[3]) && c[1] !== 'o' && c[1] !== 'g')) return { id: 'chmod-recursive-system', why: 'takes away its execute permission' };
+  }
+  return undefined;
+}
+
+/** chmod's own options (the rest of what starts with `-` is a mode: `chmod -x FILE`). */
+const CHMOD_OPTION = /^-(?:[Rcfv]+|-[a-z-]+(?:=.*)?)$/;
+
+/**
+ * chmod of a file of the operating system: setuid or setgid on a program, or its execute bit taken away (a folder
+ * of programs: bin, sbin, libexec), or any system file made writable by every user.
+ */
+function systemFileModes(r: RuleContext): void {
+  if (r.argv.some((a) => a.startsWith('--reference'))) return;
+  const words = r.argv.slice(1).filter((a) => !CHMOD_OPTION.test(a) || /^-[rwxXst]+$/.test(a));
+  const mode = words[0];
+  if (mode === undefined) return;
+  const damage = damagingMode(mode);
+  if (!damage) return;
+  for (const f of words.slice(1)) {
+    if (f === '--') continue;
+    const { abs, globbed } = resolveTarget(f, r.cwd);
+    const system = SYSTEM_FILE_TREES.some((t) => abs === t || abs.startsWith(t + '/'));
+    // A glob names files of the folder it stands in (`/usr/bin/*`): programs when that folder holds them.
+    const program = (system || abs.startsWith('/opt/')) && (globbed ? /\/(?:s?bin|libexec)$/ : /\/(?:s?bin|libexec)\/[^/]+$/).test(abs);
+    if (damage.why.includes('writable') ? system : program) {
+      r.analyzer.hit(damage.id, 'deny', r.segment, `chmod ${mode} ${abs} ${damage.why}`);
+      return;
+    }
+  }
+}
+
 /** umount of / or a system folder; chmod/setfacl/chattr -R over a system folder whatever the mode. */
 const systemTrees: Rule = (r) => {
   const { name, argv } = r;
@@ -58,7 +107,10 @@ const systemTrees: Rule = (r) => {
     return;
   }
   const recursive = argv.slice(1).some((x) => x === '-R' || x === '--recursive' || /^-[a-zA-Z]*R[a-zA-Z]*$/.test(x));
-  if (!recursive) return;
+  if (!recursive) {
+    if (name === 'chmod') systemFileModes(r);
+    return;
+  }
   const ops = operands(argv, 1, ['-m', '-M', '-x', '-X', '--modify', '--set', '--set-file', '--remove', '--reference', '--modify-file', '--remove-file']);
   const files = name === 'setfacl' || name === 'chattr' ? ops : ops.slice(1);
   for (const f of files) {
@@ -196,4 +248,17 @@ const containerHostAccess: Rule = (r) => {
 };
 containerHostAccess.names = ['docker', 'podman', 'nerdctl'];
 
-export const SYSTEM_RULES: Rule[] = [damage, allVolumes, systemTrees, overwriters, containerHostAccess];
+/** The engine's API over its socket (`curl --unix-socket /var/run/docker.sock -X POST .../containers/create`): a request that changes something starts or changes containers as root. */
+const engineApi: Rule = (r) => {
+  const argv = r.argv;
+  const at = argv.findIndex((a) => a === '--unix-socket' || a.startsWith('--unix-socket=') || a === '--abstract-unix-socket');
+  if (at < 0) return;
+  const socket = argv[at].includes('=') ? argv[at].slice(argv[at].indexOf('=') + 1) : argv[at + 1] ?? '';
+  if (!ENGINE_SOCKETS.includes(socket.replace(/\/+$/, ''))) return;
+  const method = argv.findIndex((a) => a === '-X' || a === '--request');
+  const writes = (method >= 0 && !/^(?:GET|HEAD)$/i.test(argv[method + 1] ?? '')) || argv.some((a) => /^(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form|-T|--upload-file|--json)(?:=|$)/.test(a) || /^-X(?!GET|HEAD)[A-Z]+$/.test(a));
+  if (writes) r.analyzer.hit('container-host-access', 'ask', r.segment, `${r.name} sends a request that changes containers to the container engine's socket (${socket}): it can start one with this machine's root folder mounted`);
+};
+engineApi.names = ['curl'];
+
+export const SYSTEM_RULES: Rule[] = [damage, allVolumes, systemTrees, overwriters, containerHostAccess, engineApi];

@@ -12,7 +12,7 @@ export const BLOCK_DEVICE_SAMPLES = ['/dev/sda', '/dev/sdb', '/dev/sda1', '/dev/
 export const DD_LIKE = ['dd', 'dcfldd', 'dc3dd'];
 
 /** Programs that erase, format or repartition a device whatever their options. */
-export const DISK_ERASERS = ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'mkexfatfs', 'wipefs', 'blkdiscard', 'sgdisk', 'sfdisk', 'fdisk', 'gdisk', 'cfdisk', 'parted', 'zpool', 'badblocks', 'nvme', 'hdparm', 'cryptsetup', 'diskutil', 'format', 'mdadm', 'pvcreate', 'vgremove', 'lvremove', 'dmsetup', 'flashrom', 'zerofree', 'scrub', 'sg_format'];
+export const DISK_ERASERS = ['mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'mkexfatfs', 'wipefs', 'blkdiscard', 'sgdisk', 'sfdisk', 'fdisk', 'gdisk', 'cfdisk', 'parted', 'zpool', 'badblocks', 'nvme', 'hdparm', 'cryptsetup', 'diskutil', 'format', 'mdadm', 'pvcreate', 'vgremove', 'lvremove', 'dmsetup', 'flashrom', 'zerofree', 'scrub', 'sg_format', 'debugfs', 'xfs_db'];
 
 /** Per eraser: the arguments that make it destructive (otherwise it only reads). Missing = always destructive. */
 export const DISK_ERASER_TRIGGERS: Record<string, RegExp> = {
@@ -32,6 +32,9 @@ export const DISK_ERASER_TRIGGERS: Record<string, RegExp> = {
   format: /^[A-Za-z]:$/,
   mdadm: /^(?:--zero-superblock|--create|-C)$/,
   dmsetup: /^(?:remove_all|wipe_table)$/,
+  // Filesystem debuggers write to the device only when told to (debugfs -w, xfs_db -x): then any block or inode.
+  debugfs: /^-[a-zA-Z]*w[a-zA-Z]*$/,
+  xfs_db: /^-[a-zA-Z]*x[a-zA-Z]*$/,
 };
 
 /**

@@ -76,7 +76,9 @@ export const FOREIGN_RUNNERS: Record<string, ForeignRunner> = {
   swift: { code: ['-e'], source: /\.swift$/, stdin: 'dash' },
   swiftc: { source: /\.swift$/ },
   crystal: { sub: ['eval', 'run'], code: ['eval'], source: /\.cr$/ },
-  nim: { sub: ['r', 'c', 'compile', 'run'], source: /\.nim$/ },
+  nim: { sub: ['r', 'c', 'e', 'compile', 'run'], code: ['--eval'], source: /\.nims?$/ },
+  // zx: JavaScript whose $`...` templates run as shell commands.
+  zx: { lang: 'zx', source: /\.(?:mjs|js|md)$/, stdin: 'always', shellCall: /\$`([^`\n]*)`/g },
   zig: { sub: ['run', 'build-exe'], source: /\.zig$/ },
   dart: { sub: ['run'], source: /\.dart$/ },
   dotnet: { sub: ['run', 'script'], source: /\.(?:cs|csx)$/ },
@@ -126,7 +128,7 @@ export const SHELL_DIALECTS: Record<string, [RegExp, string][]> = {
 };
 
 /** Calls that delete a whole tree in these languages (the target is the path or home expression beside them). */
-export const TREE_DELETE_CALLS = /\b(?:RemoveAll|remove_dir_all|deleteRecursively|rm_rf!?|rm_r|delete[-_]directory(?:[-_]tree)?|deleteDirectory|forceDelete|cleanDirectory|rmtree|del_tree|deltree|remove_all|removeRecursive|Directory\.Delete|delete-recursively|rimraf|Remove-Item|rmdir|removeItem|trashItem|deleteDir|os\.remove\.all|delete-directory\/files)\b|\bfile\s+delete\s+-force\b/g;
+export const TREE_DELETE_CALLS = /\b(?:RemoveAll|removeDir|remove_dir_all|deleteRecursively|rm_rf!?|rm_r|delete[-_]directory(?:[-_]tree)?|deleteDirectory|forceDelete|cleanDirectory|rmtree|del_tree|deltree|remove_all|removeRecursive|Directory\.Delete|delete-recursively|rimraf|Remove-Item|rmdir|removeItem|trashItem|deleteDir|os\.remove\.all|delete-directory\/files)\b|\bfile\s+delete\s+-force\b/g;
 
 /** Expressions that name the home folder in these languages. */
 export const HOME_EXPRESSIONS = /(?:[Gg]et[Ee]nv|getenv|env::var|System\.getenv|os:getenv|System\.get_env|env\(|ENV\[|\$env\()\s*\(?\s*["']?HOME["']?|UserHomeDir|user\.home|user_home|Dir\.home|homedir|home_dir|HomeDirectory|getHomeDirectory|NSHomeDirectory|homeDirectoryForCurrentUser|user-homedir-pathname|\(user-home\)|home-dir\b|expand-user-path|\bos\.home\b|\bPath\.home\b|FileSystems\.getDefault\(\)\.getPath\(\s*"~/;

@@ -99,7 +99,8 @@ export const SECRET_PRINTERS: Record<string, SecretPrinter[]> = {
   kubectl: [{ sub: ['get'], key: /^secrets?(?:\/.*|,.*)?$/, with: OUTPUT_FORMAT }, { sub: ['config', 'view'], with: /^--raw$/ }],
   oc: [{ sub: ['get'], key: /^secrets?(?:\/.*|,.*)?$/, with: OUTPUT_FORMAT }, { sub: ['whoami'], with: /^(?:-t|--show-token)$/ }],
   security: [{ sub: ['find-generic-password'], with: KEYCHAIN_SHOW }, { sub: ['find-internet-password'], with: KEYCHAIN_SHOW }, { sub: ['dump-keychain'] }, { sub: ['export'] }],
-  'secret-tool': [{ sub: ['lookup'] }],
+  // secret-tool search shows the secrets of the items it finds (--all: of every one).
+  'secret-tool': [{ sub: ['lookup'] }, { sub: ['search'] }],
   vault: [{ sub: ['kv', 'get'] }, { sub: ['read'] }, { sub: ['print', 'token'] }],
   op: [{ sub: ['read'] }, { sub: ['item', 'get'], with: /^--(?:fields|reveal|format)/ }],
   doppler: [{ sub: ['secrets'] }, { sub: ['configure', 'get', 'token'] }],

@@ -54,7 +54,11 @@ export const SYSTEM_DAMAGE: SystemDamage[] = [
 ];
 
 /** System files whose content is the machine's identity and access: any write to one is a deny, an append included (but /etc/hosts may be appended to). */
-export const CRITICAL_SYSTEM_FILES = ['/etc/passwd', '/etc/shadow', '/etc/group', '/etc/gshadow', '/etc/sudoers', '/etc/sudoers.d', '/etc/hosts', '/etc/resolv.conf', '/etc/fstab', '/etc/ssh', '/etc/pam.d', '/etc/security', '/etc/nsswitch.conf', '/etc/ld.so.preload', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/boot', '/etc/selinux', '/etc/apparmor.d', '/etc/login.defs', '/etc/shells'];
+export const CRITICAL_SYSTEM_FILES = ['/etc/passwd', '/etc/shadow', '/etc/group', '/etc/gshadow', '/etc/sudoers', '/etc/sudoers.d', '/etc/hosts', '/etc/resolv.conf', '/etc/fstab', '/etc/ssh', '/etc/pam.d', '/etc/security', '/etc/nsswitch.conf', '/etc/ld.so.preload', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/boot', '/etc/selinux', '/etc/apparmor.d', '/etc/login.defs', '/etc/shells',
+  // The kernel's own settings and memory: core_pattern and modprobe run a program as root, /dev/mem is the RAM.
+  '/proc/sys/kernel', '/proc/sys/fs/binfmt_misc', '/sys/kernel', '/dev/mem', '/dev/kmem', '/dev/port'];
+/** A cgroup's release agent (any cgroup mount): the kernel runs the program it names as root, on the host. */
+export const CRITICAL_SYSTEM_BASENAMES = ['release_agent'];
 /** Of those, the ones an append to is ordinary work. */
 export const APPENDABLE_SYSTEM_FILES = ['/etc/hosts'];
 
