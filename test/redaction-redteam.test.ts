@@ -50,3 +50,22 @@ describe('blind redactor corpus, round 11 (first look 366/384, 3/121 look-alikes
     expect(touched.length, touched.map((c) => c.family).join(', ')).toBe(0);
   });
 });
+
+describe('blind redactor corpus, round 12 (first look 476/504, 22/178 look-alikes)', () => {
+  const secrets = load<{ family: string; text: string; secrets: string[] }>('redactor-round12-secrets.jsonl');
+  const lookalikes = load<{ family: string; text: string; keep: string[] }>('redactor-round12-lookalikes.jsonl');
+  it('removes every secret of at least 495 of its 504 lines (98% is the issue\'s bar)', () => {
+    const missed = secrets.filter((c) => {
+      const out = redactText(c.text);
+      return c.secrets.some((s) => out.includes(s));
+    });
+    expect(secrets.length - missed.length, missed.map((c) => c.family).join(', ')).toBeGreaterThanOrEqual(495);
+  });
+  it("touches at most 2 of its 178 look-alikes (the issue allows 2; GitHub's repository public key, twice, is left)", () => {
+    const touched = lookalikes.filter((c) => {
+      const out = redactText(c.text);
+      return c.keep.some((k) => !out.includes(k));
+    });
+    expect(touched.length, touched.map((c) => c.family).join(', ')).toBeLessThanOrEqual(2);
+  });
+});

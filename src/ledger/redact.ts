@@ -240,6 +240,9 @@ const READ_OPTS: ValueOptions[] = [];
 for (const stops of STOP_SETS) for (const enclosing of [undefined, '"', "'"]) for (const toLineEnd of [false, true]) READ_OPTS.push({ enclosing, stops, toLineEnd });
 
 const PHRASE_NAME = /(?:pass|seed|recovery)[ _-]?phrase$|mnemonic$/i;
+const LOWER_WORD = /^[a-z]{2,20}$/;
+/** Two more words on the line (of letters or numbers), as a sentence has. */
+const SENTENCE_GOES_ON = /^[ \t]{1,3}[\w'-]{1,30}[ \t]{1,3}[A-Za-z][\w'-]{0,30}/;
 /** A sentence about the passphrase, not one (`New passphrase: must be at least 12 characters`). */
 const RULE_WORDS = /^[ \t]{0,3}(?:must|should|needs?|is|are|was|were|cannot|can|will|at|minimum|required|optional|not|none|empty|see|use|enter|type|leave|the|a|an)\b/i;
 /** The start of a line, then up to four words of letters: a label before the name. */
@@ -406,6 +409,9 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (!quoted && ve > vs && (text.charCodeAt(ve - 1) === 91 || text.charCodeAt(ve - 1) === 40) && (text.charCodeAt(ve) === 34 || text.charCodeAt(ve) === 39)) continue;
     // `passwd: all authentication tokens updated successfully.` is a program's message, not a passphrase.
     if (yamlLine && value.includes(' ') && (SENTENCE_END.test(value) || value.split(' ').length > 6 || isProgramMessage(value))) continue;
+    // `secrets: loaded 14 secrets from …` (a log's component, then its message): a word of letters after a colon,
+    // with the sentence going on, is prose.
+    if (colonSep && !quoted && LOWER_WORD.test(value) && SENTENCE_GOES_ON.test(text.slice(ve, Math.min(text.length, ve + 80)))) continue;
     let rule: string | undefined;
     if (sensitive && isSensitiveAssignment(judged, value)) rule = 'assignment';
     // A character set (`charset = "abc…XYZ0123456789"`, a password policy's alphabet) is random-looking but no secret.
@@ -645,7 +651,40 @@ function isTestResultPath(text: string, sp: Span): boolean {
   return TEST_RESULT.test(text.slice(ls, Math.min(text.length, sp.end + 1)));
 }
 
-export function secretSpans(text: string): Span[] {
+const MARKER = /\[REDACTED:([a-z0-9-]{1,40})\]/g;
+
+/**
+ * loom's own marks in a text redacted before (a record redacted again, an excerpt of one): their rule names
+ * (`[REDACTED:url-credentials]`) are no names of secrets, and nothing inside one is a value. The detectors read the
+ * text with each mark's name blanked to x's (offsets unchanged), and a span that touches a mark is dropped.
+ */
+function withoutMarks(text: string): { text: string; marks: [number, number][] } | undefined {
+  if (!text.includes('[REDACTED:')) return undefined;
+  const marks: [number, number][] = [];
+  const neutral = text.replace(MARKER, (m: string, name: string, at: number) => {
+    marks.push([at, at + m.length]);
+    return `[REDACTED:${'x'.repeat(name.length)}]`;
+  });
+  return marks.length ? { text: neutral, marks } : undefined;
+}
+
+export function secretSpans(input: string): Span[] {
+  const marked = withoutMarks(input);
+  const found = detectSpans(marked ? marked.text : input);
+  if (!marked) return found;
+  // Marks in order; spans in order: one pass drops every span that overlaps a mark.
+  const out: Span[] = [];
+  let k = 0;
+  for (const sp of found) {
+    while (k < marked.marks.length && marked.marks[k][1] <= sp.start) k++;
+    const m = marked.marks[k];
+    if (m && m[0] < sp.end && sp.start < m[1]) continue;
+    out.push(sp);
+  }
+  return out;
+}
+
+function detectSpans(text: string): Span[] {
   const spans: Span[] = [];
   if (text.length < MIN_SECRET_TEXT) return spans;
   const hints = presentHints(text);

@@ -41,7 +41,8 @@ export function findAlignedTables(text: string, spans: Span[]): void {
     const header = text.slice(ls, le).replace(/\r$/, '');
     work.reads += header.length;
     const cols = cells(header);
-    if (cols.length < 2 || !cols.every(([s, e]) => CELL_NAME.test(header.slice(s, e)))) continue;
+    // Column names are words: a cell with digits in a long run of letters (`ApiKey  REG_SZ  g5zC9XwN1zB5…`) is a value, and the line a row.
+    if (cols.length < 2 || !cols.every(([s, e]) => CELL_NAME.test(header.slice(s, e)) && !(e - s > 12 && /\d/.test(header.slice(s, e)) && !/ /.test(header.slice(s, e))))) continue;
     // A row of a table whose header is above it (`gh secret list`: NAME  UPDATED, then NPM_TOKEN  2 days ago): its cells start where the line's above do.
     if (ls > 0) {
       const ps = text.lastIndexOf('\n', ls - 2) + 1;

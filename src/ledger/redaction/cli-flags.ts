@@ -32,6 +32,10 @@ export interface CliRule {
   lastArgNot?: RegExp;
   /** Plain arguments come as NAME VALUE pairs: a VALUE after a NAME that holds a secret is one (aws configure set, rclone config create). */
   namedPairs?: boolean;
+  /** With namedPairs: the first plain word is a subcommand of the program's own (`fly secrets list`), not a name. */
+  /** With namedPairs: options whose value is a word of the pairs' kind but no name (nmcli -g FIELDS). */
+  valueOptions?: string[];
+  commandFirst?: boolean;
   /** With namedPairs: names that hold a secret for this program although they do not say so (rclone's `key`: a B2 application key). */
   pairSecrets?: string[];
 }
@@ -71,7 +75,7 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['net'], sub: 'use', flags: [{ flag: '/user:', takes: 'attached', form: 'after-colon' }], lastArgWith: /^\/user:/i, minArgs: 1, lastArgNot: /^(?:[A-Za-z]:|\\.*|\*|\/.*|use)$/i },
   { programs: ['rclone'], sub: 'obscure', flags: [], lastArgWith: /^/ },
   // nmcli takes settings as NAME VALUE words: `dev wifi connect SSID password X`, `con modify C wifi-sec.psk X`, `802-1x.password X`.
-  { programs: ['nmcli'], flags: [], namedPairs: true, pairSecrets: ['psk', 'wifi-sec.psk', 'wep-key0', 'wifi-sec.wep-key0', 'vpn.secrets', 'pin'] },
+  { programs: ['nmcli'], flags: [], namedPairs: true, valueOptions: ['-g', '--get-values', '-f', '--fields'], pairSecrets: ['psk', 'wifi-sec.psk', 'wep-key0', 'wifi-sec.wep-key0', 'vpn.secrets', 'pin'] },
   // lftp -u user,password; dotnet nuget add/update source -p PASSWORD; cloudflared service install TOKEN (a tunnel's credentials).
   { programs: ['lftp'], flags: [{ flag: '-u', takes: 'separate', form: 'after-comma' }, { flag: '--user', takes: 'separate', form: 'after-comma' }] },
   { programs: ['dotnet'], sub: 'nuget', flags: [{ flag: '-p', takes: 'separate' }] },
@@ -95,7 +99,7 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['git'], sub: 'config', flags: [], namedPairs: true },
   { programs: ['npm', 'pnpm', 'yarn'], sub: 'config', flags: [], namedPairs: true },
   { programs: ['rclone'], sub: 'config', flags: [], namedPairs: true, pairSecrets: ['key', 'pass', 'account_key', 'sas_url', 'service_account_credentials', 'app_key', 'access_key_id'] },
-  { programs: ['heroku', 'dokku', 'flyctl', 'fly'], flags: [], namedPairs: true },
+  { programs: ['heroku', 'dokku', 'flyctl', 'fly'], flags: [], namedPairs: true, commandFirst: true },
   { programs: ['ssh-keygen'], flags: [{ flag: '-N', takes: 'separate' }, { flag: '-P', takes: 'separate' }] },
   { programs: ['mosquitto_pub', 'mosquitto_sub', 'mosquitto_rr'], flags: [{ flag: '-P', takes: 'separate' }, { flag: '--pw', takes: 'separate' }] },
   { programs: ['psql', 'pg_dump', 'pg_restore', 'createdb'], flags: [], namedPairs: true },
@@ -174,6 +178,8 @@ const PROSE_WORD = /^(?:via|is|are|was|on|in|with|and|or|to|for|from|the|a|an|as
 const TOKEN_ALONE = /^['"]?(?=[^'"]*\d)(?=[^'"]*[A-Za-z])[\w.~+/=-]{16,512}['"]?$/;
 const PASS_PREFIX = /^pass:/;
 const PASS_SUFFIX = /pass$/i;
+const SPEC_KEY = '(?:id|type|src|source|env|target|dst|destination|required|mode|uid|gid)';
+const SECRET_SPEC = new RegExp(`^${SPEC_KEY}=[^,\\s=]{0,256}(?:,${SPEC_KEY}=[^,\\s=]{0,256}){0,8}$`);
 
 function markValue(text: string, w: Word, offset: number, form: FlagRule['form'], spans: Span[], rule: string): void {
   // Work on the source span: quotes around the value stay, what is between them goes.
@@ -284,7 +290,11 @@ export function findCliSecrets(text: string, spans: Span[]): void {
           if (candidates.length >= (r.minArgs ?? 2)) markValue(text, candidates[candidates.length - 1], 0, 'whole', spans, 'cli-argument');
         }
         if (r.namedPairs && (!r.sub || r.sub === firstPlain)) {
-          for (let k = 0; k + 1 < plain.length; k++) {
+          // A subcommand (`aws configure`, `fly secrets list`, `heroku config`) is never a name.
+          for (let k = r.sub || r.commandFirst ? 1 : 0; k + 1 < plain.length; k++) {
+            // The value of an option that takes one (nmcli -g FIELDS) names what is shown, not a setting.
+            const before = r.valueOptions ? words[words.indexOf(plain[k]) - 1]?.text : undefined;
+            if (before !== undefined && r.valueOptions!.includes(before)) continue;
             if (plain[k].text.length > 2 && (isSensitiveName(plain[k].text) || r.pairSecrets?.includes(plain[k].text.toLowerCase()))) {
               markValue(text, plain[k + 1], 0, 'whole', spans, 'cli-argument');
               k++;
@@ -355,6 +365,11 @@ export function findCliSecrets(text: string, spans: Span[]): void {
     if (!w || w.start !== at) continue;
     if (!isSensitiveName(name)) {
       if (USER_SECRET_PAIR.test(w.text)) markValue(text, w, 0, 'after-colon', spans, 'cli-flag');
+      LONG_FLAG.lastIndex = w.end;
+      continue;
+    }
+    // A mount or secret spec (docker build --secret id=npm,env=NPM_TOKEN, src=FILE): where the secret comes from, not it.
+    if (SECRET_SPEC.test(w.text.replace(/^["']|["']$/g, ''))) {
       LONG_FLAG.lastIndex = w.end;
       continue;
     }

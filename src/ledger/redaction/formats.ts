@@ -351,8 +351,8 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
   if (has.has("']") || has.has('"]') || text.includes('] =') || text.includes(']=')) {
     SUBSCRIPT.lastIndex = 0;
     while ((m = scan(SUBSCRIPT, text))) {
-      // An unquoted key in code: `h[token] = getToken()` assigns what a call returns.
-      if (m[3] !== undefined && /^[A-Za-z_$][\w$.]{0,80}[([]/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 84))) continue;
+      // An unquoted key in code: `h[token] = getToken()` assigns what a call returns; `[REDACTED:x]=` is loom's own mark.
+      if (m[3] !== undefined && (m[3].startsWith('REDACTED') || /^[A-Za-z_$][\w$.]{0,80}[([]/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 84)))) continue;
       valueAfter(text, m.index + m[0].length, m[2] ?? m[3], spans, 'subscript', false);
     }
   }
@@ -743,6 +743,11 @@ const REDIS_AUTH_CALL = /(["'])AUTH\1[ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})
 const DB_AUTH = /\bdb\.auth\([ \t]{0,3}["'][^"'\n]{1,64}["'][ \t]{0,3},[ \t]{0,3}(["'])([^"'\n]{1,256})\1/g;
 // Azure key lists as JSON: {"keyName": "key1", "permissions": "FULL", "value": "…"}.
 const KEYNAME_VALUE = /"keyName"[ \t]{0,3}:[ \t]{0,3}"[^"\n]{1,64}"[^{}]{0,300}?"value"[ \t]{0,3}:[ \t]{0,3}"([^"\n]{8,512})"/g;
+const REG_VALUE = /^[ \t]{1,16}([A-Za-z_][\w.-]{0,127})[ \t]{2,40}REG_(?:SZ|EXPAND_SZ|MULTI_SZ)[ \t]{2,40}(\S(?:[^\n]{0,1022}\S)?)(?=[ \t]*\r?$)/gm;
+// One object's "name" and "value" (az keyvault secret show, a Key Vault or env list as JSON), in either order: the value
+// is secret when the name says so (SqlAdminPassword, OpenAiKey).
+const NAME_THEN_VALUE_JSON = /"name"[ \t]{0,3}:[ \t]{0,3}"([^"\n]{1,128})"(?:[^{}]|\{[^{}\n]{0,200}\}){0,600}?"value"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){4,4096})"/g;
+const VALUE_THEN_NAME_JSON = /"value"[ \t]{0,3}:[ \t]{0,3}"((?:[^"\\\n]|\\.){4,4096})"(?:[^{}]|\{[^{}\n]{0,200}\}){0,600}?"name"[ \t]{0,3}:[ \t]{0,3}"([^"\n]{1,128})"/g;
 // kubectl get secret -o json: "data": { … } of a "kind": "Secret".
 const JSON_DATA = /"(?:data|stringData)"[ \t]{0,3}:[ \t]{0,3}\{/g;
 const ECHO_SUBST = /[ =]<\(echo[ \t]{1,4}(?:'([^'\n]{1,256})'|"([^"\n]{1,256})"|([^\s)]{1,256}))\)/g;
@@ -913,6 +918,24 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
   if (has.has('db.auth(')) {
     DB_AUTH.lastIndex = 0;
     while ((m = scan(DB_AUTH, text))) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'db-auth');
+  }
+  if (text.includes('REG_')) {
+    // reg query: `    ApiKey    REG_SZ    value` (a registry value's name, its type, its data).
+    REG_VALUE.lastIndex = 0;
+    while ((m = scan(REG_VALUE, text))) if (isSensitiveName(m[1]) && isSensitiveAssignment(m[1], m[2])) push(spans, m.index + m[0].length - m[2].length, m[2], 'registry');
+  }
+  if (text.includes('"name"') && text.includes('"value"')) {
+    NAME_THEN_VALUE_JSON.lastIndex = 0;
+    while ((m = scan(NAME_THEN_VALUE_JSON, text))) {
+      const name = m[1].replace(/^.*\//, '');
+      if (isSensitiveName(name) && isSensitiveAssignment(name, m[2])) push(spans, m.index + m[0].length - 1 - m[2].length, m[2], 'name-value');
+    }
+    VALUE_THEN_NAME_JSON.lastIndex = 0;
+    while ((m = scan(VALUE_THEN_NAME_JSON, text))) {
+      const name = m[2].replace(/^.*\//, '');
+      const at = m.index + m[0].indexOf(m[1], m[0].indexOf('"value"') + 7);
+      if (isSensitiveName(name) && isSensitiveAssignment(name, m[1])) push(spans, at, m[1], 'name-value');
+    }
   }
   if (has.has('"keyName"')) {
     KEYNAME_VALUE.lastIndex = 0;

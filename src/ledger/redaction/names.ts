@@ -66,6 +66,11 @@ export const KEY_QUALIFIERS = [
   'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
   'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join', 'sdk',
   'application', 'sa', 'priv', 'openai', 'anthropic', 'groq', 'cohere', 'mistral', 'gemini', 'sendgrid', 'mailgun', 'cosmos', 'cosmosdb',
+  // Vendors whose key a name gives by the vendor alone (STRIPE_KEY, CF_KEY), and ASP.NET's machineKey (validationKey, decryptionKey).
+  'stripe', 'cf', 'cloudflare', 'twilio', 'slack', 'discord', 'datadog', 'sentry', 'algolia', 'pinecone', 'replicate', 'huggingface', 'hf',
+  'resend', 'postmark', 'mailchimp', 'brevo', 'pagerduty', 'newrelic', 'honeycomb', 'shopify', 'paypal', 'plaid', 'okta', 'auth0',
+  'notion', 'airtable', 'mixpanel', 'amplitude', 'vercel', 'netlify', 'supabase', 'firebase', 'heroku', 'digitalocean',
+  'ai', 'validation', 'decryption', 'machine',
 ];
 
 /** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */
@@ -132,7 +137,7 @@ export function isPublicKey(found: string): boolean {
  * Values of a known shape that are no secret, whatever detector found them: a subresource-integrity digest
  * (package-lock's `sha512-…`), an OpenAI object's id (`file-…`, `asst_…`, `thread_…`, `chatcmpl-…`; its keys are `sk-`).
  */
-const NOT_SECRET_SHAPES = [/^sha(?:256|384|512)-[A-Za-z0-9+/]{40,90}={0,2}$/, /^(?:file|asst|thread|run|msg|step|batch|vs|chatcmpl|cmpl|ftjob|modr|resp)[-_][A-Za-z0-9]{16,48}$/];
+const NOT_SECRET_SHAPES = [/^sha(?:256|384|512)-[A-Za-z0-9+/]{40,90}={0,2}$/, /^(?:file|asst|thread|run|msg|step|batch|vs|chatcmpl|cmpl|ftjob|modr|resp|org|proj|user)[-_][A-Za-z0-9]{16,48}$/];
 
 export function isKnownNotSecret(found: string): boolean {
   return NOT_SECRET_SHAPES.some((re) => re.test(found));
@@ -150,6 +155,8 @@ export const PLACEHOLDER_VALUES = [
   'value', 'empty', 'default', 'required', 'optional', 'string', 'str', 'secret_value', 'mysecret', 'mypassword', 'my_password', 'my_secret', 'my_token',
   'supersecret', 'api_key', 'apikey', 'access_token', 'your_token', 'xxx', 'yyy', 'zzz', 'abc', 'abc123', 'pass123', 'password123', 'secret123', 'mytoken',
   'env', 'set', 'unset', 'prompt', 'stdin', 'ask', 'file', 'auto', 'yes', 'no', 'on', 'off', 'sensitive', 'sensitive value', 'known after apply', 'not set',
+  // Consul's anonymous token and Ansible's undefined variable, as they print them.
+  'anonymous', 'variable is not defined!',
 ];
 
 const SENSITIVE_WORD_SET = new Set(SENSITIVE_WORDS);
@@ -209,9 +216,15 @@ function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined 
   return undefined;
 }
 
+/** Words before `token` that make it a place in a listing (page_token, nextPageToken, AWS's NextToken, sync_token), not a credential. */
+const PAGINATION_WORDS = new Set(['page', 'next', 'prev', 'previous', 'continuation', 'pagination', 'resume', 'sync', 'cursor', 'paging']);
+
 function sensitiveName(name: string): boolean {
   const words = nameWords(name);
   if (words.length === 0) return false;
+  if (words.length > 1 && words[words.length - 1] === 'token' && words.slice(0, -1).every((w) => PAGINATION_WORDS.has(w))) return false;
+  // Confluent's basic.auth.user.info (and the like): KEY:SECRET.
+  if (words.length >= 3 && words[words.length - 3] === 'auth' && words[words.length - 2] === 'user' && words[words.length - 1] === 'info') return true;
   if (SENSITIVE_NAME_SET.has(words.join('_'))) return true;
   if (words.length > 1 && NOT_BEFORE_SET.has(words[0])) return false;
   // From the end: qualifiers may follow any sensitive word; other words may follow a strong one unless they change the meaning.
@@ -401,9 +414,11 @@ const DOLLAR_MACRO = /^\$\([A-Za-z_][\w.]{0,80}\)$/;
 const GRAFANA_EXPANSION = /^\$__(?:file|env|vault)\{[^{}\s]{1,200}\}$/;
 const SYMFONY_ENV = /^%env\([\w:.-]{1,80}\)%$/;
 const URL_TEMPLATE = /^[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/]{1,64}:([^\s@/]{1,128})@[^\s@]{1,200}$/i;
-const DEPLOY_TOKEN = /^(?:#\{[A-Za-z_][\w.:-]{0,80}\}|@@[A-Z][A-Z0-9_]{1,80}@@|__[A-Z][A-Z0-9_]{1,80}__)$/;
+// #{DB_PASSWORD} (Octopus) and #{DB_PASSWORD}# (Azure DevOps' replace tokens), @@X@@, __X__ or __set_via_user_secrets__.
+const DEPLOY_TOKEN = /^(?:#\{[A-Za-z_][\w.:-]{0,80}\}#?|@@[A-Z][A-Z0-9_]{1,80}@@|__[A-Za-z][A-Za-z0-9_]{1,80}__)$/;
 const HOME_ASSISTANT_TAG = /^!(?:secret|env_var|include)[ \t]{1,4}[A-Za-z_][\w./-]{0,80}$/;
-const PERCENT_NAME = /^%[A-Za-z_][A-Za-z0-9_]{0,80}%$/;
+// %NAME% (Windows), %{name} (Ruby, fluentd, Logstash interpolation).
+const PERCENT_NAME = /^%(?:[A-Za-z_][A-Za-z0-9_]{0,80}%|\{[A-Za-z_][\w.]{0,80}\})$/;
 const PERCENT_FORMAT = /^%\([A-Za-z_]\w{0,80}\)[sdr]$/;
 const PERCENT_DIRECTIVE = /^%[sdr]$/;
 const ANGLE_TEMPLATE = /^<[^<>]{1,80}>$/;
@@ -493,7 +508,7 @@ function placeholder(v: string): boolean {
     if (TERRAFORM_CALL.test(s)) return true; // ${file("…")}: a Terraform function call
     // $(DB_PASSWORD): an Azure Pipelines macro or a Kubernetes env expansion; $__file{…}, $__env{…}: Grafana provisioning.
     if (DOLLAR_MACRO.test(s) || GRAFANA_EXPANSION.test(s)) return true;
-  } else if (first === '`') return true;
+  } else if (first === '`' && s[1] !== '$') return true; // a command substitution; PowerShell's `$ is an escaped dollar in the value
   else if (first === '%') {
     if (SYMFONY_ENV.test(s)) return true; // Symfony: %env(DATABASE_URL)%
     if (PERCENT_NAME.test(s) || PERCENT_FORMAT.test(s) || PERCENT_DIRECTIVE.test(s)) return true;

@@ -26,7 +26,8 @@ const SET_PASSWORD_ANCHOR = /password[ \t]{1,4}for\b/gi;
 // A client line's prefix in a session log: `C: `, `>>> `, `> `, ftp -d's `---> `, and before them a time stamp or a tag (`smtp debug:`).
 const CLIENT = '^(?:[^\\n:]{0,60}:[ \\t]{0,4}){0,5}(?:C:[ \\t]{0,4}|-{1,3}>[ \\t]{0,4}|>{1,3}[ \\t]{0,4}|<<<[ \\t]{0,4})?';
 const IMAP_LOGIN = new RegExp(`${CLIENT}[A-Za-z0-9.]{1,12}[ \\t]{1,4}(?:LOGIN|login)[ \\t]{1,4}(?:"(?:[^"\\\\\\n]|\\\\.){1,256}"|\\S{1,256})[ \\t]{1,4}(?:"((?:[^"\\\\\\n]|\\\\.){1,256})"|(\\S{1,256}))[ \\t]*$`, 'gm');
-const AUTH_PLAIN = new RegExp(`${CLIENT}(?:[A-Za-z0-9.]{1,12}[ \\t]{1,4})?(?:AUTH|AUTHENTICATE|auth|authenticate)[ \\t]{1,4}(?:PLAIN|plain|XOAUTH2|xoauth2|OAUTHBEARER|oauthbearer)[ \\t]{1,4}([A-Za-z0-9+/]{8,4096}={0,2})[ \\t]*$`, 'gm');
+// Python's smtplib debug output quotes what it sends: `send: 'AUTH PLAIN <base64>\\r\\n'`.
+const AUTH_PLAIN = new RegExp(`${CLIENT}['"]?(?:[A-Za-z0-9.]{1,12}[ \\t]{1,4})?(?:AUTH|AUTHENTICATE|auth|authenticate)[ \\t]{1,4}(?:PLAIN|plain|XOAUTH2|xoauth2|OAUTHBEARER|oauthbearer)[ \\t]{1,4}([A-Za-z0-9+/]{8,4096}={0,2})(?:\\\\r\\\\n)?['"]?[ \\t]*$`, 'gm');
 // AUTH LOGIN: the server asks `334 UGFzc3dvcmQ6` (Password:), the client's next line answers in base64.
 const AUTH_LOGIN_PASSWORD = new RegExp(`334[ \\t]{1,4}UGFzc3dvcmQ6[ \\t]*\\r?\\n(?:[^\\n]{0,60}(?:C:|-{1,3}>|>{1,3})[ \\t]{0,4})?([A-Za-z0-9+/]{4,4096}={0,2})[ \\t]*$`, 'gm');
 

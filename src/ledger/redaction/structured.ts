@@ -212,6 +212,7 @@ export function findLineSecrets(text: string, spans: Span[]): void {
   findContextSecrets(text, spans);
   if (text.includes('--  ') || text.includes('-- -')) findColumnTables(text, spans);
   pipeSecretRow = false;
+  pipeDigestTable = false;
 
   let table: { sep: string; cols: boolean[]; n: number } | undefined;
   let lineStart = 0;
@@ -220,6 +221,7 @@ export function findLineSecrets(text: string, spans: Span[]): void {
     if (nl === -1) nl = text.length;
     const end = nl > lineStart && text[nl - 1] === '\r' ? nl - 1 : nl;
     work.reads += 4 * (nl - lineStart + 1); // found, sliced, and read by up to three line patterns
+    if (end === lineStart) pipeDigestTable = false; // a blank line ends a table
     if (end - lineStart <= 4096) table = line(text, lineStart, end, spans, table);
     else table = undefined;
     lineStart = nl + 1;
@@ -332,6 +334,7 @@ function findContextSecrets(text: string, spans: Span[]): void {
   }
 }
 
+const HEX_PAIRS = /^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){3,63}$/;
 const PGPASS = /^[ \t]{0,4}[A-Za-z0-9._*\[\]-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{1,256})[ \t]{0,4}$/;
 // A name may carry a namespace (`app:dbPassword` in pulumi config): the part after the last colon is the name.
 const ROW = /^[ \t]{0,8}(?:[-*+~][ \t]{1,3})?(?:[A-Za-z_][\w.-]{0,63}:)?([A-Za-z_][A-Za-z0-9_.-]{0,63}(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,2})[ \t]{2,40}(\S[^\n]{0,511})$/;
@@ -345,6 +348,11 @@ const SPACED_SECRET = /[^A-Za-z0-9 ]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]/;
 const PIPE_ROW = /^[ \t]{0,8}\|?[ \t]{0,4}([A-Za-z_][\w.-]{0,63}(?: [A-Za-z][\w.-]{0,30}){0,3})[ \t]{0,60}\|[ \t]{0,60}([^\s|]{1,4096}(?: [^\s|]{1,256}){0,8})[ \t]{0,60}(?:\|[^\n]{0,400})?$/;
 const PIPE_CONT = /^[ \t]{0,8}\|?[ \t]{1,80}\|[ \t]{0,60}([^\s|]{4,4096})[ \t]{0,60}\|?[ \t]*$/;
 let pipeSecretRow = false;
+/** A cell that is a source or text file of the project (src/auth/token.ts): it names a file, not a secret. */
+const SOURCE_FILE = /\/[\w.@-]{0,64}\.(?:tsx?|jsx?|mjs|cjs|py|go|rb|java|kt|rs|c|h|cc|cpp|cs|php|swift|json|ya?ml|toml|ini|md|txt|sh|html|css|sql)$/;
+/** Inside a | table whose value column is a digest (the header said so): until a blank line. */
+let pipeDigestTable = false;
+const DIGEST_HEADER = /^[ \t]{0,8}\|?[ \t]{0,4}NAME[ \t]{0,60}\|[ \t]{0,60}(?:DIGEST|HASH|CHECKSUM|SHA(?:1|256|512)?|FINGERPRINT|ETAG)\b/;
 
 const WORD_CHAR = new Uint8Array(65536);
 for (let c = 0; c < 128; c++) if (/[\w.-]/.test(String.fromCharCode(c))) WORD_CHAR[c] = 1;
@@ -402,6 +410,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   if (!table) {
     let f = start;
     while (f < end && (text.charCodeAt(f) === 32 || text.charCodeAt(f) === 9)) f++;
+    // A prompt ends a table.
+    if (text.charCodeAt(f) === 36 && text.charCodeAt(f + 1) === 32) pipeDigestTable = false;
     if ((f === end || LINE_PATTERN_FIRST[text.charCodeAt(f)] === 0) && (start === end || HEADER_FIRST[text.charCodeAt(start)] === 0)) {
       // As the | row test would: a line that is no | row ends a secret row's continuation.
       pipeSecretRow = false;
@@ -414,6 +424,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   // Each line rule needs a literal its pattern holds: most lines are tested by indexOf only.
   const colon = l.indexOf(':') !== -1;
   let m = colon ? PGPASS.exec(l) : null;
+  // A key fingerprint (SHA1: FD:22:C1:…) or a MAC address: pairs of hex digits joined by colons, no password file.
+  if (m && HEX_PAIRS.test(l.trim().replace(/^[\w-]{1,16}:[ \t]+/, ''))) m = null;
   if (m && !isPlaceholder(m[1])) {
     const at = l.lastIndexOf(m[1]);
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'pgpass' });
@@ -434,10 +446,12 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     spans.push({ start: start + at, end: start + at + m[1].length, rule: 'netrc' });
   }
   // | name | value | rows (doppler, confluent, box tables read as |), and a row below that only continues the value.
+  // A header naming the value column a digest (`NAME | DIGEST`: fly and supabase secrets list) makes the rows below it names and digests.
+  if (!pipeDigestTable && l.includes('|') && l.includes('NAME') && DIGEST_HEADER.test(l)) pipeDigestTable = true;
   if (l.includes('|') && (pipeSecretRow || named)) {
     const p = PIPE_ROW.exec(l);
     const c = !p && pipeSecretRow ? PIPE_CONT.exec(l) : null;
-    const v = p && isSensitiveName(p[1]) ? p[2] : c ? c[1] : undefined;
+    const v = p && isSensitiveName(p[1]) && !SOURCE_FILE.test(p[1]) && !pipeDigestTable ? p[2] : c ? c[1] : undefined;
     pipeSecretRow = false;
     // A value has a digit or some length: `| secret | db-creds |` names a Secret. One with blanks has a symbol in it
     // too (`Ws!Shell Pw 9`): `| password | at least 8 characters |` is a rule, said in words.
@@ -454,7 +468,8 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     for (let k = 0; k + 1 < cells.length && k < 64; k++) {
       const c = cells[k].trim();
       const v = cells[k + 1].trim();
-      if (c.length > 2 && isSensitiveName(c) && v.length >= 8 && (DIGIT.test(v) || v.length >= 16) && !isPlaceholder(v) && !isSensitiveName(v)) {
+      // A cell that is a file (src/auth/token.ts) names the file, not a secret.
+      if (c.length > 2 && isSensitiveName(c) && !SOURCE_FILE.test(c) && v.length >= 8 && (DIGIT.test(v) || v.length >= 16) && !isPlaceholder(v) && !isSensitiveName(v)) {
         const vs = at + cells[k].length + 1 + cells[k + 1].indexOf(v);
         spans.push({ start: start + vs, end: start + vs + v.length, rule: 'table' });
       }
@@ -583,7 +598,7 @@ function splitCells(l: string, sep: string): [number, number][] {
 }
 
 // A CLI table in columns (az … -o table): a header, a line of dashes under each column, then rows.
-const DASHES = /^[ \t]{0,8}-{3,200}(?:[ \t]{1,8}-{3,200}){1,40}[ \t]*$/gm;
+const DASHES = /^[ \t]{0,8}-{3,200}(?:[ \t]{1,64}-{3,200}){1,40}[ \t]*$/gm;
 
 function findColumnTables(text: string, spans: Span[]): void {
   DASHES.lastIndex = 0;
@@ -597,8 +612,11 @@ function findColumnTables(text: string, spans: Span[]): void {
     while ((d = re.exec(m[0]))) cols.push([d.index, d.index + d[0].length]);
     const names = cols.map(([a], i) => header.slice(a, i + 1 < cols.length ? cols[i + 1][0] : header.length).trim());
     const keyed = names.some((n) => KEY_NAME_COLUMN.test(n));
+    // A Name column and a Value column (az webapp config appsettings list, ssm parameters): a row's value is secret when its name is.
+    const nameCol = names.findIndex((n) => /^name$/i.test(n));
+    const valueCol = nameCol >= 0 ? names.findIndex((n) => VALUE_COLUMN.test(n)) : -1;
     const secret = names.map((n) => (isSensitiveName(n) && !ID_COLUMN.test(n)) || (keyed && VALUE_COLUMN.test(n)));
-    if (!secret.some(Boolean)) continue;
+    if (!secret.some(Boolean) && valueCol < 0) continue;
     let ls = m.index + m[0].length + 1;
     for (let k = 0; k < 256 && ls < text.length; k++) {
       let le = text.indexOf('\n', ls);
@@ -606,8 +624,11 @@ function findColumnTables(text: string, spans: Span[]): void {
       const row = text.slice(ls, le).replace(TRAILING_CR, '');
       work.reads += le - ls;
       if (!row.trim()) break;
+      const cellAt = (i: number) => row.slice(cols[i][0], i + 1 < cols.length ? cols[i + 1][0] : row.length).trim();
+      const rowName = valueCol >= 0 ? cellAt(nameCol).split(/[ \t]/)[0].replace(/^.*\//, '') : '';
+      const namedRow = valueCol >= 0 && rowName.length > 2 && isSensitiveName(rowName);
       cols.forEach(([a], i) => {
-        if (!secret[i]) return;
+        if (!secret[i] && !(namedRow && i === valueCol)) return;
         const cell = row.slice(a, i + 1 < cols.length ? cols[i + 1][0] : row.length);
         const v = cell.trim().split(/[ \t]/)[0];
         if (v && !isPlaceholder(v)) spans.push({ start: ls + a + cell.indexOf(v), end: ls + a + cell.indexOf(v) + v.length, rule: 'table' });

@@ -60,6 +60,8 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'aws-secret-key', example: 'SecretAccessKey: <40 characters>', hints: ['ecret', 'ECRET'], re: /(?:secret[_ -]?access[_ -]?key|SecretAccessKey|SECRET_ACCESS_KEY|aws_secret_key|AWS_SECRET_KEY|aws_secret|AWS_SECRET)["']?[\s,:=|]{1,12}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, group: 1, check: notDocsExample },
   { name: 'gcp-api-key', example: 'AIza…', hints: ['AIza'], re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { name: 'gcp-oauth-token', example: 'ya29.…', hints: ['ya29.'], re: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
+  // Google's OAuth authorization codes (pasted back by `firebase login:ci`, `gcloud auth login --no-browser`) and refresh tokens.
+  { name: 'gcp-oauth-code', example: '4/0A… (an authorization code), 1//0… (a refresh token)', hints: ['4/0A', '1//0'], re: /(?<![\w/])(?:4\/0A[0-9A-Za-z_-]{30,512}|1\/\/0[0-9A-Za-z_-]{30,512})/g },
   { name: 'google-refresh-token', example: '1//0…', hints: ['1//0'], re: /(?<![\w/])1\/\/0[A-Za-z0-9_-]{30,512}(?![A-Za-z0-9_-])/g, check: mixed },
   { name: 'google-oauth-secret', example: 'GOCSPX-…', hints: ['GOCSPX-'], re: /\bGOCSPX-[0-9A-Za-z_-]{20,64}/g },
   { name: 'azure-storage-key', example: 'AccountKey=…', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
