@@ -145,11 +145,36 @@ const TEXT_STRUCTURE = /[ {":,=\n]/;
 /** A base64 blob on its own (a word of its line) long enough to hold settings. */
 const BLOB = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{40,8192}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const MAX_BLOBS = 16;
-let decodingBlob = false;
+/** Set while the detectors read a decoded value: decoding goes one level deep. */
+let decoding = false;
+
+/**
+ * What the detectors find in base64 of text (JSON, settings, prose: printable, with spaces or structure), or
+ * undefined when the value decodes to no such text (a key, random bytes). The detectors only, no views: their
+ * scratch buffers belong to the call that is decoding this value.
+ */
+function decodedTextSpans(v: string): Span[] | undefined {
+  const decoded = Buffer.from(v, 'base64').toString('latin1');
+  work.reads += v.length;
+  let printable = 0;
+  for (let i = 0; i < decoded.length; i++) {
+    const c = decoded.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 10 || c === 9 || c === 13) printable++;
+  }
+  if (decoded.length < 12 || printable < decoded.length * 0.97 || !TEXT_STRUCTURE.test(decoded)) return undefined;
+  const inside: Span[] = [];
+  decoding = true;
+  try {
+    detect(decoded, inside);
+  } finally {
+    decoding = false;
+  }
+  return inside;
+}
 
 /**
  * Base64 of text that holds a secret (`echo $APP_ENV_B64` printing an encoded .env, a config blob in a log):
- * the detectors read the decoded text, and the whole blob goes when they find one there. One level deep.
+ * the whole blob goes when the detectors find one in the decoded text.
  */
 function findEncodedSecrets(text: string, spans: Span[]): void {
   if (text.length < 40) return;
@@ -161,22 +186,7 @@ function findEncodedSecrets(text: string, spans: Span[]): void {
     // Mixed case and a digit, as encoded text is; a run of one class is a word or a number.
     if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) continue;
     n++;
-    const decoded = Buffer.from(v, 'base64').toString('latin1');
-    work.reads += v.length;
-    let printable = 0;
-    for (let i = 0; i < decoded.length; i++) {
-      const c = decoded.charCodeAt(i);
-      if ((c >= 32 && c < 127) || c === 10 || c === 9 || c === 13) printable++;
-    }
-    if (printable < decoded.length * 0.97 || !TEXT_STRUCTURE.test(decoded)) continue;
-    const inside: Span[] = [];
-    decodingBlob = true;
-    try {
-      detect(decoded, inside);
-    } finally {
-      decodingBlob = false;
-    }
-    if (inside.length) spans.push({ start: m.index, end: m.index + v.length, rule: 'encoded-secret' });
+    if (decodedTextSpans(v)?.length) spans.push({ start: m.index, end: m.index + v.length, rule: 'encoded-secret' });
   }
 }
 
@@ -187,20 +197,7 @@ function findEncodedSecrets(text: string, spans: Span[]): void {
 function encodesPlainData(v: string): boolean {
   if (BINARY_MAGIC.test(v)) return true;
   if (!BASE64_DATA.test(v) || v.length < 24) return false;
-  const decoded = Buffer.from(v, 'base64').toString('latin1');
-  work.reads += v.length;
-  let printable = 0;
-  for (let i = 0; i < decoded.length; i++) {
-    const c = decoded.charCodeAt(i);
-    if ((c >= 32 && c < 127) || c === 10 || c === 9 || c === 13) printable++;
-  }
-  if (decoded.length < 12 || printable < decoded.length * 0.97) return false;
-  // Words or JSON: spaces or structure, not a printable random string.
-  if (!TEXT_STRUCTURE.test(decoded)) return false;
-  // The detectors only, no views: their scratch buffers belong to the call that is decoding this value.
-  const inside: Span[] = [];
-  detect(decoded, inside);
-  return inside.length === 0;
+  return decodedTextSpans(v)?.length === 0;
 }
 
 /** Three or more word-like runs: an identifier (handleUserCallback2), not a key. */
@@ -922,7 +919,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findDebuggerEchoes(text, spans);
   findProtocolLogSecrets(text, spans);
   findIniSectionSecrets(text, spans);
-  if (!decodingBlob) findEncodedSecrets(text, spans);
+  if (!decoding) findEncodedSecrets(text, spans);
   findNameValueReports(text, spans);
   findHtmlSecrets(text, spans);
   findTemplateDefaults(text, spans);

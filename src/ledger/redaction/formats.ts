@@ -7,6 +7,7 @@
 // and chap-secrets files. Each detector is gated by a literal its pattern
 // holds, uses bounded repetition only, and every scan moves forward.
 import { NO_VALUE_FLAG } from './cli-flags';
+import { CLIENT } from './protocol-logs';
 import { SECRET_COOKIE } from './headers';
 import { isFilePath, isMessageAbout, isNotSecretName, isPlaceholder, isSensitiveAssignment, isSensitiveName } from './names';
 import { scanLines } from './anchored';
@@ -36,9 +37,9 @@ const NAMED_CALL = /\b(?:[A-Za-z_$][\w$]{0,40})\([ \t]{0,3}(["'])([A-Za-z_][\w.-
 const NAMED_CALL_ANCHOR = /\([ \t]{0,3}["']/g;
 // A builder method named for a credential with a literal argument: .bearer_auth("x"), .basicAuth("u", "x"), .setApiKey("x").
 const CREDENTIAL_METHOD = /\.((?:bearer_?auth|basic_?auth|set_?api_?key|with_?token|set_?token|set_?password|api_?key|auth_?token|with_?api_?key|with_?credentials|password|token))\([ \t]{0,3}(?:(["'])[^"'\n]{0,128}\2[ \t]{0,3},[ \t]{0,3}(?:Some\()?)?(["'])((?:[^"'\\\n]|\\.){6,512})\3/gi;
-// An FTP script's password line: `quote PASS x`, `PASS x`, `pass x` after `user`.
-// An FTP or POP3 client's PASS, typed (`quote PASS x`) or as ftp -d, a session log or a proxy prints it (`---> PASS x`, `C: PASS x`).
-const FTP_PASS = /^[ \t]{0,8}(?:[\d:.TZ -]{0,40}[\w.-]{0,20}:[ \t]{0,4})?(?:C:[ \t]{0,4}|-{1,3}>[ \t]{0,4}|>{1,3}[ \t]{0,4}|[a-z]{2,8}>[ \t]{1,4})?(?:quote[ \t]{1,4}|literal[ \t]{1,4})?PASS[ \t]{1,4}(\S{1,256})[ \t]*$/gm;
+// An FTP or POP3 client's PASS, typed (`quote PASS x`) or as ftp -d, a session log or a proxy prints it (`---> PASS x`, `C: PASS x`):
+// the client-line prefix is protocol-logs.ts's.
+const FTP_PASS = new RegExp(`${CLIENT}(?:quote[ \\t]{1,4}|literal[ \\t]{1,4})?PASS[ \\t]{1,4}(\\S{1,256})[ \\t]*$`, 'gm');
 const FTP_PASS_ANCHOR = /PASS[ \t]/g;
 // A JWK's private members (RSA d p q dp dq qi, EC/OKP d, oct k) when the object is a key (kty).
 const JWK_PRIVATE = /"(?:d|p|q|dp|dq|qi|k)"[ \t]{0,2}:[ \t]{0,2}"([A-Za-z0-9_-]{16,4096}={0,2})"/g;

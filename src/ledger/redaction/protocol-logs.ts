@@ -23,8 +23,12 @@ const SET_PASSWORD_FOR = /\bSET[ \t]{1,4}PASSWORD[ \t]{1,4}FOR[ \t]{1,4}[^=\n]{1
 const SET_PASSWORD_HINT = /password[ \t]{1,4}for\b/i;
 const SET_PASSWORD_ANCHOR = /password[ \t]{1,4}for\b/gi;
 
-// A client line's prefix in a session log: `C: `, `>>> `, `> `, ftp -d's `---> `, and before them a time stamp or a tag (`smtp debug:`).
-const CLIENT = '^(?:[^\\n:]{0,60}:[ \\t]{0,4}){0,5}(?:C:[ \\t]{0,4}|-{1,3}>[ \\t]{0,4}|>{1,3}[ \\t]{0,4}|<<<[ \\t]{0,4})?';
+/**
+ * A client line's prefix in a session log (a regular expression's source, from the line's start): `C: `, `>>> `,
+ * `> `, ftp -d's `---> `, a client's own prompt (`ftp> `), and before them a time stamp or a tag (`smtp debug:`).
+ * formats.ts's FTP and POP3 PASS reader uses it too.
+ */
+export const CLIENT = '^[ \\t]{0,8}(?:[^\\n:]{0,60}:[ \\t]{0,4}){0,5}(?:C:[ \\t]{0,4}|-{1,3}>[ \\t]{0,4}|>{1,3}[ \\t]{0,4}|<<<[ \\t]{0,4}|[a-z]{2,8}>[ \\t]{1,4})?';
 const IMAP_LOGIN = new RegExp(`${CLIENT}[A-Za-z0-9.]{1,12}[ \\t]{1,4}(?:LOGIN|login)[ \\t]{1,4}(?:"(?:[^"\\\\\\n]|\\\\.){1,256}"|\\S{1,256})[ \\t]{1,4}(?:"((?:[^"\\\\\\n]|\\\\.){1,256})"|(\\S{1,256}))[ \\t]*$`, 'gm');
 // Python's smtplib debug output quotes what it sends: `send: 'AUTH PLAIN <base64>\\r\\n'`.
 const AUTH_PLAIN = new RegExp(`${CLIENT}['"]?(?:[A-Za-z0-9.]{1,12}[ \\t]{1,4})?(?:AUTH|AUTHENTICATE|auth|authenticate)[ \\t]{1,4}(?:PLAIN|plain|XOAUTH2|xoauth2|OAUTHBEARER|oauthbearer)[ \\t]{1,4}([A-Za-z0-9+/]{8,4096}={0,2})(?:\\\\r\\\\n)?['"]?[ \\t]*$`, 'gm');

@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import type { Rule, RuleContext } from '../rules';
 import { classify, deletesPath, destroysFile, isSystemFile, resolveTarget, within } from '../path-rules';
 import { SYSTEM_DAMAGE, type SystemDamage } from '../tables/system';
+import { modeEffect, removesExecute, setsIdBits } from '../tables/devices';
 import { operands } from './args';
 
 const BY_NAME = new Map<string, SystemDamage[]>();
@@ -50,25 +51,6 @@ const WIDE = new Set(['root', 'system']);
 /** Folders of the operating system's programs, libraries and configuration: a file there keeps its mode. */
 const SYSTEM_FILE_TREES = ['/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/boot'];
 
-/** What a chmod mode does to a system file that makes the machine unsafe or unusable (undefined: nothing such). */
-function damagingMode(mode: string): { id: 'privilege-grant' | 'chmod-recursive-system'; why: string } | undefined {
-  if (/^[0-7]{3,4}$/.test(mode)) {
-    const m = mode.padStart(4, '0');
-    if (/^[2-7]/.test(m) && Number(m[0]) & 6) return { id: 'privilege-grant', why: 'sets the setuid or setgid bit: the program then runs with its owner\'s rights (root) for anyone' };
-    if (Number(m[3]) & 2) return { id: 'chmod-recursive-system', why: 'makes it writable by every user' };
-    if (!(Number(m[1]) & 1)) return { id: 'chmod-recursive-system', why: 'takes away its execute permission' };
-    return undefined;
-  }
-  for (const clause of mode.split(',')) {
-    const c = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
-    if (!c) continue;
-    if ((c[2] === '+' || c[2] === '=') && c[3].includes('s')) return { id: 'privilege-grant', why: 'sets the setuid or setgid bit: the program then runs with its owner\'s rights (root) for anyone' };
-    if ((c[2] === '+' || c[2] === '=') && c[3].includes('w') && /[oa]/.test(c[1])) return { id: 'chmod-recursive-system', why: 'makes it writable by every user' };
-    if ((c[2] === '-' && c[3].includes('x')) || (c[2] === '=' && !/[xX]/.test(c[3]) && c[1] !== 'o' && c[1] !== 'g')) return { id: 'chmod-recursive-system', why: 'takes away its execute permission' };
-  }
-  return undefined;
-}
-
 /** chmod's own options (the rest of what starts with `-` is a mode: `chmod -x FILE`). */
 const CHMOD_OPTION = /^-(?:[Rcfv]+|-[a-z-]+(?:=.*)?)$/;
 
@@ -81,7 +63,14 @@ function systemFileModes(r: RuleContext): void {
   const words = r.argv.slice(1).filter((a) => !CHMOD_OPTION.test(a) || /^-[rwxXst]+$/.test(a));
   const mode = words[0];
   if (mode === undefined) return;
-  const damage = damagingMode(mode);
+  // The mode grammar is tables/devices.ts's (modeEffect, setsIdBits, removesExecute).
+  const damage = setsIdBits(mode)
+    ? { id: 'privilege-grant' as const, why: "sets the setuid or setgid bit: the program then runs with its owner's rights (root) for anyone", on: 'program' }
+    : modeEffect(mode) === 'world-writable'
+      ? { id: 'chmod-recursive-system' as const, why: 'makes it writable by every user', on: 'system' }
+      : removesExecute(mode)
+        ? { id: 'chmod-recursive-system' as const, why: 'takes away its execute permission', on: 'program' }
+        : undefined;
   if (!damage) return;
   for (const f of words.slice(1)) {
     if (f === '--') continue;
@@ -89,7 +78,7 @@ function systemFileModes(r: RuleContext): void {
     const system = SYSTEM_FILE_TREES.some((t) => abs === t || abs.startsWith(t + '/'));
     // A glob names files of the folder it stands in (`/usr/bin/*`): programs when that folder holds them.
     const program = (system || abs.startsWith('/opt/')) && (globbed ? /\/(?:s?bin|libexec)$/ : /\/(?:s?bin|libexec)\/[^/]+$/).test(abs);
-    if (damage.why.includes('writable') ? system : program) {
+    if (damage.on === 'system' ? system : program) {
       r.analyzer.hit(damage.id, 'deny', r.segment, `chmod ${mode} ${abs} ${damage.why}`);
       return;
     }

@@ -37,6 +37,21 @@ export const DISK_ERASER_TRIGGERS: Record<string, RegExp> = {
   xfs_db: /^-[a-zA-Z]*x[a-zA-Z]*$/,
 };
 
+/** Whether a chmod mode sets the setuid or setgid bit (`4755`, `u+s`, `g=s`): the file then runs with its owner's rights. */
+export function setsIdBits(mode: string): boolean {
+  if (/^[0-7]{4}$/.test(mode)) return (parseInt(mode[0], 8) & 6) !== 0;
+  return mode.split(',').some((clause) => /^[ugoa]*[+=][rwxXt]*s/.test(clause));
+}
+
+/** Whether a chmod mode leaves the owner without execute (`644`, `-x`, `a-x`, `u=rw`): a program is then no longer one. */
+export function removesExecute(mode: string): boolean {
+  if (/^[0-7]{3,4}$/.test(mode)) return !(parseInt(mode.slice(-3)[0], 8) & 1);
+  return mode.split(',').some((clause) => {
+    const c = /^([ugoa]*)([-=])([rwxXst]*)$/.exec(clause);
+    return c !== null && !/^[go]+$/.test(c[1]) && (c[2] === '-' ? c[3].includes('x') : !/[xX]/.test(c[3]));
+  });
+}
+
 /**
  * What a chmod mode does to everyone: opens write to all (`777`, `1777`,
  * `o+w`, `go+w`, `a=rwx`, `+w`), closes everything (`000`, `a-rwx`, `a=`),
