@@ -25,4 +25,4 @@ describe('round 26 causes: look-alikes stay', () => {
   }
 });
 
-describeLinearReads('round 26 readers read linearly', ['[admins]\na = ', 'env[PASSWORD] = ', 'C: AUTH PLAIN ', 'a1 LOGIN u ', '---> PASS ', 'password is generated for x: ', 'send: sending "', '334 UGFzc3dvcmQ6\n', 'PASS src/a.test.ts\n']);
+describeLinearReads('round 26 readers read linearly', ['[admins]\na = ', 'env[PASSWORD] = ', 'C: AUTH PLAIN ', 'a1 LOGIN u ', '---> PASS ', 'password is generated for x: ', 'send: sending "', '334 UGFzc3dvcmQ6\n', 'PASS src/a.test.ts\n', '{"name": "DB_PASSWORD", "tags": {}, "value": "a', '{"value": "a", "name": "', '    ApiKey    REG_SZ    a', 'NAME | DIGEST\n', 'Name  Value\n----  -----\nDB_PASSWORD  a\n', '[REDACTED:x]=']);
