@@ -19,7 +19,7 @@ const LAUNCH_FORMS: ((c: string) => string)[] = [
   (c) => `GIT_SSH_COMMAND=${sq(c)} git fetch`, (c) => `git -c core.sshCommand=${sq(c)} pull`, (c) => `git rebase --exec ${sq(c)} HEAD~2`, (c) => `git submodule foreach ${sq(c)}`,
   (c) => `git -c alias.z=${sq('!' + c)} z`, (c) => `make -f - <<'EOF'\nall:\n\t${c}\nEOF`, (c) => `make --eval=${sq('x: ; ' + c)} x`, (c) => `just -f /dev/stdin <<'EOF'\nx:\n    ${c}\nEOF`,
   (c) => `npm pkg set scripts.z=${sq(c)}`, (c) => `npm explore lodash -- ${c}`, (c) => `ssh localhost ${sq('cd /home/dev/project && ' + c)}`, (c) => `echo ${sq('cd /home/dev/project; ' + c)} | ssh 127.0.0.1 bash`, (c) => `kubectl exec pod/x -- sh -c ${sq(c)}`,
-  (c) => `docker run --rm -v /:/host alpine chroot /host sh -c ${sq('cd /home/dev/project && ' + c)}`, (c) => `docker run --rm -v /home/dev/project:/src -w /src node:20 sh -c ${sq(c)}`, (c) => `xvfb-run -a sh -c ${sq(c)}`, (c) => `prlimit --nofile=64 sh -c ${sq(c)}`, (c) => `cpulimit -l 10 -- sh -c ${sq(c)}`,
+  (c) => `docker run --rm -v /home/dev:/host alpine chroot /host sh -c ${sq('cd /project && ' + c)}`, (c) => `docker run --rm -v /home/dev/project:/src -w /src node:20 sh -c ${sq(c)}`, (c) => `xvfb-run -a sh -c ${sq(c)}`, (c) => `prlimit --nofile=64 sh -c ${sq(c)}`, (c) => `cpulimit -l 10 -- sh -c ${sq(c)}`,
   (c) => `dbus-run-session -- sh -c ${sq(c)}`, (c) => `bwrap --bind / / --dev /dev sh -c ${sq(c)}`, (c) => `parallel --halt now,fail=1 ::: ${sq(c)}`, (c) => `mksh -c ${sq(c)}`,
 ];
 

@@ -1420,6 +1420,20 @@ export class Analyzer {
     if (env && argv[0].includes('/')) {
       const written = env.files.get(posix.resolve(cwd, argv[0]));
       if (written) this.runsScript(written, 'sh', segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
+    } else if (env && env.files.size) {
+      // A program written on the line into a folder searched first (PATH=/tmp/x:$PATH ls, or ~/.local/bin, which
+      // the usual profiles put first): the bare name runs that file.
+      const path = c.assignments.find((a) => a.name === 'PATH')?.value.text ?? vars.get('PATH');
+      const known = path === undefined ? [] : path.split(':').slice(0, 16);
+      const cut = known.findIndex((d) => d.includes('\u0000'));
+      const dirs = [...(cut < 0 ? known : known.slice(0, cut)), posix.join(this.opts.home, '.local/bin'), posix.join(this.opts.home, 'bin')];
+      for (const dir of dirs) {
+        const written = dir ? env.files.get(posix.resolve(cwd, dir.replace(/^~(?=\/|$)/, this.opts.home), argv[0])) : undefined;
+        if (written) {
+          this.runsScript(written, 'sh', segment, depth, `${via} > ${posix.join(dir, argv[0])} (found on PATH)`, cwd, argv.slice(1));
+          break;
+        }
+      }
     }
     const inner = this.unwrap(rctx, io);
     if (inner) return inner;

@@ -909,9 +909,29 @@ function sedScripts(argv: string[]): string[] {
 
 /** GNU sed runs its input as commands: a bare `e` runs the pattern space, `s/…/…/e` runs the line it made. */
 export function sedRunsInput(argv: string[]): boolean {
-  return sedScripts(argv).some((t) => /^(?:\d+|\$|\/[^/]*\/)?,?(?:\d+|\$|\/[^/]*\/)?\s*e$/.test(t) || SED_E_FLAG.test(t));
+  return sedScripts(argv).some((t) => /^(?:\d+|\$|\/[^/]*\/)?,?(?:\d+|\$|\/[^/]*\/)?\s*e$/.test(t) || sedRunsReplacement(t));
 }
-const SED_E_FLAG = /^(?:\d+|\$|\/[^/]*\/)?\s*s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1[gpIiMm0-9]*e[gpIiMm0-9e]*$/;
+
+/** `[address]s<d>RE<d>REPLACEMENT<d>FLAGS`, split where sed splits it: a backslash escapes the delimiter. */
+function sedSubstitution(t: string): { replacement: string; flags: string } | undefined {
+  const sub = /^(?:\d+|\$|\/[^/]*\/)?\s*s([^\\\n\sa-zA-Z0-9])/.exec(t);
+  if (!sub) return undefined;
+  const d = sub[1];
+  const parts: string[] = [''];
+  for (let i = sub[0].length; i < t.length; i++) {
+    if (t[i] === '\\' && i + 1 < t.length) {
+      // An escaped delimiter is the delimiter's character; any other escape is kept for the replacement's reader.
+      parts[parts.length - 1] += t[i + 1] === d ? d : t[i] + t[i + 1];
+      i++;
+    } else if (t[i] === d) parts.push('');
+    else parts[parts.length - 1] += t[i];
+  }
+  return parts.length === 3 ? { replacement: parts[1], flags: parts[2] } : undefined;
+}
+const sedRunsReplacement = (t: string) => {
+  const s = sedSubstitution(t);
+  return !!s && /^[gpIiMm0-9e]*$/.test(s.flags) && s.flags.includes('e');
+};
 
 function sedEscapes(argv: string[], stdin?: string): Escape[] {
   const out: Escape[] = [];
@@ -924,12 +944,8 @@ function sedEscapes(argv: string[], stdin?: string): Escape[] {
       const e = /^(?:\d+|\$|\/[^/]*\/)?,?(?:\d+|\$|\/[^/]*\/)?\s*e\s+(.+)$/.exec(t);
       if (e) out.push({ lang: 'sh', code: e[1], how: 'sed e' });
       // s/RE/REPLACEMENT/FLAGS with e: the replaced line is run (the replacement is the command when it takes the whole line)
-      const sub = /^(?:\d+|\$|\/[^/]*\/)?\s*s(.)/.exec(t);
-      if (sub) {
-        const d = sub[1];
-        const parts = t.slice(sub[0].length).split(d);
-        if (parts.length >= 3 && /e/.test(parts[2]) && /^[gpIiMm0-9e]*$/.test(parts[2]) && parts[1].trim()) out.push({ lang: 'sh', code: parts[1].replace(/\\(.)/g, '$1'), how: 'sed s///e' });
-      }
+      const sub = sedSubstitution(t);
+      if (sub && sedRunsReplacement(t) && sub.replacement.trim()) out.push({ lang: 'sh', code: sub.replacement.replace(/\\(.)/g, '$1'), how: 'sed s///e' });
     }
   }
   return out;

@@ -223,6 +223,11 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
     return { kind: 'static', text: (n === 'loom' && o.toplevel ? `${o.toplevel}/node_modules/.bin/loom` : `/usr/bin/${n}`) + '\n' };
   }
   if (name === 'mktemp' && !dynamicArgs) return { kind: 'static', text: mktempOutput(argv.slice(1)) };
+  // `python3 -m site --user-site`: the user's site folder (the version in its name does not matter to a rule).
+  if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && argv[1] === '-m' && argv[2] === 'site' && argv.length === 4 && !dynamicArgs) {
+    if (argv[3] === '--user-site') return { kind: 'static', text: '~/.local/lib/python3/site-packages\n' };
+    if (argv[3] === '--user-base') return { kind: 'static', text: '~/.local\n' };
+  }
   if (name === 'git' && o.toplevel && argv.includes('rev-parse') && argv.includes('--show-toplevel') && !dynamicArgs && (o.cwd === undefined || o.cwd === o.toplevel || o.cwd.startsWith(o.toplevel + '/'))) return { kind: 'static', text: o.toplevel + '\n' };
   // --git-dir: `.git` at the top of the tree, the absolute path below it.
   if (name === 'git' && o.toplevel && argv.includes('rev-parse') && argv.includes('--git-dir') && argv.length === 3 && !dynamicArgs && (o.cwd === undefined || o.cwd === o.toplevel || o.cwd.startsWith(o.toplevel + '/'))) return { kind: 'static', text: (o.cwd === undefined || o.cwd === o.toplevel ? '.git' : o.toplevel + '/.git') + '\n' };

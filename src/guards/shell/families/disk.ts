@@ -168,6 +168,8 @@ const schedulers: Rule = (r) => {
   if (r.name === 'ssh-copy-id' && args.some((x) => x === '-h' || x === '-?' || x === '--help')) return;
   if (r.name === 'launchctl' && !trigger.test(args[0] ?? '')) return;
   if (r.name === 'schtasks' && !args.some((x) => trigger.test(x))) return;
+  // macOS `defaults write com.apple.loginwindow LoginHook SCRIPT`: the script runs at every login, as root.
+  if (r.name === 'defaults' && !(args[0] === 'write' && args.some((x) => trigger.test(x)))) return;
   r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} schedules a command to run later or at start-up`);
 };
 

@@ -20,7 +20,7 @@ const BINDING = /(?:\b(?:let(?:\s+mut)?|var|val|const|auto|final|String|string|d
 const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 /** Whole calls whose value is the home folder, in the languages read here. */
-const HOME_CALLS = /\(\s*(?:native-)?namestring\s+\(\s*user-homedir-pathname\s*\)\s*\)|\(\s*user-homedir-pathname\s*\)|\(\s*(?:getenv|posix-getenv|sb-posix:getenv|uiop:getenv)\s+"HOME"\s*\)|\b(?:os\.)?getHomeDir\s*\(\s*\)|\b(?:System\.getenv|getenv|Sys\.getenv|os\.Getenv)\s*\(\s*"HOME"\s*\)|\bstd::env::var\s*\(\s*"HOME"\s*\)(?:\.unwrap\(\))?|\bos\.UserHomeDir\s*\(\s*\)|\b(?:dirs::)?home_dir\s*\(\s*\)(?:\.unwrap\(\))?/g;
+const HOME_CALLS = /\(\s*(?:native-)?namestring\s+\(\s*user-homedir-pathname\s*\)\s*\)|\(\s*user-homedir-pathname\s*\)|\(\s*(?:getenv|posix-getenv|sb-posix:getenv|uiop:getenv)\s+"HOME"\s*\)|\b(?:os\.)?getHomeDir\s*\(\s*\)|\b(?:System\.getenv|getenv|Sys\.getenv|os\.Getenv)\s*\(\s*"HOME"\s*\)|\bstd::env::var\s*\(\s*"HOME"\s*\)(?:\.unwrap\(\))?|\bos\.UserHomeDir\s*\(\s*\)|\b(?:dirs::)?home_dir\s*\(\s*\)(?:\.unwrap\(\))?|\bSystem\.user_home!?\s*(?:\(\s*\))?|\b(?:System\.get_env|os:getenv)\s*\(\s*"HOME"\s*\)|\bSystem\.getProperty\s*\(\s*"user\.home"\s*\)|\bsys\.props\s*\(\s*"user\.home"\s*\)|\bNSHomeDirectory\s*\(\s*\)|\bEnvironment\.GetFolderPath\s*\(\s*Environment\.SpecialFolder\.UserProfile\s*\)|\bgetHomeDirectory\b|\bhomedir\s*\(\s*\)|\bPath\.expand\s*\(\s*"~"\s*\)/g;
 
 /** A double-quoted string literal with backslash escapes (every language here has one). */
 const LITERAL = /"((?:[^"\\\n]|\\.){0,2000})"/g;
@@ -176,7 +176,11 @@ const sqlShells: Rule = (r) => {
   const str = r.cmd.redirects.find((x) => x.op === '<<<' && !x.target.dynamic)?.target.text;
   const fed = here ?? str ?? (r.stdin?.kind === 'static' ? r.stdin.text : undefined);
   if (fed !== undefined) texts.push(fed);
-  for (const t of texts) for (const m of t.matchAll(spec.escape)) if (m[1].trim()) judgeShellText(r, m[1], `${r.name} shell escape`);
+  for (const t of texts) {
+    for (const m of t.matchAll(spec.escape)) if (m[1].trim()) judgeShellText(r, m[1], `${r.name} shell escape`);
+    // The results piped into a command: that command reads text the query makes, known only when it runs.
+    for (const m of t.matchAll(spec.pipe)) if (m[1].trim()) judgeShellText(r, `${r.name} | ${m[1]}`, `${r.name} results piped to a command`);
+  }
 };
 sqlShells.names = Object.keys(SQL_SHELLS);
 

@@ -6,7 +6,7 @@
 // history (reflog expire, gc --prune=now, filter-branch, update-ref -d),
 // and reading secrets out of history (git show HEAD:.env).
 import { posix } from 'node:path';
-import { carriesFolder, deletesPath, readsPath, resolveTarget, within } from '../path-rules';
+import { carriesFolder, deletesPath, movesPath, readsPath, resolveTarget, within } from '../path-rules';
 import { deletesWork } from '../project-work';
 import type { Rule, RuleContext } from '../rules';
 import { FORGE_API_FIELDS, FORGE_API_RULES, FORGE_API_WITH_ARG, FORGE_COMMANDS, FORGE_GRAPHQL_RULES, GIT_CONFIG_READS, GIT_EXPIRE_NOW, GIT_FILE_NAMES, GIT_GLOBAL_WITH_ARG, GIT_HEAD_REVISION, GIT_OPTIONS, GIT_PUSH_PLUMBING, GIT_WORKTREE_OVERWRITES, gitConfigRunsCommand, everydayGitCommand, gitOptionNames, BUILD_OUTPUT_DIRS, HOOK_MANAGER_DIRS, keyMatches } from '../tables/git';
@@ -317,6 +317,12 @@ const git: Rule = (r) => {
         if (recursive && (p === '.' || p === ':/' || p === '*' || p === './' || p === ':/*')) r.analyzer.hit('rm-recursive-project-root', 'deny', r.segment, 'git rm -r of the whole project deletes every tracked file');
         else deletesPath(r.analyzer, p, g.cwd, r.segment, { recursive, filtered: true });
       }
+      return;
+    }
+    case 'mv': {
+      // git mv SRC... DEST: a move in the working tree (and the index), judged as mv judges it.
+      if (has('-n', '--dry-run') || ops.length < 2) return;
+      for (const src of ops.slice(0, -1).slice(0, 64)) movesPath(r.analyzer, src, ops[ops.length - 1], g.cwd, r.segment);
       return;
     }
     case 'symbolic-ref':

@@ -38,6 +38,8 @@ export interface CodeContext {
 }
 
 const MAX_CODE = 64 * 1024;
+/** Languages whose code options add up (`perl -e A -e B`, `osascript -e A -e B`: one line each). */
+const MANY_CODE_OPTIONS: readonly Language[] = ['perl', 'ruby', 'lua', 'applescript'];
 const MAX_TOKENS = 20000;
 const MAX_DEPTH = 8;
 
@@ -294,8 +296,12 @@ export function tokenize(lang: Language, code: string): Tok[] {
           // second part
           const open2 = CLOSE[m[2]] ? code.slice(e).trimStart()[0] ?? m[2] : m[2];
           const start2 = CLOSE[m[2]] ? code.indexOf(open2, e) + 1 : e;
-          [, e] = delimited(code, start2, open2);
+          let replacement: string;
+          [replacement, e] = delimited(code, start2, open2);
+          const flagsAt = e;
           while (/[a-z]/.test(code[e] ?? '')) e++;
+          // s/RE/CODE/e: the replacement is Perl code, run for every match (ee: its result is run again, as code).
+          if (op === 's' && code.slice(flagsAt, e).includes('e') && replacement.length <= MAX_CODE) toks.push({ k: 'op', v: '(' }, ...tokenize(lang, replacement), { k: 'op', v: ')' }, { k: 'op', v: ';' });
           i = e;
           continue;
         }
@@ -740,8 +746,28 @@ function collectAliases(s: Scope): void {
       }
     }
     if (s.lang === 'node') {
+      // Other names of require: Module._load (module.constructor._load('m')), createRequire(url)('m').
+      // The object they hang on (`module.constructor.`, `require('module').`) goes with them.
+      const requireAt = (from: number, to: number) => {
+        let j = from;
+        while (t[j - 1]?.v === '.' && t[j - 2]?.k === 'id') j -= 2;
+        t.splice(j, to - j + 1, { k: 'id', v: 'require' });
+        i = j;
+      };
+      if (x.v === '_load' && t[i - 1]?.v === '.' && t[i + 1]?.v === '(') requireAt(i, i);
+      else if (x.v === 'createRequire' && t[i + 1]?.v === '(' && closeOf(t, i + 1) <= t.length) {
+        const c = closeOf(t, i + 1) - 1;
+        // createRequire(url)('m') now, or `const r = createRequire(url)` for later: r is require.
+        if (t[c + 1]?.v === '(') requireAt(i, c);
+        else {
+          let j = i;
+          while (t[j - 1]?.v === '.' && t[j - 2]?.k === 'id') j -= 2;
+          if (t[j - 1]?.v === '=' && t[j - 2]?.k === 'id') s.aliases.set(t[j - 2].v, 'require');
+        }
+      }
+      const y = t[i];
       // const X = require('m') / import X from 'm' / import * as X from 'm' / const {a, b: c} = require('m') / import {a as b} from 'm'
-      if (x.v === 'require' || x.v === 'import') {
+      if (y.v === 'require' || y.v === 'import' || (s.aliases.get(y.v) === 'require' && t[i + 1]?.v === '(')) {
         const open = t[i + 1]?.v === '(' ? i + 1 : -1;
         let mod: string | undefined;
         if (open > 0 && t[open + 1]?.k === 'str') mod = t[open + 1].v;
@@ -2074,6 +2100,7 @@ export function analyzeInterpreterCode(lang: Language, code: string, ctx: CodeCo
     if (jxa) ctx.analyzer.analyzeSource(jxa[2], ctx.depth + 1, `${ctx.via} > osascript JavaScript`, ctx.cwd, new Map());
     // System Events / Finder / loginwindow told to restart, shut down or log out.
     if (/tell\s+application\s+"(?:System Events|Finder|loginwindow)"\s+to\s+(?:restart|shut\s*down|log\s*out|sleep)\b/i.test(code) || /«event aevt(?:rrst|shut|rlgo)»/i.test(code)) ctx.analyzer.hit('shutdown', 'ask', ctx.segment, 'osascript tells the system to restart, shut down or log out');
+    finderDeletes(code, ctx);
     const m = /do\s+shell\s+script\s+"((?:[^"\\]|\\.){0,4000})"/i.exec(code);
     if (m) ctx.analyzer.analyzeSource(unescape(m[1], false), ctx.depth + 1, `${ctx.via} > osascript do shell script`, ctx.cwd, new Map());
     else if (/do\s+shell\s+script\s+[^"]/i.test(code)) ctx.analyzer.hit('dynamic-command', 'ask', ctx.segment, 'osascript runs a shell command only known at run time');
@@ -2164,7 +2191,7 @@ export function interpreterCode(spec: InterpreterSpec, argv: string[]): string[]
       const key = eq < 0 ? a : a.slice(0, eq);
       if (spec.codeLong.includes(key)) {
         codes.push(eq < 0 ? argv[++k] ?? '' : a.slice(eq + 1));
-        if (spec.lang !== 'perl' && spec.lang !== 'ruby' && spec.lang !== 'lua') return codes;
+        if (!MANY_CODE_OPTIONS.includes(spec.lang)) return codes;
         continue;
       }
       if (spec.argLong.includes(key) && eq < 0) k++;
@@ -2194,7 +2221,7 @@ export function interpreterCode(spec: InterpreterSpec, argv: string[]): string[]
       if (tail === 'digits') while (i + 1 < a.length && /[0-9]/.test(a[i + 1])) i++;
       if (l === '0' && a[i + 1] === 'x') while (i + 1 < a.length && /[0-9a-fA-Fx]/.test(a[i + 1])) i++;
     }
-    if (codes.length && spec.lang !== 'perl' && spec.lang !== 'ruby' && spec.lang !== 'lua') return codes;
+    if (codes.length && !MANY_CODE_OPTIONS.includes(spec.lang)) return codes;
   }
   return codes.length ? codes : undefined;
 }
@@ -2272,6 +2299,36 @@ const interpreters: Rule = (r: RuleContext) => {
     if (at > 0) for (const f of r.argv.slice(at + 1)) if (!f.startsWith('-') && f !== '') readsPath(r.analyzer, f, r.cwd, r.segment);
   }
 };
+
+/** AppleScript's names for folders (`path to documents folder`, Finder's `home`, `startup disk`), as paths. */
+const APPLE_FOLDERS: Record<string, string> = { 'home folder': '~', home: '~', 'documents folder': '~/Documents', 'desktop folder': '~/Desktop', 'downloads folder': '~/Downloads', 'library folder': '~/Library', 'pictures folder': '~/Pictures', 'music folder': '~/Music', 'movies folder': '~/Movies', 'startup disk': '/', 'users folder': '/Users', 'applications folder': '/Applications', 'system folder': '/System' };
+
+/**
+ * Finder told to delete something (`tell application "Finder" to delete (path to home folder)`, or inside a
+ * `tell application "Finder"` block): the item goes to the Trash, the next `empty trash` for good, and the folder is
+ * gone from where every program expects it. Judged as a recursive delete of the path it names.
+ */
+function finderDeletes(code: string, ctx: CodeContext): void {
+  // The `tell` may be in an earlier `-e` line than the `delete`.
+  if (!/tell\s+application\s+"Finder"/i.test(code) && !/tell\s+application\s+\\?"Finder/i.test(ctx.segment)) return;
+  const re = /\bdelete\s+(?:\(\s*)?((?:every\s+(?:item|file|folder)\s+of\s+)?(?:\(\s*)?(?:path\s+to\s+(?:\w+\s+){0,2}?(?:home\s+folder|\w+\s+folder|startup\s+disk)(?:\s+from\s+\w+\s+domain)?|(?:folder|item|disk)\s+"[^"]{0,400}"(?:\s+of\s+(?:home|startup\s+disk))?|POSIX\s+file\s+"[^"]{0,400}"|home|startup\s+disk))/gi;
+  const known = [...code.matchAll(re)];
+  if ((code.match(/\bdelete\b/gi) ?? []).length > known.length) ctx.analyzer.hit('dynamic-command', 'ask', ctx.segment, 'osascript tells Finder to delete an item only known at run time');
+  for (const m of known) {
+    const t = m[1];
+    const every = /^every\s/i.test(t);
+    let path: string | undefined;
+    const posixFile = /POSIX\s+file\s+"([^"]*)"/i.exec(t);
+    const named = /(?:folder|item|disk)\s+"([^"]*)"(?:\s+of\s+(home|startup\s+disk))?/i.exec(t);
+    const folder = /(home\s+folder|\w+\s+folder|startup\s+disk|\bhome)\b/i.exec(t.replace(/^every\s+\w+\s+of\s+/i, ''));
+    if (posixFile) path = posixFile[1];
+    else if (named) path = named[2] ? `${/home/i.test(named[2]) ? '~' : ''}/${named[1].replace(/:/g, '/')}` : named[1].includes(':') ? '/' + named[1].split(':').slice(1).join('/') : named[1];
+    else if (folder) path = APPLE_FOLDERS[folder[1].toLowerCase().replace(/\s+/g, ' ')];
+    if (!path) continue;
+    const full = every ? path.replace(/\/?$/, '/*') : path;
+    deletesPath(ctx.analyzer, full.startsWith('~') ? ctx.analyzer.opts.home + full.slice(1) : full, ctx.cwd, ctx.segment, { recursive: true });
+  }
+}
 
 export const INTERPRETER_RULES: Rule[] = [interpreters];
 export const languageOf = (name: string): Language | undefined => interpreterOf(posix.basename(name))?.lang;

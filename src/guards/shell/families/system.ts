@@ -8,7 +8,8 @@
 import { posix } from 'node:path';
 import type { Rule, RuleContext } from '../rules';
 import { classify, deletesPath, destroysFile, isSystemFile, resolveTarget, within } from '../path-rules';
-import { SYSTEM_DAMAGE, type SystemDamage } from '../tables/system';
+import { CONTAINER_RUNNERS } from '../tables/launchers';
+import { CONTAINER_HOST_ACCESS, SYSTEM_DAMAGE, type SystemDamage } from '../tables/system';
 import { modeEffect, removesExecute, setsIdBits } from '../tables/devices';
 import { operands } from './args';
 
@@ -198,44 +199,106 @@ const overwriters: Rule = (r) => {
 overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'tee', 'gio', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar', 'zip'];
 
 /**
- * A container run privileged (`docker run --privileged IMAGE`): whatever its image does, it can do to this
- * machine, every device and capability included (`container-host-access`, ask). A folder of the host mounted
- * into a container is judged by what runs there, through the mount (launchers.ts).
+ * A container given this machine instead of a sandbox (`container-host-access`, ask): run privileged,
+ * with a capability that reaches past it, the host's process namespace, its sandbox switched off, the
+ * machine's disks, the engine's socket, or one of the machine's root folders mounted writable. Other
+ * folders of the host mounted into a container are judged by what runs there, through the mount
+ * (launchers.ts). Options are read with the runners' grammar (CONTAINER_RUNNERS).
  */
-/** Sockets that hand whoever holds them this machine's container engine: a container with one starts any other, mounts included. */
 const ENGINE_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock', '/run/containerd/containerd.sock', '/var/run/containerd/containerd.sock', '/run/crio/crio.sock'];
 
-/**
- * What a mount gives the container of this machine as a whole: its engine's socket. (A folder mounted, the root
- * folder included, is judged by what runs there, through the mount.)
- */
-function hostMount(spec: string): string | undefined {
+/** What a mount gives the container of this machine as a whole: its engine's socket, or a root folder writable. */
+function hostMount(spec: string, mountSyntax: boolean): string | undefined {
   // -v SRC:DST[:OPTS] or --mount type=bind,source=SRC,target=DST[,readonly]
-  const kv = spec.includes('=') ? Object.fromEntries(spec.split(',').map((p) => [p.split('=')[0].trim().toLowerCase(), p.slice(p.indexOf('=') + 1)])) : undefined;
-  const src = kv ? (kv.source ?? kv.src) : spec.split(':')[0];
+  const kv = mountSyntax ? Object.fromEntries(spec.split(',').map((p) => [p.split('=')[0].trim().toLowerCase(), p.slice(p.indexOf('=') + 1)])) : undefined;
+  const parts = spec.split(':');
+  const src = kv ? (kv.source ?? kv.src) : parts.length >= 2 ? parts[0] : undefined;
   if (src === undefined) return undefined;
-  const path = src.replace(/\/+$/, '') || '/';
+  const path = posix.normalize(src).replace(/(.)\/+$/, '$1');
   if (ENGINE_SOCKETS.includes(path)) return `mounts the container engine's socket (${path}): it can start any container, with this machine's root folder mounted`;
+  const readOnly = kv ? 'readonly' in kv || 'ro' in kv || kv.readonly === 'true' : /(?:^|,)ro(?:,|$)/.test(parts[2] ?? '');
+  if (!readOnly && CONTAINER_HOST_ACCESS.roots.includes(path)) return `mounts this machine's ${path === '/' ? 'root folder' : path} writable`;
+  return undefined;
+}
+
+/** Why one option of `run` / `create` / `exec` hands the container this machine, if it does. */
+function hostOption(opt: string, val: string | undefined): string | undefined {
+  const t = CONTAINER_HOST_ACCESS;
+  if (opt === '--privileged' && (val === undefined || val === 'true')) return 'runs privileged (every device and capability of the host)';
+  if (val === undefined) return undefined;
+  if (opt === '--cap-add' && val.split(',').some((c) => t.capabilities.test(c.trim()))) return `adds the capability ${val}, which reaches past the container`;
+  if (t.hostNamespaces.includes(opt) && val === 'host') return `shares the host's ${opt.slice(2)} namespace`;
+  if (opt === '--security-opt' && t.unconfined.test(val)) return `switches the container's sandbox off (${val})`;
+  if (opt === '--device' && t.devices.test(val.split(':')[0])) return `hands it this machine's device ${val.split(':')[0]}`;
+  if (CONTAINER_RUNNERS.volume.includes(opt) || CONTAINER_RUNNERS.mount.includes(opt)) return hostMount(val, CONTAINER_RUNNERS.mount.includes(opt));
   return undefined;
 }
 
 const containerHostAccess: Rule = (r) => {
   const argv = r.argv;
-  const run = argv.findIndex((a, i) => i > 0 && (a === 'run' || a === 'create'));
-  if (run < 0 || argv.slice(1, run).some((a) => !a.startsWith('-') && a !== 'container')) return;
+  let k = 1;
+  // global options (docker --context x, podman --remote)
+  while (k < argv.length && argv[k].startsWith('-')) k += argv[k].includes('=') || /^--(?:debug|remote)$/.test(argv[k]) ? 1 : 2;
+  let sub = argv[k];
+  if (sub === 'container') sub = `container ${argv[++k]}`;
+  if (!CONTAINER_RUNNERS.run.includes(sub ?? '')) return;
   let why: string | undefined;
-  for (let k = run + 1; k < argv.length && !why; k++) {
+  for (k++; k < argv.length && !why; k++) {
     const a = argv[k];
-    if (!a.startsWith('-')) break; // the image: options end
-    if (a === '--privileged' || a === '--privileged=true') why = 'runs privileged (every device and capability of the host)';
-    const mount = /^(?:-v|--volume|--mount)$/.test(a) ? argv[k + 1] : /^(?:-v|--volume|--mount)=(.*)$/s.exec(a)?.[1];
-    if (mount !== undefined) why = hostMount(mount);
-    // Options that take a value: skip it, so an image name is not mistaken for one.
-    if (/^(?:-[vewpuhl]|--(?:volume|mount|env|workdir|publish|user|hostname|label|name|network|entrypoint))$/.test(a)) k++;
+    if (!a.startsWith('-') || a === '-' || a === '--') break; // the image: options end
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const opt = eq > 0 ? a.slice(0, eq) : a;
+      const noArg = CONTAINER_RUNNERS.longNoArg.includes(opt);
+      why = hostOption(opt, eq > 0 ? a.slice(eq + 1) : noArg ? undefined : argv[++k]);
+      continue;
+    }
+    for (let i = 1; i < a.length; i++) {
+      if (!CONTAINER_RUNNERS.shortWithArg.includes(a[i])) continue;
+      const val = i < a.length - 1 ? a.slice(i + 1) : argv[++k];
+      if (a[i] === 'v') why = hostOption('-v', val);
+      break;
+    }
   }
-  if (why) r.analyzer.hit('container-host-access', 'ask', r.segment, `${r.name} ${why}: its image acts on this machine with root's rights`);
+  if (why) r.analyzer.hit('container-host-access', 'ask', r.segment, `${r.name} ${sub} ${why}: its image acts on this machine with root's rights`);
 };
-containerHostAccess.names = ['docker', 'podman', 'nerdctl'];
+containerHostAccess.names = CONTAINER_RUNNERS.names;
+
+/** Pod fields that hand a Kubernetes pod its node (`kubectl run --overrides`), and `kubectl debug node/...`, which mounts the node's root folder. */
+const podHostAccess: Rule = (r) => {
+  const args = r.argv.slice(1);
+  const sub = args.find((a) => !a.startsWith('-'));
+  let why: string | undefined;
+  if (sub === 'debug' && args.some((a) => /^(?:node|nodes|no)\//.test(a))) why = "debugs a node: its pod gets the node's root folder and namespaces";
+  else if (sub === 'run' || sub === 'debug') {
+    if (args.some((a) => a === '--privileged' || a === '--privileged=true')) why = 'runs a privileged pod';
+    const at = args.findIndex((a) => a === '--overrides' || a.startsWith('--overrides='));
+    const json = at < 0 ? undefined : args[at].includes('=') ? args[at].slice(args[at].indexOf('=') + 1) : args[at + 1];
+    if (json && CONTAINER_HOST_ACCESS.podFields.test(json)) why = "runs a pod given its node's processes, network, devices or root folder";
+    if (args.some((a) => /^--profile(?:=|$)/.test(a)) && args.some((a) => a === 'sysadmin' || a === '--profile=sysadmin')) why = 'debugs with the sysadmin profile (privileged)';
+  }
+  if (why) r.analyzer.hit('container-host-access', 'ask', r.segment, `${r.name} ${why}: what runs there runs on the node as root`);
+};
+podHostAccess.names = ['kubectl', 'oc'];
+
+/** Entering init's namespaces (`nsenter -t 1 -m`) or changing root to another process's root (`chroot /proc/1/root`): from a container, that is the host. */
+const hostNamespaceEntry: Rule = (r) => {
+  const args = r.argv.slice(1);
+  let why: string | undefined;
+  if (r.name === 'nsenter') {
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k];
+      const target = a === '-t' || a === '--target' ? args[k + 1] : /^--target=(.*)$/.exec(a)?.[1] ?? /^-[a-zA-Z]*t(\d+)$/.exec(a)?.[1];
+      if (target === '1') why = "enters the namespaces of process 1 (this machine's init)";
+      if (!a.startsWith('-')) break;
+    }
+  } else {
+    const root = args.find((a) => !a.startsWith('-'));
+    if (root && /^\/proc\/(?!self\/|thread-self\/)[^/]+\/root\/*$/.test(posix.normalize(root) + '/')) why = `changes root to another process's root folder (${root})`;
+  }
+  if (why) r.analyzer.hit('container-host-access', 'ask', r.segment, `${r.name} ${why}: what runs there runs on the host as root`);
+};
+hostNamespaceEntry.names = ['nsenter', 'chroot'];
 
 /** The engine's API over its socket (`curl --unix-socket /var/run/docker.sock -X POST .../containers/create`): a request that changes something starts or changes containers as root. */
 const engineApi: Rule = (r) => {
@@ -250,4 +313,4 @@ const engineApi: Rule = (r) => {
 };
 engineApi.names = ['curl'];
 
-export const SYSTEM_RULES: Rule[] = [damage, allVolumes, systemTrees, overwriters, containerHostAccess, engineApi];
+export const SYSTEM_RULES: Rule[] = [damage, allVolumes, systemTrees, overwriters, containerHostAccess, podHostAccess, hostNamespaceEntry, engineApi];

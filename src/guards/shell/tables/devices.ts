@@ -105,7 +105,7 @@ export const DBUS_POWER_METHOD = /(?:^|\.)(?:PowerOff|Reboot|Halt|KExec|SoftRebo
 
 /** Scheduling a command to run later or at login (persistence, ask). */
 // `at` and `batch` run a job once, later: not persistence (the job's script is judged as any script is).
-export const SCHEDULERS: Record<string, RegExp> = { 'ssh-copy-id': /./, loginctl: /^enable-linger$/, crontab: /^(?:-$|[^-])|^-r$/, systemctl: /^(?:enable|link|preset|set-default|edit)$/, launchctl: /^(?:load|bootstrap|submit|enable)$/, schtasks: /^\/create$/i };
+export const SCHEDULERS: Record<string, RegExp> = { 'ssh-copy-id': /./, loginctl: /^enable-linger$/, crontab: /^(?:-$|[^-])|^-r$/, systemctl: /^(?:enable|link|preset|set-default|edit)$/, launchctl: /^(?:load|bootstrap|submit|enable)$/, schtasks: /^\/create$/i, defaults: /^(?:LoginHook|LogoutHook)$/ };
 
 /** loom's own processes by name or command line (its server or daemon): stopping them switches the guard off. */
 // Any non-word character may follow: a pattern (`loom.*daemon`, `loom*`), a unit (`loom-governance.service`).

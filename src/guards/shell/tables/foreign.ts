@@ -139,12 +139,18 @@ export interface SqlShell {
   /** Operands (after the database) are commands too. */
   operandsAreCode?: boolean;
   escape: RegExp;
+  /** A command the query results are piped into (`.once |sh`, psql `\o |sh`, mysql `pager sh`). */
+  pipe: RegExp;
 }
+const SQLITE_ESCAPE = /(?:^|\n)\s*\.(?:shell|system)\s+([^\n]*)/g;
+const SQLITE_PIPE = /(?:^|\n)\s*\.(?:once|output)\s+(?:-[a-z]+\s+)*\|\s*([^\n]*)/g;
+const MYSQL_ESCAPE = /(?:^|[;\n])\s*(?:system|\\!)\s+([^;\n]*)/g;
+const MYSQL_PIPE = /(?:^|[;\n])\s*(?:pager|\\P)\s+([^;\n]*)/gi;
 export const SQL_SHELLS: Record<string, SqlShell> = {
-  sqlite3: { code: ['-cmd'], operandsAreCode: true, escape: /(?:^|\n)\s*\.(?:shell|system)\s+([^\n]*)/g },
-  sqlite: { code: ['-cmd'], operandsAreCode: true, escape: /(?:^|\n)\s*\.(?:shell|system)\s+([^\n]*)/g },
-  psql: { code: ['-c', '--command'], escape: /\\!\s*([^\n]*)/g },
-  mysql: { code: ['-e', '--execute'], escape: /(?:^|[;\n])\s*(?:system|\\!)\s+([^;\n]*)/g },
-  mariadb: { code: ['-e', '--execute'], escape: /(?:^|[;\n])\s*(?:system|\\!)\s+([^;\n]*)/g },
-  duckdb: { code: ['-c', '-cmd'], operandsAreCode: true, escape: /(?:^|\n)\s*\.(?:shell|system)\s+([^\n]*)/g },
+  sqlite3: { code: ['-cmd'], operandsAreCode: true, escape: SQLITE_ESCAPE, pipe: SQLITE_PIPE },
+  sqlite: { code: ['-cmd'], operandsAreCode: true, escape: SQLITE_ESCAPE, pipe: SQLITE_PIPE },
+  psql: { code: ['-c', '--command'], escape: /\\!\s*([^\n]*)/g, pipe: /\\(?:o|out|g|gx)\s*\|\s*([^\n]*)/g },
+  mysql: { code: ['-e', '--execute'], escape: MYSQL_ESCAPE, pipe: MYSQL_PIPE },
+  mariadb: { code: ['-e', '--execute'], escape: MYSQL_ESCAPE, pipe: MYSQL_PIPE },
+  duckdb: { code: ['-c', '-cmd'], operandsAreCode: true, escape: SQLITE_ESCAPE, pipe: SQLITE_PIPE },
 };

@@ -64,3 +64,23 @@ export const APPENDABLE_SYSTEM_FILES = ['/etc/hosts'];
 
 /** Shell and tool history files (relative to home): deleting or emptying them hides what was done. */
 export const HISTORY_FILES = ['.bash_history', '.zsh_history', '.zhistory', '.history', '.sh_history', '.local/share/fish/fish_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history', '.sqlite_history', '.lesshst', '.viminfo', '.irb_history', '.rediscli_history'];
+
+/**
+ * What hands a container (or a command) this machine rather than its own sandbox: each is
+ * `container-host-access` (ask). A folder of the host mounted read-write is judged by what runs
+ * there (launchers.ts), except these roots: whatever the image does with them, it does as root here.
+ */
+export const CONTAINER_HOST_ACCESS = {
+  /** Capabilities that reach past the container: mounts, modules, other processes' memory, raw devices, any file. */
+  capabilities: /^(?:CAP_)?(?:ALL|SYS_ADMIN|SYS_MODULE|SYS_PTRACE|SYS_RAWIO|SYS_BOOT|DAC_READ_SEARCH|BPF|MAC_ADMIN|MAC_OVERRIDE)$/i,
+  /** Namespaces shared with the host (`--pid=host`); the network is left out: `--network host` is a development habit. */
+  hostNamespaces: ['--pid', '--ipc', '--userns'],
+  /** `--security-opt` values that switch the sandbox off. */
+  unconfined: /^(?:(?:seccomp|apparmor)[=:]unconfined|label[=:](?:disable|type:spc_t)|systempaths=unconfined|no-new-privileges[=:]false)$/i,
+  /** Devices that are this machine's disks or memory. */
+  devices: /^\/dev\/(?:sd[a-z]|nvme\d|vd[a-z]|xvd[a-z]|hd[a-z]|mmcblk\d|md\d|dm-\d|mapper\/|disk\/|mem$|kmem$|port$|loop-control$)/,
+  /** Host folders whose writable mount is root over the machine. */
+  roots: ['/', '/etc', '/root', '/boot', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/var', '/var/lib', '/dev', '/proc', '/sys', '/run', '/home'],
+  /** Kubernetes pod fields that do the same (`kubectl run --overrides`, `kubectl debug node/`). */
+  podFields: /"?(?:hostPID|hostIPC|hostNetwork|privileged|allowPrivilegeEscalation)"?\s*:\s*true|"?hostPath"?\s*:\s*\{\s*"?path"?\s*:\s*"?\/(?:[",}]|etc|root|var\/run\/docker\.sock|proc|sys|dev)/,
+};
