@@ -117,7 +117,7 @@ function configParameters(text: string): [string, string][] {
 function longOpt(word: string, names: string[], sub: string): { name: string; value?: string } | undefined {
   const eq = word.indexOf('=');
   const opt = eq < 0 ? word : word.slice(0, eq);
-  const all = new Set([...(GIT_OPTIONS[sub]?.long ?? []), ...names]);
+  const all = new Set([...((Object.hasOwn(GIT_OPTIONS, sub) ? GIT_OPTIONS[sub] : undefined)?.long ?? []), ...names]);
   const hit = all.has(opt) ? [opt] : [...all].filter((n) => n.startsWith(opt));
   if (hit.length !== 1 || !names.includes(hit[0]) || opt.length < 3) return undefined;
   return { name: hit[0], value: eq < 0 ? undefined : word.slice(eq + 1) };
@@ -234,7 +234,7 @@ function gitLaunches(ctx: LaunchCtx, out: Launch[]): void {
   }
   if (sub === undefined) return;
   // Options whose value is a command (rebase --exec, grep -O, push --receive-pack).
-  const opts = GIT_RUN_OPTIONS[sub];
+  const opts = Object.hasOwn(GIT_RUN_OPTIONS, sub) ? GIT_RUN_OPTIONS[sub] : undefined;
   if (opts) {
     for (let j = 0; j < rest.length; j++) {
       const a = rest[j];
@@ -259,7 +259,7 @@ function gitLaunches(ctx: LaunchCtx, out: Launch[]): void {
             if (v !== undefined) out.push({ kind: 'script', text: v, how: `git ${sub} -${ch}` });
             break;
           }
-          if (GIT_OPTIONS[sub]?.shortWithArg.includes(ch)) {
+          if (Object.hasOwn(GIT_OPTIONS, sub) && GIT_OPTIONS[sub].shortWithArg.includes(ch)) {
             if (i === a.length - 1) j++;
             break;
           }
