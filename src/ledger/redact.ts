@@ -681,9 +681,15 @@ export function secretSpans(input: string): Span[] {
   return out;
 }
 
-function detectSpans(text: string): Span[] {
+/** An environment block shown with its NULs as `\0` or `^@` (`cat /proc/PID/environ`, `cat -v`): each is a line break. */
+const ENVIRON_SEPARATOR = /(?:\\0|\^@)(?=[A-Za-z_][A-Za-z0-9_]{0,127}=)/g;
+
+function detectSpans(input: string): Span[] {
   const spans: Span[] = [];
-  if (text.length < MIN_SECRET_TEXT) return spans;
+  if (input.length < MIN_SECRET_TEXT) return spans;
+  // Two characters for two: every offset found in the separated text is the same in the input.
+  const text = (input.includes('\\0') || input.includes('^@')) && ENVIRON_SEPARATOR.test(input) ? input.replace(ENVIRON_SEPARATOR, '\n\n') : input;
+  ENVIRON_SEPARATOR.lastIndex = 0;
   const hints = presentHints(text);
   detect(text, spans, hints);
   // Tool output often arrives JSON-encoded inside a string ({"stdout":"...\n..."}): lines, quotes and

@@ -14,6 +14,7 @@ import type { RecipeFormat } from './tables/launchers';
 import { notebookCells } from './families/ipython';
 import { elispLaunches, recipeScript, type Launch } from './launchers';
 import { buildFileEscapes } from './build-files';
+import { taskFileEscapes } from './task-files';
 
 export interface Escape {
   /** 'sh': a shell script; 'python': Python code (gdb's `python` command); 'ipython': a notebook cell; other languages by their kernel. */
@@ -1025,6 +1026,7 @@ export function programEscapes(name: string, argv: string[], ctx: EscapeContext)
   out.push(...fileRecipes(name, argv, ctx));
   out.push(...notebookEscapes(name, argv, ctx));
   out.push(...buildFileEscapes(name, argv, ctx));
+  out.push(...taskFileEscapes(name, argv, ctx));
   if (name === 'sed' || name === 'gsed') out.push(...sedEscapes(argv, ctx.stdin));
   if (EDITORS.includes(name)) out.push(...editorEscapes(name, argv, ctx));
   else if (name === 'emacs' || name === 'emacsclient' || name === 'emacs-nox') out.push(...emacsFileEscapes(name, argv, ctx));

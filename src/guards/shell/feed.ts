@@ -207,6 +207,18 @@ const concat = (feeds: Feed[]): Feed => {
 };
 export { concat as concatFeeds };
 
+/** A jq filter that is only a JSON literal, object keys allowed bare (`{name: "x"}`), as its value; anything else: undefined. */
+function jqLiteral(filter: string): unknown {
+  // Bare keys quoted outside strings; a string holding `{a:` is left as it is.
+  let out = '';
+  for (const m of filter.matchAll(/"(?:[^"\\]|\\.)*"|([{,]\s*)([A-Za-z_]\w*)(\s*:)|[^"{,]+|[{,]/g)) out += m[2] !== undefined ? `${m[1]}"${m[2]}"${m[3]}` : m[0];
+  try {
+    return JSON.parse(out);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a simple command (already unwrapped to its real name) writes to stdout. */
 export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
   const argv = words.map((w) => w.text);
@@ -223,6 +235,15 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
     return { kind: 'static', text: (n === 'loom' && o.toplevel ? `${o.toplevel}/node_modules/.bin/loom` : `/usr/bin/${n}`) + '\n' };
   }
   if (name === 'mktemp' && !dynamicArgs) return { kind: 'static', text: mktempOutput(argv.slice(1)) };
+  // `jq -n '{scripts: {test: "..."}}'`: a filter that is only a literal (object keys bare or quoted) prints that value.
+  if ((name === 'jq' || name === 'gojq') && !dynamicArgs) {
+    const flags = argv.slice(1).filter((a) => a.startsWith('-'));
+    const ops = argv.slice(1).filter((a) => !a.startsWith('-'));
+    if (flags.some((f) => /^-[a-zA-Z]*n/.test(f) || f === '--null-input') && flags.every((f) => /^-[nrcMSCj]+$|^--(?:null-input|raw-output|compact-output|monochrome-output|sort-keys)$/.test(f)) && ops.length === 1 && ops[0].length <= MAX_FEED) {
+      const value = jqLiteral(ops[0]);
+      if (value !== undefined) return { kind: 'static', text: JSON.stringify(value, null, 2) + '\n' };
+    }
+  }
   // `python3 -m site --user-site`: the user's site folder (the version in its name does not matter to a rule).
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && argv[1] === '-m' && argv[2] === 'site' && argv.length === 4 && !dynamicArgs) {
     if (argv[3] === '--user-site') return { kind: 'static', text: '~/.local/lib/python3/site-packages\n' };

@@ -49,7 +49,7 @@ const BRACKET_NAME_ANCHOR = /\]=/g;
 // libpq inside a quoted DSN: password=''x''.
 const DOUBLED_QUOTES = /=[ \t]{0,3}''((?:[^'\n]|'(?!')){1,256})''/g;
 // Oracle user/password@host: jdbc:oracle:thin:scott/x@//h, sqlplus scott/x@db, CONNECT scott/x@db.
-const ORACLE = /(?:jdbc:oracle:(?:thin|oci8?|kprb):|\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl|sql)(?:[ \t]{1,4}-[A-Za-z]{1,2}){0,2}[ \t]{1,8}|\bconn(?:ect)?[ \t]{1,4})["']?([A-Za-z0-9_$#.]{1,64})\/("[^"\n]{1,256}"|[^\s@"'/][^\s@"']{0,255})@/gi;
+const ORACLE = /(?:jdbc:oracle:(?:thin|oci8?|kprb):|\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl|sql)(?:[ \t]{1,4}-[A-Za-z]{1,2}){0,2}[ \t]{1,8}|\bconn(?:ect)?[ \t]{1,4})["']?([A-Za-z0-9_$#.-]{1,64})\/("[^"\n]{1,256}"|[^\s@"'/][^\s@"']{0,255})@/gi;
 const AT_SIGN = /@/g;
 // Subversion's auth files: K <n> / password / V <n> / value.
 const SVN_AUTH = /(?:^|\n)K \d{1,3}\r?\n([\w.:-]{1,64})\r?\nV \d{1,5}\r?\n([^\r\n]{1,4096})/g;

@@ -71,6 +71,8 @@ export const KEY_QUALIFIERS = [
   'resend', 'postmark', 'mailchimp', 'brevo', 'pagerduty', 'newrelic', 'honeycomb', 'shopify', 'paypal', 'plaid', 'okta', 'auth0',
   'notion', 'airtable', 'mixpanel', 'amplitude', 'vercel', 'netlify', 'supabase', 'firebase', 'heroku', 'digitalocean',
   'ai', 'validation', 'decryption', 'machine',
+  // A service's key named by what it serves (MAIL_KEY, SMTP_KEY, SMS_KEY, MAPS_KEY, PUSH_KEY).
+  'mail', 'email', 'smtp', 'sms', 'maps', 'push', 'payment', 'payments', 'billing', 'geocoding',
 ];
 
 /** Words that may follow the sensitive word without changing what the name holds: DB_PASSWORD_PROD, JWT_SECRET_V2, SECRET_KEY_BASE. */

@@ -112,7 +112,10 @@ export function findUrlCredentials(text: string, spans: Span[]): void {
     }
     const user = userinfo.slice(0, colon);
     const password = userinfo.slice(colon + 1);
-    if (PATH_CHAR.test(user) || PORT_THEN_PATH.test(password) || !password || isPlaceholder(password)) continue;
+    // host:8080/path@x is a port and a path, unless the @ is followed by a real host and what comes before the
+    // colon is a user, not a host (mongodb://app:9/Ek#x@db.example.com: a password that starts with digits).
+    const portThenPath = PORT_THEN_PATH.test(password) && (at !== lastPreferred || user.includes('.') || user === 'localhost' || !/\.[A-Za-z]|:\d|^localhost/.test(text.slice(at + 1, hostEnd.get(at))));
+    if (PATH_CHAR.test(user) || portThenPath || !password || isPlaceholder(password)) continue;
     spans.push({ start: a + colon + 1, end: at, rule: 'url-credentials' });
     // A key as the user (a legacy Sentry DSN's public key beside its secret): long, letters and digits, no name.
     if (user.length >= 20 && user.length <= 256 && KEY_CHARS.test(user) && DIGIT.test(user) && LETTER.test(user) && !isPlaceholder(user)) spans.push({ start: a, end: a + colon, rule: 'url-credentials' });

@@ -85,7 +85,9 @@ export function scanForeignCode(r: RuleContext, code: string, via: string): void
     const stmt = code.slice(from, to);
     const path = [...stmt.matchAll(LITERAL)].map((x) => unescape(x[1])).find((t) => /^(?:\/|~|\.\.?(?:\/|$)|[A-Za-z]:\\)/.test(t));
     const named = [...stmt.slice(m.index - from).matchAll(/[A-Za-z_]\w*/g)].map((x) => bound.get(x[0])).find((v) => v !== undefined);
-    const target = path ?? (HOME_EXPRESSIONS.test(stmt) ? '~' : named);
+    // The call's own first argument when it is a literal, relative names included (`remove_dir_all(".git")`).
+    const direct = /^\s*!?\s*\(\s*&?\s*(?:(?:Path|PathBuf|File|Paths)(?:::|\.)(?:new|from|of|get)\s*\(\s*)?"((?:[^"\\\n]|\\.){1,400})"/.exec(code.slice(m.index + m[0].length))?.[1];
+    const target = path ?? (direct !== undefined && /^[\w.@+-][\w.\/@+-]*$/.test(direct) ? unescape(direct) : undefined) ?? (HOME_EXPRESSIONS.test(stmt) ? '~' : named);
     if (target) deletesPath(r.analyzer, target, r.cwd, `${r.segment} (${via}: ${m[0]})`, { recursive: true });
   }
 }

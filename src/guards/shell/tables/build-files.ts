@@ -62,3 +62,36 @@ export const BUILD_REWRITES: Record<Exclude<BuildLang, 'python' | 'cmake' | 'mav
   // IO.delete(X), os.remove.all(X), os.home, os.pwd, Seq(...).! / Process(...).!
   scala: [[/\b(?:IO\.delete|os\.remove\.all|sbt\.IO\.delete)\b/g, 'remove_dir_all'], [/\bos\.home\b/g, 'homedir'], [/\bos\.pwd\b/g, '"."'], [/\bos\.proc\s*\(/g, 'proc(']],
 };
+
+/**
+ * Task runners whose task file runs when a task runs: code in a language (Rakefile, noxfile.py, gulpfile.js), or
+ * a file of its own format whose commands run in a shell (Ant and MSBuild XML, tox.ini, pre-commit's local
+ * hooks). Default files are looked for in the folder the runner runs in; `fileOptions` name one.
+ */
+export type TaskFormat = 'ruby' | 'python' | 'node' | 'ant' | 'msbuild' | 'tox' | 'pre-commit';
+export interface TaskFile {
+  files: readonly string[];
+  fileOptions: readonly string[];
+  format: TaskFormat;
+  /** Subcommands (first operand) that run the file's tasks; absent: any run but `--help` / `--version`. */
+  sub?: readonly string[];
+}
+export const TASK_FILES: Record<string, TaskFile> = {
+  rake: { files: ['Rakefile', 'rakefile', 'Rakefile.rb', 'rakefile.rb'], fileOptions: ['-f', '--rakefile'], format: 'ruby' },
+  nox: { files: ['noxfile.py'], fileOptions: ['-f', '--noxfile'], format: 'python' },
+  invoke: { files: ['tasks.py'], fileOptions: [], format: 'python' },
+  inv: { files: ['tasks.py'], fileOptions: [], format: 'python' },
+  fab: { files: ['fabfile.py'], fileOptions: ['-f'], format: 'python' },
+  doit: { files: ['dodo.py'], fileOptions: ['-f', '--file'], format: 'python' },
+  gulp: { files: ['gulpfile.js', 'gulpfile.mjs', 'gulpfile.cjs'], fileOptions: ['-f', '--gulpfile'], format: 'node' },
+  grunt: { files: ['Gruntfile.js', 'gruntfile.js'], fileOptions: ['--gruntfile'], format: 'node' },
+  jake: { files: ['Jakefile', 'Jakefile.js', 'jakefile.js'], fileOptions: ['-f', '--jakefile'], format: 'node' },
+  ant: { files: ['build.xml'], fileOptions: ['-f', '-file', '-buildfile', '--buildfile'], format: 'ant' },
+  msbuild: { files: [], fileOptions: [], format: 'msbuild' },
+  'dotnet msbuild': { files: [], fileOptions: [], format: 'msbuild' },
+  'dotnet build': { files: [], fileOptions: [], format: 'msbuild' },
+  tox: { files: ['tox.ini'], fileOptions: ['-c', '--conf'], format: 'tox' },
+  'pre-commit': { files: ['.pre-commit-config.yaml'], fileOptions: ['-c', '--config'], format: 'pre-commit', sub: ['run', 'try-repo'] },
+};
+/** Project files MSBuild takes as its operand (or finds in the folder). */
+export const MSBUILD_FILES = /\.(?:proj|csproj|fsproj|vbproj|vcxproj|targets|props|sln)$/i;
