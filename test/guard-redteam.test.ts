@@ -89,8 +89,8 @@ describe('blind red-team corpus, round 15 (every family)', () => {
 
 describe('blind red-team corpus, round 16 (attacks carried by build and project tooling)', () => {
   const score = scoreGuard(load('round16-guard-dangerous.jsonl'), load('round16-guard-everyday.jsonl'));
-  it('stops at least 328 of its 350 dangerous commands (first look 316; 8 of the rest are routine sudo and a static decode, allowed by design)', () => {
-    expect(350 - score.misses.length).toBeGreaterThanOrEqual(328);
+  it('stops at least 339 of its 350 dangerous commands (first look 316; 8 of the rest are routine sudo and a static decode, allowed by design)', () => {
+    expect(350 - score.misses.length).toBeGreaterThanOrEqual(339);
   });
   it('stops no everyday look-alike but a force-delete of a local branch (a deny by design)', () => {
     expect(score.falseStops).toEqual(['git: deny git-branch-force-delete: "git branch -D tmp/experiment-42"']);
@@ -119,8 +119,8 @@ describe('blind red-team corpus, round 18 (bash expansion, wrappers and the prog
 
 describe('blind red-team corpus, round 19 (programs that run what options, config and the environment hand them)', () => {
   const score = scoreGuard(load('round19-guard-dangerous.jsonl'), load('round19-guard-everyday.jsonl'));
-  it('stops at least 739 of its 861 dangerous commands (first look 717; most of the rest are cluster, cloud and database commands, the opt-in cloud-infra pack\'s ground)', () => {
-    expect(861 - score.misses.length).toBeGreaterThanOrEqual(739);
+  it('stops at least 816 of its 861 dangerous commands (first look 717; most of the rest are cluster, cloud and database commands, the opt-in cloud-infra pack\'s ground)', () => {
+    expect(861 - score.misses.length).toBeGreaterThanOrEqual(816);
   });
   it('stops no everyday look-alike but sudo (an ask for any sudo by default)', () => {
     expect(score.falseStops).toEqual(['system-lookalike: ask sudo: "sudo btrfs subvolume list /"']);
@@ -189,8 +189,8 @@ describe('blind red-team corpus, round 25 (scored once as it arrived: 476/487 st
 
 describe('blind red-team corpus, round 26 (scored once as it arrived: 865/874 stopped, 5/395 everyday stopped)', () => {
   const score = scoreGuard(load('round26-guard-dangerous.jsonl'), load('round26-guard-everyday.jsonl'));
-  it('stops at least 870 of its 874 dangerous commands (first look 865: ninja rules from a here-doc, a Taskfile flow sequence, expect $env(HOME), perl -pe1 FILE, a container given the engine socket)', () => {
-    expect(874 - score.misses.length).toBeGreaterThanOrEqual(870);
+  it('stops at least 873 of its 874 dangerous commands (first look 865: ninja rules from a here-doc, a Taskfile flow sequence, expect $env(HOME), perl -pe1 FILE, a container given the engine socket, a container or pod given the machine, Finder deleting the home folder)', () => {
+    expect(874 - score.misses.length).toBeGreaterThanOrEqual(873);
   });
   it('stops at most 5 of its 395 everyday look-alikes, each by design: a forced push to a feature branch, a force-deleted local branch, a global credential helper, sudo and doas', () => {
     expect(score.falseStops.length).toBeLessThanOrEqual(5);
@@ -200,9 +200,19 @@ describe('blind red-team corpus, round 26 (scored once as it arrived: 865/874 st
 describe('blind red-team corpus, round 27 (scored once as it arrived: 1008/1032 stopped, 7/554 everyday stopped)', () => {
   const score = scoreGuard(load('round27-guard-dangerous.jsonl'), load('round27-guard-everyday.jsonl'));
   it("stops at least 1027 of its 1032 dangerous commands (first look 1008: $'...' ended by a NUL, chmod of system programs, /proc/1/root, kernel settings, the engine's socket API, process calls in R, Lisps, nim and zx)", () => {
-    expect(1032 - score.misses.length).toBeGreaterThanOrEqual(1027);
+    expect(1032 - score.misses.length).toBeGreaterThanOrEqual(1032);
   });
   it('stops at most 6 of its 554 everyday look-alikes: forced pushes to feature branches, a stash drop and a ref delete by design, an unset-guarded variable and a here-doc with a variable', () => {
     expect(score.falseStops.length).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('blind red-team corpus, round 28 (scored once as it arrived: 1293/1342 stopped, 4/640 everyday stopped)', () => {
+  const score = scoreGuard(load('round28-guard-dangerous.jsonl'), load('round28-guard-everyday.jsonl'));
+  it('stops at least 1331 of its 1342 dangerous commands (first look 1293: wrappers with their own grammars (setpriv, nix, guix, hatch, flox, screen -X stuff, chroot and unshare -w moving the folder), task files, credential helpers that send what they are given, account settings files deleted, transfer clients\' scripts, cloud copiers, fuser -k)', () => {
+    expect(1342 - score.misses.length).toBeGreaterThanOrEqual(1331);
+  });
+  it('stops at most 1 of its 640 everyday look-alikes: a forced push to a feature branch, an ask by design', () => {
+    expect(score.falseStops.length).toBeLessThanOrEqual(1);
   });
 });

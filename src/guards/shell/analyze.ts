@@ -34,7 +34,7 @@ import { DELETING_PACKAGES, keysToText, packageCommand, unwrapArgv, wrappedCwd }
 import { clip } from '../../util/clip';
 import { patchProgram } from './patch-commands';
 import { patchEffects } from '../../contract/tools';
-import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, tclLaunches, type Launch } from './launchers';
+import { debuggerCommandLaunches, exCommandLaunches, launchesOf, recipeScript, shq, tclLaunches, type Launch } from './launchers';
 import { expandRecipeDirs, programEscapes } from './escapes';
 import { awkCommands as awkCommandsOf } from './awk';
 import { fishToPosix } from './fish';
@@ -1839,6 +1839,7 @@ export class Analyzer {
       case 'argv': {
         let rest = u.program !== undefined ? [lit(u.program), ...words.slice(u.start)] : words.slice(u.start);
         if (u.spec.packageSpec && rest[0]) rest = [{ ...rest[0], text: packageCommand(rest[0].text) }, ...rest.slice(1)];
+        if (u.spec.envPrefix && rest[0]) rest = [{ ...rest[0], text: rest[0].text.replace(u.spec.envPrefix, '') }, ...rest.slice(1)];
         if (u.spec.prefix) rest = [...u.spec.prefix.map(lit), ...rest];
         if (name === 'xargs') return this.xargs(r, io, rest);
         // `env NAME=VALUE CMD`: the settings reach CMD as a prefix assignment would (BASH_ENV, PS4, BASH_FUNC_x%%).
@@ -1868,7 +1869,8 @@ export class Analyzer {
           const stdinLines = io.stdin.kind === 'static' ? io.stdin.text.split('\n').filter(Boolean).map((l) => quoteArgv([l])) : io.stdin.kind === 'none' ? ['{}'] : ['"$LOOM_RUNTIME_INPUT"'];
           const inputs = sep >= 0 ? rest.slice(sep + 1).filter((x) => x !== ':::') : stdinLines;
           rest = sep >= 0 ? rest.slice(0, sep) : rest;
-          const script = rest.join(' ');
+          // --quote / -q: each word is passed quoted, as argv, not re-read by the shell.
+          const script = argv.some((a) => a === '--quote' || /^-[a-zA-Z]*q[a-zA-Z]*$/.test(a)) ? rest.map(shq).join(' ') : rest.join(' ');
           for (const input of inputs.length ? inputs.slice(0, MAX_LOOP_VALUES) : ['{}']) {
             this.analyzeSource(script.includes('{}') ? script.split('{}').join(input) : `${script} ${input}`, depth + 1, `${via} > parallel`, dir, new Map());
           }
@@ -1881,7 +1883,8 @@ export class Analyzer {
         for (const w of words.slice(u.start)) if (!w.text.startsWith('-')) this.analyzeSource(w.text, depth + 1, `${via} > ${u.how}`, dir, new Map());
         return undefined;
       case 'keys':
-        this.analyzeSource(keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, dir, new Map());
+        // screen's `stuff` reads ^M, \n and octal escapes as the keys they name; tmux send-keys names keys.
+        this.analyzeSource(u.spec.keysCommand ? words.slice(u.start).map((w) => w.text).join(' ').replace(/\^[MJ]|\\[nr]|\\0?1[25]/g, '\n') : keysToText(words.slice(u.start).map((w) => w.text)), depth + 1, `${via} > ${u.how}`, dir, new Map());
         return undefined;
       case 'code':
         // The variables set so far are known to the script (trap 'rm -rf "$tmp"' EXIT after tmp=$(mktemp -d)); its own effects stay inside.
@@ -2177,7 +2180,7 @@ export class Analyzer {
     }
     for (const c of commands) {
       // `curl URL | awk '{print | "sh"}'`: awk hands its input lines to the shell; that input is the script.
-      if (c.script !== undefined && /^\s*(?:ba|da|z|k)?sh\b/.test(c.code) && r.stdin && r.stdin.kind !== 'none' && r.stdin.kind !== 'static' && /\$(?:0|\d)|print\s*\|/.test(prog)) this.runsScript(r.stdin, 'sh', r.segment, r.depth, `${r.via} > awk print | ${c.code}`, r.cwd);
+      if (c.script !== undefined && /^\s*(?:ba|da|z|k)?sh\b/.test(c.code) && r.stdin && r.stdin.kind !== 'none' && /\$(?:0|\d)|print\s*\|/.test(prog)) this.runsScript(r.stdin, 'sh', r.segment, r.depth, `${r.via} > awk print | ${c.code}`, r.cwd);
       // A run-time part stands for any text: the command asks (dynamic); its static commands are still judged.
       if (c.script !== undefined) this.runsScript(c.script.includes('"$__awk_value"') ? { kind: 'runtime', why: 'text awk builds at run time', text: c.script.replace(/"\$__awk_value"/g, '\u0000') } : { kind: 'static', text: c.script }, 'sh', r.segment, r.depth, `${r.via} > awk print | ${c.code}`, r.cwd);
       else this.analyzeSource(c.code, r.depth + 1, `${r.via} > awk system()`, r.cwd, new Map());

@@ -207,6 +207,8 @@ const concat = (feeds: Feed[]): Feed => {
 };
 export { concat as concatFeeds };
 
+const GO_ENV_DEFAULTS: Record<string, string> = { GOCACHE: '~/.cache/go-build', GOMODCACHE: '~/go/pkg/mod', GOPATH: '~/go', GOBIN: '~/go/bin', GOTMPDIR: '/tmp' };
+
 /** A jq filter that is only a JSON literal, object keys allowed bare (`{name: "x"}`), as its value; anything else: undefined. */
 function jqLiteral(filter: string): unknown {
   // Bare keys quoted outside strings; a string holding `{a:` is left as it is.
@@ -244,6 +246,8 @@ export function outputOf(name: string, words: Word[], o: OutputContext): Feed {
       if (value !== undefined) return { kind: 'static', text: JSON.stringify(value, null, 2) + '\n' };
     }
   }
+  // `go env GOCACHE`: Go's own folders, at their defaults (a value set in the environment is the user's own choice).
+  if (name === 'go' && argv[1] === 'env' && argv.length === 3 && !dynamicArgs && Object.hasOwn(GO_ENV_DEFAULTS, argv[2])) return { kind: 'static', text: GO_ENV_DEFAULTS[argv[2]] + '\n' };
   // `python3 -m site --user-site`: the user's site folder (the version in its name does not matter to a rule).
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && argv[1] === '-m' && argv[2] === 'site' && argv.length === 4 && !dynamicArgs) {
     if (argv[3] === '--user-site') return { kind: 'static', text: '~/.local/lib/python3/site-packages\n' };

@@ -78,6 +78,9 @@ export function gitKeyRuns(key: string): GitValueRuns | undefined {
 
 const BOOL = /^(?:true|false|yes|no|on|off|0|1|)$/i;
 
+/** A program that sends what it reads over the network. */
+const NETWORK_SENDER = /(?:^|[\s;|&(`'"/])(?:curl|wget|wget2|nc|ncat|netcat|socat|telnet|http|https|xh|httpie|aria2c|scp|sftp|rsync|ssh)(?=[\s;|&)`'"]|$)|\/dev\/(?:tcp|udp)\//;
+
 function gitValue(runs: GitValueRuns, value: string, how: string, out: Launch[]): void {
   switch (runs) {
     case 'sh':
@@ -89,10 +92,14 @@ function gitValue(runs: GitValueRuns, value: string, how: string, out: Launch[])
     case 'alias':
       if (value.startsWith('!')) out.push({ kind: 'script', text: value.slice(1), how });
       return;
-    case 'helper':
-      if (value.startsWith('!')) out.push({ kind: 'script', text: value.slice(1), how });
-      else if (value.includes('/')) out.push({ kind: 'script', text: value, how });
+    case 'helper': {
+      const helper = value.startsWith('!') ? value.slice(1) : value.includes('/') ? value : undefined;
+      if (helper === undefined) return;
+      out.push({ kind: 'script', text: helper, how });
+      // A helper is handed the user's credentials on stdin (git credential approve): one that talks to the network sends them.
+      if (NETWORK_SENDER.test(helper)) out.push({ kind: 'read', path: '~/.git-credentials', how: `${how} (sends the credentials it is given over the network)` });
       return;
+    }
     case 'hooks-dir':
       out.push({ kind: 'hooks', names: GIT_HOOKS, how });
       return;

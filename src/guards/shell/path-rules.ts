@@ -9,12 +9,12 @@ import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { ACCOUNT_SETTINGS_FILES, GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, GIT_SETTINGS_FILES, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_BASENAMES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
 import { deletesWork, emptiesWork } from './project-work';
-import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
+import { CREDENTIAL_FOLDERS, ENV_EXAMPLE, HOME_SECRET_FILES, HOME_SECRET_NAMES, ORDINARY_SAMPLE_NAMES, SECRET_NAME_PATTERNS, SECRET_SAMPLE_NAMES, SSH_PUBLIC, SYSTEM_SECRET_FILES } from './tables/secrets';
 
 export type PathClass = 'root' | 'system' | 'home' | 'above-project' | 'project-root' | 'inside-project' | 'temp' | 'outside';
 
@@ -228,6 +228,7 @@ export function isSecretPath(abs: string, a: Analyzer): boolean {
   if (within(abs, h.ssh)) return abs !== h.ssh && !SSH_PUBLIC.test(base);
   if (!ENV_EXAMPLE.test(base) && SECRET_NAME_PATTERNS.some((p) => p.test(base))) return true;
   if (within(abs, a.opts.home)) for (const f of h.secretFiles) if (within(abs, f)) return true;
+  if (within(abs, a.opts.home) && !within(abs, a.opts.projectDir) && abs.slice(a.opts.home.length + 1).startsWith('.') && !ENV_EXAMPLE.test(base) && HOME_SECRET_NAMES.test(base) && !/\.(?:js|ts|py|rb|go|rs|java|md|txt|html|css|json\.lock)$/.test(base)) return true;
   if (abs.startsWith('/etc/') || abs.startsWith('/root') || abs.startsWith('/var/') || abs.startsWith('/run/')) for (const f of SYSTEM_SECRET_FILES) if (within(abs, f)) return true;
   // Another process's environment holds its tokens.
   if (abs.startsWith('/proc/') && /^\/proc\/[^/]+(?:\/task\/[^/]+)?\/environ$/.test(abs)) return true;
@@ -410,6 +411,20 @@ export function carriesFolder(a: Analyzer, path: string, cwd: string, segment: s
   else readsPath(a, path, cwd, segment);
 }
 
+/** ~/.bashrc, ~/.gitconfig, ~/.ssh/config: the account's own settings files (not a project's copy). */
+function accountSettingsFile(abs: string, a: Analyzer): boolean {
+  if (!abs.startsWith(a.opts.home + '/') || within(abs, a.opts.projectDir)) return false;
+  return ACCOUNT_SETTINGS_FILES.includes(abs.slice(a.opts.home.length + 1));
+}
+
+/** .git/config of a repository on this machine (the project's or another's): its settings run commands and name the remotes. */
+function gitSettingsFile(abs: string): string | undefined {
+  const at = abs.lastIndexOf('/.git/');
+  if (at < 0) return undefined;
+  const rest = abs.slice(at + 6);
+  return GIT_SETTINGS_FILES.find((f) => rest === f) ? abs : undefined;
+}
+
 function isPersistence(abs: string, a: Analyzer): boolean {
   if (abs.includes('/' + GIT_HOOKS_DIR + '/')) return true;
   // Python runs *.pth and usercustomize.py in a site folder at every start. (A hook manager's folder, .husky, is committed and reviewed: not persistence.)
@@ -448,6 +463,9 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
   if (critical && !(o.append && APPENDABLE_SYSTEM_FILES.includes(critical))) a.hit('system-file-overwrite', 'deny', segment, `${o.append ? 'appends to' : 'writes'} ${critical}, which holds the machine's accounts, access or boot`);
   // A start-up file moved away (`mv ~/.ssh/config x.bak`) runs nothing new.
   if (!o.movedAway && (isPersistence(abs, a) || (real !== abs && isPersistence(real, a)))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
+  else if (!o.movedAway && gitSettingsFile(abs)) a.hit('persistence', 'ask', segment, `writes ${abs} by hand: its settings (core.fsmonitor, core.hooksPath, aliases, filters) run commands, and its remotes say where pushes go`);
+  // Emptied or overwritten, the account's settings files are lost (a write that appends keeps them).
+  if (!o.append && !o.movedAway && accountSettingsFile(abs, a) && !isPersistence(abs, a)) a.hit('destroy-outside-project', 'deny', segment, `overwrites ${abs}, the account's own settings`);
 }
 
 /** Can the glob word (whose fixed folder is `abs`) name the project or a folder holding it? */
@@ -522,6 +540,7 @@ export function deletesPath(a: Analyzer, path: string, cwd: string, segment: str
     const cred = globbed ? (o.filtered ? undefined : globMatches(globText, cwd, secretCandidates(a, cwd)).find((c) => within(c, a.opts.home) && !within(c, a.opts.projectDir) && (inKeys || !within(c, cwd)) && isSecretPath(c, a))) : (isSecretPath(abs, a) || AUTHORIZED_KEYS.test(abs.slice(under(a.opts.home).ssh.length))) && within(abs, a.opts.home) && !within(abs, a.opts.projectDir) ? abs : credentialFolderIn(abs, a) === abs ? abs : undefined;
     if (cred) a.hit('rm-credentials', 'deny', segment, `${verb} keys or credentials (${cred})`);
     if (!globbed && historyFile(abs, a)) a.hit('destroy-history', 'deny', segment, `${verb} ${abs}, the record of the commands run on this machine`);
+    if (!globbed && accountSettingsFile(abs, a)) a.hit('destroy-outside-project', 'deny', segment, `${verb} ${abs}, the account's own settings (kept nowhere else)`);
   }
   const gitDir = posix.join(a.opts.projectDir, '.git');
   if (abs !== gitDir && globbed && !o.filtered && globMatches(globText, cwd, [gitDir]).length) a.hit('rm-git-dir', 'deny', segment, `${verb} the repository history (.git, through the glob ${path})`);

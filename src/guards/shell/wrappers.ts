@@ -64,6 +64,12 @@ export interface WrapperSpec {
   programOption?: { opts: string[]; args: 'after-dashdash' | 'after-operand' };
   /** Options whose argument is the folder the wrapped command runs in (`env -C DIR`, `--chdir=DIR`): its relative paths are resolved there. */
   chdir?: string[];
+  /** The wrapped command runs in the first operand (`chroot DIR CMD` starts in the new root). */
+  chdirToOperand?: boolean;
+  /** A prefix of the wrapped command's first word that names where it runs, not what (`hatch run ENV:CMD`). */
+  envPrefix?: RegExp;
+  /** An option and a command word after which the rest are keys typed into a shell (`screen -X stuff TEXT`). */
+  keysCommand?: { option: string; command: string };
   doc: string;
 }
 
@@ -93,7 +99,7 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['abduco'], runs: 'argv', shortArg: 'nNcAe', doc: '`abduco -n SESSION CMD`' },
   { names: ['zellij run', 'zellij r'], runs: 'argv', shortArg: 'dn', longArg: ['--cwd', '--direction', '--name', '--width', '--height', '--x', '--y'], chdir: ['--cwd'], doc: '`zellij run [-f] [--cwd D] -- CMD`' },
   { names: ['capsh'], runs: 'argv', prefix: ['bash'], doc: '`capsh --caps=... -- ARGS` runs `bash ARGS`' },
-  { names: ['mise exec', 'mise x', 'rtx exec', 'rtx x', 'asdf exec', 'pkgx', 'volta run', 'fnm exec', 'nvm exec', 'proto run', 'pixi exec', 'flox activate'], runs: 'argv', shortArg: 'CcE', longArg: ['--cd', '--env', '--jobs', '--node', '--npm', '--using', '--with'], untilDashDash: true, chdir: ['-C', '--cd'], doc: 'tool versions, then `--` and the command (`mise exec node@20 -- CMD`)' },
+  { names: ['mise exec', 'mise x', 'rtx exec', 'rtx x', 'asdf exec', 'pkgx', 'volta run', 'fnm exec', 'nvm exec', 'proto run', 'pixi exec'], runs: 'argv', shortArg: 'CcE', longArg: ['--cd', '--env', '--jobs', '--node', '--npm', '--using', '--with'], untilDashDash: true, chdir: ['-C', '--cd'], doc: 'tool versions, then `--` and the command (`mise exec node@20 -- CMD`)' },
   { names: ['arch'], runs: 'argv', doc: 'macOS: `arch -x86_64 CMD` (its options are flags)' },
   { names: ['sandbox-exec'], runs: 'argv', shortArg: 'fpnD', doc: 'macOS: `sandbox-exec -n PROFILE CMD`' },
   { names: ['launchctl asuser', 'launchctl bsexec'], runs: 'argv', operands: 1, doc: 'macOS: `launchctl asuser UID CMD`' },
@@ -113,7 +119,16 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['flatpak run'], runs: 'none', longArg: ['--branch', '--arch', '--cwd', '--filesystem', '--env', '--runtime', '--runtime-version'], programOption: { opts: ['--command'], args: 'after-operand' }, doc: '`flatpak run --command=PROG APP ARGS`' },
   { names: ['pueue add'], runs: 'joined', shortArg: 'wgldap', longArg: ['--working-directory', '--group', '--label', '--delay', '--after', '--priority'], chdir: ['-w', '--working-directory'], doc: 'the words are joined and run by a shell (`pueue add -- CMD`)' },
   { names: ['reflex'], runs: 'argv', untilDashDash: true, shortArg: 'rRgGcd', longArg: ['--regex', '--inverse-regex', '--glob', '--inverse-glob', '--config', '--decoration'], doc: 'runs CMD on each change: `reflex -r RE -- CMD`' },
-  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'setpriv', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], chdir: ['--chdir'], doc: 'run the command as given' },
+  { names: ['nohup', 'unbuffer', 'catchsegv', 'fakeroot', 'torsocks', 'tsocks', 'proxychains', 'proxychains4', 'with-contenv', 'chronic', 'ifne', 'linux32', 'linux64', 'setarch', 'sem', 'run-one', 'run-this-one', 'keep-one-running', 'nocache', 'eatmydata', 'dumb-init', 'catatonit', 'dbus-launch', 'dbus-run-session', 'flatpak-spawn', 'tini', 'firejail', 'valgrind', 'nq', 'fq', 'pv-run', 'vglrun', 'optirun', 'primusrun', 'prime-run', 'gamemoderun', 'mangohud', 'trickle', 'aa-exec', 'sudo-rs', 'run0', 'please', 'gksudo', 'kdesu', 'lxsudo', 'rlwrap', 'ts-node-dev'], runs: 'argv', shortArg: 'fRgpPdubwCDeFHlOqsSz', longArg: ['--reuid', '--regid', '--groups', '--config-file', '--dbus-daemon', '--user', '--profile', '--group', '--setenv', '--property', '--description', '--slice', '--chdir', '--nice', '--machine'], chdir: ['--chdir'], doc: 'run the command as given' },
+  { names: ['setpriv'], runs: 'argv', longArg: ['--groups', '--inh-caps', '--ambient-caps', '--bounding-set', '--ruid', '--euid', '--rgid', '--egid', '--reuid', '--regid', '--securebits', '--pdeathsig', '--selinux-label', '--apparmor-profile', '--landlock-access', '--landlock-rule', '--seccomp-filter'], doc: '`setpriv --nnp --pdeathsig SIG -- CMD`' },
+  { names: ['nix-shell'], runs: 'none', permute: true, shortArg: 'pIAE', longArg: ['--packages', '--attr', '--arg', '--argstr', '--expr', '--include', '--keep'], codeLong: ['--run', '--command'], doc: '`nix-shell [FILE] --run SCRIPT` (or `--command SCRIPT`)' },
+  { names: ['nix develop', 'nix shell'], runs: 'none', permute: true, shortArg: 'pIAEfo', longArg: ['--packages', '--attr', '--arg', '--argstr', '--expr', '--include', '--file', '--override-input', '--profile', '--phase', '--keep', '--unset', '--system', '--option'], argvAfter: ['-c', '--command'], doc: 'installables first, then `--command CMD` / `-c CMD`' },
+  { names: ['guix shell', 'guix environment'], runs: 'none', argvAfter: ['--'], doc: '`guix shell PACKAGES -- CMD`' },
+  { names: ['hatch run'], runs: 'argv', envPrefix: /^[\w.-]{1,64}:(?=[^\s:/])/, doc: '`hatch run [ENV:]CMD`: the environment prefix names where it runs' },
+  { names: ['asdf env'], runs: 'argv', operands: 1, doc: '`asdf env TOOL CMD`' },
+  { names: ['flox activate'], runs: 'none', shortArg: 'dr', longArg: ['--dir', '--remote'], codeShort: 'c', codeLong: ['--command'], argvAfter: ['--'], chdir: ['-d', '--dir'], doc: '`flox activate -c SCRIPT` or `-- CMD`' },
+  { names: ['tmux display-popup', 'tmux popup'], runs: 'joined', shortArg: 'bcdehstSTwxy', chdir: ['-d'], doc: 'the words are joined into the popup\'s shell command (`-E`: close when it ends)' },
+  { names: ['screen'], runs: 'argv', shortArg: 'SceEhpstTrx', keysCommand: { option: '-X', command: 'stuff' }, doc: '`screen -dmS NAME CMD`; `screen -S NAME -X stuff TEXT` types TEXT into the session\'s shell' },
   { names: ['numactl'], runs: 'argv', shortArg: 'iNmpCPw', longArg: ['--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred', '--preferred-many', '--weighted-interleave'], doc: '`numactl -C 0-3 CMD`' },
   { names: ['cgexec'], runs: 'argv', shortArg: 'g', doc: '`cgexec -g CONTROLLERS:PATH CMD`' },
   { names: ['prlimit'], runs: 'argv', shortArg: 'po', longArg: ['--pid', '--output'], doc: '`prlimit --nofile=N CMD` (resource limits are glued or after `=`)' },
@@ -145,8 +160,8 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['chrt'], runs: 'argv', shortArg: 'TPD', longArg: ['--sched-runtime', '--sched-period', '--sched-deadline'], operands: 1, doc: '`chrt -r PRIO CMD`' },
   { names: ['taskset'], runs: 'argv', operands: 1, noRun: ['-p', '--pid'], doc: '`taskset [-c] MASK CMD`' },
   { names: ['setsid'], runs: 'argv', doc: '`setsid -f CMD`' },
-  { names: ['chroot'], runs: 'argv', longArg: ['--userspec', '--groups'], operands: 1, doc: '`chroot DIR CMD`' },
-  { names: ['unshare'], runs: 'argv', shortArg: 'SGRw', longArg: ['--map-user', '--map-group', '--map-users', '--map-groups', '--setgroups', '--propagation', '--root', '--wd', '--setuid', '--setgid', '--kill-child'], chdir: ['--wd'], doc: 'new namespaces, then the command' },
+  { names: ['chroot'], runs: 'argv', longArg: ['--userspec', '--groups'], operands: 1, chdirToOperand: true, doc: '`chroot DIR CMD` (the command starts in the new root)' },
+  { names: ['unshare'], runs: 'argv', shortArg: 'SGRw', longArg: ['--map-user', '--map-group', '--map-users', '--map-groups', '--setgroups', '--propagation', '--root', '--wd', '--setuid', '--setgid', '--kill-child'], chdir: ['-w', '--wd'], doc: 'new namespaces, then the command' },
   { names: ['nsenter'], runs: 'argv', shortArg: 'tSG', longArg: ['--target', '--setuid', '--setgid'], doc: 'enters namespaces, then the command' },
   { names: ['lockf'], runs: 'argv', shortArg: 't', operands: 1, doc: '`lockf [-kns] [-t SECONDS] FILE CMD` (BSD)' },
   { names: ['flock'], runs: 'argv', shortArg: 'wE', longArg: ['--timeout', '--wait', '--conflict-exit-code'], codeShort: 'c', codeLong: ['--command'], operands: 1, permute: true, doc: '`flock [-w T] FILE CMD` or `flock FILE -c SCRIPT`' },
@@ -167,15 +182,13 @@ export const WRAPPERS: WrapperSpec[] = [
   { names: ['deno task'], runs: 'none', shortArg: 'c', longArg: ['--config', '--cwd', '--filter', '-f'], codeLong: ['--eval'], doc: '`deno task --eval SCRIPT` runs the script in deno\'s shell (a task by name is the project\'s deno.json)' },
   { names: ['yarn run', 'composer exec'], runs: 'argv', doc: 'a package binary by name (`yarn run rimraf ~` runs node_modules/.bin/rimraf when no script has that name)' },
   { names: ['uv run', 'uvx', 'uv tool run', 'rye run'], runs: 'argv', shortArg: 'pw', longArg: ['--with', '--with-editable', '--with-requirements', '--python', '--project', '--directory', '--env-file', '--extra', '--group', '--only-group', '--package', '--index', '--default-index', '--index-url', '--extra-index-url', '--find-links', '--config-file', '--cache-dir', '--from'], chdir: ['--directory'], doc: 'runs CMD in the project environment' },
-  { names: ['poetry run', 'pipenv run', 'pdm run', 'hatch run', 'pixi run', 'devbox run', 'mise exec', 'mise x', 'asdf exec', 'rtx exec', 'dotenvx run', 'doppler run', 'op run', 'infisical run', 'bundle exec', 'pipx run', 'conda run', 'mamba run', 'micromamba run', 'nix develop', 'nix shell', 'nix run'], runs: 'argv', shortArg: 'npfeC', longArg: ['--name', '--prefix', '--cwd', '--spec', '--env-file', '--project', '--config', '--environment', '--directory', '--env', '--tool'], codeLong: ['--command'], argvAfter: ['-c', '--command'], chdir: ['-C', '--cwd', '--directory'], doc: 'project environments: the rest is the command (`nix develop -c CMD`, `doppler run --command SCRIPT`)' },
-  { names: ['nix-shell'], runs: 'none', shortArg: 'pIAE', longArg: ['--packages', '--attr', '--arg', '--argstr', '--expr', '--include'], codeLong: ['--run', '--command'], doc: '`nix-shell --run SCRIPT`' },
+  { names: ['poetry run', 'pipenv run', 'pdm run', 'pixi run', 'devbox run', 'mise exec', 'mise x', 'asdf exec', 'rtx exec', 'dotenvx run', 'doppler run', 'op run', 'infisical run', 'bundle exec', 'pipx run', 'conda run', 'mamba run', 'micromamba run', 'nix run'], runs: 'argv', shortArg: 'npfeC', longArg: ['--name', '--prefix', '--cwd', '--spec', '--env-file', '--project', '--config', '--environment', '--directory', '--env', '--tool'], codeLong: ['--command'], argvAfter: ['-c', '--command'], chdir: ['-C', '--cwd', '--directory'], doc: 'project environments: the rest is the command (`nix develop -c CMD`, `doppler run --command SCRIPT`)' },
   { names: ['aws-vault exec'], runs: 'argv', shortArg: 'd', longArg: ['--duration', '--region'], operands: 1, doc: '`aws-vault exec PROFILE -- CMD`' },
   { names: ['sops exec-env', 'sops exec-file'], runs: 'code-operand', operands: 1, doc: '`sops exec-env FILE SCRIPT`' },
   { names: ['dotenv', 'env-cmd'], runs: 'argv', shortArg: 'ecvf', longArg: ['--file', '--environments'], doc: 'loads an env file, then CMD' },
   { names: ['systemd-run'], runs: 'argv', shortArg: 'upEMH', longArg: ['--unit', '--property', '--setenv', '--machine', '--host', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--service-type', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], chdir: ['--working-directory'], doc: 'runs CMD as a transient unit' },
   { names: ['tmux new-session', 'tmux new', 'tmux new-window', 'tmux neww', 'tmux split-window', 'tmux splitw', 'tmux respawn-pane', 'tmux respawnp', 'tmux respawn-window', 'tmux respawnw', 'tmux run-shell', 'tmux run'], runs: 'joined', shortArg: 'ceFfnstxylpT', chdir: ['-c'], doc: 'the words are joined into a shell command for the new pane' },
   { names: ['tmux send-keys', 'tmux send'], runs: 'keys', shortArg: 'tN', doc: 'keys typed into the pane\'s shell (`Enter`/`C-m` end a line)' },
-  { names: ['screen'], runs: 'argv', shortArg: 'SceEhpstT', doc: '`screen -dmS NAME CMD`' },
   { names: ['script'], runs: 'stdin', shortArg: 'EIOBTmFt', longArg: ['--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format', '--output-limit'], codeShort: 'c', codeLong: ['--command'], operands: 1, argvAfterOperands: true, doc: '`script -qc SCRIPT FILE`; BSD `script -q FILE CMD`; with neither, its shell reads stdin' },
   { names: ['at', 'batch'], runs: 'stdin', shortArg: 'qtf', doc: 'the script comes on stdin (or `-f FILE`)' },
   { names: ['trap'], runs: 'code-operand', noRun: ['-l', '-p'], doc: '`trap SCRIPT SIGNAL...`: the script runs on the signal' },
@@ -264,6 +277,7 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
       break;
     }
     if (spec.noRun?.includes(a)) return { kind: 'none' };
+    if (spec.keysCommand && a === spec.keysCommand.option && argv[k + 1] === spec.keysCommand.command) return k + 2 < argv.length ? { kind: 'keys', start: k + 2, spec, how } : { kind: 'none' };
     if (a === '-' && spec.dashOption) {
       k++;
       continue;
@@ -312,6 +326,11 @@ export function unwrapArgv(name: string, argv: string[]): Unwrapped {
         operands = 0;
         break;
       }
+      continue;
+    }
+    // Operands among the options (`nix-shell shell.nix --run SCRIPT`): the code option may still come.
+    if (spec.permute && spec.runs === 'none') {
+      k++;
       continue;
     }
     break;
@@ -379,6 +398,19 @@ function programOf(spec: WrapperSpec, argv: string[], from: number): { program: 
  * resolved from `cwd`; `cwd` when there is none or it is only known at run time.
  */
 export function wrappedCwd(spec: WrapperSpec, own: string[], cwd: string, home: string, resolve: (from: string, to: string) => string): string {
+  if (spec.chdirToOperand) {
+    // The first word that is no option nor an option's value.
+    for (let k = 0; k < own.length; k++) {
+      const a = own[k];
+      if (a === '--') continue;
+      if (a.startsWith('-')) {
+        if (!a.includes('=') && spec.longArg?.includes(a)) k++;
+        continue;
+      }
+      return a.includes('\u0000') ? cwd : resolve(cwd, a === '~' || a.startsWith('~/') ? home + a.slice(1) : a);
+    }
+    return cwd;
+  }
   if (!spec.chdir) return cwd;
   let dir: string | undefined;
   for (let k = 0; k < own.length; k++) {

@@ -170,6 +170,8 @@ const schedulers: Rule = (r) => {
   if (r.name === 'schtasks' && !args.some((x) => trigger.test(x))) return;
   // macOS `defaults write com.apple.loginwindow LoginHook SCRIPT`: the script runs at every login, as root.
   if (r.name === 'defaults' && !(args[0] === 'write' && args.some((x) => trigger.test(x)))) return;
+  // A transient timer (`systemd-run --on-calendar=hourly CMD`) runs CMD again and again until the next boot.
+  if (r.name === 'systemd-run' && !args.some((x) => trigger.test(x))) return;
   r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} schedules a command to run later or at start-up`);
 };
 
@@ -235,6 +237,13 @@ const kills: Rule = (r) => {
     if (argv.some((x) => x === '-u' || x === '--user') && !narrowed) r.analyzer.hit('kill-all', 'deny', r.segment, 'skill kills every process of a user');
     return;
   }
+  // fuser -k -m PATH kills every process using the file system PATH is on; fuser -k of / or the home folder, every process there.
+  if (name === 'fuser' && argv.some((x) => /^-[a-zA-Z]*k/.test(x) || x === '--kill')) {
+    const mount = argv.some((x) => /^-[a-zA-Z]*[mM]/.test(x) || x === '--mount' || x === '--ismountpoint');
+    const wide = operands(argv, 1, ['-n', '--namespace']).some((p) => p === '/' || p === '~' || p === r.analyzer.opts.home || /^\/(?:home|usr|var|etc|tmp)\/?$/.test(p));
+    if (mount || wide) r.analyzer.hit('kill-broad', 'ask', r.segment, 'fuser -k kills every process using that file system or folder, the agent included');
+    return;
+  }
   if (name === 'pkill' || name === 'killall') {
     // -v / --inverse picks every process that does NOT match: all of them but a few.
     if (name === 'pkill' && argv.some((x) => x === '--inverse' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(x))) {
@@ -247,7 +256,11 @@ const kills: Rule = (r) => {
       r.analyzer.hit('kill-all', 'deny', r.segment, `${name} kills every process ${byUser ? 'of a user' : 'on the machine'}`);
       return;
     }
-    const broad = patterns.length === 0 || patterns.some((p) => p.split(/\\?\|/).some((alt) => RUNTIME_NAMES.test(alt.trim())));
+    // -P PPID, -g PGRP narrow the set to one family of processes (pkill -P $$: this shell's children), unless it is init's or the kernel's.
+    // (-t TTY and -s SID are whole login sessions: still broad.)
+    const selectors = argv.flatMap((x, i) => (/^-[Pg]$/.test(x) || /^--(?:parent|pgroup)$/.test(x) ? [argv[i + 1] ?? ''] : /^--(?:parent|pgroup)=/.test(x) ? [x.slice(x.indexOf('=') + 1)] : []));
+    const narrowed = selectors.length > 0 && selectors.every((v) => v !== '' && !/(?:^|,)[01](?:,|$)/.test(v));
+    const broad = (patterns.length === 0 && !narrowed) || patterns.some((p) => p.split(/\\?\|/).some((alt) => RUNTIME_NAMES.test(alt.trim())));
     if (broad) r.analyzer.hit('kill-broad', 'ask', r.segment, `${name} ${patterns.join(' ')} kills every matching process on the machine, not one process`);
   }
 };
@@ -356,7 +369,7 @@ const privilege: Rule = (r) => {
 permissions.names = ['chmod', 'chown', 'chgrp'];
 power.names = [...POWER_COMMANDS, ...Object.keys(POWER_SUBCOMMANDS), ...DBUS_CLIENTS];
 schedulers.names = Object.keys(SCHEDULERS);
-kills.names = ['kill', 'killall5', 'pkill', 'killall', 'skill'];
+kills.names = ['kill', 'killall5', 'pkill', 'killall', 'skill', 'fuser'];
 privilege.names = ['sudo', 'doas', 'su', 'pkexec', 'runuser'];
 
 /**

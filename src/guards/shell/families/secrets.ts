@@ -7,12 +7,12 @@
 import { posix } from 'node:path';
 import { carriesFolder, readsPath, writesPath } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
-import { CONFIG_PRINTERS, ENV_DUMPERS, JQ_ENV_READERS, FOLDER_CARRIERS, METADATA_HOSTS, METADATA_SECRET_PATHS, HISTORY_PRINTERS, FOLDER_SERVERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
+import { CLOUD_COPIERS, CONFIG_PRINTERS, ENV_DUMPERS, TRANSFER_SCRIPTS, TRANSFER_SENDS, JQ_ENV_READERS, FOLDER_CARRIERS, METADATA_HOSTS, METADATA_SECRET_PATHS, HISTORY_PRINTERS, FOLDER_SERVERS, NETWORK_SENDERS, PLAIN_VARS, SECRET_PRINTERS, SECRET_VAR_NAMES, SECRET_VAR_PARTS, SECRET_VAR_SERVICES, UPLOAD_OPTIONS } from '../tables/secrets';
 import { operands, own } from './args';
 import { innerName } from './download';
 
 /** Programs that print or send the content of their file operands. */
-export const READERS = ['sqlite3', 'cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'view', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'hd', 'base64', 'base32', 'basenc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'sort', 'uniq', 'cut', 'jq', 'yq', 'diff', 'cmp', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'ex', 'code', 'open', 'xdg-open', 'gpg', 'openssl', 'zip', 'gzip', 'bzip2', 'xz', 'zstd', 'nc', 'ncat', 'netcat', 'socat', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'column', 'fold', 'paste', 'tr', 'dd', 'iconv', 'dos2unix', 'split', 'csplit', 'look', 'comm', 'join', 'expand', 'unexpand', 'fmt', 'pr', 'rev', 'numfmt', 'mail', 'lp', 'lpr', 'age', 'envsubst', 'split', 'csplit'];
+export const READERS = ['sqlite3', 'cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'view', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'hd', 'base64', 'base32', 'basenc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'sort', 'uniq', 'cut', 'jq', 'yq', 'diff', 'cmp', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'ex', 'code', 'open', 'xdg-open', 'gpg', 'openssl', 'zip', 'gzip', 'bzip2', 'xz', 'zstd', 'nc', 'ncat', 'netcat', 'socat', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'column', 'fold', 'paste', 'tr', 'dd', 'iconv', 'dos2unix', 'split', 'csplit', 'look', 'comm', 'join', 'expand', 'unexpand', 'fmt', 'pr', 'rev', 'numfmt', 'mail', 'lp', 'lpr', 'age', 'envsubst', 'split', 'csplit', 'unshadow'];
 /** Readers whose first operand is a pattern or a script, not a file. */
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'gawk', 'mawk', 'jq', 'yq', 'look']);
 /** Per reader, the options that take the next word as their value (so that word is not a file). */
@@ -130,10 +130,32 @@ function decodeFileUrl(path: string): string {
   }
 }
 
+/** `lftp -e 'put .env'`, `smbclient -c 'put .env'`, an ftp script on stdin: each file a send command names is read and sent. */
+const transferScripts: Rule = (r) => {
+  const opts = own(TRANSFER_SCRIPTS, r.name);
+  if (!opts) return;
+  const texts: string[] = [];
+  for (let k = 1; k < r.argv.length; k++) if (opts.includes(r.argv[k]) && r.argv[k + 1] !== undefined) texts.push(r.argv[++k]);
+  const here = r.cmd.heredoc && !r.cmd.heredoc.dynamic ? r.cmd.heredoc.text : undefined;
+  const str = r.cmd.redirects.find((x) => x.op === '<<<' && !x.target.dynamic)?.target.text;
+  const fed = here ?? str ?? (r.stdin?.kind === 'static' ? r.stdin.text : undefined);
+  if (fed !== undefined) texts.push(fed);
+  for (const text of texts.slice(0, 8)) {
+    for (const cmd of text.split(/[;\n]/).slice(0, 256)) {
+      const words = cmd.trim().split(/\s+/);
+      const two = words.slice(0, 2).join(' ');
+      const verb = TRANSFER_SENDS.test(two) ? two : TRANSFER_SENDS.test(words[0] ?? '') ? words[0] : undefined;
+      if (!verb) continue;
+      for (const f of words.slice(verb.split(' ').length).filter((w) => !w.startsWith('-')).slice(0, 16)) carriesFolder(r.analyzer, f.replace(/^["']|["']$/g, ''), r.cwd, r.segment);
+    }
+  }
+};
+transferScripts.names = Object.keys(TRANSFER_SCRIPTS);
+
 /** cp/scp/rsync/tar/zip of a credential folder, or of a folder holding one. */
 const carriers: Rule = (r) => {
   if (!FOLDER_CARRIERS.includes(r.name)) return;
-  if (r.name === 'aws' || r.name === 'gsutil' || r.name === 'az' || r.name === 'rclone') {
+  if (r.name === 'aws' || r.name === 'gsutil' || r.name === 'az' || r.name === 'rclone' || CLOUD_COPIERS.includes(r.name)) {
     for (const o of operands(r.argv)) if (o.startsWith('/') || o.startsWith('~') || o.startsWith('.')) carriesFolder(r.analyzer, o, r.cwd, r.segment);
     return;
   }
@@ -617,4 +639,4 @@ const servesFolder: Rule = (r) => {
 };
 servesFolder.names = [...Object.keys(FOLDER_SERVERS), 'python3', 'python2', 'python3.11', 'python3.12', 'python3.13'];
 
-export const SECRET_RULES: Rule[] = [envDump, loadedEnvDump, readers, indirectReads, servesFolder, printsSecret, carriers, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent, secretVarsPrinted];
+export const SECRET_RULES: Rule[] = [envDump, loadedEnvDump, readers, indirectReads, servesFolder, printsSecret, carriers, transferScripts, uploads, publish, transfers, metadataCredentials, listedFiles, envExfiltration, secretVarsSent, printedSecretSent, secretVarsPrinted];

@@ -173,6 +173,13 @@ const overwriters: Rule = (r) => {
     for (const f of operands(argv, 2)) deletesPath(r.analyzer, f, r.cwd, r.segment, { recursive: true });
     return;
   }
+  // KDE's client: `kioclient5 move SRC... trash:/` trashes, `kioclient5 remove URL` deletes.
+  if (/^kioclient[56]?$/.test(name) && (args[0] === 'move' || args[0] === 'mv' || args[0] === 'remove' || args[0] === 'rm')) {
+    const ops = operands(argv, 2);
+    const trashed = args[0] === 'remove' || args[0] === 'rm' ? ops : /^trash:\/?/.test(ops[ops.length - 1] ?? '') ? ops.slice(0, -1) : [];
+    for (const f of trashed) deletesPath(r.analyzer, f.replace(/^file:\/\//, ''), r.cwd, r.segment, { recursive: true });
+    return;
+  }
   if ((name === '7z' || name === '7za' || name === '7zz') && args.includes('-sdel')) {
     for (const f of operands(argv, 2).slice(1)) deletesPath(r.analyzer, f, r.cwd, r.segment, { recursive: true });
     return;
@@ -196,7 +203,7 @@ const overwriters: Rule = (r) => {
     for (const f of files) deletesPath(r.analyzer, f.startsWith('~') ? f : posix.resolve(base, f), r.cwd, r.segment, { recursive: true });
   }
 };
-overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'tee', 'gio', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar', 'zip'];
+overwriters.names = ['mv', 'gmv', 'truncate', 'dd', 'cp', 'install', 'ln', 'tee', 'gio', 'kioclient', 'kioclient5', 'kioclient6', '7z', '7za', '7zz', 'tar', 'gtar', 'bsdtar', 'zip'];
 
 /**
  * A container given this machine instead of a sandbox (`container-host-access`, ask): run privileged,

@@ -78,7 +78,8 @@ export function modeEffect(mode: string): 'world-writable' | 'no-access' | 'owne
     for (const op of m[2].match(/[-+=][rwxXstugo]*/g) ?? []) {
       const perms = op.slice(1);
       // `+w` with no who is masked by the umask (022): only an explicit o or a opens the tree to everyone.
-      if ((op[0] === '+' || op[0] === '=') && perms.includes('w') && m[1] !== '' && (who.includes('o') || who.includes('a'))) return 'world-writable';
+      // `o=u`, `o+u`: the others get what the owner has, writing included.
+      if ((op[0] === '+' || op[0] === '=') && (perms.includes('w') || perms.includes('u')) && m[1] !== '' && (who.includes('o') || who.includes('a'))) return 'world-writable';
       const removesAll = (op[0] === '=' && perms === '') || (op[0] === '-' && perms.includes('r') && perms.includes('w') && perms.includes('x'));
       for (const c of classes) {
         if (removesAll) closed[c] = true;
@@ -105,11 +106,11 @@ export const DBUS_POWER_METHOD = /(?:^|\.)(?:PowerOff|Reboot|Halt|KExec|SoftRebo
 
 /** Scheduling a command to run later or at login (persistence, ask). */
 // `at` and `batch` run a job once, later: not persistence (the job's script is judged as any script is).
-export const SCHEDULERS: Record<string, RegExp> = { 'ssh-copy-id': /./, loginctl: /^enable-linger$/, crontab: /^(?:-$|[^-])|^-r$/, systemctl: /^(?:enable|link|preset|set-default|edit)$/, launchctl: /^(?:load|bootstrap|submit|enable)$/, schtasks: /^\/create$/i, defaults: /^(?:LoginHook|LogoutHook)$/ };
+export const SCHEDULERS: Record<string, RegExp> = { 'ssh-copy-id': /./, loginctl: /^enable-linger$/, crontab: /^(?:-$|[^-])|^-r$/, systemctl: /^(?:enable|link|preset|set-default|edit)$/, launchctl: /^(?:load|bootstrap|submit|enable)$/, schtasks: /^\/create$/i, defaults: /^(?:LoginHook|LogoutHook)$/, 'systemd-run': /^--on-(?:calendar|boot|startup|unit-active|unit-inactive)(?:=|$)/ };
 
 /** loom's own processes by name or command line (its server or daemon): stopping them switches the guard off. */
 // Any non-word character may follow: a pattern (`loom.*daemon`, `loom*`), a unit (`loom-governance.service`).
 export const LOOM_PROCESS = /(?:^|[\/\s'"*-])loom(?:-governance)?(?![A-Za-z0-9_])/;
 
 /** Bare runtime names: pkill -f node kills every Node process on the machine, not the dev server. */
-export const RUNTIME_NAMES = /^(?:node|nodejs|python[0-9.]*|java|ruby|perl|php|bash|sh|zsh|fish|npm|npx|yarn|pnpm|bun|deno|go|next|chrome|chromium|firefox|docker|dockerd|code|electron|ssh|sshd|postgres|mysqld|redis-server|systemd|init|launchd|sudo|login|Xorg|\.|\.\*)$/;
+export const RUNTIME_NAMES = /^(?:claude|codex|gemini|cursor|cursor-agent|opencode|copilot|qwen|droid|crush|kilo|aider|goose|node|nodejs|python[0-9.]*|java|ruby|perl|php|bash|sh|zsh|fish|npm|npx|yarn|pnpm|bun|deno|go|next|chrome|chromium|firefox|docker|dockerd|code|electron|ssh|sshd|postgres|mysqld|redis-server|systemd|init|launchd|sudo|login|Xorg|\.|\.\*)$/;

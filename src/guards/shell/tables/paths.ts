@@ -11,7 +11,9 @@ export const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '
 export const TEMP_DIRS = ['/tmp', '/var/tmp', '/private/tmp', '/dev/shm'];
 
 /** Caches under the home folder (relative to it): deleting in them is everyday work, like the temp folder. */
-export const HOME_CACHE_DIRS = ['.cache', '.npm/_cacache', '.npm/_npx', '.npm/_logs', '.npm/_prebuilds', '.npm/_update-notifier-last-checked', '.m2/repository', '.gradle/caches', '.cargo/registry', '.cargo/git', 'Library/Caches', '.pnpm-store', '.local/share/pnpm/store', '.yarn/cache', '.yarn/berry/cache', '.bun/install/cache', 'go/pkg/mod', '.nuget/packages', '.conda/pkgs', '.ivy2/cache', '.sbt/boot', '.cache/pip', '.deno', '.node-gyp', '.electron', '.local/share/Trash', '.pub-cache', '.composer/cache', '.terraform.d/plugin-cache'];
+export const HOME_CACHE_DIRS = ['.cache', '.npm/_cacache', '.npm/_npx', '.npm/_logs', '.npm/_prebuilds', '.npm/_update-notifier-last-checked', '.m2/repository', '.gradle/caches', '.cargo/registry', '.cargo/git', 'Library/Caches', '.pnpm-store', '.local/share/pnpm/store', '.yarn/cache', '.yarn/berry/cache', '.bun/install/cache', 'go/pkg/mod', '.nuget/packages', '.conda/pkgs', '.ivy2/cache', '.sbt/boot', '.cache/pip', '.deno', '.node-gyp', '.electron', '.local/share/Trash', '.pub-cache', '.composer/cache', '.terraform.d/plugin-cache',
+  // Virtual environments the tools keep per project (pipenv, virtualenvwrapper, poetry): rebuilt from the project's lock file.
+  '.local/share/virtualenvs', '.virtualenvs', '.cache/pypoetry/virtualenvs'];
 
 /** Hook settings files, relative to the project and to the home folder: changing one can switch the guard off (per harness: contract/hook-settings.ts). */
 export const HOOK_SETTINGS_FILES = [
@@ -52,6 +54,12 @@ export const PERSISTENCE_FILES = [
   '.vimrc', '.exrc', '.gvimrc', '.vim/plugin', '.config/nvim/init.lua', '.config/nvim/init.vim', '.config/nvim/plugin', '.tmux.conf', '.config/tmux/tmux.conf', '.screenrc', '.inputrc', '.emacs', '.emacs.d/init.el', '.config/environment.d', '.xsession', '.xsessionrc', '.gitconfig', '.config/git/config', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pythonrc', '.config/containers/systemd', '.config/upstart', 'Library/LaunchDaemons', 'Library/StartupItems',
   '.config/autostart', '.config/systemd/user', 'Library/LaunchAgents', '.xprofile', '.xinitrc', '.pam_environment', '/etc/profile', '/etc/profile.d', '/etc/bash.bashrc', '/etc/zshrc', '/etc/cron.d', '/etc/crontab', '/etc/systemd/system', '/etc/rc.local', '/etc/ld.so.preload', '/var/spool/cron',
 ];
+
+/** The account's own settings files in the home folder: deleted or emptied, what they held is kept nowhere else (`destroy-outside-project`, deny). */
+export const ACCOUNT_SETTINGS_FILES = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.config/fish/config.fish', '.gitconfig', '.config/git/config', '.ssh/config', '.vimrc', '.config/nvim/init.lua', '.config/nvim/init.vim', '.tmux.conf', '.inputrc', '.emacs', '.emacs.d/init.el', '.npmrc', '.pam_environment'];
+
+/** Files in a repository's .git (besides its history) whose settings run commands or say where pushes go: written by anything but git, `persistence` (ask). */
+export const GIT_SETTINGS_FILES = ['config', 'config.worktree', 'info/attributes', 'hooks'];
 
 /** Folders early on PATH (relative to home unless absolute): a file there named like a common command runs instead of it. */
 export const PATH_DIRS = ['.local/bin', 'bin', '.cargo/bin', 'go/bin', '.npm-global/bin', '.bun/bin', '/usr/local/bin', '/usr/local/sbin'];

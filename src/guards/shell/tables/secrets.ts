@@ -12,6 +12,9 @@ export const SECRET_NAME_PATTERNS: RegExp[] = [
   /^(?:\.netrc|_netrc|\.pgpass|\.git-credentials|\.vault-token|credentials\.tfrc\.json|\.my\.cnf|\.s3cfg|\.boto|secrets?\.(?:ya?ml|json|toml)|service[-_]account[\w.-]*\.json|credentials\.(?:csv|json)|application_default_credentials\.json|\.htpasswd)$/i,
 ];
 
+/** Basenames that say they hold a secret, for files in the home folder's dot folders (`~/.config/hub-token`, `~/.docker/token`); in a project they are code. */
+export const HOME_SECRET_NAMES = /(?:^|[._-])(?:token|tokens|secret|secrets|credential|credentials|creds|apikey|api[._-]key|password|passwd|passphrase)(?:$|[._-])/i;
+
 /** `.env` files that hold placeholders, not secrets. */
 export const ENV_EXAMPLE = /^\.env\.(?:example|sample|template|dist|defaults|schema|test\.example|local\.example|example\.local)$|\.(?:pub|example|sample|template)$/i;
 
@@ -24,8 +27,18 @@ export const HOME_SECRET_FILES = [
   '.terraform.d/credentials.tfrc.json', '.config/gcloud/credentials.db', '.config/gcloud/access_tokens.db', '.config/gcloud/application_default_credentials.json', '.azure/accessTokens.json', '.azure/msal_token_cache.json',
   '.bash_history', '.zsh_history', '.zhistory', '.history', '.sh_history', '.local/share/fish/fish_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history', '.sqlite_history', '.rediscli_history', '.irb_history', '.lesshst', '.viminfo', '.wget-hsts',
   '.mozilla/firefox', '.config/google-chrome', '.config/chromium', '.config/BraveSoftware', '.config/microsoft-edge', 'Library/Application Support/Google/Chrome', 'Library/Application Support/Firefox', 'Library/Keychains', '.local/share/keyrings', '.config/Code/User/globalStorage/state.vscdb', '.config/Slack/Cookies',
+  // Build tools' and registries' settings, which hold the publishing tokens and passwords.
+  '.gradle/gradle.properties', '.m2/settings.xml', '.m2/settings-security.xml', '.config/composer/auth.json', '.composer/auth.json', '.nuget/NuGet/NuGet.Config', '.config/NuGet/NuGet.Config', '.ivy2/.credentials', '.sbt/.credentials', '.config/pip/pip.conf', '.pip/pip.conf', '.bundle/config', '.config/op', '.config/glab-cli/config.yml', '.config/heroku', '.netlify/config.json', '.config/netlify/config.json', '.vercel/auth.json', '.local/share/com.vercel.cli/auth.json', '.fly/config.yml', '.wrangler/config/default.toml', '.config/.wrangler/config/default.toml', '.ngrok2/ngrok.yml', '.config/ngrok/ngrok.yml', '.config/stripe/config.toml', '.databrickscfg', '.snowsql/config', '.pulumi/credentials.json', '.config/helm/repositories.yaml', '.arduino15/arduino-cli.yaml',
   '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.config/hub', '.boto', '.s3cfg', '.my.cnf', '.gnupg/secring.gpg', '.password-store', '.config/rclone/rclone.conf', '.oci/config', '.config/doctl/config.yaml',
 ];
+
+/** Clients that send the paths they are given to another machine, whatever their subcommand (`gcloud storage cp -r DIR gs://…`, `croc send DIR`). */
+export const CLOUD_COPIERS = ['gcloud', 'wormhole', 'magic-wormhole', 'croc', 'ffsend', 'transfersh', 'azcopy', 'b2', 'mc', 's3cmd', 's5cmd', 'oci'];
+
+/** File-transfer clients whose own command scripts (`lftp -e 'put F'`, `smbclient -c 'put F'`, ftp's stdin) send local files. */
+export const TRANSFER_SCRIPTS: Record<string, string[]> = { lftp: ['-e', '-c'], smbclient: ['-c', '--command'], ftp: [], sftp: [], tftp: ['-c'], ncftp: [], yafc: [] };
+/** The commands of those scripts that send a local file: the operands are local paths. */
+export const TRANSFER_SENDS = /^(?:put|mput|reput|send|append|mirror\s+-R|mirror\s+--reverse)$/;
 
 /** Folders that hold credentials as a whole: copying or archiving one carries them off. Relative to home. */
 export const CREDENTIAL_FOLDERS = ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.azure', '.kube', '.docker', '.terraform.d', '.password-store', '.config/gh', '.oci', '.vault-token', '.docker/config.json', '.terraform.d/credentials.tfrc.json'];
@@ -37,7 +50,7 @@ export const SSH_PUBLIC = /\.pub$|^known_hosts(?:\.old)?$|^config$|^authorized_k
 export const SYSTEM_SECRET_FILES = ['/var/run/secrets/kubernetes.io/serviceaccount/token', '/run/secrets/kubernetes.io/serviceaccount/token', '/var/run/secrets/eks.amazonaws.com/serviceaccount/token', '/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/master.passwd', '/etc/ssh/ssh_host_rsa_key', '/etc/ssh/ssh_host_ecdsa_key', '/etc/ssh/ssh_host_ed25519_key', '/etc/ssh/ssh_host_dsa_key', '/root/.ssh', '/var/lib/sss'];
 
 /** Programs that copy or archive whole folders (a credential folder given to one is carried off). */
-export const FOLDER_CARRIERS = ['cp', 'install', 'ln', 'scp', 'rsync', 'tar', 'bsdtar', 'gtar', 'zip', '7z', '7za', '7zz', 'rar', 'cpio', 'pax', 'ditto', 'rclone', 'gsutil', 'aws', 'az', 'restic', 'borg', 'duplicity', 'gzip', 'xz', 'zstd', 'base64', 'sftp'];
+export const FOLDER_CARRIERS = ['cp', 'install', 'ln', 'scp', 'rsync', 'tar', 'bsdtar', 'gtar', 'zip', '7z', '7za', '7zz', 'rar', 'cpio', 'pax', 'ditto', 'rclone', 'gsutil', 'aws', 'az', 'restic', 'borg', 'duplicity', 'gzip', 'xz', 'zstd', 'base64', 'sftp', ...CLOUD_COPIERS];
 
 /**
  * How network clients send a file's content: per program, the options whose
