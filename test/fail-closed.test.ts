@@ -85,6 +85,17 @@ describe('the runner fails closed', () => {
     expect(v.code).toBe(0);
   });
 
+  it('a NUL byte inside a command hides nothing: bash drops it, and the command is judged without it (real process)', async () => {
+    const project = tempDir();
+    for (const command of ['rm -rf\u0000 /', 'rm -r\u0000f ~', 'git push --force\u0000 origin main', 'chmod -R\u0000 777 /']) {
+      const r = await runHook(['--event', 'PreToolUse', '--project-dir', project], { hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command } });
+      expect(isBlock({ exitCode: r.code, stdout: r.stdout, stderr: r.stderr }), JSON.stringify(command)).toBe(true);
+    }
+    const fine = await runHook(['--event', 'PreToolUse', '--project-dir', project], { hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls\u0000 -la' } });
+    expect(fine.code).toBe(0);
+    expect(records(project).map((r) => r.decision)).toEqual(['deny', 'deny', 'deny', 'deny', 'allow']);
+  });
+
   it('1e999 in a payload is kept in the record as "Infinity", and the chain verifies', async () => {
     const project = tempDir();
     const body = '{"hook_event_name":"Notification","session_id":"s","message":"m","level":1e999,"title":-1e999}';

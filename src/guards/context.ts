@@ -38,6 +38,8 @@ function protectedPathsOf(packRoot: string): string[] {
   if (!paths) {
     paths = ['config', 'hooks', 'handlers', 'dist'].map((d) => join(packRoot, d));
     if (process.env.LOOM_CHECKPOINT_DIR) paths.push(resolve(process.env.LOOM_CHECKPOINT_DIR));
+    // The state folder (checkpoint copies, witnesses) where XDG_STATE_HOME puts it; the home folder's defaults are in the guard's tables.
+    if (process.env.XDG_STATE_HOME?.startsWith('/')) paths.push(join(resolve(process.env.XDG_STATE_HOME), 'loom'));
     // The daemon's sockets: a socket removed and bound again by another program answers the wrappers in loom's place.
     if (process.env.LOOM_SOCKET) paths.push(dirname(resolve(process.env.LOOM_SOCKET)));
     if (process.env.XDG_RUNTIME_DIR) paths.push(join(resolve(process.env.XDG_RUNTIME_DIR), 'loom'));

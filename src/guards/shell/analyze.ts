@@ -169,6 +169,7 @@ const QUOTE_ONLY = /^unterminated ["']$/;
 
 export { quoteArgv } from './quote-argv';
 import { quoteArgv } from './quote-argv';
+import { diskScript, isShellScript } from './disk-scripts';
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
 
@@ -1418,8 +1419,14 @@ export class Analyzer {
     // A program written on the line and run by its path (/tmp/sh, ./git): that file runs, whatever its name says.
     // (Before its name is read: the wrappers and shells below would take /tmp/sh for sh.)
     if (env && argv[0].includes('/')) {
-      const written = env.files.get(posix.resolve(cwd, argv[0]));
+      const path = posix.resolve(cwd, argv[0].replace(/^~(?=\/|$)/, this.opts.home));
+      const written = env.files.get(path);
       if (written) this.runsScript(written, 'sh', segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
+      else {
+        // A script already on disk, run by its path (./clean.sh): a shell runs its text.
+        const text = diskScript(path, this);
+        if (text !== undefined && isShellScript(text)) this.runsScript({ kind: 'static', text }, 'sh', segment, depth, `${via} > ${argv[0]}`, cwd, argv.slice(1));
+      }
     } else if (env && env.files.size) {
       // A program written on the line into a folder searched first (PATH=/tmp/x:$PATH ls, or ~/.local/bin, which
       // the usual profiles put first): the bare name runs that file.
@@ -1625,9 +1632,13 @@ export class Analyzer {
     if (w.text.startsWith('\u0000procsub:<(')) return io.procsubs?.get(w) ?? { kind: 'runtime', why: 'a process substitution' };
     // "$DIR/script.sh" is a script file; only a substitution can hand over text.
     if (w.dynamic) return w.subs?.length ? this.dynamicFeed(w, io.stdin, 'a script named at run time') : { kind: 'file', path: w.text };
-    const abs = posix.resolve(cwd, w.text);
+    const abs = posix.resolve(cwd, w.text.replace(/^~(?=\/|$)/, this.opts.home));
     const by = io.env?.files.has(abs) ? undefined : this.downloadedBy(abs);
-    return io.env?.files.get(abs) ?? (by ? { kind: 'download', by } : { kind: 'file', path: w.text });
+    const written = io.env?.files.get(abs);
+    if (written || by) return written ?? { kind: 'download', by: by! };
+    // A script already on disk: its text is what the shell reads.
+    const text = diskScript(abs, this);
+    return text !== undefined ? { kind: 'static', text } : { kind: 'file', path: w.text };
   }
 
   /** `hash -p /bin/rm ls`, `ln -s /usr/bin/rm x`, `cp /bin/rm ./tidy`: the new name runs that program. */
@@ -2205,8 +2216,11 @@ export class Analyzer {
   }
 }
 
-export function analyzeCommand(command: string, opts: AnalyzeOptions): Analysis {
+export function analyzeCommand(input: string, opts: AnalyzeOptions): Analysis {
   const a = new Analyzer(opts);
+  // A NUL byte is no character to bash: reading a script (stdin, a file, a persistent shell) it drops them, so
+  // `rm -rf\0 /` runs as `rm -rf /`. Judged as bash would run it (and the lexer's own run-time marks stay its own).
+  const command = input.includes('\u0000') ? input.replace(/\u0000/g, '') : input;
   // One budget for the whole analysis (nested scripts, loops, functions, aliases included). It is set
   // afresh, never narrowed from what is left: a watchdog that stops an analysis midway (loom serve's
   // vm timeout ends it without running `finally`) must not leave the next analysis out of budget.

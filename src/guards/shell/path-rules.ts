@@ -9,7 +9,7 @@ import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { ACCOUNT_SETTINGS_FILES, GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, GIT_SETTINGS_FILES, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { ACCOUNT_SETTINGS_FILES, LOOM_STATE_DIRS, GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, GIT_SETTINGS_FILES, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_BASENAMES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
@@ -200,6 +200,7 @@ interface HomePaths {
   hookSettings: string[];
   harnessFolders: string[];
   caches: string[];
+  loomState: string[];
 }
 const homeCache = new Map<string, HomePaths>();
 
@@ -216,6 +217,7 @@ export function under(home: string): HomePaths {
       hookSettings: HOOK_SETTINGS_FILES.map((f) => posix.join(home, f)),
       harnessFolders: HARNESS_FOLDERS.map((f) => posix.join(home, f)),
       caches: HOME_CACHE_DIRS.map((f) => posix.join(home, f)),
+      loomState: LOOM_STATE_DIRS.map((f) => posix.join(home, f)),
     };
     homeCache.set(home, h);
   }
@@ -288,6 +290,8 @@ function protectedKind(abs: string, a: Analyzer): ProtectedKind | undefined {
   if (within(abs, loomPaths[0])) return 'modify-loom';
   for (const p of a.opts.protectedPaths) if (within(abs, p)) return 'modify-loom';
   for (let i = 1; i < loomPaths.length; i++) if (within(abs, loomPaths[i])) return 'modify-loom';
+  // The checkpoint copies and witnesses outside the project: the evidence verify holds the ledger to.
+  if (within(abs, home)) for (const d of under(home).loomState) if (within(abs, d)) return 'modify-loom';
   // Copilot's user hooks live under $COPILOT_HOME when it is set.
   if (process.env.COPILOT_HOME && within(abs, posix.join(posix.resolve(process.env.COPILOT_HOME), 'hooks'))) return 'modify-hook-settings';
   if (!within(abs, projectDir) && !within(abs, home)) return undefined;
@@ -303,6 +307,8 @@ function destroyedKind(abs: string, a: Analyzer): { kind: ProtectedKind; what: s
   const loom = posix.join(projectDir, LOOM_DIR);
   if (within(loom, abs) && within(abs, projectDir) && abs !== projectDir) return { kind: 'modify-loom', what: loom };
   for (const p of a.opts.protectedPaths) if (within(p, abs) && abs !== '/' && abs.split('/').length > 3) return { kind: 'modify-loom', what: p };
+  // A folder holding loom's state (`rm -rf ~/.local/state`, `mv ~/.local ~/x`), the home folder itself aside (its own rules judge it).
+  if (abs !== home && within(abs, home)) for (const d of under(home).loomState) if (within(d, abs)) return { kind: 'modify-loom', what: d };
   for (const base of [projectDir, home]) {
     if (abs === base || !within(abs, base)) continue;
     for (const full of under(base).harnessFolders) if (within(full, abs)) return { kind: 'modify-hook-settings', what: full };

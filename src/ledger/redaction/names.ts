@@ -54,6 +54,8 @@ export const SENSITIVE_NAMES = [
   // (olcRootPW needs no entry: `pw` is a last word; an entry would make `root` a needle of every name.)
   'rootpw', 'olcrootpw', 'bindpw',
   'mot_de_passe',
+  // Yarn Berry's npmAuthIdent (user:password), npm's _auth, Composer's http-basic.
+  'npm_auth_ident', 'npmauthident', '_auth',
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */
