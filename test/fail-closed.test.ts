@@ -4,7 +4,7 @@
 import { execaSync } from 'execa';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { processStart } from '../src/ledger/journal-lock';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -303,6 +303,29 @@ describe('a journal.lock that names no live owner (findings 5, 13)', () => {
     expect(r.stderr).toMatch(/stayed locked by pid/);
     expect(readFileSync(lock, 'utf8')).toBe(owner);
     expect(doctor(project).stdout).toMatch(/ok {3}journal lock: held by a live writer/);
+  });
+
+  it('a lock of another pid namespace is waited for while young, and broken once older than any writer holds it (black-box round 3, F4)', () => {
+    const project = gitProject();
+    expect(hook(GUARD, harmless(project), {}).code).toBe(0);
+    const lock = join(project, '.loom', 'compliance', 'journal.lock');
+    // pid 1 of a namespace this process cannot see: nothing here can say whether it lives.
+    writeFileSync(lock, 'owner-1-1-4026539999-BBBBBBBBBBBB');
+    const young = hook(GUARD, harmless(project), { LOOM_LOCK_WAIT_MS: '300' });
+    expect(young.code).toBe(2);
+    expect(doctor(project).stdout).toMatch(/ok {3}journal lock: held by a live writer/);
+    const old = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(lock, old, old);
+    expect(doctor(project).stdout).toMatch(/FAIL journal lock: stuck: .*held for \d+ s by pid 1 of another pid namespace/);
+    const started = performance.now();
+    const pre = hook(GUARD, harmless(project), {});
+    const po = hook(join(ROOT, 'hooks', 'tool-audit'), post(project), {});
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(pre.code, pre.stderr).toBe(0);
+    expect(po.stderr).not.toMatch(/locked/);
+    expect(existsSync(lock)).toBe(false);
+    // The first call, the young lock's block (it could not take the lock to record), the two after the break.
+    expect(records(project).map((r) => r.decision ?? r.status)).toEqual(['allow', 'allow', 'succeeded']);
   });
 
   it('doctor says FAIL when hooks cannot record (the ledger folder is not a folder)', () => {

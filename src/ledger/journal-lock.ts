@@ -10,10 +10,12 @@
 //            a lock that names no owner at all (garbage, empty, a bare pid: no
 //            writer ever writes one, each links a complete owner file) is set
 //            aside as journal.lock.aside-<time> at once, under the same mutex.
-// Owners in another pid namespace (a container sharing the folder) are never
-// judged dead: a writer waits for them up to its deadline. No lock is ever
-// broken by age.
-import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+// Owners in another pid namespace (a container sharing the folder) cannot be
+// seen from here: such a lock is judged dead only when it is also older than
+// FOREIGN_STALE_MS (no writer holds the lock that long: an append takes well
+// under a millisecond, a fold seconds). A lock whose owner can be seen is
+// never broken by age. A release removes the lock only while it is still its own.
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId } from '../util/ids';
 import { LedgerError } from './errors';
@@ -67,12 +69,27 @@ function ownerName(s: Self, token: string): string {
   return `owner-${s.pid}-${s.start}-${s.ns}-${token}`;
 }
 
-/** True when the process named by an owner file is certainly gone. */
-export function ownerIsDead(name: string): boolean {
+/** A lock held this long by an owner in another pid namespace is stuck: 6 times the longest any writer waits for it. */
+export const FOREIGN_STALE_MS = 120_000;
+
+/** How long ago the lock file at `lock` was made (its owner file's time), or -1. */
+function lockAge(lock: string): number {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * True when the process named by an owner file is certainly gone; an owner in another pid namespace (which cannot
+ * be looked up from here) when the lock at `lock` is older than FOREIGN_STALE_MS.
+ */
+export function ownerIsDead(name: string, lock?: string): boolean {
   const m = OWNER_RE.exec(name);
   if (!m) return false;
   const s = me();
-  if (m[3] !== s.ns) return false;
+  if (m[3] !== s.ns) return lock !== undefined && lockAge(lock) > FOREIGN_STALE_MS;
   const pid = Number(m[1]);
   try {
     process.kill(pid, 0);
@@ -222,7 +239,8 @@ export function acquireJournalLock(dir: string, waitMs = DEFAULT_LOCK_WAIT_MS): 
         release() {
           if (released) return;
           released = true;
-          rmSafe(lock);
+          // Still ours: a writer stopped past FOREIGN_STALE_MS and broken meanwhile must not remove its successor's lock.
+          if (readOwner(lock) === owner) rmSafe(lock);
         },
       };
     } catch (e) {
@@ -232,7 +250,7 @@ export function acquireJournalLock(dir: string, waitMs = DEFAULT_LOCK_WAIT_MS): 
       }
     }
     holder = readOwner(lock);
-    if (holder !== undefined && (ownerIsDead(holder) || !OWNER_RE.test(holder))) {
+    if (holder !== undefined && (ownerIsDead(holder, lock) || !OWNER_RE.test(holder))) {
       // A dead owner's lock is removed; one that names no owner at all (garbage, empty, a bare pid)
       // was never written by a writer (each links a complete owner file) and is set aside as evidence.
       const release = takeBreakMutex(dir, s, token, deadline);
@@ -290,6 +308,11 @@ export function inspectJournalLock(dir: string): LockState {
   if (holder === undefined) return { held: false, asides };
   const m = OWNER_RE.exec(holder);
   if (!m) return { held: true, stuck: `${lock} names no owner (${JSON.stringify(holder.slice(0, 40))}); the next writer sets it aside`, asides };
+  if (m[3] !== me().ns) {
+    const age = lockAge(lock);
+    if (age > FOREIGN_STALE_MS) return { held: true, stuck: `${lock} has been held for ${Math.round(age / 1000)} s by pid ${m[1]} of another pid namespace (no writer holds it that long); the next writer breaks it`, asides };
+    return { held: true, asides };
+  }
   if (ownerIsDead(holder)) return { held: true, stuck: `${lock} is held by pid ${m[1]}, which is gone; the next writer breaks it`, asides };
   return { held: true, asides };
 }
