@@ -422,6 +422,27 @@ describe('a key configured over a plain ledger (finding 15)', () => {
   });
 });
 
+describe('a keyed chain whose chain.json was deleted (black-box round 3, F5)', () => {
+  it('a hook without the key blocks instead of appending plain records; with the key it goes on, and the chain stays keyed', () => {
+    const project = gitProject();
+    const keyed = { CLAUDE_PROJECT_DIR: project, LOOM_LEDGER_KEY: 'supersecretkey1234567890abcdef' };
+    const pre = (command: string, env: NodeJS.ProcessEnv) => hook(GUARD, JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: project }), env);
+    for (let i = 0; i < 3; i++) expect(pre(`echo ${i}`, keyed).code).toBe(0);
+    const meta = join(project, '.loom', 'compliance', 'chain.json');
+    rmSync(meta);
+    const nokey = pre('ls nokey', { CLAUDE_PROJECT_DIR: project });
+    expect(nokey.code).toBe(2);
+    expect(nokey.stderr).toMatch(/the ledger is keyed \(HMAC\); set LOOM_LEDGER_KEY/);
+    // Nothing written for a keyless writer: the keyed writer puts the description back.
+    expect(existsSync(meta)).toBe(false);
+    expect(pre('echo with-key', keyed).code).toBe(0);
+    expect(JSON.parse(readFileSync(meta, 'utf8')).chain).toBe('hmac-sha256');
+    const v = execaSync(process.execPath, [CLI, 'verify', '--project-dir', project], { env: { ...process.env, ...keyed }, reject: false, stripFinalNewline: false });
+    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+    expect(v.stdout).toMatch(/intact: 4 records/);
+  });
+});
+
 function ledgerOf(n: number, env: NodeJS.ProcessEnv = {}): string {
   const project = gitProject();
   for (let i = 1; i <= n; i++) {

@@ -13,7 +13,7 @@ import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSy
 import { join } from 'node:path';
 import type { RecordDraft } from '../contract/types';
 import { newId } from '../util/ids';
-import { bulkHasher, GENESIS_HASH, type ChainKey, type ChainMode } from './chain';
+import { bulkHasher, GENESIS_HASH, hashBody, type ChainKey, type ChainMode } from './chain';
 import { LedgerError } from './errors';
 import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS } from './journal-lock';
 import { compliancePaths, ensureLedgerDir, type CompliancePaths } from './paths';
@@ -159,6 +159,12 @@ function databaseState(projectDir: string, paths: CompliancePaths): { seq: numbe
   }
 }
 
+/** A chain's mode read from one of its records: its hash is SHA-256 of its body, or it is keyed (with `key`, when that key made it). */
+function modeOfLine(l: JournalLine, key: ChainKey | undefined): ChainMeta {
+  if (hashBody(l.body) === l.hash) return { chain: 'sha256' };
+  return key && hashBody(l.body, key) === l.hash ? { chain: 'hmac-sha256', key_id: key.id } : { chain: 'hmac-sha256' };
+}
+
 /** The key the chain is hashed with, checked against its description. */
 export function chainKeyFor(meta: ChainMeta, key: ChainKey | undefined, where: string): ChainKey | undefined {
   if (meta.chain === 'hmac-sha256' && !key) throw new LedgerError(`${where}: the ledger is keyed (HMAC); set LOOM_LEDGER_KEY or LOOM_LEDGER_KEY_FILE to append`, 'key');
@@ -256,6 +262,16 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
       const l = parseLine(tail.last);
       if (!l) throw new LedgerError(`${file}: the last journal line is not a record; nothing appended (run loom verify)`, 'corrupt');
       head = l;
+      // chain.json gone on a chain that has records: the chain's own mode, never the mode this writer happens to have
+      // (a keyless writer must not append plain records onto a keyed chain).
+      if (!meta) {
+        meta = databaseState(projectDir, paths).meta ?? modeOfLine(l, key);
+        // Keyed, and not by this writer's key (or it has none): nothing is written or appended.
+        if (meta.chain === 'hmac-sha256' && !meta.key_id) {
+          throw new LedgerError(key ? `${file}: LOOM_LEDGER_KEY is not the key this ledger was started with` : `${file}: the ledger is keyed (HMAC); set LOOM_LEDGER_KEY or LOOM_LEDGER_KEY_FILE to append`, 'key');
+        }
+        writeChainMeta(paths, meta);
+      }
     } else {
       const db = databaseState(projectDir, paths);
       head = db;
