@@ -570,6 +570,18 @@ describe('a ledger folder that a link puts outside the project (black-box findin
     }
   });
 
+  it('journal.log as a link (to a file outside the project): the hook blocks naming it, and nothing is appended there (black-box round 3, F6)', () => {
+    const project = gitProject();
+    const outside = join(tempDir('loom-outside-'), 'stolen.log');
+    writeFileSync(outside, '');
+    mkdirSync(join(project, '.loom', 'compliance'), { recursive: true });
+    symlinkSync(outside, join(project, '.loom', 'compliance', 'journal.log'));
+    const r = hook(GUARD, JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }), {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/journal\.log: is a symbolic link/);
+    expect(readFileSync(outside, 'utf8')).toBe('');
+  });
+
   it('a link to a folder inside the project is followed', () => {
     const project = gitProject();
     mkdirSync(join(project, 'kept'));

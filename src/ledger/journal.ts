@@ -9,7 +9,7 @@
 // them verbatim. A writer that fails half-way (disk full) truncates what it
 // wrote before letting go of the lock; one killed mid-write leaves a tail with
 // no LF, which was never acknowledged and which the next writer cuts off.
-import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordDraft } from '../contract/types';
 import { newId } from '../util/ids';
@@ -241,8 +241,10 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
   let fresh = false;
   try {
     try {
-      fd = openSync(file, 'a+', 0o600);
+      // 'a+', but never through a link: a journal.log linked elsewhere would send the records out of the project.
+      fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
     } catch (e) {
+      if (errCode(e) === 'ELOOP') throw new LedgerError(`${file}: is a symbolic link; the journal must be a file in the project's ledger folder (nothing appended)`, 'corrupt');
       throw ioError(file, e, 'opening the journal');
     }
     const size = fstatSync(fd).size;
