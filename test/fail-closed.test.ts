@@ -459,6 +459,22 @@ const verifyJson = (project: string) => {
   return { status: r.exitCode, out: JSON.parse(r.stdout) as { status: string; problem?: { seq: number; kind: string } } };
 };
 
+describe('checkpoint copies outside the project removed (black-box round 3, F3)', () => {
+  it('verify warns that the checkpoints live only inside the project, and doctor fails the check', () => {
+    const state = tempDir('loom-state-');
+    const env = { LOOM_CHECKPOINT_DIR: state };
+    const project = ledgerOf(25, env);
+    const run = (args: string[]) => execaSync(process.execPath, [CLI, ...args, '--project-dir', project], { env: { ...process.env, ...env }, reject: false, stripFinalNewline: false });
+    expect(run(['verify']).stderr).not.toMatch(/outside copies/);
+    expect(run(['doctor']).stdout).not.toMatch(/checkpoint copies/);
+    for (const f of readdirSync(state)) if (f.endsWith('.checkpoints.jsonl')) rmSync(join(state, f));
+    const v = run(['verify']);
+    expect(v.exitCode).toBe(0);
+    expect(v.stderr).toMatch(/warning: the outside copies of this ledger's checkpoints are missing \(.*\): its checkpoints live only inside the project/);
+    expect(run(['doctor']).stdout).toMatch(/FAIL checkpoint copies: \d+ checkpoints in the project, none in .*: they live only inside the project/);
+  });
+});
+
 describe('a chain.json that says something else than the database (black-box finding G7)', () => {
   it('garbage or another mode: hooks refuse to append, and verify names the file and what to write back; restored, intact again', () => {
     const project = ledgerOf(3);

@@ -280,6 +280,11 @@ function walkLedger(projectDir: string, opts: VerifyOptions): VerifyResult {
       }
     }
     result.checkpoints.latestSeq = latest ? latest.seq : null;
+    // Checkpoints in the project whose copies outside it are gone: the outside copy is what proves a deleted or
+    // rebuilt ledger, so their absence is said (the next checkpoint writes a new copy; what was removed stays removed).
+    if (ext && result.checkpoints.files.includes(paths.checkpoints) && !result.checkpoints.files.includes(ext)) {
+      result.warnings.push(`the outside copies of this ledger's checkpoints are missing (${ext}): its checkpoints live only inside the project, where whoever can rewrite the ledger can rewrite them too`);
+    }
     const downgraded = downgradeFinding(meta, key, allLines);
     if (downgraded) return tampered(downgraded.seq, downgraded.kind, downgraded.detail);
     // A rebuilt chain also has another first record: the downgrade is the better name for it, so it goes first.

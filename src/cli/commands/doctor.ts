@@ -8,7 +8,7 @@ import { validateConfigs } from '../../validate/validate';
 import { verifyLedger } from '../../ledger/verify';
 import { compliancePaths } from '../../ledger/paths';
 import { inspectJournalLock } from '../../ledger/journal-lock';
-import { externalCheckpointDir } from '../../ledger/checkpoints';
+import { externalCheckpointDir, externalCheckpointFile, readCheckpoints } from '../../ledger/checkpoints';
 import { addonProblem, probeSqlite } from '../../ledger/store';
 import { target, type InstallHarness, type Scope } from '../../install/targets';
 import { managedStrength } from '../../install/managed-strength';
@@ -176,6 +176,10 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
       mkdirBounded(dir, 0o700);
       accessSync(dir, constants.W_OK);
       add('checkpoint dir', true, `${dir} writable (a copy of every checkpoint, outside the project)`);
+      // The copies themselves: checkpoints in the project with none outside it live only where the agent writes.
+      const ext = externalCheckpointFile(project, env);
+      const insideCount = readCheckpoints(compliancePaths(project).checkpoints).checkpoints.length;
+      if (ext && insideCount > 0 && readCheckpoints(ext).checkpoints.length === 0) add('checkpoint copies', false, `${insideCount} checkpoints in the project, none in ${ext}: they live only inside the project`, 'if nothing you know of removed them, treat the ledger as suspect and compare it with other copies (loom verify --team); the next checkpoint writes a new copy');
     } catch {
       add('checkpoint dir', false, `${dir} not writable: checkpoints live only inside the project`, 'create it and give the user running the hooks write access, or set LOOM_CHECKPOINT_DIR');
     }
