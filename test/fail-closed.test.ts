@@ -559,6 +559,8 @@ describe('a policy file that is not a regular file (black-box findings)', () => 
       ['/dev/zero', (f) => symlinkSync('/dev/zero', f), /not a regular file/],
       ['dangling link', (f) => symlinkSync(join(tempDir(), 'gone.json'), f), /a link to a file that does not exist/],
       ['folder', (f) => mkdirSync(f), /is a folder/],
+      // A link to itself: one line in words, not the stat's own message (black-box round 3, F7).
+      ['link loop', (f) => symlinkSync('policy.json', f), /invalid policy: .*policy\.json: too many symbolic links \(ELOOP\)/],
     ];
     for (const [name, make, why] of cases) {
       const project = gitProject();

@@ -13,6 +13,7 @@ import { closeSync, constants, existsSync, fdatasyncSync, fstatSync, fsyncSync, 
 import { join } from 'node:path';
 import type { RecordDraft } from '../contract/types';
 import { newId } from '../util/ids';
+import { fileReason } from '../util/file-reason';
 import { bulkHasher, GENESIS_HASH, hashBody, type ChainKey, type ChainMode } from './chain';
 import { LedgerError } from './errors';
 import { acquireJournalLock, DEFAULT_LOCK_WAIT_MS, MAX_LOCK_WAIT_MS } from './journal-lock';
@@ -102,7 +103,7 @@ export function ioError(file: string, e: unknown, doing: string): LedgerError {
   const c = errCode(e);
   if (c === 'ENOSPC' || c === 'EDQUOT' || c === 'EFBIG') return new LedgerError(`${file}: disk full while ${doing}`, 'full');
   if (c === 'EACCES' || c === 'EPERM' || c === 'EROFS') return new LedgerError(`${file}: cannot write (${c}) while ${doing}`, 'readonly');
-  return new LedgerError(`${file}: ${c ?? (e as Error).message} while ${doing}`, 'io');
+  return new LedgerError(`${file}: ${c ? fileReason(e) : (e as Error).message} while ${doing}`, 'io');
 }
 
 export function readChainMeta(paths: CompliancePaths): ChainMeta | undefined {

@@ -4,6 +4,7 @@
 // errors name the file and the JSON path.
 import { parseRelaxedJson } from '../util/jsonc';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { fileError } from '../util/file-reason';
 import { NotRegularError, readRegularFile } from '../util/read-regular';
 import { compileCommandRules, type CommandRule, type CompiledCommandRule } from '../guards/shell/custom-rules';
 import { join } from 'node:path';
@@ -207,7 +208,13 @@ const memo = new Map<string, { stamp: string; policy: Policy; checkedAt: number;
 
 function stampOf(file: string): string {
   // throwIfNoEntry: a missing file must not cost an exception on every request.
-  const st = statSync(file, { throwIfNoEntry: false });
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch (e) {
+    // A link loop, or `.loom` as a file: the policy cannot be read (one line naming the file, not a stack's words).
+    throw new PolicyError(fileError(file, e));
+  }
   return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : 'none';
 }
 
