@@ -8,7 +8,7 @@ import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
-import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isPublicKey, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName, TEST_RESULT, isKnownNotSecret, isSealedCiphertext } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isPublicKey, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName, TEST_RESULT, isKnownNotSecret, isRailsEncryptedFile, isSealedCiphertext } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
 import { findKeyBodies } from './redaction/key-bodies';
@@ -39,6 +39,7 @@ import { findServerDirectives } from './redaction/server-directives';
 import { findProvisioningSecrets } from './redaction/provisioning';
 import { findLiteralConversions } from './redaction/literal-conversions';
 import { findCLiterals } from './redaction/c-literals';
+import { findEncodedPrintedSecrets } from './redaction/printed-secrets';
 import { findBuildConfigFields } from './redaction/build-config-fields';
 import { findDebuggerEchoes } from './redaction/debugger-output';
 import { findProtocolLogSecrets } from './redaction/protocol-logs';
@@ -727,7 +728,7 @@ function detectSpans(input: string): Span[] {
   let kept = 0;
   for (const sp of spans) {
     const found = text.slice(sp.start, Math.min(sp.end, sp.start + 4096));
-    if (!isPublishedExample(found) && !isPublicKey(found) && !isKnownNotSecret(found) && !isSealedCiphertext(found, text) && !isTestResultPath(text, sp)) spans[kept++] = sp;
+    if (!isPublishedExample(found) && !isPublicKey(found) && !isKnownNotSecret(found) && !isSealedCiphertext(found, text) && !isRailsEncryptedFile(text, sp.start, sp.end) && !isTestResultPath(text, sp)) spans[kept++] = sp;
   }
   spans.length = kept;
   if (spans.length < 2) return spans;
@@ -922,6 +923,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findBuildConfigFields(text, spans);
   findKeyBodies(text, spans);
   findReplEchoes(text, spans);
+  findEncodedPrintedSecrets(text, spans);
   findDebuggerEchoes(text, spans);
   findProtocolLogSecrets(text, spans);
   findIniSectionSecrets(text, spans);

@@ -667,7 +667,7 @@ function describedData(text: string, spans: Span[]): void {
 // A shell prompt line and its command.
 const PROMPT = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]{1,4}([^\n]{1,400})$/gm;
 /** Commands whose output is a secret (a password manager's read, a key generator, a token printer). */
-const PRINTS_SECRET = new RegExp(
+export const PRINTS_SECRET = new RegExp(
   '^(?:sudo[ \\t]+)?(?:' +
     [
       '(?:pass|gopass)(?:[ \\t]+show)?(?:[ \\t]+-{1,2}[a-z-]{1,20}){0,3}[ \\t]+(?!-|(?:ls|list|find|search|grep|init|git|edit|rm|mv|cp|insert|generate|version|help)\\b)[\\w@./-]{1,200}[ \\t]*$',
@@ -723,7 +723,7 @@ const PY_PRINT = /\b(?:print\(|puts[ \t(]|console\.log\()[ \t]{0,2}(?:[A-Za-z_]\
 const IN_CONTAINER = /^(?:sudo[ \t]+)?(?:docker|podman|nerdctl|kubectl|oc)(?:[ \t]+compose)?[ \t]+exec\b/;
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.
-const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}"|%[sb](?:\\n)?)[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
+const ECHO_PIPE = /\b(?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:(?:'[^'\n%]{0,40}%[^'\n]{0,40}'|"[^"\n%]{0,40}%[^"\n]{0,40}"|%[sb](?:\\n)?)[ \t]{1,4})?(?:\$'((?:[^'\\\n]|\\.){1,256})'|'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()$]{1,256}))[ \t]{0,4}\|[ \t]{0,4}([^\n|]{0,200})/g;
 // set -x prints each stage of `echo x | docker login --password-stdin` on its own line: `+ echo x` then `+ docker login ...`.
 const XTRACE_ECHO = /^(\+{1,8})[ \t](?:echo|printf)[ \t]{1,4}(?:-[neE]{1,3}[ \t]{1,4})?(?:'([^'\n]{1,256})'|"((?:[^"\\\n]|\\.){1,256})"|([^\s|;&'"()]{1,256}))[ \t]{0,4}\r?\n\1[ \t]([^\n]{0,200})/gm;
 const STDIN_READER = /^(?:sudo\b[^\n]{0,100}?[ \t]-[A-Za-z]{0,4}S\b|[^\n]{0,200}?(?:--(?:pass(?:wd|word|phrase)?[-_](?:on[-_]|from[-_])?stdin|stdin[-_]pass(?:wd|word)?)\b|--passphrase-fd|--pass(?:word)?[ =]stdin|\bpasswd[ \t]{1,4}--stdin|\bchpasswd\b|\bsmbpasswd\b|\bcryptsetup\b|\blogin\b|\bunlock\b|\bkinit\b|\bsecrets?[ \t]{1,4}(?:create|set|put|add)\b|\benv[ \t]{1,4}add\b|\bssh-add\b|-pass(?:in)?[ \t]{1,4}stdin\b))/;
@@ -796,6 +796,7 @@ function openvpnAuth(text: string, cmd: string, ls: number, spans: Span[]): void
   push(spans, ue + 1 + out.indexOf(v), v, 'openvpn-auth');
 }
 
+const GLUED_PROMPT = /^(\S{8,4096}?)[$#%][ \t]{1,4}\S[^\n]{0,400}$/;
 const TRAILING_NEWLINE_ECHO = /[ \t]*(?:;|&&)[ \t]*(?:echo|printf[ \t]+(["']?)\\n\1)[ \t]*$/;
 
 /** A notice a CLI prints before its answer: a warning, a deprecation, a note. */
@@ -841,7 +842,9 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
       }
       work.reads += le - ls;
       const out = text.slice(ls, le).replace(/\r$/, '');
-      const v = out.trim();
+      // A value printed with no line end runs into the next prompt (`terraform output -raw x` then `$ ls`): it stops there.
+      const glued = GLUED_PROMPT.exec(out.trim());
+      const v = glued ? glued[1] : out.trim();
       if (!v || PROMPT_START.test(out) || v.length > 4096) continue;
       // A token printed with its scheme (`FlyV1 fm2_…`, `Bearer …`): the word after it.
       const schemed = /^(?:FlyV1|Bearer|Token|Basic)[ \t]+(\S{8,})$/.exec(v);
@@ -866,8 +869,8 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
   if (text.includes('|')) {
     ECHO_PIPE.lastIndex = 0;
     while ((m = scan(ECHO_PIPE, text))) {
-      if (!STDIN_READER.test(m[4])) continue;
-      const v = m[1] ?? m[2] ?? m[3];
+      if (!STDIN_READER.test(m[5])) continue;
+      const v = m[1] ?? m[2] ?? m[3] ?? m[4];
       const at = m.index + m[0].indexOf(v, m[0].search(/[ \t]/));
       push(spans, at, v, 'cli-stdin');
     }

@@ -152,6 +152,19 @@ export function isSealedCiphertext(found: string, text: string): boolean {
   return found.length >= 64 && /^Ag[A-Za-z0-9+/]+={0,2}$/.test(found) && text.includes('encryptedData') && text.includes('SealedSecret');
 }
 
+/**
+ * Rails' encrypted credentials file (`config/credentials.yml.enc`: ciphertext--iv--tag, each base64), shown where the
+ * text names such a file: ciphertext the master key opens, committed by design. (The same shape in a cookie is a session.)
+ */
+export function isRailsEncryptedFile(text: string, start: number, end: number): boolean {
+  if (!text.includes('.enc')) return false;
+  let a = start;
+  let b = end;
+  while (a > 0 && a > start - 8192 && !/\s/.test(text[a - 1])) a--;
+  while (b < text.length && b < end + 8192 && !/\s/.test(text[b])) b++;
+  return /^[A-Za-z0-9+/]{16,}={0,2}--[A-Za-z0-9+/]{16,}={0,2}--[A-Za-z0-9+/]{16,}={0,2}$/.test(text.slice(a, b)) && /(?:credentials|secrets)(?:\/[\w-]{1,40})?\.yml\.enc\b/.test(text);
+}
+
 /** Exact values that stand for a secret without being one (.env.example, docs). */
 export const PLACEHOLDER_VALUES = [
   'password', 'passwd', 'pass', 'secret', 'token', 'changeme', 'change_me', 'changeit', 'example', 'sample', 'dummy', 'test', 'testing', 'todo', 'tbd', 'fixme',
@@ -410,6 +423,7 @@ const DOLLAR_BRACED = /^\$\$?\{[^{}\s]{1,80}\}$/;
 const DOLLAR_NAME = /^\$\$?(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/;
 const COMMAND_SUBSTITUTION = /^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)$|$)|[^)]{0,200}\s)/;
 const DOLLAR_DEFAULT = /^\$\{[A-Za-z_]\w{0,80}:?[?+][^{}]{0,200}\}$/;
+const DOLLAR_WITH_DEFAULT = /^\$\{[A-Za-z_][\w.]{0,80}(?::-|:=|:|-|=)([^{}?+\s][^{}\s]{0,200})\}$/;
 const DOLLAR_IN_PATH = /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-][\w./:@${}-]{0,200}$/;
 const DOLLAR_NAME_DASH = /^\$[A-Za-z_]\w{0,80}-/;
 const DOLLAR_BRACED_THEN = /^\$\{[A-Za-z_]\w{0,80}\}[/:.-]/;
@@ -504,6 +518,9 @@ function placeholder(v: string): boolean {
   const first = s[0];
   // Whole variable references and command substitutions.
   if (first === '$') {
+    // ${NAME:default}, ${NAME:-default}, ${NAME-default}, ${NAME:=default} (Spring, Compose, shells): the default is a value.
+    const withDefault = DOLLAR_WITH_DEFAULT.exec(s);
+    if (withDefault) return placeholder(withDefault[1]);
     if (DOLLAR_BRACED.test(s) || DOLLAR_NAME.test(s)) return true;
     // $(cmd …), ${VAR:?message}, $HOME/path, ${HOST}:5432: a reference with text around it, not a value that starts with $.
     if (COMMAND_SUBSTITUTION.test(s) || s.startsWith('${{') || DOLLAR_DEFAULT.test(s)) return true;

@@ -135,7 +135,7 @@ const NOT_LETTER = /[^A-Za-z]/;
 const LOWER = /[a-z]/;
 const UPPER = /[A-Z]/;
 const PROSE =
-  /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token)[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
+  /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token|pat)(?:[ \t]{1,3}(?:for|of|to)[ \t]{1,3}[\w.@/-]{1,40}(?:[ \t][\w.@/-]{1,40}){0,2})?[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
 // The same in other languages (localized program output), with a few words between the word and its colon.
 // The words come from LOCAL_PASSWORD_WORDS (names.ts), longest first so a longer spelling wins.
 const LOCAL_WORDS = [...LOCAL_PASSWORD_WORDS].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
