@@ -9,7 +9,7 @@ import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { ACCOUNT_SETTINGS_FILES, LOOM_STATE_DIRS, GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, GIT_SETTINGS_FILES, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { ACCOUNT_SETTINGS_FILES, STATE_FOLDERS_OF_LOOM, GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, GIT_SETTINGS_FILES, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_BASENAMES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
@@ -217,7 +217,7 @@ export function under(home: string): HomePaths {
       hookSettings: HOOK_SETTINGS_FILES.map((f) => posix.join(home, f)),
       harnessFolders: HARNESS_FOLDERS.map((f) => posix.join(home, f)),
       caches: HOME_CACHE_DIRS.map((f) => posix.join(home, f)),
-      loomState: LOOM_STATE_DIRS.map((f) => posix.join(home, f)),
+      loomState: STATE_FOLDERS_OF_LOOM.map((f) => posix.join(home, f)),
     };
     homeCache.set(home, h);
   }

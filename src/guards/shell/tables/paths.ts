@@ -30,7 +30,7 @@ export const HARNESS_FOLDERS = ['.claude', '.codex', '.gemini', '.cursor', '.ope
 
 /** Where loom itself is installed in a project (its package and the `loom` command): changing or removing them switches the guard off. */
 /** loom's state folder in the home folder, per platform (checkpoint copies and witnesses outside every project): relative to home. */
-export const LOOM_STATE_DIRS = ['.local/state/loom', 'Library/Application Support/loom', 'AppData/Local/loom'];
+export const STATE_FOLDERS_OF_LOOM = ['.local/state/loom', 'Library/Application Support/loom', 'AppData/Local/loom'];
 export const LOOM_PACKAGE_PATHS = ['node_modules/loom-governance', 'node_modules/.bin/loom', 'node_modules/.bin/loom.cmd', 'node_modules/.bin/loom.ps1'];
 /** loom's package name: removing it with a package manager uninstalls the guard. */
 export const LOOM_PACKAGE = 'loom-governance';
