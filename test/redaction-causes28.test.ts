@@ -24,4 +24,4 @@ describe('round 28 causes: look-alikes stay', () => {
   }
 });
 
-describeLinearReads('round 28 readers read linearly', ['$ echo "$API_TOKEN" | base64\n', 'Z ##[group]Run echo "$TOKEN"\n', '2026-01-02T03:04:05Z Run gh auth token\n', 'a\\0B_TOKEN=', 'a^@B_TOKEN=', 'password: ${X:', 'PAT for a b: ', "printf '%s' $'a", 'x.yml.enc\nA--']);
+describeLinearReads('round 28 readers read linearly', ['auth=("a", "', '<setting name="Password" a="b">\n<value>', 'param a_password string = ', 'SecretValue.unsafePlainText("', 'log in as a / ', 'Passwort für a lautet ', '$ echo "$API_TOKEN" | base64\n', 'Z ##[group]Run echo "$TOKEN"\n', '2026-01-02T03:04:05Z Run gh auth token\n', 'a\\0B_TOKEN=', 'a^@B_TOKEN=', 'password: ${X:', 'PAT for a b: ', "printf '%s' $'a", 'x.yml.enc\nA--']);

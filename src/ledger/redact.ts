@@ -350,7 +350,8 @@ export function findAssignments(text: string, spans: Span[]): void {
       }
     }
     // `auth`, `_auth`, `basicAuth`: base64 of user:secret is a credential although `auth` alone is too common a name.
-    const authCandidate = !sensitive && nameEnd - nameStart >= 4 && (text.charCodeAt(nameEnd - 1) | 32) === 104 && (text.charCodeAt(nameEnd - 2) | 32) === 116 && (text.charCodeAt(nameEnd - 3) | 32) === 117 && (text.charCodeAt(nameEnd - 4) | 32) === 97;
+    // A name that ends in auth (http_auth), or says auth before a word that makes it about one (BASIC_AUTH_HEADER): a base64 user:password there is one.
+    const authCandidate = !sensitive && nameEnd - nameStart >= 4 && (((text.charCodeAt(nameEnd - 1) | 32) === 104 && (text.charCodeAt(nameEnd - 2) | 32) === 116 && (text.charCodeAt(nameEnd - 3) | 32) === 117 && (text.charCodeAt(nameEnd - 4) | 32) === 97) || (nameEnd - nameStart <= 64 && AUTH_IN_NAME.test(text.slice(nameStart, nameEnd))));
     // Inside a value already read only a secret name can mark anything (a=b=c=…: no slice per name).
     if (nested && !sensitive) continue;
     // A quoted value is read for a rule only (the memo holds unquoted ones): with a short name and no secret one, none applies.
@@ -395,9 +396,20 @@ export function findAssignments(text: string, spans: Span[]): void {
     if (!sensitive && !entropyCandidate && !authCandidate) continue;
     // A structure as the value: a flow mapping or inline table (`otp_token: { type: string }`, `PASSWORD = { value = "x" }`)
     // or a list (`SECRET_KEY_FALLBACKS=['x']`): its members are judged, not the text of the structure.
-    if (!quoted && (text.charCodeAt(vs) === 123 || text.charCodeAt(vs) === 91)) {
+    // A tuple too: requests' `auth=("user", "password")`.
+    if (!quoted && (text.charCodeAt(vs) === 123 || text.charCodeAt(vs) === 91 || text.charCodeAt(vs) === 40)) {
       // One inside a structure already read was judged with it.
       if (sensitive && vs >= structureEnd) structureEnd = structuredValue(text, vs, name, spans);
+      // auth=("user", "password"), 'auth' => ['user', 'password']: a user and a password, the second is the secret.
+      else if (authCandidate && text.charCodeAt(vs) !== 123) {
+        const pair = AUTH_PAIR.exec(text.slice(vs, vs + 600));
+        const v = pair ? (pair[2] ?? pair[3]) : undefined;
+        // A password, not a second method name (`auth: ['jwt', 'session']`): six characters or more, a digit or a symbol in them.
+        if (pair && v !== undefined && v.length >= 6 && /[^A-Za-z]/.test(v) && !isPlaceholder(v)) {
+          const start = vs + pair[0].lastIndexOf(v);
+          spans.push({ start, end: start + v.length, rule: 'basic-auth' });
+        }
+      }
       continue;
     }
     const value = text.slice(vs, ve);
@@ -603,11 +615,13 @@ const QUOTED_ELEMENT = /(["'])((?:\\.|(?!\1)[^\\\n]){1,1024})\1/g;
 const VALUE_MEMBER = /(?:^|[{,\s])["']?(?:value|val|plain|plaintext|default|data)["']?[ \t]{0,3}[:=][ \t]{0,3}(["'])((?:\\.|(?!\1)[^\\\n]){1,1024})\1/g;
 
 const MAX_STRUCTURE = 2048;
+const AUTH_IN_NAME = /(?:^|[_.-])auth[_.-](?:header|value|string|b64|base64|basic)$/i;
+const AUTH_PAIR = /^[([][ \t]{0,3}(["'])[^"'\n]{1,128}\1[ \t]{0,3},[ \t]{0,3}(?:"((?:[^"\\\n]|\\.){1,256})"|'((?:[^'\\\n]|\\.){1,256})')[ \t]{0,3}[)\]]/;
 
 /** The members of a structure that a secret name holds: each quoted element of a list, a mapping's value member. */
 function structuredValue(text: string, vs: number, name: string, spans: Span[]): number {
   const open = text[vs];
-  const close = open === '[' ? ']' : '}';
+  const close = open === '[' ? ']' : open === '(' ? ')' : '}';
   // Bounded: a structure is read at most MAX_STRUCTURE characters far (one per name, so a line of them stays linear).
   let end = Math.min(text.length, vs + MAX_STRUCTURE);
   const ahead = text.slice(vs, end);
@@ -625,7 +639,7 @@ function structuredValue(text: string, vs: number, name: string, spans: Span[]):
     if (isSensitiveAssignment(name, v)) spans.push({ start: vs + 1, end: vs + 1 + v.length, rule: 'assignment' });
     return end;
   }
-  const re = open === '[' ? QUOTED_ELEMENT : VALUE_MEMBER;
+  const re = open === '{' ? VALUE_MEMBER : QUOTED_ELEMENT;
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = scan(re, body))) {
@@ -894,10 +908,10 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findCliSecrets(text, spans);
   findLineSecrets(text, spans);
   findFormatSecrets(text, spans);
-  if (HAS_ASSIGNMENT.test(text)) {
-    findAssignments(text, spans);
-    if (text.includes('alue') || text.includes('Data')) findNameValuePairs(text, spans);
-  }
+  const assigns = HAS_ASSIGNMENT.test(text);
+  if (assigns) findAssignments(text, spans);
+  // (XML's <value> child needs no `=`: <Password><Value>x</Value>.)
+  if ((assigns && (text.includes('alue') || text.includes('Data'))) || text.includes('alue>')) findNameValuePairs(text, spans);
   findSeedPhrases(text, spans);
   findWifKeys(text, spans);
   findKeypairArrays(text, spans);

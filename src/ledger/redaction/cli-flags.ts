@@ -61,6 +61,10 @@ export const CLI_FLAGS: CliRule[] = [
   { programs: ['rar', 'unrar', 'winrar', 'WinRAR', 'WinRAR.exe', 'Rar.exe', 'rar.exe', 'UnRAR.exe', 'unrar.exe'], flags: [{ flag: '-hp', takes: 'attached' }] },
   { programs: ['WinRAR', 'WinRAR.exe', 'winrar', 'Rar.exe', 'rar.exe', 'UnRAR.exe', 'unrar.exe'], flags: [{ flag: '-p', takes: 'attached' }] },
   { programs: ['zip', 'unzip', 'zipcloak', 'funzip'], flags: [{ flag: '-P', takes: 'separate' }, { flag: '--password', takes: 'separate' }] },
+  // macOS security: `security import cert.p12 -P PASS`, `security unlock-keychain -p PASS`, `security create-keychain -p PASS`.
+  { programs: ['security'], sub: 'import', flags: [{ flag: '-P', takes: 'separate' }] },
+  { programs: ['security'], sub: 'unlock-keychain', flags: [{ flag: '-p', takes: 'separate' }] },
+  { programs: ['security'], sub: 'create-keychain', flags: [{ flag: '-p', takes: 'separate' }] },
   { programs: ['keytool', 'jarsigner', 'apksigner'], flags: ['-storepass', '-keypass', '-srcstorepass', '-deststorepass', '-srckeypass', '-destkeypass', '-new', '--ks-pass', '--key-pass'].map((flag) => ({ flag, takes: 'separate' as const, form: 'pass-prefix' as const })) },
   { programs: ['gpg', 'gpg2'], flags: [{ flag: '--passphrase', takes: 'separate' }] },
   { programs: ['openssl'], flags: [...['-passin', '-passout', '-pass', '-password', '-kpass'].map((flag): FlagRule => ({ flag, takes: 'separate', form: 'pass-prefix' })), { flag: '-k', takes: 'separate' }] },

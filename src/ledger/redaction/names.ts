@@ -27,7 +27,7 @@ export const LOCAL_PASSWORD_WORDS = [
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
-export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'tok', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat'];
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'tok', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat', 'pin'];
 
 /** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
 export const NOT_SECRET_AFTER = [
@@ -56,6 +56,8 @@ export const SENSITIVE_NAMES = [
   'mot_de_passe',
   // Yarn Berry's npmAuthIdent (user:password), npm's _auth, Composer's http-basic.
   'npm_auth_ident', 'npmauthident', '_auth',
+  // One-time-password seeds (the base32 secret an authenticator app is given).
+  'mfa_seed', 'totp_seed', 'otp_seed', 'otp_key', 'totp_key', 'mfa_key',
 ];
 
 /** Words before the sensitive one that make the name about a secret kept elsewhere: existingSecret (a Secret's name), showPassword, hasToken. */

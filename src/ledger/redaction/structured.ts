@@ -139,7 +139,8 @@ const PROSE =
 // The same in other languages (localized program output), with a few words between the word and its colon.
 // The words come from LOCAL_PASSWORD_WORDS (names.ts), longest first so a longer spelling wins.
 const LOCAL_WORDS = [...LOCAL_PASSWORD_WORDS].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-const LOCAL_PROSE = new RegExp(`(?:${LOCAL_WORDS.join('|')})[^:=\\n]{0,40}[:=\\uff1a][ \\t\\u00a0]{0,3}(["'\`\\u00ab\\u201e\\u201c]?)[ \\t\\u00a0]{0,2}(\\S{3,256})`, 'gi');
+// The value after a colon, a verb (das Passwort … lautet X, le mot de passe est X) or a topic particle (비밀번호는 X, パスワードは X).
+const LOCAL_PROSE = new RegExp(`(?:${LOCAL_WORDS.join('|')})[^:=\\n]{0,40}?(?:[:=\\uff1a]|[ \\t](?:lautet|ist|est|es|é|è|är|er|jest|je|on|is)[ \\t]|(?:는|은|は|が|是|为|為)[ \\t]?)[ \\t\\u00a0]{0,3}(["'\`\\u00ab\\u201e\\u201c]?)[ \\t\\u00a0]{0,2}(\\S{3,256})`, 'gi');
 const LOCAL_HINT = new RegExp(`[^\\x00-\\x7f]|${LOCAL_PASSWORD_WORDS.filter((w) => /^[\x00-\x7f]+$/.test(w)).join('|')}`, 'i');
 // A password named in a sentence with no verb before its value: `failed for user x with password y`, `using token y`.
 const WITH_PROSE = /\b(?:with|using|via)[ \t](?:the[ \t])?(?:password|passphrase|passwd|passcode|token|secret|api[ _-]?key)[ \t]{1,3}()(\S{3,256})/gi;
@@ -148,8 +149,10 @@ const WITH_PROSE = /\b(?:with|using|via)[ \t](?:the[ \t])?(?:password|passphrase
 const MADE_PROSE = /\b(?:password|passphrase|passwd|token|secret)\b[^:\n]{0,60}\b(?:generated|created|issued|reset|rotated|changed)\b[^:\n]{0,60}:[ \t]{1,3}()(\S{4,256})/gi;
 const MADE_NEXT_LINE = /\b(?:password|passphrase|passwd|token|secret)\b[^\n]{0,80}\b(?:generated|created|issued|reset|rotated|changed)\b[^\n]{0,40}\r?\n[ \t]{0,8}(?:new|generated|temporary|initial)[ \t]{1,3}(?:value|password|passphrase|token|secret)[ \t]{0,3}:[ \t]{0,3}()(\S{4,256})/gi;
 const MADE_HINT = /generated|created|issued|reset|rotated|changed/i;
-const PROSE_ONLY = [PROSE, WITH_PROSE];
-const PROSE_AND_LOCAL = [PROSE, WITH_PROSE, LOCAL_PROSE];
+// A user and a password side by side in a sentence: `log in as ops / X`, `creds: ci-bot / X`, `with \`admin\` / \`X\``, `(admin@x.dev / X)`.
+const USER_PASS_PROSE = /\b(?:log(?:ged)?[ -]?in(?:[ \t]{1,3}(?:as|with))?|sign(?:ed)?[ -]?in(?:[ \t]{1,3}(?:as|with))?|creds?|credentials|login|user|account|with)[ \t]{0,3}:?[ \t]{1,3}[(`'"]?[\w.@+-]{1,64}[`'"]?[ \t]{1,3}\/[ \t]{1,3}([`'"]?)(\S{4,256})/gi;
+const PROSE_ONLY = [PROSE, WITH_PROSE, USER_PASS_PROSE];
+const PROSE_AND_LOCAL = [PROSE, WITH_PROSE, USER_PASS_PROSE, LOCAL_PROSE];
 /** A structure after the name (`password: {type: string}`, `password: [required]`): a schema or a list, judged by its members elsewhere. */
 const STRUCTURE_VALUE = /^[{[][ \t]{0,3}[A-Za-z_][\w-]{0,40}[ \t]{0,3}[:,\]}]/;
 
@@ -644,7 +647,11 @@ function findColumnTables(text: string, spans: Span[]): void {
 // Name and value given apart: Kubernetes env (- name: X / value: "..."), ECS and SSM JSON ({"Name": "X", "Value": "..."}),
 // .NET appSettings (<add key="X" value="..." />), tags ({"Key": "X", "Value": "..."}), and the same in a plan's diff
 // (terraform's `+ set { + name = "adminPassword"  + value = "…" }`: a change marker + ~ - before each line).
-const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t+~-]{0,40})?["']?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+// Android's <meta-data android:name="…ApiKey" android:value="…"/>: the attributes' namespace prefix before each.
+const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t+~-]{0,40})?["']?(?:[A-Za-z]{1,20}:)?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+// XML whose value is a child element: <setting name="FtpPassword" …><value>…</value> (.NET settings), <AdministratorPassword><Value>…</Value> (unattend.xml).
+const XML_CHILD_VALUE = /<([A-Za-z_][\w:.-]{0,63})((?:[ \t]{1,4}[\w:.-]{1,40}="[^"\n]{0,200}"){0,6})[ \t]{0,4}>[ \t\r\n]{0,80}<([Vv]alue|PlainText)>([^<\n]{1,512})<\/\3>/g;
+const NAME_ATTRIBUTE = /\b(?:name|key|Name|Key)="([^"\n]{1,64})"/;
 
 let cookieText = '';
 let cookieMemo = false;
@@ -659,6 +666,17 @@ function cookieExport(text: string): boolean {
 export function findNameValuePairs(text: string, spans: Span[]): void {
   NAME_THEN_VALUE.lastIndex = 0;
   let m: RegExpExecArray | null;
+  if (text.includes('alue>') || text.includes('<PlainText>')) {
+    XML_CHILD_VALUE.lastIndex = 0;
+    while ((m = scan(XML_CHILD_VALUE, text))) {
+      const name = NAME_ATTRIBUTE.exec(m[2])?.[1] ?? m[1];
+      const v = m[4].trim();
+      if (!isSensitiveName(name.replace(/^.*:/, '')) || isPlaceholder(v)) continue;
+      const start = m.index + m[0].length - m[3].length - 3 - m[4].length + m[4].indexOf(v);
+      spans.push({ start, end: start + v.length, rule: 'name-value' });
+    }
+  }
+  NAME_THEN_VALUE.lastIndex = 0;
   while ((m = scan(NAME_THEN_VALUE, text))) {
     // A browser's cookie export ({"domain": …, "name": "li_at", "value": …}): a long random value is a session.
     const cookie = !isSensitiveName(m[1]) && (SECRET_COOKIE.test(m[1]) || cookieExport(text));

@@ -79,6 +79,7 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'stripe-key', example: 'sk_live_ rk_live_ sk_test_', hints: ['_live_', '_test_'], re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}\b/g },
   { name: 'stripe-webhook-secret', example: 'whsec_…', hints: ['whsec_'], re: /\bwhsec_[A-Za-z0-9+/]{24,128}/g },
   { name: 'anthropic-key', example: 'sk-ant-api03-…', hints: ['sk-ant-'], re: /\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{20,255}/g },
+  { name: 'openrouter-key', example: 'sk-or-v1-…', hints: ['sk-or-'], re: /\bsk-or-v1-[0-9a-f]{64}\b/g },
   { name: 'openai-key', example: 'sk-… sk-proj-… sk-svcacct-…', hints: ['sk-'], re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/g, check: mixed },
   { name: 'npm-token', example: 'npm_…', hints: ['npm_'], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { name: 'pypi-token', example: 'pypi-AgE…', hints: ['pypi-'], re: /\bpypi-AgE[A-Za-z0-9_-]{50,255}/g },
