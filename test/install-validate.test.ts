@@ -257,3 +257,65 @@ describe('uninstall of a file changed since install (black-box finding A22)', ()
     expect(readFileSync(file, 'utf8')).not.toContain('run-hook');
   });
 });
+
+describe('doctor holds the wiring to what loom install writes (black-box adoption round 2, H1, H2)', () => {
+  const settings = (p: string) => join(p, '.claude', 'settings.json');
+  const edit = (p: string, f: (d: { hooks: Record<string, { matcher?: string; hooks: { command?: string }[] }[]> }) => void) => {
+    const d = JSON.parse(readFileSync(settings(p), 'utf8'));
+    f(d);
+    writeFileSync(settings(p), JSON.stringify(d, null, 2));
+  };
+  const edits: [string, Parameters<typeof edit>[1]][] = [
+    ['a matcher narrowed to Bash', (d) => { d.hooks.PreToolUse[0].matcher = 'Bash'; }],
+    ['the guard command replaced by true', (d) => { d.hooks.PreToolUse[0].hooks[0].command = 'true'; }],
+    ['the guard command made to exit 0 first', (d) => { d.hooks.PreToolUse[0].hooks[0].command = `exit 0; ${d.hooks.PreToolUse[0].hooks[0].command}`; }],
+    ['the PreToolUse entry deleted', (d) => { delete d.hooks.PreToolUse; }],
+  ];
+  for (const [what, f] of edits) {
+    it(`${what}: doctor fails naming the file and the fix, and loom install puts the guard back`, async () => {
+      const project = tempDir();
+      mkdirSync(join(project, '.git'));
+      const home = tempDir('loom-home-');
+      expect((await loom(['install', '--harness', 'claude', '--project-dir', project], { HOME: home })).code).toBe(0);
+      expect((await loom(['doctor', '--project-dir', project], { HOME: home })).stdout).not.toMatch(/FAIL hooks claude/);
+      edit(project, f);
+      const d = await loom(['doctor', '--project-dir', project], { HOME: home });
+      expect(d.stdout).toMatch(/FAIL hooks claude: .*settings\.json: \d+ of loom's entries are missing, edited by hand or narrowed/);
+      expect(d.code).not.toBe(0);
+      expect((await loom(['install', '--harness', 'claude', '--project-dir', project], { HOME: home })).code).toBe(0);
+      expect((await loom(['doctor', '--project-dir', project], { HOME: home })).stdout).not.toMatch(/FAIL hooks claude/);
+      const pre = JSON.parse(readFileSync(settings(project), 'utf8')).hooks.PreToolUse as { matcher?: string; hooks: { command: string }[] }[];
+      const ours = pre.filter((g) => g.hooks.some((h) => h.command.includes('run-hook.js')));
+      expect(ours).toHaveLength(1);
+      expect(ours[0].matcher).toBeUndefined();
+    });
+  }
+
+  it('http hooks block when loom serve is down (onFailure) and count as wired', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.git'));
+    const home = tempDir('loom-home-');
+    expect((await loom(['install', '--harness', 'claude', '--mode', 'http', '--project-dir', project], { HOME: home })).code).toBe(0);
+    const doc = JSON.parse(readFileSync(settings(project), 'utf8'));
+    for (const groups of Object.values(doc.hooks) as { hooks: { type: string; onFailure?: string }[] }[][]) for (const g of groups) for (const h of g.hooks) expect(h).toMatchObject({ type: 'http', onFailure: 'block' });
+    const d = await loom(['doctor', '--project-dir', project], { HOME: home });
+    expect(d.stdout).toMatch(/ok {3}harness claude: .*loom wired/);
+    expect(d.stdout).not.toMatch(/FAIL hooks claude/);
+  });
+});
+
+describe('init says when the files to commit are git-ignored (black-box adoption round 2, H3)', () => {
+  it('names the ignored settings file and how to commit it anyway; says nothing when none is ignored', async () => {
+    const project = tempDir();
+    await run('git', ['init', '-q', project], null);
+    writeFileSync(join(project, '.gitignore'), '.claude/\n');
+    const home = tempDir('loom-home-');
+    const r = await run(process.execPath, [CLI, 'init', '--harness', 'claude,codex', '--yes', '--project-dir', project], null, { HOME: home, NO_COLOR: '1' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/warning: \.gitignore ignores \.claude\/settings\.json: commit it with `git add -f \.claude\/settings\.json`/);
+    expect(r.stdout).not.toMatch(/ignores .*\.codex/);
+    writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
+    const again = await run(process.execPath, [CLI, 'init', '--harness', 'claude,codex', '--yes', '--project-dir', project], null, { HOME: home, NO_COLOR: '1' });
+    expect(again.stdout).not.toMatch(/warning: \.gitignore ignores/);
+  });
+});

@@ -27,6 +27,8 @@ function hooksObject(doc: Json, file: string): Json {
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Matchers that match every tool (as loom writes them, or as a user would). */
+const ALL_TOOLS = /^(?:\*|\.\*|)$/;
 
 /** Returns the number of hook entries added or brought up to date. */
 export function addLoomHooks(doc: Json, t: Target, where: RunnerLocation): number {
@@ -45,11 +47,22 @@ export function addLoomHooks(doc: Json, t: Target, where: RunnerLocation): numbe
       changed++;
       return want;
     };
+    const wantGroup = t.group?.(event);
     for (let i = 0; i < list.length; i++) {
       const g = list[i];
-      if (t.grouped && isObj(g) && Array.isArray(g.hooks)) g.hooks = g.hooks.map((h) => (isObj(h) && isLoomEntry(h) ? replace(h) : h));
-      else if (!t.grouped && isObj(g) && isLoomEntry(g)) list[i] = replace(g);
+      if (t.grouped && isObj(g) && Array.isArray(g.hooks)) {
+        // A group whose matcher is not loom's (narrowed to `Bash`, say) lets other tools past the guard: loom's entry
+        // leaves it (the user's own hooks there keep their matcher) and comes back in a group of its own.
+        if (g.matcher !== undefined && !sameJson(g.matcher, wantGroup?.matcher) && !ALL_TOOLS.test(String(g.matcher)) && g.hooks.some((h) => isObj(h) && isLoomEntry(h))) {
+          g.hooks = g.hooks.filter((h) => !(isObj(h) && isLoomEntry(h)));
+          changed++;
+          continue;
+        }
+        g.hooks = g.hooks.map((h) => (isObj(h) && isLoomEntry(h) ? replace(h) : h));
+      } else if (!t.grouped && isObj(g) && isLoomEntry(g)) list[i] = replace(g);
     }
+    // Groups emptied above go.
+    if (t.grouped) for (let i = list.length - 1; i >= 0; i--) if (isObj(list[i]) && Array.isArray((list[i] as Json).hooks) && ((list[i] as Json).hooks as unknown[]).length === 0) list.splice(i, 1);
     if (present) continue;
     list.push(t.grouped ? { ...t.group?.(event), hooks: [want] } : want);
     hooks[event] = list;

@@ -93,7 +93,8 @@ export function managedSettingsFile(harness: InstallHarness, env: NodeJS.Process
 
 /** Claude Code http hooks pointed at `loom serve`; the token travels in a header from an allowed env var. */
 export function claudeHttpEntry(baseUrl: string) {
-  return (event: string) => ({ type: 'http', url: `${baseUrl.replace(/\/+$/, '')}/hooks/${event}`, headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30 });
+  // onFailure "block" as for the command entries: a server that is down, refuses or times out blocks the call instead of letting it run.
+  return (event: string) => ({ type: 'http', url: `${baseUrl.replace(/\/+$/, '')}/hooks/${event}`, headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30, onFailure: 'block' });
 }
 
 export class ScopeError extends Error {}

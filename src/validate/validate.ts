@@ -292,7 +292,8 @@ export function validateConfigs(projectDir: string, packRoot: string, env: NodeJ
     parseDialect(cf, doc, out);
     if (isObj(doc) && typeof doc.disableAllHooks === 'boolean') out.disableAllHooks = doc.disableAllHooks; // later (more specific) files win
     const mine = out.groups.slice(before);
-    const wired = mine.some((g) => g.hooks.some((h) => typeof h.command === 'string' && /run-hook\.js['"]? --event |hooks[\\/](?:pre-tool-guard|tool-audit|prompt-guard|lifecycle-audit)\b/.test(h.command)));
+    // loom's http entries (--mode http) count too: they name loom serve's /hooks/EVENT route and its token.
+    const wired = mine.some((g) => g.hooks.some((h) => (typeof h.command === 'string' && /run-hook\.js['"]? --event |hooks[\\/](?:pre-tool-guard|tool-audit|prompt-guard|lifecycle-audit)\b/.test(h.command)) || (typeof (h as { url?: unknown }).url === 'string' && /\/hooks\/[A-Za-z]+$/.test((h as { url: string }).url))));
     const harness = cf.harness ?? cf.dialect;
     const skipped = harness === 'copilot' && cf.scope === 'project' && !copilotTrustsRepoHooks(env);
     if (skipped) out.diagnostics.push({ severity: 'warning', file: cf.file, location: { path: '$' }, message: 'Copilot CLI skips repository hooks in prompt mode (copilot -p) unless the folder is trusted: run it with --trust-folder or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true; or install with --scope user' });

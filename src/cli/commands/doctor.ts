@@ -17,6 +17,20 @@ import { parseFlags, projectDirFrom } from '../flags';
 import { teamChecks } from '../../team/doctor';
 import { tone } from '../output';
 import { mkdirBounded } from '../../util/bounded-mkdir';
+import { installHarness } from './install';
+
+/** Harnesses whose project settings `loom install` writes (and so can say what they should hold). */
+const INSTALLABLE = new Set(['claude', 'codex', 'gemini', 'cursor', 'copilot', 'qwen', 'droid', 'crush', 'opencode', 'kilo']);
+
+/** The base URL of loom's http hooks in a settings file (installed with --mode http), if it has any. */
+function httpBase(file: string): string | undefined {
+  try {
+    const m = /"url"\s*:\s*"(https?:\/\/[^"\s]{1,200}?)\/hooks\/[A-Za-z]+"/.exec(readFileSync(file, 'utf8').slice(0, 1 << 20));
+    return m?.[1];
+  } catch {
+    return undefined;
+  }
+}
 
 // A loom hook command in a settings file's text (JSON escapes the quote before --event).
 const LOOM_IN_TEXT = /run-hook\.js(?:\\?["'])? --event /;
@@ -92,6 +106,18 @@ export function doctorChecks(project: string, pack: string, env: NodeJS.ProcessE
     const detail = `${h.file}: loom ${h.loomWired ? 'wired' : 'not wired'}${h.disableAllHooks ? ', disableAllHooks is on' : ''}${h.skippedInPromptMode ? ', but Copilot prompt mode (copilot -p) skips this repository hook file' : ''}`;
     const fix = h.disableAllHooks ? 'set disableAllHooks to false' : !h.loomWired ? `run loom install --harness ${h.harness === 'native' ? 'claude' : h.harness}` : 'run copilot with --trust-folder, or set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true, or loom install --harness copilot --scope user';
     add(`harness ${h.harness}`, h.loomWired && !h.disableAllHooks && !h.skippedInPromptMode, detail, fix);
+    // Wired is not enough: the entries must be the ones loom writes (a PreToolUse entry removed, a command edited to
+    // `exit 0; …`, a matcher narrowed to Bash, an older layout that exits 1). `loom install` would change them: say so.
+    const rel = relative(resolve(project), resolve(h.file));
+    if (h.loomWired && !rel.startsWith('..') && !isAbsolute(rel) && INSTALLABLE.has(h.harness)) {
+      try {
+        const base = httpBase(h.file);
+        const r = installHarness({ harness: h.harness, scope: 'project', projectDir: project, dryRun: true, ...(base ? { mode: 'http' as const, url: base } : {}) });
+        if (r.changed > 0) add(`hooks ${h.harness}`, false, `${h.file}: ${r.changed} of loom's entries are missing, edited by hand or narrowed to some tools: they do not run as loom installs them`, `run loom install --harness ${h.harness} (it puts loom's entries back and keeps your own hooks)`);
+      } catch {
+        // an unreadable file is named by the checks above
+      }
+    }
   }
   if (!v.harnesses.length) add('harnesses', false, 'no harness settings found in this project or your home', 'run loom install --harness claude|codex|gemini|cursor|opencode|kilo|copilot|qwen|droid|crush');
   for (const a of activeScopes(project, env)) {

@@ -3,6 +3,7 @@
 // (project) settings, writes a commented starter .loom/policy.json, keeps
 // loom's local state out of git, and says what to commit. Asks nothing when
 // flags are given or stdin is not a terminal; a second run changes nothing.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -17,6 +18,16 @@ const HARNESS_MARKERS: Record<string, string> = { claude: '.claude', codex: '.co
 
 /** Local state that never belongs in git: the ledger (each machine has its own), backups, reports. */
 export const GITIGNORE_LINES = ['.loom/compliance/', '.loom/backups/', '.loom/reports/'];
+
+/** The files of `files` (relative to `dir`) that git would ignore there; none when `dir` is no git repository or git is missing. */
+function gitIgnored(dir: string, files: string[]): string[] {
+  try {
+    const r = spawnSync('git', ['check-ignore', '--', ...files], { cwd: dir, encoding: 'utf8', timeout: 5000 });
+    return r.status === 0 ? r.stdout.split('\n').map((l) => l.trim()).filter(Boolean) : [];
+  } catch {
+    return [];
+  }
+}
 
 export const STARTER_POLICY = `// loom policy for this repository: commit this file.
 // Every key is optional; what is not set here keeps loom's default
@@ -130,7 +141,12 @@ export async function initCommand(argv: string[]): Promise<number> {
     toCommit.add('package.json');
     if (existsSync(join(projectDir, 'package-lock.json'))) toCommit.add('package-lock.json');
   }
+  // Lock files of the other package managers travel with the dependency too.
+  if (dep === 'listed') for (const lock of ['pnpm-lock.yaml', 'yarn.lock', 'bun.lockb', 'bun.lock']) if (existsSync(join(projectDir, lock))) toCommit.add(lock);
   let out = `${lines.join('\n')}\n\n${paint('bold', 'Commit these files:')}\n  git add ${[...toCommit].join(' ')}\n`;
+  // A file the repository's .gitignore ignores is skipped by `git add -A` and IDE commits: the team would get no hooks.
+  const ignored = gitIgnored(projectDir, [...toCommit]);
+  if (ignored.length) out += `\n${tone('warning')}: .gitignore ignores ${ignored.join(', ')}: commit ${ignored.length === 1 ? 'it' : 'them'} with \`git add -f ${ignored.join(' ')}\`, or unignore ${ignored.length === 1 ? 'it' : 'them'}; teammates get no hooks or policy from a file git leaves out.\n`;
   if (dep === 'missing') out += `\nThe hooks run loom from node_modules: add it as a dev dependency and commit that too:\n  npm install -D ${PACKAGE_NAME}\n`;
   if (dep === 'no-package-json') out += `\nThe hooks run loom from node_modules and this folder has no package.json:\n  npm init -y && npm install -D ${PACKAGE_NAME}\n`;
   out += `\nTeammates run \`npm install\` after pulling; until they do, their agent is blocked with that instruction.\nCheck the setup any time with \`loom doctor\`.\n`;
