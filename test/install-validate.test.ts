@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, run, tempDir } from './helpers';
@@ -317,5 +317,24 @@ describe('init says when the files to commit are git-ignored (black-box adoption
     writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
     const again = await run(process.execPath, [CLI, 'init', '--harness', 'claude,codex', '--yes', '--project-dir', project], null, { HOME: home, NO_COLOR: '1' });
     expect(again.stdout).not.toMatch(/warning: \.gitignore ignores/);
+  });
+});
+
+describe('a settings file that is a link (black-box adoption round 2, M5)', () => {
+  it('stays a link through install and uninstall: the file it names is rewritten and restored', async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.git'));
+    const shared = join(tempDir('loom-dotfiles-'), 'claude-settings.json');
+    const original = '{\n  "model": "opus"\n}\n';
+    writeFileSync(shared, original);
+    mkdirSync(join(project, '.claude'));
+    symlinkSync(shared, join(project, '.claude', 'settings.json'));
+    const home = tempDir('loom-home-');
+    expect((await loom(['install', '--harness', 'claude', '--project-dir', project], { HOME: home })).code).toBe(0);
+    expect(lstatSync(join(project, '.claude', 'settings.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(shared, 'utf8')).toContain('run-hook.js');
+    expect((await loom(['uninstall', '--harness', 'claude', '--project-dir', project], { HOME: home })).code).toBe(0);
+    expect(lstatSync(join(project, '.claude', 'settings.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(shared, 'utf8')).toBe(original);
   });
 });

@@ -3,7 +3,7 @@
 // harness's settings, keeping every existing key and hook, with a backup;
 // uninstall removes exactly what install added, and gives back the original
 // bytes when nothing else changed since.
-import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { addLoomHooks, removeLoomHooks, SettingsError } from '../../install/merge';
 import { addLoomRequirements, removeLoomRequirements } from '../../install/codex-requirements';
@@ -44,7 +44,14 @@ function readSettings(file: string, relaxed = false, verb = 'installing'): Recor
 
 const hasComments = (text: string) => text.includes('/') && stripJsonComments(text) !== text;
 
-export function writeAtomic(file: string, text: string): void {
+export function writeAtomic(path: string, text: string): void {
+  // A settings file that is a link (to a dotfiles repository, a shared file) stays one: the file it names is rewritten.
+  let file = path;
+  try {
+    if (lstatSync(path).isSymbolicLink()) file = realpathSync(path);
+  } catch {
+    // absent (a new file) or a dangling link: written where it is named
+  }
   mkdirBounded(dirname(file));
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
