@@ -397,6 +397,19 @@ describe('a payload cwd that is a system folder or no project (finding 9)', () =
     expect(existsSync(join(deeper, '.loom'))).toBe(false);
   });
 
+  it("a nested repository or submodule inside a project with loom is governed by the project's policy and ledger (black-box adoption round 2, M3)", () => {
+    const project = gitProject();
+    mkdirSync(join(project, '.loom'));
+    writeFileSync(join(project, '.loom', 'policy.json'), JSON.stringify({ rules: { sudo: 'deny' } }));
+    const nested = join(project, 'vendor', 'lib');
+    mkdirSync(join(nested, '.git'), { recursive: true });
+    const env = { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '', LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '', QWEN_PROJECT_DIR: '' };
+    const r = execaSync(process.execPath, [RUNNER, '--event', 'PreToolUse', '--harness', 'codex'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'sudo ls' }, cwd: nested }), cwd: nested, env, reject: false });
+    expect(r.exitCode === 2 || /"deny"/.test(r.stdout), `${r.exitCode} ${r.stdout}`).toBe(true);
+    expect(existsSync(join(nested, '.loom'))).toBe(false);
+    expect(records(project)).toHaveLength(1);
+  });
+
   it('a system folder named as the project (a flag or the process cwd) is refused: a block with one reason, nothing created', () => {
     const r = execaSync(GUARD, ['--project-dir', '/usr/share'], { input: dangerous('/usr/share'), env: { ...process.env, LOOM_FAST: '0', LOOM_CONFIG: '' }, reject: false, stripFinalNewline: false });
     expect(r.exitCode).toBe(2);

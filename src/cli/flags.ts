@@ -70,6 +70,6 @@ export function parseFlags(argv: string[], spec: FlagSpec): ParsedFlags {
 }
 
 export function projectDirFrom(flags: ParsedFlags, env: NodeJS.ProcessEnv = process.env): string {
-  // Run from a subfolder, the CLI reads the project the hooks record to: the nearest folder up with `.loom/` or `.git`.
+  // Run from a subfolder, the CLI reads the project the hooks record to (enclosingProject: the nearest `.loom/`, else `.git`).
   return flags.values['project-dir'] ?? (env.LOOM_PROJECT_DIR || env.CLAUDE_PROJECT_DIR || enclosingProject(currentFolder(), env));
 }

@@ -80,16 +80,22 @@ export function resolveProjectDir(flag: string | undefined, payload: Record<stri
 const WALK_STOPS = ['/', '/tmp', '/private/tmp', '/home', '/Users'];
 const MAX_WALK = 64;
 
-/** The nearest folder from `dir` up that holds `.loom/` or a `.git` (the repository's top), else `dir` itself. */
+/**
+ * The nearest folder from `dir` up that holds `.loom/`; without one, the nearest that holds a `.git` (the repository's
+ * top); else `dir` itself. A `.loom/` wins over a nearer `.git`: a submodule or a nested repository inside a project
+ * that has loom is governed by that project's policy and recorded in its ledger, not in one of its own.
+ */
 export function enclosingProject(dir: string, env: NodeJS.ProcessEnv = process.env): string {
   const home = env.HOME && env.HOME !== '/' ? resolve(env.HOME) : undefined;
   let d = dir;
+  let repository: string | undefined;
   for (let i = 0; i < MAX_WALK; i++) {
     if (WALK_STOPS.includes(d) || d === home) break;
-    if (existsSync(join(d, '.loom')) || existsSync(join(d, '.git'))) return d;
+    if (existsSync(join(d, '.loom'))) return d;
+    if (repository === undefined && existsSync(join(d, '.git'))) repository = d;
     const up = dirname(d);
     if (up === d) break;
     d = up;
   }
-  return dir;
+  return repository ?? dir;
 }
