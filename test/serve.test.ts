@@ -473,7 +473,7 @@ describe('loom install --mode http', () => {
     const run = (args: string[]) => new Promise<number | null>((r) => execa(process.execPath, [CLI, ...args], { stdio: 'ignore', reject: false, stripFinalNewline: false }).on('exit', r));
     expect(await run(['install', '--harness', 'claude', '--mode', 'http', '--url', 'http://127.0.0.1:7077', '--project-dir', project])).toBe(0);
     const doc = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
-    expect(doc.hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'http', url: 'http://127.0.0.1:7077/hooks/PreToolUse', headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30 });
+    expect(doc.hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'http', url: 'http://127.0.0.1:7077/hooks/PreToolUse', headers: { Authorization: 'Bearer $LOOM_SERVE_TOKEN' }, allowedEnvVars: ['LOOM_SERVE_TOKEN'], timeout: 30, onFailure: 'block' });
     expect(await run(['uninstall', '--harness', 'claude', '--project-dir', project])).toBe(0);
     // install created the file, so uninstall takes it away again
     expect(existsSync(join(project, '.claude/settings.json'))).toBe(false);
