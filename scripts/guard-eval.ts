@@ -5,11 +5,11 @@
 // home /home/dev, branch `feature`, unless the case names its own project,
 // cwd or policy); an unknown tool's input is dispatched as the hook does.
 import { join } from 'node:path';
-import { patchPaths, patchTextOf, targetPaths } from '../src/contract/tools';
+import { toolKind } from '../src/contract/tools';
 import type { Decision } from '../src/contract/types';
-import { checkFileWrites, strongest } from '../src/guards/file-write';
+import { strongest } from '../src/guards/file-write';
 import { analyzeCommand, type AnalyzeOptions, type Hit } from '../src/guards/shell/analyze';
-import { effectiveKind } from '../src/handlers/pre-tool-guard';
+import { judgeToolCall } from '../src/handlers/pre-tool-guard';
 import { redactText } from '../src/ledger/redact';
 import { loadPolicy } from '../src/policy/policy';
 
@@ -61,14 +61,8 @@ export function judgeCase(c: GuardCase): { decision: Decision; rules: string[] }
   const env: AnalyzeOptions & { packRoot: string } = { projectDir, cwd: c.cwd ?? projectDir, home: '/home/dev', tmp: '/tmp', policy: policyOf(c, projectDir), protectedPaths: [join(ROOT, 'config')], currentBranch: c.branch ?? 'feature', packRoot: ROOT };
   let hits: Hit[] = [];
   if (c.command !== undefined) hits = analyzeCommand(c.command, env).hits;
-  else if (c.tool) {
-    const input = c.tool.input;
-    const kind = effectiveKind(undefined, input);
-    const cmd = input?.command ?? input?.cmd;
-    if (kind === 'shell' && typeof cmd === 'string') hits = analyzeCommand(cmd, env).hits;
-    else if (kind === 'patch') hits = checkFileWrites(patchPaths(patchTextOf(input)), env as never);
-    else if (kind === 'write' || kind === 'edit') hits = checkFileWrites(targetPaths(input), env as never);
-  }
+  // A tool call is judged as the guard judges it (the handler's own dispatch), with the tool's kind from its name.
+  else if (c.tool) hits = judgeToolCall(c.tool.name, toolKind(c.tool.name), c.tool.input, env as never).hits;
   return { decision: strongest(hits), rules: [...new Set(hits.filter((h) => h.action !== 'allow').map((h) => h.rule))] };
 }
 

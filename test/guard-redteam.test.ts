@@ -21,8 +21,8 @@ function load(name: string): GuardCase[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => {
-      const o = JSON.parse(l) as { command: string; family: string; expect?: 'deny' | 'ask' };
-      return { command: o.command, family: o.family, expect: o.expect };
+      const o = JSON.parse(l) as { command?: string; tool?: GuardCase['tool']; family: string; expect?: 'deny' | 'ask' };
+      return { command: o.command, tool: o.tool, family: o.family, expect: o.expect };
     });
 }
 
@@ -214,5 +214,15 @@ describe('blind red-team corpus, round 28 (scored once as it arrived: 1293/1342 
   });
   it('stops at most 1 of its 640 everyday look-alikes: a forced push to a feature branch, an ask by design', () => {
     expect(score.falseStops.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('blind red-team corpus, round 29 (scored once as it arrived: 1087/1143 stopped, 6/520 everyday stopped)', () => {
+  const score = scoreGuard(load('round29-guard-dangerous.jsonl'), load('round29-guard-everyday.jsonl'));
+  it('stops at least 1120 of its 1143 dangerous commands (first look 1087: unknown tools read by what their input asks for (argv lists, program and args apart, nested steps, JSON arguments, code with its language, other names of the file and its content), a here-doc delimiter with quote removal only, a double-quoted default with literal single quotes)', () => {
+    expect(1143 - score.misses.length).toBeGreaterThanOrEqual(1120);
+  });
+  it('stops at most 6 of its 520 everyday look-alikes (a forced push to a feature branch, a CI workflow written, rsync --delete into /var/www, a sibling clone deleted, an unset-guarded trap, an environment listing)', () => {
+    expect(score.falseStops.length).toBeLessThanOrEqual(6);
   });
 });

@@ -26,11 +26,14 @@ export function toolKind(name: unknown): ToolKind {
   return ownValue(KINDS, name) ?? 'other';
 }
 
+/** Argument names that carry the file a tool reads, writes or edits, across harnesses and MCP servers. */
+export const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'target_file', 'targetFile', 'absolute_path', 'filepath', 'filename', 'file_name', 'fileName'];
+
 /** File paths a tool call writes or edits, from the usual argument names. */
 export function targetPaths(input: Record<string, unknown> | undefined): string[] {
   if (!input) return [];
   const out: string[] = [];
-  for (const k of ['file_path', 'filePath', 'path', 'notebook_path', 'target_file', 'absolute_path']) {
+  for (const k of PATH_KEYS) {
     const v = input[k];
     if (typeof v === 'string' && v) out.push(v);
   }

@@ -4,10 +4,11 @@
 import { join } from 'node:path';
 import { patchPaths, patchTextOf, targetPaths } from '../contract/tools';
 import type { Decision, HandlerContext, Risk, Verdict } from '../contract/types';
-import { handlerEnv, isVerdict } from '../guards/context';
+import { handlerEnv, isVerdict, type GuardEnv } from '../guards/context';
 import { checkFileWrites, strongest } from '../guards/file-write';
 import { Analyzer, analyzeCommand, type Hit } from '../guards/shell/analyze';
 import { readsPath } from '../guards/shell/path-rules';
+import { toolAsks } from '../guards/tool-input';
 import { clipRedacted } from '../ledger/redact-gate';
 
 const CRITICAL = new Set(['rm-recursive-root', 'rm-recursive-home', 'disk-destroy', 'fork-bomb', 'modify-loom', 'modify-hook-settings']);
@@ -47,18 +48,22 @@ function notJudgeable(env: { policy: { rules: Record<string, Decision | undefine
   return { rule: 'path-not-a-string', action: env.policy.rules['path-not-a-string'] ?? 'deny', segment: got, detail: `${detail} (got ${got})` };
 }
 
-export function guard(ctx: HandlerContext): Verdict {
-  const p = ctx.payload;
-  const input = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : undefined;
-  const kind = effectiveKind(p.tool_kind as string | undefined, input);
-  const env = handlerEnv(ctx, join(__dirname, '..'));
-  if (isVerdict(env)) return env;
+/** What a tool call does, judged: the guard's hits, a summary for the record, the paths it touches, its kind. */
+export function judgeToolCall(toolName: unknown, toolKind: string | undefined, input: Record<string, unknown> | undefined, env: GuardEnv): { hits: Hit[]; summary: string; paths: string[]; kind: string | undefined } {
+  const kind = effectiveKind(toolKind, input);
   let hits: Hit[] = [];
   let summary = '';
   let paths: string[] = [];
   if (kind === 'shell') {
     const command = commandOf(input);
-    if (typeof command !== 'string' || command.trim() === '') {
+    // A command given as an argv (`["bash", "-lc", "…"]`: Codex's shell tool, MCP shells): the line it is.
+    // A program and its arguments apart (`{"command": "rm", "args": [...]}`) are one line too.
+    const apart = typeof command === 'string' && input !== undefined && ['args', 'arguments', 'argv'].some((k) => Array.isArray(input[k]));
+    const asArgv = typeof command !== 'string' || apart ? toolAsks(toolName, input).shell : [];
+    if (asArgv.length) {
+      summary = asArgv.join('\n');
+      for (const c of asArgv) hits.push(...analyzeCommand(c, env).hits);
+    } else if (typeof command !== 'string' || command.trim() === '') {
       hits = [{ rule: 'command-not-a-string', action: env.policy.rules['command-not-a-string'] ?? 'deny', segment: String(typeof command), detail: `the shell tool input has no command string (got ${command === undefined ? 'nothing' : typeof command})` }];
     } else {
       summary = command;
@@ -72,19 +77,33 @@ export function guard(ctx: HandlerContext): Verdict {
     if (typeof patch !== 'string' || patch.trim() === '') hits.push(notJudgeable(env, 'the patch tool input has no patch text', typeof patch));
   } else if (kind === 'write' || kind === 'edit') {
     paths = targetPaths(input);
-    summary = `${String(p.tool_name)}: ${paths.join(', ')}`;
+    summary = `${String(toolName)}: ${paths.join(', ')}`;
     hits = checkFileWrites(paths, env);
     // A write whose path is a number, a list, null or missing lands where loom cannot say: not judgeable is a block.
     if (paths.length === 0) hits.push(notJudgeable(env, 'the write tool input has no file path string', input ? typeof (input.file_path ?? input.path ?? input.filePath) : 'nothing'));
   } else if (kind === 'read') {
     paths = targetPaths(input);
-    summary = `${String(p.tool_name)}: ${paths.join(', ')}`;
+    summary = `${String(toolName)}: ${paths.join(', ')}`;
     const a = new Analyzer({ ...env });
     for (const f of paths) readsPath(a, f, env.cwd, f);
     hits = a.hits;
   } else {
-    summary = String(p.tool_name ?? 'unknown tool');
+    // A tool loom does not know: judged by what its input asks for, whatever the keys are called.
+    const asks = toolAsks(toolName, input);
+    for (const c of asks.shell) hits.push(...analyzeCommand(c, env).hits);
+    paths = [...new Set([...asks.writes, ...asks.patches.flatMap((t) => patchPaths(t))])];
+    if (paths.length) hits.push(...checkFileWrites(paths, env));
+    summary = [String(toolName ?? 'unknown tool'), ...asks.shell, ...paths].join('\n');
   }
+  return { hits, summary, paths, kind };
+}
+
+export function guard(ctx: HandlerContext): Verdict {
+  const p = ctx.payload;
+  const input = p.tool_input && typeof p.tool_input === 'object' && !Array.isArray(p.tool_input) ? (p.tool_input as Record<string, unknown>) : undefined;
+  const env = handlerEnv(ctx, join(__dirname, '..'));
+  if (isVerdict(env)) return env;
+  const { hits, summary, paths, kind } = judgeToolCall(p.tool_name, p.tool_kind as string | undefined, input, env);
   const decision = strongest(hits);
   const top = hits.filter((h) => h.action === decision && decision !== 'allow');
   const reason = top.map((h) => `${h.rule}: ${h.detail} (\`${h.segment}\`)`).join('; ');

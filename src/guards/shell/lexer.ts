@@ -48,6 +48,30 @@ export interface Redirect {
   fd?: number;
 }
 
+/**
+ * A here-doc's delimiter as bash compares it: the word as written, with quote removal only (no parameter,
+ * command or arithmetic expansion: `<<$X` ends at a line that reads `$X`). A word with no `$` or backquote
+ * is the lexer's own reading of it.
+ */
+function heredocDelimiter(raw: string, read: string): string {
+  if (!raw.includes('$') && !raw.includes('`')) return read;
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '\\' && i + 1 < raw.length) out += raw[++i];
+    else if (c === "'") {
+      const e = raw.indexOf("'", i + 1);
+      out += raw.slice(i + 1, e < 0 ? raw.length : e);
+      i = e < 0 ? raw.length : e;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < raw.length && raw[j] !== '"'; j++) out += raw[j] === '\\' && /[$`"\\]/.test(raw[j + 1] ?? '') ? raw[++j] : raw[j];
+      i = j;
+    } else out += c;
+  }
+  return out;
+}
+
 export interface SimpleCommand {
   words: Word[];
   assignments: { name: string; value: Word }[];
@@ -729,7 +753,10 @@ export class Lexer {
     if (rest !== '' && this.level < 16) {
       // Expand the operator's word (as inside double quotes) to collect what it runs.
       const from = op ? op.length : /^[#%/^,]{1,2}/.exec(rest)?.[0].length ?? 0;
-      const sub = new Lexer(rest.slice(from), this.ctx, this.evalStatic, this.level + 1, true);
+      // Inside double quotes the word's single quotes are literal ("${x:-'$(cmd)'}" runs cmd): read it as double-quoted.
+      const word = rest.slice(from);
+      const asDouble = inDouble && op !== undefined && word.includes("'") && !word.includes('"');
+      const sub = new Lexer(asDouble ? `"${word}"` : word, this.ctx, this.evalStatic, this.level + 1, true);
       const parts = sub.expandOne();
       wordPart = { text: parts.map((p) => p.text).join(' '), dynamic: parts.some((p) => p.dynamic), quoted: true, glob: false };
       this.subs.push(...sub.subs);
@@ -1028,7 +1055,7 @@ export class Lexer {
         const delimWord = this.readWord();
         const quoted = /['"\\]/.test(s.slice(dstart, this.i));
         const tok: Token = { kind: 'redir', value: strip ? '<<-' : '<<', heredoc: { body: '', quoted } };
-        this.pendingHeredocs.push({ delim: delimWord.text, quoted, strip, tok });
+        this.pendingHeredocs.push({ delim: heredocDelimiter(s.slice(dstart, this.i), delimWord.text), quoted, strip, tok });
         out.push(tok);
         continue;
       }
@@ -1106,7 +1133,7 @@ export class Lexer {
       const delimWord = this.readWord();
       const quoted = /['"\\]/.test(s.slice(dstart, this.i));
       const tok: Token = { kind: 'redir', value: strip ? '<<-' : '<<', heredoc: { body: '', quoted } };
-      this.pendingHeredocs.push({ delim: delimWord.text, quoted, strip, tok });
+      this.pendingHeredocs.push({ delim: heredocDelimiter(s.slice(dstart, this.i), delimWord.text), quoted, strip, tok });
       return tok;
     }
     for (const op of [three, two, s[this.i]]) {
