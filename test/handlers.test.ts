@@ -32,11 +32,22 @@ describe('pre-tool guard through the real wrapper', () => {
 
   it('fails closed on a missing or non-string command', async () => {
     const project = tempDir();
-    for (const tool_input of [{}, { command: ['rm', '-rf', '/'] }, { command: { toString: 'rm -rf /' } }]) {
+    for (const tool_input of [{}, { command: [] }, { command: 7 }, { command: { toString: 'rm -rf /' } }]) {
       const r = await hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input, cwd: project });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('command-not-a-string');
     }
+  });
+
+  it('reads a command given as an argv list (Codex and MCP shells) as the line it is', async () => {
+    const project = tempDir();
+    const bad = await hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: ['rm', '-rf', '/'] }, cwd: project });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('rm-recursive-root');
+    const wrapped = await hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: ['bash', '-lc', 'rm -rf ~'] }, cwd: project });
+    expect(wrapped.code).toBe(2);
+    const fine = await hook('pre-tool-guard', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: ['ls', '-la'] }, cwd: project });
+    expect(fine.code).toBe(0);
   });
 
   it('fails closed on a write, edit or patch whose path is not a string (a number, a list, null, missing)', async () => {
