@@ -74,5 +74,9 @@ export function hostileInputs(bytes: number, seed = 1): [string, string][] {
     ['c defines', fill('#define API_KEY "x" char pass[] = "')],
     ['nginx directives', fill('set $api_key "x"; proxy_set_header X-Api-Key ')],
     ['build config fields', fill('buildConfigField("String", "API_KEY", "\\"x')],
+    // Whole-text scans per line or per span: many lines that start like a name with no `=` after them, and many
+    // spans in a text that never names the file a check looks for.
+    ['names without =', fill('DB_PASSWORD_PROD value\n')],
+    ['spans, no file named', fill('token: AAAAAAAAAAAAAAAAAAAAAAAAAAAA--BBBBBBBBBBBBBBBBBBBB--CCCCCCCCCCCCCCCC ')],
   ];
 }

@@ -24,8 +24,16 @@ export function findEnvDumpValues(text: string, spans: Span[]): void {
     let le = text.indexOf('\n', ls);
     if (le === -1) le = text.length;
     if (nameStart(text.charCodeAt(ls))) {
-      const eq = text.indexOf('=', ls);
-      if (eq > ls && eq < le && eq - ls <= 64) {
+      // Bounded to the line's first 65 characters: an unbounded indexOf ran to the next `=` of the text, and a
+      // text of many lines without one was read once per line (quadratic).
+      let eq = -1;
+      for (let i = ls + 1, lim = Math.min(le, ls + 65); i < lim; i++) {
+        if (text.charCodeAt(i) === 61) {
+          eq = i;
+          break;
+        }
+      }
+      if (eq > ls) {
         const name = text.slice(ls, eq);
         work.reads += le - ls;
         if (NAME.test(name)) {

@@ -151,7 +151,25 @@ export function isKnownNotSecret(found: string): boolean {
 
 /** A Sealed Secret's encrypted value (base64 from `Ag`, its version byte, under `encryptedData:`): ciphertext only its cluster can open. */
 export function isSealedCiphertext(found: string, text: string): boolean {
-  return found.length >= 64 && /^Ag[A-Za-z0-9+/]+={0,2}$/.test(found) && text.includes('encryptedData') && text.includes('SealedSecret');
+  return found.length >= 64 && /^Ag[A-Za-z0-9+/]+={0,2}$/.test(found) && textHas(text, 'sealed');
+}
+
+// Facts about the whole text that per-span checks ask: asked again for every span, a scan of the text each time
+// made a text with many spans quadratic (a 512 KB line of literals took 4 s); computed once per text instead.
+let factsOf: string | undefined;
+const facts = new Map<string, boolean>();
+const TEXT_FACTS: Record<string, (text: string) => boolean> = {
+  sealed: (t) => t.includes('encryptedData') && t.includes('SealedSecret'),
+  'rails-encrypted': (t) => t.includes('.enc') && /(?:credentials|secrets)(?:\/[\w-]{1,40})?\.yml\.enc\b/.test(t),
+};
+function textHas(text: string, fact: keyof typeof TEXT_FACTS): boolean {
+  if (factsOf !== text) {
+    factsOf = text;
+    facts.clear();
+  }
+  let v = facts.get(fact);
+  if (v === undefined) facts.set(fact, (v = TEXT_FACTS[fact](text)));
+  return v;
 }
 
 /**
@@ -159,12 +177,12 @@ export function isSealedCiphertext(found: string, text: string): boolean {
  * text names such a file: ciphertext the master key opens, committed by design. (The same shape in a cookie is a session.)
  */
 export function isRailsEncryptedFile(text: string, start: number, end: number): boolean {
-  if (!text.includes('.enc')) return false;
+  if (!textHas(text, 'rails-encrypted')) return false;
   let a = start;
   let b = end;
   while (a > 0 && a > start - 8192 && !/\s/.test(text[a - 1])) a--;
   while (b < text.length && b < end + 8192 && !/\s/.test(text[b])) b++;
-  return /^[A-Za-z0-9+/]{16,}={0,2}--[A-Za-z0-9+/]{16,}={0,2}--[A-Za-z0-9+/]{16,}={0,2}$/.test(text.slice(a, b)) && /(?:credentials|secrets)(?:\/[\w-]{1,40})?\.yml\.enc\b/.test(text);
+  return /^[A-Za-z0-9+/]{16,}={0,2}--[A-Za-z0-9+/]{16,}={0,2}--[A-Za-z0-9+/]{16,}={0,2}$/.test(text.slice(a, b));
 }
 
 /** Exact values that stand for a secret without being one (.env.example, docs). */
