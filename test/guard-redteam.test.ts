@@ -119,8 +119,9 @@ describe('blind red-team corpus, round 18 (bash expansion, wrappers and the prog
 
 describe('blind red-team corpus, round 19 (programs that run what options, config and the environment hand them)', () => {
   const score = scoreGuard(load('round19-guard-dangerous.jsonl'), load('round19-guard-everyday.jsonl'));
-  it('stops at least 816 of its 861 dangerous commands (first look 717; most of the rest are cluster, cloud and database commands, the opt-in cloud-infra pack\'s ground)', () => {
-    expect(861 - score.misses.length).toBeGreaterThanOrEqual(816);
+  // One fewer since round 30: a global git alias of git and text tools is read as what it runs (git fetch && git rebase), not asked.
+  it('stops at least 815 of its 861 dangerous commands (first look 717; most of the rest are cluster, cloud and database commands, the opt-in cloud-infra pack\'s ground)', () => {
+    expect(861 - score.misses.length).toBeGreaterThanOrEqual(815);
   });
   it('stops no everyday look-alike but sudo (an ask for any sudo by default)', () => {
     expect(score.falseStops).toEqual(['system-lookalike: ask sudo: "sudo btrfs subvolume list /"']);

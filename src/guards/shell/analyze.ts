@@ -169,7 +169,7 @@ const QUOTE_ONLY = /^unterminated ["']$/;
 
 export { quoteArgv } from './quote-argv';
 import { quoteArgv } from './quote-argv';
-import { diskScript, isShellScript } from './disk-scripts';
+import { diskScript, isShellScript, scriptLanguage } from './disk-scripts';
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: false, glob: false });
 
@@ -353,7 +353,47 @@ export class Analyzer {
   /** git config written earlier on the line (keys of GIT_LINE_CONFIG_KEYS, bounded by GIT_LINE_CONFIG_MAX). */
   private gitConfig = new Map<string, string[]>();
 
+  /** Start-up scripts and git hooks the line writes, until what it writes into them is known (contentWritten). */
+  private startupWrites: { abs: string; segment: string; judged: boolean }[] = [];
+  private startupDepth = 0;
+
   constructor(readonly opts: AnalyzeOptions) {}
+
+  /** A write into a start-up script or hook: persistence (ask) whatever it holds, and what it holds judged too (contentWritten). */
+  startupScriptWrite(abs: string, segment: string, detail: string): void {
+    this.hit('persistence', 'ask', segment, detail);
+    if (this.startupWrites.length < 16) this.startupWrites.push({ abs, segment, judged: false });
+  }
+
+  /**
+   * What a redirection or tee wrote into `abs`. Into a start-up script or hook, a text known on the line is the code
+   * that runs there later (`echo 'rm -rf ~' >> ~/.bashrc` is that delete, deferred): judged as that code, its aliases
+   * and functions too (they run when their names are typed), in the language of its `#!` line; a download written
+   * there is a download a shell runs.
+   */
+  private contentWritten(abs: string, feed: Feed, cwd: string): void {
+    const w = [...this.startupWrites].reverse().find((x) => x.abs === abs && !x.judged);
+    if (!w || this.startupDepth >= MAX_DEPTH) return;
+    // A download appended to a start-up file is a download run by a shell, later.
+    if (feed.kind === 'download') {
+      w.judged = true;
+      return this.runsScript(feed, 'sh', w.segment, 1, posix.basename(abs), cwd);
+    }
+    if (feed.kind !== 'static') return;
+    w.judged = true;
+    const via = `${posix.basename(abs)} (runs later)`;
+    this.startupDepth++;
+    try {
+      const lang = scriptLanguage(feed.text);
+      if (lang !== 'sh') return this.runsScript(feed, lang, w.segment, 1, via, cwd);
+      const env = this.newEnv(cwd);
+      this.analyzeSource(feed.text, 1, via, cwd, undefined, { env });
+      for (const [name, body] of env.aliases) this.analyzeSource(body, 2, `${via} > alias ${name}`, cwd);
+      for (const [name, body] of env.funcs) this.walk(body, this.newEnv(cwd), 2, `${via} > ${name}()`, NONE, { pipe: [], pipeline: 0, stage: 0, bg: false });
+    } finally {
+      this.startupDepth--;
+    }
+  }
 
   hit(rule: string, fallback: Decision, segment: string, detail: string): void {
     const action = actionFor(this.opts.policy, rule, fallback);
@@ -1010,6 +1050,7 @@ export class Analyzer {
       const abs = posix.resolve(env.cwd, t.text);
       const prev = env.files.get(abs);
       env.files.set(abs, r.op === '>>' && prev ? concatFeeds([prev, out]) : out);
+      this.contentWritten(abs, out, env.cwd);
       result = NONE;
     });
     void segment;
@@ -1468,7 +1509,13 @@ export class Analyzer {
         }
         if (set) env.files.set(path, { kind: 'static', text: JSON.stringify(pkg) });
       }
-      if (name === 'tee') for (const w of words.slice(1)) if (!w.text.startsWith('-') && !w.dynamic) env.files.set(posix.resolve(cwd, w.text), io.stdin);
+      if (name === 'tee') {
+        for (const w of words.slice(1)) {
+          if (w.text.startsWith('-') || w.dynamic) continue;
+          env.files.set(posix.resolve(cwd, w.text), io.stdin);
+          this.contentWritten(posix.resolve(cwd, w.text), io.stdin, cwd);
+        }
+      }
       // find -fprint / -fprintf / -fls FILE write the matches (a script of them with -fprintf 'rm -rf %p'): known only at run time.
       if (name === 'find' || name === 'gfind') {
         for (let k = 1; k < argv.length - 1; k++) {

@@ -41,3 +41,12 @@ export function isShellScript(text: string): boolean {
   const first = text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
   return /^#!\s*(?:\/usr)?\/bin\/(?:env\s+(?:-S\s+)?)?(?:ba|da|z|k|mk|a)?sh\b/.test(first);
 }
+
+/** The language a script runs in, by its `#!` line: `sh` for a shell's or none, else the interpreter's name (`python3`, `node`). */
+export function scriptLanguage(text: string): string {
+  if (isShellScript(text)) return 'sh';
+  const first = text.slice(2, text.indexOf('\n') < 0 ? Math.min(text.length, 200) : Math.min(text.indexOf('\n'), 200)).trim();
+  const words = first.split(/\s+/);
+  const prog = /(?:^|\/)env$/.test(words[0] ?? '') ? words.find((w, i) => i > 0 && !w.startsWith('-')) ?? '' : words[0] ?? '';
+  return prog.slice(prog.lastIndexOf('/') + 1) || 'sh';
+}

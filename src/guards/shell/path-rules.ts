@@ -9,7 +9,7 @@ import { remoteProjects } from '../../util/remote-projects';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 import { globMatch } from './glob';
-import { ACCOUNT_SETTINGS_FILES, STATE_FOLDERS_OF_LOOM, GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, GIT_SETTINGS_FILES, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
+import { ACCOUNT_SETTINGS_FILES, STATE_FOLDERS_OF_LOOM, GIT_HISTORY_ENTRIES, GIT_HOOKS_DIR, GIT_SETTINGS_FILES, HARNESS_FOLDERS, PATH_DIRS, PERSISTENCE_NAMES, SHADOWED_COMMANDS, HOME_CACHE_DIRS, HOOK_SETTINGS_FILES, LOOM_DIR, LOOM_PACKAGE_PATHS, LOOM_PROJECT_FILES, PERSISTENCE_FILES, STARTUP_SCRIPTS, SYSTEM_DIRS, SYSTEM_FILE_DIRS, SYSTEM_FILE_EXCEPTIONS, TEMP_DIRS } from './tables/paths';
 import { BLOCK_DEVICE, BLOCK_DEVICE_SAMPLES } from './tables/devices';
 import { APPENDABLE_SYSTEM_FILES, CRITICAL_SYSTEM_BASENAMES, CRITICAL_SYSTEM_FILES, HISTORY_FILES } from './tables/system';
 import { COST, overBudget, work } from './work';
@@ -197,6 +197,7 @@ interface HomePaths {
   secretFiles: string[];
   credentialFolders: string[];
   persistence: string[];
+  startupScripts: string[];
   hookSettings: string[];
   harnessFolders: string[];
   caches: string[];
@@ -214,6 +215,7 @@ export function under(home: string): HomePaths {
       secretFiles: HOME_SECRET_FILES.map((f) => posix.join(home, f)),
       credentialFolders: CREDENTIAL_FOLDERS.map((f) => posix.join(home, f)),
       persistence: PERSISTENCE_FILES.map((f) => (f.startsWith('/') ? f : posix.join(home, f))),
+      startupScripts: STARTUP_SCRIPTS.map((f) => (f.startsWith('/') ? f : posix.join(home, f))),
       hookSettings: HOOK_SETTINGS_FILES.map((f) => posix.join(home, f)),
       harnessFolders: HARNESS_FOLDERS.map((f) => posix.join(home, f)),
       caches: HOME_CACHE_DIRS.map((f) => posix.join(home, f)),
@@ -443,6 +445,13 @@ function isPersistence(abs: string, a: Analyzer): boolean {
   return abs.includes('/' + GIT_HOOKS_DIR + '/');
 }
 
+/** A start-up file whose content is shell code (tables/paths.ts STARTUP_SCRIPTS), or a git hook. */
+export function isStartupScript(abs: string, a: Analyzer): boolean {
+  if (abs.includes('/' + GIT_HOOKS_DIR + '/')) return true;
+  if (within(abs, a.opts.projectDir) && abs !== a.opts.projectDir) return false;
+  return under(a.opts.home).startupScripts.some((f) => within(abs, f));
+}
+
 export function writesPath(a: Analyzer, path: string, cwd: string, segment: string, o: { append?: boolean; movedAway?: boolean } = {}): void {
   // Past the budget the command is already a block: judging the rest of its paths adds nothing.
   if (overBudget()) return;
@@ -468,7 +477,12 @@ export function writesPath(a: Analyzer, path: string, cwd: string, segment: stri
   const critical = criticalSystemFile(abs) ?? (real !== abs ? criticalSystemFile(real) : undefined);
   if (critical && !(o.append && APPENDABLE_SYSTEM_FILES.includes(critical))) a.hit('system-file-overwrite', 'deny', segment, `${o.append ? 'appends to' : 'writes'} ${critical}, which holds the machine's accounts, access or boot`);
   // A start-up file moved away (`mv ~/.ssh/config x.bak`) runs nothing new.
-  if (!o.movedAway && (isPersistence(abs, a) || (real !== abs && isPersistence(real, a)))) a.hit('persistence', 'ask', segment, `writes ${abs}, which runs on its own later (login, shell start, git hook)`);
+  if (!o.movedAway && (isPersistence(abs, a) || (real !== abs && isPersistence(real, a)))) {
+    const detail = `writes ${abs}, which runs on its own later (login, shell start, git hook)`;
+    // A start-up script or hook: what is written into it is judged too, once the line says (Analyzer.contentWritten).
+    if (isStartupScript(abs, a) || (real !== abs && isStartupScript(real, a))) a.startupScriptWrite(abs, segment, detail);
+    else a.hit('persistence', 'ask', segment, detail);
+  }
   else if (!o.movedAway && gitSettingsFile(abs)) a.hit('persistence', 'ask', segment, `writes ${abs} by hand: its settings (core.fsmonitor, core.hooksPath, aliases, filters) run commands, and its remotes say where pushes go`);
   // Emptied or overwritten, the account's settings files are lost (a write that appends keeps them).
   if (!o.append && !o.movedAway && accountSettingsFile(abs, a) && !isPersistence(abs, a)) a.hit('destroy-outside-project', 'deny', segment, `overwrites ${abs}, the account's own settings`);

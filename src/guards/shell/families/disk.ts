@@ -14,6 +14,7 @@ import type { Rule, RuleContext } from '../rules';
 import { DBUS_CLIENTS, DBUS_POWER_METHOD, DD_LIKE, DISK_ERASERS, DISK_ERASER_TRIGGERS, modeEffect, POWER_COMMANDS, POWER_SUBCOMMANDS, RUNTIME_NAMES, SCHEDULERS } from '../tables/devices';
 import { hasShortFlag, operands, own } from './args';
 import { chmodTargets } from './tamper';
+import { isShellProgram, plainStoredCommand } from '../stored-commands';
 
 const ERASER_SET = new Set(DISK_ERASERS);
 
@@ -142,16 +143,31 @@ const power: Rule = (r) => {
 
 /** npm lifecycle scripts (run by every later install or publish) and npm config keys that name a program npm runs. */
 const NPM_LIFECYCLE = /^(?:pre|post)?(?:install|prepare|uninstall|publish|prepublish|prepublishOnly|pack|version|ci|shrinkwrap|rebuild)$/;
+/** package.json keys of hook managers whose values are commands run at each commit (simple-git-hooks, husky 4, pre-commit, lint-staged). */
+const HOOK_MANAGER_KEYS = /^(?:simple-git-hooks|husky\.hooks|gitHooks|pre-commit|lint-staged)(?:\.|$)/;
 const NPM_COMMAND_KEYS = /^(?:script-shell|shell|node-options|git|editor|browser|viewer|prefix|globalconfig|userconfig|init-module|onload-script)$/;
 
 /** Setting what a package manager runs on its own later (a lifecycle script, its script shell): persistence. */
 const packageHooks: Rule = (r) => {
   const ops = r.argv.slice(1).filter((a) => !a.startsWith('-'));
   if (ops[0] === 'pkg' && ops[1] === 'set') {
-    const hook = ops.slice(2).map((kv) => /^scripts\.([^=]+)=/.exec(kv)?.[1]).find((n) => n && NPM_LIFECYCLE.test(n));
-    if (hook) r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} pkg set scripts.${hook}: the command runs on its own at every later ${hook.replace(/^(?:pre|post)/, '')}`);
+    for (const kv of ops.slice(2)) {
+      const m = /^([^=]+)=([\s\S]*)$/.exec(kv);
+      if (!m) continue;
+      const [, key, value] = m;
+      const hook = /^scripts\.([^.]+)$/.exec(key)?.[1];
+      // A lifecycle script runs at every later install or publish; a hook manager's entry at every commit.
+      const later = hook && NPM_LIFECYCLE.test(hook) ? `every later ${hook.replace(/^(?:pre|post)/, '')}` : HOOK_MANAGER_KEYS.test(key) ? 'every later commit' : undefined;
+      if (!later) continue;
+      r.analyzer.analyzeSource(value, r.depth + 1, `${r.via} > ${key}`, r.cwd);
+      if (!plainStoredCommand(value)) r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} pkg set ${key}: the command runs on its own at ${later}`);
+    }
   } else if (ops[0] === 'config' && ops[1] === 'set' && NPM_COMMAND_KEYS.test((ops[2] ?? '').replace(/=.*$/, ''))) {
-    r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} config set ${ops[2].replace(/=.*$/, '')} changes the program ${r.name} runs from now on`);
+    const key = ops[2].replace(/=.*$/, '');
+    const value = ops[2].includes('=') ? ops[2].slice(ops[2].indexOf('=') + 1) : ops[3] ?? '';
+    // The script shell set to a shell (Git Bash on Windows, zsh) is a preference.
+    if (/^(?:script-)?shell$/.test(key) && isShellProgram(value)) return;
+    r.analyzer.hit('persistence', 'ask', r.segment, `${r.name} config set ${key} changes the program ${r.name} runs from now on`);
   }
 };
 packageHooks.names = ['npm', 'pnpm', 'yarn', 'bun'];

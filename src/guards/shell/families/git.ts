@@ -5,6 +5,7 @@
 // deleting or mirroring protected branches, discarding work, deleting
 // history (reflog expire, gc --prune=now, filter-branch, update-ref -d),
 // and reading secrets out of history (git show HEAD:.env).
+import { plainStoredCommand } from '../stored-commands';
 import { posix } from 'node:path';
 import { carriesFolder, deletesPath, movesPath, readsPath, resolveTarget, within } from '../path-rules';
 import { deletesWork } from '../project-work';
@@ -342,10 +343,12 @@ const git: Rule = (r) => {
       if (/^credential\..*helper$/i.test(key) && /^\s*store\b/.test(value)) r.analyzer.hit('read-secret-file', 'deny', r.segment, `git config ${key} ${value} writes every git credential to a plain-text file`);
       // core.hooksPath to a hook manager's folder in the project (.husky): the team's committed hooks, as husky sets them.
       else if (/^core\.hookspath$/i.test(key) && HOOK_MANAGER_DIRS.includes(value.replace(/^\.\//, '').replace(/\/+$/, ''))) return;
-      else if (gitConfigRunsCommand(key, value) && !everydayGitCommand(value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${key} stores a command that git runs on its own later`);
-      // In the user's or the machine's config the setting outlives the project and the session: a command git runs
-      // (however everyday it looks), where every fetch goes (url.*.insteadOf), the hooks every new clone gets.
-      else if (has('--global', '--system') && ((gitConfigRunsCommand(key, value) && !(EDITOR_KEYS.test(key) && everydayGitCommand(value))) || GLOBAL_REDIRECTS.test(key))) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${has('--system') ? '--system' : '--global'} ${key} changes what git does in every repository of this ${has('--system') ? 'machine' : 'user'}, from now on`);
+      // The stored command itself was judged as the command it is (gitConfigWrites); what is asked here is a command
+      // loom cannot read ahead: a script by its path, shell code beyond git and text tools.
+      else if (gitConfigRunsCommand(key, value) && !readableStoredCommand(key, value, has('--global', '--system'))) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${has('--system') ? '--system ' : has('--global') ? '--global ' : ''}${key} stores a command that git runs on its own later${has('--global', '--system') ? ', in every repository' : ''}`);
+      // In the user's or the machine's config the setting outlives the project and the session: where every fetch
+      // goes (url.*.insteadOf to another host), the hooks every new clone gets, the proxy, TLS checks.
+      else if (has('--global', '--system') && GLOBAL_REDIRECTS.test(key) && !sameHostRedirect(key, value)) r.analyzer.hit('persistence', 'ask', r.segment, `git config ${has('--system') ? '--system' : '--global'} ${key} changes what git does in every repository of this ${has('--system') ? 'machine' : 'user'}, from now on`);
       return;
     }
     case 'checkout-index':
@@ -356,8 +359,29 @@ const git: Rule = (r) => {
 
 git.names = ['git'];
 
-/** An editor or pager set to an everyday one (vim, less, code --wait): a preference, not a command to watch. */
-const EDITOR_KEYS = /^(?:core\.editor|core\.pager|sequence\.editor|pager\..+)$/i;
+/**
+ * A stored command loom reads ahead as what it is: a boolean where git takes one (core.fsmonitor true: git's own
+ * monitor), an everyday program, or a plain stored command (stored-commands.ts). In the user's or the machine's
+ * config, which outlives the project, only an everyday program or an alias of git and text tools.
+ */
+function readableStoredCommand(key: string, value: string, global: boolean): boolean {
+  if (/^core\.fsmonitor$/i.test(key) && /^(?:true|false|yes|no|on|off|1|0)$/i.test(value.trim())) return true;
+  // A folder of hooks is not a command: what runs is whatever is, or will be, in it.
+  if (/^core\.hookspath$/i.test(key)) return false;
+  // A file in a world-writable folder (a key, a config) is one anyone on the machine can swap, from then on.
+  if (global && /(?:^|[\s='"])\/(?:tmp|var\/tmp|dev\/shm)\//.test(value)) return false;
+  if (everydayGitCommand(value)) return true;
+  return global ? value.trim().startsWith('!') && plainStoredCommand(value) : plainStoredCommand(value);
+}
+
+/** url.<base>.insteadOf <prefix> where both name one host (https to ssh of the same forge): the same remote, another protocol. */
+function sameHostRedirect(key: string, value: string): boolean {
+  const m = /^url\.(.+)\.(?:insteadof|pushinsteadof)$/i.exec(key);
+  if (!m) return false;
+  const host = (u: string) => (/^[a-z][\w+.-]*:\/\/(?:[^@/]*@)?([^/:]+)/i.exec(u) ?? /^(?:[^@/:]+@)?([^/:]+):/.exec(u))?.[1]?.toLowerCase();
+  const a = host(m[1]);
+  return a !== undefined && a === host(value);
+}
 
 /** Global git settings that redirect where every repository fetches or pushes, or what every new clone starts with. */
 const GLOBAL_REDIRECTS = /^(?:url\..+\.(?:insteadof|pushinsteadof)|init\.templatedir|core\.hookspath|http\.proxy|https\.proxy|http\.sslverify)$/i;

@@ -57,6 +57,13 @@ export const PERSISTENCE_FILES = [
   '.config/autostart', '.config/systemd/user', 'Library/LaunchAgents', '.xprofile', '.xinitrc', '.pam_environment', '/etc/profile', '/etc/profile.d', '/etc/bash.bashrc', '/etc/zshrc', '/etc/cron.d', '/etc/crontab', '/etc/systemd/system', '/etc/rc.local', '/etc/ld.so.preload', '/var/spool/cron',
 ];
 
+/**
+ * Of PERSISTENCE_FILES, those whose content is shell code a shell runs later (its start-up files; git hooks, by their
+ * `#!` line): writing them is `persistence` (ask) as for the others, and what the line writes into them is judged
+ * as the code it will run too, so `rm -rf ~` appended to .bashrc is that delete (deny).
+ */
+export const STARTUP_SCRIPTS = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout', '.xprofile', '.xinitrc', '.xsession', '.xsessionrc', '/etc/profile', '/etc/profile.d', '/etc/bash.bashrc', '/etc/zshrc'];
+
 /** The account's own settings files in the home folder: deleted or emptied, what they held is kept nowhere else (`destroy-outside-project`, deny). */
 export const ACCOUNT_SETTINGS_FILES = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.config/fish/config.fish', '.gitconfig', '.config/git/config', '.ssh/config', '.vimrc', '.config/nvim/init.lua', '.config/nvim/init.vim', '.tmux.conf', '.inputrc', '.emacs', '.emacs.d/init.el', '.npmrc', '.pam_environment'];
 
