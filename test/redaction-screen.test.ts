@@ -20,6 +20,7 @@ import { LOOKALIKES21, SECRETS21 } from './fixtures/redaction-causes21';
 import { LOOKALIKES24, SECRETS24 } from './fixtures/redaction-causes24';
 import { LOOKALIKES26, SECRETS26 } from './fixtures/redaction-causes26';
 import { LOOKALIKES28, SECRETS28 } from './fixtures/redaction-causes28';
+import { LOOKALIKES30, SECRETS30 } from './fixtures/redaction-causes30';
 import { corpus } from './redaction/corpus';
 import { hostileInputs } from './redaction/hostile';
 
@@ -51,6 +52,8 @@ for (const [, t] of SECRETS26) texts.push(t);
 for (const [, t] of LOOKALIKES26) texts.push(t);
 for (const [, t] of SECRETS28) texts.push(t);
 for (const [, t] of LOOKALIKES28) texts.push(t);
+for (const [, t] of SECRETS30) texts.push(t);
+for (const [, t] of LOOKALIKES30) texts.push(t);
 for (const [, t] of hostileInputs(2048, 3)) texts.push(t);
 
 /** The text, each of its lines, each window of two and three lines, and each line's halves around a blank. */

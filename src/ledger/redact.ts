@@ -4,6 +4,9 @@
 // original text, overlapping spans are merged and replaced once. Every
 // pattern is linear-time (bounded repetition, no quantified group holding a
 // quantifier) and every hand scan advances monotonically.
+import { findArgvListSecrets } from './redaction/argv-lists';
+import { findWordDiffSecrets } from './redaction/word-diff';
+import { extendToPhrases, findLabelledPhrases, wrappedRests } from './redaction/passphrase-lines';
 import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findFormatSecrets } from './redaction/formats';
@@ -745,6 +748,8 @@ function detectSpans(input: string): Span[] {
     if (!isPublishedExample(found) && !isPublicKey(found) && !isKnownNotSecret(found) && !isSealedCiphertext(found, text) && !isRailsEncryptedFile(text, sp.start, sp.end) && !isTestResultPath(text, sp)) spans[kept++] = sp;
   }
   spans.length = kept;
+  extendToPhrases(text, spans);
+  wrappedRests(text, spans);
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   // Merged in place: the spans are this call's own objects, so no copy per span (hostile inputs hold 100k+ of them).
@@ -906,6 +911,9 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   if (text.includes('://')) findSpacedUrlPasswords(text, spans);
   findHeaders(text, spans);
   findCliSecrets(text, spans);
+  findArgvListSecrets(text, spans);
+  findWordDiffSecrets(text, spans);
+  findLabelledPhrases(text, spans);
   findLineSecrets(text, spans);
   findFormatSecrets(text, spans);
   const assigns = HAS_ASSIGNMENT.test(text);

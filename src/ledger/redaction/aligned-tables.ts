@@ -6,10 +6,14 @@ import { isPlaceholder, isSensitiveName } from './names';
 import type { Span } from './text';
 import { scan, work } from './work';
 
-const ANCHOR = /passw|passphrase|secret|token|api[ _-]?key|private[ _-]?key|credential/gi;
+const ANCHOR = /passw|passphrase|secret|token|api[ _-]?key|private[ _-]?key|credential|\bpwd?\b|\bvalue\b/gi;
+// A table of settings (`op item get … | column -t`: ITEM  FIELD  VALUE): the value of each row whose name cell names a secret.
+const NAME_COLUMN = /^(?:field|name|key|label|parameter|setting|variable|var|secret|item)$/i;
+const VALUE_COLUMN = /^(?:value|values|data|secret[ _-]?value|plaintext)$/i;
 const CELL_NAME = /^[A-Za-z][A-Za-z0-9 _()./#-]{0,40}$/;
 const RULE_LINE = /^[ \t]*-{2,}(?:[ \t]{2,}-{2,})*[ \t]*\r?$/;
-const NO_VALUE = /^(?:-|n\/a|none|<none>|null|\*+|•+|\(hidden\)|\(sensitive\)|<sensitive>|true|false)$/i;
+// What a CLI shows instead of a value (vercel env ls: `Encrypted`; others: hidden, masked, sensitive).
+const NO_VALUE = /^(?:-|n\/a|none|<none>|null|\*+|•+|\(hidden\)|\(sensitive\)|<sensitive>|true|false|encrypted|hidden|masked|sensitive|redacted|secret|set|unset|not set|\[hidden\]|\[masked\])$/i;
 const MAX_ROWS = 200;
 const MAX_LINE = 400;
 
@@ -26,6 +30,13 @@ function cells(line: string): [number, number][] {
     out.push([s, i]);
   }
   return out;
+}
+
+/** The cell of `line` that starts at column `s` (empty when none starts there). */
+function cellAt(line: string, s: number): string {
+  if (s >= line.length || line[s] === ' ' || (s > 0 && line[s - 1] !== ' ' && line[s - 1] !== '\t')) return '';
+  const cell = cells(line.slice(s))[0];
+  return cell ? line.slice(s + cell[0], s + cell[1]) : '';
 }
 
 export function findAlignedTables(text: string, spans: Span[]): void {
@@ -53,8 +64,11 @@ export function findAlignedTables(text: string, spans: Span[]): void {
         if (starts.length >= 2 && cols.every(([s]) => starts.includes(s))) continue;
       }
     }
-    const secret = cols.map(([s, e]) => isSensitiveName(header.slice(s, e).replace(/[ ./#()-]+/g, '_')));
-    if (!secret.some(Boolean)) continue;
+    const names = cols.map(([s, e]) => header.slice(s, e));
+    const secret = names.map((n) => !VALUE_COLUMN.test(n) && isSensitiveName(n.replace(/[ ./#()-]+/g, '_')));
+    const valueCol = names.findIndex((n) => VALUE_COLUMN.test(n));
+    const nameCol = valueCol > 0 ? names.slice(0, valueCol).map((n, i) => (NAME_COLUMN.test(n) ? i : -1)).filter((i) => i >= 0).pop() ?? -1 : -1;
+    if (!secret.some(Boolean) && nameCol < 0) continue;
     let at = le + 1;
     for (let row = 0; row < MAX_ROWS && at < text.length; row++) {
       let re = text.indexOf('\n', at);
@@ -63,8 +77,10 @@ export function findAlignedTables(text: string, spans: Span[]): void {
       work.reads += line.length;
       if (line.trim() === '' || line.length > MAX_LINE * 4) break;
       if (!RULE_LINE.test(line)) {
+        // A settings row: its name cell names a secret, so its value cell holds one.
+        const keyed = nameCol >= 0 && isSensitiveName(cellAt(line, cols[nameCol][0]).replace(/[ ./#()-]+/g, '_'));
         for (let c = 0; c < cols.length; c++) {
-          if (!secret[c]) continue;
+          if (!secret[c] && !(keyed && c === valueCol)) continue;
           const s = cols[c][0];
           if (s >= line.length || line[s] === ' ' || (s > 0 && line[s - 1] !== ' ' && line[s - 1] !== '\t')) continue;
           const cell = cells(line.slice(s))[0];

@@ -84,7 +84,8 @@ function looksLikeKey(v: string): boolean {
 // Calls that take the password as one of their arguments, and its position (0-based).
 const POSITIONAL: [RegExp, number][] = [
   [/^(?:mysqli|mysqli_connect|mysql_connect|mysql_pconnect|mysqli_real_connect)$/i, 2],
-  [/^(?:PDO|getConnection|ftp_login|ldap_bind|ssh2_auth_password|sqlsrv_connect)$/, 2],
+  // PHP's constructors by name as a stack trace prints them (PDO->__construct('mysql:…', 'user', 'pw')).
+  [/^(?:PDO|PDO->__construct|PDO::__construct|mysqli->__construct|mysqli::__construct|getConnection|ftp_login|ldap_bind|ssh2_auth_password|sqlsrv_connect)$/, 2],
   [/^(?:login|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|DigestAuth|PasswordAuthentication|NetworkCredential|UsernamePasswordCredentials|ConnectionFactory)$/, 1],
   // Credential constructors taking (id, secret[, token]): Tencent Cloud, the AWS SDKs, Aliyun; Algolia's (appId, apiKey).
   [/^(?:NewCredential|NewStaticCredentials|NewStaticCredentialsProvider|NewTokenCredential|Credential|BasicAWSCredentials|BasicSessionCredentials|AwsBasicCredentials\.create|AwsSessionCredentials\.create|StaticCredentialsProvider|AccessKeyCredential|StsTokenCredential|algoliasearch|algoliasearch\.Client|SearchClient\.Create|SearchClient\.create)$/, 1],
@@ -96,6 +97,19 @@ const POSITIONAL_CALL = new RegExp(`\\b(${POSITIONAL.map(([re]) => re.source.sli
 const POSITIONAL_ANCHOR = /mysql|PDO|onnect|ftp_login|ldap_bind|ssh2_auth|login|[Aa]uth|Credential|algolia|SearchClient/g;
 // Line ends and indentation may stand between arguments (getConnection(\n    "jdbc:…",\n    "sa",\n    "pw")).
 const ARGUMENT = /[ \t\r\n]{0,80}(?:(["'])((?:\\.|(?!\1)[^\\\n]){0,512})\1|[^,()"'\n]{1,200})[ \t\r\n]{0,80}(?:,|\))/y;
+
+/** Every key-like literal among a client call's first arguments (from `at`, just past its open parenthesis). */
+function clientArguments(text: string, at: number, spans: Span[]): void {
+  for (let k = 0; k < 6; k++) {
+    ARGUMENT.lastIndex = at;
+    const a = ARGUMENT.exec(text);
+    if (!a) return;
+    work.reads += a[0].length;
+    if (a[1] && a[2] && looksLikeKey(a[2])) push(spans, at + a[0].indexOf(a[1]) + 1, a[2], 'named-call');
+    if (a[0].endsWith(')')) return;
+    at += a[0].length;
+  }
+}
 
 /** The argument at the call's password position, when it is a literal. */
 function positionalSecret(text: string, c: RegExpExecArray, spans: Span[]): void {
@@ -193,7 +207,40 @@ function insertedRows(text: string, at: number, cols: string[], spans: Span[]): 
   }
 }
 
+// pg_dump's data: COPY t (col, …) FROM stdin; then a row per line, cells split by tabs, up to a line `\.`.
+const COPY_FROM = /\bCOPY[ \t]+[\w."]{1,128}[ \t]{0,4}\(([^()\n]{1,2000})\)[ \t]+FROM[ \t]+stdin;?[ \t]*\r?\n/gi;
+
+/** The cells of a COPY block's rows under columns that name a secret. */
+function copiedSecrets(text: string, spans: Span[]): void {
+  COPY_FROM.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = scan(COPY_FROM, text))) {
+    const cols = m[1].split(',').map(unquote);
+    const secret = cols.map((c) => isSensitiveName(c) && !/(?:_id|_at|_name|_type|_hash|_digest)$/i.test(c));
+    if (!secret.some(Boolean)) continue;
+    let ls = m.index + m[0].length;
+    for (let rows = 0; rows < MAX_TUPLES && ls < text.length; rows++) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      work.reads += le - ls + 1;
+      const row = text.slice(ls, le).replace(/\r$/, '');
+      const cells = row.split('\t');
+      // A row has a cell per column; anything else (the end `\.`, a blank, the next statement) ends the block.
+      if (cells.length !== cols.length) break;
+      let at = 0;
+      cells.forEach((cell, i) => {
+        if (secret[i] && cell.length >= 6 && cell !== '\\N' && !isPlaceholder(cell)) push(spans, ls + at, cell, 'sql-insert');
+        at += cell.length + 1;
+      });
+      ls = le + 1;
+    }
+    // The rows read are not read again as the start of another block.
+    if (ls > COPY_FROM.lastIndex) COPY_FROM.lastIndex = ls;
+  }
+}
+
 function insertedSecrets(text: string, spans: Span[]): void {
+  if (text.includes('FROM stdin') || text.includes('from stdin')) copiedSecrets(text, spans);
   INSERT.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = scan(INSERT, text))) {
@@ -372,6 +419,8 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
       const v = c[3];
       if (READER_VERB.test(callee)) return;
       if (isSensitiveName(callee) ? isSensitiveAssignment(callee, v) : CLIENT_CALLEE.test(callee) && looksLikeKey(v)) push(spans, c.index + c[1].length + c[0].slice(c[1].length).indexOf(c[2]) + 1, v, 'named-call');
+      // A client takes its id and its secret side by side (Twilio's Client(keySid, secret, accountSid)): each key-like literal.
+      if (!isSensitiveName(callee) && CLIENT_CALLEE.test(callee)) clientArguments(text, c.index + c[1].length + 1, spans);
     });
     // A password by position: new mysqli(host, user, PASS, db), DriverManager.getConnection(url, user, PASS), smtp.login(user, PASS).
     scanLines(POSITIONAL_CALL, POSITIONAL_ANCHOR, text, (c) => positionalSecret(text, c, spans));
@@ -396,6 +445,7 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
     });
   }
   if (text.includes('INSERT') || text.includes('insert')) insertedSecrets(text, spans);
+  else if (text.includes('FROM stdin') || text.includes('from stdin')) copiedSecrets(text, spans);
   if (text.includes('PASS')) {
     scanLines(FTP_PASS, FTP_PASS_ANCHOR, text, (c) => {
       if (!/^[*x•]+$|^\$|^</.test(c[1])) push(spans, c.index + c[0].indexOf(c[1], c[0].indexOf('PASS') + 4), c[1], 'ftp-pass');
@@ -711,15 +761,17 @@ export const PRINTS_SECRET = new RegExp(
       'cat[ \\t]+\\S*(?:privatekey|private[_.-]key|priv\\.key|wg\\d{0,2}\\.key)(?:[ \\t]+\\S*(?:publickey|public[_.-]key|pub\\.key|\\.pub))?[ \\t]*$',
       'op[ \\t]+item[ \\t]+get\\b.*--reveal\\b',
       'aws[ \\t]+configure[ \\t]+get[ \\t]+(?:--profile[ \\t=]+\\S+[ \\t]+)?[\\w.-]*(?:secret|token|password)\\w*(?:[ \\t]+--profile[ \\t=]+\\S+)?[ \\t]*$',
-      // A file named for what it holds (initialAdminPassword, db_password.txt, signing.pass, api.token).
-      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:[Pp]assword|PASSWORD|passwd|[Pp]assphrase|[Ss]ecret|SECRET|[Tt]oken|TOKEN)s?(?:\\.txt)?|[\\w-]+\\.(?:pass|passwd|password|secret|token))(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
+      // A file named for what it holds (initialAdminPassword, db_password.txt, signing.pass, api.token), and the
+      // files whose whole content is a shared secret: Erlang's cookie (RabbitMQ, CouchDB), a .pgpass-less peer secret.
+      'cat[ \\t]+\\S*(?:master\\.key|credentials\\.key|\\.erlang\\.cookie|vault[_-]?pass\\w*(?:\\.txt)?|\\.vault_pass\\w*|\\.google_authenticator|[\\w.-]*(?:[Pp]assword|PASSWORD|passwd|[Pp]assphrase|[Ss]ecret|SECRET|[Tt]oken|TOKEN)s?(?:\\.txt)?|[\\w-]+\\.(?:pass|passwd|password|secret|token))(?:[ \\t]*\\|[ \\t]*head\\b.*|[ \\t]*;.*)?[ \\t]*$',
     ].join('|') +
     ')',
 );
 /** A secret manager's read: the value may hold spaces (a passphrase). */
 const SECRET_MANAGER_READ = /^(?:gcloud[ \t]+secrets[ \t]+versions[ \t]+access|aws[ \t]+(?:ssm|secretsmanager)[ \t])/;
 // python -c "…; print(settings.SECRET_KEY)", rails runner 'puts …secret_key_base', node -e 'console.log(…)': the first argument printed names what the output is.
-const PY_PRINT = /\b(?:print\(|puts[ \t(]|console\.log\()[ \t]{0,2}(?:[A-Za-z_]\w{0,40}(?:\.|::)){0,5}([A-Za-z_]\w{0,63})(?:\[[^\]\n]{0,20}\])?[ \t]{0,2}([),'"]|$)/;
+// The value may be wrapped for printing first (print(repr(settings.SECRET_KEY)), console.log(JSON.stringify(cfg.token))).
+const PY_PRINT = /\b(?:print\(|puts[ \t(]|console\.log\()[ \t]{0,2}(?:(?:repr|str|ascii|json\.dumps|JSON\.stringify|inspect|String)\([ \t]{0,2}){0,2}(?:[A-Za-z_]\w{0,40}(?:\.|::)){0,5}([A-Za-z_]\w{0,63})(?:\[[^\]\n]{0,20}\])?[ \t]{0,2}\){0,2}[ \t]{0,2}([),'";]|$)/;
 const IN_CONTAINER = /^(?:sudo[ \t]+)?(?:docker|podman|nerdctl|kubectl|oc)(?:[ \t]+compose)?[ \t]+exec\b/;
 const PRINTENV = /^(?:printenv[ \t]+([A-Za-z_]\w{0,63})|echo[ \t]+"?\$\{?([A-Za-z_]\w{0,63})\}?"?)[ \t]*$/;
 // echo 'x' | sudo -S …, printf x | docker login --password-stdin, <(echo 'x') after a password option.

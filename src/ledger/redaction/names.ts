@@ -27,7 +27,7 @@ export const LOCAL_PASSWORD_WORDS = [
 ];
 
 /** Words that hold a secret only as the last word (or before qualifiers): db_pass, DB_PW, x-signature, code_verifier. */
-export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'tok', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat', 'pin'];
+export const SENSITIVE_LAST_WORDS = ['pass', 'pw', 'tok', 'auth', 'authorization', 'sig', 'signature', 'bearer', 'cookie', 'verifier', 'salt', 'psk', 'pat', 'pin', 'hmac'];
 
 /** A word after the sensitive one that makes the name about the secret, not the secret: token_count, password_reset_url, SECRET_ARN. */
 export const NOT_SECRET_AFTER = [
@@ -45,7 +45,8 @@ export const NOT_SECRET_AFTER = [
 
 /** Whole names that hold secrets although no word above ends them. */
 export const SENSITIVE_NAMES = [
-  'mysql_pwd', 'rediscli_auth', 'pgpassword', 'sshpass', 'htpasswd', 'private_token', 'x_vault_token', 'vault_token', 'x_auth_token', 'dsn', 'sentry_dsn',
+  // netsh wlan show profile key=clear prints the Wi-Fi key as `Key Content`.
+  'key_content', 'mysql_pwd', 'rediscli_auth', 'pgpassword', 'sshpass', 'htpasswd', 'private_token', 'x_vault_token', 'vault_token', 'x_auth_token', 'dsn', 'sentry_dsn',
   'connection_string', 'connectionstring', 'database_url', 'db_url', 'redis_url', 'mongo_url', 'mongodb_uri', 'amqp_url', 'broker_url', 'jsessionid', 'phpsessid',
   'private_key_id', 'api_hash', 'secret_id', 'encrypt', 'requirepass', 'masterauth', 'pgpass', 'wpa_psk', 'wep_key0', 'wep_key1', 'wep_key2', 'wep_key3',
   'unseal_key', 'recovery_key', 'root_token', 'otp_secret', 'totp_secret', 'mfa_secret', 'master_key',
@@ -248,6 +249,8 @@ function sensitiveAt(words: string[], i: number): 'strong' | 'last' | undefined 
   }
   if (GLUED.test(w) && !/secretary$/.test(w)) return 'strong';
   if (w === 'key' && i > 0 && KEY_QUALIFIER_SET.has(words[i - 1])) return 'strong';
+  // An HTTP header of one's own ending in Key (X-Upstream-Key, X-Partner-Key): what such a header carries is a key.
+  if (w === 'key' && i === words.length - 1 && i >= 2 && words[0] === 'x') return 'strong';
   // AZURE_STORAGE_CONNECTION_STRING, primaryConnectionString: a connection string holds its credentials.
   if (w === 'string' && i > 0 && words[i - 1] === 'connection') return 'strong';
   return undefined;

@@ -18,6 +18,11 @@ const NAME_LINE = /^[ \t]{0,32}([A-Za-z_][\w.-]{0,63})[ \t]*:?[ \t]*\r?$/;
 const KEY_PATH_LINE = /^\/(?:[\w.-]{1,64}\/){0,16}([A-Za-z_][\w.-]{0,63})\r?$/;
 const BANNER_LINE = /^[ \t]{0,32}((?:[A-Za-z][\w'’,()-]*[ \t]){0,12}?(?:password|passphrase|passcode|token|secret|api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|key)(?:[ \t][\w'’,()-]+){0,8}):[ \t]*\r?$/i;
 const VALUE_LINE = /^[ \t]{0,32}(\S{6,4096}?)[ \t]*\r?$/;
+// A log line that ends in `name=` and goes on below (`rotate: created key AKIA…, secret=`, then the secret on the
+// next log lines, each after its timestamp): the value, in up to MAX_PIECES pieces.
+const TRAILING_NAME = /(?:^|[\s,;(])([A-Za-z_][\w.-]{0,63})[ \t]?=[ \t]*\r?$/;
+const LOG_PREFIX = /^(?:\[[0-9][^\]\n]{3,40}\]|\d{4}-\d\d-\d\d[T ][\d:.,]{5,15}Z?)?/;
+const MAX_PIECES = 4;
 const DIGIT_OR_SYMBOL = /[^A-Za-z]/;
 const BLOCK_SCALAR = /^([ \t]{0,32})-?[ \t]{0,4}([A-Za-z_][\w.-]{0,63})[ \t]*:[ \t]*[|>][+-]?[1-9]?[ \t]*\r?$/;
 const MAX_BLOCK_LINES = 64;
@@ -28,7 +33,7 @@ const A_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 export function findNextLineValues(text: string, spans: Span[]): void {
   if (text.includes(': |') || text.includes(': >') || text.includes(':|') || text.includes(':>')) findBlockScalars(text, spans);
   let ls = 0;
-  let prevName: { name: string; tag?: string; path?: boolean } | undefined;
+  let prevName: { name: string; tag?: string; path?: boolean; pieces?: number } | undefined;
   let blanks = 0;
   while (ls <= text.length) {
     let le = text.indexOf('\n', ls);
@@ -37,17 +42,23 @@ export function findNextLineValues(text: string, spans: Span[]): void {
     if (len > 0 && len <= 200) {
       work.reads += len;
       const line = text.slice(ls, le);
+      let continued = false;
       if (prevName && line.trim()) {
-        const v = VALUE_LINE.exec(line);
+        const prefix = prevName.pieces !== undefined ? LOG_PREFIX.exec(line)![0].length : 0;
+        const v = VALUE_LINE.exec(prefix ? line.slice(prefix) : line);
         const word = v?.[1];
         // After a key path, another key path is the next key, not a value.
-        if (word && !(prevName.path && word.startsWith('/')) && DIGIT_OR_SYMBOL.test(word) && !NOT_A_VALUE.test(word) && !A_NAME.test(word) && !(/^[A-Za-z_][\w.]*$/.test(word) && isSensitiveName(word)) && !isPlaceholder(word) && isSensitiveAssignment(prevName.name, word)) {
-          const start = ls + line.indexOf(word);
+        // A piece is no assignment of its own (`PASSWORD_MIN_LENGTH=8` on the next line of a .env file).
+        if (word && !(prevName.pieces !== undefined && /^[A-Za-z_][\w.-]*[=:]/.test(word)) && !(prevName.path && word.startsWith('/')) && DIGIT_OR_SYMBOL.test(word) && !NOT_A_VALUE.test(word) && !A_NAME.test(word) && !(/^[A-Za-z_][\w.]*$/.test(word) && isSensitiveName(word)) && !isPlaceholder(word) && isSensitiveAssignment(prevName.name, word)) {
+          const start = ls + prefix + line.slice(prefix).indexOf(word);
           spans.push({ start, end: start + word.length, rule: 'assignment' });
+          continued = prevName.pieces !== undefined && ++prevName.pieces < MAX_PIECES;
         }
-        prevName = undefined;
+        if (!continued) prevName = undefined;
       }
-      if (!line.trim()) {
+      if (continued) {
+        // The next piece, if any, is on the next line.
+      } else if (!line.trim()) {
         if (prevName && ++blanks > 1) prevName = undefined;
       } else {
         blanks = 0;
@@ -57,6 +68,11 @@ export function findNextLineValues(text: string, spans: Span[]): void {
         if (tag && isSensitiveName(tag[1].replace(/^[\w-]+:/, ''))) prevName = { name: tag[1].replace(/^[\w-]+:/, ''), tag: tag[1] };
         else if (bare && isSensitiveName(bare[1])) prevName = { name: bare[1], path: line.charCodeAt(0) === 47 };
         else if (banner) prevName = { name: 'password' };
+        else if (line.charCodeAt(line.length - 1) === 61 || line.endsWith('=\r') || line.endsWith('= ')) {
+          // Not a line's only assignment (`SENTRY_DSN=` in a .env file is empty): a name after other words of a log line.
+          const t = TRAILING_NAME.exec(line);
+          if (t && t.index > 0 && line.slice(0, t.index).trim() !== '' && isSensitiveName(t[1])) prevName = { name: t[1], pieces: 0 };
+        }
       }
     } else if (len > 200) prevName = undefined;
     else if (prevName && ++blanks > 1) prevName = undefined;

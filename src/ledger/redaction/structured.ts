@@ -220,7 +220,7 @@ export function findLineSecrets(text: string, spans: Span[]): void {
   pipeSecretRow = false;
   pipeDigestTable = false;
 
-  let table: { sep: string; cols: boolean[]; n: number } | undefined;
+  let table: { sep: string; cols: boolean[]; n: number; keyOnly?: boolean } | undefined;
   let lineStart = 0;
   while (lineStart <= text.length) {
     let nl = text.indexOf('\n', lineStart);
@@ -410,7 +410,7 @@ const KEY_NAME_COLUMN = /^(?:key|secret|token|password|credential)[ _-]?name$/i;
 const VALUE_COLUMN = /^value$/i;
 const TRAILING_CR = /\r$/;
 
-function line(text: string, start: number, end: number, spans: Span[], table: { sep: string; cols: boolean[]; n: number } | undefined): typeof table {
+function line(text: string, start: number, end: number, spans: Span[], table: { sep: string; cols: boolean[]; n: number; keyOnly?: boolean } | undefined): typeof table {
   start += diffPrefix(text, start, end);
   // Outside a table, a line that no pattern can start on ({"a": 1}, # a comment, <tag>) is neither sliced nor matched.
   if (!table) {
@@ -525,6 +525,7 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
         if (e - s < 3) continue;
         const v = l.slice(s, e).trim();
         // A column name in a schema listing (reset_password_token) is not a value.
+        if (table.keyOnly && !KEY_CELL.test(v)) continue;
         if (v && !isPlaceholder(v) && !(SCHEMA_COLUMN.test(v) && isSensitiveName(v))) spans.push({ start: start + s, end: start + e, rule: 'credentials-table' });
       }
       return table;
@@ -537,8 +538,14 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
     if (!l.includes(sep)) continue;
     const cells = splitCells(l, sep);
     // Cells with text: `| NAME |` (a box table of one column, doppler --only-names) names no value.
-    if (cells.filter(([s, e]) => l.slice(s, e).trim() !== '').length < 2) continue;
     const names = cells.map(([s, e]) => l.slice(s, e).trim().replace(EDGE_QUOTES, ''));
+    // One named cell: a box section of one column. It holds a value only under a secret's name (the AWS CLI's
+    // `--output table` prints SecretAccessKey so), and then only cells that look like a key, not a list of names.
+    if (names.filter((n) => n !== '').length < 2) {
+      const only = names.find((n) => n !== '') ?? '';
+      if (sep === '|' && COLUMN_NAME.test(only) && isSensitiveName(only) && !ID_COLUMN.test(only) && !/names?$/i.test(only)) return { sep, cols: names.map((n) => n === only), n: cells.length, keyOnly: true };
+      continue;
+    }
     if (!names.every((n) => COLUMN_NAME.test(n) || n === '')) continue;
     // A Value column beside a KeyName (SecretName, TokenName) column holds those keys.
     const keyed = names.some((n) => KEY_NAME_COLUMN.test(n));
@@ -547,6 +554,9 @@ function line(text: string, start: number, end: number, spans: Span[], table: { 
   }
   return undefined;
 }
+
+/** A cell that looks like a key: long, of a key's alphabet, with digits and both cases (not a name listed in a column). */
+const KEY_CELL = /^(?=[^\s]*\d)(?=[^\s]*[a-z])(?=[^\s]*[A-Z])[A-Za-z0-9+/=_.~-]{16,512}$/;
 
 /**
  * The length of a diff line's prefix, which the line rules read past: `+` or `-` of a unified diff (hg, git, svn; not
@@ -648,7 +658,8 @@ function findColumnTables(text: string, spans: Span[]): void {
 // .NET appSettings (<add key="X" value="..." />), tags ({"Key": "X", "Value": "..."}), and the same in a plan's diff
 // (terraform's `+ set { + name = "adminPassword"  + value = "…" }`: a change marker + ~ - before each line).
 // Android's <meta-data android:name="…ApiKey" android:value="…"/>: the attributes' namespace prefix before each.
-const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t+~-]{0,40})?["']?(?:[A-Za-z]{1,20}:)?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
+// A name may be a path (Magento's core_config_data: `name: payment/gateway/api_key`): its last part is what it names.
+const NAME_THEN_VALUE = /\b(?:[Nn]ame|[Kk]ey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([A-Za-z_][A-Za-z0-9_.:/-]{0,63})["']?[ \t]{0,3},?[ \t]{0,3}(?:\r?\n[ \t+~-]{0,40})?["']?(?:[A-Za-z]{1,20}:)?(?:[Vv]alue|secretValue|SecretString|Data)["']?[ \t]{0,3}[:=][ \t]{0,3}/g;
 // XML whose value is a child element: <setting name="FtpPassword" …><value>…</value> (.NET settings), <AdministratorPassword><Value>…</Value> (unattend.xml).
 const XML_CHILD_VALUE = /<([A-Za-z_][\w:.-]{0,63})((?:[ \t]{1,4}[\w:.-]{1,40}="[^"\n]{0,200}"){0,6})[ \t]{0,4}>[ \t\r\n]{0,80}<([Vv]alue|PlainText)>([^<\n]{1,512})<\/\3>/g;
 const NAME_ATTRIBUTE = /\b(?:name|key|Name|Key)="([^"\n]{1,64})"/;
@@ -678,10 +689,14 @@ export function findNameValuePairs(text: string, spans: Span[]): void {
   }
   NAME_THEN_VALUE.lastIndex = 0;
   while ((m = scan(NAME_THEN_VALUE, text))) {
+    const name = m[1].includes('/') ? m[1].slice(m[1].lastIndexOf('/') + 1) : m[1];
     // A browser's cookie export ({"domain": …, "name": "li_at", "value": …}): a long random value is a session.
-    const cookie = !isSensitiveName(m[1]) && (SECRET_COOKIE.test(m[1]) || cookieExport(text));
-    if (!isSensitiveName(m[1]) && !cookie) continue;
-    const at = m.index + m[0].length;
+    const cookie = !isSensitiveName(name) && (SECRET_COOKIE.test(name) || cookieExport(text));
+    if (!isSensitiveName(name) && !cookie) continue;
+    let at = m.index + m[0].length;
+    // YAML's block scalar (`value: >-` then the value indented on the next line).
+    const block = /^[>|][-+]?[ \t]*\r?\n[ \t]{1,40}(?=\S)/.exec(text.slice(at, at + 48));
+    if (block) at += block[0].length;
     const v = readValue(text, at, { stops: ',}' });
     if (cookie && v && !(v[1] - v[0] >= 20 && DIGIT.test(text.slice(v[0], v[1])) && LOWER.test(text.slice(v[0], v[1])) && UPPER.test(text.slice(v[0], v[1])))) continue;
     if (!v) continue;

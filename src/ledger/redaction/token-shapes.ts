@@ -67,6 +67,9 @@ export const TOKEN_SHAPES: TokenShape[] = [
   { name: 'azure-storage-key', example: 'AccountKey=…', hints: ['AccountKey='], re: /\bAccountKey=([A-Za-z0-9+/]{40,120}={0,2})/g, group: 1 },
   { name: 'azure-sas-signature', example: '?sig=…', hints: ['sig='], re: /[?&]sig=([A-Za-z0-9%+/]{20,256}={0,2})/g, group: 1 },
   { name: 'azure-client-secret', example: 'xxx8Q~…', hints: ['Q~'], re: /\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, check: mixed },
+  // A column or a log that cuts a token short (`docker ps`'s COMMAND, `--token ghp_KUR…`): what is shown is most of the
+  // secret, and its prefix says what it is.
+  { name: 'truncated-token', example: 'ghp_KURMbGCk… glpat-nlRj...', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'glpat-', 'glrt-', 'xoxb-', 'xoxa-', 'xoxp-', 'xoxe-', 'sk_live_', 'rk_live_', 'sk-proj-', 'sk-ant-', 'npm_', 'dckr_pat_', 'hf_', 'pypi-AgE', 'hvs.'], re: /\b(?:gh[pousr]_|github_pat_|glpat-|glrt-|xox[abpe]-|[sr]k_live_|sk-proj-|sk-ant-|npm_|dckr_pat_|hf_|pypi-AgE|hvs\.)[A-Za-z0-9_.-]{8,250}?(?=\u2026|\.\.\.)/g, check: (m) => DIGIT.test(m) || UPPER.test(m) },
   { name: 'github-token', example: 'ghp_ gho_ ghu_ ghs_ ghr_', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}\b/g },
   { name: 'github-fine-grained-token', example: 'github_pat_…', hints: ['github_pat_'], re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
   { name: 'gitlab-token', example: 'glpat- gldt- glrt- glptt- glsoat- gloas- glcbt- glimt-', hints: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glsoat-', 'gloas-', 'glcbt-', 'glimt-', 'glagent-', 'glffct-'], re: /\b(?:glpat|gldt|glrt|glptt|glsoat|gloas|glcbt|glimt|glagent|glffct)-[A-Za-z0-9_.-]{20,80}/g },
