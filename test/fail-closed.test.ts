@@ -883,6 +883,21 @@ describe('Node dying before the runner answers (black-box findings)', () => {
     }
     const post = execaSync('sh', ['-c', hookCommand('codex', 'PostToolUse', { kind: 'absolute', runner: RUNNER })], { input: payload(project), cwd: project, env: damaged, reject: false, timeout: 20_000 });
     expect(post.exitCode).toBe(1);
+    // The hooks/ wrappers of hooks that answer an event that can block read a 1 the same way (black-box round 4).
+    for (const id of ['pre-tool-guard', 'prompt-guard']) {
+      const w = execaSync(join(ROOT, 'hooks', id), [], { input: payload(project), cwd: project, env: damaged, reject: false, timeout: 20_000 });
+      expect(w.exitCode, `${id}: ${w.stderr}`).toBe(2);
+      expect(w.stderr.trim().split('\n').at(-1)).toBe('loom: the hook runner died (exit 1) before answering. Blocked.');
+    }
+    expect(execaSync(join(ROOT, 'hooks', 'tool-audit'), [], { input: payload(project), cwd: project, env: damaged, reject: false, timeout: 20_000 }).exitCode).toBe(1);
+  });
+
+  it('a coverage folder Node cannot make does not hang the hook after its answer (NODE_V8_COVERAGE is cleared for it)', () => {
+    const project = tempDir();
+    const r = execaSync(join(ROOT, 'hooks', 'pre-tool-guard'), [], { input: payload(project), cwd: project, env: { ...env(''), NODE_V8_COVERAGE: '/proc/self/x' }, reject: false, timeout: 20_000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('rm-recursive-root');
   });
 
   it('the runner\'s own answers pass through unchanged: 0 for an allow, 2 for a block, 1 for an error on an event that cannot block', async () => {

@@ -16,10 +16,11 @@ import { CAUSES24 } from './fixtures/guard-causes24';
 import { CAUSES26 } from './fixtures/guard-causes26';
 import { CAUSES27 } from './fixtures/guard-causes27';
 import { CAUSES28, CAUSES28B, CAUSES28C } from './fixtures/guard-causes28';
+import { CAUSES30 } from './fixtures/guard-causes30';
 import { describeCauses, guardBase } from './guard-cause-suite';
 
 // Each red-team round adds its own file of causes.
-describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...CAUSES4, ...CAUSES5, ...CAUSES9, ...CAUSES10, ...CAUSES11, ...CAUSES12, ...CAUSES14, ...CAUSES15, ...CAUSES16, ...CAUSES17, ...CAUSES18, ...CAUSES19, ...CAUSES21, ...CAUSES22, ...CAUSES23, ...CAUSES24, ...CAUSES26, ...CAUSES27, ...CAUSES28, ...CAUSES28B, ...CAUSES28C, ...SYSTEM, ...FOREIGN });
+describeCauses('causes of red-team misses, each with its own commands', { ...CAUSES, ...CAUSES3, ...CAUSES4, ...CAUSES5, ...CAUSES9, ...CAUSES10, ...CAUSES11, ...CAUSES12, ...CAUSES14, ...CAUSES15, ...CAUSES16, ...CAUSES17, ...CAUSES18, ...CAUSES19, ...CAUSES21, ...CAUSES22, ...CAUSES23, ...CAUSES24, ...CAUSES26, ...CAUSES27, ...CAUSES28, ...CAUSES28B, ...CAUSES28C, ...CAUSES30, ...SYSTEM, ...FOREIGN });
 
 describe('a home folder under the temp folder (a sandbox or CI runner sets HOME=/tmp/...)', () => {
   const inTmpHome = (c: string, project = '/tmp/ci-work/project') => analyzeCommand(c, { ...guardBase, home: '/tmp/runner-home', projectDir: project, cwd: project });

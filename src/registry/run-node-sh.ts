@@ -13,7 +13,9 @@
  */
 export function runNodeFailClosedSh(runner: string, args: string, canBlock = false): string {
   const answered = canBlock ? '[ $loom_s -eq 0 ] || [ $loom_s -eq 2 ]' : '[ $loom_s -le 2 ]';
-  return `NODE_EXTRA_CA_CERTS= node ${runner} ${args}; loom_s=$?; ${answered} || { echo "loom: the hook runner died (exit $loom_s) before answering. Blocked." >&2; exit 2; }; exit $loom_s`;
+  // NODE_V8_COVERAGE names where Node writes coverage as it exits: a folder it cannot make (/proc/self/x) makes
+  // Node retry forever after the answer, so the harness sees a hang. A hook writes no coverage.
+  return `NODE_EXTRA_CA_CERTS= NODE_V8_COVERAGE= node ${runner} ${args}; loom_s=$?; ${answered} || { echo "loom: the hook runner died (exit $loom_s) before answering. Blocked." >&2; exit 2; }; exit $loom_s`;
 }
 
 /** Windows cmd: the same after `node ...` has run (errorlevel over 2 or negative, as an NTSTATUS crash code is). */

@@ -1432,6 +1432,7 @@ export class Analyzer {
     const rctx: RuleContext = { analyzer: this, opts: this.opts, cmd: c, words, argv, name, segment, cwd, pipe, depth, via, vars, stdin: io.stdin, fileFeed: (p) => io.env?.files.get(posix.resolve(cwd, p)), fetchedBy: (p) => this.fetchedBy(posix.resolve(cwd, p), io) };
     this.checkRedirects(c, cwd, segment);
     for (const rule of RULES) rule(rctx);
+    if (own(FILE_DESTROYERS, name)) this.listedOperands(rctx, words);
     if (overBudget()) {
       this.exhaust(segment);
       return { kind: 'runtime', why: 'not analyzed' };
@@ -1572,6 +1573,29 @@ export class Analyzer {
       if ((r.op === '>' || r.op === '>|') && empties) destroysFile(this, r.target.text, cwd, segment || `> ${r.target.text}`, { verb: 'empties', home: true });
       if (isBlockDevice(r.target.text)) this.hit('disk-destroy', 'deny', segment || `> ${r.target.text}`, `writes straight to the block device ${r.target.text}`);
     }
+  }
+
+  /**
+   * A destroyer whose operands a listing prints (`rm -f $(find . -name journal.log)`, `shred $(git ls-files -o -i)`):
+   * the paths are the listing's, judged as `find ... -delete` and `git ls-files ... | xargs rm` are.
+   */
+  private listedOperands(r: RuleContext, words: Word[]): void {
+    for (const w of words.slice(1)) {
+      for (const sub of w.subs ?? []) {
+        const argv = simpleArgv(sub.src);
+        if (!argv.length) continue;
+        if (posix.basename(argv[0]) === 'find') judgeFindDeletes(r, argv, `${r.name} $(find …)`);
+        else if (posix.basename(argv[0]) === 'git' && argv.includes('ls-files')) this.lsFilesDeleted(r, argv, `${r.name} $(git ls-files …)`);
+      }
+    }
+  }
+
+  /** `git ls-files` output deleted: every tracked file, or (with --others and ignored files listed) loom's own state, which the project ignores. */
+  lsFilesDeleted(r: RuleContext, argv: string[], how: string): void {
+    if (listsEveryTrackedFile(argv)) this.hit('rm-recursive-project-root', 'deny', r.segment, `deletes every tracked file of the project (${how})`);
+    const others = argv.some((a) => a === '--others' || /^-[a-zA-Z]*o/.test(a));
+    const ignored = argv.some((a) => a === '--ignored' || /^-[a-zA-Z]*i/.test(a)) || !argv.some((a) => a.startsWith('--exclude'));
+    if (others && ignored) this.hit('modify-loom', 'deny', r.segment, `deletes the files git ignores (${how}), loom's ledger among them`);
   }
 
   /** A shell or interpreter whose script comes from a substitution: deny when that substitution downloads. */
@@ -2139,7 +2163,7 @@ export class Analyzer {
       // `git ls-files | xargs rm`: every tracked file of the project (a pathspec narrows it).
       const lister = r.pipe.find((c) => c.stage < r.cmd.stage && c.words[0] && posix.basename(c.words[0].text) === 'git' && c.words.some((w) => w.text === 'ls-files'));
       if (finder) judgeFindDeletes(r, finder.words.map((w) => w.text), 'find | xargs rm');
-      else if (lister && listsEveryTrackedFile(lister.words.map((w) => w.text))) this.hit('rm-recursive-project-root', 'deny', r.segment, 'deletes every tracked file of the project (git ls-files | xargs rm)');
+      else if (lister) this.lsFilesDeleted(r, lister.words.map((w) => w.text), 'git ls-files | xargs rm');
       else if (recursive) this.hit('rm-unknown-target', 'ask', r.segment, 'xargs feeds paths from its input to rm -r');
     }
     // Items only known at run time: they stand where they go (the replace string, else after the command), as
@@ -2324,4 +2348,11 @@ function onlyDataCommands(node: Node): boolean {
     default:
       return false;
   }
+}
+
+/** A simple command's words from a substitution's text, quotes removed (`find . -name 'x.log'`); empty when it has shell syntax. */
+function simpleArgv(src: string): string[] {
+  const t = src.trim();
+  if (t.length > 2048 || /[|;&<>`$()]/.test(t)) return [];
+  return (t.match(/'[^']*'|"[^"]*"|[^\s'"]+/g) ?? []).map((w) => w.replace(/^(['"])(.*)\1$/, '$2'));
 }

@@ -9,7 +9,7 @@ import { tclCommandsOf } from './tcl';
 import { posix } from 'node:path';
 import {
   CONTAINER_RUNNERS, DEBUGGERS, ELISP_CALLS, EX_EDITORS, EX_LANG, GIT_HOOKS, GIT_RUN_ENV, GIT_RUN_KEYS, GIT_RUN_OPERANDS, GIT_RUN_OPTIONS,
-  LOCAL_HOSTS, COMMAND_OPTIONS, RECIPE_RUNNERS, REMOTE_EXEC, SCRIPT_SETTERS, SSH_GRAMMAR, TCL_RUNS, type GitValueRuns, type RecipeFormat,
+  LOCAL_HOSTS, COMMAND_OPTIONS, RECIPE_RUNNERS, REMOTE_COMMANDS, REMOTE_EXEC, SCRIPT_SETTERS, SSH_GRAMMAR, TCL_RUNS, type GitValueRuns, type RecipeFormat,
 } from './tables/launchers';
 import { GIT_COMMAND_URL_PREFIXES, GIT_EXT_ESCAPES, GIT_GLOBAL_WITH_ARG, GIT_OPTIONS, keyMatches } from './tables/git';
 import { work } from './work';
@@ -64,6 +64,7 @@ export function launchesOf(ctx: LaunchCtx): Launch[] {
   if (name === 'bind') bindLaunches(ctx, out);
   if (CONTAINER_RUNNERS.names.includes(name)) containerLaunches(ctx, out);
   remoteExecLaunches(ctx, out);
+  remoteCommandLaunches(ctx, out);
   if (Object.hasOwn(SCRIPT_SETTERS, name)) npmLaunches(ctx, out);
   return out.slice(0, MAX_LAUNCHES).map((l) => (l.kind === 'script' && l.text.length > MAX_TEXT ? { kind: 'ask', how: l.how, why: 'a launched script too long to analyse' } : l));
 }
@@ -852,7 +853,58 @@ function remoteExecLaunches(ctx: LaunchCtx, out: Launch[]): void {
     const dd = argv.indexOf('--');
     if (dd < 0) continue;
     const cmd = argv.slice(dd + 1);
-    if (cmd.length) out.push({ kind: 'script', text: joinArgv(cmd), how: `${full} ${subs.find((s) => argv.includes(s)) ?? ''}`.trim(), stdin: true });
+    // ssh-like commands (a VM's ssh) join their words for the remote shell, as ssh does; exec commands run an argv.
+    const sshLike = / ssh$/.test(full);
+    if (cmd.length) out.push({ kind: 'script', text: sshLike ? cmd.join(' ') : joinArgv(cmd), how: `${full} ${subs.find((s) => argv.includes(s)) ?? ''}`.trim(), stdin: true });
+  }
+}
+
+/** REMOTE_COMMANDS: the command line each sends, judged as a script. */
+function remoteCommandLaunches(ctx: LaunchCtx, out: Launch[]): void {
+  const { argv, name } = ctx;
+  for (const [full, specs] of Object.entries(REMOTE_COMMANDS)) {
+    const [n, ...pre] = full.split(' ');
+    if (n !== name || !pre.every((p, i) => argv[1 + i] === p)) continue;
+    const args = argv.slice(1 + pre.length);
+    const joined = args.join(' ');
+    for (const spec of specs) {
+      if (spec.when && !spec.when.test(joined)) continue;
+      const texts: string[] = [];
+      for (const o of spec.opts ?? []) {
+        for (let k = 0; k < args.length; k++) {
+          if (args[k] === o && k + 1 < args.length) texts.push(args[k + 1]);
+          else if (o.startsWith('--') && args[k].startsWith(o + '=')) texts.push(args[k].slice(o.length + 1));
+          else if (!o.startsWith('--') && args[k].startsWith(o) && args[k].length > o.length && o.length === 2) texts.push(args[k].slice(2));
+        }
+      }
+      if (spec.afterSub) {
+        const at = args.findIndex((a) => spec.afterSub!.includes(a));
+        if (at >= 0 && at + 1 < args.length) texts.push(args.slice(at + 1).filter((a) => !/^\w+=/.test(a) || a.startsWith('cmd=')).join(' ').replace(/^cmd=/, ''));
+      }
+      if (spec.lastOperand) {
+        const operands: string[] = [];
+        for (let k = 0; k < args.length; k++) {
+          // The first operand starts the command: what follows is its own words, options included.
+          if (args[k] === '--' || operands.length) {
+            operands.push(...args.slice(args[k] === '--' ? k + 1 : k));
+            break;
+          }
+          if (args[k].startsWith('-')) {
+            if (args[k].length === 2 && spec.valueOpts?.includes(args[k][1])) k++;
+            continue;
+          }
+          operands.push(args[k]);
+        }
+        // pdsh -w HOSTS cmd args: every operand after the options is the command line (ssh joins them).
+        if (operands.length) texts.push(name === 'pssh' || name === 'parallel-ssh' ? operands[operands.length - 1] : operands.join(' '));
+      }
+      for (const t of texts) {
+        if (spec.absent) {
+          const path = /(?:^|\s)(?:path|dest|name)=(\S+)/.exec(t)?.[1];
+          if (path && /(?:^|\s)state=absent(?:\s|$)/.test(t)) out.push({ kind: 'script', text: `rm -rf -- ${shq(path)}`, how: `${full} -m file state=absent` });
+        } else if (t.trim()) out.push({ kind: 'script', text: t, how: full });
+      }
+    }
   }
 }
 

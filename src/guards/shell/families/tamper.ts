@@ -439,13 +439,24 @@ const stopsLoomService: Rule = (r) => {
 };
 stopsLoomService.names = Object.keys(SERVICE_STOPS);
 
-/** loom's own commands that switch it off: `loom daemon stop` (then any program may bind its socket), `loom install --remove`. */
+/** loom's CLI run by its script (`node node_modules/loom-governance/bin/loom.js erase …`, `node_modules/.bin/loom`). */
+const LOOM_SCRIPT = /(?:^|\/)(?:loom-governance\/bin\/loom\.js|bin\/loom\.js|\.bin\/loom)$/;
+
+/**
+ * loom's own commands an agent may not run: those that switch it off (`loom daemon stop`, then any program may bind
+ * its socket; `loom install --remove`, `uninstall`) and those that change the evidence (`erase` blanks recorded
+ * values, `recover` sets the database aside). Setting it up (init, install: they add hooks), reading (verify,
+ * history, report, evidence, explain) and folding stay everyday.
+ */
 const loomSwitchedOff: Rule = (r) => {
-  const ops = operands(r.argv, 1, ['--harness', '--scope', '--project-dir', '--mode', '--url', '--socket']);
+  const argv = r.name === 'node' ? (LOOM_SCRIPT.test(r.argv[1] ?? '') ? r.argv.slice(1) : undefined) : r.argv;
+  if (!argv) return;
+  const ops = operands(argv, 1, ['--harness', '--scope', '--project-dir', '--mode', '--url', '--socket', '--seq', '--path', '--match', '--reason']);
   if (ops[0] === 'daemon' && ops[1] === 'stop') r.analyzer.hit('modify-loom', 'deny', r.segment, "loom daemon stop switches off loom's daemon: the agent may not switch off its guard");
-  else if ((ops[0] === 'install' && r.argv.includes('--remove')) || ops[0] === 'uninstall') r.analyzer.hit('modify-hook-settings', 'deny', r.segment, "removes loom's hooks from the harness settings: the agent may not switch off its guard");
+  else if ((ops[0] === 'install' && argv.includes('--remove')) || ops[0] === 'uninstall') r.analyzer.hit('modify-hook-settings', 'deny', r.segment, "removes loom's hooks from the harness settings: the agent may not switch off its guard");
+  else if ((ops[0] === 'erase' || ops[0] === 'recover') && !argv.includes('--help') && !argv.includes('--dry-run')) r.analyzer.hit('modify-loom', 'deny', r.segment, `loom ${ops[0]} changes the ledger's evidence (${ops[0] === 'erase' ? 'blanks recorded values' : 'sets the database aside'}): a reviewer runs it, not the agent`);
 };
-loomSwitchedOff.names = ['loom', LOOM_PACKAGE];
+loomSwitchedOff.names = ['loom', LOOM_PACKAGE, 'node'];
 
 export const TAMPER_RULES: Rule[] = [writers, uninstallsLoom, stopsLoom, stopsLoomService, loomSwitchedOff];
 export { chmodTargets };

@@ -92,6 +92,22 @@ export const TASK_FILES: Record<string, TaskFile> = {
   'dotnet build': { files: [], fileOptions: [], format: 'msbuild' },
   tox: { files: ['tox.ini'], fileOptions: ['-c', '--conf'], format: 'tox' },
   'pre-commit': { files: ['.pre-commit-config.yaml'], fileOptions: ['-c', '--config'], format: 'pre-commit', sub: ['run', 'try-repo'] },
+  // Test runners and bundlers load their config as code before anything else: a config the line writes runs.
+  pytest: { files: ['conftest.py'], fileOptions: [], format: 'python' },
+  'py.test': { files: ['conftest.py'], fileOptions: [], format: 'python' },
+  jest: { files: ['jest.config.js', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.ts'], fileOptions: ['-c', '--config'], format: 'node' },
+  vitest: { files: ['vitest.config.ts', 'vitest.config.js', 'vitest.config.mjs', 'vitest.config.mts', 'vite.config.ts', 'vite.config.js', 'vite.config.mjs'], fileOptions: ['-c', '--config'], format: 'node' },
+  vite: { files: ['vite.config.ts', 'vite.config.js', 'vite.config.mjs', 'vite.config.cjs', 'vite.config.mts'], fileOptions: ['-c', '--config'], format: 'node' },
+  webpack: { files: ['webpack.config.js', 'webpack.config.mjs', 'webpack.config.cjs', 'webpack.config.ts'], fileOptions: ['-c', '--config'], format: 'node' },
+  rollup: { files: ['rollup.config.js', 'rollup.config.mjs', 'rollup.config.cjs', 'rollup.config.ts'], fileOptions: ['-c', '--config'], format: 'node' },
+  eslint: { files: ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', '.eslintrc.js', '.eslintrc.cjs'], fileOptions: ['-c', '--config'], format: 'node' },
+  prettier: { files: ['prettier.config.js', 'prettier.config.mjs', 'prettier.config.cjs', '.prettierrc.js', '.prettierrc.cjs'], fileOptions: ['--config'], format: 'node' },
+  mocha: { files: ['.mocharc.js', '.mocharc.cjs'], fileOptions: ['--config'], format: 'node' },
+  playwright: { files: ['playwright.config.ts', 'playwright.config.js', 'playwright.config.mjs'], fileOptions: ['-c', '--config'], format: 'node', sub: ['test'] },
+  cypress: { files: ['cypress.config.js', 'cypress.config.ts', 'cypress.config.mjs'], fileOptions: ['-C', '--config-file'], format: 'node', sub: ['run', 'open'] },
+  next: { files: ['next.config.js', 'next.config.mjs', 'next.config.ts'], fileOptions: [], format: 'node', sub: ['build', 'dev', 'start', 'lint'] },
+  nuxt: { files: ['nuxt.config.ts', 'nuxt.config.js'], fileOptions: [], format: 'node', sub: ['build', 'dev', 'generate'] },
+  astro: { files: ['astro.config.mjs', 'astro.config.js', 'astro.config.ts'], fileOptions: ['--config'], format: 'node', sub: ['build', 'dev', 'check'] },
 };
 /** Project files MSBuild takes as its operand (or finds in the folder). */
 export const MSBUILD_FILES = /\.(?:proj|csproj|fsproj|vbproj|vcxproj|targets|props|sln)$/i;

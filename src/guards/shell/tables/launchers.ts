@@ -214,6 +214,31 @@ export const REMOTE_EXEC: Record<string, string[]> = {
   'incus exec': [],
 };
 
+/**
+ * Programs that send a shell command line to other machines (or this one, or a VM whose shared folder is the
+ * project) in an option or an operand: `vagrant ssh -c CMD`, `ansible HOSTS -m shell -a CMD`, `salt '*' cmd.run CMD`,
+ * `pssh -h hosts CMD`. The text is judged as the script it is; where it runs does not make a delete harmless.
+ * `opts`: options whose value is the command; `when`: the argv (joined) must match (ansible's command modules);
+ * `afterSub`: the operand after one of these is the command; `lastOperand`: the last operand is.
+ * `absent`: ansible's file module with `state=absent` deletes its `path=` (judged as `rm -rf` of it).
+ */
+export const REMOTE_COMMANDS: Record<string, { opts?: string[]; when?: RegExp; afterSub?: string[]; lastOperand?: boolean; valueOpts?: string; absent?: boolean }[]> = {
+  'vagrant ssh': [{ opts: ['-c', '--command'] }],
+  'gcloud compute ssh': [{ opts: ['--command'] }],
+  ansible: [
+    { opts: ['-a', '--args'], when: /(?:^|\s)(?:-m|--module-name)(?:[ =]|(?=\w))(?:ansible\.builtin\.|ansible\.windows\.|ansible\.legacy\.)?(?:shell|command|raw|script|win_shell|win_command)(?:\s|$)/ },
+    { opts: ['-a', '--args'], when: /(?:^|\s)(?:-m|--module-name)(?:[ =]|(?=\w))(?:ansible\.builtin\.)?file(?:\s|$)/, absent: true },
+  ],
+  salt: [{ afterSub: ['cmd.run', 'cmd.shell', 'cmd.run_all', 'cmd.run_stdout', 'cmd.run_bg', 'cmd.powershell'] }],
+  'salt-ssh': [{ afterSub: ['cmd.run', 'cmd.shell', 'cmd.run_all', 'cmd.run_stdout'] }, { opts: ['-r', '--raw', '--raw-shell'] }],
+  'salt-call': [{ afterSub: ['cmd.run', 'cmd.shell', 'cmd.run_all', 'cmd.run_stdout'] }],
+  pssh: [{ lastOperand: true, valueOpts: 'hHlptoexXO' }],
+  'parallel-ssh': [{ lastOperand: true, valueOpts: 'hHlptoexXO' }],
+  pdsh: [{ lastOperand: true, valueOpts: 'wxlufRtgXNoM' }],
+  clush: [{ lastOperand: true, valueOpts: 'wxgXlftuoRE' }],
+  dsh: [{ lastOperand: true, valueOpts: 'mgfForo' }],
+};
+
 /** Options of `npm`/`pnpm` that set a package script (then runnable by name). */
 export const SCRIPT_SETTERS: Record<string, string[][]> = {
   npm: [['pkg', 'set'], ['set-script']],

@@ -42,7 +42,13 @@ export const LOOM_DIR = '.loom';
 export const LOOM_PROJECT_FILES = ['.loom/policy.json', '.loom/compliance', '.loom/compliance/ledger.db', '.loom/compliance/journal.log', '.loom/compliance/history.json', '.loom/compliance/chain.json', '.loom/compliance/checkpoints.jsonl', '.loom/backups'];
 
 /** File names under .loom (and .git) that a name filter such as `find -name` can reach. */
-export const LOOM_FILE_NAMES = ['.loom', 'ledger.db', 'ledger.db-wal', 'ledger.db-shm', 'history.json', 'checkpoints.jsonl', 'policy.json', 'settings.json', 'settings.local.json', 'hooks.json', 'config.toml'];
+export const LOOM_FILE_NAMES = ['.loom', 'compliance', 'ledger.db', 'ledger.db-wal', 'ledger.db-shm', 'chain.json', 'history.json', 'checkpoints.jsonl', 'policy.json', 'settings.json', 'settings.local.json', 'hooks.json', 'config.toml'];
+
+/**
+ * loom's file names that a name filter reaches only when it names them (`find . -name journal.log -delete`): a
+ * pattern over a common kind of file (`-name '*.log'`, a log cleanup) is not taken to mean them.
+ */
+export const LOOM_EXACT_NAMES = ['journal.log', 'journal.lock'];
 
 /** Entries of .git whose loss destroys history (deleting .git/index.lock or .git/hooks does not). */
 export const GIT_HISTORY_ENTRIES = ['objects', 'refs', 'packed-refs', 'HEAD', 'logs'];
