@@ -676,9 +676,16 @@ export class Lexer {
     }
     this.i += 1 + m[0].length;
     if ((m[0] === '@' || m[0] === '*') && this.ctx.positional) {
-      // "$@" is one word per parameter; "$*" joins them with the first IFS character.
-      const sep = m[0] === '@' || !inDouble ? SPLIT : this.ifs()[0] ?? '';
-      w.text += this.ctx.positional.join(sep);
+      // "$@" is one word per parameter; "$*" joins them with the first IFS character. Unquoted, either is a word
+      // per parameter, each then split at IFS as any unquoted expansion is (IFS=:; set -- rm:-rf:x; $* runs rm -rf x).
+      if (!inDouble) {
+        this.ctx.positional.forEach((p, i) => {
+          if (i > 0) w.text += SPLIT;
+          this.put(w, p, false);
+        });
+        return;
+      }
+      w.text += this.ctx.positional.join(m[0] === '@' ? SPLIT : this.ifs()[0] ?? '');
       return;
     }
     const v = this.expandVar(m[0]);

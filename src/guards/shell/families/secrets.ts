@@ -228,8 +228,13 @@ const publish: Rule = (r) => {
   if (group === 'release' && (action === 'upload' || action === 'create')) for (const f of files.slice(1)) readsPath(r.analyzer, f.replace(/#.*$/, ''), r.cwd, r.segment);
 };
 
+/** Container engines whose `inspect` prints a container's environment through a template. */
+const CONTAINER_INSPECTORS = ['docker', 'podman', 'nerdctl'];
+
 function isEnvDump(words: string[]): boolean {
   const n = words[0] ? posix.basename(words[0]) : '';
+  // A container's environment by its inspect template (`docker inspect -f '{{.Config.Env}}' app`).
+  if (CONTAINER_INSPECTORS.includes(n)) return words.includes('inspect') && words.some((a, i) => /\.(?:Config\.)?Env\b/.test(a) && (/^(?:-f|--format)(?:=|$)/.test(words[i - 1] ?? '') || /^--format=/.test(a) || /^-f./.test(a)));
   if (!ENV_DUMPERS.includes(n)) return false;
   if (n === 'env') return words.slice(1).every((a) => a.startsWith('-') && a !== '-u' && a !== '--unset') && !words.slice(1).some((a) => /^[A-Za-z_]\w*=/.test(a));
   if (n === 'printenv') return true;
@@ -384,9 +389,6 @@ const secretVarsPrinted: Rule = (r) => {
 };
 secretVarsPrinted.names = ['printenv', 'grep', 'egrep', 'rg', 'echo', 'printf'];
 
-/** A command run on another host or in a container (the launcher's name starts a step of `via`). */
-const REMOTE_VIA = /(?:^| > )(?:ssh|mosh|autossh|kubectl|oc|docker|podman|nerdctl|minikube|multipass|lxc|vagrant|gcloud|incus)\b/;
-
 /** Programs that keep only some of what they read: the environment piped into one is not printed whole. */
 const ENV_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'awk', 'gawk', 'mawk', 'cut', 'wc', 'jq', 'sed', 'diff', 'comm', 'md5sum', 'sha256sum', 'sha1sum', 'cksum']);
 
@@ -398,8 +400,8 @@ const ENV_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'awk', 'gawk'
 const envDump: Rule = (r) => {
   const n = r.name;
   if (n === 'compgen' || JQ_ENV_READERS.includes(n) || !isEnvDump(r.argv) || r.words.some((w) => w.dynamic)) return;
-  // Run on another host or in a container (`kubectl exec pod -- env`): that machine's environment, not this one's tokens.
-  if (REMOTE_VIA.test(r.via)) return;
+  // Run on another host or in a container (`kubectl exec pod -- env`) it prints that machine's environment: a
+  // production pod's database passwords reach the transcript as this machine's tokens would.
   // `printenv HOME PATH` prints only the variables it names (secret names are judged by secretVarsPrinted).
   if (n === 'printenv' && operands(r.argv).length > 0) return;
   // Inside $(...) it fills a variable; the variable sent on is judged where it goes.
@@ -410,7 +412,7 @@ const envDump: Rule = (r) => {
   if (r.cmd.redirects.some((rd) => (rd.op === '>' || rd.op === '>>' || rd.op === '>|' || rd.op === '&>') && (rd.fd === undefined || rd.fd === 1))) return;
   r.analyzer.hit('env-dump', 'ask', r.segment, `${r.argv.slice(0, 2).join(' ')} prints every environment variable, tokens included, into the transcript (filter it: \`env | grep NAME\`)`);
 };
-envDump.names = ['env', 'printenv', 'export', 'declare', 'typeset', 'set'];
+envDump.names = ['env', 'printenv', 'export', 'declare', 'typeset', 'set', 'docker', 'podman', 'nerdctl'];
 
 /** The whole environment (every token in it) sent to another host. */
 const envExfiltration: Rule = (r) => {

@@ -47,7 +47,7 @@ export const CREDENTIAL_FOLDERS = ['.ssh', '.aws', '.gnupg', '.config/gcloud', '
 export const SSH_PUBLIC = /\.pub$|^known_hosts(?:\.old)?$|^config$|^authorized_keys2?$|^environment$/;
 
 /** Absolute secret files of the system. */
-export const SYSTEM_SECRET_FILES = ['/var/run/secrets/kubernetes.io/serviceaccount/token', '/run/secrets/kubernetes.io/serviceaccount/token', '/var/run/secrets/eks.amazonaws.com/serviceaccount/token', '/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/master.passwd', '/etc/ssh/ssh_host_rsa_key', '/etc/ssh/ssh_host_ecdsa_key', '/etc/ssh/ssh_host_ed25519_key', '/etc/ssh/ssh_host_dsa_key', '/root/.ssh', '/var/lib/sss'];
+export const SYSTEM_SECRET_FILES = ['/run/secrets', '/var/run/secrets', '/var/run/secrets/eks.amazonaws.com/serviceaccount/token', '/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/master.passwd', '/etc/ssh/ssh_host_rsa_key', '/etc/ssh/ssh_host_ecdsa_key', '/etc/ssh/ssh_host_ed25519_key', '/etc/ssh/ssh_host_dsa_key', '/root/.ssh', '/var/lib/sss'];
 
 /** Programs that copy or archive whole folders (a credential folder given to one is carried off). */
 export const FOLDER_CARRIERS = ['cp', 'install', 'ln', 'scp', 'rsync', 'tar', 'bsdtar', 'gtar', 'zip', '7z', '7za', '7zz', 'rar', 'cpio', 'pax', 'ditto', 'rclone', 'gsutil', 'aws', 'az', 'restic', 'borg', 'duplicity', 'gzip', 'xz', 'zstd', 'base64', 'sftp', ...CLOUD_COPIERS];
