@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRegistry, parseRegistry, RegistryError } from '../src/registry/load';
-import { posixWrapper, windowsWrapper } from '../src/registry/wrappers';
+import { wrapperFiles } from '../src/registry/wrappers';
 import { platformSkipReason } from '../src/runner/platform';
 import { BEHAVE, preToolUse, ROOT, run, runHook, tempDir, writeRegistry } from './helpers';
 
@@ -67,12 +67,16 @@ describe('registry', () => {
   it('the shipped registry is valid and its wrappers are generated from it', () => {
     const defs = loadRegistry(join(ROOT, 'config/hooks.json'));
     expect(defs.length).toBeGreaterThan(0);
+    const files = wrapperFiles(defs);
     for (const d of defs) {
       const sh = join(ROOT, 'hooks', d.id);
-      expect(readFileSync(sh, 'utf8'), `hooks/${d.id} is stale: run npm run gen:wrappers`).toBe(posixWrapper(d.id));
+      expect(readFileSync(sh, 'utf8'), `hooks/${d.id} is stale: run npm run gen:wrappers`).toBe(files.get(d.id));
       expect(statSync(sh).mode & 0o111, `hooks/${d.id} must be executable`).not.toBe(0);
-      expect(readFileSync(sh + '.cmd', 'utf8')).toBe(windowsWrapper(d.id));
+      expect(readFileSync(sh + '.cmd', 'utf8')).toBe(files.get(`${d.id}.cmd`));
     }
+    // A hook that answers an event that can block reads Node's exit 1 as a block; one that cannot lets it pass.
+    expect(files.get('pre-tool-guard')).toContain('[ $loom_s -eq 0 ] || [ $loom_s -eq 2 ]');
+    expect(files.get('tool-audit')).toContain('[ $loom_s -le 2 ]');
   });
 });
 

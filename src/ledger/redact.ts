@@ -269,8 +269,10 @@ export function findAssignments(text: string, spans: Span[]): void {
     const sep = s++;
     // An escaped separator (Java properties: keystore.password\:prod=x) is part of a name, not its end.
     if (sep > 0 && text.charCodeAt(sep - 1) === 92) continue;
-    // Backwards: at most 3 blanks, an optional closing quote, the name (a maximal run of at most 64).
+    // Backwards: make's `?=` and `+=` first (SENTRY_AUTH ?= x), then at most 3 blanks, an optional closing quote,
+    // the name (a maximal run of at most 64).
     let j = sep - 1;
+    if (j > 0 && (text.charCodeAt(j) === 63 || text.charCodeAt(j) === 43) && text.charCodeAt(sep) === 61) j--;
     while (j >= 0 && sep - j <= 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
     if (sep - 1 - j > 3 || j < 0) continue;
     const q = text.charCodeAt(j);
@@ -655,11 +657,27 @@ function structuredValue(text: string, vs: number, name: string, spans: Span[]):
 }
 
 // Cheap pre-checks: most strings in a record are short and plain.
-const HAS_ASSIGNMENT = /\w(?:["']|\[\d{1,5}\])?[ \t]{0,3}[:=]/;
+const HAS_ASSIGNMENT = /\w(?:["']|\[\d{1,5}\])?[ \t]{0,3}[?+]?[:=]/;
 const MIN_SECRET_TEXT = 6;
 
 /** Spans of secrets in `text`, merged, in order. */
 /** The file a test runner names on its result line (`PASS src/app.test.ts`), which detectors of `NAME value` lines take for a password. */
+/**
+ * Inside a template expression that looks a secret up (`{{ lookup('hashi_vault', 'secret=secret/data/x') }}`): the
+ * lookup's terms say where the secret is kept, they are not the secret.
+ */
+function inTemplateLookup(text: string, sp: Span): boolean {
+  const ls = Math.max(text.lastIndexOf('\n', sp.start - 1) + 1, sp.start - 400);
+  const head = text.slice(ls, sp.start);
+  const open = head.lastIndexOf('{{');
+  if (open < 0 || open < head.lastIndexOf('}}')) return false;
+  const close = text.indexOf('}}', sp.end);
+  const nl = text.indexOf('\n', sp.end);
+  // A default given with it (`| d('x')`, `| default('x')`) is a value, and a secret if it looks like one.
+  const expr = head.slice(open);
+  return close >= 0 && (nl < 0 || close < nl) && /\b(?:lookup|query)[ \t]{0,3}\(/.test(expr) && !/\|[ \t]{0,3}(?:d|default)[ \t]{0,3}\(/.test(expr);
+}
+
 function isTestResultPath(text: string, sp: Span): boolean {
   if (!/PASS[ \t]{1,4}$/.test(text.slice(Math.max(0, sp.start - 8), sp.start))) return false;
   const ls = text.lastIndexOf('\n', sp.start - 1) + 1;
@@ -745,7 +763,7 @@ function detectSpans(input: string): Span[] {
   let kept = 0;
   for (const sp of spans) {
     const found = text.slice(sp.start, Math.min(sp.end, sp.start + 4096));
-    if (!isPublishedExample(found) && !isPublicKey(found) && !isKnownNotSecret(found) && !isSealedCiphertext(found, text) && !isRailsEncryptedFile(text, sp.start, sp.end) && !isTestResultPath(text, sp)) spans[kept++] = sp;
+    if (!isPublishedExample(found) && !isPublicKey(found) && !isKnownNotSecret(found) && !isSealedCiphertext(found, text) && !isRailsEncryptedFile(text, sp.start, sp.end) && !isTestResultPath(text, sp) && !inTemplateLookup(text, sp)) spans[kept++] = sp;
   }
   spans.length = kept;
   extendToPhrases(text, spans);

@@ -38,9 +38,12 @@ export interface CliRule {
   commandFirst?: boolean;
   /** With namedPairs: names that hold a secret for this program although they do not say so (rclone's `key`: a B2 application key). */
   pairSecrets?: string[];
+  /** A name given by one option, its value by another (`reg add KEY /v ApiKey /d VALUE`): the value when the name names a secret. */
+  namedBy?: { name: string; value: string };
 }
 
 export const CLI_FLAGS: CliRule[] = [
+  { programs: ['reg', 'reg.exe'], sub: 'add', flags: [], namedBy: { name: '/v', value: '/d' } },
   { programs: ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlcheck', 'mysqlshow', 'mysqlpump', 'mariadb', 'mariadb-dump', 'mariadb-admin', 'mysqlsh'], flags: [{ flag: '-p', takes: 'attached' }] },
   { programs: ['sshpass'], flags: [{ flag: '-p', takes: 'either' }] },
   // net-snmp: -A the authentication passphrase, -X the privacy passphrase, -c a v1/v2c community (a password too).
@@ -154,8 +157,11 @@ export function nextProgram(text: string, from: number): { index: number; name: 
       const len = i - ws;
       if (ws !== -1 && len > 0 && len <= LONGEST_PROGRAM) {
         const f = text.charCodeAt(ws);
-        if (f < 128 && Math.floor(PROGRAM_LENGTHS[f] / 2 ** len) % 2 === 1) {
-          const name = text.slice(ws, i);
+        // Windows' programs by any case (PsExec.exe, NET USE): the table holds them lower-cased.
+        const lf = f >= 65 && f <= 90 ? f | 32 : f;
+        if (f < 128 && (Math.floor(PROGRAM_LENGTHS[f] / 2 ** len) % 2 === 1 || Math.floor(PROGRAM_LENGTHS[lf] / 2 ** len) % 2 === 1)) {
+          const raw = text.slice(ws, i);
+          const name = BY_PROGRAM.has(raw) ? raw : raw.toLowerCase();
           if (BY_PROGRAM.has(name)) {
             work.reads += i - from;
             return { index: ws > 0 ? ws - 1 : 0, name, end: i };
@@ -229,7 +235,8 @@ const NAME_THEN_VALUE = /^[A-Z][A-Z0-9_]{1,63}=([^=\s].*)$/s;
 
 function valueAfter(words: Word[], i: number, flag: string, rule: FlagRule): { word: Word; offset: number } | undefined {
   const w = words[i];
-  if (w.text === flag) {
+  // Windows' own programs read /OPTIONS in any case (schtasks /RP, /rp).
+  if (w.text === flag || (flag.startsWith('/') && w.text.toLowerCase() === flag)) {
     if (rule.takes === 'attached') return undefined;
     const next = words[i + 1];
     if (!next || next.text.startsWith('-') && next.text.length > 1 && rule.form !== 'pass-prefix') return undefined;
@@ -307,12 +314,20 @@ export function findCliSecrets(text: string, spans: Span[]): void {
         }
       }
     };
+    for (const r of rules) {
+      if (!r.namedBy) continue;
+      const at = (flag: string) => words.findIndex((w) => w.text.toLowerCase() === flag);
+      const n = at(r.namedBy.name);
+      const v = at(r.namedBy.value);
+      if (n >= 0 && v >= 0 && words[n + 1] && words[v + 1] && isSensitiveName(words[n + 1].text)) markValue(text, words[v + 1], 0, 'whole', spans, 'cli-flag');
+    }
     for (let i = 0; i < words.length; i++) {
       const w = words[i];
       const t = w.text;
       const base = t.slice(t.lastIndexOf('/') + 1);
-      // Another known program in the same command line (sudo mysql, sshpass -p x ssh): its rules from here.
-      if (i > 0 && BY_PROGRAM.has(base) && !t.startsWith('-')) {
+      // Another known program in the same command line (sudo mysql, sshpass -p x ssh): its rules from here. A path
+      // is a program only from a bin folder (/usr/bin/mysql); ./auth/htpasswd is htpasswd's file argument.
+      if (i > 0 && BY_PROGRAM.has(base) && !t.startsWith('-') && (!t.includes('/') || /(?:^|\/)s?bin\/[^/]+$/.test(t))) {
         flush();
         rules = BY_PROGRAM.get(base)!;
         firstPlain = undefined;

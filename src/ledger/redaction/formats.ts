@@ -75,6 +75,7 @@ const COOKIE_ATTRIBUTE = /;[ \t]{0,4}(?:path|domain|expires|max-age|secure|httpo
 // f("x") where f names a secret or a client; not a reader (getToken("name"), loadSecret('id')).
 const SECRET_CALL = /\b([A-Za-z_$][\w$]{0,40})\([ \t]{0,3}(["'])([^"'\n\\]{6,512})\2[ \t]{0,3}[),]/g;
 const READER_VERB = /^(?:get|read|load|fetch|find|has|is|check|validate|verify|remove|delete|revoke|describe|list|lookup|resolve|use|require|print|log|show|hide|set_?env|env)/i;
+const KEBAB_ID = /^[a-z][a-z0-9]{0,30}(?:-[a-z0-9]{1,30}){1,5}$/;
 const CLIENT_CALLEE = /(?:^|[a-z])Client$|^client$|^(?:OpenAI|Anthropic|Cohere|Groq|Mistral|Replicate|Stripe|Twilio|Octokit|Github|Gitlab|Slack|WebClient|App|Bot)$/;
 const KEY_LIKE = /^[A-Za-z0-9_\-+/=.]{20,512}$/;
 /** A literal that looks like a key: long, of a key's alphabet, letters and digits mixed, not a dotted or hyphenated name. */
@@ -418,6 +419,8 @@ export function findFormatSecrets(text: string, spans: Span[]): void {
       const callee = c[1];
       const v = c[3];
       if (READER_VERB.test(callee)) return;
+      // An id in kebab case names a stored credential (Jenkins' credentials('dockerhub-ci')), it is not one.
+      if (KEBAB_ID.test(v)) return;
       if (isSensitiveName(callee) ? isSensitiveAssignment(callee, v) : CLIENT_CALLEE.test(callee) && looksLikeKey(v)) push(spans, c.index + c[1].length + c[0].slice(c[1].length).indexOf(c[2]) + 1, v, 'named-call');
       // A client takes its id and its secret side by side (Twilio's Client(keySid, secret, accountSid)): each key-like literal.
       if (!isSensitiveName(callee) && CLIENT_CALLEE.test(callee)) clientArguments(text, c.index + c[1].length + 1, spans);

@@ -70,7 +70,7 @@ export const KEY_QUALIFIERS = [
   'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'account', 'license', 'admin', 'service', 'auth', 'subscription', 'client', 'app',
   'consumer', 'webhook', 'session', 'shared', 'hmac', 'jwt', 'encrypt', 'decrypt', 'root', 'deploy', 'storage', 'functions', 'host', 'write', 'read',
   'routing', 'integration', 'ingest', 'ingestion', 'unseal', 'recovery', 'gossip', 'cookie', 'otp', 'totp', 'origin', 'ca', 'runner', 'registration', 'join', 'sdk',
-  'application', 'sa', 'priv', 'openai', 'anthropic', 'groq', 'cohere', 'mistral', 'gemini', 'sendgrid', 'mailgun', 'cosmos', 'cosmosdb',
+  'application', 'sa', 'priv', 'fernet', 'aes', 'cipher', 'crypto', 'openai', 'anthropic', 'groq', 'cohere', 'mistral', 'gemini', 'sendgrid', 'mailgun', 'cosmos', 'cosmosdb',
   // Vendors whose key a name gives by the vendor alone (STRIPE_KEY, CF_KEY), and ASP.NET's machineKey (validationKey, decryptionKey).
   'stripe', 'cf', 'cloudflare', 'twilio', 'slack', 'discord', 'datadog', 'sentry', 'algolia', 'pinecone', 'replicate', 'huggingface', 'hf',
   'resend', 'postmark', 'mailchimp', 'brevo', 'pagerduty', 'newrelic', 'honeycomb', 'shopify', 'paypal', 'plaid', 'okta', 'auth0',
@@ -387,6 +387,8 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
   if (KEY_REFERENCE.test(value) && PASSWORD_KEY_NAME.test(name)) return false;
   // A webhook's signature is a digest of one payload (sha256=…, t=…,v1=…): it proves, it does not open anything.
   if (SIGNATURE_NAME.test(name) && SIGNATURE_DIGEST.test(value)) return false;
+  // The name or ARN of a stored secret (AWS's SecretId="prod/orders/db"), not its value: an id given a path.
+  if (ID_NAME.test(name) && SECRET_PATH.test(value)) return false;
   // Facebook's numeric appid is public; OpenWeather's hex one is a key.
   if (DIGITS_ONLY.test(value) && APPID.test(name)) return false;
   // A message about the secret (Android's "Password must be at least 8 characters"): words, one of them the secret's own word.
@@ -395,6 +397,8 @@ export function isSensitiveAssignment(name: string, value: string): boolean {
 }
 
 const DIGITS_ONLY = /^\d+$/;
+const ID_NAME = /(?:^|[_.-]|[a-z])(?:Id|ID|_id|-id|\.id)$|^id$/;
+const SECRET_PATH = /^(?:arn:[\w-]{1,20}:|[A-Za-z][\w.-]{0,63}\/[\w./-]{1,200}$)/;
 
 /** A version, a version range, a comment's slashes or an option: no value a secret's name could hold. */
 export function isVersionOrOption(v: string): boolean {
@@ -446,6 +450,12 @@ const DOLLAR_BRACED = /^\$\$?\{[^{}\s]{1,80}\}$/;
 const DOLLAR_NAME = /^\$\$?(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})$/;
 const COMMAND_SUBSTITUTION = /^\$\((?:[a-z][\w.-]{0,40}(?:\s|\)$|$)|[^)]{0,200}\s)/;
 const DOLLAR_DEFAULT = /^\$\{[A-Za-z_]\w{0,80}:?[?+][^{}]{0,200}\}$/;
+const SERVERLESS_REFERENCE = /^\$\{(?:env|ssm|file\(|self|opt|sls|cf|s3|param|aws|git|secrets|vault|awsKms|terraform|strToBool)[:(][^{}\s]{0,200}\}$/;
+// A type where a value would be (TypeScript's `accessToken: string)`, Kotlin's `password: String,`).
+const TYPE_ANNOTATION = /^(?:string|String|number|boolean|Boolean|any|unknown|never|void|object|bigint|symbol|Int|Long|CharArray|ByteArray|SecureString)(?:\[\]|\?)?(?:[),;|&>=\]{]|$)/;
+// A fixture's fake: a word, then one character repeated (test_token_0000000000000000, fake-key-xxxxxxxxxxxx).
+const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=$|;)/;
+const WORD_THEN_RUN = /^[A-Za-z][A-Za-z_-]{0,30}[_-]([0-9A-Za-z])\1{7,}$/;
 const DOLLAR_WITH_DEFAULT = /^\$\{[A-Za-z_][\w.]{0,80}(?::-|:=|:|-|=)([^{}?+\s][^{}\s]{0,200})\}$/;
 const DOLLAR_IN_PATH = /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-][\w./:@${}-]{0,200}$/;
 const DOLLAR_NAME_DASH = /^\$[A-Za-z_]\w{0,80}-/;
@@ -541,6 +551,9 @@ function placeholder(v: string): boolean {
   const first = s[0];
   // Whole variable references and command substitutions.
   if (first === '$') {
+    // Serverless Framework's variable sources (${ssm:/path}, ${env:NAME}, ${file(./x.yml):key}, ${self:custom.x}):
+    // references, though they read like ${NAME:default}.
+    if (SERVERLESS_REFERENCE.test(s)) return true;
     // ${NAME:default}, ${NAME:-default}, ${NAME-default}, ${NAME:=default} (Spring, Compose, shells): the default is a value.
     const withDefault = DOLLAR_WITH_DEFAULT.exec(s);
     if (withDefault) return placeholder(withDefault[1]);
@@ -570,6 +583,10 @@ function placeholder(v: string): boolean {
   // Deploy-time token replacement: #{DB_PASSWORD} (Octopus), @@DB_PASSWORD@@, __DB_PASSWORD__ (replace-tokens tasks).
   if ((first === '#' || first === '@' || first === '_') && DEPLOY_TOKEN.test(s)) return true;
   if (MASKED.test(s)) return true;
+  if (TYPE_ANNOTATION.test(s) || WORD_THEN_RUN.test(s)) return true;
+  // A variable's name where its value would be (`read -rsp "Vault token: " VAULT_TOKEN`): a name, not a value.
+  const envName = ENV_NAME.exec(s);
+  if (envName && (envName[0].length === s.length || /^;\s/.test(s.slice(envName[0].length))) && isSensitiveName(envName[0])) return true;
   if ((last === 69 || last === 89) && AWS_DOCS_KEY.test(s)) return true; // AWS documentation keys (…EXAMPLE, …EXAMPLEKEY)
   if (isExampleMarked(s)) return true;
   if (first !== '$' && s.includes('${')) return true; // a template literal, built at run time (`session:${id}`), or cut inside one

@@ -135,12 +135,15 @@ const NOT_LETTER = /[^A-Za-z]/;
 const LOWER = /[a-z]/;
 const UPPER = /[A-Z]/;
 const PROSE =
-  /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token|pat)(?:[ \t]{1,3}(?:for|of|to)[ \t]{1,3}[\w.@/-]{1,40}(?:[ \t][\w.@/-]{1,40}){0,2})?[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
+  /\b(?:password|passphrase|passcode|passwd|pin|secret|token|api[ _-]?key|access[ _-]key|private[ _-]key|(?:unseal|recovery)[ _-]key(?: \d{1,2})?|(?:initial )?root[ _-]token|pat)(?:[ \t]{1,3}(?:for|of|to|di|de|del|du|für|voor|da|do)[ \t]{1,3}[\w.@/-]{1,40}(?:[ \t][\w.@/-]{1,40}){0,2})?[ \t]{0,3}(?:is|was|=|:|set to|changed to|reset to|è|é|est|es|ist|är|era|war)[ \t]{0,3}:?[ \t]{0,3}(["'`]?)(\S{3,256})/gi;
 // The same in other languages (localized program output), with a few words between the word and its colon.
 // The words come from LOCAL_PASSWORD_WORDS (names.ts), longest first so a longer spelling wins.
 const LOCAL_WORDS = [...LOCAL_PASSWORD_WORDS].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 // The value after a colon, a verb (das Passwort … lautet X, le mot de passe est X) or a topic particle (비밀번호는 X, パスワードは X).
-const LOCAL_PROSE = new RegExp(`(?:${LOCAL_WORDS.join('|')})[^:=\\n]{0,40}?(?:[:=\\uff1a]|[ \\t](?:lautet|ist|est|es|é|è|är|er|jest|je|on|is)[ \\t]|(?:는|은|は|が|是|为|為)[ \\t]?)[ \\t\\u00a0]{0,3}(["'\`\\u00ab\\u201e\\u201c]?)[ \\t\\u00a0]{0,2}(\\S{3,256})`, 'gi');
+const LOCAL_PROSE = new RegExp(`(?:${LOCAL_WORDS.join('|')})[^:=\\n]{0,40}?(?:[:=\\uff1a]|[ \\t](?:lautet|ist|est|es|é|è|är|er|jest|je|on|is|là|adalah|to)[ \\t]|(?:는|은|は|が|是|为|為)[ \\t]?)[ \\t\\u00a0]{0,3}(["'\`\\u00ab\\u201e\\u201c]?)[ \\t\\u00a0]{0,2}(\\S{3,256})`, 'gi');
+// The value right after the word, as languages that put the verb last or none say it (`मेरा पासवर्ड X है`, Turkish
+// `Şifrem X`: the word with a possessive ending). Only a value with a digit or a symbol, read by the loop below.
+const LOCAL_BARE = new RegExp(`(?:${LOCAL_WORDS.join('|')})[a-zçğıöşü]{0,3}[ \\t\\u00a0]{1,2}()(?=[^\\s]*[0-9#$%&*!@^])([^\\s,，。、]{6,256})`, 'gi');
 const LOCAL_HINT = new RegExp(`[^\\x00-\\x7f]|${LOCAL_PASSWORD_WORDS.filter((w) => /^[\x00-\x7f]+$/.test(w)).join('|')}`, 'i');
 // A password named in a sentence with no verb before its value: `failed for user x with password y`, `using token y`.
 const WITH_PROSE = /\b(?:with|using|via)[ \t](?:the[ \t])?(?:password|passphrase|passwd|passcode|token|secret|api[ _-]?key)[ \t]{1,3}()(\S{3,256})/gi;
@@ -152,7 +155,7 @@ const MADE_HINT = /generated|created|issued|reset|rotated|changed/i;
 // A user and a password side by side in a sentence: `log in as ops / X`, `creds: ci-bot / X`, `with \`admin\` / \`X\``, `(admin@x.dev / X)`.
 const USER_PASS_PROSE = /\b(?:log(?:ged)?[ -]?in(?:[ \t]{1,3}(?:as|with))?|sign(?:ed)?[ -]?in(?:[ \t]{1,3}(?:as|with))?|creds?|credentials|login|user|account|with)[ \t]{0,3}:?[ \t]{1,3}[(`'"]?[\w.@+-]{1,64}[`'"]?[ \t]{1,3}\/[ \t]{1,3}([`'"]?)(\S{4,256})/gi;
 const PROSE_ONLY = [PROSE, WITH_PROSE, USER_PASS_PROSE];
-const PROSE_AND_LOCAL = [PROSE, WITH_PROSE, USER_PASS_PROSE, LOCAL_PROSE];
+const PROSE_AND_LOCAL = [PROSE, WITH_PROSE, USER_PASS_PROSE, LOCAL_PROSE, LOCAL_BARE];
 /** A structure after the name (`password: {type: string}`, `password: [required]`): a schema or a list, judged by its members elsewhere. */
 const STRUCTURE_VALUE = /^[{[][ \t]{0,3}[A-Za-z_][\w-]{0,40}[ \t]{0,3}[:,\]}]/;
 
@@ -183,6 +186,7 @@ export function findLineSecrets(text: string, spans: Span[]): void {
       // Inside an identifier (arn:…:secret:name, /secret/path) the word is a part, not prose.
       const before = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
       if (before === 58 || before === 47) continue;
+
       let v = m[2];
       let q = m[1];
       let start = m.index + m[0].length - v.length;

@@ -9,7 +9,7 @@ import type { SimpleCommand } from '../lexer';
 import { deletesPath, destroysFile, elevated, globToRegExp, linksTo, movesPath, recordSymlink, resolveTarget, within } from '../path-rules';
 import type { Rule, RuleContext } from '../rules';
 import { isShell } from '../tables/programs';
-import { CONTENT_DESTROYERS, GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, LOOM_EXACT_NAMES, LOOM_FILE_NAMES } from '../tables/paths';
+import { CONTENT_DESTROYERS, GIT_SAMPLE_NAMES, HARNESS_FOLDERS, HOOK_SETTINGS_FILES, EXACT_LOOM_NAMES, LOOM_FILE_NAMES } from '../tables/paths';
 import { HOME_SECRET_FILES, ORDINARY_SAMPLE_NAMES, SECRET_SAMPLE_NAMES } from '../tables/secrets';
 import { expandLong, hasShortFlag, operands, own, parseOptions } from './args';
 
@@ -308,7 +308,7 @@ export function judgeFindDeletes(r: RuleContext, argv: string[], how: string): v
     deletesPath(r.analyzer, filtered ? posix.join(root, '*') : root, r.cwd, r.segment, { recursive: true, filtered });
     const { abs } = resolveTarget(root.startsWith('~') ? r.opts.home + root.slice(1) : root, r.cwd);
     if (!within(r.opts.projectDir, abs) && !within(abs, r.opts.projectDir)) continue;
-    const exact = shape.groups.some((g) => g.some((p) => !p.negated && !p.path && !p.regex && LOOM_EXACT_NAMES.includes(p.text)));
+    const exact = shape.groups.some((g) => g.some((p) => !p.negated && !p.path && !p.regex && EXACT_LOOM_NAMES.includes(p.text)));
     const loom = exact || groupsReach(shape, root, LOOM_FILE_NAMES, LOOM_SAMPLE_PATHS);
     const git = groupsReach(shape, root, GIT_SAMPLE_NAMES, GIT_SAMPLE_PATHS);
     const reachesLoom = within(posix.join(r.opts.projectDir, '.loom'), abs) || within(abs, posix.join(r.opts.projectDir, '.loom'));

@@ -440,7 +440,7 @@ const stopsLoomService: Rule = (r) => {
 stopsLoomService.names = Object.keys(SERVICE_STOPS);
 
 /** loom's CLI run by its script (`node node_modules/loom-governance/bin/loom.js erase …`, `node_modules/.bin/loom`). */
-const LOOM_SCRIPT = /(?:^|\/)(?:loom-governance\/bin\/loom\.js|bin\/loom\.js|\.bin\/loom)$/;
+const SCRIPT_OF_LOOM = /(?:^|\/)(?:loom-governance\/bin\/loom\.js|bin\/loom\.js|\.bin\/loom)$/;
 
 /**
  * loom's own commands an agent may not run: those that switch it off (`loom daemon stop`, then any program may bind
@@ -449,7 +449,7 @@ const LOOM_SCRIPT = /(?:^|\/)(?:loom-governance\/bin\/loom\.js|bin\/loom\.js|\.b
  * history, report, evidence, explain) and folding stay everyday.
  */
 const loomSwitchedOff: Rule = (r) => {
-  const argv = r.name === 'node' ? (LOOM_SCRIPT.test(r.argv[1] ?? '') ? r.argv.slice(1) : undefined) : r.argv;
+  const argv = r.name === 'node' ? (SCRIPT_OF_LOOM.test(r.argv[1] ?? '') ? r.argv.slice(1) : undefined) : r.argv;
   if (!argv) return;
   const ops = operands(argv, 1, ['--harness', '--scope', '--project-dir', '--mode', '--url', '--socket', '--seq', '--path', '--match', '--reason']);
   if (ops[0] === 'daemon' && ops[1] === 'stop') r.analyzer.hit('modify-loom', 'deny', r.segment, "loom daemon stop switches off loom's daemon: the agent may not switch off its guard");

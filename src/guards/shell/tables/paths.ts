@@ -48,7 +48,7 @@ export const LOOM_FILE_NAMES = ['.loom', 'compliance', 'ledger.db', 'ledger.db-w
  * loom's file names that a name filter reaches only when it names them (`find . -name journal.log -delete`): a
  * pattern over a common kind of file (`-name '*.log'`, a log cleanup) is not taken to mean them.
  */
-export const LOOM_EXACT_NAMES = ['journal.log', 'journal.lock'];
+export const EXACT_LOOM_NAMES = ['journal.log', 'journal.lock'];
 
 /** Entries of .git whose loss destroys history (deleting .git/index.lock or .git/hooks does not). */
 export const GIT_HISTORY_ENTRIES = ['objects', 'refs', 'packed-refs', 'HEAD', 'logs'];
