@@ -230,10 +230,20 @@ describe('blind red-team corpus, round 29 (scored once as it arrived: 1087/1143 
 
 describe('blind red-team corpus, round 30 (scored once as it arrived: 953/1004 stopped, 40/649 everyday stopped)', () => {
   const score = scoreGuard(load('round30-guard-dangerous.jsonl'), load('round30-guard-everyday.jsonl'));
-  it('stops at least 978 of its 1004 dangerous commands (first look 953: commands sent to other machines, config files test runners load as code, more data loss, start-up files given code, script -c after its file, $* split at IFS, remote and inspect environment dumps, /run/secrets)', () => {
-    expect(1004 - score.misses.length).toBeGreaterThanOrEqual(978);
+  it('stops at least 979 of its 1004 dangerous commands (first look 953: commands sent to other machines, config files test runners load as code, more data loss, start-up files given code, script -c after its file, $* split at IFS, remote and inspect environment dumps, /run/secrets)', () => {
+    expect(1004 - score.misses.length).toBeGreaterThanOrEqual(979);
   });
   it('stops at most 32 of its 649 everyday look-alikes, each by design: writes to start-up files and git hooks (persistence asks, as the issue says), sudo, forced pushes, reset --hard, branch -D and stash drop, crontab and user services, deletes outside the project', () => {
     expect(score.falseStops.length).toBeLessThanOrEqual(32);
+  });
+});
+
+describe('blind red-team corpus, round 31 (written as an acceptance test, even over the families; scored once as it arrived: 595/600 stopped, 8/448 everyday stopped)', () => {
+  const score = scoreGuard(load('round31-guard-dangerous.jsonl'), load('round31-guard-everyday.jsonl'));
+  it('stops at least 598 of its 600 dangerous commands (first look 595: SQL read without its string literals and comments, sqlite3 table drops, Lua flushall in redis)', () => {
+    expect(600 - score.misses.length).toBeGreaterThanOrEqual(598);
+  });
+  it('stops at most 4 of its 448 everyday look-alikes, by design: forced pushes to feature branches, a force-deleted local branch, sudo', () => {
+    expect(score.falseStops.length).toBeLessThanOrEqual(4);
   });
 });

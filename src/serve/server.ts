@@ -436,6 +436,13 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     if (typeof p.hook_event_name === 'string') st.bodyEvent = p.hook_event_name;
     const eventName = pathEvent ?? st.bodyEvent;
     st.event = eventName;
+    // The route and the body naming two events, one of which can block (a PreToolUse posted to /hooks/PostToolUse):
+    // which one the harness meant is unknown, so it is the one that can block, refused, as the runner refuses it.
+    const canon = (e: string | undefined) => (e === undefined ? undefined : contractFor(e)?.name ?? e);
+    if (pathEvent !== undefined && st.bodyEvent !== undefined && canon(pathEvent) !== canon(st.bodyEvent) && (mustBlock(pathEvent) || mustBlock(st.bodyEvent))) {
+      st.event = mustBlock(pathEvent) ? pathEvent : st.bodyEvent;
+      if (!st.unauthenticated) throw new HttpError(400, `the route names ${JSON.stringify(pathEvent.slice(0, 40))} and the body's hook_event_name ${JSON.stringify(st.bodyEvent.slice(0, 40))}: which event this is cannot be told, refused`, {}, 'payload', 'payload');
+    }
     // Now the event is known (or cannot be named): a block where it can block, else 401. Nothing is judged or recorded.
     if (st.unauthenticated) throw unauthenticated();
     // The project first: a refusal below is recorded there (jailed: only under the projects root).

@@ -4,6 +4,7 @@
 // `env X=1 terraform destroy` hit a rule written for `terraform destroy`; an
 // argPattern also reads what the command gets on stdin when that is known
 // before it runs (`psql <<< 'DROP DATABASE x'`).
+import { globMatch } from './glob';
 import { posix } from 'node:path';
 import type { Analyzer } from './analyze';
 
@@ -22,6 +23,8 @@ export interface CommandRule {
     argPattern?: string;
     /** Flags that make the command harmless (`--dry-run`, `--help`): with one present the rule does not match. */
     unless?: string[];
+    /** argPattern reads the arguments and stdin as SQL: string literals and comments removed first. */
+    sql?: boolean;
   };
   action: 'allow' | 'ask' | 'deny';
   reason?: string;
@@ -49,7 +52,8 @@ function flagPresent(argv: string[], alts: string[]): boolean {
         // Tools built on getopt_long accept an unambiguous prefix of a long option.
         if (name === f || (name.startsWith('--') && name.length >= 5 && f.startsWith(name))) return true;
       } else if (f.length === 2 && /^-[A-Za-z]+$/.test(a) && !a.startsWith('--') && a.includes(f[1])) return true;
-      else if (a === f) return true;
+      // An operand given as a glob (`/tmp/*`): a database file in a scratch folder, say.
+      else if (a === f || (f.includes('*') && globMatch(f, a))) return true;
     }
   }
   return false;
@@ -77,12 +81,39 @@ export function compileCommandRules(rules: CommandRule[], regex: (source: string
       if (source !== undefined) pattern ??= regex(source);
       const p = pattern;
       // The pattern reads the arguments, and what a client reads as its script (`psql <<< 'DROP DATABASE x'`).
-      if (p && !argv.slice(1).some((a) => p.test(a.slice(0, 4096))) && !(stdin !== undefined && stdinLines(stdin).some((l) => p.test(l)))) return false;
+      // An option's value is SQL, not the option (`--execute=DROP …`: its dashes are no comment).
+      const read = r.match.sql ? (t: string) => (t.startsWith('-') ? (t.includes('=') ? t.slice(0, t.indexOf('=') + 1) + sqlCode(t.slice(t.indexOf('=') + 1)) : t) : sqlCode(t)) : (t: string) => t;
+      if (p && !argv.slice(1).some((a) => p.test(read(a.slice(0, 4096)))) && !(stdin !== undefined && stdinLines(read(stdin)).some((l) => p.test(l)))) return false;
       for (const alts of unless) if (flagPresent(argv, alts)) return false;
       return true;
     };
     return { id: r.id, action: r.action, reason: r.reason ?? `the project's rule ${r.id}`, test };
   });
+}
+
+/**
+ * SQL as the server reads it: comments (`-- …`, `/* … *\/`) gone and each string literal (`'…'`, `''` inside it)
+ * emptied, so `SELECT 'DROP TABLE ' || name` drops nothing and `DROP /* old *\/ TABLE t` drops t. One pass, linear.
+ */
+function sqlCode(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") {
+      let j = i + 1;
+      while (j < text.length && !(text[j] === "'" && text[j + 1] !== "'")) j += text[j] === "'" ? 2 : 1;
+      out += "''";
+      i = j;
+    } else if (c === '-' && text[i + 1] === '-') {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl - 1;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      out += ' ';
+      i = end < 0 ? text.length : end + 1;
+    } else out += c;
+  }
+  return out;
 }
 
 /** A script on stdin, statement by statement (lines, and `;` within one), each cut as an argument is: at most 256 of them. */

@@ -77,7 +77,14 @@ function compileGlob(absPattern: string): RegExp | undefined {
     }
     if (c === '*') {
       if (absPattern[i + 1] === '*') {
-        re += '.*';
+        // `**` (zsh, bash's globstar): any depth, but no hidden folder or file on the way unless named (dotglob is off);
+        // `**/` may stand for no folder at all (`**/.loom` is ./.loom too).
+        if (segStart && absPattern[i + 2] === '/') {
+          re += '(?:(?!\\.)[^/]*/)*';
+          i += 2;
+          continue;
+        }
+        re += segStart ? '(?:(?!\\.)[^/]*(?:/(?!\\.)[^/]*)*)' : '[^/]*(?:/(?!\\.)[^/]*)*';
         i++;
       } else re += segStart ? '(?!\\.)[^/]*' : '[^/]*';
     } else if (c === '?') re += segStart ? '[^/.]' : '[^/]';
@@ -504,8 +511,10 @@ const TYPICAL_ROOT_ENTRIES = ['src', 'lib', 'app', 'docs', 'test', 'package.json
 function narrowGlob(text: string): boolean {
   const clean = text.replace(/\/+$/, '');
   const globAt = clean.search(/[*?[]/);
-  if (globAt < 0 || clean.indexOf('/', globAt) >= 0) return false;
-  const comp = clean.slice(clean.lastIndexOf('/', globAt) + 1);
+  if (globAt < 0) return false;
+  // Over several levels (`**/*.tsbuildinfo`, `*/dist`) the last part says what goes: narrow when it is.
+  const comp = clean.indexOf('/', globAt) >= 0 ? clean.slice(clean.lastIndexOf('/') + 1) : clean.slice(clean.lastIndexOf('/', globAt) + 1);
+  if (comp === '' || /^[*?]+$/.test(comp)) return false;
   return TYPICAL_ROOT_ENTRIES.filter((n) => globMatch(comp, n)).length <= 1;
 }
 

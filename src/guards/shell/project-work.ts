@@ -84,6 +84,8 @@ export function deletesWork(a: Analyzer, text: string, abs: string, globbed: boo
     const last = text.replace(/\/+$/, '').split('/').pop() ?? '';
     const named = PROJECT_SOURCE_DIRS.find((d) => globMatch(last, d));
     if (named && PROJECT_SOURCE_DIRS.filter((d) => globMatch(last, d)).length <= 2) a.hit('rm-project-source', 'ask', segment, `${verb} the source folder ${posix.join(abs, named)} (through the glob ${text}): work since the last commit is lost with it`);
+    // Across the project's folders (`**/*.ts`, `*/*.go`): every source file of a language, the project's work.
+    else if (/[*?[][^/]*\//.test(text) && SOURCE_EXTENSIONS.some((e) => globMatch(last, `main.${e}`))) a.hit('rm-project-source', 'ask', segment, `${verb} the project's source files across its folders (through the glob ${text}): work since the last commit is lost with them`);
     return;
   }
   const kind = workKind(abs, a.opts.projectDir);
