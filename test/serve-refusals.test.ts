@@ -133,6 +133,21 @@ describe('loom serve: refusals are blocks where the event can block', () => {
     expect((await call(s.url, '/hooks/PostToolUse', bash('ls', p1, 'PostToolUse'))).status).toBe(200);
   });
 
+  it('black-box round 4: a route and a body naming two known events, one of which can block, are a block (a PreToolUse posted to /hooks/PostToolUse is not recorded as a PostToolUse)', async () => {
+    const s = await start();
+    const p1 = join(s.root, 'p1');
+    for (const route of ['/hooks/PostToolUse', '/hooks/Notification', '/hooks/Stop']) {
+      const r = await call(s.url, route, bash('rm -rf /', p1));
+      // Answered as the event that can block (the route's Stop, else the body's PreToolUse): that event's block or deny.
+      expect(r.status, route).toBe(200);
+      expect(['deny', 'block'], route).toContain(decision(r));
+      expect(reasonOf(r), route).toContain('which event this is cannot be told');
+    }
+    // The same event under two spellings is one event; a route loom cannot name gives way to the body's.
+    expect(decision(await call(s.url, '/hooks/PreToolUse', bash('rm -rf /', p1)))).toBe('deny');
+    expect((await call(s.url, '/hooks/PostToolUse', bash('ls', p1, 'PostToolUse'))).status).toBe(200);
+  });
+
   it('finding 4: wrong content type, bad headers, no token, cwd outside the root: a block on PreToolUse, the 4xx elsewhere; unauthenticated ones counted, never recorded', async () => {
     const s = await start();
     const p1 = join(s.root, 'p1');

@@ -439,7 +439,8 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     // The route and the body naming two events, one of which can block (a PreToolUse posted to /hooks/PostToolUse):
     // which one the harness meant is unknown, so it is the one that can block, refused, as the runner refuses it.
     const canon = (e: string | undefined) => (e === undefined ? undefined : contractFor(e)?.name ?? e);
-    if (pathEvent !== undefined && st.bodyEvent !== undefined && canon(pathEvent) !== canon(st.bodyEvent) && (mustBlock(pathEvent) || mustBlock(st.bodyEvent))) {
+    // (A route loom cannot name gives way to the body's event, judged as that event.)
+    if (pathEvent !== undefined && st.bodyEvent !== undefined && named(pathEvent) && named(st.bodyEvent) && canon(pathEvent) !== canon(st.bodyEvent) && (mustBlock(pathEvent) || mustBlock(st.bodyEvent))) {
       st.event = mustBlock(pathEvent) ? pathEvent : st.bodyEvent;
       if (!st.unauthenticated) throw new HttpError(400, `the route names ${JSON.stringify(pathEvent.slice(0, 40))} and the body's hook_event_name ${JSON.stringify(st.bodyEvent.slice(0, 40))}: which event this is cannot be told, refused`, {}, 'payload', 'payload');
     }
