@@ -84,6 +84,10 @@ describe('loom erase', () => {
     const vj = JSON.parse(v.stdout) as { status: string; erased: { seq: number; by: number }[] };
     expect(vj.status).toBe('intact');
     expect(vj.erased.map((e) => e.seq).sort()).toEqual(out.erased.map((e) => e.seq).sort());
+    // Without --json too: a reviewer reading verify's one line learns that values were erased, and where.
+    const plain = await loom(['verify', '--project-dir', project], env);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^erased: 3 records had values erased, each vouched for by a later erasure record: seq \d+/m);
 
     // Nothing left to erase the second time.
     const again = await loom(['erase', '--project-dir', project, '--match', '-', '--reason', 'again'], env, LEAK);

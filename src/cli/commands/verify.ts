@@ -46,6 +46,12 @@ export function verifyCommand(argv: string[]): number | Promise<number> {
     process.stdout.write(`${tone('intact')}: ${r.records} records, chain ${r.chain}, ${head}, ${r.checkpoints.count} checkpoints (latest seq ${r.checkpoints.latestSeq ?? 'none'})\n`);
     // A recovery is said, never silent: where the new database continues the old chain, and where the old file is.
     for (const x of r.recovered ?? []) process.stdout.write(recoveredLines(x));
+    // So is an erasure: which records had values blanked, by which erasure record (its reason is in that record).
+    if (r.erased.length) {
+      const shown = r.erased.slice(0, 20).map((e) => `seq ${e.seq} (${e.paths.join(', ') || 'values'}; by seq ${e.by})`).join(', ');
+      process.stdout.write(`erased: ${r.erased.length} record${r.erased.length === 1 ? '' : 's'} had values erased, each vouched for by a later erasure record: ${shown}${r.erased.length > 20 ? `, and ${r.erased.length - 20} more (loom verify --json lists them)` : ''}
+`);
+    }
   } else if (r.status === 'tampered') {
     process.stdout.write(`${tone('TAMPERED')} at seq ${r.problem!.seq}: ${r.problem!.kind}: ${r.problem!.detail}\n`);
   } else {
