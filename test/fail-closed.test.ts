@@ -711,7 +711,7 @@ describe('loom without its compiled SQLite addon (black-box findings)', () => {
     // The live view reads the journal, which needs no addon: the hook's record is there.
     const history = execaSync(process.execPath, [join(pack, 'bin', 'loom.js'), 'history', '--project-dir', project], { reject: false });
     expect(history.stdout).toMatch(/deny\s+critical/);
-    for (const cmd of ['export', 'report', 'evidence', 'fold']) {
+    for (const cmd of ['export', 'report', 'evidence', 'fold', 'verify']) {
       const r = execaSync(process.execPath, [join(pack, 'bin', 'loom.js'), cmd, ...(cmd === 'export' ? ['--format', 'jsonl'] : []), '--project-dir', project], { reject: false });
       expect(r.exitCode, cmd).not.toBe(0);
       expect(r.stderr.trim().split('\n'), cmd).toEqual([`loom ${cmd}: ${join(project, '.loom', 'compliance', 'ledger.db')}: the SQLite addon (better-sqlite3) cannot be loaded (its compiled file is missing); reinstall loom with npm ci`]);

@@ -6,7 +6,7 @@ import { closestCommand, COMMAND_HELP, commandHelp, overallHelp } from './help';
 import { EXIT } from './exit-codes';
 import { KeyError } from '../ledger/chain';
 import { QueryError } from '../ledger/query';
-import { classifySqliteError, LedgerError } from '../ledger/store';
+import { classifySqliteError, addonProblem, LedgerError } from '../ledger/store';
 import { oneLineError } from '../runner/fail-closed';
 import { PolicyError } from '../policy/policy';
 import { SettingsError } from '../install/merge';
@@ -140,7 +140,8 @@ function main(argvIn: string[]): void {
     }
     // Anything else is still one line naming what went wrong, never a stack trace of the bundle.
     const err = e as { code?: unknown };
-    const sqlite = typeof err?.code === 'string' && err.code.startsWith('SQLITE_') ? classifySqliteError(e, ledgerFileOf(rest)) : undefined;
+    // The SQLite addon that will not load (before any ledger.db exists too: `bindings` then speaks of a module root) is named as such.
+    const sqlite = (typeof err?.code === 'string' && err.code.startsWith('SQLITE_')) || addonProblem(e) ? classifySqliteError(e, ledgerFileOf(rest)) : undefined;
     process.stderr.write(`loom ${cmd}: ${sqlite ? sqlite.message : oneLineError(e)}\n`);
     process.exitCode = EXIT.cannot;
   };
