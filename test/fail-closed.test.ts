@@ -821,6 +821,11 @@ describe('files loom reads that an agent or a bad setting replaced with a FIFO o
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('polynomial backtracking');
     }
+    // The bad rule is named by the file it is in and its place there, not its place after the packs' rules (black-box round 4).
+    writeFileSync(join(project, '.loom', 'policy.json'), JSON.stringify({ commandRules: [{ id: 'a', match: { command: 'ls' }, action: 'ask' }, { id: 'b', match: { command: 'ls', argPattern: '(a+)+$' }, action: 'deny' }] }));
+    const r = execaSync(process.execPath, [RUNNER, '--event', 'PreToolUse', '--harness', 'claude'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }), cwd: project, timeout: 20_000, reject: false, env: { ...process.env, LOOM_PROJECT_DIR: '', CLAUDE_PROJECT_DIR: '' } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${join(project, '.loom', 'policy.json')}: $.commandRules[1].match.argPattern`);
   });
 });
 

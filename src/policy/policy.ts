@@ -122,7 +122,9 @@ function withPacks(packRoot: string, layer: RawPolicy, where: string): RawPolicy
     const file = join(packRoot, 'config', 'packs', `${name}.json`);
     const pack = readJson(file) as { commandRules?: CommandRule[] } | undefined;
     if (pack === undefined) throw new PolicyError(`${where}: $.packs[${i}]: no rule pack "${name}" (config/packs/ has the shipped ones)`);
-    rules.push(...(check(pack, file).commandRules ?? []));
+    const own = check(pack, file).commandRules;
+    checkRulePatterns(own, file);
+    rules.push(...(own ?? []));
   });
   return { ...layer, commandRules: [...rules, ...(layer.commandRules ?? [])] };
 }
@@ -144,23 +146,28 @@ const projectPolicyFile = (projectDir: string): string | undefined => (projectDi
 
 function mergedRaw(packRoot: string, projectDir: string, hookPolicy: Record<string, unknown>): RawPolicy {
   const defaultsFile = join(packRoot, 'config', 'policy.default.json');
-  let raw = withPacks(packRoot, check(readJson(defaultsFile) ?? {}, defaultsFile), defaultsFile);
+  const defaults = check(readJson(defaultsFile) ?? {}, defaultsFile);
+  checkRulePatterns(defaults.commandRules, defaultsFile);
+  let raw = withPacks(packRoot, defaults, defaultsFile);
   const known = new Set([...Object.keys(raw.rules ?? {}), ...(raw.commandRules ?? []).map((r) => r.id)]);
   const projectFile = projectPolicyFile(projectDir);
   const project = projectFile === undefined ? undefined : readJson(projectFile);
   if (projectFile !== undefined && project !== undefined) {
-    const layer = withPacks(packRoot, check(project, projectFile), projectFile);
+    const checked = check(project, projectFile);
+    checkRulePatterns(checked.commandRules, projectFile);
+    const layer = withPacks(packRoot, checked, projectFile);
     checkRuleIds(layer, known, projectFile);
     for (const r of layer.commandRules ?? []) known.add(r.id);
     raw = merge(raw, { ...layer, packs: undefined });
   }
   const fromHook = Object.fromEntries(Object.entries(hookPolicy).filter(([k]) => POLICY_KEYS.has(k)));
   if (Object.keys(fromHook).length) {
-    const layer = withPacks(packRoot, check(fromHook, 'hook policy'), 'hook policy');
+    const checkedHook = check(fromHook, 'hook policy');
+    checkRulePatterns(checkedHook.commandRules, 'hook policy');
+    const layer = withPacks(packRoot, checkedHook, 'hook policy');
     checkRuleIds(layer, known, 'hook policy');
     raw = merge(raw, { ...layer, packs: undefined });
   }
-  checkRulePatterns(raw.commandRules ?? []);
   return raw;
 }
 
@@ -269,15 +276,18 @@ function buildPolicy(packRoot: string, projectDir: string, hookPolicy: Record<st
   };
 }
 
-/** Every argPattern linear and valid, checked when the merged policy is built (not on each load of its cached copy). */
-function checkRulePatterns(rules: CommandRule[]): void {
-  rules.forEach((r, i) => {
+/**
+ * Every argPattern linear and valid, checked per file as the merged policy is built (not on each load of its cached
+ * copy): the error names the file and the rule's place in it, not its place among the packs' rules merged before it.
+ */
+function checkRulePatterns(rules: CommandRule[] | undefined, where: string): void {
+  (rules ?? []).forEach((r, i) => {
     if (r.match.argPattern === undefined) return;
     try {
       assertLinearRegex(r.match.argPattern);
       new RegExp(r.match.argPattern, 'i');
     } catch (e) {
-      throw new PolicyError(`commandRules[${i}].match.argPattern: ${(e as Error).message}`);
+      throw new PolicyError(`${where}: $.commandRules[${i}].match.argPattern: ${(e as Error).message}`);
     }
   });
 }
