@@ -613,6 +613,15 @@ describe('a ledger folder that a link puts outside the project (black-box findin
     expect(readFileSync(outside, 'utf8')).toBe('');
   });
 
+  it('journal.log as a FIFO: the hook blocks saying it is not a regular file, never hangs (black-box round 4, F12)', () => {
+    const project = gitProject();
+    mkdirSync(join(project, '.loom', 'compliance'), { recursive: true });
+    execaSync('mkfifo', [join(project, '.loom', 'compliance', 'journal.log')]);
+    const r = hook(GUARD, JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: project }), {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/journal\.log: not a regular file \(a FIFO\)/);
+  });
+
   it('a link to a folder inside the project is followed', () => {
     const project = gitProject();
     mkdirSync(join(project, 'kept'));

@@ -248,7 +248,10 @@ export function appendJournal(projectDir: string, drafts: RecordDraft[], key: Ch
       if (errCode(e) === 'ELOOP') throw new LedgerError(`${file}: is a symbolic link; the journal must be a file in the project's ledger folder (nothing appended)`, 'corrupt');
       throw ioError(file, e, 'opening the journal');
     }
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    // A FIFO, a device or a folder under the journal's name: no record goes there (a FIFO would take it and keep nothing).
+    if (!st.isFile()) throw new LedgerError(`${file}: not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : 'not a file'}); the journal must be a file in the project's ledger folder (nothing appended)`, 'corrupt');
+    const size = st.size;
     fresh = size === 0;
     const tail = readTail(fd, size);
     if (tail.end < size) {
