@@ -112,6 +112,28 @@ describe('the fast path through a warm daemon', () => {
     await loom(['daemon', 'stop', '--project-dir', project]);
   }, 30_000);
 
+  it('a daemon too slow to answer (stopped): the hook falls back to Node, and the call is recorded once, when the daemon comes back too (black-box round 4, F8)', async () => {
+    const st = await loom(['daemon', 'status', '--project-dir', project]);
+    const pid = Number(/pid (\d+)/.exec(st.stdout)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    const marker = `rm -rf / # once-${Date.now()}`;
+    const payload = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: marker }, cwd: project });
+    process.kill(pid, 'SIGSTOP');
+    let r: RunResult;
+    try {
+      r = await wrapper('pre-tool-guard', payload, { LOOM_FAST_TIMEOUT: '2' });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('rm-recursive-root');
+    // The daemon, running again, works through the request it was sent: it sees the hook gave up and records nothing.
+    await new Promise((done) => setTimeout(done, 2500));
+    const h = await loom(['history', '--json', '--project-dir', project]);
+    expect(h.code, h.stderr).toBe(0);
+    expect(h.stdout.split(marker).length - 1).toBe(1);
+  }, 60_000);
+
   it('listens on a 0600 socket in a 0700 folder, named as the wrappers compute it', async () => {
     expect(socket).toBe(join(runtime, 'loom', `${socketKey(project)}.sock`));
     expect(statSync(socket).mode & 0o777).toBe(0o600);

@@ -52,7 +52,11 @@ function realOrUndefined(dir: string): string | undefined {
   }
 }
 
-export async function commandAnswer(ctx: CommandRouteContext, body: Buffer, pathEvent: string | undefined, query: URLSearchParams, place: WrapperPlace): Promise<CommandReply> {
+/**
+ * `gaveUp`: whether the hook stopped waiting (its copy of the payload gone, its socket closed): it has fallen back to
+ * the Node runner, which answers and records the call itself, so this one records nothing (one record per call).
+ */
+export async function commandAnswer(ctx: CommandRouteContext, body: Buffer, pathEvent: string | undefined, query: URLSearchParams, place: WrapperPlace, gaveUp: () => boolean = () => false): Promise<CommandReply> {
   if (place.keyed !== ctx.keyed) return refuse(421, `the hook ${place.keyed ? 'has' : 'has no'} LOOM_LEDGER_KEY and this daemon ${ctx.keyed ? 'has one' : 'has none'}`);
   const harness = query.get('harness') || undefined;
   if (harness && !HARNESS_NAMES.includes(harness)) return refuse(400, `unknown harness "${harness.slice(0, 40)}"`);
@@ -75,6 +79,7 @@ export async function commandAnswer(ctx: CommandRouteContext, body: Buffer, path
   if (!projectDir || realOrUndefined(projectDir) !== ctx.realProjectDir) return refuse(421, `project ${JSON.stringify((projectDir ?? '').slice(0, 200))} is not this daemon's`);
   const syncBudgetMs = body.length > ctx.watchdogBytes ? ctx.analysisBudgetMs : undefined;
   const r = await runHooks({ hooks, eventName, payload, adapter, projectDirFlag: projectDir, hooksDir: ctx.hooksDir, registryDir: ctx.registryDir, trustPackHandlers: true, syncBudgetMs });
+  if (gaveUp()) return refuse(409, 'the hook stopped waiting and answered through the Node runner (which records the call)');
   const problem = await ctx.ledger.record({
     projectDir: r.projectDir,
     sessionId: sessionIdOf(r.payload),

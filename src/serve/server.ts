@@ -409,7 +409,11 @@ export async function startServer(o: ServeOptions): Promise<LoomServer> {
     if (st.command && refusal) throw refusal;
     const body = await readBody(req, MAX_BODY, o.requestTimeoutMs, readers, st.slot ?? { client: '', released: true });
     if (st.command) {
-      const a = await commandAnswer(commandContext(), body, pathEvent, query, wrapperPlace(req.headers));
+      // The wrapper's copy of the payload beside the socket: it removes it when it stops waiting (and falls back to Node).
+      const spoolHeader = req.headers['x-loom-spool'];
+      const spoolFile = o.socketPath && typeof spoolHeader === 'string' && /^in\.[0-9]{1,10}$/.test(spoolHeader) ? join(dirname(o.socketPath), spoolHeader) : undefined;
+      const gaveUp = () => req.socket.destroyed || (spoolFile !== undefined && !existsSync(spoolFile));
+      const a = await commandAnswer(commandContext(), body, pathEvent, query, wrapperPlace(req.headers), gaveUp);
       write(res, '/hooks', a.status, a.status === 200 ? 'text/plain; charset=utf-8' : 'application/json', a.body);
       if (a.status === 200) {
         metrics.latency(Number(process.hrtime.bigint() - started) / 1e9);
