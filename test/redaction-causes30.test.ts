@@ -24,4 +24,4 @@ describe('round 30 causes: look-alikes stay', () => {
   }
 });
 
-describeLinearReads('round 30 readers read linearly', ['Client("a", ', '||  SecretAccessKey  ||\n||  ', '  "--db.password",\n', '  - --password\n', '  - name: X_PASSWORD\n    value: >-\n', 'COPY t (id, secret) FROM stdin;\n', '"secret": [-"a",-]{+', 'proxy_set_header X-A-Key ', 'a.password=x ', 'X_PASSWORD is: ', 'ghp_Abcdefgh1', 'PDO->__construct(\'a\', ', 'A  FIELD  VALUE\n', 'NS  NAME  PW\n', '[2026-01-01 00:00:00] a secret=\n']);
+describeLinearReads('round 30 readers read linearly', ['Client("a", ', '||  SecretAccessKey  ||\n||  ', '  "--db.password",\n', '  - --password\n', '  - name: X_PASSWORD\n    value: >-\n', 'COPY t (id, secret) FROM stdin;\n', '"secret": [-"a",-]{+', 'proxy_set_header X-A-Key ', 'a.password=x ', 'X_PASSWORD is: ', 'ghp_Abcdefgh1', 'PDO->__construct(\'a\', ', 'A  FIELD  VALUE\n', 'NS  NAME  PW\n', '[2026-01-01 00:00:00] a secret=\n', 'Content-Disposition: form-data; name="password"\r\n\r\n', 'quoted-printable\nx=\n', "@passwd = N'"]);

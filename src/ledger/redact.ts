@@ -6,6 +6,7 @@
 // quantifier) and every hand scan advances monotonically.
 import { findArgvListSecrets } from './redaction/argv-lists';
 import { findWordDiffSecrets } from './redaction/word-diff';
+import { findFormDataSecrets } from './redaction/form-data';
 import { extendToPhrases, findLabelledPhrases, wrappedRests } from './redaction/passphrase-lines';
 import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
@@ -230,6 +231,7 @@ for (let c = 0; c < 128; c++) {
   else if (/[0-9.-]/.test(ch)) NAME_CHAR[c] = 1;
 }
 const MAX_NAME = 64;
+const STRING_PREFIX = new Set([...'bBrRuUfFnNeE'].map((c) => c.charCodeAt(0)));
 const SENTENCE_END = /[.!?:]$/;
 
 const STOP_SETS = ['&#"\'', ',}]"\'', '"\'`<>'];
@@ -313,6 +315,8 @@ export function findAssignments(text: string, spans: Span[]): void {
     let at = sep + (colonEq ? 2 : 1);
     // Up to 40 blanks: `heroku config`, `kubectl describe` and other reports align their values in a column.
     for (let t = 0; t < 40 && at < n && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9); t++) at++;
+    // A string literal's prefix (Python's b'…' r'…' f'…', T-SQL's N'…', PostgreSQL's E'…'): the value is the quoted string.
+    if (at + 1 < n && STRING_PREFIX.has(text.charCodeAt(at)) && (text.charCodeAt(at + 1) === 39 || text.charCodeAt(at + 1) === 34)) at++;
     work.reads += at - r;
     pos = at;
     if (s < pos) s = pos;
@@ -932,6 +936,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findArgvListSecrets(text, spans);
   findWordDiffSecrets(text, spans);
   findLabelledPhrases(text, spans);
+  findFormDataSecrets(text, spans);
   findLineSecrets(text, spans);
   findFormatSecrets(text, spans);
   const assigns = HAS_ASSIGNMENT.test(text);

@@ -37,8 +37,12 @@ let mapBuf = new Int32Array(0);
  * line ends that stand for the text between them; or undefined when it changes nothing. Only
  * those parts are read again, so a rare change in a megabyte costs its lines, not a second pass.
  */
+/** The text says it is quoted-printable (a mail's part): `=` at a line's end is a soft line break, not part of the text. */
+let quotedPrintable = false;
+
 export function normalizedView(text: string): { text: string; map: Int32Array } | undefined {
   const n = text.length;
+  quotedPrintable = text.includes('=\n') || text.includes('=\r\n') ? /quoted-printable/i.test(text) : false;
   const parts = changedParts(text);
   if (!parts) return undefined;
   if (outBuf.length < n + 1) {
@@ -97,6 +101,12 @@ function build(text: string, from: number, to: number, k: number): number {
         lineStart = j;
         continue;
       }
+    }
+    // A quoted-printable soft line break: the `=` and the line end go, the text runs on.
+    if (c === 61 && quotedPrintable && (text.charCodeAt(i + 1) === 10 || (text.charCodeAt(i + 1) === 13 && text.charCodeAt(i + 2) === 10))) {
+      i += text.charCodeAt(i + 1) === 13 ? 2 : 1;
+      lineStart = i + 1;
+      continue;
     }
     if (c === 10) {
       // At most MAX_JOINS lines in a row are joined: a wrapped secret, not a megabyte of base64 as one word.
@@ -189,9 +199,9 @@ function changedParts(text: string): number[] | undefined {
   CANDIDATE.lastIndex = 0;
   // Backslash continuations and \040 escapes, found by indexOf (a text of backslashes is not a million candidates).
   const escapes: number[] = [];
-  for (const needle of ['\\\n', '\\\r\n', '\\040']) {
+  for (const needle of quotedPrintable ? ['\\\n', '\\\r\n', '\\040', '=\n', '=\r\n'] : ['\\\n', '\\\r\n', '\\040']) {
     for (let i = text.indexOf(needle); i !== -1 && escapes.length < 4096; i = text.indexOf(needle, i + needle.length)) {
-      if (needle === '\\040' || continuesToken(text, i)) escapes.push(i);
+      if (needle === '\\040' || needle[0] === '=' || continuesToken(text, i)) escapes.push(i);
     }
   }
   escapes.sort((a, b) => a - b);
