@@ -671,12 +671,15 @@ const MIN_SECRET_TEXT = 6;
  * lookup's terms say where the secret is kept, they are not the secret.
  */
 function inTemplateLookup(text: string, sp: Span): boolean {
-  const ls = Math.max(text.lastIndexOf('\n', sp.start - 1) + 1, sp.start - 400);
-  const head = text.slice(ls, sp.start);
+  // Within 400 characters either side, on the span's line: a bounded look per span (a long line holds many spans).
+  const window = text.slice(Math.max(0, sp.start - 400), sp.start);
+  work.reads += window.length;
+  const head = window.slice(window.lastIndexOf('\n') + 1);
   const open = head.lastIndexOf('{{');
   if (open < 0 || open < head.lastIndexOf('}}')) return false;
-  const close = text.indexOf('}}', sp.end);
-  const nl = text.indexOf('\n', sp.end);
+  const tail = text.slice(sp.end, sp.end + 400);
+  const close = tail.indexOf('}}');
+  const nl = tail.indexOf('\n');
   // A default given with it (`| d('x')`, `| default('x')`) is a value, and a secret if it looks like one.
   const expr = head.slice(open);
   return close >= 0 && (nl < 0 || close < nl) && /\b(?:lookup|query)[ \t]{0,3}\(/.test(expr) && !/\|[ \t]{0,3}(?:d|default)[ \t]{0,3}\(/.test(expr);

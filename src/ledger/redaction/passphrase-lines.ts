@@ -52,8 +52,9 @@ export function wrappedRests(text: string, spans: Span[]): void {
     const sp = spans[i];
     const c = text.charCodeAt(sp.end);
     if (c !== 10 && c !== 13) continue;
-    const ls = text.lastIndexOf('\n', sp.start - 1) + 1;
-    if (sp.end - ls < WRAP_MIN) continue;
+    // The line's length, looked for no further back than WRAP_MIN: only whether it reaches that.
+    const back = text.slice(Math.max(0, sp.end - WRAP_MIN), sp.end);
+    if (back.length < WRAP_MIN || back.includes('\n')) continue;
     const ns = text.indexOf('\n', sp.end) + 1;
     if (ns === 0) continue;
     let ne = text.indexOf('\n', ns);
