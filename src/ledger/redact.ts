@@ -7,6 +7,7 @@
 import { findArgvListSecrets } from './redaction/argv-lists';
 import { findWordDiffSecrets } from './redaction/word-diff';
 import { findFormDataSecrets } from './redaction/form-data';
+import { findHexDumpSecrets } from './redaction/hex-dumps';
 import { extendToPhrases, findLabelledPhrases, wrappedRests } from './redaction/passphrase-lines';
 import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
@@ -670,7 +671,15 @@ const MIN_SECRET_TEXT = 6;
  * Inside a template expression that looks a secret up (`{{ lookup('hashi_vault', 'secret=secret/data/x') }}`): the
  * lookup's terms say where the secret is kept, they are not the secret.
  */
+let lookupsOf: string | undefined;
+let hasLookups = false;
 function inTemplateLookup(text: string, sp: Span): boolean {
+  // Asked once per text, not per span: most texts hold no template expression at all.
+  if (lookupsOf !== text) {
+    lookupsOf = text;
+    hasLookups = text.includes('{{');
+  }
+  if (!hasLookups) return false;
   // Within 400 characters either side, on the span's line: a bounded look per span (a long line holds many spans).
   const window = text.slice(Math.max(0, sp.start - 400), sp.start);
   work.reads += window.length;
@@ -988,6 +997,7 @@ function detect(text: string, spans: Span[], hints: Set<string> = presentHints(t
   findDotLeaders(text, spans);
   findSplitLiterals(text, spans);
   findDecoderLiterals(text, spans, (decoded) => { const inside: Span[] = []; detect(decoded, inside); return inside.length > 0; });
+  findHexDumpSecrets(text, spans, (decoded) => { const inside: Span[] = []; detect(decoded, inside); return inside; });
   findRepeatedSecrets(text, spans);
 }
 
