@@ -940,7 +940,15 @@ function sedEscapes(argv: string[], stdin?: string): Escape[] {
   if (stdin !== undefined && sedRunsInput(argv)) out.push({ lang: 'sh', code: stdin, how: 'sed e (its input lines run)' });
   {
     for (const line of sedScripts(argv)) {
-      const t = line.trim();
+      // A block under an address (`1{s|.*|CMD|ep}`, `/x/!{e CMD}`): its commands, as sed runs them.
+      let t = line.trim();
+      for (let k = 0; k < 4; k++) {
+        const block = /^(?:\d+|\$|\/[^/]*\/)?(?:,(?:\d+|\$|\/[^/]*\/))?\s*!?\s*\{\s*([\s\S]*?)\s*;?\s*\}$/.exec(t);
+        if (!block) break;
+        t = block[1];
+      }
+      // A block over several lines: its opening line's command after `{`, its closing line's before `}`.
+      t = t.replace(/^(?:\d+|\$|\/[^/]*\/)?(?:,(?:\d+|\$|\/[^/]*\/))?\s*!?\s*\{\s*/, '').replace(/\s*;?\s*\}$/, '');
       // [address]e COMMAND
       const e = /^(?:\d+|\$|\/[^/]*\/)?,?(?:\d+|\$|\/[^/]*\/)?\s*e\s+(.+)$/.exec(t);
       if (e) out.push({ lang: 'sh', code: e[1], how: 'sed e' });

@@ -146,6 +146,9 @@ const SQLITE_ESCAPE = /(?:^|\n)\s*\.(?:shell|system)\s+([^\n]*)/g;
 const SQLITE_PIPE = /(?:^|\n)\s*\.(?:once|output)\s+(?:-[a-z]+\s+)*\|\s*([^\n]*)/g;
 const MYSQL_ESCAPE = /(?:^|[;\n])\s*(?:system|\\!)\s+([^;\n]*)/g;
 const MYSQL_PIPE = /(?:^|[;\n])\s*(?:pager|\\P)\s+([^;\n]*)/gi;
+const BANG_ESCAPE = /(?:^|[;\n])\s*!\s*([^;\n]*)/g;
+const LFTP_PIPE = /(?:^|[;\n])[^;\n|]{1,200}\|\s*([^;\n]*)/g;
+const NO_PIPE = /(?!)/g;
 export const SQL_SHELLS: Record<string, SqlShell> = {
   sqlite3: { code: ['-cmd'], operandsAreCode: true, escape: SQLITE_ESCAPE, pipe: SQLITE_PIPE },
   sqlite: { code: ['-cmd'], operandsAreCode: true, escape: SQLITE_ESCAPE, pipe: SQLITE_PIPE },
@@ -153,4 +156,11 @@ export const SQL_SHELLS: Record<string, SqlShell> = {
   mysql: { code: ['-e', '--execute'], escape: MYSQL_ESCAPE, pipe: MYSQL_PIPE },
   mariadb: { code: ['-e', '--execute'], escape: MYSQL_ESCAPE, pipe: MYSQL_PIPE },
   duckdb: { code: ['-c', '-cmd'], operandsAreCode: true, escape: SQLITE_ESCAPE, pipe: SQLITE_PIPE },
+  // File-transfer clients run `!COMMAND` in a local shell, from their command option or their input (and lftp pipes
+  // a command's output into one: `cat f | sh`).
+  lftp: { code: ['-c', '-e'], escape: BANG_ESCAPE, pipe: LFTP_PIPE },
+  ftp: { code: [], escape: BANG_ESCAPE, pipe: NO_PIPE },
+  sftp: { code: [], escape: BANG_ESCAPE, pipe: NO_PIPE },
+  tnftp: { code: [], escape: BANG_ESCAPE, pipe: NO_PIPE },
+  ncftp: { code: [], escape: BANG_ESCAPE, pipe: NO_PIPE },
 };
