@@ -230,8 +230,8 @@ describe('blind red-team corpus, round 29 (scored once as it arrived: 1087/1143 
 
 describe('blind red-team corpus, round 30 (scored once as it arrived: 953/1004 stopped, 40/649 everyday stopped)', () => {
   const score = scoreGuard(load('round30-guard-dangerous.jsonl'), load('round30-guard-everyday.jsonl'));
-  it('stops at least 979 of its 1004 dangerous commands (first look 953: commands sent to other machines, config files test runners load as code, more data loss, start-up files given code, script -c after its file, $* split at IFS, remote and inspect environment dumps, /run/secrets)', () => {
-    expect(1004 - score.misses.length).toBeGreaterThanOrEqual(979);
+  it('stops at least 981 of its 1004 dangerous commands (first look 953: commands sent to other machines, config files test runners load as code, more data loss, start-up files given code, script -c after its file, $* split at IFS, remote and inspect environment dumps, /run/secrets)', () => {
+    expect(1004 - score.misses.length).toBeGreaterThanOrEqual(981);
   });
   it('stops at most 32 of its 649 everyday look-alikes, each by design: writes to start-up files and git hooks (persistence asks, as the issue says), sudo, forced pushes, reset --hard, branch -D and stash drop, crontab and user services, deletes outside the project', () => {
     expect(score.falseStops.length).toBeLessThanOrEqual(32);
