@@ -718,7 +718,10 @@ function describedData(text: string, spans: Span[]): void {
 }
 
 // A shell prompt line and its command.
-const PROMPT = /^[ \t]{0,4}(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]{1,4}([^\n]{1,400})$/gm;
+// A shell's prompt before the command: a bare `$ ` `# ` `% ` `> `, PowerShell's `PS C:\x>`, or the usual prompts with
+// who and where before the sign (bash `user@host:/srv/app# `, zsh `user@mbp ~/work % `, `(venv) ~/proj $ `, `bash-5.2$ `).
+const PRINTED_URL = /^[a-z][a-z0-9+.-]{1,20}:\/\/\S*$/i;
+const PROMPT = /^[ \t]{0,4}(?:(?:\([\w.-]{1,40}\)[ \t]{1,2})?(?:[\w.-]{1,40}@[\w.-]{1,64}(?::[^\s$#%>]{0,120}|[ \t]{1,2}[^\s$#%>]{1,120})|~[^\s$#%>]{0,120}|bash-\d(?:\.\d{1,2})?)[ \t]{0,2})?(?:[$#%>]|PS [^>\n]{0,80}>)[ \t]{1,4}([^\n]{1,400})$/gm;
 /** Commands whose output is a secret (a password manager's read, a key generator, a token printer). */
 export const PRINTS_SECRET = new RegExp(
   '^(?:sudo[ \\t]+)?(?:' +
@@ -869,7 +872,7 @@ function insideContainer(cmd: string): string {
 
 function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void {
   let m: RegExpExecArray | null;
-  if (has.has('$ ') || has.has('# ') || has.has('> ')) {
+  if (has.has('$ ') || has.has('# ') || has.has('> ') || text.includes('% ')) {
     PROMPT.lastIndex = 0;
     while ((m = scan(PROMPT, text))) {
       const cmd = m[1].trim();
@@ -901,6 +904,8 @@ function findPrintedSecrets(text: string, spans: Span[], has: Set<string>): void
       const glued = GLUED_PROMPT.exec(out.trim());
       const v = glued ? glued[1] : out.trim();
       if (!v || PROMPT_START.test(out) || v.length > 4096) continue;
+      // A URL printed (echo $DATABASE_URL) is judged by the URL rule: its password, if it has one, not the whole URL.
+      if (PRINTED_URL.test(v)) continue;
       // A token printed with its scheme (`FlyV1 fm2_…`, `Bearer …`): the word after it.
       const schemed = /^(?:FlyV1|Bearer|Token|Basic)[ \t]+(\S{8,})$/.exec(v);
       if (schemed) {

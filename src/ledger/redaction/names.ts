@@ -457,7 +457,8 @@ const TYPE_ANNOTATION = /^(?:string|String|number|boolean|Boolean|any|unknown|ne
 const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=$|;)/;
 const WORD_THEN_RUN = /^[A-Za-z][A-Za-z_-]{0,30}[_-]([0-9A-Za-z])\1{7,}$/;
 const DOLLAR_WITH_DEFAULT = /^\$\{[A-Za-z_][\w.]{0,80}(?::-|:=|:|-|=)([^{}?+\s][^{}\s]{0,200})\}$/;
-const DOLLAR_IN_PATH = /^\$\{?[A-Za-z_]\w{0,80}\}?[/:.-][\w./:@${}-]{0,200}$/;
+// A variable is named in one case (HOME, db_host): `$Falcon86//x` is a password that starts with a dollar.
+const DOLLAR_IN_PATH = /^\$\{?(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z0-9_]{0,80})\}?(?:[:.-]|\/(?!\/))[\w./:@${}-]{0,200}$/;
 const DOLLAR_NAME_DASH = /^\$[A-Za-z_]\w{0,80}-/;
 const DOLLAR_BRACED_THEN = /^\$\{[A-Za-z_]\w{0,80}\}[/:.-]/;
 const TERRAFORM_CALL = /^\$\{[A-Za-z_][\w.]{0,40}\(/;

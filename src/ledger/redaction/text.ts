@@ -36,6 +36,11 @@ export function closingQuote(text: string, open: number, bound = MAX_VALUE): num
         i++;
         continue;
       }
+      // The shell's quote inside single quotes, `'\''` (close, an escaped quote, open again): the value goes on.
+      if (!escapes && text.charCodeAt(i + 1) === 92 && text.charCodeAt(i + 2) === 39 && text.charCodeAt(i + 3) === 39 && i + 4 < stop) {
+        i += 3;
+        continue;
+      }
       work.reads += i - open;
       return i + 1;
     }
