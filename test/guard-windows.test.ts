@@ -453,3 +453,12 @@ describe('windows family (guard-windows)', () => {
     expect(EVERYDAY.map((c) => [c, judge(c)] as const).filter(([, r]) => r.decision !== 'allow').map(([c, r]) => `${c} -> ${r.reason}`)).toEqual([]);
   });
 });
+
+describe('the Windows reading hands text back to the shell reading one level deeper (found by the guard fuzz)', () => {
+  it('wsl inside a line the Windows reading takes ends at the depth limit instead of overflowing the stack; a real wsl delete is still judged', () => {
+    expect(() => judge('ZDOTDIR=/tmp/z -c-c --global pwsh -EncodedCommand hash envenv ; wsl  ""')).not.toThrow();
+    expect(() => judge('wsl wsl wsl wsl wsl wsl wsl wsl wsl wsl ""')).not.toThrow();
+    expect(judge('pwsh -c "wsl rm -rf ~"').decision).toBe('deny');
+    expect(judge('cmd /c "wsl rm -rf /home/dev"').decision).toBe('deny');
+  });
+});

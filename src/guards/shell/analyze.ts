@@ -489,7 +489,8 @@ export class Analyzer {
     void errors;
     // PowerShell or cmd text in the line is read as such, unless every command is one that only prints or searches
     // its static words (`echo 'irm x | iex' | grep -c irm`): then the text is data, and nothing runs it.
-    if (WINDOWS_HINT.test(src) && !(problem === undefined && onlyDataCommands(node))) checkWindowsLine(this, src);
+    // At this script's depth: text the Windows reading hands back (wsl CMD) is nested one deeper, never back at the top.
+    if (WINDOWS_HINT.test(src) && !(problem === undefined && onlyDataCommands(node))) checkWindowsLine(this, src, depth);
     return this.walk(node, env, depth, via, io?.stdin ?? NONE, { pipe: [], pipeline: 0, stage: 0, bg: false });
   }
 
