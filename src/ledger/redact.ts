@@ -13,7 +13,7 @@ import { setOwn } from '../util/own';
 import { findCliSecrets } from './redaction/cli-flags';
 import { findFormatSecrets } from './redaction/formats';
 import { findHeaders } from './redaction/headers';
-import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isPublicKey, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName, TEST_RESULT, isKnownNotSecret, isRailsEncryptedFile, isSealedCiphertext } from './redaction/names';
+import { isBasicCredential, isNotSecretName, isPublishedExample, isPlaceholder, isPublicKey, isProgramMessage, isSensitiveAssignment, isSensitiveName, maybeNotSecretName, maybeSensitiveName, TEST_RESULT, isKnownNotSecret, isRailsEncryptedFile, isSealedCiphertext, textHas } from './redaction/names';
 import { findLineSecrets, findNameValuePairs, findRepeatedSecrets, findUrlCredentials } from './redaction/structured';
 import { lineEnd, OPENS_PLACEHOLDER, type Span, valueEnd, valueStart, type ValueOptions } from './redaction/text';
 import { findKeyBodies } from './redaction/key-bodies';
@@ -671,15 +671,9 @@ const MIN_SECRET_TEXT = 6;
  * Inside a template expression that looks a secret up (`{{ lookup('hashi_vault', 'secret=secret/data/x') }}`): the
  * lookup's terms say where the secret is kept, they are not the secret.
  */
-let lookupsOf: string | undefined;
-let hasLookups = false;
 function inTemplateLookup(text: string, sp: Span): boolean {
   // Asked once per text, not per span: most texts hold no template expression at all.
-  if (lookupsOf !== text) {
-    lookupsOf = text;
-    hasLookups = text.includes('{{');
-  }
-  if (!hasLookups) return false;
+  if (!textHas(text, 'template-expression')) return false;
   // Within 400 characters either side, on the span's line: a bounded look per span (a long line holds many spans).
   const window = text.slice(Math.max(0, sp.start - 400), sp.start);
   work.reads += window.length;

@@ -161,9 +161,10 @@ let factsOf: string | undefined;
 const facts = new Map<string, boolean>();
 const TEXT_FACTS: Record<string, (text: string) => boolean> = {
   sealed: (t) => t.includes('encryptedData') && t.includes('SealedSecret'),
+  'template-expression': (t) => t.includes('{{'),
   'rails-encrypted': (t) => t.includes('.enc') && /(?:credentials|secrets)(?:\/[\w-]{1,40})?\.yml\.enc\b/.test(t),
 };
-function textHas(text: string, fact: keyof typeof TEXT_FACTS): boolean {
+export function textHas(text: string, fact: keyof typeof TEXT_FACTS): boolean {
   if (factsOf !== text) {
     factsOf = text;
     facts.clear();
